@@ -1,0 +1,123 @@
+//! Extraction: one file's source text becomes its [`FileFacts`] (symbols, call sites,
+//! imports, supertypes, impl blocks, typed bindings) through tree-sitter tag queries.
+//!
+//! Extraction never fails: a file that is binary, not UTF-8, too large or full of syntax
+//! errors yields diagnostics, and whatever facts could be recovered.
+//!
+//! This crate deliberately does no IO (the caller reads files and Cargo manifests), no
+//! cross-file resolution (that is `tether-resolve`), and no storage.
+
+mod module_names;
+mod outline;
+mod python;
+mod query;
+mod render;
+mod rust;
+
+use std::cell::RefCell;
+
+use tether_model::{Diagnostic, DiagnosticKind, FileFacts, Language};
+
+pub use module_names::{python_module_name, rust_module_path, RustCrate};
+pub use query::{check_queries, QueryLoadError};
+pub use render::render_facts;
+
+/// Files larger than this are skipped with a diagnostic unless the caller sets another limit.
+pub const DEFAULT_MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
+
+/// One file to extract.
+#[derive(Clone, Copy, Debug)]
+pub struct SourceFile<'a> {
+    /// Repository-relative, `/`-separated.
+    pub path: &'a str,
+    pub language: Language,
+    /// The file's module: `pkg.module` (Python) or `my_crate::a::b` (Rust).
+    pub module_name: &'a str,
+    pub text: &'a str,
+}
+
+/// Extracts the facts of a file given as raw bytes, after checking that it is text.
+///
+/// Binary content (a NUL byte), invalid UTF-8 and files over `max_bytes` yield a facts value
+/// with no symbols and one diagnostic saying why.
+pub fn extract_bytes(path: &str, language: Language, module_name: &str, bytes: &[u8], max_bytes: u64) -> FileFacts {
+    if let Some(diagnostic) = reject_non_text(path, bytes, max_bytes) {
+        return FileFacts { path: path.to_string(), language: Some(language), diagnostics: vec![diagnostic], ..FileFacts::default() };
+    }
+    let text = std::str::from_utf8(bytes).expect("checked by reject_non_text");
+    extract(&SourceFile { path, language, module_name, text })
+}
+
+/// Why bytes cannot be parsed as source text, if they cannot.
+pub fn reject_non_text(path: &str, bytes: &[u8], max_bytes: u64) -> Option<Diagnostic> {
+    let (kind, message) = if bytes.len() as u64 > max_bytes {
+        (DiagnosticKind::TooLarge, format!("{} bytes is over the limit of {max_bytes} bytes; not parsed", bytes.len()))
+    } else if bytes.iter().take(8192).any(|byte| *byte == 0) {
+        (DiagnosticKind::Binary, "contains NUL bytes; looks binary, not parsed".to_string())
+    } else if let Err(error) = std::str::from_utf8(bytes) {
+        (DiagnosticKind::NotUtf8, format!("not valid UTF-8 at byte {}; not parsed", error.valid_up_to()))
+    } else {
+        return None;
+    };
+    let line = match kind {
+        DiagnosticKind::NotUtf8 => {
+            let valid = std::str::from_utf8(bytes).err().map(|error| error.valid_up_to()).unwrap_or(0);
+            Some(bytes[..valid].iter().filter(|byte| **byte == b'\n').count() as u32 + 1)
+        }
+        _ => None,
+    };
+    Some(Diagnostic { path: path.to_string(), line, kind, message })
+}
+
+thread_local! {
+    static PARSERS: RefCell<Vec<(Language, tree_sitter::Parser)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Extracts the facts of one source file.
+pub fn extract(file: &SourceFile<'_>) -> FileFacts {
+    let (grammar, query) = match query::grammar_and_query(file.language) {
+        Ok(loaded) => (&loaded.0, &loaded.1),
+        Err(error) => return unsupported(file, error.to_string()),
+    };
+    let tree = PARSERS.with(|parsers| {
+        let mut parsers = parsers.borrow_mut();
+        let position = match parsers.iter().position(|(language, _)| *language == file.language) {
+            Some(position) => position,
+            None => {
+                let mut parser = tree_sitter::Parser::new();
+                parser.set_language(grammar).ok()?;
+                parsers.push((file.language, parser));
+                parsers.len() - 1
+            }
+        };
+        parsers[position].1.parse(file.text, None)
+    });
+    let Some(tree) = tree else {
+        return unsupported(file, "tree-sitter returned no tree".to_string());
+    };
+    let tags = query.tags(&tree, file.text.as_bytes());
+    match file.language {
+        Language::Python => {
+            let lowering = python::PythonLowering::new(file.path);
+            outline::sweep(&lowering, file.path, file.module_name, &tree, &tags, file.text)
+        }
+        Language::Rust => {
+            let lowering = rust::RustLowering::new(file.path);
+            outline::sweep(&lowering, file.path, file.module_name, &tree, &tags, file.text)
+        }
+    }
+}
+
+fn unsupported(file: &SourceFile<'_>, message: String) -> FileFacts {
+    FileFacts {
+        path: file.path.to_string(),
+        language: Some(file.language),
+        diagnostics: vec![Diagnostic { path: file.path.to_string(), line: None, kind: DiagnosticKind::Unsupported, message }],
+        ..FileFacts::default()
+    }
+}
+
+#[cfg(test)]
+mod python_tests;
+#[cfg(test)]
+mod rust_tests;

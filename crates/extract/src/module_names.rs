@@ -1,0 +1,125 @@
+//! Module names from paths: Python's dotted names from the package root, Rust's crate paths.
+//!
+//! Pure functions over paths; the caller supplies what it learned from the file system
+//! (which directories hold an `__init__.py`, which crates the Cargo manifests declare).
+
+/// A Rust crate: its name (as used in paths, `-` replaced by `_`) and the directory of its
+/// `Cargo.toml`, repository-relative (`""` for the root).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct RustCrate {
+    pub name: String,
+    pub directory: String,
+}
+
+/// The dotted module name of a Python file.
+///
+/// The package root is found by walking up from the file while the directory holds an
+/// `__init__.py` (`is_package` says so); the name counts from there. `pkg/__init__.py` is
+/// `pkg`. A `src/` layout needs no special case: `src/` holds no `__init__.py`.
+pub fn python_module_name(path: &str, is_package: impl Fn(&str) -> bool) -> String {
+    let without_extension = path.strip_suffix(".py").unwrap_or(path);
+    let mut segments: Vec<&str> = without_extension.split('/').filter(|segment| !segment.is_empty()).collect();
+    let is_init = segments.len() > 1 && segments.last() == Some(&"__init__");
+    if is_init {
+        segments.pop();
+    }
+    // `first` walks up over the directories that are packages; for __init__.py the file's
+    // own directory is the innermost package.
+    let mut first = if is_init { segments.len() } else { segments.len().saturating_sub(1) };
+    while first > 0 && is_package(&segments[..first].join("/")) {
+        first -= 1;
+    }
+    if first >= segments.len() {
+        first = segments.len().saturating_sub(1);
+    }
+    segments[first..].join(".")
+}
+
+/// The crate path of a Rust file's module (`my_crate::a::b`), given the workspace's crates.
+///
+/// `src/lib.rs` and `src/main.rs` are the crate root; `src/a/mod.rs` and `src/a.rs` are
+/// `crate::a`. Files of `src/bin/`, `tests/`, `examples/` and `benches/` are crates of their
+/// own, named after the file. A file in no crate is named after its path.
+pub fn rust_module_path(path: &str, crates: &[RustCrate]) -> String {
+    let owner = crates
+        .iter()
+        .filter(|candidate| candidate.directory.is_empty() || path.starts_with(&format!("{}/", candidate.directory)))
+        .max_by_key(|candidate| candidate.directory.len());
+    let without_extension = path.strip_suffix(".rs").unwrap_or(path);
+    let Some(owner) = owner else {
+        return sanitize_segments(without_extension.split('/'));
+    };
+    let inside = if owner.directory.is_empty() {
+        without_extension
+    } else {
+        &without_extension[owner.directory.len() + 1..]
+    };
+    let segments: Vec<&str> = inside.split('/').collect();
+    match segments.as_slice() {
+        ["src", "lib" | "main"] => owner.name.clone(),
+        ["src", "bin", binary] => sanitize_segments([*binary].into_iter()),
+        ["src", "bin", binary, "main"] => sanitize_segments([*binary].into_iter()),
+        ["tests" | "examples" | "benches", rest @ ..] if !rest.is_empty() => {
+            let mut rest = rest.to_vec();
+            if rest.last() == Some(&"main") || rest.last() == Some(&"mod") {
+                if rest.len() > 1 {
+                    rest.pop();
+                }
+            }
+            sanitize_segments(rest.into_iter())
+        }
+        ["src", rest @ ..] => {
+            let mut rest = rest.to_vec();
+            if rest.last() == Some(&"mod") {
+                rest.pop();
+            }
+            let mut path = owner.name.clone();
+            for segment in rest {
+                path.push_str("::");
+                path.push_str(&segment.replace('-', "_"));
+            }
+            path
+        }
+        ["build"] => format!("{}_build_script", owner.name),
+        _ => sanitize_segments(inside.split('/')),
+    }
+}
+
+fn sanitize_segments<'a>(segments: impl Iterator<Item = &'a str>) -> String {
+    segments.map(|segment| segment.replace(['-', '.'], "_")).collect::<Vec<_>>().join("::")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_names_count_from_the_package_root() {
+        let packages = ["src/pkg", "src/pkg/sub", "mypy", "mypy/server"];
+        let is_package = |directory: &str| packages.contains(&directory);
+        assert_eq!(python_module_name("src/pkg/mod.py", is_package), "pkg.mod");
+        assert_eq!(python_module_name("src/pkg/sub/deep.py", is_package), "pkg.sub.deep");
+        assert_eq!(python_module_name("src/pkg/__init__.py", is_package), "pkg");
+        assert_eq!(python_module_name("src/pkg/sub/__init__.py", is_package), "pkg.sub");
+        assert_eq!(python_module_name("mypy/server/update.py", is_package), "mypy.server.update");
+        assert_eq!(python_module_name("setup.py", is_package), "setup");
+        assert_eq!(python_module_name("scripts/tool.py", is_package), "tool");
+        assert_eq!(python_module_name("__init__.py", is_package), "__init__");
+    }
+
+    #[test]
+    fn rust_paths_follow_the_crate_layout() {
+        let crates = [
+            RustCrate { name: "root_crate".into(), directory: "".into() },
+            RustCrate { name: "my_lib".into(), directory: "crates/my-lib".into() },
+        ];
+        assert_eq!(rust_module_path("src/lib.rs", &crates), "root_crate");
+        assert_eq!(rust_module_path("src/a/mod.rs", &crates), "root_crate::a");
+        assert_eq!(rust_module_path("crates/my-lib/src/lib.rs", &crates), "my_lib");
+        assert_eq!(rust_module_path("crates/my-lib/src/x/y.rs", &crates), "my_lib::x::y");
+        assert_eq!(rust_module_path("crates/my-lib/src/bin/tool.rs", &crates), "tool");
+        assert_eq!(rust_module_path("crates/my-lib/tests/it/main.rs", &crates), "it");
+        assert_eq!(rust_module_path("crates/my-lib/build.rs", &crates), "my_lib_build_script");
+        assert_eq!(rust_module_path("loose/file.rs", &[]), "loose::file");
+    }
+}

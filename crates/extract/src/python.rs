@@ -1,0 +1,295 @@
+//! Python lowering: classes, functions, methods and lambdas; calls, imports, bases, bindings.
+
+use tether_model::{Binding, BindingValue, CallSite, CalleeExpr, FileFacts, Import, ImportStyle, Language, Receiver, SupertypeRef, SymbolKind};
+use tree_sitter::Node;
+
+use crate::outline::{line_of, text_of, Lowering, NewSymbol, ScopeStack};
+use crate::query::{CaptureRole, DefinitionCapture, Tag};
+
+/// Call-site texts longer than this are cut (with `…`) in reports.
+const MAX_CALL_TEXT_BYTES: usize = 120;
+
+pub(crate) struct PythonLowering {
+    is_test_file: bool,
+}
+
+impl PythonLowering {
+    pub(crate) fn new(path: &str) -> PythonLowering {
+        PythonLowering { is_test_file: is_python_test_file(path) }
+    }
+}
+
+/// `test_*.py`, `*_test.py`, `conftest.py`, or anything under a `test`/`tests` directory.
+fn is_python_test_file(path: &str) -> bool {
+    let file_name = path.rsplit('/').next().unwrap_or(path);
+    file_name.starts_with("test_")
+        || file_name.ends_with("_test.py")
+        || file_name == "conftest.py"
+        || path.split('/').rev().skip(1).any(|directory| directory == "tests" || directory == "test")
+}
+
+impl Lowering for PythonLowering {
+    const LANGUAGE: Language = Language::Python;
+    const SEPARATOR: &'static str = ".";
+
+    fn definition<'tree>(&self, capture: DefinitionCapture, tag: &Tag<'tree>, scopes: &ScopeStack, source: &str) -> Option<NewSymbol<'tree>> {
+        let parent = scopes.innermost();
+        let span_node = match tag.node.parent() {
+            Some(decorated) if decorated.kind() == "decorated_definition" => decorated,
+            _ => tag.node,
+        };
+        let (kind, name) = match capture {
+            DefinitionCapture::Class => (SymbolKind::Class, text_of(tag.name?, source).to_string()),
+            DefinitionCapture::Function => {
+                let kind = if parent.kind == SymbolKind::Class { SymbolKind::Method } else { SymbolKind::Function };
+                (kind, text_of(tag.name?, source).to_string())
+            }
+            DefinitionCapture::Lambda => (SymbolKind::Lambda, "<lambda>".to_string()),
+            _ => return None,
+        };
+        let is_test = self.is_test_file
+            && match kind {
+                SymbolKind::Class => name.starts_with("Test"),
+                SymbolKind::Function => name.starts_with("test") && parent.kind == SymbolKind::Module,
+                SymbolKind::Method => name.starts_with("test") && parent.is_test,
+                _ => false,
+            };
+        Some(NewSymbol { kind, name, span_node, child_prefix: None, qualified_name: None, is_test })
+    }
+
+    fn reference(&self, tag: &Tag<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+        match tag.role {
+            CaptureRole::Call => {
+                let callee_node = if tag.node.kind() == "call" { tag.node.child_by_field_name("function") } else { Some(tag.node) };
+                let Some(callee_node) = callee_node else { return };
+                let caller = caller_scope(tag.node, scopes);
+                facts.calls.push(CallSite {
+                    caller,
+                    callee: callee_expression(callee_node, source),
+                    line: line_of(tag.node),
+                    text: shorten(text_of(callee_node, source)),
+                });
+            }
+            CaptureRole::Import => lower_import(tag.node, scopes, source, facts),
+            CaptureRole::Inherits => {
+                if tag.node.kind() == "keyword_argument" || tag.node.kind() == "comment" {
+                    return;
+                }
+                if let Some(path) = dotted_path(tag.node, source) {
+                    // The class being defined is the innermost scope: its name precedes its bases.
+                    let subtype = scopes.innermost();
+                    if subtype.kind == SymbolKind::Class {
+                        facts.supertypes.push(SupertypeRef { subtype: subtype.id, path, line: line_of(tag.node) });
+                    }
+                }
+            }
+            CaptureRole::Binding => lower_binding(tag.node, scopes, source, facts),
+            CaptureRole::Name | CaptureRole::Definition(_) => {}
+        }
+    }
+}
+
+/// The scope a call belongs to. Default values are evaluated where the function is defined,
+/// so a call inside a parameter list belongs to the function's enclosing scope.
+fn caller_scope(call: Node<'_>, scopes: &ScopeStack) -> tether_model::SymbolId {
+    let named = scopes.innermost_named();
+    if named.kind.is_callable() && is_inside_parameters(call) {
+        if let Some(enclosing) = scopes.enclosing_of_innermost_named() {
+            return enclosing.id;
+        }
+    }
+    named.id
+}
+
+fn is_inside_parameters(node: Node<'_>) -> bool {
+    let mut current = node.parent();
+    while let Some(ancestor) = current {
+        match ancestor.kind() {
+            "parameters" => return ancestor.parent().is_some_and(|owner| owner.kind() == "function_definition"),
+            "function_definition" | "class_definition" | "lambda" | "block" => return false,
+            _ => current = ancestor.parent(),
+        }
+    }
+    false
+}
+
+/// The structure of a callee expression.
+pub(crate) fn callee_expression(node: Node<'_>, source: &str) -> CalleeExpr {
+    if let Some(path) = dotted_path(node, source) {
+        return CalleeExpr::Path(path);
+    }
+    if node.kind() == "attribute" {
+        if let (Some(object), Some(attribute)) = (node.child_by_field_name("object"), node.child_by_field_name("attribute")) {
+            let receiver = match object.kind() {
+                "call" => match object.child_by_field_name("function") {
+                    Some(function) => Receiver::Call(Box::new(callee_expression(function, source))),
+                    None => Receiver::Other,
+                },
+                _ => Receiver::Other,
+            };
+            return CalleeExpr::Method { receiver, name: text_of(attribute, source).to_string() };
+        }
+    }
+    CalleeExpr::Other
+}
+
+/// `a`, `a.b.c` as segments; `None` for anything that is not a chain of names.
+fn dotted_path(node: Node<'_>, source: &str) -> Option<Vec<String>> {
+    match node.kind() {
+        "identifier" => Some(vec![text_of(node, source).to_string()]),
+        "attribute" => {
+            let mut path = dotted_path(node.child_by_field_name("object")?, source)?;
+            path.push(text_of(node.child_by_field_name("attribute")?, source).to_string());
+            Some(path)
+        }
+        "dotted_name" => Some(node.named_children(&mut node.walk()).map(|part| text_of(part, source).to_string()).collect()),
+        _ => None,
+    }
+}
+
+fn lower_import(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+    let scope = scopes.innermost_named().id;
+    let line = line_of(node);
+    let mut cursor = node.walk();
+    match node.kind() {
+        "import_statement" => {
+            for name in node.children_by_field_name("name", &mut cursor) {
+                let (path_node, alias) = split_alias(name, source);
+                let Some(path) = path_node.and_then(|path_node| dotted_path(path_node, source)) else { continue };
+                facts.imports.push(Import { scope, style: ImportStyle::PythonImport, relative_level: 0, path, alias, is_glob: false, is_public: true, line });
+            }
+        }
+        "import_from_statement" => {
+            let Some(module_node) = node.child_by_field_name("module_name") else { return };
+            let (relative_level, module_path) = if module_node.kind() == "relative_import" {
+                let prefix = module_node.named_children(&mut module_node.walk()).find(|child| child.kind() == "import_prefix");
+                let level = prefix.map(|prefix| text_of(prefix, source).chars().filter(|c| *c == '.').count() as u32).unwrap_or(1);
+                let path = module_node
+                    .named_children(&mut module_node.walk())
+                    .find(|child| child.kind() == "dotted_name")
+                    .and_then(|dotted| dotted_path(dotted, source))
+                    .unwrap_or_default();
+                (level, path)
+            } else {
+                (0, dotted_path(module_node, source).unwrap_or_default())
+            };
+            let is_glob = node.named_children(&mut node.walk()).any(|child| child.kind() == "wildcard_import");
+            if is_glob {
+                facts.imports.push(Import { scope, style: ImportStyle::PythonFrom, relative_level, path: module_path, alias: None, is_glob: true, is_public: true, line });
+                return;
+            }
+            for name in node.children_by_field_name("name", &mut cursor) {
+                let (name_node, alias) = split_alias(name, source);
+                let Some(imported) = name_node.and_then(|name_node| dotted_path(name_node, source)) else { continue };
+                let mut path = module_path.clone();
+                path.extend(imported.iter().cloned());
+                let alias = alias.or_else(|| imported.last().cloned());
+                facts.imports.push(Import { scope, style: ImportStyle::PythonFrom, relative_level, path, alias, is_glob: false, is_public: true, line });
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `a.b as c` into (`a.b`, Some(`c`)); a plain name into (name, None).
+fn split_alias<'tree>(node: Node<'tree>, source: &str) -> (Option<Node<'tree>>, Option<String>) {
+    if node.kind() == "aliased_import" {
+        let alias = node.child_by_field_name("alias").map(|alias| text_of(alias, source).to_string());
+        (node.child_by_field_name("name"), alias)
+    } else {
+        (Some(node), None)
+    }
+}
+
+fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+    let line = line_of(node);
+    match node.kind() {
+        "assignment" => {
+            let Some(left) = node.child_by_field_name("left") else { return };
+            let Some(name_path) = dotted_path(left, source) else { return };
+            if name_path.len() > 2 {
+                return;
+            }
+            let value = if let Some(annotation) = node.child_by_field_name("type") {
+                annotation_path(annotation, source).map(|path| BindingValue::Type { path, is_dyn: false })
+            } else {
+                node.child_by_field_name("right")
+                    .filter(|right| right.kind() == "call")
+                    .and_then(|call| call.child_by_field_name("function"))
+                    .map(|function| BindingValue::CallResult(callee_expression(function, source)))
+            };
+            let Some(value) = value else { return };
+            let named = scopes.innermost_named();
+            // `self.h = H()` inside a method describes the class's attribute.
+            let scope = if name_path.len() == 2 {
+                if name_path[0] != "self" || named.kind != SymbolKind::Method {
+                    return;
+                }
+                match scopes.enclosing_of_innermost_named() {
+                    Some(class) if class.kind == SymbolKind::Class => class.id,
+                    _ => return,
+                }
+            } else {
+                named.id
+            };
+            facts.bindings.push(Binding { scope, name: name_path.join("."), value, line });
+        }
+        "typed_parameter" | "typed_default_parameter" => {
+            let name = match node.kind() {
+                "typed_parameter" => node.named_children(&mut node.walk()).find(|child| child.kind() == "identifier"),
+                _ => node.child_by_field_name("name"),
+            };
+            let (Some(name), Some(annotation)) = (name, node.child_by_field_name("type")) else { return };
+            let Some(path) = annotation_path(annotation, source) else { return };
+            // Parameters belong to the function being defined, which is the innermost scope.
+            let scope = scopes.innermost().id;
+            facts.bindings.push(Binding { scope, name: text_of(name, source).to_string(), value: BindingValue::Type { path, is_dyn: false }, line });
+        }
+        _ => {}
+    }
+}
+
+/// The class named by an annotation: `C`, `m.C`, `"C"`, `Optional[C]`, `C | None`.
+fn annotation_path(annotation: Node<'_>, source: &str) -> Option<Vec<String>> {
+    let inner = if annotation.kind() == "type" { annotation.named_child(0)? } else { annotation };
+    match inner.kind() {
+        "identifier" | "attribute" => dotted_path(inner, source),
+        "string" => {
+            let text = text_of(inner, source).trim_matches(|c| c == '"' || c == '\'');
+            let valid = !text.is_empty() && text.split('.').all(|part| !part.is_empty() && part.chars().all(|c| c.is_alphanumeric() || c == '_'));
+            valid.then(|| text.split('.').map(str::to_string).collect())
+        }
+        "generic_type" | "subscript" => {
+            let head = inner.named_child(0).and_then(|head| dotted_path(head, source))?;
+            if head.last().is_some_and(|last| last == "Optional") {
+                let argument = inner.named_child(1)?;
+                let argument = if argument.kind() == "type_parameter" { argument.named_child(0)? } else { argument };
+                annotation_path(argument, source)
+            } else {
+                None
+            }
+        }
+        "binary_operator" => {
+            let left = inner.child_by_field_name("left")?;
+            let right = inner.child_by_field_name("right")?;
+            if text_of(right, source) == "None" {
+                annotation_path(left, source)
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
+pub(crate) fn shorten(text: &str) -> String {
+    let single_line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if single_line.len() <= MAX_CALL_TEXT_BYTES {
+        return single_line;
+    }
+    let mut end = MAX_CALL_TEXT_BYTES;
+    while !single_line.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &single_line[..end])
+}

@@ -1,0 +1,172 @@
+//! Loading the `.scm` tag queries: compiled once per language, unknown captures rejected.
+//!
+//! The capture vocabulary follows tree-sitter's tags convention (`@definition.function`,
+//! `@reference.call`, `@name`), plus `@reference.import`, `@reference.inherits` and
+//! `@local.definition` (a name whose type is visible), which tags.scm files do not need.
+
+use std::sync::OnceLock;
+
+use tether_model::Language;
+use tree_sitter::{Node, Query, QueryCursor, StreamingIterator, Tree};
+
+/// What a definition capture declares, before the language decides on the final kind
+/// (a function inside a class becomes a method).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum DefinitionCapture {
+    Module,
+    Class,
+    Struct,
+    Enum,
+    Union,
+    Trait,
+    Impl,
+    Function,
+    Lambda,
+    Macro,
+}
+
+/// The role of one capture name.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum CaptureRole {
+    Definition(DefinitionCapture),
+    Call,
+    Import,
+    Inherits,
+    Binding,
+    Name,
+}
+
+impl CaptureRole {
+    fn from_capture_name(name: &str) -> Option<CaptureRole> {
+        let role = match name {
+            "name" => CaptureRole::Name,
+            "definition.module" => CaptureRole::Definition(DefinitionCapture::Module),
+            "definition.class" => CaptureRole::Definition(DefinitionCapture::Class),
+            "definition.struct" => CaptureRole::Definition(DefinitionCapture::Struct),
+            "definition.enum" => CaptureRole::Definition(DefinitionCapture::Enum),
+            "definition.union" => CaptureRole::Definition(DefinitionCapture::Union),
+            "definition.trait" => CaptureRole::Definition(DefinitionCapture::Trait),
+            "definition.impl" => CaptureRole::Definition(DefinitionCapture::Impl),
+            "definition.function" => CaptureRole::Definition(DefinitionCapture::Function),
+            "definition.lambda" => CaptureRole::Definition(DefinitionCapture::Lambda),
+            "definition.macro" => CaptureRole::Definition(DefinitionCapture::Macro),
+            "reference.call" => CaptureRole::Call,
+            "reference.import" => CaptureRole::Import,
+            "reference.inherits" => CaptureRole::Inherits,
+            "local.definition" => CaptureRole::Binding,
+            _ => return None,
+        };
+        Some(role)
+    }
+}
+
+/// A query failed to load. Queries ship inside the binary, so this is a bug in a `.scm` file;
+/// a unit test loads every language's query.
+#[derive(Debug, thiserror::Error)]
+pub enum QueryLoadError {
+    #[error("queries/{language}/tags.scm:{line}: {message}")]
+    Syntax { language: Language, line: usize, message: String },
+    #[error("queries/{language}/tags.scm: unknown capture @{capture} (known: @name, @definition.*, @reference.call, @reference.import, @reference.inherits, @local.definition)")]
+    UnknownCapture { language: Language, capture: String },
+}
+
+/// One language's compiled query with the role of each capture index.
+pub(crate) struct TagQuery {
+    query: Query,
+    roles: Vec<CaptureRole>,
+}
+
+/// One captured node with its `@name` node from the same match, if any.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Tag<'tree> {
+    pub role: CaptureRole,
+    pub node: Node<'tree>,
+    pub name: Option<Node<'tree>>,
+}
+
+impl TagQuery {
+    pub(crate) fn load(language: Language, grammar: &tree_sitter::Language, source: &str) -> Result<TagQuery, QueryLoadError> {
+        let query = Query::new(grammar, source).map_err(|error| QueryLoadError::Syntax {
+            language,
+            line: error.row + 1,
+            message: error.message.clone(),
+        })?;
+        let mut roles = Vec::new();
+        for capture in query.capture_names() {
+            match CaptureRole::from_capture_name(capture) {
+                Some(role) => roles.push(role),
+                None => return Err(QueryLoadError::UnknownCapture { language, capture: capture.to_string() }),
+            }
+        }
+        Ok(TagQuery { query, roles })
+    }
+
+    /// Every tagged node of the tree, in document order, each (node, role) once.
+    pub(crate) fn tags<'tree>(&self, tree: &'tree Tree, source: &[u8]) -> Vec<Tag<'tree>> {
+        let mut cursor = QueryCursor::new();
+        let mut matches = cursor.matches(&self.query, tree.root_node(), source);
+        let mut tags = Vec::new();
+        while let Some(found) = matches.next() {
+            let name = found
+                .captures()
+                .iter()
+                .find(|capture| self.roles[capture.index as usize] == CaptureRole::Name)
+                .map(|capture| capture.node);
+            for capture in found.captures() {
+                let role = self.roles[capture.index as usize];
+                if role != CaptureRole::Name {
+                    tags.push(Tag { role, node: capture.node, name });
+                }
+            }
+        }
+        tags.sort_by_key(|tag| (tag.node.start_byte(), std::cmp::Reverse(tag.node.end_byte())));
+        tags.dedup_by(|a, b| a.node.id() == b.node.id() && a.role == b.role);
+        tags
+    }
+}
+
+pub(crate) const PYTHON_TAGS: &str = include_str!("../../../queries/python/tags.scm");
+pub(crate) const RUST_TAGS: &str = include_str!("../../../queries/rust/tags.scm");
+
+/// The grammar and compiled query of a language, built on first use.
+pub(crate) fn grammar_and_query(language: Language) -> &'static Result<(tree_sitter::Language, TagQuery), QueryLoadError> {
+    static PYTHON: OnceLock<Result<(tree_sitter::Language, TagQuery), QueryLoadError>> = OnceLock::new();
+    static RUST: OnceLock<Result<(tree_sitter::Language, TagQuery), QueryLoadError>> = OnceLock::new();
+    let (cell, grammar, source): (_, tree_sitter::Language, _) = match language {
+        Language::Python => (&PYTHON, tree_sitter_python::LANGUAGE.into(), PYTHON_TAGS),
+        Language::Rust => (&RUST, tree_sitter_rust::LANGUAGE.into(), RUST_TAGS),
+    };
+    cell.get_or_init(|| {
+        let query = TagQuery::load(language, &grammar, source)?;
+        Ok((grammar, query))
+    })
+}
+
+/// Checks that every language's query loads; the CLI and tests call it up front.
+pub fn check_queries() -> Result<(), &'static QueryLoadError> {
+    for language in Language::ALL {
+        if let Err(error) = grammar_and_query(language) {
+            return Err(error);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_shipped_query_loads() {
+        check_queries().unwrap();
+    }
+
+    #[test]
+    fn unknown_captures_are_rejected_at_load() {
+        let grammar: tree_sitter::Language = tree_sitter_python::LANGUAGE.into();
+        let error = TagQuery::load(Language::Python, &grammar, "(call) @reference.cal").err().unwrap();
+        assert!(error.to_string().contains("unknown capture @reference.cal"), "{error}");
+        let error = TagQuery::load(Language::Python, &grammar, "(call").err().unwrap();
+        assert!(matches!(error, QueryLoadError::Syntax { .. }), "{error}");
+    }
+}

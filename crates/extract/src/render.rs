@@ -1,0 +1,82 @@
+//! A compact, stable text rendering of one file's facts, for snapshot tests and `--debug` dumps.
+
+use std::collections::HashMap;
+use std::fmt::Write;
+
+use tether_model::{BindingValue, CalleeExpr, FileFacts, ImportStyle, Language, Receiver, SymbolId};
+
+/// Renders facts one per line: the symbol tree indented by depth, then calls, imports,
+/// supertypes, impls, bindings and diagnostics, each naming scopes by qualified name.
+pub fn render_facts(facts: &FileFacts) -> String {
+    let separator = if facts.language == Some(Language::Rust) { "::" } else { "." };
+    let names: HashMap<SymbolId, &str> = facts.symbols.iter().map(|symbol| (symbol.id, symbol.qualified_name.as_str())).collect();
+    let name_of = |id: SymbolId| names.get(&id).copied().unwrap_or("?");
+    let mut depth: HashMap<SymbolId, usize> = HashMap::new();
+    let mut out = String::new();
+    for symbol in &facts.symbols {
+        let level = symbol.parent.and_then(|parent| depth.get(&parent).copied()).map_or(0, |parent_level| parent_level + 1);
+        depth.insert(symbol.id, level);
+        let test = if symbol.is_test { " test" } else { "" };
+        let _ = writeln!(
+            out,
+            "{}{} {} {}-{}{}",
+            "  ".repeat(level),
+            symbol.kind,
+            symbol.qualified_name,
+            symbol.span.start_line,
+            symbol.span.end_line,
+            test
+        );
+    }
+    for call in &facts.calls {
+        let _ = writeln!(out, "call {} -> {} @{}", name_of(call.caller), render_callee(&call.callee, separator), call.line);
+    }
+    for import in &facts.imports {
+        let style = match import.style {
+            ImportStyle::PythonImport => "import",
+            ImportStyle::PythonFrom => "from",
+            ImportStyle::RustUse => "use",
+        };
+        let level = if import.relative_level > 0 { ".".repeat(import.relative_level as usize) } else { String::new() };
+        let glob = if import.is_glob { format!("{separator}*") } else { String::new() };
+        let alias = import.alias.as_deref().map(|alias| format!(" as {alias}")).unwrap_or_default();
+        let public = if import.is_public && import.style == ImportStyle::RustUse { " pub" } else { "" };
+        let _ = writeln!(out, "{style}{public} {} <- {level}{}{glob}{alias} @{}", name_of(import.scope), import.path.join(separator), import.line);
+    }
+    for supertype in &facts.supertypes {
+        let _ = writeln!(out, "supertype {} : {} @{}", name_of(supertype.subtype), supertype.path.join(separator), supertype.line);
+    }
+    for block in &facts.impls {
+        let trait_part = block.trait_path.as_ref().map(|path| format!(" trait={}", path.join("::"))).unwrap_or_default();
+        let _ = writeln!(out, "impl {} type={}{} @{}", name_of(block.impl_symbol), block.self_type.join("::"), trait_part, block.line);
+    }
+    for binding in &facts.bindings {
+        let value = match &binding.value {
+            BindingValue::Type { path, is_dyn } => format!("{}{}", if *is_dyn { "dyn " } else { "" }, path.join(separator)),
+            BindingValue::CallResult(callee) => format!("call {}", render_callee(callee, separator)),
+        };
+        let _ = writeln!(out, "binding {} {}: {} @{}", name_of(binding.scope), binding.name, value, binding.line);
+    }
+    for diagnostic in &facts.diagnostics {
+        let _ = writeln!(out, "diagnostic {diagnostic}");
+    }
+    out
+}
+
+fn render_callee(callee: &CalleeExpr, separator: &str) -> String {
+    match callee {
+        CalleeExpr::Path(path) => path.join(separator),
+        CalleeExpr::Method { receiver, name } => format!("{}.{name}", render_receiver(receiver, separator)),
+        CalleeExpr::Macro(path) => format!("{}!", path.join("::")),
+        CalleeExpr::Other => "<other>".to_string(),
+    }
+}
+
+fn render_receiver(receiver: &Receiver, separator: &str) -> String {
+    match receiver {
+        // Receivers are field chains (`self.h`) in both languages.
+        Receiver::Path(path) => path.join("."),
+        Receiver::Call(callee) => format!("({}())", render_callee(callee, separator)),
+        Receiver::Other => "<expr>".to_string(),
+    }
+}

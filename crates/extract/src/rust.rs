@@ -1,0 +1,511 @@
+//! Rust lowering: modules, types, traits, impls, functions, methods and macros; calls, use
+//! trees, supertraits, impl blocks and typed bindings (lets, parameters, struct fields).
+
+use tether_model::{
+    Binding, BindingValue, CallSite, CalleeExpr, FileFacts, ImplBlock, Import, ImportStyle, Language, Receiver, SupertypeRef, Symbol, SymbolKind,
+};
+use tree_sitter::Node;
+
+use crate::outline::{line_of, text_of, Lowering, NewSymbol, ScopeStack};
+use crate::python::shorten;
+use crate::query::{CaptureRole, DefinitionCapture, Tag};
+
+/// Expressions, types and use trees nested deeper than this are not followed (the facts
+/// degrade to `Other` or nothing), so that pathological input cannot exhaust the stack.
+const MAX_NESTING_FOLLOWED: usize = 64;
+
+/// Smart pointers whose method calls reach the pointee: `Box<dyn Trait>` types as `dyn Trait`.
+const SMART_POINTERS_SEEN_THROUGH: [&str; 3] = ["Box", "Rc", "Arc"];
+
+pub(crate) struct RustLowering;
+
+impl RustLowering {
+    pub(crate) fn new(_path: &str) -> RustLowering {
+        RustLowering
+    }
+}
+
+impl Lowering for RustLowering {
+    const LANGUAGE: Language = Language::Rust;
+    const SEPARATOR: &'static str = "::";
+
+    fn definition<'tree>(&self, capture: DefinitionCapture, tag: &Tag<'tree>, scopes: &ScopeStack, source: &str) -> Option<NewSymbol<'tree>> {
+        let parent = scopes.innermost();
+        let item = tag.node;
+        let name_text = || tag.name.map(|name| text_of(name, source).to_string()).filter(|name| !name.is_empty());
+        let (kind, name, child_prefix) = match capture {
+            DefinitionCapture::Module => (SymbolKind::Module, name_text()?, None),
+            DefinitionCapture::Struct => (SymbolKind::Struct, name_text()?, None),
+            DefinitionCapture::Enum => (SymbolKind::Enum, name_text()?, None),
+            DefinitionCapture::Union => (SymbolKind::Union, name_text()?, None),
+            DefinitionCapture::Trait => (SymbolKind::Trait, name_text()?, None),
+            DefinitionCapture::Macro => (SymbolKind::Macro, name_text()?, None),
+            DefinitionCapture::Function => {
+                let kind = if matches!(parent.kind, SymbolKind::Impl | SymbolKind::Trait) { SymbolKind::Method } else { SymbolKind::Function };
+                (kind, name_text()?, None)
+            }
+            DefinitionCapture::Impl => {
+                let self_type_node = item.child_by_field_name("type")?;
+                let self_type_name = type_display_name(self_type_node, source);
+                match item.child_by_field_name("trait") {
+                    Some(trait_node) => {
+                        let trait_name = type_display_name(trait_node, source);
+                        (SymbolKind::Impl, format!("{{impl {trait_name} for {self_type_name}}}"), None)
+                    }
+                    None => {
+                        // Methods of an inherent impl are named after the type: `m::Type::new`.
+                        let has_path = type_path(self_type_node, source).is_some();
+                        let child_prefix = has_path.then(|| format!("{}{}{}", parent.child_prefix, Self::SEPARATOR, self_type_name));
+                        (SymbolKind::Impl, format!("{{impl {self_type_name}}}"), child_prefix)
+                    }
+                }
+            }
+            DefinitionCapture::Class | DefinitionCapture::Lambda => return None,
+        };
+        let attributes = preceding_attribute_paths_and_arguments(item, source);
+        let is_cfg_test = attributes.iter().any(|(path, arguments)| path.len() == 1 && path[0] == "cfg" && arguments_say_test(arguments));
+        let is_test_attribute = matches!(kind, SymbolKind::Function | SymbolKind::Method)
+            && attributes.iter().any(|(path, _)| path.last().is_some_and(|last| last == "test"));
+        Some(NewSymbol { kind, name, span_node: item, child_prefix, qualified_name: None, is_test: is_cfg_test || is_test_attribute })
+    }
+
+    fn reference(&self, tag: &Tag<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+        match tag.role {
+            CaptureRole::Call => lower_call(tag.node, scopes, source, facts),
+            CaptureRole::Import => lower_import(tag.node, scopes, source, facts),
+            CaptureRole::Inherits => lower_supertraits(tag.node, scopes, source, facts),
+            CaptureRole::Binding => lower_binding(tag.node, scopes, source, facts),
+            CaptureRole::Name | CaptureRole::Definition(_) => {}
+        }
+    }
+
+    fn after_definition(&self, tag: &Tag<'_>, symbol: &Symbol, _scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+        if symbol.kind != SymbolKind::Impl {
+            return;
+        }
+        let Some(self_type) = tag.node.child_by_field_name("type").and_then(|self_type_node| type_path(self_type_node, source)) else { return };
+        let trait_path = tag.node.child_by_field_name("trait").and_then(|trait_node| type_path(trait_node, source));
+        facts.impls.push(ImplBlock { impl_symbol: symbol.id, self_type, trait_path, line: line_of(tag.node) });
+    }
+}
+
+/// The attributes (`#[…]`) written before an item, each as (path segments, argument text),
+/// found by walking back over attribute and comment siblings.
+fn preceding_attribute_paths_and_arguments(item: Node<'_>, source: &str) -> Vec<(Vec<String>, String)> {
+    let mut attributes = Vec::new();
+    let mut sibling = item.prev_sibling();
+    while let Some(node) = sibling {
+        match node.kind() {
+            "attribute_item" => {
+                if let Some(attribute) = node.named_children(&mut node.walk()).find(|child| child.kind() == "attribute") {
+                    let path = attribute.named_child(0).and_then(|path_node| path_segments(path_node, source, 0));
+                    let arguments = attribute.child_by_field_name("arguments").map(|arguments| text_of(arguments, source)).unwrap_or("");
+                    if let Some(path) = path {
+                        attributes.push((path, arguments.to_string()));
+                    }
+                }
+            }
+            "line_comment" | "block_comment" => {}
+            _ => break,
+        }
+        sibling = node.prev_sibling();
+    }
+    attributes
+}
+
+/// Whether `cfg` arguments enable the item only in tests: `(test)` or `(all(test, …))`.
+fn arguments_say_test(arguments: &str) -> bool {
+    let compact: String = arguments.chars().filter(|c| !c.is_whitespace()).collect();
+    compact == "(test)" || compact.starts_with("(all(test,") || compact == "(all(test))"
+}
+
+/// The short name of a type for an impl's name: the last path segment without generic
+/// arguments or references (`&'a mut fmt::Wrapper<T>` gives `Wrapper`); the whitespace-
+/// normalized text for types that are not paths (`(A, B)`).
+fn type_display_name(type_node: Node<'_>, source: &str) -> String {
+    match type_path(type_node, source).and_then(|path| path.last().cloned()) {
+        Some(last) => last,
+        None => text_of(type_node, source).split_whitespace().collect::<Vec<_>>().join(" "),
+    }
+}
+
+/// The path a type names, with references, lifetimes and generic arguments dropped
+/// (`&'a mut a::Vec<T>` gives `["a", "Vec"]`); `dyn Trait` gives the trait's path.
+fn type_path(type_node: Node<'_>, source: &str) -> Option<Vec<String>> {
+    let mut node = type_node;
+    for _ in 0..MAX_NESTING_FOLLOWED {
+        match node.kind() {
+            "reference_type" => node = node.child_by_field_name("type")?,
+            "dynamic_type" | "abstract_type" => node = node.child_by_field_name("trait")?,
+            "higher_ranked_trait_bound" => node = node.child_by_field_name("type")?,
+            _ => return path_segments(node, source, 0),
+        }
+    }
+    None
+}
+
+/// The segments of a path (`a::b::C`, `Vec::<u8>::new`, `crate::x`, `::std::fmt`), with
+/// generic arguments and a leading `::` dropped; `None` for anything that is not a path
+/// (such as `<T as Trait>::f`).
+fn path_segments(node: Node<'_>, source: &str, depth: usize) -> Option<Vec<String>> {
+    if depth > MAX_NESTING_FOLLOWED {
+        return None;
+    }
+    match node.kind() {
+        "identifier" | "type_identifier" | "field_identifier" | "primitive_type" | "crate" | "self" | "super" | "metavariable" => {
+            let text = text_of(node, source);
+            (!text.is_empty()).then(|| vec![text.to_string()])
+        }
+        "scoped_identifier" | "scoped_type_identifier" => {
+            let mut segments = match node.child_by_field_name("path") {
+                Some(path) => path_segments(path, source, depth + 1)?,
+                None => Vec::new(),
+            };
+            let name = text_of(node.child_by_field_name("name")?, source);
+            if name.is_empty() {
+                return None;
+            }
+            segments.push(name.to_string());
+            Some(segments)
+        }
+        "generic_type" | "generic_type_with_turbofish" => path_segments(node.child_by_field_name("type")?, source, depth + 1),
+        "generic_function" => path_segments(node.child_by_field_name("function")?, source, depth + 1),
+        _ => None,
+    }
+}
+
+fn lower_call(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+    let caller = scopes.innermost_named().id;
+    let line = line_of(node);
+    match node.kind() {
+        "call_expression" => {
+            let Some(function) = node.child_by_field_name("function") else { return };
+            facts.calls.push(CallSite { caller, callee: callee_expression(function, source, 0), line, text: shorten(text_of(function, source)) });
+        }
+        "macro_invocation" => {
+            let Some(macro_path) = node.child_by_field_name("macro") else { return };
+            let callee = path_segments(macro_path, source, 0).map(CalleeExpr::Macro).unwrap_or(CalleeExpr::Other);
+            facts.calls.push(CallSite { caller, callee, line, text: shorten(&format!("{}!", text_of(macro_path, source))) });
+        }
+        _ => {}
+    }
+}
+
+/// The structure of the callee of a call expression (its `function` field).
+fn callee_expression(function: Node<'_>, source: &str, depth: usize) -> CalleeExpr {
+    if depth > MAX_NESTING_FOLLOWED {
+        return CalleeExpr::Other;
+    }
+    let method_node = match function.kind() {
+        "field_expression" => Some(function),
+        "generic_function" => function.child_by_field_name("function").filter(|inner| inner.kind() == "field_expression"),
+        _ => None,
+    };
+    if let Some(method_node) = method_node {
+        let (Some(value), Some(field)) = (method_node.child_by_field_name("value"), method_node.child_by_field_name("field")) else {
+            return CalleeExpr::Other;
+        };
+        return CalleeExpr::Method { receiver: receiver_of(value, source, depth), name: text_of(field, source).to_string() };
+    }
+    match function.kind() {
+        "identifier" | "scoped_identifier" | "generic_function" | "self" | "super" | "crate" => {
+            path_segments(function, source, 0).map(CalleeExpr::Path).unwrap_or(CalleeExpr::Other)
+        }
+        _ => CalleeExpr::Other,
+    }
+}
+
+/// The receiver of a method call: a name or a chain of fields on a name, a call, or other.
+fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiver {
+    if value.kind() == "call_expression" {
+        return match value.child_by_field_name("function") {
+            Some(function) => Receiver::Call(Box::new(callee_expression(function, source, depth + 1))),
+            None => Receiver::Other,
+        };
+    }
+    let mut fields_reversed = Vec::new();
+    let mut node = value;
+    for _ in 0..MAX_NESTING_FOLLOWED {
+        match node.kind() {
+            "identifier" | "self" => {
+                let mut path = vec![text_of(node, source).to_string()];
+                path.extend(fields_reversed.into_iter().rev());
+                return Receiver::Path(path);
+            }
+            "field_expression" => {
+                let (Some(inner), Some(field)) = (node.child_by_field_name("value"), node.child_by_field_name("field")) else {
+                    return Receiver::Other;
+                };
+                fields_reversed.push(text_of(field, source).to_string());
+                node = inner;
+            }
+            _ => return Receiver::Other,
+        }
+    }
+    Receiver::Other
+}
+
+fn lower_import(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+    let scope = scopes.innermost_named().id;
+    let line = line_of(node);
+    let is_public = node.named_children(&mut node.walk()).any(|child| child.kind() == "visibility_modifier");
+    match node.kind() {
+        "use_declaration" => {
+            let Some(argument) = node.child_by_field_name("argument") else { return };
+            let mut leaves = Vec::new();
+            flatten_use_tree(argument, &[], source, 0, &mut leaves);
+            for UseLeaf { path, alias, is_glob } in leaves {
+                facts.imports.push(Import { scope, style: ImportStyle::RustUse, relative_level: 0, path, alias, is_glob, is_public, line });
+            }
+        }
+        "extern_crate_declaration" => {
+            let Some(name) = node.child_by_field_name("name").map(|name| text_of(name, source).to_string()).filter(|name| !name.is_empty()) else {
+                return;
+            };
+            let alias = node.child_by_field_name("alias").map(|alias| text_of(alias, source).to_string()).unwrap_or_else(|| name.clone());
+            facts.imports.push(Import {
+                scope,
+                style: ImportStyle::RustUse,
+                relative_level: 0,
+                path: vec![name],
+                alias: Some(alias),
+                is_glob: false,
+                is_public,
+                line,
+            });
+        }
+        _ => {}
+    }
+}
+
+/// One leaf of a use tree.
+struct UseLeaf {
+    path: Vec<String>,
+    alias: Option<String>,
+    is_glob: bool,
+}
+
+/// Flattens a use tree under `prefix` into its leaves: `a::{b, c as d, e::*, self}`.
+fn flatten_use_tree(node: Node<'_>, prefix: &[String], source: &str, depth: usize, leaves: &mut Vec<UseLeaf>) {
+    if depth > MAX_NESTING_FOLLOWED {
+        return;
+    }
+    let joined = |tail: Vec<String>| -> Vec<String> { prefix.iter().cloned().chain(tail).collect() };
+    match node.kind() {
+        "identifier" | "crate" | "self" | "super" | "metavariable" | "scoped_identifier" => {
+            let Some(segments) = path_segments(node, source, 0) else { return };
+            let mut path = joined(segments);
+            // `a::{self}` imports `a` itself.
+            if path.len() > 1 && path.last().is_some_and(|last| last == "self") {
+                path.pop();
+            }
+            let alias = path.last().cloned();
+            leaves.push(UseLeaf { path, alias, is_glob: false });
+        }
+        "use_as_clause" => {
+            let Some(segments) = node.child_by_field_name("path").and_then(|path| path_segments(path, source, 0)) else { return };
+            let mut path = joined(segments);
+            if path.len() > 1 && path.last().is_some_and(|last| last == "self") {
+                path.pop();
+            }
+            let alias = node.child_by_field_name("alias").map(|alias| text_of(alias, source).to_string());
+            leaves.push(UseLeaf { path, alias, is_glob: false });
+        }
+        "use_wildcard" => {
+            let segments = node
+                .named_children(&mut node.walk())
+                .find(|child| !matches!(child.kind(), "line_comment" | "block_comment"))
+                .and_then(|path| path_segments(path, source, 0))
+                .unwrap_or_default();
+            leaves.push(UseLeaf { path: joined(segments), alias: None, is_glob: true });
+        }
+        "scoped_use_list" => {
+            let segments = match node.child_by_field_name("path") {
+                Some(path) => match path_segments(path, source, 0) {
+                    Some(segments) => segments,
+                    None => return,
+                },
+                None => Vec::new(),
+            };
+            let inner_prefix = joined(segments);
+            if let Some(list) = node.child_by_field_name("list") {
+                flatten_use_tree(list, &inner_prefix, source, depth + 1, leaves);
+            }
+        }
+        "use_list" => {
+            for child in node.named_children(&mut node.walk()) {
+                flatten_use_tree(child, prefix, source, depth + 1, leaves);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `trait A: B + fmt::Debug` (a bound of the trait) or `where Self: B` (a predicate).
+fn lower_supertraits(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+    // The trait being defined is the innermost scope: its bounds lie inside its node.
+    let subtype = scopes.innermost();
+    if subtype.kind != SymbolKind::Trait {
+        return;
+    }
+    let bounds: Vec<Node<'_>> = if node.kind() == "where_predicate" {
+        let left_is_self = node.child_by_field_name("left").is_some_and(|left| text_of(left, source) == "Self");
+        match node.child_by_field_name("bounds") {
+            Some(bounds) if left_is_self => bounds.named_children(&mut bounds.walk()).collect(),
+            _ => return,
+        }
+    } else {
+        vec![node]
+    };
+    for bound in bounds {
+        if matches!(bound.kind(), "lifetime" | "removed_trait_bound" | "line_comment" | "block_comment") {
+            continue;
+        }
+        if let Some(path) = type_path(bound, source) {
+            facts.supertypes.push(SupertypeRef { subtype: subtype.id, path, line: line_of(bound) });
+        }
+    }
+}
+
+fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+    let line = line_of(node);
+    match node.kind() {
+        "let_declaration" => {
+            let Some(pattern) = node.child_by_field_name("pattern").filter(|pattern| pattern.kind() == "identifier") else { return };
+            let value = match node.child_by_field_name("type") {
+                Some(annotation) => binding_type(annotation, node, source),
+                None => node.child_by_field_name("value").and_then(|value| match value.kind() {
+                    "call_expression" => value.child_by_field_name("function").map(|function| BindingValue::CallResult(callee_expression(function, source, 0))),
+                    "struct_expression" => value
+                        .child_by_field_name("name")
+                        .and_then(|name| path_segments(name, source, 0))
+                        .map(|path| BindingValue::Type { path, is_dyn: false }),
+                    _ => None,
+                }),
+            };
+            let Some(value) = value else { return };
+            let scope = scopes.innermost_named().id;
+            facts.bindings.push(Binding { scope, name: text_of(pattern, source).to_string(), value, line });
+        }
+        "parameter" => {
+            let owner_is_function = node
+                .parent()
+                .and_then(|parameters| parameters.parent())
+                .is_some_and(|owner| matches!(owner.kind(), "function_item" | "function_signature_item"));
+            if !owner_is_function {
+                return;
+            }
+            let Some(pattern) = node.child_by_field_name("pattern").filter(|pattern| pattern.kind() == "identifier") else { return };
+            let Some(value) = node.child_by_field_name("type").and_then(|annotation| binding_type(annotation, node, source)) else { return };
+            // Parameters belong to the function being defined, which is the innermost scope.
+            let scope = scopes.innermost().id;
+            facts.bindings.push(Binding { scope, name: text_of(pattern, source).to_string(), value, line });
+        }
+        "field_declaration" => {
+            let owner = scopes.innermost();
+            if !matches!(owner.kind, SymbolKind::Struct | SymbolKind::Union) {
+                return;
+            }
+            let Some(name) = node.child_by_field_name("name").map(|name| text_of(name, source)).filter(|name| !name.is_empty()) else { return };
+            let Some(value) = node.child_by_field_name("type").and_then(|annotation| binding_type(annotation, node, source)) else { return };
+            facts.bindings.push(Binding { scope: owner.id, name: format!("self.{name}"), value, line });
+        }
+        _ => {}
+    }
+}
+
+/// What a written type tells about a binding: `Type`, `&mut a::Type<G>` (the type's path),
+/// `&dyn Trait`, `Box<dyn Trait>`, `impl Trait` and a generic `T: Trait` (the trait's path,
+/// `is_dyn`). `used_at` is the node the type is written in, to find generic parameters.
+fn binding_type(type_node: Node<'_>, used_at: Node<'_>, source: &str) -> Option<BindingValue> {
+    let mut node = type_node;
+    for _ in 0..MAX_NESTING_FOLLOWED {
+        match node.kind() {
+            "reference_type" => node = node.child_by_field_name("type")?,
+            // `&(dyn A + Send)` parses as a one-element tuple type.
+            "tuple_type" if node.named_child_count() == 1 => node = node.named_child(0)?,
+            "bounded_type" => {
+                node = node.named_children(&mut node.walk()).find(|bound| !matches!(bound.kind(), "lifetime" | "use_bounds" | "line_comment" | "block_comment"))?
+            }
+            "dynamic_type" | "abstract_type" => {
+                let path = first_bound_path(node.child_by_field_name("trait")?, source)?;
+                return Some(BindingValue::Type { path, is_dyn: true });
+            }
+            "generic_type" => {
+                let path = path_segments(node, source, 0)?;
+                let is_smart_pointer = path.len() == 1 && SMART_POINTERS_SEEN_THROUGH.contains(&path[0].as_str());
+                let pointee = node
+                    .child_by_field_name("type_arguments")
+                    .and_then(|arguments| arguments.named_children(&mut arguments.walk()).find(|argument| !matches!(argument.kind(), "lifetime" | "line_comment" | "block_comment")));
+                match pointee {
+                    Some(pointee) if is_smart_pointer => node = pointee,
+                    _ => return Some(BindingValue::Type { path, is_dyn: false }),
+                }
+            }
+            "type_identifier" => {
+                let name = text_of(node, source);
+                if let Some(bound_path) = generic_parameter_bound(name, used_at, source) {
+                    return bound_path.map(|path| BindingValue::Type { path, is_dyn: true });
+                }
+                return path_segments(node, source, 0).map(|path| BindingValue::Type { path, is_dyn: false });
+            }
+            _ => return path_segments(node, source, 0).map(|path| BindingValue::Type { path, is_dyn: false }),
+        }
+    }
+    None
+}
+
+/// The path of the first trait of a bound list such as `A + Send` (lifetimes skipped).
+fn first_bound_path(bound: Node<'_>, source: &str) -> Option<Vec<String>> {
+    if bound.kind() == "bounded_type" || bound.kind() == "trait_bounds" {
+        return bound
+            .named_children(&mut bound.walk())
+            .filter(|child| !matches!(child.kind(), "lifetime" | "removed_trait_bound" | "use_bounds" | "line_comment" | "block_comment"))
+            .find_map(|child| type_path(child, source));
+    }
+    type_path(bound, source)
+}
+
+/// Whether `name` is a generic parameter of an item enclosing `used_at` (the function, and the
+/// impl or trait around it, or the struct of a field): `Some(first bound's path)` if it is,
+/// with `Some(None)` for an unbounded parameter; `None` if `name` is no generic parameter.
+fn generic_parameter_bound(name: &str, used_at: Node<'_>, source: &str) -> Option<Option<Vec<String>>> {
+    let mut current = used_at.parent();
+    while let Some(ancestor) = current {
+        if matches!(ancestor.kind(), "function_item" | "function_signature_item" | "impl_item" | "trait_item" | "struct_item" | "union_item" | "enum_item") {
+            if let Some(found) = generic_parameter_bound_in_item(name, ancestor, source) {
+                return Some(found);
+            }
+            // Generics of an outer function do not reach into a nested item, but those of an
+            // impl or trait reach its methods.
+            let is_method_of_impl_or_trait = matches!(ancestor.kind(), "function_item" | "function_signature_item")
+                && ancestor.parent().is_some_and(|list| list.kind() == "declaration_list")
+                && ancestor.parent().and_then(|list| list.parent()).is_some_and(|owner| matches!(owner.kind(), "impl_item" | "trait_item"));
+            if !is_method_of_impl_or_trait {
+                return None;
+            }
+        }
+        current = ancestor.parent();
+    }
+    None
+}
+
+/// `name`'s bound in one item's `<…>` list or where clause (see [`generic_parameter_bound`]).
+fn generic_parameter_bound_in_item(name: &str, item: Node<'_>, source: &str) -> Option<Option<Vec<String>>> {
+    let type_parameters = item.child_by_field_name("type_parameters")?;
+    let parameter = type_parameters
+        .named_children(&mut type_parameters.walk())
+        .find(|parameter| parameter.kind() == "type_parameter" && parameter.child_by_field_name("name").is_some_and(|declared| text_of(declared, source) == name))?;
+    if let Some(path) = parameter.child_by_field_name("bounds").and_then(|bounds| first_bound_path(bounds, source)) {
+        return Some(Some(path));
+    }
+    let where_clause = item.named_children(&mut item.walk()).find(|child| child.kind() == "where_clause");
+    let where_bound = where_clause.and_then(|where_clause| {
+        where_clause
+            .named_children(&mut where_clause.walk())
+            .filter(|predicate| predicate.kind() == "where_predicate")
+            .filter(|predicate| predicate.child_by_field_name("left").is_some_and(|left| text_of(left, source) == name))
+            .find_map(|predicate| predicate.child_by_field_name("bounds").and_then(|bounds| first_bound_path(bounds, source)))
+    });
+    Some(where_bound)
+}

@@ -1,0 +1,153 @@
+//! Git facts tether needs before anything else: where the git directory is, and what HEAD
+//! points at (a branch, a detached commit, or an unborn branch with no commit yet).
+//!
+//! It reads `.git` files directly (HEAD, loose refs, packed-refs, `gitdir:` links of
+//! worktrees and submodules). It deliberately does not read objects, diff trees or blame:
+//! those come with the git intelligence work and use libgit2.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// A discovered repository.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Repository {
+    /// The top of the working tree.
+    pub work_tree: PathBuf,
+    /// The git directory (`.git`, or where a `.git` file points).
+    pub git_dir: PathBuf,
+    /// The common directory holding refs (differs from `git_dir` in linked worktrees).
+    pub common_dir: PathBuf,
+}
+
+/// What HEAD points at.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Head {
+    /// `None` on an unborn branch (a repository with no commits yet).
+    pub commit: Option<String>,
+    /// `None` when HEAD is detached.
+    pub branch: Option<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum GitError {
+    #[error("cannot read {}: {source}", path.display())]
+    Read { path: PathBuf, source: std::io::Error },
+    #[error("{}: unexpected content {content:?}", path.display())]
+    Malformed { path: PathBuf, content: String },
+}
+
+/// Finds the repository containing `start` by walking up to a `.git` directory or file.
+pub fn discover(start: &Path) -> Option<Repository> {
+    let mut current = Some(start);
+    while let Some(directory) = current {
+        let dot_git = directory.join(".git");
+        if dot_git.is_dir() {
+            return Some(repository_at(directory, dot_git));
+        }
+        if dot_git.is_file() {
+            let content = fs::read_to_string(&dot_git).ok()?;
+            let target = content.trim().strip_prefix("gitdir:")?.trim();
+            let git_dir = if Path::new(target).is_absolute() { PathBuf::from(target) } else { directory.join(target) };
+            return Some(repository_at(directory, git_dir));
+        }
+        current = directory.parent();
+    }
+    None
+}
+
+fn repository_at(work_tree: &Path, git_dir: PathBuf) -> Repository {
+    let common_dir = fs::read_to_string(git_dir.join("commondir"))
+        .ok()
+        .map(|relative| git_dir.join(relative.trim()))
+        .unwrap_or_else(|| git_dir.clone());
+    Repository { work_tree: work_tree.to_path_buf(), git_dir, common_dir }
+}
+
+impl Repository {
+    /// Reads HEAD and resolves a symbolic ref through loose refs and packed-refs.
+    pub fn head(&self) -> Result<Head, GitError> {
+        let head_path = self.git_dir.join("HEAD");
+        let content = fs::read_to_string(&head_path).map_err(|source| GitError::Read { path: head_path.clone(), source })?;
+        let content = content.trim();
+        if let Some(reference) = content.strip_prefix("ref:") {
+            let reference = reference.trim();
+            let branch = reference.strip_prefix("refs/heads/").unwrap_or(reference).to_string();
+            let commit = self.resolve_reference(reference)?;
+            return Ok(Head { commit, branch: Some(branch) });
+        }
+        if is_object_id(content) {
+            return Ok(Head { commit: Some(content.to_string()), branch: None });
+        }
+        Err(GitError::Malformed { path: head_path, content: content.to_string() })
+    }
+
+    fn resolve_reference(&self, reference: &str) -> Result<Option<String>, GitError> {
+        for directory in [&self.git_dir, &self.common_dir] {
+            let loose = directory.join(reference);
+            if let Ok(content) = fs::read_to_string(&loose) {
+                let content = content.trim();
+                if let Some(next) = content.strip_prefix("ref:") {
+                    return self.resolve_reference(next.trim());
+                }
+                if is_object_id(content) {
+                    return Ok(Some(content.to_string()));
+                }
+            }
+        }
+        let packed = self.common_dir.join("packed-refs");
+        match fs::read_to_string(&packed) {
+            Ok(content) => Ok(content.lines().find_map(|line| {
+                let (object_id, name) = line.split_once(' ')?;
+                (name == reference && is_object_id(object_id)).then(|| object_id.to_string())
+            })),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(source) => Err(GitError::Read { path: packed, source }),
+        }
+    }
+}
+
+fn is_object_id(text: &str) -> bool {
+    (text.len() == 40 || text.len() == 64) && text.bytes().all(|byte| byte.is_ascii_hexdigit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const COMMIT: &str = "0123456789abcdef0123456789abcdef01234567";
+
+    fn fake_repository() -> (tempfile::TempDir, Repository) {
+        let directory = tempfile::tempdir().unwrap();
+        fs::create_dir_all(directory.path().join(".git/refs/heads")).unwrap();
+        fs::create_dir_all(directory.path().join("src/deep")).unwrap();
+        let repository = discover(&directory.path().join("src/deep")).unwrap();
+        (directory, repository)
+    }
+
+    #[test]
+    fn unborn_loose_packed_and_detached_heads() {
+        let (directory, repository) = fake_repository();
+        let git = directory.path().join(".git");
+        fs::write(git.join("HEAD"), "ref: refs/heads/main\n").unwrap();
+        assert_eq!(repository.head().unwrap(), Head { commit: None, branch: Some("main".into()) });
+        fs::write(git.join("packed-refs"), format!("# pack-refs with: peeled\n{COMMIT} refs/heads/main\n")).unwrap();
+        assert_eq!(repository.head().unwrap().commit.as_deref(), Some(COMMIT));
+        let loose = COMMIT.replace('0', "f");
+        fs::write(git.join("refs/heads/main"), format!("{loose}\n")).unwrap();
+        assert_eq!(repository.head().unwrap().commit, Some(loose));
+        fs::write(git.join("HEAD"), format!("{COMMIT}\n")).unwrap();
+        assert_eq!(repository.head().unwrap(), Head { commit: Some(COMMIT.into()), branch: None });
+        fs::write(git.join("HEAD"), "garbage").unwrap();
+        assert!(matches!(repository.head(), Err(GitError::Malformed { .. })));
+    }
+
+    #[test]
+    fn a_folder_outside_git_has_no_repository() {
+        let directory = tempfile::tempdir().unwrap();
+        // The temp dir may sit inside some repository on a developer machine; only check
+        // that discovery from a fresh folder never points inside it wrongly.
+        if let Some(repository) = discover(directory.path()) {
+            assert!(!repository.work_tree.starts_with(directory.path()));
+        }
+    }
+}

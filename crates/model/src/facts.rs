@@ -1,0 +1,140 @@
+//! Per-file facts: what extraction learns from one file, before any cross-file resolution.
+//!
+//! Facts keep the structure of each reference (a path of segments, a receiver) rather than
+//! its text alone, so that the resolver can bind it through scopes, imports and types.
+
+use crate::diagnostic::Diagnostic;
+use crate::id::SymbolId;
+use crate::symbol::{Language, Symbol};
+
+/// Everything extraction learned from one file.
+#[derive(Clone, PartialEq, Debug, Default)]
+pub struct FileFacts {
+    pub path: String,
+    pub language: Option<Language>,
+    /// The file's module comes first; every other symbol's parent precedes it.
+    pub symbols: Vec<Symbol>,
+    pub calls: Vec<CallSite>,
+    pub imports: Vec<Import>,
+    pub supertypes: Vec<SupertypeRef>,
+    pub impls: Vec<ImplBlock>,
+    pub bindings: Vec<Binding>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl FileFacts {
+    /// The file's module symbol, when the file was parsed.
+    pub fn module(&self) -> Option<&Symbol> {
+        self.symbols.first()
+    }
+}
+
+/// One call site (or Rust macro invocation) inside a caller.
+#[derive(Clone, PartialEq, Debug)]
+pub struct CallSite {
+    /// The innermost enclosing function, method or module; lambdas and closures are
+    /// attributed to their nearest named scope.
+    pub caller: SymbolId,
+    pub callee: CalleeExpr,
+    /// 1-based line of the call.
+    pub line: u32,
+    /// The callee expression as written, trimmed to at most 120 bytes (for reports).
+    pub text: String,
+}
+
+/// The structure of what is called.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum CalleeExpr {
+    /// A plain name or a dotted / `::` path: `f()`, `m.f()`, `self.m()`, `a::b::f()`,
+    /// `Type::new()`, `Self::new()`. Segments in source order; Rust generic arguments dropped.
+    Path(Vec<String>),
+    /// A method on a receiver that is not a plain path: `f().m()`, `x[0].m()`, and every Rust
+    /// `receiver.m()` method call (Rust method calls always use this form).
+    Method { receiver: Receiver, name: String },
+    /// A Rust macro invocation `name!(…)` or `a::name!(…)`.
+    Macro(Vec<String>),
+    /// Anything else: `f()()`, `(lambda: 1)()`, `table[key]()`. Kept so the site is not lost.
+    Other,
+}
+
+/// The receiver of a method call.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Receiver {
+    /// `self`, `x`, `self.field`, `a.b.c`: a path of names.
+    Path(Vec<String>),
+    /// The result of a call: `Type::new().m()`, `make().m()`.
+    Call(Box<CalleeExpr>),
+    /// Anything else (indexing, literals, parenthesized expressions…).
+    Other,
+}
+
+/// How an import statement is written, which decides what name it binds.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ImportStyle {
+    /// Python `import a.b` (binds `a`) or `import a.b as c` (binds `c` to `a.b`).
+    PythonImport,
+    /// Python `from a.b import c [as d]`, with `relative_level` leading dots.
+    PythonFrom,
+    /// Rust `use a::b::c [as d];`, one fact per leaf of a use tree.
+    RustUse,
+}
+
+/// One imported name (a Rust use tree or a Python multi-name import gives several).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Import {
+    /// The module (or function, for an import inside a function) the import is visible in.
+    pub scope: SymbolId,
+    pub style: ImportStyle,
+    /// Python: leading dots of a relative `from` import. Rust: always 0 (`crate`, `self`,
+    /// `super` stay as segments of `path`).
+    pub relative_level: u32,
+    /// The full imported path. `from a import b` gives `["a", "b"]`; `from . import m` gives
+    /// `["m"]` with level 1; `from a import *` gives `["a"]` with `is_glob`.
+    pub path: Vec<String>,
+    /// The name this import binds in `scope`; `None` for globs.
+    pub alias: Option<String>,
+    pub is_glob: bool,
+    /// Rust `pub use` (a re-export). Python imports are always visible to importers.
+    pub is_public: bool,
+    pub line: u32,
+}
+
+/// A class base (`class C(Base)`) or a Rust trait's supertrait (`trait A: B`).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct SupertypeRef {
+    pub subtype: SymbolId,
+    pub path: Vec<String>,
+    pub line: u32,
+}
+
+/// A Rust `impl` block: the type it is for and, for trait impls, the trait.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ImplBlock {
+    pub impl_symbol: SymbolId,
+    /// The self type's path with generic arguments and references dropped (`a::Type`).
+    pub self_type: Vec<String>,
+    pub trait_path: Option<Vec<String>>,
+    pub line: u32,
+}
+
+/// A name whose type is visible in a scope: a typed parameter, an annotated or constructed
+/// variable, or an attribute assigned in a method (`self.h = Helper()`).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Binding {
+    /// The function (or module, or class for attributes) the name is visible in.
+    pub scope: SymbolId,
+    /// `x`, or `self.h` for attributes (segments joined by `.`).
+    pub name: String,
+    pub value: BindingValue,
+    pub line: u32,
+}
+
+/// What a binding's type is known from.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum BindingValue {
+    /// An annotation or parameter type: `x: Type`, `x: &mut a::Type`, `x: Box<dyn Trait>`.
+    /// `is_dyn` marks `dyn Trait`, `impl Trait` and generic `T: Trait` bounds.
+    Type { path: Vec<String>, is_dyn: bool },
+    /// The result of a call: `x = C()`, `let x = Type::new()`.
+    CallResult(CalleeExpr),
+}

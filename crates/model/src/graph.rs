@@ -1,0 +1,309 @@
+//! The resolved code graph: symbols, typed edges with confidence, and unresolved call sites.
+
+use std::collections::BTreeMap;
+
+use crate::diagnostic::Diagnostic;
+use crate::id::SymbolId;
+use crate::symbol::{Language, Symbol, SymbolKind};
+
+/// The kind of an edge.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum EdgeKind {
+    Contains,
+    Calls,
+    Imports,
+    Inherits,
+    Implements,
+}
+
+impl EdgeKind {
+    pub const ALL: [EdgeKind; 5] =
+        [EdgeKind::Contains, EdgeKind::Calls, EdgeKind::Imports, EdgeKind::Inherits, EdgeKind::Implements];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EdgeKind::Contains => "CONTAINS",
+            EdgeKind::Calls => "CALLS",
+            EdgeKind::Imports => "IMPORTS",
+            EdgeKind::Inherits => "INHERITS",
+            EdgeKind::Implements => "IMPLEMENTS",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<EdgeKind> {
+        EdgeKind::ALL.into_iter().find(|kind| kind.as_str() == text)
+    }
+}
+
+/// The rule that bound a reference to its target. Each rule has a fixed confidence.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum ResolutionRule {
+    /// Syntactic containment (CONTAINS edges).
+    Syntax,
+    /// A name defined in the same or an enclosing scope.
+    SameScope,
+    /// A name bound by an import.
+    Import,
+    /// A fully qualified path (`crate::a::f`, `pkg.mod.f`).
+    QualifiedPath,
+    /// `self.m()`, `cls.m()`, `Self::m()`, through the class and its bases.
+    SelfMethod,
+    /// `Type::assoc()` or `Class.method()` on a named type.
+    TypeMember,
+    /// `x.m()` where the type of `x` is visible.
+    TypedReceiver,
+    /// Calling a class, bound to its `__init__` or to the class itself.
+    Constructor,
+    /// A macro invocation bound to its `macro_rules!`.
+    Macro,
+    /// A call through a trait object or generic bound, fanned out to every impl.
+    DynamicDispatch,
+    /// Several candidates remained; each gets an edge with this rule.
+    Ambiguous,
+    /// Only the name matched; no scope, import or type supported it.
+    NameOnly,
+}
+
+impl ResolutionRule {
+    pub const ALL: [ResolutionRule; 12] = [
+        ResolutionRule::Syntax,
+        ResolutionRule::SameScope,
+        ResolutionRule::Import,
+        ResolutionRule::QualifiedPath,
+        ResolutionRule::SelfMethod,
+        ResolutionRule::TypeMember,
+        ResolutionRule::TypedReceiver,
+        ResolutionRule::Constructor,
+        ResolutionRule::Macro,
+        ResolutionRule::DynamicDispatch,
+        ResolutionRule::Ambiguous,
+        ResolutionRule::NameOnly,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ResolutionRule::Syntax => "syntax",
+            ResolutionRule::SameScope => "same_scope",
+            ResolutionRule::Import => "import",
+            ResolutionRule::QualifiedPath => "qualified_path",
+            ResolutionRule::SelfMethod => "self_method",
+            ResolutionRule::TypeMember => "type_member",
+            ResolutionRule::TypedReceiver => "typed_receiver",
+            ResolutionRule::Constructor => "constructor",
+            ResolutionRule::Macro => "macro",
+            ResolutionRule::DynamicDispatch => "dynamic_dispatch",
+            ResolutionRule::Ambiguous => "ambiguous",
+            ResolutionRule::NameOnly => "name_only",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<ResolutionRule> {
+        ResolutionRule::ALL.into_iter().find(|rule| rule.as_str() == text)
+    }
+
+    /// The confidence an edge made by this rule carries.
+    pub fn confidence(self) -> f32 {
+        match self {
+            ResolutionRule::Syntax => 1.0,
+            ResolutionRule::SameScope | ResolutionRule::Import | ResolutionRule::QualifiedPath => 0.95,
+            ResolutionRule::SelfMethod | ResolutionRule::TypeMember | ResolutionRule::Constructor => 0.9,
+            ResolutionRule::Macro => 0.9,
+            ResolutionRule::TypedReceiver => 0.85,
+            ResolutionRule::DynamicDispatch => 0.5,
+            ResolutionRule::Ambiguous => 0.4,
+            ResolutionRule::NameOnly => 0.2,
+        }
+    }
+}
+
+/// A directed edge. For CALLS and IMPORTS, `line` is the site's line in the source's file.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Edge {
+    pub kind: EdgeKind,
+    pub source: SymbolId,
+    pub target: SymbolId,
+    pub line: u32,
+    pub confidence: f32,
+    pub rule: ResolutionRule,
+}
+
+/// Why a call site could not be bound.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum UnresolvedReason {
+    /// No scope, import or project symbol has this name.
+    UnknownName,
+    /// A method on a receiver whose type is not visible.
+    UnknownReceiverType,
+    /// The type is known but has no member of this name (perhaps inherited from outside).
+    UnknownMember,
+    /// An import path that names nothing in the project.
+    UnresolvedImport,
+    /// The callee is not a name (`f()()`, `table[k]()`).
+    ComplexCallee,
+    /// No project symbol has the callee's name, so the call cannot target project code
+    /// (a method of the standard library or of a dependency on a receiver of unknown type).
+    NoProjectSymbolNamed,
+}
+
+impl UnresolvedReason {
+    pub const ALL: [UnresolvedReason; 6] = [
+        UnresolvedReason::UnknownName,
+        UnresolvedReason::UnknownReceiverType,
+        UnresolvedReason::UnknownMember,
+        UnresolvedReason::UnresolvedImport,
+        UnresolvedReason::ComplexCallee,
+        UnresolvedReason::NoProjectSymbolNamed,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UnresolvedReason::UnknownName => "unknown_name",
+            UnresolvedReason::UnknownReceiverType => "unknown_receiver_type",
+            UnresolvedReason::UnknownMember => "unknown_member",
+            UnresolvedReason::UnresolvedImport => "unresolved_import",
+            UnresolvedReason::ComplexCallee => "complex_callee",
+            UnresolvedReason::NoProjectSymbolNamed => "no_project_symbol_named",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<UnresolvedReason> {
+        UnresolvedReason::ALL.into_iter().find(|reason| reason.as_str() == text)
+    }
+}
+
+/// A call site that no rule could bind. It stays in the graph: "no callers" is never
+/// claimed for a name that such a site could target.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct UnresolvedCall {
+    pub caller: SymbolId,
+    /// The callee as written (`self.helper.run`, `make().go`).
+    pub callee_text: String,
+    /// The last segment of the callee: the name it could target.
+    pub callee_name: String,
+    pub path: String,
+    pub line: u32,
+    pub reason: UnresolvedReason,
+}
+
+/// How one call site ended.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum CallOutcome {
+    Resolved,
+    Ambiguous,
+    External,
+    Builtin,
+    Dynamic,
+    NameOnly,
+    Unresolved,
+}
+
+impl CallOutcome {
+    pub const ALL: [CallOutcome; 7] = [
+        CallOutcome::Resolved,
+        CallOutcome::Ambiguous,
+        CallOutcome::External,
+        CallOutcome::Builtin,
+        CallOutcome::Dynamic,
+        CallOutcome::NameOnly,
+        CallOutcome::Unresolved,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CallOutcome::Resolved => "resolved",
+            CallOutcome::Ambiguous => "ambiguous",
+            CallOutcome::External => "external",
+            CallOutcome::Builtin => "builtin",
+            CallOutcome::Dynamic => "dynamic",
+            CallOutcome::NameOnly => "name_only",
+            CallOutcome::Unresolved => "unresolved",
+        }
+    }
+}
+
+/// Whether a file made it into the graph.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum FileStatus {
+    /// Parsed cleanly.
+    Parsed,
+    /// Parsed, with syntax errors recovered around.
+    ParsedWithErrors,
+    /// Left out (too large, binary, not UTF-8, unreadable).
+    Skipped,
+}
+
+impl FileStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FileStatus::Parsed => "parsed",
+            FileStatus::ParsedWithErrors => "parsed_with_errors",
+            FileStatus::Skipped => "skipped",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<FileStatus> {
+        [FileStatus::Parsed, FileStatus::ParsedWithErrors, FileStatus::Skipped]
+            .into_iter()
+            .find(|status| status.as_str() == text)
+    }
+}
+
+/// One file the index saw, with the content tag that lets an update skip it when unchanged.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct FileRecord {
+    pub path: String,
+    pub language: Language,
+    pub size_bytes: u64,
+    /// A stable hash of the file's bytes.
+    pub content_hash: u64,
+    pub status: FileStatus,
+}
+
+/// The whole resolved graph of a repository.
+#[derive(Clone, PartialEq, Debug, Default)]
+pub struct Graph {
+    pub files: Vec<FileRecord>,
+    pub symbols: Vec<Symbol>,
+    pub edges: Vec<Edge>,
+    pub unresolved: Vec<UnresolvedCall>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// How each call site ended, counted.
+    pub call_outcomes: BTreeMap<CallOutcome, u64>,
+    /// Why unresolved call sites stayed unresolved, counted (for `--report`).
+    pub unresolved_reasons: BTreeMap<UnresolvedReason, u64>,
+}
+
+/// Counts that summarize a graph.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Census {
+    pub files: u64,
+    pub files_skipped: u64,
+    pub symbols_by_kind: BTreeMap<SymbolKind, u64>,
+    pub edges_by_kind: BTreeMap<EdgeKind, u64>,
+    pub unresolved_calls: u64,
+    pub diagnostics: u64,
+}
+
+impl Graph {
+    pub fn census(&self) -> Census {
+        let mut census = Census {
+            files: self.files.len() as u64,
+            files_skipped: self.files.iter().filter(|file| file.status == FileStatus::Skipped).count() as u64,
+            unresolved_calls: self.unresolved.len() as u64,
+            diagnostics: self.diagnostics.len() as u64,
+            ..Census::default()
+        };
+        for symbol in &self.symbols {
+            *census.symbols_by_kind.entry(symbol.kind).or_default() += 1;
+        }
+        for edge in &self.edges {
+            *census.edges_by_kind.entry(edge.kind).or_default() += 1;
+        }
+        census
+    }
+
+    /// Symbols in one language.
+    pub fn symbols_in(&self, language: Language) -> impl Iterator<Item = &Symbol> {
+        self.symbols.iter().filter(move |symbol| symbol.language == language)
+    }
+}

@@ -1,0 +1,26 @@
+//! tether's data model: the plain values every other crate passes around.
+//!
+//! This crate holds symbols, spans, stable ids, the per-file facts that extraction
+//! produces, the resolved edges of the code graph and diagnostics.
+//!
+//! It deliberately does not do IO, parsing, resolution or serialization: no file is read,
+//! no tree-sitter type appears, and no JSON is written here (that happens only in the
+//! protocol crate). Everything is `Clone + Debug + PartialEq` plain data.
+
+mod diagnostic;
+mod facts;
+mod graph;
+mod id;
+mod symbol;
+
+pub use diagnostic::{Diagnostic, DiagnosticKind};
+pub use facts::{
+    Binding, BindingValue, CallSite, CalleeExpr, FileFacts, ImplBlock, Import, ImportStyle,
+    Receiver, SupertypeRef,
+};
+pub use graph::{
+    CallOutcome, Census, Edge, EdgeKind, FileRecord, FileStatus, Graph, ResolutionRule,
+    UnresolvedCall, UnresolvedReason,
+};
+pub use id::{stable_hash, SymbolId};
+pub use symbol::{Language, Span, Symbol, SymbolKind};

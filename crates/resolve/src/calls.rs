@@ -1,0 +1,218 @@
+//! Binding one call site: its callee's structure resolved through scopes, imports and types,
+//! then turned into targets (constructors to `__init__`, ambiguity kept) or a reason.
+
+use tether_model::{CallOutcome, CallSite, CalleeExpr, Language, Receiver, ResolutionRule, SymbolKind, UnresolvedReason};
+
+use crate::builtins::is_rust_std_macro;
+use crate::denotation::{found, Denotation, Lookup, Resolved};
+use crate::project_index::Sym;
+use crate::python_rules::BindingUse;
+use crate::resolver::Resolver;
+
+/// At most this many same-named candidates make a name-only guess; more stay unresolved.
+const MAX_NAME_ONLY_CANDIDATES: usize = 3;
+
+/// Where a call site ended.
+pub(crate) enum CallTargets {
+    /// Project symbols, each with its rule.
+    Project(Vec<(Sym, ResolutionRule)>),
+    /// A target outside the project: its qualified name and whether it is a builtin.
+    Outside { qualified_name: String, is_builtin: bool, rule: ResolutionRule },
+    Unresolved(UnresolvedReason),
+}
+
+impl CallTargets {
+    pub(crate) fn outcome(&self) -> CallOutcome {
+        match self {
+            CallTargets::Project(targets) => match targets.first().map(|(_, rule)| *rule) {
+                Some(ResolutionRule::DynamicDispatch) => CallOutcome::Dynamic,
+                Some(ResolutionRule::Ambiguous) => CallOutcome::Ambiguous,
+                Some(ResolutionRule::NameOnly) => CallOutcome::NameOnly,
+                _ => CallOutcome::Resolved,
+            },
+            CallTargets::Outside { is_builtin: true, .. } => CallOutcome::Builtin,
+            CallTargets::Outside { is_builtin: false, .. } => CallOutcome::External,
+            CallTargets::Unresolved(UnresolvedReason::NoProjectSymbolNamed) => CallOutcome::External,
+            CallTargets::Unresolved(_) => CallOutcome::Unresolved,
+        }
+    }
+}
+
+impl Resolver<'_> {
+    pub(crate) fn resolve_call(&self, caller: Sym, call: &CallSite, language: Language) -> CallTargets {
+        match self.resolve_callee(caller, &call.callee, language) {
+            Ok(resolved) => self.targets_of(resolved, language),
+            Err(reason) => self.unresolved_or_guess(call, reason, language),
+        }
+    }
+
+    fn resolve_callee(&self, caller: Sym, callee: &CalleeExpr, language: Language) -> Lookup {
+        match (language, callee) {
+            (Language::Python, CalleeExpr::Path(path)) => self.python_path_in(caller, path, BindingUse::Allowed),
+            (Language::Rust, CalleeExpr::Path(path)) => self.rust_path_in(caller, path, false, BindingUse::Allowed),
+            (Language::Python, CalleeExpr::Method { receiver: Receiver::Call(inner), name }) if **inner == CalleeExpr::Path(vec!["super".to_string()]) => {
+                self.python_super_member(caller, name)
+            }
+            (_, CalleeExpr::Method { receiver, name }) => {
+                let receiver = self.receiver_value(caller, receiver, language).ok_or(UnresolvedReason::UnknownReceiverType)?;
+                self.member(&receiver, name, language).map_err(|reason| match reason {
+                    UnresolvedReason::UnknownName => UnresolvedReason::UnknownReceiverType,
+                    other => other,
+                })
+            }
+            (Language::Rust, CalleeExpr::Macro(path)) => self.rust_macro(caller, path),
+            (Language::Python, CalleeExpr::Macro(_)) | (_, CalleeExpr::Other) => Err(UnresolvedReason::ComplexCallee),
+        }
+    }
+
+    /// What a method call's receiver is, when its type is visible.
+    fn receiver_value(&self, caller: Sym, receiver: &Receiver, language: Language) -> Option<Resolved> {
+        match receiver {
+            Receiver::Path(path) => {
+                let (head, rest) = path.split_first()?;
+                let mut current = if language == Language::Rust && head == "self" {
+                    let self_type = self.rust_self_type(caller)?;
+                    let Denotation::Symbol(type_sym) = self_type.denotation else { return None };
+                    Resolved { denotation: Denotation::Instance { type_sym, is_dyn: false }, rule: ResolutionRule::SelfMethod }
+                } else {
+                    match language {
+                        Language::Python => self.python_path_in(caller, std::slice::from_ref(head), BindingUse::Allowed).ok()?,
+                        Language::Rust => self.rust_path_in(caller, std::slice::from_ref(head), false, BindingUse::Allowed).ok()?,
+                    }
+                };
+                for segment in rest {
+                    current = self.member(&current, segment, language).ok()?;
+                }
+                Some(current)
+            }
+            Receiver::Call(callee) => {
+                let denotation = self.call_result_type(caller, callee, language)?;
+                Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
+            }
+            Receiver::Other => None,
+        }
+    }
+
+    /// The type a call returns, when it is visibly a constructor: calling a class or struct,
+    /// or a Rust associated function named like one (`new`, `default`, `with_*`, `from_*`).
+    pub(crate) fn call_result_type(&self, scope: Sym, callee: &CalleeExpr, language: Language) -> Option<Denotation> {
+        let CalleeExpr::Path(path) = callee else { return None };
+        let resolved = match language {
+            Language::Python => self.python_path_in(scope, path, BindingUse::Forbidden).ok()?,
+            Language::Rust => self.rust_path_in(scope, path, false, BindingUse::Forbidden).ok()?,
+        };
+        let Denotation::Symbol(sym) = resolved.denotation else { return None };
+        let symbol = self.index.symbol(sym);
+        if symbol.kind.is_type() {
+            return Some(Denotation::Instance { type_sym: sym, is_dyn: false });
+        }
+        let looks_like_constructor = symbol.name == "new"
+            || symbol.name == "default"
+            || symbol.name.starts_with("new_")
+            || symbol.name.starts_with("with_")
+            || symbol.name.starts_with("from_");
+        if language == Language::Rust && symbol.kind == SymbolKind::Method && looks_like_constructor {
+            let impl_sym = self.index.parent(sym)?;
+            let type_sym = *self.impl_self_type.get(&impl_sym)?;
+            return Some(Denotation::Instance { type_sym, is_dyn: false });
+        }
+        None
+    }
+
+    fn rust_macro(&self, caller: Sym, path: &[String]) -> Lookup {
+        if path.len() > 1 {
+            return self.rust_path(caller, path, false);
+        }
+        let name = path.first().ok_or(UnresolvedReason::ComplexCallee)?;
+        // Textual scope first: macros of the same crate, then any crate of the workspace.
+        let crate_name = self.index.symbol(self.index.module_of[caller as usize]).qualified_name.split("::").next().unwrap_or("").to_string();
+        let candidates: Vec<Sym> = self
+            .index
+            .macros_by_name
+            .get(name.as_str())
+            .map(|macros| macros.iter().copied().filter(|sym| self.index.symbol(*sym).qualified_name.split("::").next() == Some(crate_name.as_str())).collect())
+            .unwrap_or_default();
+        if let Some(denotation) = crate::denotation::from_candidates(&candidates) {
+            return found(denotation, ResolutionRule::Macro);
+        }
+        if let Ok(imported) = self.rust_path(caller, path, false) {
+            return Ok(Resolved { denotation: imported.denotation, rule: ResolutionRule::Macro });
+        }
+        if is_rust_std_macro(name) {
+            return found(Denotation::Builtin(format!("{name}!")), ResolutionRule::Macro);
+        }
+        let anywhere = self.index.macros_by_name.get(name.as_str()).cloned().unwrap_or_default();
+        match crate::denotation::from_candidates(&anywhere) {
+            Some(denotation) => found(denotation, ResolutionRule::Macro),
+            None => Err(UnresolvedReason::UnknownName),
+        }
+    }
+
+    fn targets_of(&self, resolved: Resolved, language: Language) -> CallTargets {
+        match resolved.denotation {
+            Denotation::Symbol(sym) => {
+                let symbol = self.index.symbol(sym);
+                if symbol.kind.is_type() {
+                    if language == Language::Python {
+                        if let Ok(Resolved { denotation: Denotation::Symbol(init), .. }) =
+                            self.type_member(sym, "__init__", false, language, ResolutionRule::Constructor)
+                        {
+                            return CallTargets::Project(vec![(init, ResolutionRule::Constructor)]);
+                        }
+                    }
+                    return CallTargets::Project(vec![(sym, ResolutionRule::Constructor)]);
+                }
+                if symbol.kind == SymbolKind::Module {
+                    return CallTargets::Unresolved(UnresolvedReason::ComplexCallee);
+                }
+                CallTargets::Project(vec![(sym, resolved.rule)])
+            }
+            Denotation::Ambiguous(candidates) => {
+                let rule = if resolved.rule == ResolutionRule::DynamicDispatch { ResolutionRule::DynamicDispatch } else { ResolutionRule::Ambiguous };
+                let rule = if candidates.len() == 1 && rule == ResolutionRule::Ambiguous { ResolutionRule::Ambiguous } else { rule };
+                CallTargets::Project(candidates.into_iter().map(|candidate| (candidate, rule)).collect())
+            }
+            Denotation::Instance { type_sym, is_dyn } => {
+                match self.type_member(type_sym, "__call__", is_dyn, language, resolved.rule) {
+                    Ok(Resolved { denotation: Denotation::Symbol(method), rule }) => CallTargets::Project(vec![(method, rule)]),
+                    _ => CallTargets::Unresolved(UnresolvedReason::ComplexCallee),
+                }
+            }
+            Denotation::External(path) => CallTargets::Outside { qualified_name: path, is_builtin: false, rule: resolved.rule },
+            Denotation::Builtin(path) => {
+                let separator = if language == Language::Python { "." } else { "::" };
+                CallTargets::Outside { qualified_name: format!("<builtin>{separator}{path}"), is_builtin: true, rule: resolved.rule }
+            }
+            Denotation::Namespace(_) => CallTargets::Unresolved(UnresolvedReason::ComplexCallee),
+        }
+    }
+
+    fn unresolved_or_guess(&self, call: &CallSite, reason: UnresolvedReason, language: Language) -> CallTargets {
+        let Some(name) = callee_name(&call.callee) else { return CallTargets::Unresolved(reason) };
+        if !self.index.names.contains(name) {
+            return CallTargets::Unresolved(UnresolvedReason::NoProjectSymbolNamed);
+        }
+        let is_bare_name = matches!(&call.callee, CalleeExpr::Path(path) if path.len() == 1);
+        if reason == UnresolvedReason::UnknownName && is_bare_name {
+            let candidates: Vec<Sym> = self
+                .index
+                .callables_by_name
+                .get(name)
+                .map(|candidates| candidates.iter().copied().filter(|sym| self.index.symbol(*sym).language == language).collect())
+                .unwrap_or_default();
+            if !candidates.is_empty() && candidates.len() <= MAX_NAME_ONLY_CANDIDATES {
+                return CallTargets::Project(candidates.into_iter().map(|candidate| (candidate, ResolutionRule::NameOnly)).collect());
+            }
+        }
+        CallTargets::Unresolved(reason)
+    }
+}
+
+/// The name a callee would target: the last segment of its path or its method name.
+pub(crate) fn callee_name(callee: &CalleeExpr) -> Option<&str> {
+    match callee {
+        CalleeExpr::Path(path) | CalleeExpr::Macro(path) => path.last().map(String::as_str),
+        CalleeExpr::Method { name, .. } => Some(name.as_str()),
+        CalleeExpr::Other => None,
+    }
+}

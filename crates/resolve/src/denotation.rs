@@ -1,0 +1,179 @@
+//! What a name denotes while a path is being resolved, and the member lookups that walk it.
+
+use tether_model::{Language, ResolutionRule, SymbolKind, UnresolvedReason};
+
+use crate::project_index::Sym;
+use crate::resolver::Resolver;
+
+/// What a name or path prefix denotes.
+#[derive(Clone, PartialEq, Debug)]
+pub(crate) enum Denotation {
+    /// A project symbol: a module, type, function…
+    Symbol(Sym),
+    /// A value whose type is a project type. `is_dyn` for trait objects and generic bounds.
+    Instance { type_sym: Sym, is_dyn: bool },
+    /// A Python package prefix with no module file of its own (a namespace package).
+    Namespace(String),
+    /// A path outside the project (`requests.get`, `std::fs::read`).
+    External(String),
+    /// A builtin of the language (`len`, `Vec`).
+    Builtin(String),
+    /// Several project symbols; none is picked.
+    Ambiguous(Vec<Sym>),
+}
+
+/// How many glob or re-export hops a lookup follows before giving up (import cycles).
+const MAX_IMPORT_HOPS: u32 = 8;
+
+/// A denotation with the rule that produced it.
+#[derive(Clone, PartialEq, Debug)]
+pub(crate) struct Resolved {
+    pub denotation: Denotation,
+    pub rule: ResolutionRule,
+}
+
+pub(crate) type Lookup = Result<Resolved, UnresolvedReason>;
+
+pub(crate) fn found(denotation: Denotation, rule: ResolutionRule) -> Lookup {
+    Ok(Resolved { denotation, rule })
+}
+
+/// One symbol, or an ambiguity, from a candidate list; `None` when empty.
+pub(crate) fn from_candidates(candidates: &[Sym]) -> Option<Denotation> {
+    match candidates {
+        [] => None,
+        [only] => Some(Denotation::Symbol(*only)),
+        several => Some(Denotation::Ambiguous(several.to_vec())),
+    }
+}
+
+impl Resolver<'_> {
+    /// The member `name` of what `base` denotes.
+    pub(crate) fn member(&self, base: &Resolved, name: &str, language: Language) -> Lookup {
+        self.member_at_depth(base, name, language, 0)
+    }
+
+    /// `depth` counts glob and re-export hops, so import cycles end.
+    pub(crate) fn member_at_depth(&self, base: &Resolved, name: &str, language: Language, depth: u32) -> Lookup {
+        if depth > MAX_IMPORT_HOPS {
+            return Err(UnresolvedReason::UnresolvedImport);
+        }
+        let separator = match language {
+            Language::Python => ".",
+            Language::Rust => "::",
+        };
+        match &base.denotation {
+            Denotation::External(path) => found(Denotation::External(format!("{path}{separator}{name}")), base.rule),
+            Denotation::Builtin(path) => found(Denotation::Builtin(format!("{path}{separator}{name}")), base.rule),
+            Denotation::Namespace(prefix) => {
+                let qualified_name = format!("{prefix}.{name}");
+                if let Some(module) = from_candidates(&self.index.modules_named(&qualified_name)) {
+                    found(module, base.rule)
+                } else if self.index.python_module_prefixes.contains(&qualified_name) {
+                    found(Denotation::Namespace(qualified_name), base.rule)
+                } else {
+                    Err(UnresolvedReason::UnknownMember)
+                }
+            }
+            Denotation::Ambiguous(candidates) => {
+                let mut targets = Vec::new();
+                for candidate in candidates {
+                    let single = Resolved { denotation: Denotation::Symbol(*candidate), rule: base.rule };
+                    if let Ok(Resolved { denotation: Denotation::Symbol(target), .. }) = self.member_at_depth(&single, name, language, depth) {
+                        targets.push(target);
+                    }
+                }
+                match from_candidates(&targets) {
+                    Some(Denotation::Symbol(target)) => found(Denotation::Ambiguous(vec![target]), ResolutionRule::Ambiguous),
+                    Some(denotation) => found(denotation, ResolutionRule::Ambiguous),
+                    None => Err(UnresolvedReason::UnknownMember),
+                }
+            }
+            Denotation::Symbol(sym) => {
+                let kind = self.index.symbol(*sym).kind;
+                match kind {
+                    SymbolKind::Module => self.module_member(*sym, name, language, base.rule, depth),
+                    kind if kind.is_type() => self.type_member(*sym, name, false, language, member_rule(base.rule, ResolutionRule::TypeMember)),
+                    _ => Err(UnresolvedReason::UnknownMember),
+                }
+            }
+            Denotation::Instance { type_sym, is_dyn } => {
+                if let Some(field) = self.field_type(*type_sym, name, language) {
+                    return found(field, member_rule(base.rule, ResolutionRule::TypedReceiver));
+                }
+                let rule = if *is_dyn { ResolutionRule::DynamicDispatch } else { member_rule(base.rule, ResolutionRule::TypedReceiver) };
+                self.type_member(*type_sym, name, *is_dyn, language, rule)
+            }
+        }
+    }
+
+    /// A module's member: an item defined in it, a submodule, or a name it imports.
+    fn module_member(&self, module: Sym, name: &str, language: Language, rule: ResolutionRule, depth: u32) -> Lookup {
+        let rule = member_rule(rule, ResolutionRule::QualifiedPath);
+        let items: Vec<Sym> = self
+            .index
+            .children_named(module, name)
+            .iter()
+            .copied()
+            .filter(|child| self.index.symbol(*child).kind != SymbolKind::Impl)
+            .collect();
+        if let Some(denotation) = from_candidates(&items) {
+            return found(denotation, rule);
+        }
+        let separator = if language == Language::Python { "." } else { "::" };
+        let qualified_name = format!("{}{separator}{name}", self.index.symbol(module).qualified_name);
+        if let Some(denotation) = from_candidates(&self.index.modules_named(&qualified_name)) {
+            return found(denotation, rule);
+        }
+        if language == Language::Python && self.index.python_module_prefixes.contains(&qualified_name) {
+            return found(Denotation::Namespace(qualified_name), rule);
+        }
+        if let Some(imported) = self.imported_name(module, name, depth + 1) {
+            return found(imported.denotation, rule);
+        }
+        Err(UnresolvedReason::UnknownMember)
+    }
+
+    /// A name bound in a scope by an import (explicit first, then globs).
+    pub(crate) fn imported_name(&self, scope: Sym, name: &str, depth: u32) -> Option<Resolved> {
+        let imports = self.index.imports_by_scope.get(&scope)?;
+        for position in imports {
+            let import = self.index.imports[*position as usize];
+            if !import.is_glob && import.alias.as_deref() == Some(name) {
+                if let Some(resolved) = &self.import_results[*position as usize] {
+                    return Some(Resolved { denotation: resolved.denotation.clone(), rule: ResolutionRule::Import });
+                }
+            }
+        }
+        for position in imports {
+            let import = self.index.imports[*position as usize];
+            if !import.is_glob {
+                continue;
+            }
+            let Some(base) = &self.import_results[*position as usize] else { continue };
+            if !matches!(base.denotation, Denotation::Symbol(_)) {
+                continue;
+            }
+            // Globs import only what the base defines or re-exports, never through further globs
+            // of the same scope (guards against cycles).
+            let language = self.index.symbol(scope).language;
+            if let Ok(member) = self.member_at_depth(base, name, language, depth + 1) {
+                if !matches!(member.denotation, Denotation::External(_) | Denotation::Builtin(_)) {
+                    return Some(Resolved { denotation: member.denotation, rule: ResolutionRule::Import });
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The rule of a member found through `base_rule`: a resolved head keeps its stronger meaning
+/// (an import stays an import), a weaker head weakens the member.
+pub(crate) fn member_rule(base_rule: ResolutionRule, member_kind: ResolutionRule) -> ResolutionRule {
+    match base_rule {
+        ResolutionRule::Ambiguous | ResolutionRule::NameOnly | ResolutionRule::DynamicDispatch => base_rule,
+        ResolutionRule::SelfMethod => ResolutionRule::SelfMethod,
+        ResolutionRule::TypedReceiver => ResolutionRule::TypedReceiver,
+        _ => member_kind,
+    }
+}

@@ -1,0 +1,149 @@
+//! Resolution: the per-file facts of a whole project become the cross-file edges of the
+//! code graph, each with the rule that made it and a confidence.
+//!
+//! Precise first, complete second: a reference binds through scopes, imports and visible
+//! types; when several candidates remain all are kept and labelled ambiguous; a name-only
+//! guess is labelled and low-confidence; every call site ends with an outcome and nothing
+//! is dropped (unbound sites become [`UnresolvedCall`]s with a reason).
+//!
+//! This crate deliberately does no IO and no parsing, and does not infer types beyond
+//! annotations, constructors and assignments visible in the facts (no return-type
+//! inference, no flow analysis).
+
+mod builtins;
+mod calls;
+mod denotation;
+mod project_index;
+mod python_rules;
+mod resolver;
+mod rust_rules;
+mod structure;
+
+use std::collections::{BTreeMap, HashMap};
+
+use rayon::prelude::*;
+use tether_model::{CallOutcome, Edge, EdgeKind, FileFacts, Language, Symbol, SymbolId, SymbolKind, UnresolvedCall, UnresolvedReason};
+
+use crate::calls::{callee_name, CallTargets};
+use crate::project_index::ProjectIndex;
+use crate::resolver::Resolver;
+
+/// Everything resolution adds to the symbols extraction found.
+#[derive(Clone, Debug, Default)]
+pub struct Resolution {
+    pub edges: Vec<Edge>,
+    pub unresolved: Vec<UnresolvedCall>,
+    /// External and builtin targets, one symbol each.
+    pub outside_symbols: Vec<Symbol>,
+    pub call_outcomes: BTreeMap<CallOutcome, u64>,
+    pub unresolved_reasons: BTreeMap<UnresolvedReason, u64>,
+}
+
+/// Resolves a whole project's facts.
+pub fn resolve(files: &[FileFacts]) -> Resolution {
+    let resolver = Resolver::new(ProjectIndex::build(files));
+    let mut resolution = files
+        .par_iter()
+        .map(|file| resolve_calls_of_file(&resolver, file))
+        .reduce(FileCalls::default, FileCalls::merge);
+    let mut outside = std::mem::take(&mut resolution.outside);
+    let mut edges = resolution.edges;
+    edges.extend(structure::structural_edges(&resolver, &mut outside));
+    edges.sort_by(|a, b| (a.kind, a.source, a.target, a.line).cmp(&(b.kind, b.source, b.target, b.line)));
+    edges.dedup_by(|a, b| a.kind == b.kind && a.source == b.source && a.target == b.target && a.line == b.line);
+    let mut outside_symbols: Vec<Symbol> = outside.into_values().collect();
+    outside_symbols.sort_by(|a, b| a.qualified_name.cmp(&b.qualified_name));
+    Resolution {
+        edges,
+        unresolved: resolution.unresolved,
+        outside_symbols,
+        call_outcomes: resolution.outcomes,
+        unresolved_reasons: resolution.reasons,
+    }
+}
+
+#[derive(Default)]
+struct FileCalls {
+    edges: Vec<Edge>,
+    unresolved: Vec<UnresolvedCall>,
+    outside: HashMap<SymbolId, Symbol>,
+    outcomes: BTreeMap<CallOutcome, u64>,
+    reasons: BTreeMap<UnresolvedReason, u64>,
+}
+
+impl FileCalls {
+    fn merge(mut self, other: FileCalls) -> FileCalls {
+        self.edges.extend(other.edges);
+        self.unresolved.extend(other.unresolved);
+        self.outside.extend(other.outside);
+        for (outcome, count) in other.outcomes {
+            *self.outcomes.entry(outcome).or_default() += count;
+        }
+        for (reason, count) in other.reasons {
+            *self.reasons.entry(reason).or_default() += count;
+        }
+        self
+    }
+}
+
+fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls {
+    let mut result = FileCalls::default();
+    let Some(language) = file.language else { return result };
+    for call in &file.calls {
+        let Some(caller) = resolver.index.sym_of(call.caller) else { continue };
+        let targets = resolver.resolve_call(caller, call, language);
+        *result.outcomes.entry(targets.outcome()).or_default() += 1;
+        match targets {
+            CallTargets::Project(targets) => {
+                for (target, rule) in targets {
+                    result.edges.push(Edge {
+                        kind: EdgeKind::Calls,
+                        source: call.caller,
+                        target: resolver.index.symbol(target).id,
+                        line: call.line,
+                        confidence: rule.confidence(),
+                        rule,
+                    });
+                }
+            }
+            CallTargets::Outside { qualified_name, is_builtin, rule } => {
+                let kind = if is_builtin { SymbolKind::Builtin } else { SymbolKind::External };
+                let target = outside_symbol(&mut result.outside, &qualified_name, kind, language);
+                result.edges.push(Edge { kind: EdgeKind::Calls, source: call.caller, target, line: call.line, confidence: rule.confidence(), rule });
+            }
+            CallTargets::Unresolved(reason) => {
+                *result.reasons.entry(reason).or_default() += 1;
+                result.unresolved.push(UnresolvedCall {
+                    caller: call.caller,
+                    callee_text: call.text.clone(),
+                    callee_name: callee_name(&call.callee).unwrap_or("").to_string(),
+                    path: file.path.clone(),
+                    line: call.line,
+                    reason,
+                });
+            }
+        }
+    }
+    result
+}
+
+/// The id of an outside target, creating its symbol on first use.
+pub(crate) fn outside_symbol(outside: &mut HashMap<SymbolId, Symbol>, qualified_name: &str, kind: SymbolKind, language: Language) -> SymbolId {
+    let id = SymbolId::for_outside_target(qualified_name, kind);
+    outside.entry(id).or_insert_with(|| {
+        let separator = if language == Language::Python { '.' } else { ':' };
+        let name = qualified_name.rsplit(separator).next().unwrap_or(qualified_name).to_string();
+        Symbol {
+            id,
+            kind,
+            name,
+            qualified_name: qualified_name.to_string(),
+            path: String::new(),
+            language,
+            span: Default::default(),
+            parent: None,
+            is_test: false,
+        }
+    });
+    id
+}

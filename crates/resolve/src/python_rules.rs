@@ -1,0 +1,151 @@
+//! Python name rules: LEGB-style scope walk (class bodies hidden from nested functions),
+//! `self`/`cls`, absolute and relative imports, namespace packages, builtins.
+
+use tether_model::{Language, ResolutionRule, SymbolKind, UnresolvedReason};
+
+use crate::builtins::is_python_builtin;
+use crate::denotation::{found, from_candidates, Denotation, Lookup, Resolved};
+use crate::project_index::Sym;
+use crate::resolver::Resolver;
+
+/// Whether a path lookup may use typed local bindings (`x = C()`), which is off while a
+/// binding's own value is being typed, so that `x = x.next()` cannot recurse.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum BindingUse {
+    Allowed,
+    Forbidden,
+}
+
+impl Resolver<'_> {
+    /// Resolves a dotted path as code in `scope` would see it.
+    pub(crate) fn python_path_in(&self, scope: Sym, path: &[String], bindings: BindingUse) -> Lookup {
+        let (head, rest) = path.split_first().ok_or(UnresolvedReason::ComplexCallee)?;
+        let mut current = self.python_head(scope, head, bindings).ok_or(UnresolvedReason::UnknownName)?;
+        for segment in rest {
+            current = self.member(&current, segment, Language::Python)?;
+        }
+        Ok(current)
+    }
+
+    pub(crate) fn python_path(&self, scope: Sym, path: &[String]) -> Lookup {
+        self.python_path_in(scope, path, BindingUse::Forbidden)
+    }
+
+    fn python_head(&self, scope: Sym, name: &str, bindings: BindingUse) -> Option<Resolved> {
+        if name == "self" || name == "cls" {
+            if let Some(class) = self.python_enclosing_class_of_method(scope) {
+                let denotation = if name == "self" { Denotation::Instance { type_sym: class, is_dyn: false } } else { Denotation::Symbol(class) };
+                return Some(Resolved { denotation, rule: ResolutionRule::SelfMethod });
+            }
+        }
+        let mut current = Some(scope);
+        while let Some(level) = current {
+            let symbol = self.index.symbol(level);
+            if symbol.kind == SymbolKind::Class && level != scope {
+                current = self.index.parent(level);
+                continue;
+            }
+            let definitions: Vec<Sym> = self
+                .index
+                .children_named(level, name)
+                .iter()
+                .copied()
+                .filter(|child| self.index.symbol(*child).kind != SymbolKind::Lambda)
+                .collect();
+            if let Some(denotation) = from_candidates(&definitions) {
+                return Some(Resolved { denotation, rule: ResolutionRule::SameScope });
+            }
+            if let Some(imported) = self.imported_name(level, name, 0) {
+                return Some(imported);
+            }
+            if bindings == BindingUse::Allowed {
+                if let Some(found) = self.binding_in_scope(level, name, Language::Python) {
+                    return Some(found);
+                }
+            }
+            current = self.index.parent(level);
+        }
+        if is_python_builtin(name) {
+            return Some(Resolved { denotation: Denotation::Builtin(name.to_string()), rule: ResolutionRule::SameScope });
+        }
+        None
+    }
+
+    /// A typed local binding of `name` visible in exactly this scope.
+    pub(crate) fn binding_in_scope(&self, scope: Sym, name: &str, language: Language) -> Option<Resolved> {
+        let bindings = self.index.bindings_named(scope, name)?;
+        bindings.iter().rev().find_map(|binding| {
+            self.binding_denotation(scope, &binding.value, language)
+                .map(|denotation| Resolved { denotation, rule: ResolutionRule::TypedReceiver })
+        })
+    }
+
+    /// The class whose method (or nested lambda of a method) `scope` is.
+    pub(crate) fn python_enclosing_class_of_method(&self, scope: Sym) -> Option<Sym> {
+        let method = self.index.enclosing_of_kind(scope, &[SymbolKind::Method])?;
+        let class = self.index.parent(method)?;
+        (self.index.symbol(class).kind == SymbolKind::Class).then_some(class)
+    }
+
+    /// `import a.b.c`: a project module, a namespace package, or an external module path.
+    pub(crate) fn python_absolute_path(&self, path: &[String]) -> Resolved {
+        let Some((head, rest)) = path.split_first() else {
+            return Resolved { denotation: Denotation::External(String::new()), rule: ResolutionRule::Import };
+        };
+        let mut current = if let Some(module) = from_candidates(&self.index.modules_named(head)) {
+            Resolved { denotation: module, rule: ResolutionRule::Import }
+        } else if self.index.python_module_prefixes.contains(head.as_str()) {
+            Resolved { denotation: Denotation::Namespace(head.clone()), rule: ResolutionRule::Import }
+        } else {
+            return Resolved { denotation: Denotation::External(path.join(".")), rule: ResolutionRule::Import };
+        };
+        for segment in rest {
+            match self.member(&current, segment, Language::Python) {
+                Ok(next) => current = next,
+                // A project package without this submodule: keep the dotted path visible.
+                Err(_) => return Resolved { denotation: Denotation::External(path.join(".")), rule: ResolutionRule::Import },
+            }
+        }
+        current
+    }
+
+    /// The module a `from … import` reads from, with leading dots counted from `scope`'s module.
+    pub(crate) fn python_from_base(&self, scope: Sym, level: u32, module_path: &[String]) -> Option<Resolved> {
+        if level == 0 {
+            return (!module_path.is_empty()).then(|| self.python_absolute_path(module_path));
+        }
+        let module = self.index.module_of[scope as usize];
+        let module_name = &self.index.symbol(module).qualified_name;
+        let mut package: Vec<&str> = module_name.split('.').collect();
+        if !self.index.is_package_init.contains(&module) {
+            package.pop();
+        }
+        for _ in 1..level {
+            package.pop()?;
+        }
+        let mut qualified: Vec<String> = package.iter().map(|segment| segment.to_string()).collect();
+        qualified.extend(module_path.iter().cloned());
+        if qualified.is_empty() {
+            return None;
+        }
+        let name = qualified.join(".");
+        if let Some(module) = from_candidates(&self.index.modules_named(&name)) {
+            return Some(Resolved { denotation: module, rule: ResolutionRule::Import });
+        }
+        if self.index.python_module_prefixes.contains(&name) {
+            return Some(Resolved { denotation: Denotation::Namespace(name), rule: ResolutionRule::Import });
+        }
+        None
+    }
+
+    /// `super().name` from inside a method: the next class in the MRO that defines it.
+    pub(crate) fn python_super_member(&self, scope: Sym, name: &str) -> Lookup {
+        let class = self.python_enclosing_class_of_method(scope).ok_or(UnresolvedReason::UnknownReceiverType)?;
+        for base in self.linearization(class).into_iter().skip(1) {
+            if let Some(denotation) = from_candidates(self.index.children_named(base, name)) {
+                return found(denotation, ResolutionRule::SelfMethod);
+            }
+        }
+        Err(UnresolvedReason::UnknownMember)
+    }
+}

@@ -1,0 +1,262 @@
+//! The resolver's state: the project index plus what the early phases learned (imports,
+//! class bases, impl blocks), and the type-member lookups built on them.
+
+use std::collections::HashMap;
+
+use tether_model::{BindingValue, ImportStyle, Language, ResolutionRule, SymbolKind, UnresolvedReason};
+
+use crate::denotation::{found, from_candidates, Denotation, Lookup, Resolved};
+use crate::project_index::{ProjectIndex, Sym};
+
+/// How many passes over the imports the fixpoint makes (re-export chains deeper than this
+/// stay unresolved).
+const IMPORT_PASSES: usize = 6;
+
+pub(crate) struct Resolver<'a> {
+    pub index: ProjectIndex<'a>,
+    /// What each import (by position in `index.imports`) denotes.
+    pub import_results: Vec<Option<Resolved>>,
+    /// Resolved project bases of each class / supertraits of each trait, in order.
+    pub bases: HashMap<Sym, Vec<Sym>>,
+    /// Whether a class has a base outside the project (members may come from there).
+    pub has_outside_base: HashMap<Sym, bool>,
+    /// Impl blocks of each project type.
+    pub impls_of_type: HashMap<Sym, Vec<Sym>>,
+    /// The project type an impl block is for.
+    pub impl_self_type: HashMap<Sym, Sym>,
+    /// The trait a trait impl implements (project traits only).
+    pub impl_trait: HashMap<Sym, Sym>,
+    /// Trait impl blocks of each project trait.
+    pub impls_of_trait: HashMap<Sym, Vec<Sym>>,
+}
+
+impl<'a> Resolver<'a> {
+    pub(crate) fn new(index: ProjectIndex<'a>) -> Resolver<'a> {
+        let import_count = index.imports.len();
+        let mut resolver = Resolver {
+            index,
+            import_results: vec![None; import_count],
+            bases: HashMap::new(),
+            has_outside_base: HashMap::new(),
+            impls_of_type: HashMap::new(),
+            impl_self_type: HashMap::new(),
+            impl_trait: HashMap::new(),
+            impls_of_trait: HashMap::new(),
+        };
+        resolver.resolve_imports();
+        resolver.resolve_impls();
+        resolver.resolve_bases();
+        resolver
+    }
+
+    /// Resolves imports to a fixpoint, so that re-exports of re-exports bind.
+    fn resolve_imports(&mut self) {
+        for _ in 0..IMPORT_PASSES {
+            let mut changed = false;
+            for position in 0..self.index.imports.len() {
+                if self.import_results[position].as_ref().is_some_and(|resolved| !matches!(resolved.denotation, Denotation::External(_))) {
+                    continue;
+                }
+                let resolved = self.resolve_import(position);
+                if resolved != self.import_results[position] {
+                    self.import_results[position] = resolved;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+
+    fn resolve_import(&self, position: usize) -> Option<Resolved> {
+        let import = self.index.imports[position];
+        let scope = self.index.sym_of(import.scope)?;
+        match import.style {
+            ImportStyle::PythonImport => {
+                // `import a.b` binds `a`; `import a.b as c` binds `c` to `a.b`.
+                let path = if import.alias.is_some() { &import.path[..] } else { &import.path[..1.min(import.path.len())] };
+                Some(self.python_absolute_path(path))
+            }
+            ImportStyle::PythonFrom => {
+                let base = self.python_from_base(scope, import.relative_level, &import.path[..import.path.len() - usize::from(!import.is_glob)])?;
+                if import.is_glob {
+                    return Some(base);
+                }
+                let name = import.path.last()?;
+                self.member(&base, name, Language::Python).ok().map(|member| Resolved { denotation: member.denotation, rule: ResolutionRule::Import })
+            }
+            ImportStyle::RustUse => self.rust_path(scope, &import.path, true).ok(),
+        }
+    }
+
+    /// Resolves Rust impl blocks to their self types and traits.
+    fn resolve_impls(&mut self) {
+        let mut impls_of_type: HashMap<Sym, Vec<Sym>> = HashMap::new();
+        let mut impl_self_type = HashMap::new();
+        let mut impl_trait = HashMap::new();
+        let mut impls_of_trait: HashMap<Sym, Vec<Sym>> = HashMap::new();
+        for block in &self.index.impls {
+            let Some(impl_sym) = self.index.sym_of(block.impl_symbol) else { continue };
+            let scope = self.index.parent(impl_sym).unwrap_or(impl_sym);
+            if let Ok(Resolved { denotation: Denotation::Symbol(type_sym), .. }) = self.rust_path(scope, &block.self_type, false) {
+                if self.index.symbol(type_sym).kind.is_type() {
+                    impls_of_type.entry(type_sym).or_default().push(impl_sym);
+                    impl_self_type.insert(impl_sym, type_sym);
+                }
+            }
+            if let Some(trait_path) = &block.trait_path {
+                if let Ok(Resolved { denotation: Denotation::Symbol(trait_sym), .. }) = self.rust_path(scope, trait_path, false) {
+                    if self.index.symbol(trait_sym).kind == SymbolKind::Trait {
+                        impl_trait.insert(impl_sym, trait_sym);
+                        impls_of_trait.entry(trait_sym).or_default().push(impl_sym);
+                    }
+                }
+            }
+        }
+        self.impls_of_type = impls_of_type;
+        self.impl_self_type = impl_self_type;
+        self.impl_trait = impl_trait;
+        self.impls_of_trait = impls_of_trait;
+    }
+
+    /// Resolves Python class bases and Rust supertraits.
+    fn resolve_bases(&mut self) {
+        let mut bases: HashMap<Sym, Vec<Sym>> = HashMap::new();
+        let mut has_outside_base: HashMap<Sym, bool> = HashMap::new();
+        for supertype in &self.index.supertypes {
+            let Some(subtype) = self.index.sym_of(supertype.subtype) else { continue };
+            let scope = self.index.parent(subtype).unwrap_or(subtype);
+            let resolved = match self.index.symbol(subtype).language {
+                Language::Python => self.python_path(scope, &supertype.path),
+                Language::Rust => self.rust_path(scope, &supertype.path, false),
+            };
+            match resolved {
+                Ok(Resolved { denotation: Denotation::Symbol(base), .. }) if self.index.symbol(base).kind.is_type() => {
+                    bases.entry(subtype).or_default().push(base);
+                }
+                _ => {
+                    has_outside_base.insert(subtype, true);
+                }
+            }
+        }
+        self.bases = bases;
+        self.has_outside_base = has_outside_base;
+    }
+
+    /// The class and its bases, depth first, left to right, each once (Python's MRO for
+    /// the usual single and mixin hierarchies).
+    pub(crate) fn linearization(&self, class: Sym) -> Vec<Sym> {
+        let mut order = Vec::new();
+        let mut stack = vec![class];
+        while let Some(current) = stack.pop() {
+            if order.contains(&current) || order.len() > 64 {
+                continue;
+            }
+            order.push(current);
+            if let Some(bases) = self.bases.get(&current) {
+                stack.extend(bases.iter().rev().copied());
+            }
+        }
+        order
+    }
+
+    /// A member of a type: a method (through bases, impls and trait defaults) or a nested type.
+    pub(crate) fn type_member(&self, type_sym: Sym, name: &str, is_dyn: bool, language: Language, rule: ResolutionRule) -> Lookup {
+        match language {
+            Language::Python => {
+                for class in self.linearization(type_sym) {
+                    if let Some(denotation) = from_candidates(self.index.children_named(class, name)) {
+                        return found(denotation, rule);
+                    }
+                }
+                Err(UnresolvedReason::UnknownMember)
+            }
+            Language::Rust => {
+                let kind = self.index.symbol(type_sym).kind;
+                if kind == SymbolKind::Trait {
+                    let declared = self.trait_method(type_sym, name);
+                    if is_dyn {
+                        let mut targets: Vec<Sym> = declared.into_iter().collect();
+                        for impl_sym in self.impls_of_trait.get(&type_sym).into_iter().flatten() {
+                            targets.extend_from_slice(self.index.children_named(*impl_sym, name));
+                        }
+                        return match targets.len() {
+                            0 => Err(UnresolvedReason::UnknownMember),
+                            _ => found(Denotation::Ambiguous(targets), ResolutionRule::DynamicDispatch),
+                        };
+                    }
+                    return declared.map(|method| Resolved { denotation: Denotation::Symbol(method), rule }).ok_or(UnresolvedReason::UnknownMember);
+                }
+                let mut inherent = Vec::new();
+                let mut from_traits = Vec::new();
+                for impl_sym in self.impls_of_type.get(&type_sym).into_iter().flatten() {
+                    let methods = self.index.children_named(*impl_sym, name);
+                    if self.index.symbol(*impl_sym).name.contains(" for ") {
+                        from_traits.extend_from_slice(methods);
+                    } else {
+                        inherent.extend_from_slice(methods);
+                    }
+                }
+                if let Some(denotation) = from_candidates(&inherent).or_else(|| from_candidates(&from_traits)) {
+                    return found(denotation, rule);
+                }
+                // A trait's default method, through the traits this type implements.
+                let mut defaults = Vec::new();
+                for impl_sym in self.impls_of_type.get(&type_sym).into_iter().flatten() {
+                    if let Some(trait_sym) = self.impl_trait.get(impl_sym) {
+                        defaults.extend(self.trait_method(*trait_sym, name));
+                    }
+                }
+                defaults.dedup();
+                if let Some(denotation) = from_candidates(&defaults) {
+                    return found(denotation, rule);
+                }
+                if kind == SymbolKind::Enum && name.starts_with(|c: char| c.is_uppercase()) {
+                    // `Enum::Variant(…)` constructs the enum.
+                    return found(Denotation::Symbol(type_sym), ResolutionRule::Constructor);
+                }
+                Err(UnresolvedReason::UnknownMember)
+            }
+        }
+    }
+
+    /// A trait's own method `name`, or one of its supertraits'.
+    fn trait_method(&self, trait_sym: Sym, name: &str) -> Option<Sym> {
+        self.linearization(trait_sym).into_iter().find_map(|trait_sym| self.index.children_named(trait_sym, name).first().copied())
+    }
+
+    /// The type of a field or attribute (`self.h`) of a type, through its bases.
+    pub(crate) fn field_type(&self, type_sym: Sym, name: &str, language: Language) -> Option<Denotation> {
+        let key = format!("self.{name}");
+        for class in self.linearization(type_sym) {
+            let Some(bindings) = self.index.bindings_named(class, &key) else { continue };
+            for binding in bindings {
+                if let Some(denotation) = self.binding_denotation(class, &binding.value, language) {
+                    return Some(denotation);
+                }
+            }
+        }
+        None
+    }
+
+    /// The value a binding holds: an instance of a project type, when that type is visible.
+    pub(crate) fn binding_denotation(&self, scope: Sym, value: &BindingValue, language: Language) -> Option<Denotation> {
+        match value {
+            BindingValue::Type { path, is_dyn } => {
+                let resolved = match language {
+                    Language::Python => self.python_path(scope, path),
+                    Language::Rust => self.rust_path(scope, path, false),
+                };
+                match resolved.ok()?.denotation {
+                    Denotation::Symbol(type_sym) if self.index.symbol(type_sym).kind.is_type() => {
+                        let is_dyn = *is_dyn || self.index.symbol(type_sym).kind == SymbolKind::Trait;
+                        Some(Denotation::Instance { type_sym, is_dyn })
+                    }
+                    _ => None,
+                }
+            }
+            BindingValue::CallResult(callee) => self.call_result_type(scope, callee, language),
+        }
+    }
+}

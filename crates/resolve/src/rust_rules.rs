@@ -1,0 +1,121 @@
+//! Rust path rules: `crate`, `self`, `super`, `Self`, items and `use` bindings of the
+//! enclosing module, workspace crates, the prelude, and external crates.
+
+use tether_model::{Language, ResolutionRule, SymbolKind, UnresolvedReason};
+
+use crate::builtins::{is_rust_prelude, RUST_EXTERNAL_ROOTS};
+use crate::denotation::{from_candidates, Denotation, Lookup, Resolved};
+use crate::project_index::Sym;
+use crate::python_rules::BindingUse;
+use crate::resolver::Resolver;
+
+impl Resolver<'_> {
+    /// Resolves a Rust path as code in `scope` sees it. `is_use` for `use` paths, whose
+    /// unknown first segment names an external crate.
+    pub(crate) fn rust_path(&self, scope: Sym, path: &[String], is_use: bool) -> Lookup {
+        self.rust_path_in(scope, path, is_use, BindingUse::Forbidden)
+    }
+
+    pub(crate) fn rust_path_in(&self, scope: Sym, path: &[String], is_use: bool, bindings: BindingUse) -> Lookup {
+        let path: Vec<&String> = path.iter().filter(|segment| !segment.is_empty()).collect();
+        let (head, rest) = path.split_first().ok_or(UnresolvedReason::ComplexCallee)?;
+        let module = self.rust_module_of(scope);
+        let mut current = match head.as_str() {
+            "crate" => {
+                let crate_name = self.index.symbol(module).qualified_name.split("::").next().unwrap_or("").to_string();
+                let root = from_candidates(&self.index.modules_named(&crate_name)).ok_or(UnresolvedReason::UnknownName)?;
+                Resolved { denotation: root, rule: ResolutionRule::QualifiedPath }
+            }
+            "self" => Resolved { denotation: Denotation::Symbol(module), rule: ResolutionRule::QualifiedPath },
+            "super" => Resolved { denotation: self.rust_parent_module(module).ok_or(UnresolvedReason::UnknownName)?, rule: ResolutionRule::QualifiedPath },
+            "Self" => self.rust_self_type(scope).ok_or(UnresolvedReason::UnknownName)?,
+            name => match self.rust_head(scope, module, name, bindings) {
+                Some(resolved) => resolved,
+                None if is_use || (!rest.is_empty() && name.starts_with(|c: char| c.is_lowercase())) => {
+                    // An external crate (`serde::Serialize`), or a module of one brought in by a glob.
+                    let joined: Vec<&str> = path.iter().map(|segment| segment.as_str()).collect();
+                    return Ok(Resolved { denotation: Denotation::External(joined.join("::")), rule: ResolutionRule::Import });
+                }
+                None => return Err(UnresolvedReason::UnknownName),
+            },
+        };
+        for segment in rest {
+            if segment.as_str() == "super" {
+                let Denotation::Symbol(module) = current.denotation else { return Err(UnresolvedReason::UnknownName) };
+                current.denotation = self.rust_parent_module(module).ok_or(UnresolvedReason::UnknownName)?;
+                continue;
+            }
+            current = self.member(&current, segment, Language::Rust)?;
+        }
+        Ok(current)
+    }
+
+    fn rust_head(&self, scope: Sym, module: Sym, name: &str, bindings: BindingUse) -> Option<Resolved> {
+        let mut current = Some(scope);
+        while let Some(level) = current {
+            let definitions: Vec<Sym> = self
+                .index
+                .children_named(level, name)
+                .iter()
+                .copied()
+                .filter(|child| self.index.symbol(*child).kind != SymbolKind::Impl)
+                .collect();
+            if let Some(denotation) = from_candidates(&definitions) {
+                return Some(Resolved { denotation, rule: ResolutionRule::SameScope });
+            }
+            if let Some(imported) = self.imported_name(level, name, 0) {
+                return Some(imported);
+            }
+            if bindings == BindingUse::Allowed {
+                if let Some(found) = self.binding_in_scope(level, name, Language::Rust) {
+                    return Some(found);
+                }
+            }
+            if level == module {
+                break;
+            }
+            current = self.index.parent(level);
+        }
+        // A file module's submodule declared with `mod name;` lives in another file.
+        let qualified_name = format!("{}::{name}", self.index.symbol(module).qualified_name);
+        if let Some(submodule) = from_candidates(&self.index.modules_named(&qualified_name)) {
+            return Some(Resolved { denotation: submodule, rule: ResolutionRule::SameScope });
+        }
+        if self.index.rust_crates.contains(name) {
+            if let Some(root) = from_candidates(&self.index.modules_named(name)) {
+                return Some(Resolved { denotation: root, rule: ResolutionRule::QualifiedPath });
+            }
+        }
+        if RUST_EXTERNAL_ROOTS.contains(&name) {
+            return Some(Resolved { denotation: Denotation::External(name.to_string()), rule: ResolutionRule::Import });
+        }
+        if is_rust_prelude(name) {
+            return Some(Resolved { denotation: Denotation::Builtin(name.to_string()), rule: ResolutionRule::SameScope });
+        }
+        None
+    }
+
+    /// The innermost module (inline or file) enclosing `scope`.
+    pub(crate) fn rust_module_of(&self, scope: Sym) -> Sym {
+        self.index.enclosing_of_kind(scope, &[SymbolKind::Module]).unwrap_or(self.index.module_of[scope as usize])
+    }
+
+    fn rust_parent_module(&self, module: Sym) -> Option<Denotation> {
+        if let Some(parent) = self.index.parent(module) {
+            return Some(Denotation::Symbol(self.rust_module_of(parent)));
+        }
+        let qualified_name = &self.index.symbol(module).qualified_name;
+        let (parent_name, _) = qualified_name.rsplit_once("::")?;
+        from_candidates(&self.index.modules_named(parent_name))
+    }
+
+    /// `Self` inside an impl block (its self type) or a trait (the trait).
+    pub(crate) fn rust_self_type(&self, scope: Sym) -> Option<Resolved> {
+        let owner = self.index.enclosing_of_kind(scope, &[SymbolKind::Impl, SymbolKind::Trait])?;
+        let type_sym = match self.index.symbol(owner).kind {
+            SymbolKind::Trait => owner,
+            _ => *self.impl_self_type.get(&owner)?,
+        };
+        Some(Resolved { denotation: Denotation::Symbol(type_sym), rule: ResolutionRule::TypeMember })
+    }
+}

@@ -1,0 +1,84 @@
+//! The structural edges: CONTAINS (impls re-parented under their type), IMPORTS, INHERITS
+//! (class bases, supertraits) and IMPLEMENTS (a type's trait impls).
+
+use std::collections::HashMap;
+
+use tether_model::{Edge, EdgeKind, Language, ResolutionRule, Symbol, SymbolId, SymbolKind};
+
+use crate::denotation::{Denotation, Resolved};
+use crate::outside_symbol;
+use crate::resolver::Resolver;
+
+pub(crate) fn structural_edges(resolver: &Resolver<'_>, outside: &mut HashMap<SymbolId, Symbol>) -> Vec<Edge> {
+    let index = &resolver.index;
+    let mut edges = Vec::new();
+    let syntax = |kind, source, target, line| Edge { kind, source, target, line, confidence: 1.0, rule: ResolutionRule::Syntax };
+
+    for (position, symbol) in index.symbols.iter().enumerate() {
+        let Some(parent) = symbol.parent else { continue };
+        let sym = position as u32;
+        let parent = match resolver.impl_self_type.get(&sym) {
+            Some(type_sym) if symbol.kind == SymbolKind::Impl => index.symbol(*type_sym).id,
+            _ => parent,
+        };
+        edges.push(syntax(EdgeKind::Contains, parent, symbol.id, symbol.span.start_line));
+    }
+
+    for (position, import) in index.imports.iter().enumerate() {
+        let Some(resolved) = &resolver.import_results[position] else { continue };
+        let language = index.sym_of(import.scope).map(|scope| index.symbol(scope).language).unwrap_or(Language::Python);
+        for target in denotation_targets(resolver, resolved, language, outside) {
+            edges.push(Edge { kind: EdgeKind::Imports, source: import.scope, target, line: import.line, confidence: resolved.rule.confidence(), rule: resolved.rule });
+        }
+    }
+
+    for supertype in &index.supertypes {
+        let Some(subtype) = index.sym_of(supertype.subtype) else { continue };
+        let language = index.symbol(subtype).language;
+        let scope = index.parent(subtype).unwrap_or(subtype);
+        let resolved = match language {
+            Language::Python => resolver.python_path(scope, &supertype.path),
+            Language::Rust => resolver.rust_path(scope, &supertype.path, false),
+        };
+        let resolved = resolved.unwrap_or_else(|_| unresolved_outside(&supertype.path, language));
+        for target in denotation_targets(resolver, &resolved, language, outside) {
+            edges.push(Edge { kind: EdgeKind::Inherits, source: supertype.subtype, target, line: supertype.line, confidence: resolved.rule.confidence(), rule: resolved.rule });
+        }
+    }
+
+    for block in &index.impls {
+        let Some(trait_path) = &block.trait_path else { continue };
+        let Some(impl_sym) = index.sym_of(block.impl_symbol) else { continue };
+        let source = resolver.impl_self_type.get(&impl_sym).map(|type_sym| index.symbol(*type_sym).id).unwrap_or(block.impl_symbol);
+        let scope = index.parent(impl_sym).unwrap_or(impl_sym);
+        let resolved = resolver.rust_path(scope, trait_path, false).unwrap_or_else(|_| unresolved_outside(trait_path, Language::Rust));
+        for target in denotation_targets(resolver, &resolved, Language::Rust, outside) {
+            edges.push(Edge { kind: EdgeKind::Implements, source, target, line: block.line, confidence: resolved.rule.confidence(), rule: resolved.rule });
+        }
+    }
+    edges
+}
+
+/// A supertype path that names nothing visible is most likely outside the project (a glob
+/// import of a dependency); it is kept as an external target rather than dropped.
+fn unresolved_outside(path: &[String], language: Language) -> Resolved {
+    let separator = if language == Language::Python { "." } else { "::" };
+    Resolved { denotation: Denotation::External(path.join(separator)), rule: ResolutionRule::NameOnly }
+}
+
+/// The symbols a denotation stands for, creating outside symbols as needed.
+fn denotation_targets(resolver: &Resolver<'_>, resolved: &Resolved, language: Language, outside: &mut HashMap<SymbolId, Symbol>) -> Vec<SymbolId> {
+    let index = &resolver.index;
+    match &resolved.denotation {
+        Denotation::Symbol(sym) => vec![index.symbol(*sym).id],
+        Denotation::Instance { type_sym, .. } => vec![index.symbol(*type_sym).id],
+        Denotation::Ambiguous(candidates) => candidates.iter().map(|sym| index.symbol(*sym).id).collect(),
+        Denotation::External(path) if !path.is_empty() => vec![outside_symbol(outside, path, SymbolKind::External, language)],
+        Denotation::Namespace(path) => vec![outside_symbol(outside, path, SymbolKind::External, language)],
+        Denotation::Builtin(path) => {
+            let separator = if language == Language::Python { "." } else { "::" };
+            vec![outside_symbol(outside, &format!("<builtin>{separator}{path}"), SymbolKind::Builtin, language)]
+        }
+        Denotation::External(_) => Vec::new(),
+    }
+}

@@ -1,0 +1,57 @@
+//! The versioned schema of the code graph. Bump [`SCHEMA_VERSION`] on any change here.
+//!
+//! Node tables: `Meta` (key/value), `File` (one row per file seen, with its content tag),
+//! `Symbol`, `UnresolvedCall`, `Diagnostic`. Rel tables between symbols: `CONTAINS`, `CALLS`,
+//! `IMPORTS`, `INHERITS`, `IMPLEMENTS`, all with `line`, `confidence` and `rule`.
+//! ARCHITECTURE.md documents each column.
+
+use tether_model::EdgeKind;
+
+use crate::{GraphStore, StoreError};
+
+/// The version this build reads and writes.
+pub const SCHEMA_VERSION: u32 = 1;
+
+pub(crate) const NODE_TABLES: &[&str] = &[
+    "CREATE NODE TABLE Meta(key STRING, value STRING, PRIMARY KEY(key))",
+    "CREATE NODE TABLE File(path STRING, language STRING, size_bytes INT64, content_hash INT64, status STRING, PRIMARY KEY(path))",
+    "CREATE NODE TABLE Symbol(id INT64, kind STRING, name STRING, qualified_name STRING, path STRING, language STRING, \
+     start_line INT64, end_line INT64, start_byte INT64, end_byte INT64, parent INT64, is_test BOOLEAN, PRIMARY KEY(id))",
+    "CREATE NODE TABLE UnresolvedCall(id INT64, caller INT64, callee_text STRING, callee_name STRING, path STRING, \
+     line INT64, reason STRING, PRIMARY KEY(id))",
+    "CREATE NODE TABLE Diagnostic(id INT64, path STRING, line INT64, kind STRING, message STRING, PRIMARY KEY(id))",
+];
+
+/// The rel table of an edge kind: its name is the kind's own (`CALLS`).
+pub(crate) fn rel_table_statement(kind: EdgeKind) -> String {
+    format!("CREATE REL TABLE {}(FROM Symbol TO Symbol, line INT64, confidence DOUBLE, rule STRING)", kind.as_str())
+}
+
+impl GraphStore {
+    pub(crate) fn create_schema(&self) -> Result<(), StoreError> {
+        let connection = self.connection()?;
+        let mut statements: Vec<String> = NODE_TABLES.iter().map(|statement| statement.to_string()).collect();
+        statements.extend(EdgeKind::ALL.into_iter().map(rel_table_statement));
+        statements.push(format!("CREATE (:Meta {{key: 'schema_version', value: '{SCHEMA_VERSION}'}})"));
+        for statement in &statements {
+            connection.query(statement).map_err(|error| StoreError::query(statement, error))?;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn check_schema_version(&self) -> Result<(), StoreError> {
+        let path = self.path().map(|path| path.to_path_buf()).unwrap_or_default();
+        let found = match self.meta_value("schema_version") {
+            Ok(Some(found)) => found,
+            Ok(None) => "none".to_string(),
+            // A database without the Meta table predates versioning or is not tether's.
+            Err(StoreError::Query { .. }) => "unknown (no Meta table)".to_string(),
+            Err(other) => return Err(other),
+        };
+        if found == SCHEMA_VERSION.to_string() {
+            Ok(())
+        } else {
+            Err(StoreError::SchemaMismatch { path, found, expected: SCHEMA_VERSION })
+        }
+    }
+}

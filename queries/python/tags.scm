@@ -1,0 +1,29 @@
+; Python tag query for tether. Capture names: see crates/extract/src/query.rs.
+; Definitions nest by byte range; a function inside a class becomes a method.
+
+(class_definition
+  name: (identifier) @name) @definition.class
+
+(function_definition
+  name: (identifier) @name) @definition.function
+
+(lambda) @definition.lambda
+
+; Every call, whatever its callee; the extractor keeps the callee's structure.
+(call) @reference.call
+
+; `@decorator` without arguments calls the decorator; `@decorator(args)` is a call above.
+(decorator (identifier) @reference.call)
+(decorator (attribute) @reference.call)
+
+(import_statement) @reference.import
+(import_from_statement) @reference.import
+
+; Base classes; keyword arguments such as `metaclass=M` are filtered by the extractor.
+(class_definition
+  superclasses: (argument_list (_) @reference.inherits))
+
+; Names whose type is visible: `x = C()`, `x: T = ...`, `self.h = H()`, typed parameters.
+(assignment) @local.definition
+(typed_parameter) @local.definition
+(typed_default_parameter) @local.definition

@@ -1,0 +1,52 @@
+; Rust tag query for tether. Capture names: see crates/extract/src/query.rs.
+; Definitions nest by byte range; a function directly inside an impl or a trait becomes a
+; method. Closures are not definitions: their calls belong to the enclosing function.
+
+; Only inline modules are symbols; `mod x;` names another file.
+(mod_item
+  name: (identifier) @name
+  body: (declaration_list)) @definition.module
+
+(struct_item
+  name: (type_identifier) @name) @definition.struct
+
+(enum_item
+  name: (type_identifier) @name) @definition.enum
+
+(union_item
+  name: (type_identifier) @name) @definition.union
+
+(trait_item
+  name: (type_identifier) @name) @definition.trait
+
+; The extractor names impls `{impl Type}` / `{impl Trait for Type}` from their fields.
+(impl_item) @definition.impl
+
+(function_item
+  name: (identifier) @name) @definition.function
+
+; Trait method signatures without a body.
+(function_signature_item
+  name: (identifier) @name) @definition.function
+
+(macro_definition
+  name: (identifier) @name) @definition.macro
+
+; Every call and macro invocation, whatever its callee; the extractor keeps its structure.
+(call_expression) @reference.call
+(macro_invocation) @reference.call
+
+(use_declaration) @reference.import
+(extern_crate_declaration) @reference.import
+
+; Supertraits: `trait A: B + C`, and `where Self: B` on the trait itself. Lifetimes and
+; `?Sized` are filtered by the extractor.
+(trait_item
+  bounds: (trait_bounds (_) @reference.inherits))
+(trait_item
+  (where_clause (where_predicate) @reference.inherits))
+
+; Names whose type is visible: `let` statements, function parameters, struct fields.
+(let_declaration) @local.definition
+(parameters (parameter) @local.definition)
+(field_declaration) @local.definition
