@@ -79,20 +79,7 @@ pub fn extract(file: &SourceFile<'_>) -> FileFacts {
         Ok(loaded) => (&loaded.0, &loaded.1),
         Err(error) => return unsupported(file, error.to_string()),
     };
-    let tree = PARSERS.with(|parsers| {
-        let mut parsers = parsers.borrow_mut();
-        let position = match parsers.iter().position(|(language, _)| *language == file.language) {
-            Some(position) => position,
-            None => {
-                let mut parser = tree_sitter::Parser::new();
-                parser.set_language(grammar).ok()?;
-                parsers.push((file.language, parser));
-                parsers.len() - 1
-            }
-        };
-        parsers[position].1.parse(file.text, None)
-    });
-    let Some(tree) = tree else {
+    let Some(tree) = parse_tree(file.language, grammar, file.text) else {
         return unsupported(file, "tree-sitter returned no tree".to_string());
     };
     let tags = query.tags(&tree, file.text.as_bytes());
@@ -106,6 +93,30 @@ pub fn extract(file: &SourceFile<'_>) -> FileFacts {
             outline::sweep(&lowering, file.path, file.module_name, &tree, &tags, file.text)
         }
     }
+}
+
+/// Parses a file and discards the tree: the floor under extraction's cost, for benchmarks.
+/// Returns the number of bytes parsed, or `None` if tree-sitter gave up.
+pub fn parse_only(language: Language, text: &str) -> Option<usize> {
+    let grammar = &query::grammar_and_query(language).as_ref().ok()?.0;
+    parse_tree(language, grammar, text).map(|tree| tree.root_node().end_byte())
+}
+
+/// Parses with this thread's parser for the language, created on first use.
+fn parse_tree(language: Language, grammar: &tree_sitter::Language, text: &str) -> Option<tree_sitter::Tree> {
+    PARSERS.with(|parsers| {
+        let mut parsers = parsers.borrow_mut();
+        let position = match parsers.iter().position(|(candidate, _)| *candidate == language) {
+            Some(position) => position,
+            None => {
+                let mut parser = tree_sitter::Parser::new();
+                parser.set_language(grammar).ok()?;
+                parsers.push((language, parser));
+                parsers.len() - 1
+            }
+        };
+        parsers[position].1.parse(text, None)
+    })
 }
 
 fn unsupported(file: &SourceFile<'_>, message: String) -> FileFacts {

@@ -156,6 +156,8 @@ fn lower_import(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut F
             for name in node.children_by_field_name("name", &mut cursor) {
                 let (path_node, alias) = split_alias(name, source);
                 let Some(path) = path_node.and_then(|path_node| dotted_path(path_node, source)) else { continue };
+                // `import a.b` binds `a`.
+                let alias = alias.or_else(|| path.first().cloned());
                 facts.imports.push(Import { scope, style: ImportStyle::PythonImport, relative_level: 0, path, alias, is_glob: false, is_public: true, line });
             }
         }

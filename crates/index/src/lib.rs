@@ -3,7 +3,8 @@
 //!
 //! A file that cannot be read or parsed becomes a diagnostic and a `skipped` file record;
 //! it never stops the index. This crate deliberately does not watch for changes or update
-//! incrementally (the daemon does that), and prints nothing (the caller reports progress).
+//! incrementally (the daemon does that), does not write the store (the caller publishes the
+//! graph), and prints nothing (the caller reports progress).
 
 mod walk;
 
@@ -13,8 +14,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use tether_extract::{python_module_name, rust_module_path};
-use tether_model::{stable_hash, Diagnostic, DiagnosticKind, FileFacts, FileRecord, FileStatus, Graph, Language};
-use tether_store::{IndexMeta, StoreConfig, StoreError};
+use tether_model::{stable_hash, Diagnostic, DiagnosticKind, FileFacts, FileRecord, FileStatus, Graph, IndexMeta, Language};
 
 pub use walk::{walk_tree, WalkedTree};
 
@@ -55,8 +55,6 @@ pub enum IndexError {
     MissingRoot { path: PathBuf },
     #[error("{} is not a folder; pass the folder to index", path.display())]
     NotAFolder { path: PathBuf },
-    #[error(transparent)]
-    Store(#[from] StoreError),
 }
 
 /// Walks, extracts and resolves `options.root` into a graph. `progress(done, total)` is
@@ -180,19 +178,4 @@ pub fn index_meta(root: &Path) -> IndexMeta {
         indexed_at_unix: std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|elapsed| elapsed.as_secs() as i64).unwrap_or(0),
         tether_version: env!("CARGO_PKG_VERSION").to_string(),
     }
-}
-
-/// Builds the graph of `options.root` and publishes it to a fresh database at `database`.
-pub fn index_to_database(
-    options: &IndexOptions,
-    database: &Path,
-    store_config: StoreConfig,
-    progress: &(dyn Fn(usize, usize) + Sync),
-) -> Result<BuiltGraph, IndexError> {
-    let meta = index_meta(&options.root);
-    let mut built = build_graph(options, progress)?;
-    let started = Instant::now();
-    tether_store::write_fresh_database(database, &built.graph, &meta, store_config)?;
-    built.timings.store_seconds = started.elapsed().as_secs_f64();
-    Ok(built)
 }

@@ -273,6 +273,21 @@ pub struct Graph {
     pub unresolved_reasons: BTreeMap<UnresolvedReason, u64>,
 }
 
+/// What the database records about the index that produced it.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct IndexMeta {
+    /// The indexed folder, absolute.
+    pub root: String,
+    /// The commit HEAD pointed at when indexing began; `None` outside git or before the first commit.
+    pub head_commit: Option<String>,
+    /// The branch HEAD named, if any (`None` when detached).
+    pub head_branch: Option<String>,
+    /// Seconds since the Unix epoch.
+    pub indexed_at_unix: i64,
+    pub tether_version: String,
+}
+
+
 /// Counts that summarize a graph.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Census {

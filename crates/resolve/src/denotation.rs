@@ -174,6 +174,7 @@ pub(crate) fn member_rule(base_rule: ResolutionRule, member_kind: ResolutionRule
         ResolutionRule::Ambiguous | ResolutionRule::NameOnly | ResolutionRule::DynamicDispatch => base_rule,
         ResolutionRule::SelfMethod => ResolutionRule::SelfMethod,
         ResolutionRule::TypedReceiver => ResolutionRule::TypedReceiver,
+        ResolutionRule::Import => ResolutionRule::Import,
         _ => member_kind,
     }
 }

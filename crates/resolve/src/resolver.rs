@@ -74,8 +74,9 @@ impl<'a> Resolver<'a> {
         let scope = self.index.sym_of(import.scope)?;
         match import.style {
             ImportStyle::PythonImport => {
-                // `import a.b` binds `a`; `import a.b as c` binds `c` to `a.b`.
-                let path = if import.alias.is_some() { &import.path[..] } else { &import.path[..1.min(import.path.len())] };
+                // `import a.b` binds `a` (to module `a`); `import a.b as c` binds `c` to `a.b`.
+                let binds_head = import.alias.as_deref() == import.path.first().map(String::as_str);
+                let path = if binds_head { &import.path[..1.min(import.path.len())] } else { &import.path[..] };
                 Some(self.python_absolute_path(path))
             }
             ImportStyle::PythonFrom => {

@@ -53,13 +53,14 @@ impl Resolver<'_> {
     fn rust_head(&self, scope: Sym, module: Sym, name: &str, bindings: BindingUse) -> Option<Resolved> {
         let mut current = Some(scope);
         while let Some(level) = current {
-            let definitions: Vec<Sym> = self
-                .index
-                .children_named(level, name)
-                .iter()
-                .copied()
-                .filter(|child| self.index.symbol(*child).kind != SymbolKind::Impl)
-                .collect();
+            // Items of impls and traits are not in scope by their bare names (`Self::f` is).
+            let level_kind = self.index.symbol(level).kind;
+            let members_are_in_scope = level_kind == SymbolKind::Module || level_kind.is_callable();
+            let definitions: Vec<Sym> = if members_are_in_scope {
+                self.index.children_named(level, name).iter().copied().filter(|child| self.index.symbol(*child).kind != SymbolKind::Impl).collect()
+            } else {
+                Vec::new()
+            };
             if let Some(denotation) = from_candidates(&definitions) {
                 return Some(Resolved { denotation, rule: ResolutionRule::SameScope });
             }

@@ -19,7 +19,6 @@ mod schema;
 use std::path::{Path, PathBuf};
 
 pub use error::StoreError;
-pub use read::IndexMeta;
 pub use schema::SCHEMA_VERSION;
 
 /// How much memory the database may use.
@@ -110,7 +109,7 @@ impl GraphStore {
 /// Builds a fresh database at `final_path` from a graph, atomically: the graph is written to
 /// a sibling file first and renamed over `final_path` only once complete, so a crash halfway
 /// leaves the previous database untouched.
-pub fn write_fresh_database(final_path: &Path, graph: &tether_model::Graph, meta: &IndexMeta, config: StoreConfig) -> Result<load::LoadStats, StoreError> {
+pub fn write_fresh_database(final_path: &Path, graph: &tether_model::Graph, meta: &tether_model::IndexMeta, config: StoreConfig) -> Result<load::LoadStats, StoreError> {
     let building = sibling(final_path, "building");
     for leftover in [building.clone(), sibling(&building, "wal")] {
         if leftover.exists() {

@@ -6,10 +6,10 @@
 use std::path::Path;
 use std::time::Instant;
 
-use tether_model::{EdgeKind, Graph};
+use tether_model::{EdgeKind, Graph, IndexMeta};
 
 use crate::csv_writer::{CsvWriter, Field};
-use crate::read::IndexMeta;
+use crate::read::meta_pairs;
 use crate::{GraphStore, StoreError};
 
 /// What a load wrote, and how long it took.
@@ -51,7 +51,7 @@ impl GraphStore {
     fn write_meta(&self, connection: &lbug::Connection<'_>, meta: &IndexMeta) -> Result<(), StoreError> {
         let statement = "CREATE (:Meta {key: $key, value: $value})";
         let mut prepared = connection.prepare(statement).map_err(|error| StoreError::query(statement, error))?;
-        for (key, value) in meta.to_pairs() {
+        for (key, value) in meta_pairs(meta) {
             connection
                 .execute(&mut prepared, vec![("key", lbug::Value::String(key.to_string())), ("value", lbug::Value::String(value))])
                 .map_err(|error| StoreError::query(statement, error))?;

@@ -1,40 +1,24 @@
 //! Reading the graph back: metadata, the census, and the whole graph for `tether export`.
 
 use tether_model::{
-    Census, Diagnostic, DiagnosticKind, Edge, EdgeKind, FileRecord, FileStatus, Graph, Language, ResolutionRule, Span, Symbol,
+    Census, IndexMeta, Diagnostic, DiagnosticKind, Edge, EdgeKind, FileRecord, FileStatus, Graph, Language, ResolutionRule, Span, Symbol,
     SymbolId, SymbolKind, UnresolvedCall, UnresolvedReason,
 };
 
 use crate::{GraphStore, StoreError};
 
-/// What the database records about the index that produced it.
-#[derive(Clone, PartialEq, Eq, Debug, Default)]
-pub struct IndexMeta {
-    /// The indexed folder, absolute.
-    pub root: String,
-    /// The commit HEAD pointed at when indexing began; `None` outside git or before the first commit.
-    pub head_commit: Option<String>,
-    /// The branch HEAD named, if any (`None` when detached).
-    pub head_branch: Option<String>,
-    /// Seconds since the Unix epoch.
-    pub indexed_at_unix: i64,
-    pub tether_version: String,
-}
-
-impl IndexMeta {
-    pub(crate) fn to_pairs(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("root", self.root.clone()),
-            ("head_commit", self.head_commit.clone().unwrap_or_default()),
-            ("head_branch", self.head_branch.clone().unwrap_or_default()),
-            ("indexed_at_unix", self.indexed_at_unix.to_string()),
-            ("tether_version", self.tether_version.clone()),
-        ]
-    }
-}
-
 fn non_empty(value: Option<String>) -> Option<String> {
     value.filter(|value| !value.is_empty())
+}
+
+pub(crate) fn meta_pairs(meta: &IndexMeta) -> Vec<(&'static str, String)> {
+    vec![
+        ("root", meta.root.clone()),
+        ("head_commit", meta.head_commit.clone().unwrap_or_default()),
+        ("head_branch", meta.head_branch.clone().unwrap_or_default()),
+        ("indexed_at_unix", meta.indexed_at_unix.to_string()),
+        ("tether_version", meta.tether_version.clone()),
+    ]
 }
 
 impl GraphStore {
@@ -163,8 +147,8 @@ impl GraphStore {
         Ok(rows.first().and_then(|row| integer(row, 0)).unwrap_or(0) as u64)
     }
 
-    /// Runs an arbitrary read-only Cypher statement and returns its rows as text, for
-    /// ad-hoc inspection (`tether cypher`). Values are rendered by the engine.
+    /// Runs one Cypher statement and returns its column names and rows as text, for ad-hoc
+    /// inspection (`tether cypher`) and tests. Values are rendered by the engine.
     pub fn query_as_text(&self, statement: &str) -> Result<(Vec<String>, Vec<Vec<String>>), StoreError> {
         let connection = self.connection()?;
         let result = connection.query(statement).map_err(|error| StoreError::query(statement, error))?;

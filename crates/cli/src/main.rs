@@ -1,0 +1,69 @@
+//! `tether`: the command-line entry point. Parses arguments and hands each command to its module.
+
+mod census_text;
+mod export_command;
+mod index_command;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+/// tether: a code graph of one repository (Python and Rust), for agents and editors.
+#[derive(Parser)]
+#[command(name = "tether", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Cold-index a folder (default: the current one) and print its census.
+    Index(index_command::IndexArgs),
+    /// Dump every symbol, edge and unresolved call site of the indexed graph.
+    Export(export_command::ExportArgs),
+    /// Run one Cypher statement against the graph database and print the rows.
+    Cypher(export_command::CypherArgs),
+}
+
+/// Where the repository and its database are; shared by every command.
+#[derive(Args, Clone)]
+pub struct RepositoryArgs {
+    /// The folder to work on.
+    #[arg(default_value = ".")]
+    pub path: PathBuf,
+    /// The graph database (default: `<git dir>/tether/graph.lbug`, or `.tether/graph.lbug`
+    /// outside git).
+    #[arg(long)]
+    pub db: Option<PathBuf>,
+    /// The database's buffer pool cap in MiB (LadybugDB would otherwise reserve 80 % of RAM).
+    #[arg(long, default_value_t = 256)]
+    pub buffer_pool_mib: u64,
+}
+
+impl RepositoryArgs {
+    pub fn database_path(&self) -> PathBuf {
+        self.db.clone().unwrap_or_else(|| tether_index::default_database_path(&self.path))
+    }
+
+    pub fn store_config(&self) -> tether_store::StoreConfig {
+        tether_store::StoreConfig { buffer_pool_bytes: self.buffer_pool_mib.max(64) * 1024 * 1024, max_threads: 0 }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Index(args) => index_command::run(args),
+        Command::Export(args) => export_command::run_export(args),
+        Command::Cypher(args) => export_command::run_cypher(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,9 @@
+//! The protocol boundary: the only crate that writes JSON. Model values are converted into
+//! documented, stable wire structs here, so the model can change without breaking clients.
+//!
+//! It deliberately holds no logic beyond conversion: no IO other than writing to the given
+//! writer, no queries, no defaults that change meaning.
+
+mod export;
+
+pub use export::{census_json, write_export_json, CensusDocument, ExportDocument, EXPORT_FORMAT_VERSION};

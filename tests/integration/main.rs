@@ -1,0 +1,6 @@
+//! tether's one integration test binary: fixture graphs, the store, and the CLI end to end.
+
+mod extraction_never_panics;
+mod python_calls;
+mod rust_calls;
+mod store_round_trip;

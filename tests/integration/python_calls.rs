@@ -1,0 +1,152 @@
+//! Python call resolution on multi-file fixtures: every marker line must reach exactly its targets.
+
+use expect_test::expect;
+use tether_tests::check;
+
+#[test]
+fn imports_aliases_relative_and_package_reexports() {
+    check(
+        r#"
+        //- /pkg/__init__.py
+        from .util import helper
+        //- /pkg/util.py
+        def helper():
+            return 1
+        def other():
+            return helper()  # calls: pkg.util.helper
+        //- /pkg/sub/__init__.py
+        //- /pkg/sub/deep.py
+        from .. import util
+        from ..util import other as renamed
+        from pkg import helper
+        import pkg.util as u
+        import pkg.util
+
+        def run():
+            util.helper()  # calls: pkg.util.helper
+            renamed()  # calls: pkg.util.other
+            helper()  # calls: pkg.util.helper
+            u.other()  # calls: pkg.util.other
+            pkg.util.other()  # calls: pkg.util.other
+            len([])  # calls: <builtin>.len
+            import json
+            json.dumps({})  # calls: json.dumps
+        "#,
+        expect![[r#"
+            pkg.sub.deep.run -> <builtin>.len @13 same_scope 0.95
+            pkg.sub.deep.run -> json.dumps @15 import 0.95
+            pkg.sub.deep.run -> pkg.util.helper @10 import 0.95
+            pkg.sub.deep.run -> pkg.util.helper @8 import 0.95
+            pkg.sub.deep.run -> pkg.util.other @11 import 0.95
+            pkg.sub.deep.run -> pkg.util.other @12 import 0.95
+            pkg.sub.deep.run -> pkg.util.other @9 import 0.95
+            pkg.util.other -> pkg.util.helper @4 same_scope 0.95
+        "#]],
+    );
+}
+
+#[test]
+fn classes_constructors_self_super_and_typed_receivers() {
+    check(
+        r#"
+        //- /app/__init__.py
+        //- /app/models.py
+        class Helper:
+            def run(self):
+                return 1
+
+        class Base:
+            def __init__(self):
+                self.helper = Helper()  # calls: app.models.Helper
+            def save(self):
+                return self.helper.run()  # calls: app.models.Helper.run
+
+        class User(Base):
+            def save(self):
+                super().save()  # calls: <builtin>.super, app.models.Base.save
+                return self.validate()  # calls: app.models.User.validate
+            def validate(self):
+                return True
+            @classmethod
+            def create(cls):
+                return cls()  # calls: app.models.Base.__init__
+
+        def make_user() -> User:
+            user = User()  # calls: app.models.Base.__init__
+            user.save()  # calls: app.models.User.save
+            return user
+
+        def typed(u: User, h: "Helper"):
+            u.validate()  # calls: app.models.User.validate
+            h.run()  # calls: app.models.Helper.run
+            unknown.thing()  # calls: unresolved
+        "#,
+        expect![[r#"
+            app.models.Base.__init__ -> app.models.Helper @7 constructor 0.9
+            app.models.Base.save -> app.models.Helper.run @9 self_method 0.9
+            app.models.User -> <builtin>.classmethod @17 same_scope 0.95
+            app.models.User.create -> app.models.Base.__init__ @19 constructor 0.9
+            app.models.User.save -> <builtin>.super @13 same_scope 0.95
+            app.models.User.save -> app.models.Base.save @13 self_method 0.9
+            app.models.User.save -> app.models.User.validate @14 self_method 0.9
+            app.models.make_user -> app.models.Base.__init__ @22 constructor 0.9
+            app.models.make_user -> app.models.User.save @23 typed_receiver 0.85
+            app.models.typed -> app.models.Helper.run @28 typed_receiver 0.85
+            app.models.typed -> app.models.User.validate @27 typed_receiver 0.85
+            unresolved app.models.typed app/models.py:29 unknown.thing (no_project_symbol_named)
+        "#]],
+    );
+}
+
+#[test]
+fn same_named_functions_in_different_modules_are_never_merged() {
+    check(
+        r#"
+        //- /a.py
+        def parse():
+            return 1
+        def use_a():
+            return parse()  # calls: a.parse
+        //- /b.py
+        import a
+        def parse():
+            return 2
+        def use_b():
+            parse()  # calls: b.parse
+            a.parse()  # calls: a.parse
+        "#,
+        expect![[r#"
+            a.use_a -> a.parse @4 same_scope 0.95
+            b.use_b -> a.parse @6 import 0.95
+            b.use_b -> b.parse @5 same_scope 0.95
+        "#]],
+    );
+}
+
+#[test]
+fn decorators_lambdas_nested_functions_and_default_arguments() {
+    check(
+        r#"
+        //- /m.py
+        def deco(fn):
+            return fn
+
+        def default_value():
+            return 3
+
+        @deco  # calls: m.deco
+        def decorated(x=default_value()):  # calls: m.default_value
+            def inner():
+                return decorated()  # calls: m.decorated
+            key = lambda item: default_value()  # calls: m.default_value
+            return inner()  # calls: m.decorated.inner
+        "#,
+        expect![[r#"
+            m -> m.deco @7 same_scope 0.95
+            m -> m.default_value @8 same_scope 0.95
+            m.decorated -> m.decorated.inner @12 same_scope 0.95
+            m.decorated -> m.default_value @11 same_scope 0.95
+            m.decorated.inner -> m.decorated @10 same_scope 0.95
+        "#]],
+    );
+}

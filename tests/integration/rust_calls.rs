@@ -1,0 +1,119 @@
+//! Rust call resolution on multi-file, multi-crate fixtures: every marker line must reach
+//! exactly its targets.
+
+use expect_test::expect;
+use tether_tests::check;
+
+#[test]
+fn paths_uses_modules_and_workspace_crates() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [workspace]
+        members = ["core", "app"]
+        //- /core/Cargo.toml
+        [package]
+        name = "my-core"
+        //- /core/src/lib.rs
+        pub mod shapes;
+        pub use shapes::area as area_of;
+        pub fn version() -> u32 { 1 }
+        //- /core/src/shapes.rs
+        pub struct Circle { pub r: f64 }
+        impl Circle {
+            pub fn new(r: f64) -> Self { Self { r } }
+            pub fn area(&self) -> f64 { area(self) }  // calls: my_core::shapes::area
+            pub fn grow(&mut self) { self.r += 1.0; let a = self.area(); }  // calls: my_core::shapes::Circle::area
+        }
+        pub fn area(c: &Circle) -> f64 { c.r * c.r }
+        pub fn unit() -> Circle { Circle::new(1.0) }  // calls: my_core::shapes::Circle::new
+        //- /app/Cargo.toml
+        [package]
+        name = "app"
+        //- /app/src/main.rs
+        mod helpers;
+        use my_core::shapes::{self, Circle};
+        use my_core::area_of;
+
+        fn main() {
+            let c = Circle::new(2.0);  // calls: my_core::shapes::Circle::new
+            c.area();  // calls: my_core::shapes::Circle::area
+            area_of(&c);  // calls: my_core::shapes::area
+            shapes::unit();  // calls: my_core::shapes::unit
+            my_core::version();  // calls: my_core::version
+            helpers::assist();  // calls: app::helpers::assist
+            crate::helpers::assist();  // calls: app::helpers::assist
+            std::process::exit(0);  // calls: std::process::exit
+        }
+        //- /app/src/helpers.rs
+        pub fn assist() { super::main(); }  // calls: app::main
+        "#,
+        expect![[r#"
+            app::helpers::assist -> app::main @1 qualified_path 0.95
+            app::main -> app::helpers::assist @11 qualified_path 0.95
+            app::main -> app::helpers::assist @12 qualified_path 0.95
+            app::main -> my_core::shapes::Circle::area @7 typed_receiver 0.85
+            app::main -> my_core::shapes::Circle::new @6 import 0.95
+            app::main -> my_core::shapes::area @8 import 0.95
+            app::main -> my_core::shapes::unit @9 import 0.95
+            app::main -> my_core::version @10 qualified_path 0.95
+            app::main -> std::process::exit @13 import 0.95
+            my_core::shapes::Circle::area -> my_core::shapes::area @4 same_scope 0.95
+            my_core::shapes::Circle::grow -> my_core::shapes::Circle::area @5 self_method 0.9
+            my_core::shapes::unit -> my_core::shapes::Circle::new @8 type_member 0.9
+        "#]],
+    );
+}
+
+#[test]
+fn traits_impls_dynamic_dispatch_and_macros() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "zoo"
+        //- /src/lib.rs
+        pub trait Animal {
+            fn name(&self) -> String;
+            fn greet(&self) -> String { self.name() }  // calls: zoo::Animal::name
+        }
+        pub struct Dog;
+        pub struct Cat;
+        impl Animal for Dog { fn name(&self) -> String { String::new() } }
+        impl Animal for Cat { fn name(&self) -> String { String::new() } }
+
+        macro_rules! shout { ($e:expr) => { $e } }
+
+        pub fn concrete(d: &Dog) -> String {
+            d.greet()  // calls: zoo::Animal::greet
+        }
+        pub fn dynamic(a: &dyn Animal) -> String {
+            a.name()  // calls: zoo::Animal::name, zoo::{impl Animal for Dog}::name, zoo::{impl Animal for Cat}::name
+        }
+        pub fn generic<T: Animal>(a: T) -> String {
+            shout!(1);  // calls: zoo::shout
+            a.name()  // calls: zoo::Animal::name, zoo::{impl Animal for Dog}::name, zoo::{impl Animal for Cat}::name
+        }
+        #[cfg(test)]
+        mod tests {
+            use super::*;
+            #[test]
+            fn greets() { concrete(&Dog); }  // calls: zoo::concrete
+        }
+        "#,
+        expect![[r#"
+            zoo::Animal::greet -> zoo::Animal::name @3 self_method 0.9
+            zoo::concrete -> zoo::Animal::greet @13 typed_receiver 0.85
+            zoo::dynamic -> zoo::Animal::name @16 dynamic_dispatch 0.5
+            zoo::dynamic -> zoo::{impl Animal for Cat}::name @16 dynamic_dispatch 0.5
+            zoo::dynamic -> zoo::{impl Animal for Dog}::name @16 dynamic_dispatch 0.5
+            zoo::generic -> zoo::Animal::name @20 dynamic_dispatch 0.5
+            zoo::generic -> zoo::shout @19 macro 0.9
+            zoo::generic -> zoo::{impl Animal for Cat}::name @20 dynamic_dispatch 0.5
+            zoo::generic -> zoo::{impl Animal for Dog}::name @20 dynamic_dispatch 0.5
+            zoo::tests::greets -> zoo::concrete @26 import 0.95
+            zoo::{impl Animal for Cat}::name -> <builtin>::String::new @8 same_scope 0.95
+            zoo::{impl Animal for Dog}::name -> <builtin>::String::new @7 same_scope 0.95
+        "#]],
+    );
+}

@@ -1,0 +1,170 @@
+//! Fixture helpers for tether's tests: one fixture format and one `check` helper.
+//!
+//! A fixture is several files in one string. Each file starts with a `//- /path` line.
+//! Inside a file, `$0` marks a cursor (removed from the text), and a trailing comment
+//! `calls: a.b.f, a.c.g` (after `#` or `//`) says which qualified names the CALLS edges from
+//! that line must reach, exactly; `calls: unresolved` says the line's call sites must stay
+//! unresolved, and `calls: none` that the line has no CALLS edge.
+//!
+//! ```text
+//! //- /pkg/__init__.py
+//! //- /pkg/a.py
+//! def f(): pass
+//! def g():
+//!     f()  # calls: pkg.a.f
+//! ```
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
+use std::path::Path;
+
+use tether_index::{build_graph, IndexOptions};
+use tether_model::{EdgeKind, Graph, SymbolId};
+
+/// One file of a fixture.
+#[derive(Clone, Debug)]
+pub struct FixtureFile {
+    pub path: String,
+    pub text: String,
+}
+
+/// A parsed fixture: its files, and the cursor if one was marked.
+#[derive(Clone, Debug)]
+pub struct Fixture {
+    pub files: Vec<FixtureFile>,
+    /// The file and 1-based line of `$0`.
+    pub cursor: Option<(String, u32)>,
+}
+
+impl Fixture {
+    pub fn parse(text: &str) -> Fixture {
+        let text = trim_indent(text);
+        let mut files: Vec<FixtureFile> = Vec::new();
+        let mut cursor = None;
+        for line in text.lines() {
+            if let Some(path) = line.strip_prefix("//- /") {
+                files.push(FixtureFile { path: path.trim().to_string(), text: String::new() });
+                continue;
+            }
+            let Some(file) = files.last_mut() else { panic!("fixture text before the first `//- /path` line: {line:?}") };
+            let line = if let Some(position) = line.find("$0") {
+                cursor = Some((file.path.clone(), file.text.lines().count() as u32 + 1));
+                format!("{}{}", &line[..position], &line[position + 2..])
+            } else {
+                line.to_string()
+            };
+            file.text.push_str(&line);
+            file.text.push('\n');
+        }
+        Fixture { files, cursor }
+    }
+
+    /// Writes the files under `root`.
+    pub fn write_to(&self, root: &Path) {
+        for file in &self.files {
+            let path = root.join(&file.path);
+            std::fs::create_dir_all(path.parent().expect("fixture paths have a parent")).expect("create fixture folder");
+            std::fs::write(&path, &file.text).expect("write fixture file");
+        }
+    }
+
+    /// The expected CALLS targets of every marked line: (path, line) → qualified names.
+    pub fn expected_calls(&self) -> BTreeMap<(String, u32), BTreeSet<String>> {
+        let mut expected = BTreeMap::new();
+        for file in &self.files {
+            for (index, line) in file.text.lines().enumerate() {
+                let Some(position) = line.find("calls: ") else { continue };
+                let comment_start = line[..position].trim_end();
+                if !(comment_start.ends_with('#') || comment_start.ends_with("//")) {
+                    continue;
+                }
+                let targets: BTreeSet<String> =
+                    line[position + "calls: ".len()..].split(',').map(|target| target.trim().to_string()).filter(|target| !target.is_empty()).collect();
+                expected.insert((file.path.clone(), index as u32 + 1), targets);
+            }
+        }
+        expected
+    }
+}
+
+/// Writes a fixture to a temporary folder and builds its graph with the real pipeline.
+pub fn graph_of(fixture: &Fixture) -> (tempfile::TempDir, Graph) {
+    let directory = tempfile::tempdir().expect("temporary folder");
+    fixture.write_to(directory.path());
+    let built = build_graph(&IndexOptions::new(directory.path()), &|_, _| {}).expect("fixture indexes");
+    (directory, built.graph)
+}
+
+/// Builds the fixture's graph, checks every `calls:` marker, and compares the rendering of all
+/// CALLS edges and unresolved sites with `expected`.
+pub fn check(fixture_text: &str, expected: expect_test::Expect) {
+    let fixture = Fixture::parse(fixture_text);
+    let (_directory, graph) = graph_of(&fixture);
+    let names: BTreeMap<SymbolId, &str> = graph.symbols.iter().map(|symbol| (symbol.id, symbol.qualified_name.as_str())).collect();
+    let paths: BTreeMap<SymbolId, &str> = graph.symbols.iter().map(|symbol| (symbol.id, symbol.path.as_str())).collect();
+
+    let mut failures = Vec::new();
+    for ((path, line), targets) in fixture.expected_calls() {
+        let actual: BTreeSet<String> = graph
+            .edges
+            .iter()
+            .filter(|edge| edge.kind == EdgeKind::Calls && edge.line == line && paths.get(&edge.source) == Some(&path.as_str()))
+            .map(|edge| names.get(&edge.target).copied().unwrap_or("?").to_string())
+            .collect();
+        let unresolved_here = graph.unresolved.iter().any(|call| call.path == path && call.line == line);
+        let ok = if targets.len() == 1 && targets.contains("unresolved") {
+            actual.is_empty() && unresolved_here
+        } else if targets.len() == 1 && targets.contains("none") {
+            actual.is_empty()
+        } else {
+            actual == targets
+        };
+        if !ok {
+            failures.push(format!("{path}:{line}: expected {targets:?}, got {actual:?} (unresolved here: {unresolved_here})"));
+        }
+    }
+    expected.assert_eq(&render_calls(&graph));
+    assert!(failures.is_empty(), "call markers not met:\n{}", failures.join("\n"));
+}
+
+/// Every CALLS edge as `caller -> callee @line rule confidence`, then unresolved sites.
+pub fn render_calls(graph: &Graph) -> String {
+    let names: BTreeMap<SymbolId, &str> = graph.symbols.iter().map(|symbol| (symbol.id, symbol.qualified_name.as_str())).collect();
+    let mut lines: Vec<String> = graph
+        .edges
+        .iter()
+        .filter(|edge| edge.kind == EdgeKind::Calls)
+        .map(|edge| {
+            format!(
+                "{} -> {} @{} {} {}",
+                names.get(&edge.source).copied().unwrap_or("?"),
+                names.get(&edge.target).copied().unwrap_or("?"),
+                edge.line,
+                edge.rule.as_str(),
+                edge.confidence
+            )
+        })
+        .collect();
+    lines.sort();
+    let mut out = String::new();
+    for line in lines {
+        let _ = writeln!(out, "{line}");
+    }
+    let mut unresolved: Vec<String> = graph
+        .unresolved
+        .iter()
+        .map(|call| format!("unresolved {} {}:{} {}", names.get(&call.caller).copied().unwrap_or("?"), call.path, call.line, call.callee_text) + &format!(" ({})", call.reason.as_str()))
+        .collect();
+    unresolved.sort();
+    for line in unresolved {
+        let _ = writeln!(out, "{line}");
+    }
+    out
+}
+
+/// Removes the common indentation of a fixture written indented in a raw string.
+fn trim_indent(text: &str) -> String {
+    let text = text.strip_prefix('\n').unwrap_or(text);
+    let indent = text.lines().filter(|line| !line.trim().is_empty()).map(|line| line.len() - line.trim_start().len()).min().unwrap_or(0);
+    text.lines().map(|line| if line.len() >= indent { &line[indent..] } else { line.trim_start() }).collect::<Vec<_>>().join("\n") + "\n"
+}
