@@ -22,6 +22,9 @@ pub use module_names::{python_module_name, rust_module_path, RustCrate};
 pub use query::{check_queries, QueryLoadError};
 pub use render::render_facts;
 
+/// The binding name under which a function's declared return type is recorded.
+pub const RETURN_BINDING: &str = "return";
+
 /// Files larger than this are skipped with a diagnostic unless the caller sets another limit.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
 

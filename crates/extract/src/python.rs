@@ -3,6 +3,7 @@
 use tether_model::{Binding, BindingValue, CallSite, CalleeExpr, FileFacts, Import, ImportStyle, Language, Receiver, SupertypeRef, SymbolKind};
 use tree_sitter::Node;
 
+use crate::RETURN_BINDING;
 use crate::outline::{line_of, text_of, Lowering, NewSymbol, ScopeStack};
 use crate::query::{CaptureRole, DefinitionCapture, Tag};
 
@@ -55,6 +56,16 @@ impl Lowering for PythonLowering {
                 _ => false,
             };
         Some(NewSymbol { kind, name, span_node, child_prefix: None, qualified_name: None, is_test })
+    }
+
+    fn after_definition(&self, tag: &Tag<'_>, symbol: &tether_model::Symbol, _scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+        if !symbol.kind.is_callable() {
+            return;
+        }
+        // The return annotation, as the binding `return` of the function.
+        if let Some(path) = tag.node.child_by_field_name("return_type").and_then(|annotation| annotation_path(annotation, source)) {
+            facts.bindings.push(Binding { scope: symbol.id, name: RETURN_BINDING.to_string(), value: BindingValue::Type { path, is_dyn: false }, line: line_of(tag.node) });
+        }
     }
 
     fn reference(&self, tag: &Tag<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
@@ -125,7 +136,11 @@ pub(crate) fn callee_expression(node: Node<'_>, source: &str) -> CalleeExpr {
                     Some(function) => Receiver::Call(Box::new(callee_expression(function, source))),
                     None => Receiver::Other,
                 },
-                _ => Receiver::Other,
+                // `", ".join(…)`, `[].append`: a literal's type is a builtin.
+                kind => match literal_type(kind) {
+                    Some(type_name) => Receiver::Path(vec![type_name.to_string()]),
+                    None => Receiver::Other,
+                },
             };
             return CalleeExpr::Method { receiver, name: text_of(attribute, source).to_string() };
         }
@@ -212,16 +227,29 @@ fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut 
             if name_path.len() > 2 {
                 return;
             }
+            let named = scopes.innermost_named();
+            let right = node.child_by_field_name("right");
             let value = if let Some(annotation) = node.child_by_field_name("type") {
                 annotation_path(annotation, source).map(|path| BindingValue::Type { path, is_dyn: false })
+            } else if let Some(right) = right {
+                match right.kind() {
+                    "call" => right.child_by_field_name("function").map(|function| BindingValue::CallResult(callee_expression(function, source))),
+                    // `self.x = x` copies what is known of a parameter or local `x`.
+                    "identifier" => {
+                        let source_name = text_of(right, source);
+                        facts.bindings.iter().rev().find(|binding| binding.scope == named.id && binding.name == source_name).map(|binding| binding.value.clone())
+                    }
+                    kind => literal_type(kind).map(|type_name| BindingValue::Type { path: vec![type_name.to_string()], is_dyn: false }),
+                }
             } else {
-                node.child_by_field_name("right")
-                    .filter(|right| right.kind() == "call")
-                    .and_then(|call| call.child_by_field_name("function"))
-                    .map(|function| BindingValue::CallResult(callee_expression(function, source)))
+                None
             };
             let Some(value) = value else { return };
-            let named = scopes.innermost_named();
+            // A class-body annotation or assignment (`x: T`) describes an attribute (`self.x`).
+            if named.kind == SymbolKind::Class && name_path.len() == 1 {
+                facts.bindings.push(Binding { scope: named.id, name: format!("self.{}", name_path[0]), value, line });
+                return;
+            }
             // `self.h = H()` inside a method describes the class's attribute.
             let scope = if name_path.len() == 2 {
                 if name_path[0] != "self" || named.kind != SymbolKind::Method {
@@ -280,6 +308,21 @@ fn annotation_path(annotation: Node<'_>, source: &str) -> Option<Vec<String>> {
                 None
             }
         }
+        _ => None,
+    }
+}
+
+/// The builtin type of a literal expression node.
+fn literal_type(kind: &str) -> Option<&'static str> {
+    match kind {
+        "string" | "concatenated_string" => Some("str"),
+        "list" | "list_comprehension" => Some("list"),
+        "dictionary" | "dictionary_comprehension" => Some("dict"),
+        "set" | "set_comprehension" => Some("set"),
+        "tuple" => Some("tuple"),
+        "integer" => Some("int"),
+        "float" => Some("float"),
+        "true" | "false" => Some("bool"),
         _ => None,
     }
 }

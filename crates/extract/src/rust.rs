@@ -6,6 +6,7 @@ use tether_model::{
 };
 use tree_sitter::Node;
 
+use crate::RETURN_BINDING;
 use crate::outline::{line_of, text_of, Lowering, NewSymbol, ScopeStack};
 use crate::python::shorten;
 use crate::query::{CaptureRole, DefinitionCapture, Tag};
@@ -80,6 +81,13 @@ impl Lowering for RustLowering {
     }
 
     fn after_definition(&self, tag: &Tag<'_>, symbol: &Symbol, _scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+        if symbol.kind.is_callable() {
+            // The declared return type, as the binding `return` of the function.
+            if let Some(value) = tag.node.child_by_field_name("return_type").and_then(|return_type| binding_type(return_type, tag.node, source)) {
+                facts.bindings.push(Binding { scope: symbol.id, name: RETURN_BINDING.to_string(), value, line: line_of(tag.node) });
+            }
+            return;
+        }
         if symbol.kind != SymbolKind::Impl {
             return;
         }

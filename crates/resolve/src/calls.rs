@@ -4,10 +4,47 @@
 use tether_model::{CallOutcome, CallSite, CalleeExpr, Language, Receiver, ResolutionRule, SymbolKind, UnresolvedReason};
 
 use crate::builtins::is_rust_std_macro;
+use crate::RETURN_BINDING;
 use crate::denotation::{found, Denotation, Lookup, Resolved};
 use crate::project_index::Sym;
 use crate::python_rules::BindingUse;
 use crate::resolver::Resolver;
+
+/// Calls chained deeper than this are not typed.
+const MAX_CALL_CHAIN: u32 = 6;
+
+/// Bindings typed through call results nest at most this deep on one thread.
+const MAX_TYPING_NESTING: u32 = 8;
+
+thread_local! {
+    static TYPING_NESTING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// How deep call-result typing is nested on this thread right now.
+pub(crate) fn typing_nesting() -> u32 {
+    TYPING_NESTING.with(|nesting| nesting.get())
+}
+
+/// Counts one level of call-result typing on this thread while alive.
+struct NestingGuard;
+
+impl NestingGuard {
+    fn enter() -> Option<NestingGuard> {
+        TYPING_NESTING.with(|nesting| {
+            if nesting.get() >= MAX_TYPING_NESTING {
+                return None;
+            }
+            nesting.set(nesting.get() + 1);
+            Some(NestingGuard)
+        })
+    }
+}
+
+impl Drop for NestingGuard {
+    fn drop(&mut self) {
+        TYPING_NESTING.with(|nesting| nesting.set(nesting.get() - 1));
+    }
+}
 
 /// At most this many same-named candidates make a name-only guess; more stay unresolved.
 const MAX_NAME_ONLY_CANDIDATES: usize = 3;
@@ -55,14 +92,24 @@ impl Resolver<'_> {
             }
             (_, CalleeExpr::Method { receiver, name }) => {
                 let receiver = self.receiver_value(caller, receiver, language).ok_or(UnresolvedReason::UnknownReceiverType)?;
-                self.member(&receiver, name, language).map_err(|reason| match reason {
-                    UnresolvedReason::UnknownName => UnresolvedReason::UnknownReceiverType,
-                    other => other,
-                })
+                self.method_of_value(&receiver, name, language)
             }
             (Language::Rust, CalleeExpr::Macro(path)) => self.rust_macro(caller, path),
             (Language::Python, CalleeExpr::Macro(_)) | (_, CalleeExpr::Other) => Err(UnresolvedReason::ComplexCallee),
         }
+    }
+
+    /// The method `name` called on a value.
+    fn method_of_value(&self, receiver: &Resolved, name: &str, language: Language) -> Lookup {
+        // A Rust method call never calls a field (`(self.f)()` does, and is not this form).
+        if let (Language::Rust, Denotation::Instance { type_sym, is_dyn }) = (language, &receiver.denotation) {
+            let rule = if *is_dyn { ResolutionRule::DynamicDispatch } else { crate::denotation::member_rule(receiver.rule, ResolutionRule::TypedReceiver) };
+            return self.type_member(*type_sym, name, *is_dyn, language, rule);
+        }
+        self.member(receiver, name, language).map_err(|reason| match reason {
+            UnresolvedReason::UnknownName => UnresolvedReason::UnknownReceiverType,
+            other => other,
+        })
     }
 
     /// What a method call's receiver is, when its type is visible.
@@ -96,15 +143,46 @@ impl Resolver<'_> {
     /// The type a call returns, when it is visibly a constructor: calling a class or struct,
     /// or a Rust associated function named like one (`new`, `default`, `with_*`, `from_*`).
     pub(crate) fn call_result_type(&self, scope: Sym, callee: &CalleeExpr, language: Language) -> Option<Denotation> {
-        let CalleeExpr::Path(path) = callee else { return None };
-        let resolved = match language {
-            Language::Python => self.python_path_in(scope, path, BindingUse::Forbidden).ok()?,
-            Language::Rust => self.rust_path_in(scope, path, false, BindingUse::Forbidden).ok()?,
+        // Typing a call may type a receiver, whose binding may be another call's result
+        // (`let x = x.next()`): this depth, shared by the whole nest on this thread, ends it.
+        let _nesting = NestingGuard::enter()?;
+        self.call_result_type_at_depth(scope, callee, language, 0)
+    }
+
+    /// `depth` bounds chains of method calls (`a.b().c().d()`).
+    fn call_result_type_at_depth(&self, scope: Sym, callee: &CalleeExpr, language: Language, depth: u32) -> Option<Denotation> {
+        if depth > MAX_CALL_CHAIN {
+            return None;
+        }
+        let resolved = match (language, callee) {
+            (Language::Python, CalleeExpr::Path(path)) => self.python_path_in(scope, path, BindingUse::Forbidden).ok()?,
+            (Language::Rust, CalleeExpr::Path(path)) => self.rust_path_in(scope, path, false, BindingUse::Forbidden).ok()?,
+            (_, CalleeExpr::Method { receiver: Receiver::Call(inner), name }) => {
+                let receiver = self.call_result_type_at_depth(scope, inner, language, depth + 1)?;
+                self.method_of_value(&Resolved { denotation: receiver, rule: ResolutionRule::TypedReceiver }, name, language).ok()?
+            }
+            (_, CalleeExpr::Method { receiver: Receiver::Path(path), name }) if language == Language::Rust || path.len() == 1 => {
+                let receiver = self.receiver_value(scope, &Receiver::Path(path.clone()), language)?;
+                self.method_of_value(&receiver, name, language).ok()?
+            }
+            _ => return None,
         };
-        let Denotation::Symbol(sym) = resolved.denotation else { return None };
+        let sym = match resolved.denotation {
+            Denotation::Symbol(sym) => sym,
+            // A call into a dependency or a builtin returns a value of that world: its methods
+            // are outside the project too.
+            Denotation::External(path) => return Some(Denotation::External(format!("{path}()"))),
+            Denotation::Builtin(path) => return Some(Denotation::Builtin(path)),
+            _ => return None,
+        };
         let symbol = self.index.symbol(sym);
         if symbol.kind.is_type() {
             return Some(Denotation::Instance { type_sym: sym, is_dyn: false });
+        }
+        if symbol.kind.is_callable() {
+            if let Some(returned) = self.declared_return_type(sym, language) {
+                return Some(returned);
+            }
         }
         let looks_like_constructor = symbol.name == "new"
             || symbol.name == "default"
@@ -117,6 +195,16 @@ impl Resolver<'_> {
             return Some(Denotation::Instance { type_sym, is_dyn: false });
         }
         None
+    }
+
+    /// The declared return type of a function, when it names a project type (or `Self`).
+    fn declared_return_type(&self, function: Sym, language: Language) -> Option<Denotation> {
+        let bindings = self.index.bindings_named(function, RETURN_BINDING)?;
+        let binding = bindings.first()?;
+        match self.binding_denotation(function, &binding.value, language)? {
+            instance @ Denotation::Instance { .. } => Some(instance),
+            _ => None,
+        }
     }
 
     fn rust_macro(&self, caller: Sym, path: &[String]) -> Lookup {

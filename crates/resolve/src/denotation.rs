@@ -154,13 +154,11 @@ impl Resolver<'_> {
             if !matches!(base.denotation, Denotation::Symbol(_)) {
                 continue;
             }
-            // Globs import only what the base defines or re-exports, never through further globs
-            // of the same scope (guards against cycles).
+            // Only globs of project modules are followed: a glob of an external module would
+            // claim every unknown name. Depth bounds cycles of globs.
             let language = self.index.symbol(scope).language;
             if let Ok(member) = self.member_at_depth(base, name, language, depth + 1) {
-                if !matches!(member.denotation, Denotation::External(_) | Denotation::Builtin(_)) {
-                    return Some(Resolved { denotation: member.denotation, rule: ResolutionRule::Import });
-                }
+                return Some(Resolved { denotation: member.denotation, rule: ResolutionRule::Import });
             }
         }
         None

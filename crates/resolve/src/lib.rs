@@ -28,6 +28,9 @@ use crate::calls::{callee_name, CallTargets};
 use crate::project_index::ProjectIndex;
 use crate::resolver::Resolver;
 
+/// The binding under which extraction records a function's declared return type.
+pub(crate) const RETURN_BINDING: &str = "return";
+
 /// Everything resolution adds to the symbols extraction found.
 #[derive(Clone, Debug, Default)]
 pub struct Resolution {

@@ -1,7 +1,9 @@
 //! The resolver's state: the project index plus what the early phases learned (imports,
 //! class bases, impl blocks), and the type-member lookups built on them.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use tether_model::{BindingValue, ImportStyle, Language, ResolutionRule, SymbolKind, UnresolvedReason};
 
@@ -12,8 +14,39 @@ use crate::project_index::{ProjectIndex, Sym};
 /// stay unresolved).
 const IMPORT_PASSES: usize = 6;
 
+/// Distinguishes resolver runs, so per-thread caches never serve a previous run's answers.
+static GENERATION: AtomicU64 = AtomicU64::new(0);
+
+/// Typed bindings of the current resolver run on this thread, keyed by (scope, binding address).
+struct BindingTypeCache {
+    generation: u64,
+    types: HashMap<(Sym, usize), Option<Denotation>>,
+}
+
+impl BindingTypeCache {
+    fn get(&mut self, generation: u64, key: (Sym, usize)) -> Option<Option<Denotation>> {
+        if self.generation != generation {
+            self.generation = generation;
+            self.types.clear();
+        }
+        self.types.get(&key).cloned()
+    }
+
+    fn insert(&mut self, generation: u64, key: (Sym, usize), typed: Option<Denotation>) {
+        if self.generation == generation {
+            self.types.insert(key, typed);
+        }
+    }
+}
+
+thread_local! {
+    static BINDING_TYPES: RefCell<BindingTypeCache> = RefCell::new(BindingTypeCache { generation: u64::MAX, types: HashMap::new() });
+}
+
 pub(crate) struct Resolver<'a> {
     pub index: ProjectIndex<'a>,
+    /// This run's generation, for the per-thread caches.
+    pub generation: u64,
     /// What each import (by position in `index.imports`) denotes.
     pub import_results: Vec<Option<Resolved>>,
     /// Resolved project bases of each class / supertraits of each trait, in order.
@@ -35,6 +68,7 @@ impl<'a> Resolver<'a> {
         let import_count = index.imports.len();
         let mut resolver = Resolver {
             index,
+            generation: GENERATION.fetch_add(1, Ordering::Relaxed),
             import_results: vec![None; import_count],
             bases: HashMap::new(),
             has_outside_base: HashMap::new(),
@@ -242,7 +276,22 @@ impl<'a> Resolver<'a> {
     }
 
     /// The value a binding holds: an instance of a project type, when that type is visible.
+    /// Memoized per thread: the same binding is typed once, not at every use.
     pub(crate) fn binding_denotation(&self, scope: Sym, value: &BindingValue, language: Language) -> Option<Denotation> {
+        let key = (scope, value as *const BindingValue as usize);
+        if let Some(cached) = BINDING_TYPES.with(|cache| cache.borrow_mut().get(self.generation, key)) {
+            return cached;
+        }
+        let typed = self.binding_denotation_uncached(scope, value, language);
+        // A miss may come from the nesting limit deep inside; only misses seen at the top
+        // level (where the limit is furthest) are remembered.
+        if typed.is_some() || crate::calls::typing_nesting() == 0 {
+            BINDING_TYPES.with(|cache| cache.borrow_mut().insert(self.generation, key, typed.clone()));
+        }
+        typed
+    }
+
+    fn binding_denotation_uncached(&self, scope: Sym, value: &BindingValue, language: Language) -> Option<Denotation> {
         match value {
             BindingValue::Type { path, is_dyn } => {
                 let resolved = match language {
@@ -254,6 +303,8 @@ impl<'a> Resolver<'a> {
                         let is_dyn = *is_dyn || self.index.symbol(type_sym).kind == SymbolKind::Trait;
                         Some(Denotation::Instance { type_sym, is_dyn })
                     }
+                    // A value of a dependency's or the language's type.
+                    outside @ (Denotation::External(_) | Denotation::Builtin(_)) => Some(outside),
                     _ => None,
                 }
             }
