@@ -13,6 +13,7 @@ mod python;
 mod query;
 mod render;
 mod rust;
+mod rust_macro_arguments;
 
 use std::cell::RefCell;
 

@@ -74,6 +74,7 @@ build(3)
             supertype pkg.shapes.Circle : Base @7
             binding pkg.shapes.Circle.__init__ radius: float @8
             binding pkg.shapes.Circle.__init__ helper: Helper @8
+            binding pkg.shapes.Circle self.radius: float @9
             binding pkg.shapes.Circle self.helper: call Helper @10
             binding pkg.shapes.build shape: call Circle @24
         "#]],

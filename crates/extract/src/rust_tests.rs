@@ -62,6 +62,8 @@ fn uses_macros() {
             binding my_crate::m::inner::Point self.x: i32 @5
             binding my_crate::m::inner::Bits self.int: u32 @7
             binding my_crate::m::inner::Bits self.float: f32 @7
+            binding my_crate::m::inner::Area::area return: f64 @9
+            binding my_crate::m::inner::Area::double return: f64 @10
         "#]],
     );
 }
@@ -105,13 +107,17 @@ impl Marker for (u8, u16) {}
               impl my_crate::m::{impl Shape} 21-21
               impl my_crate::m::{impl Marker for (u8, u16)} 22-22
             call my_crate::m::{impl Display for Wrapper}::fmt -> write! @13
+            call my_crate::m::{impl Display for Wrapper}::fmt -> self.get @13
             call my_crate::m::{impl From for Vec}::from -> Self::new @18
             use my_crate::m <- std::fmt as fmt @2
             impl my_crate::m::{impl Wrapper} type=Wrapper @6
             impl my_crate::m::{impl Display for Wrapper} type=Wrapper trait=fmt::Display @11
             impl my_crate::m::{impl From for Vec} type=a::Vec trait=From @17
             impl my_crate::m::{impl Shape} type=Shape @21
+            binding my_crate::m::Wrapper::new return: Self @7
+            binding my_crate::m::{impl Display for Wrapper}::fmt return: fmt::Result @12
             binding my_crate::m::{impl Display for Wrapper}::fmt f: fmt::Formatter @12
+            binding my_crate::m::{impl From for Vec}::from return: Self @18
             binding my_crate::m::{impl From for Vec}::from text: str @18
         "#]],
     );
@@ -153,7 +159,9 @@ impl S {
             call my_crate::m::S::method::local -> helper @11
             call my_crate::m::S::method -> local @12
             impl my_crate::m::{impl S} type=S @9
+            binding my_crate::m::outer return: u32 @2
             binding my_crate::m::outer values: Vec @2
+            binding my_crate::m::outer::inner return: u32 @3
             binding my_crate::m::outer::inner x: u32 @3
         "#]],
     );
@@ -503,4 +511,34 @@ fn garbage_input_never_panics() {
         let text = String::from_utf8_lossy(&bytes).into_owned();
         let _ = extract_rust(&text);
     }
+}
+
+#[test]
+fn calls_inside_macro_arguments_are_seen() {
+    check(
+        r#"
+fn checks() {
+    assert_eq!(add(1, 2), 3);
+    println!("{} {}", self.total(), crate::util::scale(x.len()));
+    vec![make(), inner!(deep())];
+    matches!(value, Some(_));
+}
+"#,
+        expect![[r#"
+            module my_crate::m 1-8
+              function my_crate::m::checks 2-7
+            call my_crate::m::checks -> assert_eq! @3
+            call my_crate::m::checks -> add @3
+            call my_crate::m::checks -> println! @4
+            call my_crate::m::checks -> self.total @4
+            call my_crate::m::checks -> crate::util::scale @4
+            call my_crate::m::checks -> x.len @4
+            call my_crate::m::checks -> vec! @5
+            call my_crate::m::checks -> make @5
+            call my_crate::m::checks -> inner! @5
+            call my_crate::m::checks -> deep @5
+            call my_crate::m::checks -> matches! @6
+            call my_crate::m::checks -> Some @6
+        "#]],
+    );
 }

@@ -1,0 +1,89 @@
+//! Calls inside Rust macro arguments (`assert_eq!(add(1, 2), 3)`, `println!("{}", f())`).
+//!
+//! tree-sitter leaves a macro's arguments as an unparsed token tree. This scan recognizes the
+//! shapes that are calls in ordinary expression macros: `path::to::f(…)`, `recv.method(…)`,
+//! and nested `name!(…)`. It can mistake a tuple-struct pattern (`matches!(x, Some(_))`) for a
+//! call; such sites bind to the type as a constructor, never to an unrelated function.
+
+use tether_model::{CallSite, CalleeExpr, FileFacts, Receiver, SymbolId};
+use tree_sitter::Node;
+
+use crate::outline::{line_of, text_of};
+use crate::python::shorten;
+
+/// Token trees nest at most this deep before the scan stops.
+const MAX_TOKEN_TREE_DEPTH: usize = 32;
+
+/// Records the calls found in a macro invocation's token tree.
+pub(crate) fn calls_in_token_tree(token_tree: Node<'_>, caller: SymbolId, source: &str, facts: &mut FileFacts, depth: usize) {
+    if depth > MAX_TOKEN_TREE_DEPTH {
+        return;
+    }
+    let children: Vec<Node<'_>> = token_tree.children(&mut token_tree.walk()).collect();
+    let mut index = 0;
+    while index < children.len() {
+        let node = children[index];
+        if node.kind() == "token_tree" {
+            calls_in_token_tree(node, caller, source, facts, depth + 1);
+            index += 1;
+            continue;
+        }
+        if !is_path_segment(node) {
+            index += 1;
+            continue;
+        }
+        let mut segments = vec![text_of(node, source).to_string()];
+        let mut next = index + 1;
+        while next + 1 < children.len() && children[next].kind() == "::" && is_path_segment(children[next + 1]) {
+            segments.push(text_of(children[next + 1], source).to_string());
+            next += 2;
+        }
+        let follows = children.get(next).copied();
+        let after = children.get(next + 1).copied();
+        match follows {
+            Some(bang) if bang.kind() == "!" && after.is_some_and(|tree| tree.kind() == "token_tree") => {
+                let text = format!("{}!", segments.join("::"));
+                facts.calls.push(CallSite { caller, callee: CalleeExpr::Macro(segments), line: line_of(node), text: shorten(&text) });
+                if let Some(tree) = after {
+                    calls_in_token_tree(tree, caller, source, facts, depth + 1);
+                }
+                index = next + 2;
+            }
+            Some(arguments) if is_parenthesized(arguments, source) => {
+                let is_method = index > 0 && children[index - 1].kind() == "." && segments.len() == 1;
+                let callee = if is_method {
+                    CalleeExpr::Method { receiver: receiver_before(&children, index - 1, source), name: segments[0].clone() }
+                } else {
+                    CalleeExpr::Path(segments.clone())
+                };
+                facts.calls.push(CallSite { caller, callee, line: line_of(node), text: shorten(&segments.join("::")) });
+                calls_in_token_tree(arguments, caller, source, facts, depth + 1);
+                index = next + 1;
+            }
+            _ => index = next,
+        }
+    }
+}
+
+fn is_path_segment(node: Node<'_>) -> bool {
+    matches!(node.kind(), "identifier" | "self" | "super" | "crate")
+}
+
+fn is_parenthesized(node: Node<'_>, source: &str) -> bool {
+    node.kind() == "token_tree" && text_of(node, source).starts_with('(')
+}
+
+/// The receiver written before the `.` at `dot`: a name, or a chain of fields on a name.
+fn receiver_before(children: &[Node<'_>], dot: usize, source: &str) -> Receiver {
+    let mut path = Vec::new();
+    let mut position = dot;
+    while position > 0 && children[position].kind() == "." && is_path_segment(children[position - 1]) {
+        path.push(text_of(children[position - 1], source).to_string());
+        if position < 2 || children[position - 2].kind() != "." {
+            path.reverse();
+            return Receiver::Path(path);
+        }
+        position -= 2;
+    }
+    Receiver::Other
+}
