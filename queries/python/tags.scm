@@ -27,3 +27,7 @@
 (assignment) @local.definition
 (typed_parameter) @local.definition
 (typed_default_parameter) @local.definition
+(parameters (identifier) @local.definition)
+(parameters (default_parameter) @local.definition)
+(for_statement left: (identifier) @local.definition)
+(with_item value: (as_pattern) @local.definition)

@@ -50,3 +50,6 @@
 (let_declaration) @local.definition
 (parameters (parameter) @local.definition)
 (field_declaration) @local.definition
+(closure_parameters (identifier) @local.definition)
+(closure_parameters (parameter pattern: (identifier) @local.definition))
+(for_expression pattern: (identifier) @local.definition)

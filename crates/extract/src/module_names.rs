@@ -13,9 +13,11 @@ pub struct RustCrate {
 
 /// The dotted module name of a Python file.
 ///
-/// The package root is found by walking up from the file while the directory holds an
-/// `__init__.py` (`is_package` says so); the name counts from there. `pkg/__init__.py` is
-/// `pkg`. A `src/` layout needs no special case: `src/` holds no `__init__.py`.
+/// The name counts from the outermost folder that holds an `__init__.py` (`is_package` says
+/// so): `src/flask/sansio/app.py` is `flask.sansio.app` even though `sansio/` has no
+/// `__init__.py` (a namespace portion inside a regular package). `pkg/__init__.py` is `pkg`.
+/// A file with no package above it is named by its stem. A `src/` layout needs no special
+/// case: `src/` holds no `__init__.py`.
 pub fn python_module_name(path: &str, is_package: impl Fn(&str) -> bool) -> String {
     let without_extension = path.strip_suffix(".py").unwrap_or(path);
     let mut segments: Vec<&str> = without_extension.split('/').filter(|segment| !segment.is_empty()).collect();
@@ -23,16 +25,14 @@ pub fn python_module_name(path: &str, is_package: impl Fn(&str) -> bool) -> Stri
     if is_init {
         segments.pop();
     }
-    // `first` walks up over the directories that are packages; for __init__.py the file's
-    // own directory is the innermost package.
-    let mut first = if is_init { segments.len() } else { segments.len().saturating_sub(1) };
-    while first > 0 && is_package(&segments[..first].join("/")) {
-        first -= 1;
+    // The folders above the module: all segments for a package's __init__, else all but the file.
+    let folder_count = if is_init { segments.len() } else { segments.len().saturating_sub(1) };
+    for depth in 1..=folder_count {
+        if is_package(&segments[..depth].join("/")) {
+            return segments[depth - 1..].join(".");
+        }
     }
-    if first >= segments.len() {
-        first = segments.len().saturating_sub(1);
-    }
-    segments[first..].join(".")
+    segments.last().map(|stem| stem.to_string()).unwrap_or_default()
 }
 
 /// The crate path of a Rust file's module (`my_crate::a::b`), given the workspace's crates.
@@ -105,6 +105,8 @@ mod tests {
         assert_eq!(python_module_name("setup.py", is_package), "setup");
         assert_eq!(python_module_name("scripts/tool.py", is_package), "tool");
         assert_eq!(python_module_name("__init__.py", is_package), "__init__");
+        // A namespace folder inside a package keeps the package's prefix.
+        assert_eq!(python_module_name("mypy/server/plain/deep.py", is_package), "mypy.server.plain.deep");
     }
 
     #[test]

@@ -239,7 +239,7 @@ fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut 
                         let source_name = text_of(right, source);
                         facts.bindings.iter().rev().find(|binding| binding.scope == named.id && binding.name == source_name).map(|binding| binding.value.clone())
                     }
-                    kind => literal_type(kind).map(|type_name| BindingValue::Type { path: vec![type_name.to_string()], is_dyn: false }),
+                    kind => Some(literal_type(kind).map_or(BindingValue::Unknown, |type_name| BindingValue::Type { path: vec![type_name.to_string()], is_dyn: false })),
                 }
             } else {
                 None
@@ -263,6 +263,25 @@ fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut 
                 named.id
             };
             facts.bindings.push(Binding { scope, name: name_path.join("."), value, line });
+        }
+        // Untyped parameters and loop variables: locals of no visible type.
+        "identifier" | "default_parameter" => {
+            let name = if node.kind() == "identifier" { Some(node) } else { node.child_by_field_name("name") };
+            let Some(name) = name.filter(|name| name.kind() == "identifier") else { return };
+            let is_parameter = node.parent().is_some_and(|parent| parent.kind() == "parameters");
+            // Parameters belong to the function being defined (the innermost scope); loop
+            // variables to the innermost named scope.
+            let scope = if is_parameter { scopes.innermost().id } else { scopes.innermost_named().id };
+            facts.bindings.push(Binding { scope, name: text_of(name, source).to_string(), value: BindingValue::Unknown, line });
+        }
+        "as_pattern" => {
+            let Some(alias) = node.child_by_field_name("alias").and_then(|alias| alias.named_child(0)).filter(|alias| alias.kind() == "identifier") else { return };
+            let value = node
+                .named_child(0)
+                .filter(|value| value.kind() == "call")
+                .and_then(|call| call.child_by_field_name("function"))
+                .map_or(BindingValue::Unknown, |function| BindingValue::CallResult(callee_expression(function, source)));
+            facts.bindings.push(Binding { scope: scopes.innermost_named().id, name: text_of(alias, source).to_string(), value, line });
         }
         "typed_parameter" | "typed_default_parameter" => {
             let name = match node.kind() {

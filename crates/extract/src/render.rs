@@ -54,6 +54,7 @@ pub fn render_facts(facts: &FileFacts) -> String {
         let value = match &binding.value {
             BindingValue::Type { path, is_dyn } => format!("{}{}", if *is_dyn { "dyn " } else { "" }, path.join(separator)),
             BindingValue::CallResult(callee) => format!("call {}", render_callee(callee, separator)),
+            BindingValue::Unknown => "?".to_string(),
         };
         let _ = writeln!(out, "binding {} {}: {} @{}", name_of(binding.scope), binding.name, value, binding.line);
     }

@@ -391,7 +391,7 @@ fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut 
                         .child_by_field_name("name")
                         .and_then(|name| path_segments(name, source, 0))
                         .map(|path| BindingValue::Type { path, is_dyn: false }),
-                    _ => None,
+                    _ => Some(BindingValue::Unknown),
                 }),
             };
             let Some(value) = value else { return };
@@ -411,6 +411,11 @@ fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut 
             // Parameters belong to the function being defined, which is the innermost scope.
             let scope = scopes.innermost().id;
             facts.bindings.push(Binding { scope, name: text_of(pattern, source).to_string(), value, line });
+        }
+        // `|it| …` and `for item in …`: locals of no visible type.
+        "identifier" => {
+            let scope = scopes.innermost_named().id;
+            facts.bindings.push(Binding { scope, name: text_of(node, source).to_string(), value: BindingValue::Unknown, line });
         }
         "field_declaration" => {
             let owner = scopes.innermost();

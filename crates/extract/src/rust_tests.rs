@@ -64,6 +64,7 @@ fn uses_macros() {
             binding my_crate::m::inner::Bits self.float: f32 @7
             binding my_crate::m::inner::Area::area return: f64 @9
             binding my_crate::m::inner::Area::double return: f64 @10
+            binding my_crate::m::uses_macros n: ? @22
         "#]],
     );
 }
@@ -163,6 +164,9 @@ impl S {
             binding my_crate::m::outer values: Vec @2
             binding my_crate::m::outer::inner return: u32 @3
             binding my_crate::m::outer::inner x: u32 @3
+            binding my_crate::m::outer add: ? @4
+            binding my_crate::m::outer a: ? @4
+            binding my_crate::m::outer v: ? @5
         "#]],
     );
 }
@@ -362,6 +366,9 @@ trait Visitor {
             binding my_crate::m::run generic: call Vec::with_capacity @25
             binding my_crate::m::run chained: call (Type::new()).build @26
             binding my_crate::m::run mutable: call h @28
+            binding my_crate::m::run plain: ? @29
+            binding my_crate::m::run closure: ? @30
+            binding my_crate::m::run z: ? @30
             binding my_crate::m::Holder::with key: dyn Key @34
             binding my_crate::m::Visitor::visit node: Node @38
         "#]],

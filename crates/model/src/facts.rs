@@ -137,4 +137,7 @@ pub enum BindingValue {
     Type { path: Vec<String>, is_dyn: bool },
     /// The result of a call: `x = C()`, `let x = Type::new()`.
     CallResult(CalleeExpr),
+    /// A local or parameter whose type is not visible (`def f(app)`, `|it|`, `let x = y;`).
+    /// Knowing that the name is local keeps it from being mistaken for a global.
+    Unknown,
 }

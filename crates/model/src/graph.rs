@@ -132,7 +132,8 @@ pub struct Edge {
 pub enum UnresolvedReason {
     /// No scope, import or project symbol has this name.
     UnknownName,
-    /// A method on a receiver whose type is not visible.
+    /// A method on a receiver whose type is not visible, or a call of such a value
+    /// (a parameter, a closure variable, a local assigned from an untyped expression).
     UnknownReceiverType,
     /// The type is known but has no member of this name (perhaps inherited from outside).
     UnknownMember,

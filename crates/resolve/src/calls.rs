@@ -272,6 +272,8 @@ impl Resolver<'_> {
                 CallTargets::Outside { qualified_name: format!("<builtin>{separator}{path}"), is_builtin: true, rule: resolved.rule }
             }
             Denotation::Namespace(_) => CallTargets::Unresolved(UnresolvedReason::ComplexCallee),
+            // Calling a parameter or local (a callback): its value is not visible.
+            Denotation::UntypedLocal => CallTargets::Unresolved(UnresolvedReason::UnknownReceiverType),
         }
     }
 

@@ -20,6 +20,8 @@ pub(crate) enum Denotation {
     Builtin(String),
     /// Several project symbols; none is picked.
     Ambiguous(Vec<Sym>),
+    /// A local or parameter whose type is not visible.
+    UntypedLocal,
 }
 
 /// How many glob or re-export hops a lookup follows before giving up (import cycles).
@@ -63,6 +65,7 @@ impl Resolver<'_> {
             Language::Rust => "::",
         };
         match &base.denotation {
+            Denotation::UntypedLocal => Err(UnresolvedReason::UnknownReceiverType),
             Denotation::External(path) => found(Denotation::External(format!("{path}{separator}{name}")), base.rule),
             Denotation::Builtin(path) => found(Denotation::Builtin(format!("{path}{separator}{name}")), base.rule),
             Denotation::Namespace(prefix) => {

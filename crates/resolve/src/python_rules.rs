@@ -74,10 +74,12 @@ impl Resolver<'_> {
     /// A typed local binding of `name` visible in exactly this scope.
     pub(crate) fn binding_in_scope(&self, scope: Sym, name: &str, language: Language) -> Option<Resolved> {
         let bindings = self.index.bindings_named(scope, name)?;
-        bindings.iter().rev().find_map(|binding| {
+        let typed = bindings.iter().rev().find_map(|binding| {
             self.binding_denotation(scope, &binding.value, language)
                 .map(|denotation| Resolved { denotation, rule: ResolutionRule::TypedReceiver })
-        })
+        });
+        // A local whose type is not visible is still a local: it hides outer names.
+        typed.or(Some(Resolved { denotation: Denotation::UntypedLocal, rule: ResolutionRule::TypedReceiver }))
     }
 
     /// The class whose method (or nested lambda of a method) `scope` is.
