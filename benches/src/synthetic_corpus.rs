@@ -57,7 +57,7 @@ pub fn generate(out: &Path, lines: usize, seed: u64) -> anyhow::Result<Written> 
     for file in 0..files_per_language {
         let package = file / 20;
         let module = file % 20;
-        write(&format!("py/synthetic/p{package}/m{module}.py"), python_module(&mut random, files_per_language, file))?;
+        write(&format!("py/synthetic/p{package}/m{module}.py"), python_module(&mut random, files_per_language))?;
     }
 
     write("rs/Cargo.toml", "[package]\nname = \"synthetic\"\nversion = \"0.1.0\"\nedition = \"2021\"\n".to_string())?;
@@ -72,7 +72,7 @@ pub fn generate(out: &Path, lines: usize, seed: u64) -> anyhow::Result<Written> 
     Ok(written)
 }
 
-fn python_module(random: &mut Random, file_count: usize, file: usize) -> String {
+fn python_module(random: &mut Random, file_count: usize) -> String {
     let mut text = String::new();
     let imports: Vec<usize> = (0..3).map(|_| random.below(file_count)).collect();
     for other in &imports {
