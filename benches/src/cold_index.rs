@@ -22,7 +22,10 @@ pub fn run(root: &Path, runs: usize, buffer_pool_mib: u64) -> anyhow::Result<()>
         let mut built = build_graph(&IndexOptions::new(root), &|_, _| {})?;
         let store_started = Instant::now();
         let config = tether_store::StoreConfig { buffer_pool_bytes: buffer_pool_mib * 1024 * 1024, max_threads: 0 };
-        tether_store::write_fresh_database(&database, &built.graph, &meta, config)?;
+        let load = tether_store::write_fresh_database(&database, &built.graph, &meta, config)?;
+        if std::env::var_os("TETHER_BENCH_VERBOSE").is_some() {
+            eprintln!("store: csv {:.2} s, copy {:.2} s, rows {:?}, copy seconds {:?}", load.csv_seconds, load.copy_seconds, load.rows_by_table, load.copy_seconds_by_table);
+        }
         built.timings.store_seconds = store_started.elapsed().as_secs_f64();
         index_seconds.push(started.elapsed().as_secs_f64());
         phases.push(built.timings);
