@@ -150,3 +150,30 @@ fn decorators_lambdas_nested_functions_and_default_arguments() {
         "#]],
     );
 }
+
+#[test]
+fn a_python_package_and_a_rust_crate_of_one_name_stay_apart() {
+    check(
+        r#"
+        //- /py/shared/__init__.py
+        //- /py/shared/tools.py
+        def run():
+            return 1
+        //- /py/app.py
+        import shared.tools as tools
+        tools.run()  # calls: shared.tools.run
+        //- /Cargo.toml
+        [package]
+        name = "shared"
+        //- /src/lib.rs
+        pub mod tools;
+        //- /src/tools.rs
+        pub fn run() {}
+        fn caller() { crate::tools::run(); }  // calls: shared::tools::run
+        "#,
+        expect![[r#"
+            app -> shared.tools.run @2 import 0.95
+            shared::tools::caller -> shared::tools::run @2 qualified_path 0.95
+        "#]],
+    );
+}

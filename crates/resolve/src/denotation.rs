@@ -70,7 +70,7 @@ impl Resolver<'_> {
             Denotation::Builtin(path) => found(Denotation::Builtin(format!("{path}{separator}{name}")), base.rule),
             Denotation::Namespace(prefix) => {
                 let qualified_name = format!("{prefix}.{name}");
-                if let Some(module) = from_candidates(&self.index.modules_named(&qualified_name)) {
+                if let Some(module) = from_candidates(&self.index.modules_named(&qualified_name, Language::Python)) {
                     found(module, base.rule)
                 } else if self.index.python_module_prefixes.contains(&qualified_name) {
                     found(Denotation::Namespace(qualified_name), base.rule)
@@ -125,7 +125,7 @@ impl Resolver<'_> {
         }
         let separator = if language == Language::Python { "." } else { "::" };
         let qualified_name = format!("{}{separator}{name}", self.index.symbol(module).qualified_name);
-        if let Some(denotation) = from_candidates(&self.index.modules_named(&qualified_name)) {
+        if let Some(denotation) = from_candidates(&self.index.modules_named(&qualified_name, language)) {
             return found(denotation, rule);
         }
         if language == Language::Python && self.index.python_module_prefixes.contains(&qualified_name) {

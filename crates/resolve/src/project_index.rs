@@ -137,10 +137,18 @@ impl<'a> ProjectIndex<'a> {
         self.bindings_by_scope.get(&scope).and_then(|bindings| bindings.get(name))
     }
 
-    pub(crate) fn modules_named(&self, qualified_name: &str) -> Vec<Sym> {
+    /// File modules and inline modules of one language with this qualified name (a Python
+    /// package and a Rust crate may share a name).
+    pub(crate) fn modules_named(&self, qualified_name: &str, language: Language) -> Vec<Sym> {
         self.by_qualified_name
             .get(qualified_name)
-            .map(|candidates| candidates.iter().copied().filter(|sym| self.symbol(*sym).kind == SymbolKind::Module).collect())
+            .map(|candidates| {
+                candidates
+                    .iter()
+                    .copied()
+                    .filter(|sym| self.symbol(*sym).kind == SymbolKind::Module && self.symbol(*sym).language == language)
+                    .collect()
+            })
             .unwrap_or_default()
     }
 

@@ -94,7 +94,7 @@ impl Resolver<'_> {
         let Some((head, rest)) = path.split_first() else {
             return Resolved { denotation: Denotation::External(String::new()), rule: ResolutionRule::Import };
         };
-        let mut current = if let Some(module) = from_candidates(&self.index.modules_named(head)) {
+        let mut current = if let Some(module) = from_candidates(&self.index.modules_named(head, Language::Python)) {
             Resolved { denotation: module, rule: ResolutionRule::Import }
         } else if self.index.python_module_prefixes.contains(head.as_str()) {
             Resolved { denotation: Denotation::Namespace(head.clone()), rule: ResolutionRule::Import }
@@ -131,7 +131,7 @@ impl Resolver<'_> {
             return None;
         }
         let name = qualified.join(".");
-        if let Some(module) = from_candidates(&self.index.modules_named(&name)) {
+        if let Some(module) = from_candidates(&self.index.modules_named(&name, Language::Python)) {
             return Some(Resolved { denotation: module, rule: ResolutionRule::Import });
         }
         if self.index.python_module_prefixes.contains(&name) {

@@ -23,7 +23,7 @@ impl Resolver<'_> {
         let mut current = match head.as_str() {
             "crate" => {
                 let crate_name = self.index.symbol(module).qualified_name.split("::").next().unwrap_or("").to_string();
-                let root = from_candidates(&self.index.modules_named(&crate_name)).ok_or(UnresolvedReason::UnknownName)?;
+                let root = from_candidates(&self.index.modules_named(&crate_name, Language::Rust)).ok_or(UnresolvedReason::UnknownName)?;
                 Resolved { denotation: root, rule: ResolutionRule::QualifiedPath }
             }
             "self" => Resolved { denotation: Denotation::Symbol(module), rule: ResolutionRule::QualifiedPath },
@@ -79,11 +79,11 @@ impl Resolver<'_> {
         }
         // A file module's submodule declared with `mod name;` lives in another file.
         let qualified_name = format!("{}::{name}", self.index.symbol(module).qualified_name);
-        if let Some(submodule) = from_candidates(&self.index.modules_named(&qualified_name)) {
+        if let Some(submodule) = from_candidates(&self.index.modules_named(&qualified_name, Language::Rust)) {
             return Some(Resolved { denotation: submodule, rule: ResolutionRule::SameScope });
         }
         if self.index.rust_crates.contains(name) {
-            if let Some(root) = from_candidates(&self.index.modules_named(name)) {
+            if let Some(root) = from_candidates(&self.index.modules_named(name, Language::Rust)) {
                 return Some(Resolved { denotation: root, rule: ResolutionRule::QualifiedPath });
             }
         }
@@ -107,7 +107,7 @@ impl Resolver<'_> {
         }
         let qualified_name = &self.index.symbol(module).qualified_name;
         let (parent_name, _) = qualified_name.rsplit_once("::")?;
-        from_candidates(&self.index.modules_named(parent_name))
+        from_candidates(&self.index.modules_named(parent_name, Language::Rust))
     }
 
     /// `Self` inside an impl block (its self type) or a trait (the trait).
