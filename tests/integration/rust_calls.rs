@@ -117,3 +117,27 @@ fn traits_impls_dynamic_dispatch_and_macros() {
         "#]],
     );
 }
+
+#[test]
+fn a_private_macro_named_like_a_std_macro_stays_in_its_file() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "docs"
+        //- /src/lib.rs
+        mod man;
+        mod version;
+        //- /src/man.rs
+        macro_rules! writeln { ($($t:tt)*) => { std::writeln!($($t)*).unwrap() } }
+        fn render(out: &mut String) { writeln!(out, "man"); }  // calls: docs::man::writeln
+        //- /src/version.rs
+        fn render(out: &mut String) { writeln!(out).unwrap(); }  // calls: <builtin>::writeln!
+        "#,
+        expect![[r#"
+            docs::man::render -> docs::man::writeln @2 macro 0.9
+            docs::version::render -> <builtin>::writeln! @1 macro 0.9
+            unresolved docs::version::render src/version.rs:1 writeln!(out).unwrap (no_project_symbol_named)
+        "#]],
+    );
+}

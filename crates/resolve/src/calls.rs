@@ -212,25 +212,29 @@ impl Resolver<'_> {
             return self.rust_path(caller, path, false);
         }
         let name = path.first().ok_or(UnresolvedReason::ComplexCallee)?;
-        // Textual scope first: macros of the same crate, then any crate of the workspace.
-        let crate_name = self.index.symbol(self.index.module_of[caller as usize]).qualified_name.split("::").next().unwrap_or("").to_string();
-        let candidates: Vec<Sym> = self
-            .index
-            .macros_by_name
-            .get(name.as_str())
-            .map(|macros| macros.iter().copied().filter(|sym| self.index.symbol(*sym).qualified_name.split("::").next() == Some(crate_name.as_str())).collect())
-            .unwrap_or_default();
-        if let Some(denotation) = crate::denotation::from_candidates(&candidates) {
+        let macros = self.index.macros_by_name.get(name.as_str()).map(Vec::as_slice).unwrap_or(&[]);
+        let caller_file = self.index.module_of[caller as usize];
+        // `macro_rules!` is textually scoped: a definition in the caller's own file wins.
+        let same_file: Vec<Sym> = macros.iter().copied().filter(|sym| self.index.module_of[*sym as usize] == caller_file).collect();
+        if let Some(denotation) = crate::denotation::from_candidates(&same_file) {
             return found(denotation, ResolutionRule::Macro);
         }
         if let Ok(imported) = self.rust_path(caller, path, false) {
             return Ok(Resolved { denotation: imported.denotation, rule: ResolutionRule::Macro });
         }
+        // A std macro's name means the std macro unless the file defines its own: a private
+        // `macro_rules! writeln` elsewhere in the crate is not visible here.
         if is_rust_std_macro(name) {
             return found(Denotation::Builtin(format!("{name}!")), ResolutionRule::Macro);
         }
-        let anywhere = self.index.macros_by_name.get(name.as_str()).cloned().unwrap_or_default();
-        match crate::denotation::from_candidates(&anywhere) {
+        // Then macros of the same crate (exported or `#[macro_use]`), then of the workspace.
+        let crate_name = self.index.symbol(caller_file).qualified_name.split("::").next().unwrap_or("").to_string();
+        let same_crate: Vec<Sym> =
+            macros.iter().copied().filter(|sym| self.index.symbol(*sym).qualified_name.split("::").next() == Some(crate_name.as_str())).collect();
+        if let Some(denotation) = crate::denotation::from_candidates(&same_crate) {
+            return found(denotation, ResolutionRule::Macro);
+        }
+        match crate::denotation::from_candidates(macros) {
             Some(denotation) => found(denotation, ResolutionRule::Macro),
             None => Err(UnresolvedReason::UnknownName),
         }

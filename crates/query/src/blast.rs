@@ -1,0 +1,215 @@
+//! Blast radius: what depends on a symbol or a file, by a reverse walk over CALLS, IMPORTS,
+//! INHERITS and IMPLEMENTS, with distance, the path it was reached by, a confidence (the
+//! product along the path) and a severity.
+
+use std::collections::{HashMap, VecDeque};
+
+use tether_model::EdgeKind;
+
+use crate::neighbours::is_uncertain;
+use crate::page::{Completeness, CompletenessCause, PageRequest};
+use crate::snapshot::{Snapshot, SymbolIndex};
+
+/// How far and what to walk.
+#[derive(Clone, Copy, Debug)]
+pub struct BlastOptions {
+    pub depth: u32,
+    pub page: PageRequest,
+}
+
+impl BlastOptions {
+    pub const DEFAULT_DEPTH: u32 = 3;
+    pub const MAX_DEPTH: u32 = 8;
+}
+
+impl Default for BlastOptions {
+    fn default() -> BlastOptions {
+        BlastOptions { depth: BlastOptions::DEFAULT_DEPTH, page: PageRequest::default() }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub enum Severity {
+    /// A direct dependent through a confident edge: it breaks if the subject's contract changes.
+    Breaks,
+    /// Reached indirectly, or through a dynamic, ambiguous, name-only or low-confidence edge.
+    Maybe,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Breaks => "breaks",
+            Severity::Maybe => "maybe",
+        }
+    }
+}
+
+/// One dependent.
+#[derive(Clone, PartialEq, Debug)]
+pub struct ImpactedSymbol {
+    pub index: SymbolIndex,
+    pub distance: u32,
+    /// From the subject (first) to this symbol (last).
+    pub via: Vec<SymbolIndex>,
+    /// The kind of the last edge (how this symbol depends on the previous one).
+    pub edge_kind: EdgeKind,
+    /// The line of that edge's site in this symbol's file.
+    pub site_line: u32,
+    pub confidence: f32,
+    pub severity: Severity,
+}
+
+#[derive(Clone, PartialEq, Debug)]
+pub struct BlastAnswer {
+    /// The symbols the walk started from (the subject and what it contains).
+    pub seeds: Vec<SymbolIndex>,
+    pub depth: u32,
+    pub total: usize,
+    pub breaks: usize,
+    pub items: Vec<ImpactedSymbol>,
+    pub next_cursor: Option<String>,
+    /// Every test reached, ranked like the items (not paginated; capped at 100).
+    pub tests_affected: Vec<SymbolIndex>,
+    pub completeness: Completeness,
+}
+
+/// Confidence below which a path counts as uncertain.
+const CONFIDENT: f32 = 0.8;
+const MAX_TESTS_LISTED: usize = 100;
+const DEPENDENCY_EDGES: [EdgeKind; 4] = [EdgeKind::Calls, EdgeKind::Imports, EdgeKind::Inherits, EdgeKind::Implements];
+
+struct Reached {
+    distance: u32,
+    previous: Option<SymbolIndex>,
+    edge_kind: EdgeKind,
+    site_line: u32,
+    confidence: f32,
+    uncertain: bool,
+}
+
+impl Snapshot {
+    /// The blast radius of a symbol.
+    pub fn blast_symbol(&self, subject: SymbolIndex, options: BlastOptions) -> BlastAnswer {
+        let mut seeds = vec![subject];
+        let mut position = 0;
+        while position < seeds.len() {
+            let current = seeds[position];
+            seeds.extend(self.children(current));
+            position += 1;
+        }
+        self.blast_from(seeds, options)
+    }
+
+    /// The blast radius of a file: of everything defined in it.
+    pub fn blast_file(&self, path: &str, options: BlastOptions) -> Option<BlastAnswer> {
+        let symbols = self.by_path.get(path)?;
+        Some(self.blast_from(symbols.clone(), options))
+    }
+
+    fn blast_from(&self, seeds: Vec<SymbolIndex>, options: BlastOptions) -> BlastAnswer {
+        let depth = options.depth.clamp(1, BlastOptions::MAX_DEPTH);
+        let mut reached: HashMap<SymbolIndex, Reached> = HashMap::new();
+        let mut queue: VecDeque<SymbolIndex> = VecDeque::new();
+        for seed in &seeds {
+            reached.insert(*seed, Reached { distance: 0, previous: None, edge_kind: EdgeKind::Contains, site_line: 0, confidence: 1.0, uncertain: false });
+            queue.push_back(*seed);
+        }
+        let mut uncertain_edges = 0usize;
+        while let Some(current) = queue.pop_front() {
+            let (distance, confidence, uncertain) = {
+                let state = &reached[&current];
+                (state.distance, state.confidence, state.uncertain)
+            };
+            if distance >= depth {
+                continue;
+            }
+            for edge in self.incoming(current, &DEPENDENCY_EDGES) {
+                let dependent = edge.source;
+                let edge_uncertain = is_uncertain(edge.edge.rule);
+                if edge_uncertain {
+                    uncertain_edges += 1;
+                }
+                let candidate = Reached {
+                    distance: distance + 1,
+                    previous: Some(current),
+                    edge_kind: edge.edge.kind,
+                    site_line: edge.edge.line,
+                    confidence: confidence * edge.edge.confidence,
+                    uncertain: uncertain || edge_uncertain,
+                };
+                match reached.get(&dependent) {
+                    None => {
+                        reached.insert(dependent, candidate);
+                        queue.push_back(dependent);
+                    }
+                    Some(existing) if existing.distance == candidate.distance && existing.confidence < candidate.confidence => {
+                        reached.insert(dependent, candidate);
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+
+        let mut items: Vec<ImpactedSymbol> = reached
+            .iter()
+            .filter(|(_, state)| state.distance > 0)
+            .map(|(index, state)| {
+                let severity = if state.distance == 1 && !state.uncertain && state.confidence >= CONFIDENT { Severity::Breaks } else { Severity::Maybe };
+                ImpactedSymbol {
+                    index: *index,
+                    distance: state.distance,
+                    via: self.path_to(&reached, *index),
+                    edge_kind: state.edge_kind,
+                    site_line: state.site_line,
+                    confidence: state.confidence,
+                    severity,
+                }
+            })
+            .collect();
+        items.sort_by(|a, b| {
+            (a.severity, a.distance)
+                .cmp(&(b.severity, b.distance))
+                .then(b.confidence.total_cmp(&a.confidence))
+                .then_with(|| self.symbol(a.index).qualified_name.cmp(&self.symbol(b.index).qualified_name))
+        });
+        let tests_affected: Vec<SymbolIndex> =
+            items.iter().map(|item| item.index).filter(|index| self.symbol(*index).is_test).take(MAX_TESTS_LISTED).collect();
+        let total = items.len();
+        let breaks = items.iter().filter(|item| item.severity == Severity::Breaks).count();
+
+        // Unresolved sites could call the seeds or anything reached short of the depth limit.
+        let frontier: Vec<SymbolIndex> = reached.iter().filter(|(_, state)| state.distance < depth).map(|(index, _)| *index).filter(|index| self.symbol(*index).kind.is_callable() || self.symbol(*index).kind.is_type()).collect();
+        let mut causes = self.unresolved_causes(&frontier);
+        causes.sort_by(|a, b| cause_weight(b).cmp(&cause_weight(a)));
+        causes.truncate(5);
+        if uncertain_edges > 0 {
+            causes.push(CompletenessCause::UncertainEdges { count: uncertain_edges });
+        }
+        if let Some(first) = seeds.first() {
+            causes.extend(self.unparsed_files_cause(*first));
+        }
+        let (items, next_cursor) = options.page.apply(items);
+        BlastAnswer { seeds, depth, total, breaks, items, next_cursor, tests_affected, completeness: Completeness::from_causes(causes) }
+    }
+
+    fn path_to(&self, reached: &HashMap<SymbolIndex, Reached>, end: SymbolIndex) -> Vec<SymbolIndex> {
+        let mut path = vec![end];
+        let mut current = end;
+        while let Some(previous) = reached.get(&current).and_then(|state| state.previous) {
+            path.push(previous);
+            current = previous;
+            if path.len() > BlastOptions::MAX_DEPTH as usize + 1 {
+                break;
+            }
+        }
+        path.reverse();
+        path
+    }
+}
+
+fn cause_weight(cause: &CompletenessCause) -> usize {
+    match cause {
+        CompletenessCause::UnresolvedCallSites { count, .. } | CompletenessCause::UncertainEdges { count } | CompletenessCause::UnparsedFiles { count, .. } => *count,
+    }
+}

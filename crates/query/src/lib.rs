@@ -1,0 +1,24 @@
+//! Queries over an immutable, in-memory snapshot of the code graph.
+//!
+//! A [`Snapshot`] is built once from a [`Graph`](tether_model::Graph) (CSR adjacency in both
+//! directions, symbols by qualified name and by file) and then only read; a new graph means a
+//! new snapshot, published whole. Every query returns plain data: ranked, capped and
+//! paginated items with file and line, a completeness verdict, and a hint for the next call.
+//!
+//! This crate deliberately does no IO (freshness against git is the daemon's job), writes no
+//! JSON (the protocol crate does), and never guesses: an ambiguous address returns the
+//! candidates, and "no dependents" is said only when nothing unresolved could be one.
+
+mod address;
+mod blast;
+mod lookup;
+mod neighbours;
+mod page;
+mod snapshot;
+
+pub use address::{AddressError, Candidate};
+pub use blast::{BlastAnswer, BlastOptions, ImpactedSymbol, Severity};
+pub use lookup::{LookupAnswer, LookupItem};
+pub use neighbours::{NeighbourAnswer, NeighbourItem, NeighbourKind};
+pub use page::{Completeness, CompletenessCause, PageRequest};
+pub use snapshot::{Snapshot, SymbolIndex};

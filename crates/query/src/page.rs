@@ -1,0 +1,75 @@
+//! Paging and completeness: every answer is capped, says how to get the rest, and says
+//! whether it is the whole truth.
+
+/// Which slice of a ranked answer to return.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct PageRequest {
+    pub offset: usize,
+    pub limit: usize,
+}
+
+impl PageRequest {
+    pub const DEFAULT_LIMIT: usize = 20;
+    pub const MAX_LIMIT: usize = 200;
+
+    /// A page from an optional cursor (as returned in `next_cursor`) and an optional limit.
+    pub fn new(cursor: Option<&str>, limit: Option<usize>) -> Result<PageRequest, String> {
+        let offset = match cursor {
+            None | Some("") => 0,
+            Some(cursor) => cursor.strip_prefix("o:").and_then(|offset| offset.parse().ok()).ok_or_else(|| format!("invalid cursor {cursor:?}; pass the next_cursor of a previous answer"))?,
+        };
+        let limit = limit.unwrap_or(PageRequest::DEFAULT_LIMIT).clamp(1, PageRequest::MAX_LIMIT);
+        Ok(PageRequest { offset, limit })
+    }
+
+    /// This page of `items`, and the cursor of the next page if there is one.
+    pub fn apply<T>(&self, items: Vec<T>) -> (Vec<T>, Option<String>) {
+        let total = items.len();
+        let page: Vec<T> = items.into_iter().skip(self.offset).take(self.limit).collect();
+        let next = (self.offset + self.limit < total).then(|| format!("o:{}", self.offset + self.limit));
+        (page, next)
+    }
+}
+
+impl Default for PageRequest {
+    fn default() -> PageRequest {
+        PageRequest { offset: 0, limit: PageRequest::DEFAULT_LIMIT }
+    }
+}
+
+/// Whether an answer is known to be whole.
+#[derive(Clone, PartialEq, Debug)]
+pub enum Completeness {
+    /// Nothing unresolved, dynamic or unparsed could add to it.
+    Exact,
+    /// The answer is a lower bound; the causes say why and how much might be missing.
+    LowerBound(Vec<CompletenessCause>),
+}
+
+impl Completeness {
+    pub fn from_causes(causes: Vec<CompletenessCause>) -> Completeness {
+        if causes.is_empty() {
+            Completeness::Exact
+        } else {
+            Completeness::LowerBound(causes)
+        }
+    }
+
+    pub fn is_exact(&self) -> bool {
+        matches!(self, Completeness::Exact)
+    }
+}
+
+/// Why an answer may be missing items.
+#[derive(Clone, PartialEq, Debug)]
+pub enum CompletenessCause {
+    /// Call sites whose target could not be bound but which call this name.
+    UnresolvedCallSites { name: String, count: usize, examples: Vec<(String, u32, String)> },
+    /// Paths through dynamic dispatch, ambiguous or name-only edges (included, as `maybe`).
+    UncertainEdges { count: usize },
+    /// Files of this language that were not parsed at all (binary, too large, unreadable).
+    UnparsedFiles { count: usize, examples: Vec<String> },
+}
+
+/// At most this many examples are given for a cause.
+pub(crate) const MAX_CAUSE_EXAMPLES: usize = 3;

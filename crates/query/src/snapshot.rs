@@ -1,0 +1,150 @@
+//! The immutable snapshot: symbols in a vector, edges in CSR form both ways, and the lookup
+//! tables that addressing and completeness need.
+
+use std::collections::HashMap;
+
+use tether_model::{Edge, EdgeKind, FileStatus, Graph, IndexMeta, Symbol, SymbolId, UnresolvedCall};
+
+/// A symbol's position in [`Snapshot::symbols`].
+pub type SymbolIndex = u32;
+
+/// Adjacency in compressed sparse row form: the edges of node `n` are
+/// `edges[offsets[n]..offsets[n + 1]]`, each an index into [`Snapshot::edges`].
+struct Adjacency {
+    offsets: Vec<u32>,
+    edges: Vec<u32>,
+}
+
+impl Adjacency {
+    fn build(node_count: usize, pairs: impl Iterator<Item = (SymbolIndex, u32)> + Clone) -> Adjacency {
+        let mut offsets = vec![0u32; node_count + 1];
+        for (node, _) in pairs.clone() {
+            offsets[node as usize + 1] += 1;
+        }
+        for index in 0..node_count {
+            offsets[index + 1] += offsets[index];
+        }
+        let mut cursor = offsets.clone();
+        let mut edges = vec![0u32; offsets[node_count] as usize];
+        for (node, edge) in pairs {
+            edges[cursor[node as usize] as usize] = edge;
+            cursor[node as usize] += 1;
+        }
+        Adjacency { offsets, edges }
+    }
+
+    fn of(&self, node: SymbolIndex) -> &[u32] {
+        let start = self.offsets[node as usize] as usize;
+        let end = self.offsets[node as usize + 1] as usize;
+        &self.edges[start..end]
+    }
+}
+
+/// An edge with both ends as symbol indexes.
+#[derive(Clone, Debug)]
+pub struct IndexedEdge {
+    pub edge: Edge,
+    pub source: SymbolIndex,
+    pub target: SymbolIndex,
+}
+
+/// The graph, ready for queries.
+pub struct Snapshot {
+    pub meta: IndexMeta,
+    pub symbols: Vec<Symbol>,
+    pub edges: Vec<IndexedEdge>,
+    pub unresolved: Vec<UnresolvedCall>,
+    by_id: HashMap<SymbolId, SymbolIndex>,
+    pub(crate) by_qualified_name: HashMap<String, Vec<SymbolIndex>>,
+    /// Symbols of each file, sorted by start line.
+    pub(crate) by_path: HashMap<String, Vec<SymbolIndex>>,
+    /// Unresolved call sites by the name they call.
+    pub(crate) unresolved_by_name: HashMap<String, Vec<u32>>,
+    outgoing: Adjacency,
+    incoming: Adjacency,
+    /// Files that parsed with errors or were skipped: callers may hide there.
+    pub files_with_problems: Vec<String>,
+    /// Files that were not parsed at all.
+    pub(crate) skipped_files: std::collections::HashSet<String>,
+    pub census: tether_model::Census,
+}
+
+impl Snapshot {
+    pub fn new(graph: Graph, meta: IndexMeta) -> Snapshot {
+        let census = graph.census();
+        let by_id: HashMap<SymbolId, SymbolIndex> =
+            graph.symbols.iter().enumerate().map(|(index, symbol)| (symbol.id, index as SymbolIndex)).collect();
+        let edges: Vec<IndexedEdge> = graph
+            .edges
+            .into_iter()
+            .filter_map(|edge| {
+                let source = *by_id.get(&edge.source)?;
+                let target = *by_id.get(&edge.target)?;
+                Some(IndexedEdge { edge, source, target })
+            })
+            .collect();
+        let node_count = graph.symbols.len();
+        let outgoing = Adjacency::build(node_count, edges.iter().enumerate().map(|(index, edge)| (edge.source, index as u32)));
+        let incoming = Adjacency::build(node_count, edges.iter().enumerate().map(|(index, edge)| (edge.target, index as u32)));
+        let mut by_qualified_name: HashMap<String, Vec<SymbolIndex>> = HashMap::new();
+        let mut by_path: HashMap<String, Vec<SymbolIndex>> = HashMap::new();
+        for (index, symbol) in graph.symbols.iter().enumerate() {
+            by_qualified_name.entry(symbol.qualified_name.clone()).or_default().push(index as SymbolIndex);
+            if !symbol.path.is_empty() {
+                by_path.entry(symbol.path.clone()).or_default().push(index as SymbolIndex);
+            }
+        }
+        for symbols in by_path.values_mut() {
+            symbols.sort_by_key(|index| graph.symbols[*index as usize].span.start_line);
+        }
+        let mut unresolved_by_name: HashMap<String, Vec<u32>> = HashMap::new();
+        for (index, call) in graph.unresolved.iter().enumerate() {
+            unresolved_by_name.entry(call.callee_name.clone()).or_default().push(index as u32);
+        }
+        let skipped_files = graph.files.iter().filter(|file| file.status == FileStatus::Skipped).map(|file| file.path.clone()).collect();
+        let files_with_problems = graph.files.iter().filter(|file| file.status != FileStatus::Parsed).map(|file| file.path.clone()).collect();
+        Snapshot {
+            meta,
+            symbols: graph.symbols,
+            edges,
+            unresolved: graph.unresolved,
+            by_id,
+            by_qualified_name,
+            by_path,
+            unresolved_by_name,
+            outgoing,
+            incoming,
+            files_with_problems,
+            skipped_files,
+            census,
+        }
+    }
+
+    pub fn symbol(&self, index: SymbolIndex) -> &Symbol {
+        &self.symbols[index as usize]
+    }
+
+    pub fn index_of(&self, id: SymbolId) -> Option<SymbolIndex> {
+        self.by_id.get(&id).copied()
+    }
+
+    /// Edges leaving a symbol, of the given kinds.
+    pub fn outgoing<'a>(&'a self, node: SymbolIndex, kinds: &'a [EdgeKind]) -> impl Iterator<Item = &'a IndexedEdge> + 'a {
+        self.outgoing.of(node).iter().map(|edge| &self.edges[*edge as usize]).filter(move |edge| kinds.contains(&edge.edge.kind))
+    }
+
+    /// Edges arriving at a symbol, of the given kinds.
+    pub fn incoming<'a>(&'a self, node: SymbolIndex, kinds: &'a [EdgeKind]) -> impl Iterator<Item = &'a IndexedEdge> + 'a {
+        self.incoming.of(node).iter().map(|edge| &self.edges[*edge as usize]).filter(move |edge| kinds.contains(&edge.edge.kind))
+    }
+
+    /// The symbols a symbol syntactically contains (methods of a class, items of a module).
+    pub fn children(&self, node: SymbolIndex) -> impl Iterator<Item = SymbolIndex> + '_ {
+        self.outgoing(node, &[EdgeKind::Contains]).map(|edge| edge.target)
+    }
+
+    /// Unresolved call sites that call this name.
+    pub fn unresolved_calling(&self, name: &str) -> &[u32] {
+        self.unresolved_by_name.get(name).map(Vec::as_slice).unwrap_or(&[])
+    }
+}
