@@ -1,6 +1,8 @@
 //! tether's one integration test binary: fixture graphs, the store, and the CLI end to end.
 
+mod daemon;
 mod extraction_never_panics;
 mod python_calls;
+mod queries;
 mod rust_calls;
 mod store_round_trip;

@@ -168,3 +168,109 @@ fn trim_indent(text: &str) -> String {
     let indent = text.lines().filter(|line| !line.trim().is_empty()).map(|line| line.len() - line.trim_start().len()).min().unwrap_or(0);
     text.lines().map(|line| if line.len() >= indent { &line[indent..] } else { line.trim_start() }).collect::<Vec<_>>().join("\n") + "\n"
 }
+
+/// A query snapshot of a fixture (the graph built with the real pipeline).
+pub fn snapshot_of(fixture_text: &str) -> (tempfile::TempDir, tether_query::Snapshot) {
+    let fixture = Fixture::parse(fixture_text);
+    let (directory, graph) = graph_of(&fixture);
+    (directory, tether_query::Snapshot::new(graph, tether_model::IndexMeta::default()))
+}
+
+/// A blast answer as text: one line per impacted symbol, then tests and completeness.
+pub fn render_blast(snapshot: &tether_query::Snapshot, answer: &tether_query::BlastAnswer) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "total {} (breaks {})", answer.total, answer.breaks);
+    for item in &answer.items {
+        let via: Vec<&str> = item.via.iter().map(|index| snapshot.symbol(*index).qualified_name.as_str()).collect();
+        let _ = writeln!(
+            out,
+            "{} {} d={} conf={:.2} {} via {}",
+            item.severity.as_str(),
+            snapshot.symbol(item.index).qualified_name,
+            item.distance,
+            item.confidence,
+            item.edge_kind.as_str(),
+            via.join(" <- ")
+        );
+    }
+    for test in &answer.tests_affected {
+        let _ = writeln!(out, "test {}", snapshot.symbol(*test).qualified_name);
+    }
+    let _ = writeln!(out, "completeness {}", render_completeness(&answer.completeness));
+    out
+}
+
+pub fn render_completeness(completeness: &tether_query::Completeness) -> String {
+    match completeness {
+        tether_query::Completeness::Exact => "exact".to_string(),
+        tether_query::Completeness::LowerBound(causes) => {
+            let causes: Vec<String> = causes
+                .iter()
+                .map(|cause| match cause {
+                    tether_query::CompletenessCause::UnresolvedCallSites { name, count, .. } => format!("{count} unresolved sites calling {name:?}"),
+                    tether_query::CompletenessCause::UncertainEdges { count } => format!("{count} uncertain edges"),
+                    tether_query::CompletenessCause::UnparsedFiles { count, .. } => format!("{count} unparsed files"),
+                })
+                .collect();
+            format!("lower_bound: {}", causes.join("; "))
+        }
+    }
+}
+
+/// A git repository built inside a test, with pinned author, committer and dates, so that
+/// commit ids are the same on every machine.
+pub struct FixtureRepository {
+    pub directory: tempfile::TempDir,
+    commits: u32,
+}
+
+impl FixtureRepository {
+    /// A repository holding the fixture's files in one commit.
+    pub fn new(fixture_text: &str) -> FixtureRepository {
+        let directory = tempfile::tempdir().expect("temporary folder");
+        let repository = FixtureRepository { directory, commits: 0 };
+        repository.git(&["init", "-q", "-b", "main"]);
+        Fixture::parse(fixture_text).write_to(repository.root());
+        let mut repository = repository;
+        repository.commit_all("initial");
+        repository
+    }
+
+    pub fn root(&self) -> &Path {
+        self.directory.path()
+    }
+
+    /// Runs git with a pinned identity and clock; panics with git's output on failure.
+    pub fn git(&self, arguments: &[&str]) -> String {
+        let date = format!("2026-01-01T00:{:02}:00Z", self.commits.min(59));
+        let output = std::process::Command::new("git")
+            .current_dir(self.root())
+            .args(["-c", "user.name=Ada Fixture", "-c", "user.email=ada@example.com", "-c", "commit.gpgsign=false"])
+            .args(arguments)
+            .env("GIT_AUTHOR_DATE", &date)
+            .env("GIT_COMMITTER_DATE", &date)
+            .env("GIT_AUTHOR_NAME", "Ada Fixture")
+            .env("GIT_AUTHOR_EMAIL", "ada@example.com")
+            .env("GIT_COMMITTER_NAME", "Ada Fixture")
+            .env("GIT_COMMITTER_EMAIL", "ada@example.com")
+            .output()
+            .expect("git runs");
+        assert!(output.status.success(), "git {arguments:?} failed: {}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+
+    /// Writes (or overwrites) one file.
+    pub fn write(&self, path: &str, text: &str) {
+        let full = self.root().join(path);
+        std::fs::create_dir_all(full.parent().expect("a parent folder")).expect("create folder");
+        std::fs::write(full, text).expect("write file");
+    }
+
+    /// Commits everything and returns the new HEAD.
+    pub fn commit_all(&mut self, message: &str) -> String {
+        self.git(&["add", "-A"]);
+        self.git(&["commit", "-q", "-m", message]);
+        self.commits += 1;
+        self.git(&["rev-parse", "HEAD"]).trim().to_string()
+    }
+}

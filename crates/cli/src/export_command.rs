@@ -34,7 +34,14 @@ pub struct CypherArgs {
     pub repository: RepositoryArgs,
 }
 
+/// Only one process opens the database: refuse while the daemon owns it.
+fn lock_database(repository: &RepositoryArgs) -> anyhow::Result<tether_daemon::DaemonLock> {
+    let paths = repository.daemon_paths();
+    tether_daemon::DaemonLock::acquire(&paths.lock).map_err(|error| anyhow::anyhow!("{error}; run `tether stop` first, then retry"))
+}
+
 pub fn run_export(args: ExportArgs) -> anyhow::Result<()> {
+    let _lock = lock_database(&args.repository)?;
     let database = args.repository.database_path();
     let store = GraphStore::open(&database, args.repository.store_config())?;
     let graph = store.read_graph().context("reading the graph")?;
@@ -61,6 +68,7 @@ pub fn run_cypher(args: CypherArgs) -> anyhow::Result<()> {
     if args.statement.trim().is_empty() {
         bail!("the Cypher statement is empty");
     }
+    let _lock = lock_database(&args.repository)?;
     let database = args.repository.database_path();
     let store = GraphStore::open(&database, args.repository.store_config())?;
     let (columns, rows) = store.query_as_text(&args.statement)?;

@@ -27,6 +27,16 @@ pub struct IndexArgs {
 }
 
 pub fn run(args: IndexArgs) -> anyhow::Result<()> {
+    let paths = args.repository.daemon_paths();
+    if tether_daemon::DaemonLock::is_held(&paths.lock) {
+        // The daemon owns the database: ask it to rebuild instead of writing beside it.
+        let mut client = crate::daemon_client::DaemonClient::connect(&paths.socket).context("connecting to the running daemon")?;
+        let status = client.call("reindex", tether_protocol::json!({}))?.map_err(|error| anyhow::anyhow!(error.message))?;
+        println!("the running daemon rebuilt the graph in {:.1} s", status["last_rebuild_seconds"].as_f64().unwrap_or(0.0));
+        print!("{}", crate::answer_text::status_text(&status));
+        return Ok(());
+    }
+    let _lock = tether_daemon::DaemonLock::acquire(&paths.lock)?;
     let started = Instant::now();
     let root = &args.repository.path;
     let options = IndexOptions { root: root.clone(), max_file_bytes: args.max_file_bytes };

@@ -1,8 +1,12 @@
 //! `tether`: the command-line entry point. Parses arguments and hands each command to its module.
 
+mod answer_text;
 mod census_text;
+mod daemon_client;
+mod daemon_commands;
 mod export_command;
 mod index_command;
+mod query_commands;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -25,6 +29,24 @@ enum Command {
     Export(export_command::ExportArgs),
     /// Run one Cypher statement against the graph database and print the rows.
     Cypher(export_command::CypherArgs),
+    /// What breaks if this symbol (or --file) changes: the reverse walk with severity and tests.
+    Blast(query_commands::BlastArgs),
+    /// Who calls this symbol (one hop).
+    Callers(query_commands::SymbolQueryArgs),
+    /// What this symbol calls (one hop).
+    Callees(query_commands::SymbolQueryArgs),
+    /// What this module imports and who imports it.
+    Imports(query_commands::SymbolQueryArgs),
+    /// Find symbols by name; without a name, the census.
+    Lookup(query_commands::LookupArgs),
+    /// Run the daemon in the foreground.
+    Serve(daemon_commands::DaemonArgs),
+    /// Start the daemon in the background.
+    Start(daemon_commands::DaemonArgs),
+    /// Stop the daemon.
+    Stop(daemon_commands::DaemonArgs),
+    /// Show whether a daemon runs, and what it serves.
+    Status(daemon_commands::DaemonArgs),
 }
 
 /// Where the repository and its database are; shared by every command.
@@ -43,8 +65,13 @@ pub struct RepositoryArgs {
 }
 
 impl RepositoryArgs {
+    /// The folder, absolute when it exists.
+    pub fn root(&self) -> PathBuf {
+        self.path.canonicalize().unwrap_or_else(|_| self.path.clone())
+    }
+
     pub fn database_path(&self) -> PathBuf {
-        self.db.clone().unwrap_or_else(|| tether_index::default_database_path(&self.path))
+        self.db.clone().unwrap_or_else(|| tether_index::default_database_path(&self.root()))
     }
 
     pub fn store_config(&self) -> tether_store::StoreConfig {
@@ -58,6 +85,15 @@ fn main() -> ExitCode {
         Command::Index(args) => index_command::run(args),
         Command::Export(args) => export_command::run_export(args),
         Command::Cypher(args) => export_command::run_cypher(args),
+        Command::Blast(args) => query_commands::run_blast(args),
+        Command::Callers(args) => query_commands::run_neighbours("callers", args),
+        Command::Callees(args) => query_commands::run_neighbours("callees", args),
+        Command::Imports(args) => query_commands::run_neighbours("imports", args),
+        Command::Lookup(args) => query_commands::run_lookup(args),
+        Command::Serve(args) => daemon_commands::run_serve(args),
+        Command::Start(args) => daemon_commands::run_start(args),
+        Command::Stop(args) => daemon_commands::run_stop(args),
+        Command::Status(args) => daemon_commands::run_status(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -2,8 +2,11 @@
 //! points at (a branch, a detached commit, or an unborn branch with no commit yet).
 //!
 //! It reads `.git` files directly (HEAD, loose refs, packed-refs, `gitdir:` links of
-//! worktrees and submodules). It deliberately does not read objects, diff trees or blame:
-//! those come with the git intelligence work and use libgit2.
+//! worktrees and submodules), and asks the `git` command which tracked files have
+//! uncommitted changes. It deliberately does not read objects, diff trees or blame: those
+//! come with the git intelligence work.
+
+mod status;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -108,6 +111,21 @@ impl Repository {
 
 fn is_object_id(text: &str) -> bool {
     (text.len() == 40 || text.len() == 64) && text.bytes().all(|byte| byte.is_ascii_hexdigit())
+}
+
+/// How an answer's graph compares with the repository now.
+pub fn freshness(root: &Path, indexed_commit: Option<&str>) -> tether_model::Freshness {
+    let Some(repository) = discover(root) else {
+        return tether_model::Freshness { indexed_commit: indexed_commit.map(str::to_string), ..Default::default() };
+    };
+    let head = repository.head().unwrap_or_default();
+    tether_model::Freshness {
+        indexed_commit: indexed_commit.map(str::to_string),
+        head_moved: head.commit.as_deref() != indexed_commit,
+        head_commit: head.commit,
+        head_branch: head.branch,
+        uncommitted_files: repository.uncommitted_source_files(),
+    }
 }
 
 #[cfg(test)]

@@ -323,3 +323,17 @@ impl Graph {
         self.symbols.iter().filter(move |symbol| symbol.language == language)
     }
 }
+
+/// Whether an answer's graph still matches the repository.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Freshness {
+    /// The commit the graph was built from (`None` outside git or before the first commit).
+    pub indexed_commit: Option<String>,
+    /// The commit HEAD points at now.
+    pub head_commit: Option<String>,
+    pub head_branch: Option<String>,
+    /// HEAD moved since the graph was built: the answer may be stale.
+    pub head_moved: bool,
+    /// Tracked source files with uncommitted changes (`None` when git could not tell).
+    pub uncommitted_files: Option<Vec<String>>,
+}

@@ -19,7 +19,7 @@ pub use facts::{
     Receiver, SupertypeRef,
 };
 pub use graph::{
-    CallOutcome, Census, Edge, EdgeKind, FileRecord, FileStatus, Graph, IndexMeta, ResolutionRule,
+    CallOutcome, Census, Edge, EdgeKind, FileRecord, FileStatus, Freshness, Graph, IndexMeta, ResolutionRule,
     UnresolvedCall, UnresolvedReason,
 };
 pub use id::{stable_hash, SymbolId};

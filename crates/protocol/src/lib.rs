@@ -4,6 +4,11 @@
 //! It deliberately holds no logic beyond conversion: no IO other than writing to the given
 //! writer, no queries, no defaults that change meaning.
 
+mod answers;
 mod export;
+pub mod rpc;
+
+pub use serde_json::{json, Value};
+pub use answers::{address_error_json, blast_json, completeness_json, freshness_json, lookup_json, neighbours_json, symbol_json};
 
 pub use export::{census_json, write_export_json, CensusDocument, ExportDocument, EXPORT_FORMAT_VERSION};

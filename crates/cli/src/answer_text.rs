@@ -1,0 +1,122 @@
+//! Human-readable renderings of the daemon's JSON answers: one line per item with file:line,
+//! then completeness, freshness and the suggested next call.
+
+use std::fmt::Write;
+
+use tether_protocol::Value;
+
+pub fn answer_text(method: &str, answer: &Value) -> String {
+    let mut out = String::new();
+    match method {
+        "blast" => {
+            let _ = writeln!(out, "blast radius of {} (depth {}): {} dependents, {} break", text(&answer["subject"]), answer["depth"], answer["total"], answer["breaks"]);
+            for item in items(answer) {
+                let _ = writeln!(
+                    out,
+                    "  {:<6} d{} {:.2}  {}  {}  via {}",
+                    text(&item["severity"]),
+                    item["distance"],
+                    item["confidence"].as_f64().unwrap_or(0.0),
+                    text(&item["qualified_name"]),
+                    text(&item["site"]),
+                    text(&item["edge"])
+                );
+            }
+            let tests: Vec<String> = answer["tests_affected"].as_array().into_iter().flatten().map(|test| format!("{} ({}:{})", text(&test["qualified_name"]), text(&test["path"]), test["line"])).collect();
+            let _ = writeln!(out, "tests affected: {}", if tests.is_empty() { "none found".to_string() } else { tests.join(", ") });
+        }
+        "callers" | "callees" | "imports" => {
+            let subject = &answer["subject"];
+            let _ = writeln!(out, "{method} of {} ({}, {}:{}): {}", text(&subject["qualified_name"]), text(&subject["kind"]), text(&subject["path"]), subject["line"], answer["total"]);
+            for item in items(answer) {
+                let _ = writeln!(
+                    out,
+                    "  {}  {}  {:.2} {}{}",
+                    text(&item["qualified_name"]),
+                    text(&item["site"]),
+                    item["confidence"].as_f64().unwrap_or(0.0),
+                    text(&item["rule"]),
+                    if method == "imports" { format!(" ({})", text(&item["direction"])) } else { String::new() }
+                );
+            }
+        }
+        "lookup" => {
+            if let Some(census) = answer.get("census") {
+                let _ = writeln!(out, "census: {} files, symbols {}, edges {}, {} unresolved call sites", census["files"], census["symbols_by_kind"], census["edges_by_kind"], census["unresolved_calls"]);
+            } else {
+                let _ = writeln!(out, "{} symbols match {:?}", answer["total"], text(&answer["query"]));
+                for item in items(answer) {
+                    let _ = writeln!(out, "  {}  {}  {}:{}  id {}", text(&item["qualified_name"]), text(&item["kind"]), text(&item["path"]), item["line"], text(&item["id"]));
+                }
+            }
+        }
+        _ => {
+            let _ = writeln!(out, "{answer}");
+        }
+    }
+    if let Some(cursor) = answer["next_cursor"].as_str() {
+        let _ = writeln!(out, "more: --cursor {cursor}");
+    }
+    if let Some(completeness) = answer.get("completeness") {
+        if completeness["status"] == "exact" {
+            let _ = writeln!(out, "complete: exact");
+        } else {
+            let causes: Vec<String> = completeness["causes"].as_array().into_iter().flatten().map(cause_text).collect();
+            let _ = writeln!(out, "complete: lower bound; {}", causes.join("; "));
+        }
+    }
+    if let Some(freshness) = answer.get("freshness") {
+        let _ = writeln!(out, "{}", freshness_text(freshness));
+    }
+    if let Some(next) = answer["next"].as_str() {
+        let _ = writeln!(out, "next: {next}");
+    }
+    out
+}
+
+pub fn status_text(status: &Value) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "tether daemon pid {} serving {}", status["pid"], text(&status["root"]));
+    let _ = writeln!(out, "  socket    {}", text(&status["socket"]));
+    let _ = writeln!(out, "  database  {}", text(&status["database"]));
+    let _ = writeln!(out, "  ready     {} (rebuilding: {}, rebuilds: {})", status["ready"], status["rebuilding"], status["rebuilds"]);
+    if let Some(error) = status["last_error"].as_str() {
+        let _ = writeln!(out, "  last error {error}");
+    }
+    if let Some(freshness) = status.get("freshness").filter(|freshness| !freshness.is_null()) {
+        let _ = writeln!(out, "  {}", freshness_text(freshness));
+    }
+    out
+}
+
+fn freshness_text(freshness: &Value) -> String {
+    let commit = freshness["indexed_commit"].as_str().map(|commit| &commit[..commit.len().min(12)]).unwrap_or("(no commit)");
+    let moved = if freshness["head_moved"] == true { ", HEAD has moved since: answers may be stale" } else { "" };
+    let uncommitted = freshness["uncommitted_files"].as_array().map(|files| files.len());
+    let uncommitted = match uncommitted {
+        Some(0) => String::new(),
+        Some(count) => format!(", {count} source files with uncommitted changes"),
+        None => String::new(),
+    };
+    format!("indexed at {commit}{moved}{uncommitted}")
+}
+
+fn cause_text(cause: &Value) -> String {
+    match cause["kind"].as_str() {
+        Some("unresolved_call_sites") => {
+            let example = cause["examples"].as_array().and_then(|examples| examples.first()).map(|example| format!(", e.g. {} {}", text(&example["site"]), text(&example["callee"]))).unwrap_or_default();
+            format!("{} unresolved call sites could call {:?}{example}", cause["count"], text(&cause["name"]))
+        }
+        Some("uncertain_edges") => format!("{} edges are dynamic, ambiguous or guessed", cause["count"]),
+        Some("unparsed_files") => format!("{} files were not parsed", cause["count"]),
+        _ => cause.to_string(),
+    }
+}
+
+fn items(answer: &Value) -> impl Iterator<Item = &Value> {
+    answer["items"].as_array().into_iter().flatten()
+}
+
+fn text(value: &Value) -> &str {
+    value.as_str().unwrap_or("")
+}

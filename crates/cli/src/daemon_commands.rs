@@ -1,0 +1,140 @@
+//! `tether serve`, `start`, `stop` and `status`: running the repository's daemon.
+
+use std::os::unix::fs::PermissionsExt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use anyhow::Context;
+use clap::Args;
+use tether_daemon::{DaemonLock, DaemonPaths, DaemonState};
+use tether_protocol::json;
+
+use crate::daemon_client::{connect_or_start, start_in_background, DaemonClient};
+use crate::RepositoryArgs;
+
+#[derive(Args)]
+pub struct DaemonArgs {
+    #[command(flatten)]
+    pub repository: RepositoryArgs,
+    /// Print the daemon's answer as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl RepositoryArgs {
+    pub fn daemon_paths(&self) -> DaemonPaths {
+        DaemonPaths::new(&self.root(), &self.database_path())
+    }
+
+    /// The arguments that make `tether serve` serve this same repository and database.
+    pub fn serve_arguments(&self) -> Vec<String> {
+        vec![self.root().display().to_string(), "--db".into(), self.database_path().display().to_string(), "--buffer-pool-mib".into(), self.buffer_pool_mib.to_string()]
+    }
+}
+
+/// `tether serve`: the daemon in the foreground, until SIGTERM, Ctrl-C or a `shutdown` call.
+pub fn run_serve(args: DaemonArgs) -> anyhow::Result<()> {
+    let paths = args.repository.daemon_paths();
+    let _lock = DaemonLock::acquire(&paths.lock)?;
+    init_logging(&paths)?;
+    if paths.socket.exists() {
+        std::fs::remove_file(&paths.socket).with_context(|| format!("removing the stale socket {}", paths.socket.display()))?;
+    }
+    let listener = std::os::unix::net::UnixListener::bind(&paths.socket).with_context(|| format!("binding {}", paths.socket.display()))?;
+    std::fs::set_permissions(&paths.socket, std::fs::Permissions::from_mode(0o600)).context("restricting the socket to its owner")?;
+    listener.set_nonblocking(true)?;
+    println!("tether daemon serving {} on {} (log: {})", paths.root.display(), paths.socket.display(), paths.log.display());
+    tracing::info!(root = %paths.root.display(), socket = %paths.socket.display(), "daemon started");
+
+    let state = Arc::new(DaemonState::new(paths.clone(), args.repository.store_config()));
+    let stop = Arc::new(AtomicBool::new(false));
+    let background_state = Arc::clone(&state);
+    let background_stop = Arc::clone(&stop);
+    std::thread::Builder::new().name("tether-first-index".into()).spawn(move || {
+        if let Err(error) = background_state.load_or_build() {
+            tracing::error!(%error, "the first index failed; `status` reports it, `reindex` retries");
+        }
+        tether_daemon::spawn_follower(background_state, background_stop);
+    })?;
+
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().context("starting the async runtime")?;
+    runtime.block_on(async move {
+        let listener = tokio::net::UnixListener::from_std(listener).context("adopting the socket")?;
+        tether_daemon::serve(listener, state, shutdown_signal()).await;
+        anyhow::Ok(())
+    })?;
+    stop.store(true, Ordering::Relaxed);
+    let _ = std::fs::remove_file(&paths.socket);
+    tracing::info!("daemon stopped");
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let mut terminate = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+        Ok(signal) => signal,
+        Err(_) => return std::future::pending().await,
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = terminate.recv() => {}
+    }
+}
+
+fn init_logging(paths: &DaemonPaths) -> anyhow::Result<()> {
+    let log = std::fs::OpenOptions::new().create(true).append(true).open(&paths.log).with_context(|| format!("opening {}", paths.log.display()))?;
+    let _ = tracing_subscriber::fmt().with_writer(std::sync::Mutex::new(log)).with_ansi(false).with_target(false).try_init();
+    Ok(())
+}
+
+/// `tether start`: the daemon in the background (or report the running one).
+pub fn run_start(args: DaemonArgs) -> anyhow::Result<()> {
+    let paths = args.repository.daemon_paths();
+    if DaemonLock::is_held(&paths.lock) {
+        println!("a tether daemon already serves {} ({})", paths.root.display(), paths.socket.display());
+        return print_status(&paths, args.json);
+    }
+    start_in_background(&paths, &args.repository.serve_arguments())?;
+    let mut client = connect_or_start(&paths, &args.repository.serve_arguments())?;
+    let status = client.call("status", json!({}))?.map_err(|error| anyhow::anyhow!(error.message))?;
+    println!("started the tether daemon for {} (pid {})", paths.root.display(), status["pid"]);
+    Ok(())
+}
+
+/// `tether stop`.
+pub fn run_stop(args: DaemonArgs) -> anyhow::Result<()> {
+    let paths = args.repository.daemon_paths();
+    match DaemonClient::connect(&paths.socket) {
+        Ok(mut client) => {
+            client.call("shutdown", json!({}))?.map_err(|error| anyhow::anyhow!(error.message))?;
+            for _ in 0..100 {
+                if !DaemonLock::is_held(&paths.lock) {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            println!("stopped the tether daemon for {}", paths.root.display());
+        }
+        Err(_) => println!("no tether daemon is running for {}", paths.root.display()),
+    }
+    Ok(())
+}
+
+/// `tether status`.
+pub fn run_status(args: DaemonArgs) -> anyhow::Result<()> {
+    let paths = args.repository.daemon_paths();
+    print_status(&paths, args.json)
+}
+
+fn print_status(paths: &DaemonPaths, as_json: bool) -> anyhow::Result<()> {
+    let Ok(mut client) = DaemonClient::connect(&paths.socket) else {
+        println!("no tether daemon is running for {} (start one with `tether start`)", paths.root.display());
+        return Ok(());
+    };
+    let status = client.call("status", json!({}))?.map_err(|error| anyhow::anyhow!(error.message))?;
+    if as_json {
+        println!("{}", tether_protocol::rpc::pretty(&status));
+    } else {
+        print!("{}", crate::answer_text::status_text(&status));
+    }
+    Ok(())
+}

@@ -1,0 +1,150 @@
+//! `tether lookup`, `callers`, `callees`, `imports` and `blast`: asked of the daemon (started
+//! if needed), or answered in this process with `--no-daemon`.
+
+use std::path::PathBuf;
+
+use anyhow::bail;
+use clap::Args;
+use tether_daemon::{DaemonLock, DaemonState};
+use tether_protocol::rpc::RpcError;
+use tether_protocol::{json, Value};
+
+use crate::daemon_client::connect_or_start;
+use crate::RepositoryArgs;
+
+/// Options every query shares.
+#[derive(Args, Clone)]
+pub struct QueryOptions {
+    /// The repository (default: the current folder).
+    #[arg(long = "repo", short = 'C', default_value = ".")]
+    pub repo: PathBuf,
+    /// The graph database (default: inside the git directory).
+    #[arg(long)]
+    pub db: Option<PathBuf>,
+    /// At most this many items (1 to 200).
+    #[arg(long)]
+    pub limit: Option<usize>,
+    /// Continue from a previous answer's `next_cursor`.
+    #[arg(long)]
+    pub cursor: Option<String>,
+    /// Print the exact JSON payload.
+    #[arg(long)]
+    pub json: bool,
+    /// Answer in this process instead of asking the daemon (refused while a daemon runs).
+    #[arg(long)]
+    pub no_daemon: bool,
+}
+
+impl QueryOptions {
+    fn repository(&self) -> RepositoryArgs {
+        RepositoryArgs { path: self.repo.clone(), db: self.db.clone(), buffer_pool_mib: 256 }
+    }
+
+    fn paging(&self, mut params: Value) -> Value {
+        if let Some(limit) = self.limit {
+            params["limit"] = json!(limit);
+        }
+        if let Some(cursor) = &self.cursor {
+            params["cursor"] = json!(cursor);
+        }
+        params
+    }
+}
+
+#[derive(Args)]
+pub struct SymbolQueryArgs {
+    /// The symbol: a qualified name, a unique suffix of one, `path:line`, or an id.
+    pub symbol: String,
+    #[command(flatten)]
+    pub options: QueryOptions,
+}
+
+#[derive(Args)]
+pub struct BlastArgs {
+    /// The symbol (qualified name, unique suffix, `path:line` or id); or use --file.
+    pub symbol: Option<String>,
+    /// The blast radius of everything in this file (relative to the repository root).
+    #[arg(long, conflicts_with = "symbol")]
+    pub file: Option<String>,
+    /// How many hops to walk back (1 to 8).
+    #[arg(long, default_value_t = 3)]
+    pub depth: u32,
+    #[command(flatten)]
+    pub options: QueryOptions,
+}
+
+#[derive(Args)]
+pub struct LookupArgs {
+    /// A name or part of a qualified name; without it, the census.
+    pub query: Option<String>,
+    /// Only symbols in files under this folder.
+    #[arg(long)]
+    pub folder: Option<String>,
+    #[command(flatten)]
+    pub options: QueryOptions,
+}
+
+pub fn run_neighbours(method: &str, args: SymbolQueryArgs) -> anyhow::Result<()> {
+    let params = args.options.paging(json!({ "symbol": args.symbol }));
+    run_query(method, params, &args.options)
+}
+
+pub fn run_blast(args: BlastArgs) -> anyhow::Result<()> {
+    let mut params = json!({ "depth": args.depth });
+    match (&args.symbol, &args.file) {
+        (Some(symbol), None) => params["symbol"] = json!(symbol),
+        (None, Some(file)) => params["file"] = json!(file),
+        _ => bail!("name a symbol, or a file with --file"),
+    }
+    run_query("blast", args.options.paging(params), &args.options)
+}
+
+pub fn run_lookup(args: LookupArgs) -> anyhow::Result<()> {
+    let mut params = json!({});
+    if let Some(query) = &args.query {
+        params["query"] = json!(query);
+    }
+    if let Some(folder) = &args.folder {
+        params["folder"] = json!(folder);
+    }
+    run_query("lookup", args.options.paging(params), &args.options)
+}
+
+fn run_query(method: &str, params: Value, options: &QueryOptions) -> anyhow::Result<()> {
+    let repository = options.repository();
+    let paths = repository.daemon_paths();
+    let answer: Result<Value, RpcError> = if options.no_daemon {
+        if DaemonLock::is_held(&paths.lock) {
+            bail!("a tether daemon owns this repository's database; drop --no-daemon to ask it");
+        }
+        let _lock = DaemonLock::acquire(&paths.lock)?;
+        let state = DaemonState::new(paths.clone(), repository.store_config());
+        state.load_or_build()?;
+        tether_daemon::handle(&state, method, &params)
+    } else {
+        let mut client = connect_or_start(&paths, &repository.serve_arguments())?;
+        client.call_when_ready(method, params)?
+    };
+    match answer {
+        Ok(result) => {
+            if options.json {
+                println!("{}", tether_protocol::rpc::pretty(&result));
+            } else {
+                print!("{}", crate::answer_text::answer_text(method, &result));
+            }
+            Ok(())
+        }
+        Err(error) => {
+            if options.json {
+                println!("{}", tether_protocol::rpc::pretty(&json!({ "error": { "code": error.code, "message": error.message, "data": error.data } })));
+            }
+            let mut message = error.message.clone();
+            if let Some(candidates) = error.data.as_ref().and_then(|data| data.get("candidates").or_else(|| data.get("similar"))).and_then(Value::as_array) {
+                for candidate in candidates {
+                    message.push_str(&format!("\n  {} ({}, {}:{}) id {}", candidate["qualified_name"].as_str().unwrap_or(""), candidate["kind"].as_str().unwrap_or(""), candidate["path"].as_str().unwrap_or(""), candidate["line"], candidate["id"].as_str().unwrap_or("")));
+                }
+            }
+            bail!(message)
+        }
+    }
+}

@@ -1,0 +1,128 @@
+//! Request handlers: each method reads its parameters, runs one query on the published
+//! snapshot and returns the protocol's JSON. Handlers are stateless.
+
+use tether_protocol::rpc::RpcError;
+use tether_protocol::{json, Value};
+use tether_query::{BlastOptions, NeighbourKind, PageRequest, Snapshot, SymbolIndex};
+
+use crate::state::DaemonState;
+
+/// The methods this daemon answers (besides `shutdown`, which the server handles).
+pub const METHODS: &[&str] = &["status", "lookup", "callers", "callees", "imports", "blast", "reindex", "shutdown"];
+
+pub fn handle(state: &DaemonState, method: &str, params: &Value) -> Result<Value, RpcError> {
+    match method {
+        "status" => Ok(status(state)),
+        "reindex" => {
+            state.rebuild().map_err(|error| RpcError::new(RpcError::INTERNAL_ERROR, format!("rebuild failed: {error}")))?;
+            Ok(status(state))
+        }
+        "lookup" | "callers" | "callees" | "imports" | "blast" => {
+            let snapshot = state.snapshot().ok_or_else(|| RpcError::new(RpcError::NOT_READY, "the first index is still being built; retry in a moment (`status` shows progress)"))?;
+            let freshness = state.freshness(&snapshot);
+            let page = PageRequest::new(optional_str(params, "cursor")?, optional_usize(params, "limit")?).map_err(RpcError::invalid_params)?;
+            match method {
+                "lookup" => match optional_str(params, "query")? {
+                    None => Ok(json!({
+                        "census": census_json(&snapshot),
+                        "freshness": tether_protocol::freshness_json(&freshness),
+                        "next": "lookup {\"query\": NAME} to find a symbol, then blast or callers on it",
+                    })),
+                    Some(query) => {
+                        let answer = snapshot.lookup(query, optional_str(params, "folder")?, page);
+                        Ok(tether_protocol::lookup_json(&snapshot, &answer, &freshness))
+                    }
+                },
+                "blast" => {
+                    let depth = optional_usize(params, "depth")?.map(|depth| depth as u32).unwrap_or(BlastOptions::DEFAULT_DEPTH);
+                    if depth == 0 || depth > BlastOptions::MAX_DEPTH {
+                        return Err(RpcError::invalid_params(format!("depth must be 1 to {}", BlastOptions::MAX_DEPTH)));
+                    }
+                    let options = BlastOptions { depth, page };
+                    if let Some(file) = optional_str(params, "file")? {
+                        let answer = snapshot
+                            .blast_file(file.strip_prefix("./").unwrap_or(file), options)
+                            .ok_or_else(|| RpcError::new(RpcError::SYMBOL_NOT_FOUND, format!("no indexed file {file:?}; paths are relative to the repository root")))?;
+                        return Ok(tether_protocol::blast_json(&snapshot, file, &answer, &freshness));
+                    }
+                    let subject = address(&snapshot, params)?;
+                    let answer = snapshot.blast_symbol(subject, options);
+                    Ok(tether_protocol::blast_json(&snapshot, &snapshot.symbol(subject).qualified_name, &answer, &freshness))
+                }
+                _ => {
+                    let kind = match method {
+                        "callers" => NeighbourKind::Callers,
+                        "callees" => NeighbourKind::Callees,
+                        _ => NeighbourKind::Imports,
+                    };
+                    let subject = address(&snapshot, params)?;
+                    let answer = snapshot.neighbours(subject, kind, page);
+                    Ok(tether_protocol::neighbours_json(&snapshot, &answer, &freshness))
+                }
+            }
+        }
+        other => Err(RpcError::new(RpcError::METHOD_NOT_FOUND, format!("unknown method {other:?}; methods: {}", METHODS.join(", ")))),
+    }
+}
+
+fn status(state: &DaemonState) -> Value {
+    let rebuild = state.rebuild_status();
+    let snapshot = state.snapshot();
+    json!({
+        "root": state.paths.root.display().to_string(),
+        "database": state.paths.database.display().to_string(),
+        "socket": state.paths.socket.display().to_string(),
+        "pid": std::process::id(),
+        "uptime_seconds": state.started.elapsed().as_secs(),
+        "ready": snapshot.is_some(),
+        "rebuilding": rebuild.rebuilding,
+        "rebuilds": rebuild.rebuilds,
+        "last_rebuild_seconds": rebuild.last_seconds,
+        "last_error": rebuild.last_error,
+        "indexed_commit": snapshot.as_ref().and_then(|snapshot| snapshot.meta.head_commit.clone()),
+        "freshness": snapshot.as_ref().map(|snapshot| tether_protocol::freshness_json(&state.freshness(snapshot))),
+        "census": snapshot.as_ref().map(|snapshot| census_json(snapshot)),
+    })
+}
+
+fn census_json(snapshot: &Snapshot) -> Value {
+    let census = &snapshot.census;
+    json!({
+        "files": census.files,
+        "files_skipped": census.files_skipped,
+        "symbols_by_kind": census.symbols_by_kind.iter().map(|(kind, count)| (kind.as_str().to_string(), json!(count))).collect::<serde_json::Map<String, Value>>(),
+        "edges_by_kind": census.edges_by_kind.iter().map(|(kind, count)| (kind.as_str().to_string(), json!(count))).collect::<serde_json::Map<String, Value>>(),
+        "unresolved_calls": census.unresolved_calls,
+        "diagnostics": census.diagnostics,
+    })
+}
+
+/// The `symbol` parameter, resolved; ambiguity and absence are errors with candidates.
+fn address(snapshot: &Snapshot, params: &Value) -> Result<SymbolIndex, RpcError> {
+    let Some(symbol) = optional_str(params, "symbol")? else {
+        return Err(RpcError::invalid_params("missing \"symbol\": a qualified name, a unique suffix, path:line, or an id"));
+    };
+    snapshot.resolve_address(symbol).map_err(|error| {
+        let code = match error {
+            tether_query::AddressError::NotFound { .. } => RpcError::SYMBOL_NOT_FOUND,
+            tether_query::AddressError::Ambiguous { .. } => RpcError::AMBIGUOUS_SYMBOL,
+        };
+        let (message, data) = tether_protocol::address_error_json(&error);
+        RpcError::new(code, message).with_data(data)
+    })
+}
+
+fn optional_str<'a>(params: &'a Value, name: &str) -> Result<Option<&'a str>, RpcError> {
+    match params.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(text)) => Ok(Some(text.as_str())),
+        Some(_) => Err(RpcError::invalid_params(format!("\"{name}\" must be a string"))),
+    }
+}
+
+fn optional_usize(params: &Value, name: &str) -> Result<Option<usize>, RpcError> {
+    match params.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(value) => value.as_u64().map(|number| Some(number as usize)).ok_or_else(|| RpcError::invalid_params(format!("\"{name}\" must be a non-negative integer"))),
+    }
+}

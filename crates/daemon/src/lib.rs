@@ -1,0 +1,23 @@
+//! The tether daemon: one per repository. It owns the graph database, keeps an immutable
+//! in-memory snapshot of the graph for queries, follows git HEAD (rebuilding and publishing
+//! a new snapshot atomically when it moves), and answers JSON-RPC over a Unix socket.
+//!
+//! It deliberately does not parse, resolve or query by itself (the index and query crates
+//! do), writes no JSON text itself (the protocol crate does), and does not update
+//! incrementally yet: a HEAD move rebuilds the whole graph, while the previous snapshot keeps
+//! answering.
+
+mod follow;
+mod handlers;
+mod lock;
+mod paths;
+mod server;
+mod state;
+
+pub use lock::{DaemonLock, LockError};
+pub use paths::DaemonPaths;
+pub use server::serve;
+pub use state::{DaemonState, RebuildError};
+
+pub use follow::spawn_follower;
+pub use handlers::{handle, METHODS};

@@ -1,0 +1,162 @@
+//! Query answers as JSON: every answer carries its items (qualified name, kind, file, line),
+//! the total, a cursor for the rest, completeness, freshness, and a hint for the next call.
+
+use serde_json::{json, Value};
+use tether_model::Freshness;
+use tether_query::{AddressError, BlastAnswer, Candidate, Completeness, CompletenessCause, LookupAnswer, NeighbourAnswer, NeighbourKind, Snapshot, SymbolIndex};
+
+/// A confidence with three decimals (an `f32` printed as-is shows float noise).
+fn rounded(confidence: f32) -> f64 {
+    (f64::from(confidence) * 1000.0).round() / 1000.0
+}
+
+/// A symbol as every answer shows it.
+pub fn symbol_json(snapshot: &Snapshot, index: SymbolIndex) -> Value {
+    let symbol = snapshot.symbol(index);
+    json!({
+        "id": symbol.id.to_string(),
+        "qualified_name": symbol.qualified_name,
+        "kind": symbol.kind.as_str(),
+        "path": symbol.path,
+        "line": symbol.span.start_line,
+        "end_line": symbol.span.end_line,
+        "is_test": symbol.is_test,
+    })
+}
+
+pub fn freshness_json(freshness: &Freshness) -> Value {
+    json!({
+        "indexed_commit": freshness.indexed_commit,
+        "head_commit": freshness.head_commit,
+        "head_branch": freshness.head_branch,
+        "head_moved": freshness.head_moved,
+        "uncommitted_files": freshness.uncommitted_files,
+        "stale": freshness.head_moved || freshness.uncommitted_files.as_ref().is_some_and(|files| !files.is_empty()),
+    })
+}
+
+pub fn completeness_json(completeness: &Completeness) -> Value {
+    match completeness {
+        Completeness::Exact => json!({ "status": "exact" }),
+        Completeness::LowerBound(causes) => json!({
+            "status": "lower_bound",
+            "causes": causes.iter().map(cause_json).collect::<Vec<_>>(),
+        }),
+    }
+}
+
+fn cause_json(cause: &CompletenessCause) -> Value {
+    match cause {
+        CompletenessCause::UnresolvedCallSites { name, count, examples } => json!({
+            "kind": "unresolved_call_sites",
+            "name": name,
+            "count": count,
+            "examples": examples.iter().map(|(path, line, text)| json!({ "site": format!("{path}:{line}"), "callee": text })).collect::<Vec<_>>(),
+        }),
+        CompletenessCause::UncertainEdges { count } => json!({ "kind": "uncertain_edges", "count": count }),
+        CompletenessCause::UnparsedFiles { count, examples } => json!({ "kind": "unparsed_files", "count": count, "examples": examples }),
+    }
+}
+
+fn candidate_json(candidate: &Candidate) -> Value {
+    json!({
+        "id": candidate.id.to_string(),
+        "qualified_name": candidate.qualified_name,
+        "kind": candidate.kind.as_str(),
+        "path": candidate.path,
+        "line": candidate.line,
+    })
+}
+
+/// The `data` of an addressing error: the candidates to choose from.
+pub fn address_error_json(error: &AddressError) -> (String, Value) {
+    match error {
+        AddressError::NotFound { address, similar } => (
+            format!("no symbol matches {address:?}; try a qualified name, a unique suffix, path:line or an id (similar names are listed)"),
+            json!({ "kind": "not_found", "address": address, "similar": similar.iter().map(candidate_json).collect::<Vec<_>>() }),
+        ),
+        AddressError::Ambiguous { address, candidates } => (
+            format!("{address:?} matches {} symbols; call again with one of these ids or qualified names", candidates.len()),
+            json!({ "kind": "ambiguous", "address": address, "candidates": candidates.iter().map(candidate_json).collect::<Vec<_>>() }),
+        ),
+    }
+}
+
+pub fn neighbours_json(snapshot: &Snapshot, answer: &NeighbourAnswer, freshness: &Freshness) -> Value {
+    let subject = &snapshot.symbol(answer.subject).qualified_name;
+    let method = match answer.kind {
+        NeighbourKind::Callers => "callers",
+        NeighbourKind::Callees => "callees",
+        NeighbourKind::Imports => "imports",
+    };
+    let next = match (&answer.next_cursor, answer.kind) {
+        (Some(cursor), _) => format!("{method} {{\"symbol\": {subject:?}, \"cursor\": {cursor:?}}} for the next page"),
+        (None, NeighbourKind::Callers) => format!("blast {{\"symbol\": {subject:?}}} for everything that depends on it, transitively"),
+        (None, NeighbourKind::Callees) => format!("callers {{\"symbol\": {subject:?}}} for the other direction"),
+        (None, NeighbourKind::Imports) => format!("blast {{\"symbol\": {subject:?}}} for what depends on it"),
+    };
+    json!({
+        "subject": symbol_json(snapshot, answer.subject),
+        "total": answer.total,
+        "items": answer.items.iter().map(|item| {
+            let mut value = symbol_json(snapshot, item.index);
+            value["direction"] = json!(item.direction);
+            value["site"] = json!(format!("{}:{}", item.site_path, item.site_line));
+            value["confidence"] = json!(rounded(item.confidence));
+            value["rule"] = json!(item.rule.as_str());
+            value
+        }).collect::<Vec<_>>(),
+        "next_cursor": answer.next_cursor,
+        "completeness": completeness_json(&answer.completeness),
+        "freshness": freshness_json(freshness),
+        "next": next,
+    })
+}
+
+pub fn blast_json(snapshot: &Snapshot, subject: &str, answer: &BlastAnswer, freshness: &Freshness) -> Value {
+    let next = match &answer.next_cursor {
+        Some(cursor) => format!("blast {{\"symbol\": {subject:?}, \"cursor\": {cursor:?}}} for the next page"),
+        None => match answer.items.first() {
+            Some(first) => format!("callers {{\"symbol\": {:?}}} to see how the top dependent uses it", snapshot.symbol(first.index).qualified_name),
+            None => "nothing depends on it within the depth; raise depth, or check completeness".to_string(),
+        },
+    };
+    json!({
+        "subject": subject,
+        "seeds": answer.seeds.len(),
+        "depth": answer.depth,
+        "total": answer.total,
+        "breaks": answer.breaks,
+        "items": answer.items.iter().map(|item| {
+            let mut value = symbol_json(snapshot, item.index);
+            value["distance"] = json!(item.distance);
+            value["severity"] = json!(item.severity.as_str());
+            value["confidence"] = json!(rounded(item.confidence));
+            value["edge"] = json!(item.edge_kind.as_str());
+            value["site"] = json!(format!("{}:{}", snapshot.symbol(item.index).path, item.site_line));
+            value["via"] = json!(item.via.iter().map(|index| snapshot.symbol(*index).qualified_name.clone()).collect::<Vec<_>>());
+            value
+        }).collect::<Vec<_>>(),
+        "tests_affected": answer.tests_affected.iter().map(|index| symbol_json(snapshot, *index)).collect::<Vec<_>>(),
+        "next_cursor": answer.next_cursor,
+        "completeness": completeness_json(&answer.completeness),
+        "freshness": freshness_json(freshness),
+        "next": next,
+    })
+}
+
+pub fn lookup_json(snapshot: &Snapshot, answer: &LookupAnswer, freshness: &Freshness) -> Value {
+    let next = match (&answer.next_cursor, answer.items.first()) {
+        (Some(cursor), _) => format!("lookup {{\"query\": {:?}, \"cursor\": {cursor:?}}} for the next page", answer.query),
+        (None, Some(first)) => format!("blast {{\"symbol\": {:?}}}", snapshot.symbol(first.index).id.to_string()),
+        (None, None) => "no match; try a shorter or different name".to_string(),
+    };
+    json!({
+        "query": answer.query,
+        "total": answer.total,
+        "items": answer.items.iter().map(|item| symbol_json(snapshot, item.index)).collect::<Vec<_>>(),
+        "next_cursor": answer.next_cursor,
+        "freshness": freshness_json(freshness),
+        "next": next,
+    })
+}

@@ -1,0 +1,200 @@
+//! The daemon end to end on a fixture git repository: queries over the socket, answers that
+//! follow commits and checkouts, errors that leave the connection usable, and the golden
+//! request/response files of docs/protocol.md.
+
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::net::UnixStream;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tether_daemon::{DaemonPaths, DaemonState};
+use tether_protocol::{json, Value};
+use tether_tests::FixtureRepository;
+
+const APP: &str = r#"
+//- /app/__init__.py
+//- /app/core.py
+def compute(x):
+    return x + 1
+
+def report(x):
+    return compute(x) * 2
+//- /app/api.py
+from app.core import compute
+
+def handle(request):
+    return compute(request)
+//- /tests/test_core.py
+from app.core import report
+
+def test_report():
+    assert report(1) == 4
+"#;
+
+/// A daemon serving a repository from this process, stopped on drop.
+struct RunningDaemon {
+    socket: std::path::PathBuf,
+    stop: Arc<AtomicBool>,
+    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    server: Option<std::thread::JoinHandle<()>>,
+}
+
+impl RunningDaemon {
+    fn start(root: &Path) -> RunningDaemon {
+        let paths = DaemonPaths::new(root, &root.join(".git/tether/graph.lbug"));
+        let state = Arc::new(DaemonState::new(paths.clone(), tether_store::StoreConfig { buffer_pool_bytes: 128 << 20, max_threads: 1 }));
+        state.load_or_build().expect("the first index");
+        let stop = Arc::new(AtomicBool::new(false));
+        tether_daemon::spawn_follower(Arc::clone(&state), Arc::clone(&stop));
+        let listener = std::os::unix::net::UnixListener::bind(&paths.socket).expect("bind the socket");
+        listener.set_nonblocking(true).unwrap();
+        let (sender, receiver) = tokio::sync::oneshot::channel::<()>();
+        let server = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+            runtime.block_on(async move {
+                let listener = tokio::net::UnixListener::from_std(listener).unwrap();
+                tether_daemon::serve(listener, state, async move {
+                    let _ = receiver.await;
+                })
+                .await;
+            });
+        });
+        RunningDaemon { socket: paths.socket, stop, shutdown: Some(sender), server: Some(server) }
+    }
+
+    fn client(&self) -> Client {
+        let stream = UnixStream::connect(&self.socket).expect("connect");
+        stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        Client { reader: BufReader::new(stream.try_clone().unwrap()), writer: stream }
+    }
+}
+
+impl Drop for RunningDaemon {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+        if let Some(server) = self.server.take() {
+            let _ = server.join();
+        }
+    }
+}
+
+struct Client {
+    reader: BufReader<UnixStream>,
+    writer: UnixStream,
+}
+
+impl Client {
+    fn send_raw(&mut self, line: &str) -> Value {
+        self.writer.write_all(line.as_bytes()).unwrap();
+        self.writer.write_all(b"\n").unwrap();
+        let mut answer = String::new();
+        self.reader.read_line(&mut answer).unwrap();
+        serde_json::from_str(&answer).unwrap_or_else(|error| panic!("invalid answer {answer:?}: {error}"))
+    }
+
+    fn call(&mut self, method: &str, params: Value) -> Value {
+        self.send_raw(&json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params }).to_string())
+    }
+}
+
+fn caller_names(answer: &Value) -> Vec<String> {
+    answer["result"]["items"].as_array().unwrap().iter().map(|item| item["qualified_name"].as_str().unwrap().to_string()).collect()
+}
+
+#[test]
+fn queries_over_the_socket_follow_commits_and_checkouts() {
+    let mut repository = FixtureRepository::new(APP);
+    let daemon = RunningDaemon::start(repository.root());
+    let mut client = daemon.client();
+
+    let answer = client.call("callers", json!({ "symbol": "app.core.compute" }));
+    assert_eq!(caller_names(&answer), ["app.api.handle", "app.core.report"]);
+    assert_eq!(answer["result"]["freshness"]["head_moved"], false);
+
+    let blast = client.call("blast", json!({ "symbol": "compute" }));
+    let tests: Vec<&str> = blast["result"]["tests_affected"].as_array().unwrap().iter().map(|test| test["qualified_name"].as_str().unwrap()).collect();
+    assert_eq!(tests, ["test_core.test_report"]);
+
+    // A commit adds a caller: the daemon rebuilds and publishes without a restart.
+    repository.git(&["checkout", "-q", "-b", "feature"]);
+    repository.write("app/extra.py", "from app.core import compute\n\ndef extra():\n    return compute(2)\n");
+    let new_head = repository.commit_all("add extra");
+    let updated = wait_for(&mut client, |answer| caller_names(answer).contains(&"app.extra.extra".to_string()));
+    assert_eq!(updated["result"]["freshness"]["indexed_commit"], new_head.as_str());
+
+    // Checking out main again removes it.
+    repository.git(&["checkout", "-q", "main"]);
+    wait_for(&mut client, |answer| caller_names(answer) == ["app.api.handle", "app.core.report"]);
+}
+
+fn wait_for(client: &mut Client, done: impl Fn(&Value) -> bool) -> Value {
+    let started = Instant::now();
+    loop {
+        let answer = client.call("callers", json!({ "symbol": "app.core.compute" }));
+        if done(&answer) {
+            return answer;
+        }
+        assert!(started.elapsed() < Duration::from_secs(30), "the daemon did not follow HEAD: {answer}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn bad_requests_get_errors_and_the_connection_stays_usable() {
+    let repository = FixtureRepository::new(APP);
+    let daemon = RunningDaemon::start(repository.root());
+    let mut client = daemon.client();
+    assert_eq!(client.send_raw("{not json")["error"]["code"], -32700);
+    assert_eq!(client.send_raw("[1, 2]")["error"]["code"], -32600);
+    assert_eq!(client.call("no_such_method", json!({}))["error"]["code"], -32601);
+    assert_eq!(client.call("callers", json!({}))["error"]["code"], -32602);
+    assert_eq!(client.call("callers", json!({ "symbol": 7 }))["error"]["code"], -32602);
+    assert_eq!(client.call("blast", json!({ "symbol": "compute", "depth": 99 }))["error"]["code"], -32602);
+    assert_eq!(client.call("callers", json!({ "symbol": "compute", "cursor": "bogus" }))["error"]["code"], -32602);
+    assert_eq!(client.call("callers", json!({ "symbol": "nothing_like_this" }))["error"]["code"], -32001);
+    // A client that goes away mid-request harms nothing.
+    {
+        let mut gone = daemon.client();
+        gone.writer.write_all(b"{\"jsonrpc\": \"2.0\", \"id\": 9, \"method\": \"blast\", \"params\": {\"symbol\": \"compute\"}}\n").unwrap();
+    }
+    let answer = client.call("callers", json!({ "symbol": "app.core.compute" }));
+    assert_eq!(caller_names(&answer), ["app.api.handle", "app.core.report"]);
+}
+
+/// Each `tests/golden/protocol/NAME.request.json` is sent; the answer must equal
+/// `NAME.response.json`. `UPDATE_GOLDEN=1` rewrites the answers.
+#[test]
+fn golden_requests_get_golden_responses() {
+    let repository = FixtureRepository::new(APP);
+    let daemon = RunningDaemon::start(repository.root());
+    let mut client = daemon.client();
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/protocol");
+    let mut requests: Vec<_> = std::fs::read_dir(&folder).unwrap().flatten().map(|entry| entry.path()).filter(|path| path.to_string_lossy().ends_with(".request.json")).collect();
+    requests.sort();
+    assert!(requests.len() >= 5, "golden requests are missing from {}", folder.display());
+    let mut mismatches = Vec::new();
+    for request_path in requests {
+        let request: Value = serde_json::from_str(&std::fs::read_to_string(&request_path).unwrap()).unwrap();
+        let mut answer = client.send_raw(&request.to_string());
+        // Freshness depends on the moment, not on the protocol.
+        if let Some(freshness) = answer.pointer_mut("/result/freshness") {
+            *freshness = json!("<freshness>");
+        }
+        let response_path = request_path.to_string_lossy().replace(".request.json", ".response.json");
+        let rendered = serde_json::to_string_pretty(&answer).unwrap() + "\n";
+        if std::env::var_os("UPDATE_GOLDEN").is_some() {
+            std::fs::write(&response_path, &rendered).unwrap();
+            continue;
+        }
+        let expected = std::fs::read_to_string(&response_path).unwrap_or_default();
+        if expected != rendered {
+            mismatches.push(format!("{response_path}:\n{rendered}"));
+        }
+    }
+    assert!(mismatches.is_empty(), "answers differ from the golden files (UPDATE_GOLDEN=1 rewrites them):\n{}", mismatches.join("\n"));
+}

@@ -1,0 +1,107 @@
+//! Queries on fixture snapshots: addressing, callers with completeness, blast with severity,
+//! tests affected and pagination.
+
+use expect_test::expect;
+use tether_query::{AddressError, BlastOptions, NeighbourKind, PageRequest};
+use tether_tests::{render_blast, render_completeness, snapshot_of};
+
+const SHOP: &str = r#"
+//- /shop/__init__.py
+//- /shop/prices.py
+def tax(amount):
+    return amount * 0.2
+
+def total(amount):
+    return amount + tax(amount)
+//- /shop/cart.py
+from shop.prices import total
+
+class Cart:
+    def checkout(self, amount):
+        return total(amount)
+
+def handler(request):
+    return Cart().checkout(request.amount)
+//- /shop/other.py
+def tax():
+    return 0
+
+def uses_unknown(thing):
+    return thing.tax(1)
+//- /tests/test_cart.py
+from shop.cart import Cart
+
+def test_checkout():
+    assert Cart().checkout(10) == 12
+"#;
+
+#[test]
+fn addresses_resolve_by_name_suffix_path_line_and_id_and_never_guess() {
+    let (_directory, snapshot) = snapshot_of(SHOP);
+    let total = snapshot.resolve_address("shop.prices.total").unwrap();
+    assert_eq!(snapshot.resolve_address("prices.total").unwrap(), total);
+    assert_eq!(snapshot.resolve_address("shop/prices.py:5").unwrap(), total);
+    assert_eq!(snapshot.resolve_address(&snapshot.symbol(total).id.to_string()).unwrap(), total);
+    match snapshot.resolve_address("tax") {
+        Err(AddressError::Ambiguous { candidates, .. }) => {
+            let names: Vec<&str> = candidates.iter().map(|candidate| candidate.qualified_name.as_str()).collect();
+            assert_eq!(names, ["shop.other.tax", "shop.prices.tax"]);
+        }
+        other => panic!("expected an ambiguity, got {other:?}"),
+    }
+    assert!(matches!(snapshot.resolve_address("nothing_like_it"), Err(AddressError::NotFound { .. })));
+}
+
+#[test]
+fn callers_say_when_unresolved_sites_could_add_to_them() {
+    let (_directory, snapshot) = snapshot_of(SHOP);
+    let tax = snapshot.resolve_address("shop.prices.tax").unwrap();
+    let answer = snapshot.neighbours(tax, NeighbourKind::Callers, PageRequest::default());
+    let callers: Vec<&str> = answer.items.iter().map(|item| snapshot.symbol(item.index).qualified_name.as_str()).collect();
+    assert_eq!(callers, ["shop.prices.total"]);
+    // `thing.tax(1)` could be a call of either `tax`: the answer is a lower bound, and says why.
+    expect![[r#"lower_bound: 1 unresolved sites calling "tax""#]].assert_eq(&render_completeness(&answer.completeness));
+
+    let handler = snapshot.resolve_address("shop.cart.handler").unwrap();
+    let answer = snapshot.neighbours(handler, NeighbourKind::Callers, PageRequest::default());
+    assert_eq!(answer.total, 0);
+    assert!(answer.completeness.is_exact(), "no site calls `handler`: zero callers is known");
+}
+
+#[test]
+fn blast_walks_callers_with_distance_severity_and_tests() {
+    let (_directory, snapshot) = snapshot_of(SHOP);
+    let tax = snapshot.resolve_address("shop.prices.tax").unwrap();
+    let answer = snapshot.blast_symbol(tax, BlastOptions::default());
+    expect![[r#"
+        total 5 (breaks 1)
+        breaks shop.prices.total d=1 conf=0.95 CALLS via shop.prices.tax <- shop.prices.total
+        maybe shop.cart d=2 conf=0.90 IMPORTS via shop.prices.tax <- shop.prices.total <- shop.cart
+        maybe shop.cart.Cart.checkout d=2 conf=0.90 CALLS via shop.prices.tax <- shop.prices.total <- shop.cart.Cart.checkout
+        maybe shop.cart.handler d=3 conf=0.77 CALLS via shop.prices.tax <- shop.prices.total <- shop.cart.Cart.checkout <- shop.cart.handler
+        maybe test_cart.test_checkout d=3 conf=0.77 CALLS via shop.prices.tax <- shop.prices.total <- shop.cart.Cart.checkout <- test_cart.test_checkout
+        test test_cart.test_checkout
+        completeness lower_bound: 1 unresolved sites calling "tax"
+    "#]].assert_eq(&render_blast(&snapshot, &answer));
+}
+
+#[test]
+fn blast_pages_through_a_large_answer() {
+    let mut fixture = String::from("//- /hub.py\ndef hub():\n    return 1\n");
+    for index in 0..45 {
+        fixture.push_str(&format!("def caller_{index}():\n    return hub()\n"));
+    }
+    let (_directory, snapshot) = snapshot_of(&fixture);
+    let hub = snapshot.resolve_address("hub.hub").unwrap();
+    let first = snapshot.blast_symbol(hub, BlastOptions { depth: 1, page: PageRequest::new(None, Some(20)).unwrap() });
+    assert_eq!((first.total, first.items.len()), (45, 20));
+    let cursor = first.next_cursor.clone().expect("more pages");
+    let second = snapshot.blast_symbol(hub, BlastOptions { depth: 1, page: PageRequest::new(Some(&cursor), Some(20)).unwrap() });
+    let third = snapshot.blast_symbol(hub, BlastOptions { depth: 1, page: PageRequest::new(second.next_cursor.as_deref(), Some(20)).unwrap() });
+    assert_eq!((second.items.len(), third.items.len(), third.next_cursor.clone()), (20, 5, None));
+    let mut seen: Vec<u32> = first.items.iter().chain(&second.items).chain(&third.items).map(|item| item.index).collect();
+    seen.sort_unstable();
+    seen.dedup();
+    assert_eq!(seen.len(), 45, "pages neither repeat nor skip");
+    assert!(PageRequest::new(Some("garbage"), None).is_err());
+}
