@@ -2,6 +2,7 @@
 //! and generates synthetic corpora of any size so that it runs anywhere.
 
 mod cold_index;
+mod daemon_latency;
 mod synthetic_corpus;
 
 use std::path::PathBuf;
@@ -29,6 +30,15 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Serve a clone of a git repository from a daemon; measure query latency over the socket,
+    /// the time from HEAD moving to the new graph answering, and RSS at rest.
+    Daemon {
+        /// A git repository (it is cloned into a temporary folder; the original is not touched).
+        repository: PathBuf,
+        /// Queries of each kind.
+        #[arg(long, default_value_t = 1000)]
+        queries: usize,
+    },
     /// Cold-index a folder into a temporary database, then parse the same files only; print both.
     ColdIndex {
         /// The folder to index.
@@ -49,6 +59,7 @@ fn main() -> anyhow::Result<()> {
             println!("wrote {} files, {} lines, {:.1} MB to {}", written.files, written.lines, written.bytes as f64 / 1e6, out.display());
         }
         Command::ColdIndex { path, runs, buffer_pool_mib } => cold_index::run(&path, runs.max(1), buffer_pool_mib)?,
+        Command::Daemon { repository, queries } => daemon_latency::run(&repository, queries.max(10))?,
     }
     Ok(())
 }

@@ -58,12 +58,16 @@ pub fn run_serve(args: DaemonArgs) -> anyhow::Result<()> {
     })?;
 
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().context("starting the async runtime")?;
+    let serving_state = Arc::clone(&state);
     runtime.block_on(async move {
         let listener = tokio::net::UnixListener::from_std(listener).context("adopting the socket")?;
-        tether_daemon::serve(listener, state, shutdown_signal()).await;
+        tether_daemon::serve(listener, serving_state, shutdown_signal()).await;
         anyhow::Ok(())
     })?;
     stop.store(true, Ordering::Relaxed);
+    if let Err(error) = state.persist_now() {
+        tracing::error!(%error, "could not write the last graph at shutdown; the next start rebuilds it");
+    }
     let _ = std::fs::remove_file(&paths.socket);
     tracing::info!("daemon stopped");
     Ok(())

@@ -8,8 +8,9 @@ use std::time::{Duration, Instant};
 
 use crate::state::DaemonState;
 
-const POLL_INTERVAL: Duration = Duration::from_millis(100);
-const DEBOUNCE: Duration = Duration::from_millis(200);
+const POLL_INTERVAL: Duration = Duration::from_millis(20);
+/// A rebase or a script moves HEAD many times within milliseconds; wait for it to settle.
+const DEBOUNCE: Duration = Duration::from_millis(40);
 
 /// Runs until `stop` is set. Rebuilds whenever HEAD differs from the published graph's
 /// commit and has been stable for the debounce interval.
@@ -43,7 +44,25 @@ pub(crate) fn follow_head(state: Arc<DaemonState>, stop: Arc<AtomicBool>) {
     }
 }
 
+/// Writes published graphs to the database off the query and rebuild paths, newest first
+/// (intermediate graphs of a burst are skipped), until `stop` is set; then writes what is left.
+pub(crate) fn persist_in_background(state: Arc<DaemonState>, stop: Arc<AtomicBool>) {
+    while !stop.load(Ordering::Relaxed) {
+        state.wait_for_persist_work(Duration::from_millis(500));
+        if let Err(error) = state.persist_pending() {
+            tracing::error!(%error, "writing the graph database failed; the published graph still answers");
+        }
+    }
+    let _ = state.persist_pending();
+}
+
 /// Starts the follower thread.
 pub fn spawn_follower(state: Arc<DaemonState>, stop: Arc<AtomicBool>) -> std::thread::JoinHandle<()> {
+    let persister_state = Arc::clone(&state);
+    let persister_stop = Arc::clone(&stop);
+    std::thread::Builder::new()
+        .name("tether-persist".into())
+        .spawn(move || persist_in_background(persister_state, persister_stop))
+        .expect("spawn the persister");
     std::thread::Builder::new().name("tether-follow-head".into()).spawn(move || follow_head(state, stop)).expect("spawn the HEAD follower")
 }

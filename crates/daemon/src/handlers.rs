@@ -14,7 +14,7 @@ pub fn handle(state: &DaemonState, method: &str, params: &Value) -> Result<Value
     match method {
         "status" => Ok(status(state)),
         "reindex" => {
-            state.rebuild().map_err(|error| RpcError::new(RpcError::INTERNAL_ERROR, format!("rebuild failed: {error}")))?;
+            state.rebuild().and_then(|()| state.persist_now()).map_err(|error| RpcError::new(RpcError::INTERNAL_ERROR, format!("rebuild failed: {error}")))?;
             Ok(status(state))
         }
         "lookup" | "callers" | "callees" | "imports" | "blast" => {
@@ -78,6 +78,7 @@ fn status(state: &DaemonState) -> Value {
         "rebuilding": rebuild.rebuilding,
         "rebuilds": rebuild.rebuilds,
         "last_rebuild_seconds": rebuild.last_seconds,
+        "last_publish_seconds": rebuild.last_publish_seconds,
         "last_error": rebuild.last_error,
         "indexed_commit": snapshot.as_ref().and_then(|snapshot| snapshot.meta.head_commit.clone()),
         "freshness": snapshot.as_ref().map(|snapshot| tether_protocol::freshness_json(&state.freshness(snapshot))),

@@ -1,10 +1,10 @@
 //! The daemon's shared state: the published snapshot (swapped whole, so a query sees the old
 //! graph or the new one, never a mixture), rebuilds, and cached freshness.
 
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Condvar, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
-use tether_index::{build_graph, index_meta, IndexError, IndexOptions};
+use tether_index::{build_graph_cached, index_meta, FactsCache, IndexError, IndexOptions};
 use tether_model::Freshness;
 use tether_query::Snapshot;
 use tether_store::{GraphStore, StoreConfig, StoreError};
@@ -28,6 +28,8 @@ pub struct RebuildStatus {
     pub rebuilding: bool,
     pub rebuilds: u64,
     pub last_seconds: Option<f64>,
+    /// From the start of the last rebuild to its graph answering queries.
+    pub last_publish_seconds: Option<f64>,
     pub last_error: Option<String>,
 }
 
@@ -36,9 +38,14 @@ pub struct DaemonState {
     pub store_config: StoreConfig,
     pub started: Instant,
     snapshot: RwLock<Option<Arc<Snapshot>>>,
-    rebuild_lock: Mutex<()>,
+    /// The previous build's per-file facts; held while a rebuild runs (one at a time).
+    facts_cache: Mutex<FactsCache>,
     status: Mutex<RebuildStatus>,
     freshness: Mutex<Option<(Instant, Freshness)>>,
+    /// The newest published snapshot not yet written to the database.
+    unpersisted: Mutex<Option<Arc<Snapshot>>>,
+    persist_wanted: Condvar,
+    persist_lock: Mutex<()>,
 }
 
 impl DaemonState {
@@ -48,9 +55,12 @@ impl DaemonState {
             store_config,
             started: Instant::now(),
             snapshot: RwLock::new(None),
-            rebuild_lock: Mutex::new(()),
+            facts_cache: Mutex::new(FactsCache::default()),
             status: Mutex::new(RebuildStatus::default()),
             freshness: Mutex::new(None),
+            unpersisted: Mutex::new(None),
+            persist_wanted: Condvar::new(),
+            persist_lock: Mutex::new(()),
         }
     }
 
@@ -80,14 +90,17 @@ impl DaemonState {
                 tracing::info!(symbols = graph.symbols.len(), matches_head, "loaded the graph database");
                 self.publish(Snapshot::new(graph, meta));
                 if matches_head {
+                    // Fill the facts cache so the first HEAD move re-extracts only what changed.
+                    let mut cache = self.facts_cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                    build_graph_cached(&IndexOptions::new(&self.paths.root), &mut cache, &|_, _| {})?;
                     return Ok(());
                 }
                 tracing::info!("HEAD moved while the daemon was down; rebuilding");
-                self.rebuild()
+                self.rebuild().and_then(|()| self.persist_now())
             }
             Err(error) => {
                 tracing::info!(%error, "no usable database; building one");
-                self.rebuild()
+                self.rebuild().and_then(|()| self.persist_now())
             }
         }
     }
@@ -95,28 +108,72 @@ impl DaemonState {
     /// Rebuilds the whole graph and publishes it. One rebuild runs at a time; queries keep
     /// reading the previous snapshot meanwhile.
     pub fn rebuild(&self) -> Result<(), RebuildError> {
-        let _one_at_a_time = self.rebuild_lock.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut cache = self.facts_cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         self.status.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).rebuilding = true;
         let started = Instant::now();
-        let result = self.rebuild_now();
+        let result = self.rebuild_now(&mut cache);
         let mut status = self.status.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         status.rebuilding = false;
         status.rebuilds += 1;
         status.last_seconds = Some(started.elapsed().as_secs_f64());
         status.last_error = result.as_ref().err().map(|error| error.to_string());
-        match &result {
-            Ok(()) => tracing::info!(seconds = started.elapsed().as_secs_f64(), "published a new graph"),
-            Err(error) => tracing::error!(%error, "rebuild failed; the previous graph stays published"),
+        if let Err(error) = &result {
+            tracing::error!(%error, "rebuild failed; the previous graph stays published");
         }
         result
     }
 
-    fn rebuild_now(&self) -> Result<(), RebuildError> {
+    /// Builds (re-extracting only changed files) and publishes; the persister thread then
+    /// writes the newest published graph to the database. A crash before it is written loses
+    /// nothing: the next start finds HEAD ahead of the database and rebuilds.
+    fn rebuild_now(&self, cache: &mut FactsCache) -> Result<(), RebuildError> {
+        let started = Instant::now();
         let meta = index_meta(&self.paths.root);
-        let built = build_graph(&IndexOptions::new(&self.paths.root), &|_, _| {})?;
-        tether_store::write_fresh_database(&self.paths.database, &built.graph, &meta, self.store_config)?;
-        self.publish(Snapshot::new(built.graph, meta));
+        let built = build_graph_cached(&IndexOptions::new(&self.paths.root), cache, &|_, _| {})?;
+        let built_seconds = started.elapsed().as_secs_f64();
+        let snapshot = Arc::new(Snapshot::new(built.graph, meta));
+        *self.snapshot.write().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(Arc::clone(&snapshot));
+        *self.freshness.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = None;
+        let published_seconds = started.elapsed().as_secs_f64();
+        tracing::info!(
+            files_extracted = built.files_extracted,
+            walk = built.timings.walk_seconds,
+            extract = built.timings.parse_seconds,
+            resolve = built.timings.resolve_seconds,
+            built_seconds,
+            published_seconds,
+            "published a new graph"
+        );
+        self.status.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).last_publish_seconds = Some(published_seconds);
+        *self.unpersisted.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(snapshot);
+        self.persist_wanted.notify_one();
         Ok(())
+    }
+
+    /// Writes the newest published-but-unwritten graph to the database; returns whether there
+    /// was one. Runs on the persister thread (and synchronously in `persist_now`).
+    pub fn persist_pending(&self) -> Result<bool, RebuildError> {
+        let _one_writer = self.persist_lock.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let Some(snapshot) = self.unpersisted.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take() else { return Ok(false) };
+        let started = Instant::now();
+        // One engine thread: the write runs beside rebuilds and queries on a small machine.
+        let config = StoreConfig { max_threads: 1, ..self.store_config };
+        tether_store::write_fresh_database(&self.paths.database, &snapshot.graph, &snapshot.meta, config)?;
+        tracing::info!(seconds = started.elapsed().as_secs_f64(), commit = snapshot.meta.head_commit.as_deref().unwrap_or("none"), "persisted the graph");
+        Ok(true)
+    }
+
+    /// Persists whatever is pending, now (used by `reindex` and at shutdown).
+    pub fn persist_now(&self) -> Result<(), RebuildError> {
+        self.persist_pending().map(|_| ())
+    }
+
+    /// Blocks until a graph is waiting to be persisted, or `timeout` passes.
+    pub fn wait_for_persist_work(&self, timeout: Duration) {
+        let pending = self.unpersisted.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if pending.is_none() {
+            let _ = self.persist_wanted.wait_timeout(pending, timeout);
+        }
     }
 
     /// How the published graph compares with the repository now (cached briefly).

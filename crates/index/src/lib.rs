@@ -6,16 +6,19 @@
 //! incrementally (the daemon does that), does not write the store (the caller publishes the
 //! graph), and prints nothing (the caller reports progress).
 
+mod facts_cache;
 mod walk;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use rayon::prelude::*;
 use tether_extract::{python_module_name, rust_module_path};
 use tether_model::{stable_hash, Diagnostic, DiagnosticKind, FileFacts, FileRecord, FileStatus, Graph, IndexMeta, Language};
 
+pub use facts_cache::{CachedFile, FactsCache};
 pub use walk::{walk_tree, WalkedTree};
 
 /// How to index.
@@ -47,6 +50,8 @@ pub struct BuiltGraph {
     pub graph: Graph,
     pub timings: PhaseTimings,
     pub bytes_read: u64,
+    /// Files extracted in this build (the rest came from the cache).
+    pub files_extracted: usize,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -60,6 +65,12 @@ pub enum IndexError {
 /// Walks, extracts and resolves `options.root` into a graph. `progress(done, total)` is
 /// called from worker threads as files finish.
 pub fn build_graph(options: &IndexOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<BuiltGraph, IndexError> {
+    build_graph_cached(options, &mut FactsCache::default(), progress)
+}
+
+/// Like [`build_graph`], re-extracting only files that changed since `cache` was filled, and
+/// leaving the cache holding this build's facts.
+pub fn build_graph_cached(options: &IndexOptions, cache: &mut FactsCache, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<BuiltGraph, IndexError> {
     let root = &options.root;
     if !root.exists() {
         return Err(IndexError::MissingRoot { path: root.clone() });
@@ -75,54 +86,61 @@ pub fn build_graph(options: &IndexOptions, progress: &(dyn Fn(usize, usize) + Sy
     let started = Instant::now();
     let done = AtomicUsize::new(0);
     let total = tree.sources.len();
-    let extracted: Vec<(FileFacts, FileRecord, u64)> = tree
+    let previous = &cache.files;
+    let files: Vec<(String, Arc<CachedFile>, bool)> = tree
         .sources
         .par_iter()
         .map(|(path, language)| {
-            let result = extract_one(root, path, *language, &tree, options.max_file_bytes);
+            let module_name = match language {
+                Language::Python => python_module_name(path, |folder| tree.python_packages.contains(folder)),
+                Language::Rust => rust_module_path(path, &tree.rust_crates),
+            };
+            let metadata = std::fs::metadata(root.join(path)).ok();
+            let size = metadata.as_ref().map_or(0, |metadata| metadata.len());
+            let modified = metadata.as_ref().and_then(|metadata| metadata.modified().ok());
+            let reused = previous.get(path).filter(|cached| cached.still_matches(&module_name, size, modified)).cloned();
+            let result = match reused {
+                Some(cached) => (path.clone(), cached, false),
+                None => {
+                    let (facts, record, bytes_read) = extract_one(root, path, *language, &module_name, options.max_file_bytes);
+                    (path.clone(), Arc::new(CachedFile { module_name, size, modified, facts, record, bytes_read }), true)
+                }
+            };
             progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
             result
         })
         .collect();
     timings.parse_seconds = started.elapsed().as_secs_f64();
+    let files_extracted = files.iter().filter(|(_, _, extracted)| *extracted).count();
+    cache.files = files.iter().map(|(path, cached, _)| (path.clone(), Arc::clone(cached))).collect();
 
-    let mut bytes_read = 0;
-    let mut files = Vec::with_capacity(extracted.len());
-    let mut records = Vec::with_capacity(extracted.len());
-    for (facts, record, size) in extracted {
-        bytes_read += size;
-        files.push(facts);
-        records.push(record);
-    }
-    let mut diagnostics: Vec<Diagnostic> = tree
+    let facts: Vec<&FileFacts> = files.iter().map(|(_, cached, _)| &cached.facts).collect();
+    let started = Instant::now();
+    let resolution = tether_resolve::resolve(&facts);
+    timings.resolve_seconds = started.elapsed().as_secs_f64();
+
+    let mut graph = Graph::default();
+    graph.diagnostics = tree
         .manifest_problems
         .iter()
         .map(|(path, reason)| Diagnostic { path: path.clone(), line: None, kind: DiagnosticKind::Unsupported, message: format!("Cargo manifest not understood: {reason}") })
         .collect();
-
-    let started = Instant::now();
-    let resolution = tether_resolve::resolve(&files);
-    timings.resolve_seconds = started.elapsed().as_secs_f64();
-
-    let mut graph = Graph { files: records, ..Graph::default() };
-    for facts in files {
-        graph.symbols.extend(facts.symbols);
-        diagnostics.extend(facts.diagnostics);
+    let mut bytes_read = 0;
+    for (_, cached, _) in &files {
+        bytes_read += cached.bytes_read;
+        graph.files.push(cached.record.clone());
+        graph.symbols.extend(cached.facts.symbols.iter().cloned());
+        graph.diagnostics.extend(cached.facts.diagnostics.iter().cloned());
     }
     graph.symbols.extend(resolution.outside_symbols);
     graph.edges = resolution.edges;
     graph.unresolved = resolution.unresolved;
     graph.call_outcomes = resolution.call_outcomes;
     graph.unresolved_reasons = resolution.unresolved_reasons;
-    graph.diagnostics = diagnostics;
-    Ok(BuiltGraph { graph, timings, bytes_read })
+    Ok(BuiltGraph { graph, timings, bytes_read, files_extracted })
 }
 
-fn extract_one(root: &Path, path: &str, language: Language, tree: &WalkedTree, max_file_bytes: u64) -> (FileFacts, FileRecord, u64) {
-    let module_name = match language {
-        Language::Python => python_module_name(path, |folder| tree.python_packages.contains(folder)),
-        Language::Rust => rust_module_path(path, &tree.rust_crates),
-    };
+fn extract_one(root: &Path, path: &str, language: Language, module_name: &str, max_file_bytes: u64) -> (FileFacts, FileRecord, u64) {
     let mut record = FileRecord { path: path.to_string(), language, size_bytes: 0, content_hash: 0, status: FileStatus::Skipped };
     let full_path = root.join(path);
     let size = std::fs::metadata(&full_path).map(|metadata| metadata.len()).unwrap_or(0);
@@ -148,7 +166,7 @@ fn extract_one(root: &Path, path: &str, language: Language, tree: &WalkedTree, m
     };
     record.size_bytes = bytes.len() as u64;
     record.content_hash = stable_hash(&bytes);
-    let facts = tether_extract::extract_bytes(path, language, &module_name, &bytes, max_file_bytes);
+    let facts = tether_extract::extract_bytes(path, language, module_name, &bytes, max_file_bytes);
     record.status = if facts.diagnostics.iter().any(|diagnostic| diagnostic.kind.skips_file()) {
         FileStatus::Skipped
     } else if facts.diagnostics.iter().any(|diagnostic| diagnostic.kind == DiagnosticKind::SyntaxError) {

@@ -83,7 +83,7 @@ impl Snapshot {
         let dotted = format!(".{address}");
         let pathed = format!("::{address}");
         let mut matches: Vec<SymbolIndex> = self
-            .symbols
+            .symbols()
             .iter()
             .enumerate()
             .filter(|(_, symbol)| !symbol.kind.is_outside())
@@ -99,7 +99,7 @@ impl Snapshot {
         if last.is_empty() {
             return Vec::new();
         }
-        self.symbols
+        self.symbols()
             .iter()
             .enumerate()
             .filter(|(_, symbol)| !symbol.kind.is_outside() && symbol.name.to_lowercase().contains(&last))

@@ -2,7 +2,9 @@
 //! INHERITS and IMPLEMENTS, with distance, the path it was reached by, a confidence (the
 //! product along the path) and a severity.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use tether_model::EdgeKind;
 
@@ -109,7 +111,7 @@ impl Snapshot {
 
     fn blast_from(&self, seeds: Vec<SymbolIndex>, options: BlastOptions) -> BlastAnswer {
         let depth = options.depth.clamp(1, BlastOptions::MAX_DEPTH);
-        let mut reached: HashMap<SymbolIndex, Reached> = HashMap::new();
+        let mut reached: HashMap<SymbolIndex, Reached> = HashMap::default();
         let mut queue: VecDeque<SymbolIndex> = VecDeque::new();
         for seed in &seeds {
             reached.insert(*seed, Reached { distance: 0, previous: None, edge_kind: EdgeKind::Contains, site_line: 0, confidence: 1.0, uncertain: false });

@@ -28,7 +28,7 @@ impl Snapshot {
         let folder = folder.map(|folder| folder.trim_end_matches('/').to_string()).filter(|folder| !folder.is_empty() && folder != ".");
         let mut items: Vec<LookupItem> = Vec::new();
         if !needle.is_empty() {
-            for (index, symbol) in self.symbols.iter().enumerate() {
+            for (index, symbol) in self.symbols().iter().enumerate() {
                 if symbol.kind.is_outside() {
                     continue;
                 }

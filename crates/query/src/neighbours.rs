@@ -38,7 +38,7 @@ pub struct NeighbourAnswer {
 impl Snapshot {
     pub fn neighbours(&self, subject: SymbolIndex, kind: NeighbourKind, page: PageRequest) -> NeighbourAnswer {
         let mut items: Vec<NeighbourItem> = Vec::new();
-        let site = |edge: &crate::snapshot::IndexedEdge| self.symbol(edge.source).path.clone();
+        let site = |edge: crate::snapshot::IndexedEdge<'_>| self.symbol(edge.source).path.clone();
         match kind {
             NeighbourKind::Callers => {
                 for edge in self.incoming(subject, &[EdgeKind::Calls]) {
@@ -90,7 +90,7 @@ impl Snapshot {
     fn callees_completeness(&self, subject: SymbolIndex, items: &[NeighbourItem]) -> Completeness {
         let mut causes = Vec::new();
         let id = self.symbol(subject).id;
-        let unbound: Vec<&tether_model::UnresolvedCall> = self.unresolved.iter().filter(|call| call.caller == id && call.reason != tether_model::UnresolvedReason::NoProjectSymbolNamed).collect();
+        let unbound: Vec<&tether_model::UnresolvedCall> = self.unresolved().iter().filter(|call| call.caller == id && call.reason != tether_model::UnresolvedReason::NoProjectSymbolNamed).collect();
         if !unbound.is_empty() {
             causes.push(CompletenessCause::UnresolvedCallSites {
                 name: String::new(),
@@ -123,7 +123,7 @@ impl Snapshot {
                     .iter()
                     .take(MAX_CAUSE_EXAMPLES)
                     .map(|site| {
-                        let call = &self.unresolved[*site as usize];
+                        let call = &self.unresolved()[*site as usize];
                         (call.path.clone(), call.line, call.callee_text.clone())
                     })
                     .collect(),

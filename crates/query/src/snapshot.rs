@@ -1,7 +1,7 @@
 //! The immutable snapshot: symbols in a vector, edges in CSR form both ways, and the lookup
 //! tables that addressing and completeness need.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use tether_model::{Edge, EdgeKind, FileStatus, Graph, IndexMeta, Symbol, SymbolId, UnresolvedCall};
 
@@ -41,9 +41,9 @@ impl Adjacency {
 }
 
 /// An edge with both ends as symbol indexes.
-#[derive(Clone, Debug)]
-pub struct IndexedEdge {
-    pub edge: Edge,
+#[derive(Clone, Copy, Debug)]
+pub struct IndexedEdge<'a> {
+    pub edge: &'a Edge,
     pub source: SymbolIndex,
     pub target: SymbolIndex,
 }
@@ -51,9 +51,10 @@ pub struct IndexedEdge {
 /// The graph, ready for queries.
 pub struct Snapshot {
     pub meta: IndexMeta,
-    pub symbols: Vec<Symbol>,
-    pub edges: Vec<IndexedEdge>,
-    pub unresolved: Vec<UnresolvedCall>,
+    /// The whole graph, as built (the daemon persists it from here after publishing).
+    pub graph: Graph,
+    /// Both ends of each edge of `graph.edges` whose ends are known symbols.
+    edge_ends: Vec<Option<(SymbolIndex, SymbolIndex)>>,
     by_id: HashMap<SymbolId, SymbolIndex>,
     pub(crate) by_qualified_name: HashMap<String, Vec<SymbolIndex>>,
     /// Symbols of each file, sorted by start line.
@@ -65,7 +66,7 @@ pub struct Snapshot {
     /// Files that parsed with errors or were skipped: callers may hide there.
     pub files_with_problems: Vec<String>,
     /// Files that were not parsed at all.
-    pub(crate) skipped_files: std::collections::HashSet<String>,
+    pub(crate) skipped_files: rustc_hash::FxHashSet<String>,
     pub census: tether_model::Census,
 }
 
@@ -74,20 +75,14 @@ impl Snapshot {
         let census = graph.census();
         let by_id: HashMap<SymbolId, SymbolIndex> =
             graph.symbols.iter().enumerate().map(|(index, symbol)| (symbol.id, index as SymbolIndex)).collect();
-        let edges: Vec<IndexedEdge> = graph
-            .edges
-            .into_iter()
-            .filter_map(|edge| {
-                let source = *by_id.get(&edge.source)?;
-                let target = *by_id.get(&edge.target)?;
-                Some(IndexedEdge { edge, source, target })
-            })
-            .collect();
+        let edge_ends: Vec<Option<(SymbolIndex, SymbolIndex)>> =
+            graph.edges.iter().map(|edge| Some((*by_id.get(&edge.source)?, *by_id.get(&edge.target)?))).collect();
         let node_count = graph.symbols.len();
-        let outgoing = Adjacency::build(node_count, edges.iter().enumerate().map(|(index, edge)| (edge.source, index as u32)));
-        let incoming = Adjacency::build(node_count, edges.iter().enumerate().map(|(index, edge)| (edge.target, index as u32)));
-        let mut by_qualified_name: HashMap<String, Vec<SymbolIndex>> = HashMap::new();
-        let mut by_path: HashMap<String, Vec<SymbolIndex>> = HashMap::new();
+        let known = || edge_ends.iter().enumerate().filter_map(|(index, ends)| ends.map(|ends| (index as u32, ends)));
+        let outgoing = Adjacency::build(node_count, known().map(|(index, (source, _))| (source, index)));
+        let incoming = Adjacency::build(node_count, known().map(|(index, (_, target))| (target, index)));
+        let mut by_qualified_name: HashMap<String, Vec<SymbolIndex>> = HashMap::default();
+        let mut by_path: HashMap<String, Vec<SymbolIndex>> = HashMap::default();
         for (index, symbol) in graph.symbols.iter().enumerate() {
             by_qualified_name.entry(symbol.qualified_name.clone()).or_default().push(index as SymbolIndex);
             if !symbol.path.is_empty() {
@@ -97,7 +92,7 @@ impl Snapshot {
         for symbols in by_path.values_mut() {
             symbols.sort_by_key(|index| graph.symbols[*index as usize].span.start_line);
         }
-        let mut unresolved_by_name: HashMap<String, Vec<u32>> = HashMap::new();
+        let mut unresolved_by_name: HashMap<String, Vec<u32>> = HashMap::default();
         for (index, call) in graph.unresolved.iter().enumerate() {
             unresolved_by_name.entry(call.callee_name.clone()).or_default().push(index as u32);
         }
@@ -105,9 +100,8 @@ impl Snapshot {
         let files_with_problems = graph.files.iter().filter(|file| file.status != FileStatus::Parsed).map(|file| file.path.clone()).collect();
         Snapshot {
             meta,
-            symbols: graph.symbols,
-            edges,
-            unresolved: graph.unresolved,
+            graph,
+            edge_ends,
             by_id,
             by_qualified_name,
             by_path,
@@ -121,7 +115,20 @@ impl Snapshot {
     }
 
     pub fn symbol(&self, index: SymbolIndex) -> &Symbol {
-        &self.symbols[index as usize]
+        &self.graph.symbols[index as usize]
+    }
+
+    pub fn symbols(&self) -> &[Symbol] {
+        &self.graph.symbols
+    }
+
+    pub fn unresolved(&self) -> &[UnresolvedCall] {
+        &self.graph.unresolved
+    }
+
+    fn indexed_edge(&self, index: u32) -> IndexedEdge<'_> {
+        let (source, target) = self.edge_ends[index as usize].expect("adjacency holds only edges with known ends");
+        IndexedEdge { edge: &self.graph.edges[index as usize], source, target }
     }
 
     pub fn index_of(&self, id: SymbolId) -> Option<SymbolIndex> {
@@ -129,13 +136,13 @@ impl Snapshot {
     }
 
     /// Edges leaving a symbol, of the given kinds.
-    pub fn outgoing<'a>(&'a self, node: SymbolIndex, kinds: &'a [EdgeKind]) -> impl Iterator<Item = &'a IndexedEdge> + 'a {
-        self.outgoing.of(node).iter().map(|edge| &self.edges[*edge as usize]).filter(move |edge| kinds.contains(&edge.edge.kind))
+    pub fn outgoing<'a>(&'a self, node: SymbolIndex, kinds: &'a [EdgeKind]) -> impl Iterator<Item = IndexedEdge<'a>> + 'a {
+        self.outgoing.of(node).iter().map(|edge| self.indexed_edge(*edge)).filter(move |edge| kinds.contains(&edge.edge.kind))
     }
 
     /// Edges arriving at a symbol, of the given kinds.
-    pub fn incoming<'a>(&'a self, node: SymbolIndex, kinds: &'a [EdgeKind]) -> impl Iterator<Item = &'a IndexedEdge> + 'a {
-        self.incoming.of(node).iter().map(|edge| &self.edges[*edge as usize]).filter(move |edge| kinds.contains(&edge.edge.kind))
+    pub fn incoming<'a>(&'a self, node: SymbolIndex, kinds: &'a [EdgeKind]) -> impl Iterator<Item = IndexedEdge<'a>> + 'a {
+        self.incoming.of(node).iter().map(|edge| self.indexed_edge(*edge)).filter(move |edge| kinds.contains(&edge.edge.kind))
     }
 
     /// The symbols a symbol syntactically contains (methods of a class, items of a module).

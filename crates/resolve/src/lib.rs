@@ -19,7 +19,10 @@ mod resolver;
 mod rust_rules;
 mod structure;
 
-use std::collections::{BTreeMap, HashMap};
+use std::borrow::Borrow;
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use rayon::prelude::*;
 use tether_model::{CallOutcome, Edge, EdgeKind, FileFacts, Language, Symbol, SymbolId, SymbolKind, UnresolvedCall, UnresolvedReason};
@@ -42,12 +45,12 @@ pub struct Resolution {
     pub unresolved_reasons: BTreeMap<UnresolvedReason, u64>,
 }
 
-/// Resolves a whole project's facts.
-pub fn resolve(files: &[FileFacts]) -> Resolution {
+/// Resolves a whole project's facts (owned, or borrowed from a cache).
+pub fn resolve<F: Borrow<FileFacts> + Sync>(files: &[F]) -> Resolution {
     let resolver = Resolver::new(ProjectIndex::build(files));
     let mut resolution = files
         .par_iter()
-        .map(|file| resolve_calls_of_file(&resolver, file))
+        .map(|file| resolve_calls_of_file(&resolver, file.borrow()))
         .reduce(FileCalls::default, FileCalls::merge);
     let mut outside = std::mem::take(&mut resolution.outside);
     let mut edges = resolution.edges;

@@ -1,7 +1,8 @@
 //! The project-wide lookup tables the resolver reads: symbols by qualified name, children by
 //! name, imports and bindings by scope, each symbol's module. Built once, then read-only.
 
-use std::collections::{HashMap, HashSet};
+use std::borrow::Borrow;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use tether_model::{Binding, FileFacts, ImplBlock, Import, Language, SupertypeRef, Symbol, SymbolId, SymbolKind};
 
@@ -35,27 +36,28 @@ pub(crate) struct ProjectIndex<'a> {
 }
 
 impl<'a> ProjectIndex<'a> {
-    pub(crate) fn build(files: &'a [FileFacts]) -> ProjectIndex<'a> {
+    pub(crate) fn build<F: Borrow<FileFacts>>(files: &'a [F]) -> ProjectIndex<'a> {
+        let files: Vec<&'a FileFacts> = files.iter().map(|file| file.borrow()).collect();
         let symbol_count: usize = files.iter().map(|file| file.symbols.len()).sum();
         let mut index = ProjectIndex {
             symbols: Vec::with_capacity(symbol_count),
-            by_id: HashMap::with_capacity(symbol_count),
-            by_qualified_name: HashMap::with_capacity(symbol_count),
-            children_by_name: HashMap::new(),
-            names: HashSet::new(),
-            callables_by_name: HashMap::new(),
-            macros_by_name: HashMap::new(),
+            by_id: HashMap::with_capacity_and_hasher(symbol_count, Default::default()),
+            by_qualified_name: HashMap::with_capacity_and_hasher(symbol_count, Default::default()),
+            children_by_name: HashMap::default(),
+            names: HashSet::default(),
+            callables_by_name: HashMap::default(),
+            macros_by_name: HashMap::default(),
             imports: Vec::new(),
-            imports_by_scope: HashMap::new(),
-            bindings_by_scope: HashMap::new(),
+            imports_by_scope: HashMap::default(),
+            bindings_by_scope: HashMap::default(),
             supertypes: Vec::new(),
             impls: Vec::new(),
             module_of: Vec::with_capacity(symbol_count),
-            is_package_init: HashSet::new(),
-            rust_crates: HashSet::new(),
-            python_module_prefixes: HashSet::new(),
+            is_package_init: HashSet::default(),
+            rust_crates: HashSet::default(),
+            python_module_prefixes: HashSet::default(),
         };
-        for file in files {
+        for file in &files {
             let mut module: Option<Sym> = None;
             for symbol in &file.symbols {
                 let sym = index.symbols.len() as Sym;
@@ -94,7 +96,7 @@ impl<'a> ProjectIndex<'a> {
                 }
             }
         }
-        for file in files {
+        for file in &files {
             for symbol in &file.symbols {
                 let Some(parent) = symbol.parent.and_then(|parent| index.by_id.get(&parent).copied()) else { continue };
                 let sym = index.by_id[&symbol.id];

@@ -2,7 +2,7 @@
 //! class bases, impl blocks), and the type-member lookups built on them.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use tether_model::{BindingValue, ImportStyle, Language, ResolutionRule, SymbolKind, UnresolvedReason};
@@ -40,7 +40,7 @@ impl BindingTypeCache {
 }
 
 thread_local! {
-    static BINDING_TYPES: RefCell<BindingTypeCache> = RefCell::new(BindingTypeCache { generation: u64::MAX, types: HashMap::new() });
+    static BINDING_TYPES: RefCell<BindingTypeCache> = RefCell::new(BindingTypeCache { generation: u64::MAX, types: HashMap::default() });
 }
 
 pub(crate) struct Resolver<'a> {
@@ -70,12 +70,12 @@ impl<'a> Resolver<'a> {
             index,
             generation: GENERATION.fetch_add(1, Ordering::Relaxed),
             import_results: vec![None; import_count],
-            bases: HashMap::new(),
-            has_outside_base: HashMap::new(),
-            impls_of_type: HashMap::new(),
-            impl_self_type: HashMap::new(),
-            impl_trait: HashMap::new(),
-            impls_of_trait: HashMap::new(),
+            bases: HashMap::default(),
+            has_outside_base: HashMap::default(),
+            impls_of_type: HashMap::default(),
+            impl_self_type: HashMap::default(),
+            impl_trait: HashMap::default(),
+            impls_of_trait: HashMap::default(),
         };
         resolver.resolve_imports();
         resolver.resolve_impls();
@@ -127,10 +127,10 @@ impl<'a> Resolver<'a> {
 
     /// Resolves Rust impl blocks to their self types and traits.
     fn resolve_impls(&mut self) {
-        let mut impls_of_type: HashMap<Sym, Vec<Sym>> = HashMap::new();
-        let mut impl_self_type = HashMap::new();
-        let mut impl_trait = HashMap::new();
-        let mut impls_of_trait: HashMap<Sym, Vec<Sym>> = HashMap::new();
+        let mut impls_of_type: HashMap<Sym, Vec<Sym>> = HashMap::default();
+        let mut impl_self_type = HashMap::default();
+        let mut impl_trait = HashMap::default();
+        let mut impls_of_trait: HashMap<Sym, Vec<Sym>> = HashMap::default();
         for block in &self.index.impls {
             let Some(impl_sym) = self.index.sym_of(block.impl_symbol) else { continue };
             let scope = self.index.parent(impl_sym).unwrap_or(impl_sym);
@@ -157,8 +157,8 @@ impl<'a> Resolver<'a> {
 
     /// Resolves Python class bases and Rust supertraits.
     fn resolve_bases(&mut self) {
-        let mut bases: HashMap<Sym, Vec<Sym>> = HashMap::new();
-        let mut has_outside_base: HashMap<Sym, bool> = HashMap::new();
+        let mut bases: HashMap<Sym, Vec<Sym>> = HashMap::default();
+        let mut has_outside_base: HashMap<Sym, bool> = HashMap::default();
         for supertype in &self.index.supertypes {
             let Some(subtype) = self.index.sym_of(supertype.subtype) else { continue };
             let scope = self.index.parent(subtype).unwrap_or(subtype);

@@ -1,7 +1,7 @@
 //! The structural edges: CONTAINS (impls re-parented under their type), IMPORTS, INHERITS
 //! (class bases, supertraits) and IMPLEMENTS (a type's trait impls).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use tether_model::{Edge, EdgeKind, Language, ResolutionRule, Symbol, SymbolId, SymbolKind};
 

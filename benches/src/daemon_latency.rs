@@ -1,0 +1,166 @@
+//! The daemon benchmark: a clone of a repository served by a daemon in this process; queries
+//! go over the Unix socket exactly as a client's would.
+
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::net::UnixStream;
+use std::path::Path;
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use tether_daemon::{DaemonPaths, DaemonState};
+use tether_protocol::{json, Value};
+
+pub fn run(repository: &Path, queries: usize) -> anyhow::Result<()> {
+    let scratch = tempfile::tempdir()?;
+    let root = scratch.path().join("repo");
+    git(scratch.path(), &["clone", "-q", "--no-hardlinks", &repository.display().to_string(), "repo"])?;
+    let paths = DaemonPaths::new(&root, &root.join(".git/tether/graph.lbug"));
+    let state = Arc::new(DaemonState::new(paths.clone(), tether_store::StoreConfig::default()));
+    let started = Instant::now();
+    state.load_or_build()?;
+    let first_index = started.elapsed().as_secs_f64();
+    tether_daemon::spawn_follower(Arc::clone(&state), Arc::new(AtomicBool::new(false)));
+    let listener = std::os::unix::net::UnixListener::bind(&paths.socket)?;
+    listener.set_nonblocking(true)?;
+    let server_state = Arc::clone(&state);
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
+        runtime.block_on(async move {
+            let listener = tokio::net::UnixListener::from_std(listener).expect("listener");
+            tether_daemon::serve(listener, server_state, std::future::pending()).await;
+        });
+    });
+    let mut client = Client::connect(&paths.socket)?;
+    let snapshot = state.snapshot().context("a published snapshot")?;
+    println!("repository    {} ({} symbols; first index {first_index:.2} s)", repository.display(), snapshot.symbols().len());
+    println!("RSS at rest   {:.0} MiB", rss_mib());
+
+    // Deterministic sample of functions and methods.
+    let targets: Vec<String> = snapshot
+        .symbols()
+        .iter()
+        .filter(|symbol| symbol.kind.is_callable() && symbol.kind != tether_model::SymbolKind::Lambda)
+        .map(|symbol| symbol.id.to_string())
+        .collect();
+    let stride = (targets.len() / queries).max(1);
+    let sample: Vec<&String> = targets.iter().step_by(stride).take(queries).collect();
+    drop(snapshot);
+    for (method, extra) in [("callers", json!({})), ("callees", json!({})), ("blast", json!({ "depth": 3 }))] {
+        let mut timings = Vec::with_capacity(sample.len());
+        for target in &sample {
+            let mut params = extra.clone();
+            params["symbol"] = json!(target);
+            let started = Instant::now();
+            let answer = client.call(method, params)?;
+            timings.push(started.elapsed());
+            if answer.get("error").is_some() {
+                bail!("{method} failed: {answer}");
+            }
+        }
+        report(method, &mut timings);
+    }
+    let mut timings = Vec::new();
+    for name in ["new", "parse", "run", "get", "build", "main", "x"] {
+        for _ in 0..20 {
+            let started = Instant::now();
+            client.call("lookup", json!({ "query": name }))?;
+            timings.push(started.elapsed());
+        }
+    }
+    report("lookup", &mut timings);
+
+    // HEAD moves: a one-file commit, then a switch to a commit about 100 source files away.
+    let file = first_source_file(&root)?;
+    let path = root.join(&file);
+    let mut text = std::fs::read_to_string(&path)?;
+    text.push_str(if file.ends_with(".py") { "\n\ndef tether_bench_added():\n    return 1\n" } else { "\n\npub fn tether_bench_added() -> u32 { 1 }\n" });
+    std::fs::write(&path, text)?;
+    git(&root, &["add", "-A"])?;
+    let seconds = time_until_published(&state, &root, &["-c", "user.name=bench", "-c", "user.email=bench@example.com", "commit", "-q", "-m", "bench"])?;
+    println!("one-file commit published in {:.0} ms (HEAD moved to answers from the new graph)", seconds * 1000.0);
+    if let Some((commit, changed)) = commit_about_100_files_away(&root)? {
+        let seconds = time_until_published(&state, &root, &["checkout", "-q", &commit])?;
+        println!("checkout touching {changed} source files published in {:.0} ms", seconds * 1000.0);
+    }
+    println!("RSS after updates {:.0} MiB", rss_mib());
+    Ok(())
+}
+
+/// Runs a git command that moves HEAD, then waits until the daemon answers from the new commit.
+fn time_until_published(state: &DaemonState, root: &Path, arguments: &[&str]) -> anyhow::Result<f64> {
+    git(root, arguments)?;
+    let moved = Instant::now();
+    let head = String::from_utf8(Command::new("git").arg("-C").arg(root).args(["rev-parse", "HEAD"]).output()?.stdout)?.trim().to_string();
+    loop {
+        if state.snapshot().and_then(|snapshot| snapshot.meta.head_commit.clone()).as_deref() == Some(head.as_str()) {
+            return Ok(moved.elapsed().as_secs_f64());
+        }
+        if moved.elapsed() > Duration::from_secs(120) {
+            bail!("the daemon did not publish {head} within 120 s");
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+fn first_source_file(root: &Path) -> anyhow::Result<String> {
+    let output = Command::new("git").arg("-C").arg(root).args(["ls-files", "*.rs", "*.py"]).output()?;
+    String::from_utf8(output.stdout)?.lines().next().map(str::to_string).context("no source file")
+}
+
+/// An ancestor commit whose diff to HEAD touches between 80 and 200 source files.
+fn commit_about_100_files_away(root: &Path) -> anyhow::Result<Option<(String, usize)>> {
+    for distance in [5, 10, 20, 40, 80, 160, 320, 640] {
+        let target = format!("HEAD~{distance}");
+        let output = Command::new("git").arg("-C").arg(root).args(["diff", "--name-only", &target, "HEAD", "--", "*.rs", "*.py"]).output()?;
+        if !output.status.success() {
+            return Ok(None);
+        }
+        let changed = String::from_utf8_lossy(&output.stdout).lines().count();
+        if (80..=200).contains(&changed) || changed > 200 {
+            let commit = String::from_utf8(Command::new("git").arg("-C").arg(root).args(["rev-parse", &target]).output()?.stdout)?.trim().to_string();
+            return Ok(Some((commit, changed)));
+        }
+    }
+    Ok(None)
+}
+
+fn report(method: &str, timings: &mut [Duration]) {
+    timings.sort();
+    let percentile = |share: f64| timings[((timings.len() as f64 - 1.0) * share) as usize].as_secs_f64() * 1000.0;
+    println!("{method:<13} p50 {:.3} ms  p99 {:.3} ms  ({} queries over the socket)", percentile(0.5), percentile(0.99), timings.len());
+}
+
+fn rss_mib() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status.lines().find_map(|line| line.strip_prefix("VmRSS:")).and_then(|value| value.trim().trim_end_matches("kB").trim().parse::<f64>().ok()).map(|kilobytes| kilobytes / 1024.0).unwrap_or(0.0)
+}
+
+fn git(directory: &Path, arguments: &[&str]) -> anyhow::Result<()> {
+    let status = Command::new("git").arg("-C").arg(directory).args(arguments).status()?;
+    if !status.success() {
+        bail!("git {arguments:?} failed");
+    }
+    Ok(())
+}
+
+struct Client {
+    reader: BufReader<UnixStream>,
+    writer: UnixStream,
+}
+
+impl Client {
+    fn connect(socket: &Path) -> anyhow::Result<Client> {
+        let stream = UnixStream::connect(socket)?;
+        Ok(Client { reader: BufReader::new(stream.try_clone()?), writer: stream })
+    }
+
+    fn call(&mut self, method: &str, params: Value) -> anyhow::Result<Value> {
+        self.writer.write_all(tether_protocol::rpc::request_line(1, method, params).as_bytes())?;
+        let mut line = String::new();
+        self.reader.read_line(&mut line)?;
+        Ok(serde_json::from_str(&line)?)
+    }
+}

@@ -1,0 +1,42 @@
+//! The facts of every file from the previous build, so that a rebuild re-extracts only the
+//! files whose size, modification time or module name changed (git's own stat check).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use tether_model::{FileFacts, FileRecord};
+
+/// One file's facts and what they were extracted from.
+#[derive(Debug)]
+pub struct CachedFile {
+    pub module_name: String,
+    pub size: u64,
+    pub modified: Option<SystemTime>,
+    pub facts: FileFacts,
+    pub record: FileRecord,
+    pub bytes_read: u64,
+}
+
+impl CachedFile {
+    /// Whether these facts still describe a file with this module name, size and mtime.
+    pub fn still_matches(&self, module_name: &str, size: u64, modified: Option<SystemTime>) -> bool {
+        self.module_name == module_name && self.size == size && self.modified.is_some() && self.modified == modified
+    }
+}
+
+/// Facts by repository-relative path. Empty for a cold build.
+#[derive(Default, Debug)]
+pub struct FactsCache {
+    pub(crate) files: HashMap<String, Arc<CachedFile>>,
+}
+
+impl FactsCache {
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+}
