@@ -30,4 +30,5 @@
 (parameters (identifier) @local.definition)
 (parameters (default_parameter) @local.definition)
 (for_statement left: (identifier) @local.definition)
+(for_in_clause left: (identifier) @local.definition)
 (with_item value: (as_pattern) @local.definition)

@@ -4,5 +4,6 @@ mod daemon;
 mod extraction_never_panics;
 mod python_calls;
 mod queries;
+mod resolution_cases;
 mod rust_calls;
 mod store_round_trip;

@@ -74,12 +74,11 @@ impl Lowering for PythonLowering {
                 let callee_node = if tag.node.kind() == "call" { tag.node.child_by_field_name("function") } else { Some(tag.node) };
                 let Some(callee_node) = callee_node else { return };
                 let caller = caller_scope(tag.node, scopes);
-                facts.calls.push(CallSite {
-                    caller,
-                    callee: callee_expression(callee_node, source),
-                    line: line_of(tag.node),
-                    text: shorten(text_of(callee_node, source)),
-                });
+                let callee = callee_expression(callee_node, source);
+                if tag.node.kind() == "call" {
+                    record_function_references(tag.node, &callee, caller, source, facts);
+                }
+                facts.calls.push(CallSite { caller, callee, line: line_of(tag.node), text: shorten(text_of(callee_node, source)) });
             }
             CaptureRole::Import => lower_import(tag.node, scopes, source, facts),
             CaptureRole::Inherits => {
@@ -96,6 +95,42 @@ impl Lowering for PythonLowering {
             }
             CaptureRole::Binding => lower_binding(tag.node, scopes, source, facts),
             CaptureRole::Name | CaptureRole::Definition(_) => {}
+        }
+    }
+}
+
+/// Higher-order functions whose function arguments they call.
+const HIGHER_ORDER_FUNCTIONS: &[&str] = &[
+    "map", "filter", "sorted", "min", "max", "reduce", "partial", "starmap", "filterfalse", "takewhile", "dropwhile", "groupby",
+    "accumulate", "submit", "run_in_executor", "apply",
+];
+
+/// Function names passed to a higher-order call: positional arguments and `key=`, `func=`,
+/// `function=`, `callback=`, `target=`, `default_factory=`.
+fn record_function_references(call: Node<'_>, callee: &CalleeExpr, caller: tether_model::SymbolId, source: &str, facts: &mut FileFacts) {
+    let name = match callee {
+        CalleeExpr::Path(path) => path.last().map(String::as_str),
+        CalleeExpr::Method { name, .. } => Some(name.as_str()),
+        _ => None,
+    };
+    let Some(name) = name else { return };
+    let is_higher_order = HIGHER_ORDER_FUNCTIONS.contains(&name);
+    let Some(arguments) = call.child_by_field_name("arguments") else { return };
+    for argument in arguments.named_children(&mut arguments.walk()) {
+        let value = match argument.kind() {
+            "keyword_argument" => {
+                let keyword = argument.child_by_field_name("name").map(|name| text_of(name, source)).unwrap_or("");
+                if !matches!(keyword, "key" | "func" | "function" | "callback" | "target" | "default_factory") {
+                    continue;
+                }
+                argument.child_by_field_name("value")
+            }
+            _ if is_higher_order => Some(argument),
+            _ => None,
+        };
+        let Some(value) = value else { continue };
+        if let Some(path) = dotted_path(value, source) {
+            facts.function_references.push(CallSite { caller, callee: CalleeExpr::Path(path), line: line_of(value), text: shorten(text_of(value, source)) });
         }
     }
 }
@@ -128,6 +163,11 @@ fn is_inside_parameters(node: Node<'_>) -> bool {
 pub(crate) fn callee_expression(node: Node<'_>, source: &str) -> CalleeExpr {
     if let Some(path) = dotted_path(node, source) {
         return CalleeExpr::Path(path);
+    }
+    if node.kind() == "subscript" {
+        if let Some(path) = node.child_by_field_name("value").and_then(|value| dotted_path(value, source)) {
+            return CalleeExpr::Indexed(path);
+        }
     }
     if node.kind() == "attribute" {
         if let (Some(object), Some(attribute)) = (node.child_by_field_name("object"), node.child_by_field_name("attribute")) {
@@ -239,6 +279,11 @@ fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut 
                         let source_name = text_of(right, source);
                         facts.bindings.iter().rev().find(|binding| binding.scope == named.id && binding.name == source_name).map(|binding| binding.value.clone())
                     }
+                    // `__all__ = ["a", "b"]`: the names a star import takes.
+                    "list" | "tuple" if name_path == ["__all__"] => exported_names(right, source),
+                    "list" | "tuple" | "set" | "dictionary" => Some(collection_of_names(right, source).unwrap_or_else(|| {
+                        BindingValue::Type { path: vec![literal_type(right.kind()).unwrap_or("list").to_string()], is_dyn: false }
+                    })),
                     kind => Some(literal_type(kind).map_or(BindingValue::Unknown, |type_name| BindingValue::Type { path: vec![type_name.to_string()], is_dyn: false })),
                 }
             } else {
@@ -329,6 +374,30 @@ fn annotation_path(annotation: Node<'_>, source: &str) -> Option<Vec<String>> {
         }
         _ => None,
     }
+}
+
+/// The string elements of an `__all__` literal, each as a one-segment path.
+fn exported_names(node: Node<'_>, source: &str) -> Option<BindingValue> {
+    let names: Vec<Vec<String>> = node
+        .named_children(&mut node.walk())
+        .filter(|element| element.kind() == "string")
+        .map(|element| vec![text_of(element, source).trim_matches(|c| c == '"' || c == '\'').to_string()])
+        .filter(|name| !name[0].is_empty())
+        .collect();
+    Some(BindingValue::Collection(names))
+}
+
+/// A literal collection whose elements (or dict values) are all names, as a binding.
+fn collection_of_names(node: Node<'_>, source: &str) -> Option<BindingValue> {
+    let mut elements = Vec::new();
+    for element in node.named_children(&mut node.walk()) {
+        let value = if element.kind() == "pair" { element.child_by_field_name("value")? } else { element };
+        if value.kind() == "comment" {
+            continue;
+        }
+        elements.push(dotted_path(value, source)?);
+    }
+    (!elements.is_empty()).then_some(BindingValue::Collection(elements))
 }
 
 /// The builtin type of a literal expression node.

@@ -66,6 +66,7 @@ build(3)
             call pkg.shapes.build -> shape.area @25
             call pkg.shapes.build -> inner @26
             call pkg.shapes -> build @28
+            reference pkg.shapes.Circle.unit -> key @19
             import pkg.shapes <- os.path as osp @2
             from pkg.shapes <- .util as util @3
             from pkg.shapes <- ..core.Base as Base @4

@@ -31,6 +31,9 @@ pub fn render_facts(facts: &FileFacts) -> String {
     for call in &facts.calls {
         let _ = writeln!(out, "call {} -> {} @{}", name_of(call.caller), render_callee(&call.callee, separator), call.line);
     }
+    for reference in &facts.function_references {
+        let _ = writeln!(out, "reference {} -> {} @{}", name_of(reference.caller), render_callee(&reference.callee, separator), reference.line);
+    }
     for import in &facts.imports {
         let style = match import.style {
             ImportStyle::PythonImport => "import",
@@ -55,6 +58,7 @@ pub fn render_facts(facts: &FileFacts) -> String {
             BindingValue::Type { path, is_dyn } => format!("{}{}", if *is_dyn { "dyn " } else { "" }, path.join(separator)),
             BindingValue::CallResult(callee) => format!("call {}", render_callee(callee, separator)),
             BindingValue::Unknown => "?".to_string(),
+            BindingValue::Collection(elements) => format!("[{}]", elements.iter().map(|element| element.join(separator)).collect::<Vec<_>>().join(", ")),
         };
         let _ = writeln!(out, "binding {} {}: {} @{}", name_of(binding.scope), binding.name, value, binding.line);
     }
@@ -69,6 +73,7 @@ fn render_callee(callee: &CalleeExpr, separator: &str) -> String {
         CalleeExpr::Path(path) => path.join(separator),
         CalleeExpr::Method { receiver, name } => format!("{}.{name}", render_receiver(receiver, separator)),
         CalleeExpr::Macro(path) => format!("{}!", path.join("::")),
+        CalleeExpr::Indexed(path) => format!("{}[…]", path.join(separator)),
         CalleeExpr::Other => "<other>".to_string(),
     }
 }

@@ -15,6 +15,9 @@ pub struct FileFacts {
     /// The file's module comes first; every other symbol's parent precedes it.
     pub symbols: Vec<Symbol>,
     pub calls: Vec<CallSite>,
+    /// Functions passed as values to higher-order functions (`map(f, xs)`, `sorted(key=f)`):
+    /// the caller may call them. Bound like calls; dropped when they name no function.
+    pub function_references: Vec<CallSite>,
     pub imports: Vec<Import>,
     pub supertypes: Vec<SupertypeRef>,
     pub impls: Vec<ImplBlock>,
@@ -53,7 +56,9 @@ pub enum CalleeExpr {
     Method { receiver: Receiver, name: String },
     /// A Rust macro invocation `name!(…)` or `a::name!(…)`.
     Macro(Vec<String>),
-    /// Anything else: `f()()`, `(lambda: 1)()`, `table[key]()`. Kept so the site is not lost.
+    /// A call through a subscript of a name: `handlers[key]()`, `table.ops[0]()`.
+    Indexed(Vec<String>),
+    /// Anything else: `f()()`, `(lambda: 1)()`. Kept so the site is not lost.
     Other,
 }
 
@@ -137,6 +142,9 @@ pub enum BindingValue {
     Type { path: Vec<String>, is_dyn: bool },
     /// The result of a call: `x = C()`, `let x = Type::new()`.
     CallResult(CalleeExpr),
+    /// A list, tuple, set or dict literal whose elements (values, for a dict) are names:
+    /// `handlers = {"a": on_a, "b": on_b}`. Calling `handlers[k]()` may call any of them.
+    Collection(Vec<Vec<String>>),
     /// A local or parameter whose type is not visible (`def f(app)`, `|it|`, `let x = y;`).
     /// Knowing that the name is local keeps it from being mistaken for a global.
     Unknown,

@@ -95,8 +95,59 @@ impl Resolver<'_> {
                 self.method_of_value(&receiver, name, language)
             }
             (Language::Rust, CalleeExpr::Macro(path)) => self.rust_macro(caller, path),
+            (_, CalleeExpr::Indexed(path)) => self.indexed_collection(caller, path, language),
             (Language::Python, CalleeExpr::Macro(_)) | (_, CalleeExpr::Other) => Err(UnresolvedReason::ComplexCallee),
         }
+    }
+
+    /// `table[key]()` where `table` is a literal collection of functions in a visible scope:
+    /// any of them may be called, so all are candidates (labelled ambiguous when several).
+    fn indexed_collection(&self, caller: Sym, path: &[String], language: Language) -> Lookup {
+        let [name] = path else { return Err(UnresolvedReason::ComplexCallee) };
+        let mut scope = Some(caller);
+        while let Some(level) = scope {
+            if let Some(bindings) = self.index.bindings_named(level, name) {
+                for binding in bindings.iter().rev() {
+                    let tether_model::BindingValue::Collection(elements) = &binding.value else { continue };
+                    let mut targets = Vec::new();
+                    for element in elements {
+                        let resolved = match language {
+                            Language::Python => self.python_path(level, element),
+                            Language::Rust => self.rust_path(level, element, false),
+                        };
+                        if let Ok(Resolved { denotation: Denotation::Symbol(sym), .. }) = resolved {
+                            targets.push(sym);
+                        }
+                    }
+                    return match targets.as_slice() {
+                        [] => Err(UnresolvedReason::ComplexCallee),
+                        [only] => found(Denotation::Symbol(*only), ResolutionRule::SameScope),
+                        _ => found(Denotation::Ambiguous(targets), ResolutionRule::Ambiguous),
+                    };
+                }
+            }
+            scope = self.index.parent(level);
+        }
+        Err(UnresolvedReason::ComplexCallee)
+    }
+
+    /// A function passed as a value: its targets when it names something callable.
+    pub(crate) fn resolve_function_reference(&self, caller: Sym, reference: &CallSite, language: Language) -> Option<CallTargets> {
+        // A local variable passed along is a value, not a function: bindings are not consulted.
+        let CalleeExpr::Path(path) = &reference.callee else { return None };
+        let resolved = match language {
+            Language::Python => self.python_path_in(caller, path, BindingUse::Forbidden).ok()?,
+            Language::Rust => self.rust_path_in(caller, path, false, BindingUse::Forbidden).ok()?,
+        };
+        let callable = match &resolved.denotation {
+            Denotation::Symbol(sym) => {
+                let kind = self.index.symbol(*sym).kind;
+                kind.is_callable() || kind.is_type()
+            }
+            Denotation::Ambiguous(_) | Denotation::Builtin(_) | Denotation::External(_) => true,
+            _ => false,
+        };
+        callable.then(|| self.targets_of(resolved, language))
     }
 
     /// The method `name` called on a value.
@@ -307,6 +358,7 @@ pub(crate) fn callee_name(callee: &CalleeExpr) -> Option<&str> {
     match callee {
         CalleeExpr::Path(path) | CalleeExpr::Macro(path) => path.last().map(String::as_str),
         CalleeExpr::Method { name, .. } => Some(name.as_str()),
+        CalleeExpr::Indexed(path) => path.last().map(String::as_str),
         CalleeExpr::Other => None,
     }
 }

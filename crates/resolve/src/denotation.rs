@@ -154,7 +154,8 @@ impl Resolver<'_> {
                 continue;
             }
             let Some(base) = &self.import_results[*position as usize] else { continue };
-            if !matches!(base.denotation, Denotation::Symbol(_)) {
+            let Denotation::Symbol(base_module) = base.denotation else { continue };
+            if !self.exports(base_module, name) {
                 continue;
             }
             // Only globs of project modules are followed: a glob of an external module would
@@ -165,6 +166,26 @@ impl Resolver<'_> {
             }
         }
         None
+    }
+}
+
+impl Resolver<'_> {
+    /// Whether a star import of `module` takes `name`: Python honours `__all__` when the
+    /// module defines it, and otherwise takes names without a leading underscore.
+    fn exports(&self, module: Sym, name: &str) -> bool {
+        if self.index.symbol(module).language != Language::Python {
+            return true;
+        }
+        let declared = self.index.bindings_named(module, "__all__").and_then(|bindings| {
+            bindings.iter().rev().find_map(|binding| match &binding.value {
+                tether_model::BindingValue::Collection(names) => Some(names),
+                _ => None,
+            })
+        });
+        match declared {
+            Some(names) => names.iter().any(|exported| exported.len() == 1 && exported[0] == name),
+            None => !name.starts_with('_'),
+        }
     }
 }
 

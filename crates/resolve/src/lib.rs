@@ -95,42 +95,49 @@ impl FileCalls {
 fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls {
     let mut result = FileCalls::default();
     let Some(language) = file.language else { return result };
+    for reference in &file.function_references {
+        let Some(caller) = resolver.index.sym_of(reference.caller) else { continue };
+        if let Some(targets) = resolver.resolve_function_reference(caller, reference, language) {
+            record_targets(resolver, &mut result, reference, targets, language);
+        }
+    }
     for call in &file.calls {
         let Some(caller) = resolver.index.sym_of(call.caller) else { continue };
         let targets = resolver.resolve_call(caller, call, language);
         *result.outcomes.entry(targets.outcome()).or_default() += 1;
-        match targets {
-            CallTargets::Project(targets) => {
-                for (target, rule) in targets {
-                    result.edges.push(Edge {
-                        kind: EdgeKind::Calls,
-                        source: call.caller,
-                        target: resolver.index.symbol(target).id,
-                        line: call.line,
-                        confidence: rule.confidence(),
-                        rule,
-                    });
-                }
-            }
-            CallTargets::Outside { qualified_name, is_builtin, rule } => {
-                let kind = if is_builtin { SymbolKind::Builtin } else { SymbolKind::External };
-                let target = outside_symbol(&mut result.outside, &qualified_name, kind, language);
-                result.edges.push(Edge { kind: EdgeKind::Calls, source: call.caller, target, line: call.line, confidence: rule.confidence(), rule });
-            }
-            CallTargets::Unresolved(reason) => {
-                *result.reasons.entry(reason).or_default() += 1;
-                result.unresolved.push(UnresolvedCall {
-                    caller: call.caller,
-                    callee_text: call.text.clone(),
-                    callee_name: callee_name(&call.callee).unwrap_or("").to_string(),
-                    path: file.path.clone(),
-                    line: call.line,
-                    reason,
-                });
-            }
+        if let CallTargets::Unresolved(reason) = targets {
+            *result.reasons.entry(reason).or_default() += 1;
+            result.unresolved.push(UnresolvedCall {
+                caller: call.caller,
+                callee_text: call.text.clone(),
+                callee_name: callee_name(&call.callee).unwrap_or("").to_string(),
+                path: file.path.clone(),
+                line: call.line,
+                reason,
+            });
+            continue;
         }
+        record_targets(resolver, &mut result, call, targets, language);
     }
     result
+}
+
+/// Adds the CALLS edges (and outside targets) of one bound site.
+fn record_targets(resolver: &Resolver<'_>, result: &mut FileCalls, call: &tether_model::CallSite, targets: CallTargets, language: Language) {
+    match targets {
+        CallTargets::Project(targets) => {
+            for (target, rule) in targets {
+                let target = resolver.index.symbol(target).id;
+                result.edges.push(Edge { kind: EdgeKind::Calls, source: call.caller, target, line: call.line, confidence: rule.confidence(), rule });
+            }
+        }
+        CallTargets::Outside { qualified_name, is_builtin, rule } => {
+            let kind = if is_builtin { SymbolKind::Builtin } else { SymbolKind::External };
+            let target = outside_symbol(&mut result.outside, &qualified_name, kind, language);
+            result.edges.push(Edge { kind: EdgeKind::Calls, source: call.caller, target, line: call.line, confidence: rule.confidence(), rule });
+        }
+        CallTargets::Unresolved(_) => {}
+    }
 }
 
 /// The id of an outside target, creating its symbol on first use.

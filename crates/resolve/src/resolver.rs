@@ -309,7 +309,7 @@ impl<'a> Resolver<'a> {
                 }
             }
             BindingValue::CallResult(callee) => self.call_result_type(scope, callee, language),
-            BindingValue::Unknown => None,
+            BindingValue::Unknown | BindingValue::Collection(_) => None,
         }
     }
 }
