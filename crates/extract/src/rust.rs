@@ -234,6 +234,9 @@ fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiver {
             None => Receiver::Other,
         };
     }
+    if let Some(type_name) = literal_type(value.kind()) {
+        return Receiver::Path(vec![type_name.to_string()]);
+    }
     let mut fields_reversed = Vec::new();
     let mut node = value;
     for _ in 0..MAX_NESTING_FOLLOWED {
@@ -254,6 +257,19 @@ fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiver {
         }
     }
     Receiver::Other
+}
+
+/// The prelude type of a literal expression node (`"a".len()` calls a `str` method).
+fn literal_type(kind: &str) -> Option<&'static str> {
+    match kind {
+        "string_literal" | "raw_string_literal" => Some("str"),
+        "char_literal" => Some("char"),
+        "boolean_literal" => Some("bool"),
+        "integer_literal" => Some("i32"),
+        "float_literal" => Some("f64"),
+        "array_expression" => Some("Vec"),
+        _ => None,
+    }
 }
 
 fn lower_import(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
@@ -391,7 +407,13 @@ fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut 
                         .child_by_field_name("name")
                         .and_then(|name| path_segments(name, source, 0))
                         .map(|path| BindingValue::Type { path, is_dyn: false }),
-                    _ => Some(BindingValue::Unknown),
+                    // `vec![…]` and `format!(…)` build a `Vec` and a `String`.
+                    "macro_invocation" => match value.child_by_field_name("macro").map(|name| text_of(name, source)) {
+                        Some("vec") => Some(BindingValue::Type { path: vec!["Vec".to_string()], is_dyn: false }),
+                        Some("format") => Some(BindingValue::Type { path: vec!["String".to_string()], is_dyn: false }),
+                        _ => Some(BindingValue::Unknown),
+                    },
+                    kind => Some(literal_type(kind).map_or(BindingValue::Unknown, |type_name| BindingValue::Type { path: vec![type_name.to_string()], is_dyn: false })),
                 }),
             };
             let Some(value) = value else { return };

@@ -253,7 +253,9 @@ impl Resolver<'_> {
         let bindings = self.index.bindings_named(function, RETURN_BINDING)?;
         let binding = bindings.first()?;
         match self.binding_denotation(function, &binding.value, language)? {
-            instance @ Denotation::Instance { .. } => Some(instance),
+            // A project type, or a dependency's or the language's (`Result`, `Vec`): calls on
+            // the latter are outside the project.
+            typed @ (Denotation::Instance { .. } | Denotation::External(_) | Denotation::Builtin(_)) => Some(typed),
             _ => None,
         }
     }
