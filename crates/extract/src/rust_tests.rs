@@ -366,7 +366,7 @@ trait Visitor {
             binding my_crate::m::run generic: call Vec::with_capacity @25
             binding my_crate::m::run chained: call (Type::new()).build @26
             binding my_crate::m::run mutable: call h @28
-            binding my_crate::m::run plain: ? @29
+            binding my_crate::m::run plain: i32 @29
             binding my_crate::m::run closure: ? @30
             binding my_crate::m::run z: ? @30
             binding my_crate::m::Holder::with key: dyn Key @34
