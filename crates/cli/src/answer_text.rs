@@ -5,6 +5,9 @@ use std::fmt::Write;
 
 use tether_protocol::Value;
 
+/// Tests listed in text output; `--json` has them all.
+const MAX_TESTS_SHOWN: usize = 10;
+
 pub fn answer_text(method: &str, answer: &Value) -> String {
     let mut out = String::new();
     match method {
@@ -23,7 +26,17 @@ pub fn answer_text(method: &str, answer: &Value) -> String {
                 );
             }
             let tests: Vec<String> = answer["tests_affected"].as_array().into_iter().flatten().map(|test| format!("{} ({}:{})", text(&test["qualified_name"]), text(&test["path"]), test["line"])).collect();
-            let _ = writeln!(out, "tests affected: {}", if tests.is_empty() { "none found".to_string() } else { tests.join(", ") });
+            if tests.is_empty() {
+                let _ = writeln!(out, "tests affected: none found");
+            } else {
+                let _ = writeln!(out, "tests affected: {}", tests.len());
+                for test in tests.iter().take(MAX_TESTS_SHOWN) {
+                    let _ = writeln!(out, "  {test}");
+                }
+                if tests.len() > MAX_TESTS_SHOWN {
+                    let _ = writeln!(out, "  … {} more (--json lists them all)", tests.len() - MAX_TESTS_SHOWN);
+                }
+            }
         }
         "callers" | "callees" | "imports" => {
             let subject = &answer["subject"];
