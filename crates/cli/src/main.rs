@@ -65,6 +65,18 @@ pub struct RepositoryArgs {
 }
 
 impl RepositoryArgs {
+    /// Fails with a clear message unless the folder exists (checked before anything is
+    /// created beside it: the lock, the database, the socket).
+    pub fn require_folder(&self) -> anyhow::Result<()> {
+        if !self.path.exists() {
+            anyhow::bail!("{} does not exist; pass the repository folder to work on", self.path.display());
+        }
+        if !self.path.is_dir() {
+            anyhow::bail!("{} is not a folder; pass the repository folder to work on", self.path.display());
+        }
+        Ok(())
+    }
+
     /// The folder, absolute when it exists.
     pub fn root(&self) -> PathBuf {
         self.path.canonicalize().unwrap_or_else(|_| self.path.clone())
@@ -81,6 +93,19 @@ impl RepositoryArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let folder_check = match &cli.command {
+        Command::Index(args) => args.repository.require_folder(),
+        Command::Export(args) => args.repository.require_folder(),
+        Command::Cypher(args) => args.repository.require_folder(),
+        Command::Serve(args) | Command::Start(args) | Command::Stop(args) | Command::Status(args) => args.repository.require_folder(),
+        Command::Blast(args) => args.options.require_folder(),
+        Command::Callers(args) | Command::Callees(args) | Command::Imports(args) => args.options.require_folder(),
+        Command::Lookup(args) => args.options.require_folder(),
+    };
+    if let Err(error) = folder_check {
+        eprintln!("error: {error:#}");
+        return ExitCode::FAILURE;
+    }
     let result = match cli.command {
         Command::Index(args) => index_command::run(args),
         Command::Export(args) => export_command::run_export(args),

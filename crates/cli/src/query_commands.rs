@@ -36,6 +36,10 @@ pub struct QueryOptions {
 }
 
 impl QueryOptions {
+    pub fn require_folder(&self) -> anyhow::Result<()> {
+        self.repository().require_folder()
+    }
+
     fn repository(&self) -> RepositoryArgs {
         RepositoryArgs { path: self.repo.clone(), db: self.db.clone(), buffer_pool_mib: 256 }
     }
