@@ -53,6 +53,9 @@ enum Command {
 }
 
 fn main() -> anyhow::Result<()> {
+    if std::env::var_os("TETHER_BENCH_VERBOSE").is_some() {
+        let _ = tracing_subscriber::fmt().with_writer(std::io::stderr).try_init();
+    }
     match Cli::parse().command {
         Command::Generate { out, lines, seed } => {
             let written = synthetic_corpus::generate(&out, lines, seed)?;

@@ -1,37 +1,57 @@
-//! Following git HEAD: HEAD is polled (reading `.git/HEAD` and a ref is a few microseconds);
-//! when it moves and then stays put for a short debounce (a rebase moves it many times), the
-//! graph is rebuilt and published.
+//! Following git HEAD. File-system events on the git directory and its refs (through
+//! `notify`) are hints that wake the follower; HEAD itself, read from `.git`, is the truth.
+//! A slow poll covers file systems without events. When HEAD moves and then stays put for a
+//! short debounce (a rebase moves it many times), the graph is rebuilt and published.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Receiver};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use notify::{RecursiveMode, Watcher};
 
 use crate::state::DaemonState;
 
-const POLL_INTERVAL: Duration = Duration::from_millis(20);
-/// A rebase or a script moves HEAD many times within milliseconds; wait for it to settle.
-const DEBOUNCE: Duration = Duration::from_millis(40);
+/// Without events, HEAD is read this often.
+const FALLBACK_POLL: Duration = Duration::from_millis(250);
+/// After an event, wait this long for more before reading HEAD (bursts settle).
+const DEBOUNCE: Duration = Duration::from_millis(15);
 
 /// Runs until `stop` is set. Rebuilds whenever HEAD differs from the published graph's
-/// commit and has been stable for the debounce interval.
+/// commit and no git event arrived during the debounce interval.
 pub(crate) fn follow_head(state: Arc<DaemonState>, stop: Arc<AtomicBool>) {
     let Some(repository) = tether_git::discover(&state.paths.root) else {
         tracing::info!("not a git repository: HEAD is not followed");
         return;
     };
-    let mut last_seen: Option<String> = None;
-    let mut stable_since = Instant::now();
+    let (sender, events) = channel::<()>();
+    let watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+        if event.is_ok() {
+            let _ = sender.send(());
+        }
+    });
+    let _watcher = match watcher {
+        Ok(mut watcher) => {
+            let mut watched = watcher.watch(&repository.git_dir, RecursiveMode::NonRecursive).is_ok();
+            watched &= watcher.watch(&repository.common_dir.join("refs"), RecursiveMode::Recursive).is_ok();
+            if repository.common_dir != repository.git_dir {
+                watched &= watcher.watch(&repository.common_dir, RecursiveMode::NonRecursive).is_ok();
+            }
+            if !watched {
+                tracing::warn!("could not watch every git path; HEAD is also polled every {} ms", FALLBACK_POLL.as_millis());
+            }
+            Some(watcher)
+        }
+        Err(error) => {
+            tracing::warn!(%error, "no file-system events; HEAD is polled every {} ms", FALLBACK_POLL.as_millis());
+            None
+        }
+    };
     while !stop.load(Ordering::Relaxed) {
-        std::thread::sleep(POLL_INTERVAL);
+        if events.recv_timeout(FALLBACK_POLL).is_ok() {
+            settle(&events);
+        }
         let head = repository.head().ok().and_then(|head| head.commit);
-        if head != last_seen {
-            last_seen = head.clone();
-            stable_since = Instant::now();
-            continue;
-        }
-        if stable_since.elapsed() < DEBOUNCE {
-            continue;
-        }
         let Some(snapshot) = state.snapshot() else { continue };
         if snapshot.meta.head_commit == head || state.rebuild_status().rebuilding {
             continue;
@@ -42,6 +62,11 @@ pub(crate) fn follow_head(state: Arc<DaemonState>, stop: Arc<AtomicBool>) {
             std::thread::sleep(Duration::from_secs(5));
         }
     }
+}
+
+/// Waits until no event has arrived for the debounce interval.
+fn settle(events: &Receiver<()>) {
+    while events.recv_timeout(DEBOUNCE).is_ok() {}
 }
 
 /// Writes published graphs to the database off the query and rebuild paths, newest first

@@ -2,6 +2,8 @@
 //! class bases, impl blocks), and the type-member lookups built on them.
 
 use std::cell::RefCell;
+
+use rayon::prelude::*;
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -83,22 +85,25 @@ impl<'a> Resolver<'a> {
         resolver
     }
 
-    /// Resolves imports to a fixpoint, so that re-exports of re-exports bind.
+    /// Resolves imports to a fixpoint, so that re-exports of re-exports bind. Each pass reads
+    /// the previous pass's results, so the imports of a pass resolve in parallel.
     fn resolve_imports(&mut self) {
         for _ in 0..IMPORT_PASSES {
-            let mut changed = false;
-            for position in 0..self.index.imports.len() {
-                if self.import_results[position].as_ref().is_some_and(|resolved| !matches!(resolved.denotation, Denotation::External(_))) {
-                    continue;
-                }
-                let resolved = self.resolve_import(position);
-                if resolved != self.import_results[position] {
-                    self.import_results[position] = resolved;
-                    changed = true;
-                }
-            }
-            if !changed {
+            let pending: Vec<usize> = (0..self.index.imports.len())
+                .filter(|position| !self.import_results[*position].as_ref().is_some_and(|resolved| !matches!(resolved.denotation, Denotation::External(_))))
+                .collect();
+            let updates: Vec<(usize, Option<Resolved>)> = pending
+                .into_par_iter()
+                .filter_map(|position| {
+                    let resolved = self.resolve_import(position);
+                    (resolved != self.import_results[position]).then_some((position, resolved))
+                })
+                .collect();
+            if updates.is_empty() {
                 break;
+            }
+            for (position, resolved) in updates {
+                self.import_results[position] = resolved;
             }
         }
     }
