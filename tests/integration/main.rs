@@ -2,6 +2,7 @@
 
 mod daemon;
 mod extraction_never_panics;
+mod git_queries;
 mod python_calls;
 mod queries;
 mod resolution_cases;

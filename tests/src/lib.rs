@@ -249,8 +249,6 @@ impl FixtureRepository {
             .args(arguments)
             .env("GIT_AUTHOR_DATE", &date)
             .env("GIT_COMMITTER_DATE", &date)
-            .env("GIT_AUTHOR_NAME", "Ada Fixture")
-            .env("GIT_AUTHOR_EMAIL", "ada@example.com")
             .env("GIT_COMMITTER_NAME", "Ada Fixture")
             .env("GIT_COMMITTER_EMAIL", "ada@example.com")
             .output()
@@ -268,8 +266,14 @@ impl FixtureRepository {
 
     /// Commits everything and returns the new HEAD.
     pub fn commit_all(&mut self, message: &str) -> String {
+        self.commit_all_as("Ada Fixture", "ada@example.com", message)
+    }
+
+    /// Commits everything as another author (the committer stays pinned).
+    pub fn commit_all_as(&mut self, author: &str, email: &str, message: &str) -> String {
         self.git(&["add", "-A"]);
-        self.git(&["commit", "-q", "-m", message]);
+        let author = format!("{author} <{email}>");
+        self.git(&["commit", "-q", "--author", &author, "-m", message]);
         self.commits += 1;
         self.git(&["rev-parse", "HEAD"]).trim().to_string()
     }

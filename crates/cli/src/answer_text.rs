@@ -38,6 +38,40 @@ pub fn answer_text(method: &str, answer: &Value) -> String {
                 }
             }
         }
+        "ownership" => {
+            let _ = writeln!(out, "ownership of {} ({} lines)", text(&answer["range"]), answer["total_lines"]);
+            for owner in answer["owners"].as_array().into_iter().flatten() {
+                let _ = writeln!(
+                    out,
+                    "  {:<24} {:>5} lines {:>5.1}%  {} commits  latest {} {}",
+                    format!("{} <{}>", text(&owner["author"]), text(&owner["email"])),
+                    owner["lines"],
+                    owner["share"].as_f64().unwrap_or(0.0) * 100.0,
+                    owner["commits"],
+                    &text(&owner["latest"]["commit"])[..text(&owner["latest"]["commit"]).len().min(10)],
+                    text(&owner["latest"]["summary"])
+                );
+            }
+            if answer["excluded_bot_lines"].as_u64().unwrap_or(0) > 0 {
+                let _ = writeln!(out, "  ({} lines by bots left out: {})", answer["excluded_bot_lines"], answer["excluded_bots"]);
+            }
+            if let Some(note) = answer["note"].as_str() {
+                let _ = writeln!(out, "note: {note}");
+            }
+        }
+        "changes" => {
+            let _ = writeln!(out, "{} files changed; changed symbols:", answer["files_changed"]);
+            for symbol in answer["changed"].as_array().into_iter().flatten() {
+                let renamed = symbol["renamed_from"].as_str().map(|from| format!(" (file renamed from {from})")).unwrap_or_default();
+                let _ = writeln!(out, "  {:<8} {}  {}:{}{renamed}", text(&symbol["change"]), text(&symbol["qualified_name"]), text(&symbol["path"]), symbol["line"]);
+            }
+            let _ = writeln!(out, "impact: {} dependents, {} break", answer["total"], answer["breaks"]);
+            for item in items(answer) {
+                let _ = writeln!(out, "  {:<6} d{} {:.2}  {}  {}", text(&item["severity"]), item["distance"], item["confidence"].as_f64().unwrap_or(0.0), text(&item["qualified_name"]), text(&item["site"]));
+            }
+            let tests: Vec<&str> = answer["tests_affected"].as_array().into_iter().flatten().map(|test| text(&test["qualified_name"])).collect();
+            let _ = writeln!(out, "tests affected: {}", if tests.is_empty() { "none found".to_string() } else { tests.join(", ") });
+        }
         "callers" | "callees" | "imports" => {
             let subject = &answer["subject"];
             let _ = writeln!(out, "{method} of {} ({}, {}:{}): {}", text(&subject["qualified_name"]), text(&subject["kind"]), text(&subject["path"]), subject["line"], answer["total"]);

@@ -39,6 +39,10 @@ enum Command {
     Imports(query_commands::SymbolQueryArgs),
     /// Find symbols by name; without a name, the census.
     Lookup(query_commands::LookupArgs),
+    /// Who wrote this symbol or file, and whom to ask: blame aggregated by author.
+    Ownership(query_commands::OwnershipArgs),
+    /// The blast radius of a diff (default: staged and unstaged changes against HEAD).
+    Changes(query_commands::ChangesArgs),
     /// Run the daemon in the foreground.
     Serve(daemon_commands::DaemonArgs),
     /// Start the daemon in the background.
@@ -101,6 +105,8 @@ fn main() -> ExitCode {
         Command::Blast(args) => args.options.require_folder(),
         Command::Callers(args) | Command::Callees(args) | Command::Imports(args) => args.options.require_folder(),
         Command::Lookup(args) => args.options.require_folder(),
+        Command::Ownership(args) => args.options.require_folder(),
+        Command::Changes(args) => args.options.require_folder(),
     };
     if let Err(error) = folder_check {
         eprintln!("error: {error:#}");
@@ -115,6 +121,8 @@ fn main() -> ExitCode {
         Command::Callees(args) => query_commands::run_neighbours("callees", args),
         Command::Imports(args) => query_commands::run_neighbours("imports", args),
         Command::Lookup(args) => query_commands::run_lookup(args),
+        Command::Ownership(args) => query_commands::run_ownership(args),
+        Command::Changes(args) => query_commands::run_changes(args),
         Command::Serve(args) => daemon_commands::run_serve(args),
         Command::Start(args) => daemon_commands::run_start(args),
         Command::Stop(args) => daemon_commands::run_stop(args),

@@ -88,6 +88,66 @@ pub struct LookupArgs {
     pub options: QueryOptions,
 }
 
+#[derive(Args)]
+pub struct OwnershipArgs {
+    /// The symbol (qualified name, unique suffix, `path:line` or id); or use --path.
+    pub symbol: Option<String>,
+    /// A whole file instead of a symbol (relative to the repository root).
+    #[arg(long, conflicts_with = "symbol")]
+    pub path: Option<String>,
+    /// Also leave out this author (name or email); repeatable. Bots are left out already.
+    #[arg(long = "exclude-author")]
+    pub exclude_authors: Vec<String>,
+    #[command(flatten)]
+    pub options: QueryOptions,
+}
+
+#[derive(Args)]
+pub struct ChangesArgs {
+    /// Only staged changes.
+    #[arg(long, conflicts_with_all = ["unstaged", "base", "range"])]
+    pub staged: bool,
+    /// Only unstaged changes.
+    #[arg(long, conflicts_with_all = ["base", "range"])]
+    pub unstaged: bool,
+    /// Changes since the merge base with this ref (e.g. main).
+    #[arg(long, conflicts_with = "range")]
+    pub base: Option<String>,
+    /// A revision range, A..B.
+    #[arg(long)]
+    pub range: Option<String>,
+    /// Count whitespace-only and line-ending-only changes too.
+    #[arg(long)]
+    pub include_whitespace: bool,
+    /// How many hops the blast walks back (1 to 8).
+    #[arg(long, default_value_t = 3)]
+    pub depth: u32,
+    #[command(flatten)]
+    pub options: QueryOptions,
+}
+
+pub fn run_ownership(args: OwnershipArgs) -> anyhow::Result<()> {
+    let mut params = json!({ "exclude_authors": args.exclude_authors });
+    match (&args.symbol, &args.path) {
+        (Some(symbol), None) => params["symbol"] = json!(symbol),
+        (None, Some(path)) => params["path"] = json!(path),
+        _ => bail!("name a symbol, or a file with --path"),
+    }
+    run_query("ownership", params, &args.options)
+}
+
+pub fn run_changes(args: ChangesArgs) -> anyhow::Result<()> {
+    let mut params = json!({ "depth": args.depth, "include_whitespace": args.include_whitespace });
+    params["scope"] = json!(if args.staged { "staged" } else if args.unstaged { "unstaged" } else { "all" });
+    if let Some(base) = &args.base {
+        params["base"] = json!(base);
+    }
+    if let Some(range) = &args.range {
+        params["range"] = json!(range);
+    }
+    run_query("changes", args.options.paging(params), &args.options)
+}
+
 pub fn run_neighbours(method: &str, args: SymbolQueryArgs) -> anyhow::Result<()> {
     let params = args.options.paging(json!({ "symbol": args.symbol }));
     run_query(method, params, &args.options)

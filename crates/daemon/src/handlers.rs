@@ -8,7 +8,7 @@ use tether_query::{BlastOptions, NeighbourKind, PageRequest, Snapshot, SymbolInd
 use crate::state::DaemonState;
 
 /// The methods this daemon answers (besides `shutdown`, which the server handles).
-pub const METHODS: &[&str] = &["status", "lookup", "callers", "callees", "imports", "blast", "reindex", "shutdown"];
+pub const METHODS: &[&str] = &["status", "lookup", "callers", "callees", "imports", "blast", "ownership", "changes", "reindex", "shutdown"];
 
 pub fn handle(state: &DaemonState, method: &str, params: &Value) -> Result<Value, RpcError> {
     match method {
@@ -17,11 +17,22 @@ pub fn handle(state: &DaemonState, method: &str, params: &Value) -> Result<Value
             state.rebuild().and_then(|()| state.persist_now()).map_err(|error| RpcError::new(RpcError::INTERNAL_ERROR, format!("rebuild failed: {error}")))?;
             Ok(status(state))
         }
-        "lookup" | "callers" | "callees" | "imports" | "blast" => {
+        "lookup" | "callers" | "callees" | "imports" | "blast" | "ownership" | "changes" => {
             let snapshot = state.snapshot().ok_or_else(|| RpcError::new(RpcError::NOT_READY, "the first index is still being built; retry in a moment (`status` shows progress)"))?;
             let freshness = state.freshness(&snapshot);
             let page = PageRequest::new(optional_str(params, "cursor")?, optional_usize(params, "limit")?).map_err(RpcError::invalid_params)?;
             match method {
+                "ownership" => {
+                    let subject = match optional_str(params, "symbol")? {
+                        Some(_) => Some(address(&snapshot, params)?),
+                        None => None,
+                    };
+                    crate::git_queries::ownership(state, &snapshot, params, subject)
+                }
+                "changes" => {
+                    let options = crate::git_queries::blast_options(params, page)?;
+                    crate::git_queries::changes(state, &snapshot, params, options)
+                }
                 "lookup" => match optional_str(params, "query")? {
                     None => Ok(json!({
                         "census": census_json(&snapshot),

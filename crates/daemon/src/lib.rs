@@ -7,7 +7,9 @@
 //! incrementally yet: a HEAD move rebuilds the whole graph, while the previous snapshot keeps
 //! answering.
 
+mod changes;
 mod follow;
+mod git_queries;
 mod handlers;
 mod lock;
 mod paths;

@@ -35,6 +35,7 @@ pub struct RebuildStatus {
 
 pub struct DaemonState {
     pub paths: DaemonPaths,
+    pub(crate) git_caches: crate::git_queries::GitQueryCaches,
     pub store_config: StoreConfig,
     pub started: Instant,
     snapshot: RwLock<Option<Arc<Snapshot>>>,
@@ -52,6 +53,7 @@ impl DaemonState {
     pub fn new(paths: DaemonPaths, store_config: StoreConfig) -> DaemonState {
         DaemonState {
             paths,
+            git_caches: Default::default(),
             store_config,
             started: Instant::now(),
             snapshot: RwLock::new(None),

@@ -3,10 +3,16 @@
 //!
 //! It reads `.git` files directly (HEAD, loose refs, packed-refs, `gitdir:` links of
 //! worktrees and submodules), and asks the `git` command which tracked files have
-//! uncommitted changes. It deliberately does not read objects, diff trees or blame: those
-//! come with the git intelligence work.
+//! uncommitted changes, blame (`git blame --porcelain`, which applies `.mailmap`), diffs and
+//! file contents at revisions. It deliberately does not link libgit2: the `git` command is
+//! fast, honours every user setting, and keeps the build small.
 
+mod blame;
+mod diff;
 mod status;
+
+pub use blame::{aggregate_ownership, looks_like_bot, parse_porcelain, BlameLine, Owner, Ownership};
+pub use diff::{parse_unified_diff, DiffScope, FileDiff, Hunk, Side};
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -37,6 +43,8 @@ pub enum GitError {
     Read { path: PathBuf, source: std::io::Error },
     #[error("{}: unexpected content {content:?}", path.display())]
     Malformed { path: PathBuf, content: String },
+    #[error("`{command}` failed: {message}")]
+    Command { command: String, message: String },
 }
 
 /// Finds the repository containing `start` by walking up to a `.git` directory or file.

@@ -160,3 +160,46 @@ pub fn lookup_json(snapshot: &Snapshot, answer: &LookupAnswer, freshness: &Fresh
         "next": next,
     })
 }
+
+/// `ownership`: owners ranked by lines, with shares, commits and each one's latest commit.
+pub fn ownership_json(subject: Value, path: &str, start: u32, end: u32, ownership: &tether_git::Ownership, note: Option<&str>, freshness: &Freshness) -> Value {
+    let counted = ownership.owners.iter().map(|owner| owner.lines).sum::<u32>().max(1);
+    json!({
+        "subject": subject,
+        "range": format!("{path}:{start}-{end}"),
+        "total_lines": ownership.total_lines,
+        "owners": ownership.owners.iter().map(|owner| json!({
+            "author": owner.author,
+            "email": owner.email,
+            "lines": owner.lines,
+            "share": (f64::from(owner.lines) / f64::from(counted) * 1000.0).round() / 1000.0,
+            "commits": owner.commits,
+            "latest": {
+                "commit": owner.latest_commit,
+                "date_unix": owner.latest_time,
+                "summary": owner.latest_summary,
+            },
+        })).collect::<Vec<_>>(),
+        "not_committed_yet": ownership.uncommitted_lines,
+        "excluded_bot_lines": ownership.bot_lines,
+        "excluded_bots": ownership.bots,
+        "note": note,
+        "freshness": freshness_json(freshness),
+        "next": match ownership.owners.first() {
+            Some(owner) => format!("ask {} <{}> first; context {{\"symbol\": ...}} will say why the code exists once the memory graph lands", owner.author, owner.email),
+            None => "no committed lines to attribute".to_string(),
+        },
+    })
+}
+
+/// `changes`: the changed symbols of a diff and the blast radius of them all.
+pub fn changes_json(snapshot: &Snapshot, changed: &[Value], files: usize, blast: &BlastAnswer, freshness: &Freshness) -> Value {
+    let mut value = blast_json(snapshot, "the diff", blast, freshness);
+    value["changed"] = json!(changed);
+    value["files_changed"] = json!(files);
+    value["next"] = json!(match changed.first() {
+        Some(first) => format!("blast {{\"symbol\": {:?}}} for one changed symbol alone", first["qualified_name"].as_str().unwrap_or("")),
+        None => "no source changes in that scope".to_string(),
+    });
+    value
+}

@@ -9,6 +9,6 @@ mod export;
 pub mod rpc;
 
 pub use serde_json::{json, Value};
-pub use answers::{address_error_json, blast_json, completeness_json, freshness_json, lookup_json, neighbours_json, symbol_json};
+pub use answers::{address_error_json, blast_json, changes_json, completeness_json, freshness_json, lookup_json, neighbours_json, ownership_json, symbol_json};
 
 pub use export::{census_json, write_export_json, CensusDocument, ExportDocument, EXPORT_FORMAT_VERSION};

@@ -103,6 +103,23 @@ impl Snapshot {
         self.blast_from(seeds, options)
     }
 
+    /// The blast radius of several symbols at once (a diff's changed symbols), each with what
+    /// it contains.
+    pub fn blast_symbols(&self, subjects: &[SymbolIndex], options: BlastOptions) -> BlastAnswer {
+        let mut seeds: Vec<SymbolIndex> = subjects.to_vec();
+        let mut position = 0;
+        while position < seeds.len() {
+            let current = seeds[position];
+            for child in self.children(current) {
+                if !seeds.contains(&child) {
+                    seeds.push(child);
+                }
+            }
+            position += 1;
+        }
+        self.blast_from(seeds, options)
+    }
+
     /// The blast radius of a file: of everything defined in it.
     pub fn blast_file(&self, path: &str, options: BlastOptions) -> Option<BlastAnswer> {
         let symbols = self.by_path.get(path)?;

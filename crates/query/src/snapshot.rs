@@ -150,6 +150,16 @@ impl Snapshot {
         self.outgoing(node, &[EdgeKind::Contains]).map(|edge| edge.target)
     }
 
+    /// The symbols of a file, by start line (empty for a file not indexed).
+    pub fn symbols_in_file(&self, path: &str) -> &[SymbolIndex] {
+        self.by_path.get(path).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// Symbols with exactly this qualified name.
+    pub fn symbols_named(&self, qualified_name: &str) -> &[SymbolIndex] {
+        self.by_qualified_name.get(qualified_name).map(Vec::as_slice).unwrap_or(&[])
+    }
+
     /// Unresolved call sites that call this name.
     pub fn unresolved_calling(&self, name: &str) -> &[u32] {
         self.unresolved_by_name.get(name).map(Vec::as_slice).unwrap_or(&[])

@@ -1,0 +1,178 @@
+//! The blast radius of a diff: hunks mapped onto symbol spans (old side for deleted and
+//! modified lines, new side for added ones, both sides parsed from the text at that side),
+//! each symbol classified as added, modified or deleted, then one blast over them all.
+
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap;
+use tether_git::{FileDiff, Repository, Side};
+use tether_model::{FileFacts, Language, Symbol, SymbolKind};
+use tether_query::Snapshot;
+
+/// How a symbol changed.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub enum ChangeKind {
+    Added,
+    Modified,
+    Deleted,
+}
+
+impl ChangeKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChangeKind::Added => "added",
+            ChangeKind::Modified => "modified",
+            ChangeKind::Deleted => "deleted",
+        }
+    }
+}
+
+/// One changed symbol.
+#[derive(Clone, PartialEq, Debug)]
+pub struct ChangedSymbol {
+    pub qualified_name: String,
+    pub kind: SymbolKind,
+    pub path: String,
+    /// Its first line on the side where it exists (new side unless deleted).
+    pub line: u32,
+    pub change: ChangeKind,
+    pub lines_changed: u32,
+    /// The file was renamed (the symbol keeps its change kind, not delete + add).
+    pub renamed_from: Option<String>,
+}
+
+/// Per-file facts of either side, cached by path and content so repeated calls re-parse nothing.
+#[derive(Default)]
+pub struct SideFactsCache {
+    facts: FxHashMap<(String, u64), FileFacts>,
+}
+
+impl SideFactsCache {
+    fn facts(&mut self, path: &str, module_name: &str, text: &str) -> &FileFacts {
+        let language = Language::from_path(path).unwrap_or(Language::Python);
+        let key = (format!("{module_name} {path}"), tether_model::stable_hash(text.as_bytes()));
+        if self.facts.len() > 4096 {
+            self.facts.clear();
+        }
+        self.facts.entry(key).or_insert_with(|| tether_extract::extract_bytes(path, language, module_name, text.as_bytes(), tether_extract::DEFAULT_MAX_FILE_BYTES))
+    }
+}
+
+/// The changed symbols of a diff.
+pub fn changed_symbols(repository: &Repository, snapshot: &Snapshot, diffs: &[FileDiff], sides: &(Side, Side), cache: &mut SideFactsCache) -> Result<Vec<ChangedSymbol>, tether_git::GitError> {
+    let old_paths: Vec<String> = diffs.iter().map(|diff| diff.old_path.clone().unwrap_or_default()).collect();
+    let new_paths: Vec<String> = diffs.iter().map(|diff| diff.new_path.clone().unwrap_or_default()).collect();
+    let old_texts = repository.texts_at(&sides.0, &old_paths)?;
+    let new_texts = repository.texts_at(&sides.1, &new_paths)?;
+    let mut changed = Vec::new();
+    for (index, diff) in diffs.iter().enumerate() {
+        let path = diff.new_path.clone().or_else(|| diff.old_path.clone()).unwrap_or_default();
+        // Both sides are named as the new path's module, so a moved file's symbols pair up.
+        let module_name = module_name_of(snapshot, &path);
+        let old = match (&diff.old_path, &old_texts[index]) {
+            (Some(old_path), Some(text)) => Some(cache.facts(old_path, &module_name, text).clone()),
+            _ => None,
+        };
+        let new = match (&diff.new_path, &new_texts[index]) {
+            (Some(new_path), Some(text)) => Some(cache.facts(new_path, &module_name, text).clone()),
+            _ => None,
+        };
+        let sides = Sides { old: old.as_ref(), new: new.as_ref(), old_text: old_texts[index].as_deref(), new_text: new_texts[index].as_deref() };
+        changed.extend(classify(diff, &sides, &path));
+    }
+    changed.sort_by(|a, b| (a.path.as_str(), a.line, a.qualified_name.as_str()).cmp(&(b.path.as_str(), b.line, b.qualified_name.as_str())));
+    Ok(changed)
+}
+
+/// One file's facts and text on both sides of a diff.
+pub struct Sides<'a> {
+    pub old: Option<&'a FileFacts>,
+    pub new: Option<&'a FileFacts>,
+    pub old_text: Option<&'a str>,
+    pub new_text: Option<&'a str>,
+}
+
+/// Whether a 1-based line of a text is blank (blank lines between items touch no item).
+fn is_blank(text: Option<&str>, line: u32) -> bool {
+    text.and_then(|text| text.lines().nth(line.saturating_sub(1) as usize)).is_none_or(|content| content.trim().is_empty())
+}
+
+/// Maps one file's hunks onto the innermost symbols of each side and classifies them.
+pub fn classify(diff: &FileDiff, sides: &Sides<'_>, path: &str) -> Vec<ChangedSymbol> {
+    let (old, new) = (sides.old, sides.new);
+    let key = |symbol: &Symbol| (symbol.qualified_name.clone(), symbol.kind);
+    let mut touched_old: BTreeMap<(String, SymbolKind), u32> = BTreeMap::new();
+    let mut touched_new: BTreeMap<(String, SymbolKind), u32> = BTreeMap::new();
+    for hunk in &diff.hunks {
+        if let Some(old) = old {
+            for line in (hunk.old_start..hunk.old_start + hunk.old_count).filter(|line| !is_blank(sides.old_text, *line)) {
+                if let Some(symbol) = innermost(old, line) {
+                    *touched_old.entry(key(symbol)).or_default() += 1;
+                }
+            }
+        }
+        if let Some(new) = new {
+            for line in (hunk.new_start..hunk.new_start + hunk.new_count).filter(|line| !is_blank(sides.new_text, *line)) {
+                if let Some(symbol) = innermost(new, line) {
+                    *touched_new.entry(key(symbol)).or_default() += 1;
+                }
+            }
+        }
+    }
+    let exists = |facts: Option<&FileFacts>, wanted: &(String, SymbolKind)| facts.is_some_and(|facts| facts.symbols.iter().any(|symbol| &key(symbol) == wanted));
+    let find = |facts: Option<&FileFacts>, wanted: &(String, SymbolKind)| facts.and_then(|facts| facts.symbols.iter().find(|symbol| &key(symbol) == wanted).map(|symbol| symbol.span.start_line));
+    let mut result: BTreeMap<(String, SymbolKind), ChangedSymbol> = BTreeMap::new();
+    let renamed_from = diff.is_rename.then(|| diff.old_path.clone()).flatten();
+    for (symbol_key, lines) in &touched_new {
+        let change = if exists(old, symbol_key) { ChangeKind::Modified } else { ChangeKind::Added };
+        result.insert(
+            symbol_key.clone(),
+            ChangedSymbol {
+                qualified_name: symbol_key.0.clone(),
+                kind: symbol_key.1,
+                path: path.to_string(),
+                line: find(new, symbol_key).unwrap_or(0),
+                change,
+                lines_changed: *lines,
+                renamed_from: renamed_from.clone(),
+            },
+        );
+    }
+    for (symbol_key, lines) in &touched_old {
+        if let Some(existing) = result.get_mut(symbol_key) {
+            existing.lines_changed += lines;
+            continue;
+        }
+        let (change, line) = match find(new, symbol_key) {
+            Some(line) => (ChangeKind::Modified, line),
+            None => (ChangeKind::Deleted, find(old, symbol_key).unwrap_or(0)),
+        };
+        let path = if change == ChangeKind::Deleted { diff.old_path.clone().unwrap_or_else(|| path.to_string()) } else { path.to_string() };
+        result.insert(
+            symbol_key.clone(),
+            ChangedSymbol { qualified_name: symbol_key.0.clone(), kind: symbol_key.1, path, line, change, lines_changed: *lines, renamed_from: renamed_from.clone() },
+        );
+    }
+    result.into_values().collect()
+}
+
+/// The innermost symbol whose span holds a line (the module for module-level code).
+fn innermost(facts: &FileFacts, line: u32) -> Option<&Symbol> {
+    facts
+        .symbols
+        .iter()
+        .filter(|symbol| symbol.span.contains_line(line) && symbol.kind != SymbolKind::Lambda)
+        .min_by_key(|symbol| (symbol.span.end_line - symbol.span.start_line, std::cmp::Reverse(symbol.span.start_line)))
+}
+
+/// The module name the index gave a file, or one derived from its path for a new file.
+fn module_name_of(snapshot: &Snapshot, path: &str) -> String {
+    let indexed = snapshot.symbols_in_file(path).iter().map(|index| snapshot.symbol(*index)).find(|symbol| symbol.kind == SymbolKind::Module && symbol.parent.is_none());
+    if let Some(module) = indexed {
+        return module.qualified_name.clone();
+    }
+    match Language::from_path(path) {
+        Some(Language::Rust) => path.trim_end_matches(".rs").replace('/', "::"),
+        _ => path.trim_end_matches(".py").trim_end_matches("/__init__").replace('/', "."),
+    }
+}

@@ -1,0 +1,208 @@
+//! Blame through `git blame --porcelain` (which applies `.mailmap`), parsed into one record
+//! per line, and aggregated into owners.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::process::Command;
+
+use crate::{GitError, Repository};
+
+/// The commit id git gives lines that are not committed yet.
+const UNCOMMITTED: &str = "0000000000000000000000000000000000000000";
+
+/// One blamed line.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct BlameLine {
+    pub line: u32,
+    pub commit: String,
+    pub author: String,
+    pub email: String,
+    /// Seconds since the Unix epoch.
+    pub author_time: i64,
+    pub summary: String,
+}
+
+impl BlameLine {
+    pub fn is_uncommitted(&self) -> bool {
+        self.commit == UNCOMMITTED
+    }
+}
+
+impl Repository {
+    /// Blames lines `start..=end` (1-based) of a tracked file as it is in the working tree.
+    pub fn blame(&self, path: &str, start: u32, end: u32) -> Result<Vec<BlameLine>, GitError> {
+        let output = Command::new("git")
+            .arg("-C")
+            .arg(&self.work_tree)
+            .args(["blame", "--porcelain", "-L", &format!("{start},{end}"), "--", path])
+            .output()
+            .map_err(|source| GitError::Read { path: Path::new("git").to_path_buf(), source })?;
+        if !output.status.success() {
+            return Err(GitError::Command { command: format!("git blame -L {start},{end} -- {path}"), message: String::from_utf8_lossy(&output.stderr).trim().to_string() });
+        }
+        Ok(parse_porcelain(&String::from_utf8_lossy(&output.stdout)))
+    }
+}
+
+/// Parses `git blame --porcelain`: commit metadata appears the first time a commit does.
+pub fn parse_porcelain(text: &str) -> Vec<BlameLine> {
+    #[derive(Default, Clone)]
+    struct CommitInfo {
+        author: String,
+        email: String,
+        time: i64,
+        summary: String,
+    }
+    let mut commits: HashMap<String, CommitInfo> = HashMap::new();
+    let mut lines = Vec::new();
+    let mut current: Option<(String, u32)> = None;
+    for row in text.lines() {
+        if let Some(content_line) = row.strip_prefix('\t') {
+            let _ = content_line;
+            if let Some((commit, line)) = current.take() {
+                let info = commits.get(&commit).cloned().unwrap_or_default();
+                lines.push(BlameLine { line, commit, author: info.author, email: info.email, author_time: info.time, summary: info.summary });
+            }
+            continue;
+        }
+        let mut words = row.splitn(2, ' ');
+        let key = words.next().unwrap_or("");
+        let value = words.next().unwrap_or("");
+        if key.len() == 40 && key.bytes().all(|byte| byte.is_ascii_hexdigit()) {
+            let final_line = value.split(' ').nth(1).and_then(|line| line.parse().ok()).unwrap_or(0);
+            commits.entry(key.to_string()).or_default();
+            current = Some((key.to_string(), final_line));
+            continue;
+        }
+        let Some((commit, _)) = &current else { continue };
+        let info = commits.entry(commit.clone()).or_default();
+        match key {
+            "author" => info.author = value.to_string(),
+            "author-mail" => info.email = value.trim_matches(|c| c == '<' || c == '>').to_string(),
+            "author-time" => info.time = value.parse().unwrap_or(0),
+            "summary" => info.summary = value.to_string(),
+            _ => {}
+        }
+    }
+    lines
+}
+
+/// One owner of a range of lines.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Owner {
+    pub author: String,
+    pub email: String,
+    pub lines: u32,
+    pub commits: u32,
+    pub latest_commit: String,
+    pub latest_time: i64,
+    pub latest_summary: String,
+}
+
+/// Owners ranked by lines (recency breaks ties), with the lines left out.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Ownership {
+    pub total_lines: u32,
+    pub owners: Vec<Owner>,
+    pub uncommitted_lines: u32,
+    pub bot_lines: u32,
+    pub bots: Vec<String>,
+}
+
+/// Names and emails that look like bots, besides those the caller lists.
+pub fn looks_like_bot(author: &str, email: &str, extra: &[String]) -> bool {
+    let author = author.to_lowercase();
+    let email = email.to_lowercase();
+    let patterns = ["[bot]", "dependabot", "renovate", "github-actions", "greenkeeper", "snyk-bot", "pre-commit-ci", "bors"];
+    patterns.iter().any(|pattern| author.contains(pattern) || email.contains(pattern))
+        || author.ends_with(" bot")
+        || author.ends_with("-bot")
+        || email.starts_with("bot@")
+        || email.contains("+bot@")
+        || extra.iter().any(|name| !name.is_empty() && (author == name.to_lowercase() || email == name.to_lowercase()))
+}
+
+/// Aggregates blamed lines by author (already mapped through `.mailmap` by git).
+pub fn aggregate_ownership(lines: &[BlameLine], extra_bots: &[String]) -> Ownership {
+    let mut ownership = Ownership { total_lines: lines.len() as u32, ..Ownership::default() };
+    let mut owners: HashMap<(String, String), (Owner, std::collections::HashSet<String>)> = HashMap::new();
+    for line in lines {
+        if line.is_uncommitted() {
+            ownership.uncommitted_lines += 1;
+            continue;
+        }
+        if looks_like_bot(&line.author, &line.email, extra_bots) {
+            ownership.bot_lines += 1;
+            if !ownership.bots.contains(&line.author) {
+                ownership.bots.push(line.author.clone());
+            }
+            continue;
+        }
+        let key = (line.author.clone(), line.email.to_lowercase());
+        let (owner, commits) = owners.entry(key).or_insert_with(|| {
+            (
+                Owner { author: line.author.clone(), email: line.email.clone(), lines: 0, commits: 0, latest_commit: String::new(), latest_time: i64::MIN, latest_summary: String::new() },
+                std::collections::HashSet::new(),
+            )
+        });
+        owner.lines += 1;
+        commits.insert(line.commit.clone());
+        if line.author_time > owner.latest_time {
+            owner.latest_time = line.author_time;
+            owner.latest_commit = line.commit.clone();
+            owner.latest_summary = line.summary.clone();
+        }
+    }
+    ownership.owners = owners
+        .into_values()
+        .map(|(mut owner, commits)| {
+            owner.commits = commits.len() as u32;
+            owner
+        })
+        .collect();
+    ownership.owners.sort_by(|a, b| b.lines.cmp(&a.lines).then(b.latest_time.cmp(&a.latest_time)).then(a.author.cmp(&b.author)));
+    ownership
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PORCELAIN: &str = "\
+1111111111111111111111111111111111111111 1 1 2
+author Ada
+author-mail <ada@example.com>
+author-time 100
+summary first
+filename a.py
+\tline one
+1111111111111111111111111111111111111111 2 2
+\tline two
+2222222222222222222222222222222222222222 3 3 1
+author dependabot[bot]
+author-mail <49699333+dependabot[bot]@users.noreply.github.com>
+author-time 300
+summary bump
+filename a.py
+\tline three
+0000000000000000000000000000000000000000 4 4 1
+author Not Committed Yet
+author-mail <not.committed.yet>
+author-time 400
+summary Version of a.py from a.py
+filename a.py
+\tline four
+";
+
+    #[test]
+    fn porcelain_lines_aggregate_into_owners_without_bots_or_uncommitted_lines() {
+        let lines = parse_porcelain(PORCELAIN);
+        assert_eq!(lines.len(), 4);
+        assert_eq!((lines[1].line, lines[1].author.as_str()), (2, "Ada"));
+        let ownership = aggregate_ownership(&lines, &[]);
+        assert_eq!((ownership.total_lines, ownership.uncommitted_lines, ownership.bot_lines), (4, 1, 1));
+        assert_eq!(ownership.owners.len(), 1);
+        assert_eq!((ownership.owners[0].lines, ownership.owners[0].commits), (2, 1));
+        assert_eq!(ownership.bots, ["dependabot[bot]"]);
+    }
+}

@@ -1,0 +1,123 @@
+//! `ownership` and `changes` on fixture repositories with several authors, a bot, a mailmap,
+//! a rename, whitespace-only edits, and staged against unstaged changes.
+
+
+use tether_daemon::{DaemonPaths, DaemonState};
+use tether_protocol::{json, Value};
+use tether_tests::FixtureRepository;
+
+const LIBRARY: &str = r#"
+//- /lib/__init__.py
+//- /lib/core.py
+def parse(text):
+    return text.split()
+
+def render(items):
+    return ", ".join(items)
+//- /lib/api.py
+from lib.core import parse, render
+
+def handle(text):
+    return render(parse(text))
+//- /tests/test_api.py
+from lib.api import handle
+
+def test_handle():
+    assert handle("a b") == "a, b"
+"#;
+
+fn daemon_for(repository: &FixtureRepository) -> DaemonState {
+    let root = repository.root();
+    let state = DaemonState::new(DaemonPaths::new(root, &root.join(".git/tether/graph.lbug")), tether_store::StoreConfig { buffer_pool_bytes: 128 << 20, max_threads: 1 });
+    state.load_or_build().expect("index");
+    state
+}
+
+fn call(state: &DaemonState, method: &str, params: Value) -> Value {
+    tether_daemon::handle(state, method, &params).unwrap_or_else(|error| panic!("{method} failed: {error:?}"))
+}
+
+fn owners(answer: &Value) -> Vec<(String, u64)> {
+    answer["owners"].as_array().unwrap().iter().map(|owner| (owner["author"].as_str().unwrap().to_string(), owner["lines"].as_u64().unwrap())).collect()
+}
+
+#[test]
+fn ownership_aggregates_blame_by_author_through_the_mailmap_without_bots() {
+    let mut repository = FixtureRepository::new(LIBRARY);
+    repository.write("lib/core.py", "def parse(text):\n    words = text.split()\n    return words\n\ndef render(items):\n    return \", \".join(items)\n");
+    repository.commit_all_as("Bea Old", "bea@old.example", "parse in two steps");
+    repository.write("lib/core.py", "def parse(text):\n    words = text.split()\n    return words\n\ndef render(items):\n    return \" | \".join(items)\n");
+    repository.commit_all_as("dependabot[bot]", "49699333+dependabot[bot]@users.noreply.github.com", "bump");
+    repository.write(".mailmap", "Bea New <bea@new.example> Bea Old <bea@old.example>\n");
+    repository.commit_all("mailmap");
+    let state = daemon_for(&repository);
+
+    let answer = call(&state, "ownership", json!({ "symbol": "lib.core.parse" }));
+    assert_eq!(owners(&answer), [("Bea New".to_string(), 2), ("Ada Fixture".to_string(), 1)]);
+    assert_eq!(answer["owners"][0]["email"], "bea@new.example");
+    assert_eq!(answer["owners"][0]["latest"]["summary"], "parse in two steps");
+
+    let answer = call(&state, "ownership", json!({ "symbol": "lib.core.render" }));
+    assert_eq!(owners(&answer), [("Ada Fixture".to_string(), 1)]);
+    assert_eq!(answer["excluded_bot_lines"], 1);
+
+    // Uncommitted lines are reported as such, not attributed.
+    repository.write("lib/core.py", "def parse(text):\n    words = text.split()\n    return list(words)\n\ndef render(items):\n    return \" | \".join(items)\n");
+    let answer = call(&state, "ownership", json!({ "path": "lib/core.py" }));
+    assert_eq!(answer["not_committed_yet"], 1);
+
+    // An untracked file degrades to a note, never an error.
+    repository.write("lib/new.py", "def fresh():\n    return 1\n");
+    let answer = call(&state, "ownership", json!({ "path": "lib/new.py" }));
+    assert!(answer["note"].as_str().unwrap().contains("blame unavailable"), "{answer}");
+}
+
+fn changed(answer: &Value) -> Vec<(String, String)> {
+    answer["changed"].as_array().unwrap().iter().map(|symbol| (symbol["qualified_name"].as_str().unwrap().to_string(), symbol["change"].as_str().unwrap().to_string())).collect()
+}
+
+#[test]
+fn changes_map_hunks_to_added_modified_and_deleted_symbols_then_blast() {
+    let repository = FixtureRepository::new(LIBRARY);
+    let state = daemon_for(&repository);
+    // Unstaged: modify `parse`, add a function, delete `render`'s body line by line is a modification.
+    repository.write(
+        "lib/core.py",
+        "def parse(text):\n    return text.split(\",\")\n\ndef render(items):\n    return \", \".join(items)\n\ndef brand_new():\n    return 1\n",
+    );
+    let answer = call(&state, "changes", json!({ "scope": "unstaged" }));
+    assert_eq!(changed(&answer), [("lib.core.parse".to_string(), "modified".to_string()), ("lib.core.brand_new".to_string(), "added".to_string())]);
+    let tests: Vec<&str> = answer["tests_affected"].as_array().unwrap().iter().map(|test| test["qualified_name"].as_str().unwrap()).collect();
+    assert_eq!(tests, ["test_api.test_handle"]);
+    assert!(answer["items"].as_array().unwrap().iter().any(|item| item["qualified_name"] == "lib.api.handle" && item["severity"] == "breaks"));
+
+    // Staged changes are told apart from unstaged ones.
+    repository.git(&["add", "lib/core.py"]);
+    repository.write("lib/api.py", "from lib.core import parse, render\n\ndef handle(text):\n    return render(parse(text.strip()))\n");
+    assert_eq!(changed(&call(&state, "changes", json!({ "scope": "staged" }))).len(), 2);
+    assert_eq!(changed(&call(&state, "changes", json!({ "scope": "unstaged" }))), [("lib.api.handle".to_string(), "modified".to_string())]);
+    assert_eq!(changed(&call(&state, "changes", json!({ "scope": "all" }))).len(), 3);
+}
+
+#[test]
+fn changes_ignore_whitespace_edits_see_deletions_and_keep_renames_whole() {
+    let mut repository = FixtureRepository::new(LIBRARY);
+    let first = repository.git(&["rev-parse", "HEAD"]).trim().to_string();
+    let state = daemon_for(&repository);
+    // Whitespace only: nothing changed unless asked.
+    repository.write("lib/core.py", "def parse(text):\n    return text.split()   \n\ndef render(items):\n    return \", \".join(items)\n");
+    assert!(changed(&call(&state, "changes", json!({}))).is_empty());
+    assert_eq!(changed(&call(&state, "changes", json!({ "include_whitespace": true }))), [("lib.core.parse".to_string(), "modified".to_string())]);
+
+    // A deletion and a rename in one commit, seen through a range.
+    repository.write("lib/core.py", "def parse(text):\n    return text.split()\n");
+    repository.git(&["mv", "lib/api.py", "lib/service.py"]);
+    let second = repository.commit_all("drop render, rename api");
+    let answer = call(&state, "changes", json!({ "range": format!("{first}..{second}") }));
+    let rows = changed(&answer);
+    assert!(rows.contains(&("lib.core.render".to_string(), "deleted".to_string())), "{rows:?}");
+    assert!(!rows.iter().any(|(_, change)| change == "added"), "a renamed file is not a deletion plus an addition: {rows:?}");
+    assert!(answer["items"].as_array().unwrap().iter().any(|item| item["qualified_name"] == "lib.api.handle"), "render's callers are impacted");
+
+    assert_eq!(tether_daemon::handle(&state, "changes", &json!({ "range": "nonsense" })).unwrap_err().code, -32602);
+}
