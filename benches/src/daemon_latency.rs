@@ -72,6 +72,8 @@ pub fn run(repository: &Path, queries: usize) -> anyhow::Result<()> {
     }
     report("lookup", &mut timings);
 
+    git_queries(&state, &root)?;
+
     // HEAD moves: a one-file commit, then a switch to a commit about 100 source files away.
     let file = first_source_file(&root)?;
     let path = root.join(&file);
@@ -91,6 +93,69 @@ pub fn run(repository: &Path, queries: usize) -> anyhow::Result<()> {
         println!("checkout touching {changed} source files published in {:.0} ms", seconds * 1000.0);
     }
     println!("RSS after updates {:.0} MiB", rss_mib());
+    Ok(())
+}
+
+/// Ownership on the busiest files against `git blame -L` for the same lines, cold and cached;
+/// then `changes` on a 20-file working-tree diff.
+fn git_queries(state: &DaemonState, root: &Path) -> anyhow::Result<()> {
+    let log = Command::new("git").arg("-C").arg(root).args(["log", "--format=", "--name-only", "--", "*.rs", "*.py"]).output()?;
+    let mut counts: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for path in String::from_utf8_lossy(&log.stdout).lines().filter(|line| !line.is_empty()) {
+        *counts.entry(path.to_string()).or_default() += 1;
+    }
+    let mut busiest: Vec<(String, usize)> = counts.into_iter().filter(|(path, _)| root.join(path).exists()).collect();
+    busiest.sort_by(|a, b| b.1.cmp(&a.1));
+    let snapshot = state.snapshot().context("snapshot")?;
+    let commits = String::from_utf8(Command::new("git").arg("-C").arg(root).args(["rev-list", "--count", "HEAD"]).output()?.stdout)?;
+    println!("ownership on the 5 busiest files ({} commits in the history): the largest function of each", commits.trim());
+    for (path, touched) in busiest.iter().take(5) {
+        let Some(symbol) = snapshot
+            .symbols_in_file(path)
+            .iter()
+            .map(|index| snapshot.symbol(*index))
+            .filter(|symbol| symbol.kind.is_callable())
+            .max_by_key(|symbol| symbol.span.end_line - symbol.span.start_line)
+        else {
+            continue;
+        };
+        let range = format!("{},{}", symbol.span.start_line, symbol.span.end_line);
+        let started = Instant::now();
+        let output = Command::new("git").arg("-C").arg(root).args(["blame", "--porcelain", "-L", &range, "--", path]).output()?;
+        let git_seconds = started.elapsed().as_secs_f64();
+        if !output.status.success() {
+            continue;
+        }
+        let params = json!({ "symbol": symbol.id.to_string() });
+        let started = Instant::now();
+        tether_daemon::handle(state, "ownership", &params).map_err(|error| anyhow::anyhow!(error.message))?;
+        let cold = started.elapsed().as_secs_f64();
+        let started = Instant::now();
+        tether_daemon::handle(state, "ownership", &params).map_err(|error| anyhow::anyhow!(error.message))?;
+        let cached = started.elapsed().as_secs_f64();
+        println!(
+            "  {path} ({touched} commits), {} lines: git blame -L {:.0} ms, ownership cold {:.0} ms ({:.2}x), cached {:.2} ms",
+            symbol.span.end_line - symbol.span.start_line + 1,
+            git_seconds * 1000.0,
+            cold * 1000.0,
+            cold / git_seconds,
+            cached * 1000.0
+        );
+    }
+    // A 20-file diff in the working tree.
+    let files: Vec<String> = snapshot.graph.files.iter().filter(|file| file.status == tether_model::FileStatus::Parsed).map(|file| file.path.clone()).step_by(7).take(20).collect();
+    for path in &files {
+        let full = root.join(path);
+        let mut text = std::fs::read_to_string(&full)?;
+        text.push_str(if path.ends_with(".py") { "\n\ndef tether_bench_changed():\n    return 2\n" } else { "\n\npub fn tether_bench_changed() -> u32 { 2 }\n" });
+        std::fs::write(&full, text)?;
+    }
+    for attempt in ["first", "second"] {
+        let started = Instant::now();
+        let answer = tether_daemon::handle(state, "changes", &json!({ "scope": "unstaged" })).map_err(|error| anyhow::anyhow!(error.message))?;
+        println!("changes on a {}-file diff ({attempt} call): {:.0} ms, {} changed symbols", files.len(), started.elapsed().as_secs_f64() * 1000.0, answer["changed"].as_array().map_or(0, Vec::len));
+    }
+    git(root, &["checkout", "--", "."])?;
     Ok(())
 }
 
