@@ -105,3 +105,37 @@ fn blast_pages_through_a_large_answer() {
     assert_eq!(seen.len(), 45, "pages neither repeat nor skip");
     assert!(PageRequest::new(Some("garbage"), None).is_err());
 }
+
+/// A rebuild from cached facts and cached call resolution equals a cold build, whether the
+/// edit stays inside a body (calls of that file only are re-resolved) or changes what other
+/// files can bind to (everything is).
+#[test]
+fn cached_rebuilds_equal_cold_builds() {
+    use tether_index::{build_graph, build_graph_cached, FactsCache, IndexOptions};
+    let fixture = tether_tests::Fixture::parse(SHOP);
+    let directory = tempfile::tempdir().unwrap();
+    fixture.write_to(directory.path());
+    let options = IndexOptions::new(directory.path());
+    let mut cache = FactsCache::default();
+    build_graph_cached(&options, &mut cache, &|_, _| {}).unwrap();
+    let edges = |graph: &tether_model::Graph| {
+        let mut edges: Vec<String> = graph.edges.iter().map(|edge| format!("{:?} {} {} {} {}", edge.kind, edge.source, edge.target, edge.line, edge.rule.as_str())).collect();
+        edges.sort();
+        edges
+    };
+    let edits = [
+        // Inside a body: `total` now calls `tax` twice, one line lower.
+        ("shop/prices.py", "def tax(amount):\n    return amount * 0.2\n\ndef total(amount):\n    base = amount\n    return base + tax(amount) + tax(0)\n"),
+        // The interface: a new function other files could call.
+        ("shop/other.py", "def tax():\n    return 0\n\ndef uses_unknown(thing):\n    return thing.tax(1)\n\ndef extra():\n    return tax()\n"),
+    ];
+    for (path, text) in edits {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::write(directory.path().join(path), text).unwrap();
+        let cached = build_graph_cached(&options, &mut cache, &|_, _| {}).unwrap();
+        assert_eq!(cached.files_extracted, 1, "only the edited file is re-extracted");
+        let cold = build_graph(&options, &|_, _| {}).unwrap();
+        assert_eq!(edges(&cached.graph), edges(&cold.graph), "after editing {path}");
+        assert_eq!(cached.graph.unresolved, cold.graph.unresolved);
+    }
+}

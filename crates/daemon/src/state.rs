@@ -165,6 +165,14 @@ impl DaemonState {
         Ok(true)
     }
 
+    /// Whether a published graph is still waiting to be (or being) written.
+    pub fn persisting(&self) -> bool {
+        if self.unpersisted.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).is_some() {
+            return true;
+        }
+        self.persist_lock.try_lock().is_err()
+    }
+
     /// Persists whatever is pending, now (used by `reindex` and at shutdown).
     pub fn persist_now(&self) -> Result<(), RebuildError> {
         self.persist_pending().map(|_| ())

@@ -16,6 +16,18 @@ pub struct CachedFile {
     pub facts: FileFacts,
     pub record: FileRecord,
     pub bytes_read: u64,
+    /// Changes whenever the facts are re-extracted (for the resolution cache).
+    pub version: u64,
+    /// What other files' calls can bind to in this file (see `tether_resolve::interface_hash`).
+    pub interface_hash: u64,
+}
+
+/// Versions of extracted facts, unique in the process.
+static NEXT_VERSION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// A fresh facts version.
+pub(crate) fn next_version() -> u64 {
+    NEXT_VERSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 impl CachedFile {
@@ -25,10 +37,12 @@ impl CachedFile {
     }
 }
 
-/// Facts by repository-relative path. Empty for a cold build.
-#[derive(Default, Debug)]
+/// Facts by repository-relative path, and the call sites as last resolved. Empty for a cold
+/// build.
+#[derive(Default)]
 pub struct FactsCache {
     pub(crate) files: HashMap<String, Arc<CachedFile>>,
+    pub(crate) resolution: tether_resolve::ResolutionCache,
 }
 
 impl FactsCache {

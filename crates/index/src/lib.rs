@@ -103,7 +103,9 @@ pub fn build_graph_cached(options: &IndexOptions, cache: &mut FactsCache, progre
                 Some(cached) => (path.clone(), cached, false),
                 None => {
                     let (facts, record, bytes_read) = extract_one(root, path, *language, &module_name, options.max_file_bytes);
-                    (path.clone(), Arc::new(CachedFile { module_name, size, modified, facts, record, bytes_read }), true)
+                    let interface_hash = tether_resolve::interface_hash(&facts);
+                    let version = facts_cache::next_version();
+                    (path.clone(), Arc::new(CachedFile { module_name, size, modified, facts, record, bytes_read, version, interface_hash }), true)
                 }
             };
             progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
@@ -114,9 +116,12 @@ pub fn build_graph_cached(options: &IndexOptions, cache: &mut FactsCache, progre
     let files_extracted = files.iter().filter(|(_, _, extracted)| *extracted).count();
     cache.files = files.iter().map(|(path, cached, _)| (path.clone(), Arc::clone(cached))).collect();
 
-    let facts: Vec<&FileFacts> = files.iter().map(|(_, cached, _)| &cached.facts).collect();
+    let versioned: Vec<tether_resolve::VersionedFacts<'_>> = files
+        .iter()
+        .map(|(_, cached, _)| tether_resolve::VersionedFacts { facts: &cached.facts, version: cached.version, interface_hash: cached.interface_hash })
+        .collect();
     let started = Instant::now();
-    let resolution = tether_resolve::resolve(&facts);
+    let resolution = tether_resolve::resolve_cached(&versioned, &mut cache.resolution);
     timings.resolve_seconds = started.elapsed().as_secs_f64();
 
     let mut graph = Graph::default();

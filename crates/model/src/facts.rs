@@ -46,7 +46,7 @@ pub struct CallSite {
 }
 
 /// The structure of what is called.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum CalleeExpr {
     /// A plain name or a dotted / `::` path: `f()`, `m.f()`, `self.m()`, `a::b::f()`,
     /// `Type::new()`, `Self::new()`. Segments in source order; Rust generic arguments dropped.
@@ -63,7 +63,7 @@ pub enum CalleeExpr {
 }
 
 /// The receiver of a method call.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Receiver {
     /// `self`, `x`, `self.field`, `a.b.c`: a path of names.
     Path(Vec<String>),
@@ -74,7 +74,7 @@ pub enum Receiver {
 }
 
 /// How an import statement is written, which decides what name it binds.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum ImportStyle {
     /// Python `import a.b` (binds `a`) or `import a.b as c` (binds `c` to `a.b`).
     PythonImport,
@@ -85,7 +85,7 @@ pub enum ImportStyle {
 }
 
 /// One imported name (a Rust use tree or a Python multi-name import gives several).
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Import {
     /// The module (or function, for an import inside a function) the import is visible in.
     pub scope: SymbolId,
@@ -105,7 +105,7 @@ pub struct Import {
 }
 
 /// A class base (`class C(Base)`) or a Rust trait's supertrait (`trait A: B`).
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct SupertypeRef {
     pub subtype: SymbolId,
     pub path: Vec<String>,
@@ -113,7 +113,7 @@ pub struct SupertypeRef {
 }
 
 /// A Rust `impl` block: the type it is for and, for trait impls, the trait.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct ImplBlock {
     pub impl_symbol: SymbolId,
     /// The self type's path with generic arguments and references dropped (`a::Type`).
@@ -124,7 +124,7 @@ pub struct ImplBlock {
 
 /// A name whose type is visible in a scope: a typed parameter, an annotated or constructed
 /// variable, or an attribute assigned in a method (`self.h = Helper()`).
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Binding {
     /// The function (or module, or class for attributes) the name is visible in.
     pub scope: SymbolId,
@@ -135,7 +135,7 @@ pub struct Binding {
 }
 
 /// What a binding's type is known from.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum BindingValue {
     /// An annotation or parameter type: `x: Type`, `x: &mut a::Type`, `x: Box<dyn Trait>`.
     /// `is_dyn` marks `dyn Trait`, `impl Trait` and generic `T: Trait` bounds.

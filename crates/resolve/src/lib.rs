@@ -20,11 +20,11 @@ mod rust_rules;
 mod structure;
 
 use std::borrow::Borrow;
+use std::hash::{Hash, Hasher};
 use std::collections::BTreeMap;
 
-use rustc_hash::FxHashMap as HashMap;
-
 use rayon::prelude::*;
+use rustc_hash::FxHashMap as HashMap;
 use tether_model::{CallOutcome, Edge, EdgeKind, FileFacts, Language, Symbol, SymbolId, SymbolKind, UnresolvedCall, UnresolvedReason};
 
 use crate::calls::{callee_name, CallTargets};
@@ -48,13 +48,91 @@ pub struct Resolution {
 /// Resolves a whole project's facts (owned, or borrowed from a cache).
 pub fn resolve<F: Borrow<FileFacts> + Sync>(files: &[F]) -> Resolution {
     let resolver = Resolver::new(ProjectIndex::build(files));
-    let mut resolution = files
+    let resolution = files
         .par_iter()
         .map(|file| resolve_calls_of_file(&resolver, file.borrow()))
         .reduce(FileCalls::default, FileCalls::merge);
+    finish(&resolver, resolution)
+}
+
+/// One file for [`resolve_cached`]: its facts, a version that changes whenever they are
+/// re-extracted, and their [`interface_hash`].
+pub struct VersionedFacts<'a> {
+    pub facts: &'a FileFacts,
+    pub version: u64,
+    pub interface_hash: u64,
+}
+
+/// The call sites of each file as last resolved, valid while the project's interface (every
+/// file's [`interface_hash`]) stays the same.
+#[derive(Default)]
+pub struct ResolutionCache {
+    interface: u64,
+    per_file: HashMap<String, (u64, FileCalls)>,
+}
+
+/// Like [`resolve`], re-resolving only the call sites of files whose facts changed, as long as
+/// no file's interface (what other files' calls can bind to) changed; otherwise everything.
+pub fn resolve_cached(files: &[VersionedFacts<'_>], cache: &mut ResolutionCache) -> Resolution {
+    let facts: Vec<&FileFacts> = files.iter().map(|file| file.facts).collect();
+    let resolver = Resolver::new(ProjectIndex::build(&facts));
+    let mut interface = rustc_hash::FxHasher::default();
+    for file in files {
+        file.facts.path.hash(&mut interface);
+        file.interface_hash.hash(&mut interface);
+    }
+    let interface = interface.finish();
+    if interface != cache.interface {
+        cache.per_file.clear();
+        cache.interface = interface;
+    }
+    let per_file: Vec<(String, u64, FileCalls)> = files
+        .par_iter()
+        .map(|file| {
+            let calls = match cache.per_file.get(&file.facts.path) {
+                Some((version, calls)) if *version == file.version => calls.clone(),
+                _ => resolve_calls_of_file(&resolver, file.facts),
+            };
+            (file.facts.path.clone(), file.version, calls)
+        })
+        .collect();
+    let mut merged = FileCalls::default();
+    let mut next_cache = HashMap::default();
+    for (path, version, calls) in per_file {
+        merged = merged.merge(calls.clone());
+        next_cache.insert(path, (version, calls));
+    }
+    cache.per_file = next_cache;
+    finish(&resolver, merged)
+}
+
+/// A hash of what other files' call sites can bind to in this file: its symbols (not their
+/// spans), imports, supertypes, impls and bindings. Editing inside a function body without
+/// touching these leaves it unchanged.
+pub fn interface_hash(facts: &FileFacts) -> u64 {
+    let mut hasher = rustc_hash::FxHasher::default();
+    for symbol in &facts.symbols {
+        (symbol.id, symbol.kind, &symbol.name, &symbol.qualified_name, symbol.parent, symbol.is_test).hash(&mut hasher);
+    }
+    for import in &facts.imports {
+        (import.scope, import.style, import.relative_level, &import.path, &import.alias, import.is_glob, import.is_public).hash(&mut hasher);
+    }
+    for supertype in &facts.supertypes {
+        (supertype.subtype, &supertype.path).hash(&mut hasher);
+    }
+    for block in &facts.impls {
+        (block.impl_symbol, &block.self_type, &block.trait_path).hash(&mut hasher);
+    }
+    for binding in &facts.bindings {
+        (binding.scope, &binding.name, &binding.value).hash(&mut hasher);
+    }
+    hasher.finish()
+}
+
+fn finish(resolver: &Resolver<'_>, mut resolution: FileCalls) -> Resolution {
     let mut outside = std::mem::take(&mut resolution.outside);
     let mut edges = resolution.edges;
-    edges.extend(structure::structural_edges(&resolver, &mut outside));
+    edges.extend(structure::structural_edges(resolver, &mut outside));
     edges.sort_by(|a, b| (a.kind, a.source, a.target, a.line).cmp(&(b.kind, b.source, b.target, b.line)));
     edges.dedup_by(|a, b| a.kind == b.kind && a.source == b.source && a.target == b.target && a.line == b.line);
     let mut outside_symbols: Vec<Symbol> = outside.into_values().collect();
@@ -68,7 +146,7 @@ pub fn resolve<F: Borrow<FileFacts> + Sync>(files: &[F]) -> Resolution {
     }
 }
 
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct FileCalls {
     edges: Vec<Edge>,
     unresolved: Vec<UnresolvedCall>,
