@@ -72,6 +72,35 @@ pub fn answer_text(method: &str, answer: &Value) -> String {
             let tests: Vec<&str> = answer["tests_affected"].as_array().into_iter().flatten().map(|test| text(&test["qualified_name"])).collect();
             let _ = writeln!(out, "tests affected: {}", if tests.is_empty() { "none found".to_string() } else { tests.join(", ") });
         }
+        "context" => {
+            let subject = &answer["subject"];
+            let name = subject["qualified_name"].as_str().or(subject["path"].as_str()).unwrap_or("");
+            let chain = answer["chain"].as_array().cloned().unwrap_or_default();
+            let _ = writeln!(out, "context of {name}: {} entries", chain.len());
+            for entry in &chain {
+                let tip = if answer["tip"] == entry["id"] { " [tip]" } else { "" };
+                let _ = writeln!(out, "  {} {:<10} {}  ({}, {}){tip}", text(&entry["created_at"]), text(&entry["type"]), text(&entry["title"]), text(&entry["tether"]), text(&entry["file"]));
+                let _ = writeln!(out, "      {}", text(&entry["staleness"]["summary"]));
+                if entry["needs_recheck"]["status"] != "fine" {
+                    let _ = writeln!(out, "      needs recheck: {}", entry["needs_recheck"]);
+                }
+            }
+            for problem in answer["memory_problems"].as_array().into_iter().flatten() {
+                let _ = writeln!(out, "  problem: {}", text(problem));
+            }
+        }
+        "search_memory" => {
+            let _ = writeln!(out, "{} entries match", answer["total"]);
+            for entry in answer["items"].as_array().into_iter().flatten() {
+                let _ = writeln!(out, "  {:.1}  {} {:<10} {}  {}", entry["score"].as_f64().unwrap_or(0.0), text(&entry["created_at"]), text(&entry["type"]), text(&entry["title"]), text(&entry["file"]));
+            }
+        }
+        "record" => {
+            let _ = writeln!(out, "recorded {} in {}", text(&answer["id"]), text(&answer["file"]));
+            if let Some(commit) = answer["pinned_commit"].as_str() {
+                let _ = writeln!(out, "  pinned to {commit} ({})", answer["pinned_files"]);
+            }
+        }
         "callers" | "callees" | "imports" => {
             let subject = &answer["subject"];
             let _ = writeln!(out, "{method} of {} ({}, {}:{}): {}", text(&subject["qualified_name"]), text(&subject["kind"]), text(&subject["path"]), subject["line"], answer["total"]);

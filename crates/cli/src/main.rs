@@ -43,6 +43,13 @@ enum Command {
     Ownership(query_commands::OwnershipArgs),
     /// The blast radius of a diff (default: staged and unstaged changes against HEAD).
     Changes(query_commands::ChangesArgs),
+    /// Why this symbol or file exists: the memory entries tethered to it, their tip,
+    /// staleness and whether they need a recheck.
+    Context(query_commands::ContextArgs),
+    /// Search the memory entries (title above tags above body).
+    SearchMemory(query_commands::SearchMemoryArgs),
+    /// Write a memory entry, commit it, and pin it (to --files committed now, or --commit).
+    Record(query_commands::RecordArgs),
     /// Run the daemon in the foreground.
     Serve(daemon_commands::DaemonArgs),
     /// Start the daemon in the background.
@@ -107,6 +114,9 @@ fn main() -> ExitCode {
         Command::Lookup(args) => args.options.require_folder(),
         Command::Ownership(args) => args.options.require_folder(),
         Command::Changes(args) => args.options.require_folder(),
+        Command::Context(args) => args.options.require_folder(),
+        Command::SearchMemory(args) => args.options.require_folder(),
+        Command::Record(args) => args.options.require_folder(),
     };
     if let Err(error) = folder_check {
         eprintln!("error: {error:#}");
@@ -123,6 +133,9 @@ fn main() -> ExitCode {
         Command::Lookup(args) => query_commands::run_lookup(args),
         Command::Ownership(args) => query_commands::run_ownership(args),
         Command::Changes(args) => query_commands::run_changes(args),
+        Command::Context(args) => query_commands::run_context(args),
+        Command::SearchMemory(args) => query_commands::run_search_memory(args),
+        Command::Record(args) => query_commands::run_record(args),
         Command::Serve(args) => daemon_commands::run_serve(args),
         Command::Start(args) => daemon_commands::run_start(args),
         Command::Stop(args) => daemon_commands::run_stop(args),

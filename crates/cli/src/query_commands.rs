@@ -126,6 +126,112 @@ pub struct ChangesArgs {
     pub options: QueryOptions,
 }
 
+#[derive(Args)]
+pub struct ContextArgs {
+    /// The symbol (qualified name, unique suffix, `path:line` or id); or use --path.
+    pub symbol: Option<String>,
+    /// A file instead of a symbol.
+    #[arg(long, conflicts_with = "symbol")]
+    pub path: Option<String>,
+    #[command(flatten)]
+    pub options: QueryOptions,
+}
+
+#[derive(Args)]
+pub struct SearchMemoryArgs {
+    /// Words to find in titles, tags and bodies.
+    pub query: String,
+    /// Only entries of this type.
+    #[arg(long = "type")]
+    pub entry_type: Option<String>,
+    /// Only entries with this status (active, discarded).
+    #[arg(long)]
+    pub status: Option<String>,
+    /// Only entries tethered to this symbol.
+    #[arg(long)]
+    pub symbol: Option<String>,
+    /// Only entries tethered to this file.
+    #[arg(long)]
+    pub path: Option<String>,
+    #[command(flatten)]
+    pub options: QueryOptions,
+}
+
+#[derive(Args)]
+pub struct RecordArgs {
+    /// plan, checkpoint, experiment, decision, todo, note or annotation.
+    #[arg(long = "type")]
+    pub entry_type: String,
+    #[arg(long)]
+    pub title: String,
+    /// The body (Markdown).
+    #[arg(long, conflicts_with = "body_file")]
+    pub body: Option<String>,
+    /// Read the body from this file.
+    #[arg(long)]
+    pub body_file: Option<PathBuf>,
+    /// The id of the entry this one belongs under.
+    #[arg(long)]
+    pub parent: Option<String>,
+    /// Commit these changed files and pin the entry to that commit.
+    #[arg(long, num_args = 1.., conflicts_with = "commit")]
+    pub files: Vec<String>,
+    /// Pin an existing commit.
+    #[arg(long)]
+    pub commit: Option<String>,
+    #[arg(long, num_args = 1..)]
+    pub tags: Vec<String>,
+    #[arg(long, num_args = 1..)]
+    pub supersedes: Vec<String>,
+    #[arg(long = "depends-on", num_args = 1..)]
+    pub depends_on: Vec<String>,
+    #[command(flatten)]
+    pub options: QueryOptions,
+}
+
+pub fn run_context(args: ContextArgs) -> anyhow::Result<()> {
+    let params = match (&args.symbol, &args.path) {
+        (Some(symbol), None) => json!({ "symbol": symbol }),
+        (None, Some(path)) => json!({ "path": path }),
+        _ => bail!("name a symbol, or a file with --path"),
+    };
+    run_query("context", params, &args.options)
+}
+
+pub fn run_search_memory(args: SearchMemoryArgs) -> anyhow::Result<()> {
+    let mut params = json!({ "query": args.query });
+    for (name, value) in [("type", &args.entry_type), ("status", &args.status), ("symbol", &args.symbol), ("path", &args.path)] {
+        if let Some(value) = value {
+            params[name] = json!(value);
+        }
+    }
+    run_query("search_memory", args.options.paging(params), &args.options)
+}
+
+pub fn run_record(args: RecordArgs) -> anyhow::Result<()> {
+    let body = match (&args.body, &args.body_file) {
+        (Some(body), _) => body.clone(),
+        (None, Some(path)) => std::fs::read_to_string(path).map_err(|error| anyhow::anyhow!("cannot read {}: {error}", path.display()))?,
+        (None, None) => String::new(),
+    };
+    let mut params = json!({
+        "type": args.entry_type,
+        "title": args.title,
+        "body": body,
+        "files": args.files,
+        "tags": args.tags,
+        "supersedes": args.supersedes,
+        "depends_on": args.depends_on,
+    });
+    if let Some(parent) = &args.parent {
+        params["parent"] = json!(parent);
+    }
+    if let Some(commit) = &args.commit {
+        params["commit"] = json!(commit);
+    }
+    run_query("record", params, &args.options)
+}
+
 pub fn run_ownership(args: OwnershipArgs) -> anyhow::Result<()> {
     let mut params = json!({ "exclude_authors": args.exclude_authors });
     match (&args.symbol, &args.path) {

@@ -166,7 +166,7 @@ fn innermost(facts: &FileFacts, line: u32) -> Option<&Symbol> {
 }
 
 /// The module name the index gave a file, or one derived from its path for a new file.
-fn module_name_of(snapshot: &Snapshot, path: &str) -> String {
+pub(crate) fn module_name_of(snapshot: &Snapshot, path: &str) -> String {
     let indexed = snapshot.symbols_in_file(path).iter().map(|index| snapshot.symbol(*index)).find(|symbol| symbol.kind == SymbolKind::Module && symbol.parent.is_none());
     if let Some(module) = indexed {
         return module.qualified_name.clone();

@@ -8,7 +8,9 @@ use tether_query::{BlastOptions, NeighbourKind, PageRequest, Snapshot, SymbolInd
 use crate::state::DaemonState;
 
 /// The methods this daemon answers (besides `shutdown`, which the server handles).
-pub const METHODS: &[&str] = &["status", "lookup", "callers", "callees", "imports", "blast", "ownership", "changes", "reindex", "shutdown"];
+pub const METHODS: &[&str] = &[
+    "status", "lookup", "callers", "callees", "imports", "blast", "ownership", "changes", "context", "search_memory", "record", "reindex", "shutdown",
+];
 
 pub fn handle(state: &DaemonState, method: &str, params: &Value) -> Result<Value, RpcError> {
     match method {
@@ -17,11 +19,21 @@ pub fn handle(state: &DaemonState, method: &str, params: &Value) -> Result<Value
             state.rebuild().and_then(|()| state.persist_now()).map_err(|error| RpcError::new(RpcError::INTERNAL_ERROR, format!("rebuild failed: {error}")))?;
             Ok(status(state))
         }
-        "lookup" | "callers" | "callees" | "imports" | "blast" | "ownership" | "changes" => {
+        "record" => crate::memory_record::record(state, params),
+        "lookup" | "callers" | "callees" | "imports" | "blast" | "ownership" | "changes" | "context" | "search_memory" => {
             let snapshot = state.snapshot().ok_or_else(|| RpcError::new(RpcError::NOT_READY, "the first index is still being built; retry in a moment (`status` shows progress)"))?;
             let freshness = state.freshness(&snapshot);
             let page = PageRequest::new(optional_str(params, "cursor")?, optional_usize(params, "limit")?).map_err(RpcError::invalid_params)?;
             match method {
+                "context" => {
+                    let subject = match (optional_str(params, "symbol")?, optional_str(params, "path")?) {
+                        (Some(_), _) => crate::memory_context::ContextSubject::Symbol(address(&snapshot, params)?),
+                        (None, Some(path)) => crate::memory_context::ContextSubject::File(path.strip_prefix("./").unwrap_or(path).to_string()),
+                        (None, None) => return Err(RpcError::invalid_params("name a \"symbol\" or a \"path\"")),
+                    };
+                    crate::memory_context::context(state, &snapshot, subject)
+                }
+                "search_memory" => crate::memory_context::search_memory(state, &snapshot, params, page),
                 "ownership" => {
                     let subject = match optional_str(params, "symbol")? {
                         Some(_) => Some(address(&snapshot, params)?),

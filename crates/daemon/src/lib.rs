@@ -10,6 +10,8 @@
 mod changes;
 mod follow;
 mod git_queries;
+mod memory_context;
+mod memory_record;
 mod handlers;
 mod lock;
 mod paths;

@@ -36,6 +36,7 @@ pub struct RebuildStatus {
 pub struct DaemonState {
     pub paths: DaemonPaths,
     pub(crate) git_caches: crate::git_queries::GitQueryCaches,
+    pub(crate) memory: Mutex<crate::memory_context::MemoryCache>,
     pub store_config: StoreConfig,
     pub started: Instant,
     snapshot: RwLock<Option<Arc<Snapshot>>>,
@@ -54,6 +55,7 @@ impl DaemonState {
         DaemonState {
             paths,
             git_caches: Default::default(),
+            memory: Mutex::new(Default::default()),
             store_config,
             started: Instant::now(),
             snapshot: RwLock::new(None),

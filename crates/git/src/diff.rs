@@ -135,6 +135,11 @@ impl Repository {
         Ok(texts)
     }
 
+    /// Runs `git` in the work tree and returns its standard output, or its error.
+    pub(crate) fn git_output(&self, arguments: &[&str]) -> Result<String, GitError> {
+        self.git_text(arguments)
+    }
+
     fn git_text(&self, arguments: &[&str]) -> Result<String, GitError> {
         let output = Command::new("git")
             .arg("-C")

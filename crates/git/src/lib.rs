@@ -9,10 +9,12 @@
 
 mod blame;
 mod diff;
+mod history;
 mod status;
 
 pub use blame::{aggregate_ownership, looks_like_bot, parse_porcelain, BlameLine, Owner, Ownership};
 pub use diff::{parse_unified_diff, DiffScope, FileDiff, Hunk, Side};
+pub use history::{CommitAuthor, EMPTY_TREE};
 
 use std::fs;
 use std::path::{Path, PathBuf};

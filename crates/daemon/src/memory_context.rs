@@ -1,0 +1,302 @@
+//! The memory graph in the daemon: entries loaded from `.memory/` (reloaded when the files or
+//! HEAD change), tethered to the symbols their pinned commits changed, and the `context` and
+//! `search_memory` queries over them.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use tether_git::{DiffScope, Repository, Side};
+use tether_memory::{Entry, EntryProblem, TetherKind};
+use tether_model::SymbolKind;
+use tether_protocol::rpc::RpcError;
+use tether_protocol::{json, Value};
+use tether_query::{Snapshot, SymbolIndex};
+
+use crate::changes::{changed_symbols, module_name_of};
+use crate::state::DaemonState;
+
+/// The entries as last loaded.
+#[derive(Default)]
+pub struct LoadedMemory {
+    pub entries: Vec<Entry>,
+    pub problems: Vec<EntryProblem>,
+}
+
+/// What one pin tethers: a symbol of a file (by its name inside its module), or the file.
+#[derive(Clone, Debug)]
+pub struct PinTether {
+    pub kind: TetherKind,
+    pub path: String,
+    /// The qualified name without the module prefix (`Class.method`), for `Changed` tethers.
+    pub relative_name: Option<String>,
+    pub symbol_kind: Option<SymbolKind>,
+}
+
+/// Memory state kept between calls. Pins name immutable commits, so their tethers are cached
+/// for good; renames and staleness are cached per HEAD.
+#[derive(Default)]
+pub struct MemoryCache {
+    signature: Option<(Option<String>, u64)>,
+    loaded: Arc<LoadedMemory>,
+    pin_tethers: HashMap<(String, Vec<String>), Arc<Vec<PinTether>>>,
+    renames: HashMap<(String, Option<String>), Arc<Vec<(String, String)>>>,
+    staleness: HashMap<(String, String, u32, u32, Option<String>), Arc<Vec<tether_git::CommitAuthor>>>,
+}
+
+/// The `.memory/**/*.md` files of a repository with their text, sorted, and a signature of
+/// their names, sizes and modification times.
+pub fn memory_files(root: &Path) -> (Vec<(String, String)>, u64) {
+    let mut files = Vec::new();
+    let mut signature = rustc_hash::FxHasher::default();
+    let mut stack = vec![root.join(".memory")];
+    while let Some(folder) = stack.pop() {
+        let Ok(read) = std::fs::read_dir(&folder) else { continue };
+        for entry in read.flatten() {
+            let Ok(file_type) = entry.file_type() else { continue };
+            let path = entry.path();
+            if file_type.is_dir() {
+                stack.push(path);
+            } else if file_type.is_file() && path.extension().is_some_and(|extension| extension == "md") {
+                let Ok(relative) = path.strip_prefix(root) else { continue };
+                let relative = relative.to_string_lossy().replace('\\', "/");
+                let metadata = entry.metadata().ok();
+                std::hash::Hash::hash(&(relative.clone(), metadata.as_ref().map(|metadata| metadata.len()), metadata.and_then(|metadata| metadata.modified().ok())), &mut signature);
+                if let Ok(text) = std::fs::read_to_string(&path) {
+                    files.push((relative, text));
+                }
+            }
+        }
+    }
+    files.sort();
+    (files, std::hash::Hasher::finish(&signature))
+}
+
+impl MemoryCache {
+    /// The entries, reloaded when `.memory/` or HEAD changed since the last load.
+    pub fn current(&mut self, root: &Path, head: Option<String>) -> Arc<LoadedMemory> {
+        let (files, files_signature) = memory_files(root);
+        let signature = (head, files_signature);
+        if self.signature.as_ref() != Some(&signature) {
+            let load = tether_memory::load_entries(&files);
+            self.loaded = Arc::new(LoadedMemory { entries: load.entries, problems: load.problems });
+            self.signature = Some(signature);
+        }
+        Arc::clone(&self.loaded)
+    }
+}
+
+/// The tethers of one pin: the symbols its commit changed in the pinned files, or the files.
+fn pin_tethers(state: &DaemonState, repository: &Repository, snapshot: &Snapshot, commit: &str, files: &[String]) -> Arc<Vec<PinTether>> {
+    let key = (commit.to_string(), files.to_vec());
+    if let Some(cached) = state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).pin_tethers.get(&key) {
+        return Arc::clone(cached);
+    }
+    let mut tethers = Vec::new();
+    let parent = repository.parent_or_empty_tree(commit);
+    let sides = (Side::Revision(parent.clone()), Side::Revision(commit.to_string()));
+    let diffs = repository.diff(&DiffScope::Range(parent, commit.to_string()), false).unwrap_or_default();
+    let diffs: Vec<_> = diffs.into_iter().filter(|diff| files.is_empty() || diff.new_path.as_ref().or(diff.old_path.as_ref()).is_some_and(|path| files.contains(path))).collect();
+    let changed = {
+        let mut cache = state.git_caches.side_facts.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        changed_symbols(repository, snapshot, &diffs, &sides, &mut cache).unwrap_or_default()
+    };
+    for symbol in &changed {
+        let module = module_name_of(snapshot, &symbol.path);
+        let relative = symbol.qualified_name.strip_prefix(&module).map(|rest| rest.trim_start_matches(['.', ':']).to_string()).unwrap_or_else(|| symbol.qualified_name.clone());
+        tethers.push(PinTether { kind: TetherKind::Changed, path: symbol.path.clone(), relative_name: Some(relative), symbol_kind: Some(symbol.kind) });
+    }
+    // A pinned file whose diff is empty, or holds no parsed symbol, is referenced as a file.
+    for file in files {
+        if !changed.iter().any(|symbol| &symbol.path == file) {
+            tethers.push(PinTether { kind: TetherKind::Referenced, path: file.clone(), relative_name: None, symbol_kind: None });
+        }
+    }
+    let tethers = Arc::new(tethers);
+    state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).pin_tethers.insert(key, Arc::clone(&tethers));
+    tethers
+}
+
+/// Where files renamed since `commit` are now.
+fn renames_since(state: &DaemonState, repository: &Repository, commit: &str, head: &Option<String>) -> Arc<Vec<(String, String)>> {
+    let key = (commit.to_string(), head.clone());
+    if let Some(cached) = state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).renames.get(&key) {
+        return Arc::clone(cached);
+    }
+    let renames = Arc::new(repository.renames_since(commit).unwrap_or_default());
+    state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).renames.insert(key, Arc::clone(&renames));
+    renames
+}
+
+/// What a `context` question is about.
+pub enum ContextSubject {
+    Symbol(SymbolIndex),
+    File(String),
+}
+
+/// `context`: every entry tethered to a symbol or file, oldest first, with the tip, staleness
+/// and needs-recheck verdicts.
+pub fn context(state: &DaemonState, snapshot: &Snapshot, subject: ContextSubject) -> Result<Value, RpcError> {
+    let freshness = state.freshness(snapshot);
+    let repository = tether_git::discover(&state.paths.root);
+    let head = repository.as_ref().and_then(|repository| repository.head().ok()).and_then(|head| head.commit);
+    let memory = state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).current(&state.paths.root, head.clone());
+    let (path, relative, kind, span, subject_json) = match &subject {
+        ContextSubject::Symbol(index) => {
+            let symbol = snapshot.symbol(*index);
+            let module = module_name_of(snapshot, &symbol.path);
+            let relative = symbol.qualified_name.strip_prefix(&module).map(|rest| rest.trim_start_matches(['.', ':']).to_string()).unwrap_or_default();
+            let relative = if symbol.kind == SymbolKind::Module { None } else { Some(relative) };
+            (symbol.path.clone(), relative, Some(symbol.kind), Some((symbol.span.start_line, symbol.span.end_line)), tether_protocol::symbol_json(snapshot, *index))
+        }
+        ContextSubject::File(path) => (path.clone(), None, None, None, json!({ "path": path })),
+    };
+    let Some(repository) = repository else {
+        return Ok(json!({ "subject": subject_json, "chain": [], "tip": null, "note": "not a git repository: entries cannot be tethered", "freshness": tether_protocol::freshness_json(&freshness) }));
+    };
+    let mut chain: Vec<(&Entry, TetherKind, String)> = Vec::new();
+    for entry in &memory.entries {
+        let mut best: Option<(TetherKind, String)> = None;
+        for pin in &entry.pins {
+            let Some(commit) = repository.resolve_commit(&pin.commit) else { continue };
+            let renames = renames_since(state, &repository, &commit, &head);
+            for tether in pin_tethers(state, &repository, snapshot, &commit, &pin.files).iter() {
+                let current_path = renames.iter().find(|(old, _)| old == &tether.path).map(|(_, new)| new.clone()).unwrap_or_else(|| tether.path.clone());
+                if current_path != path {
+                    continue;
+                }
+                let matches = match (&relative, tether.kind) {
+                    // A symbol: changed tethers with its name, or its file referenced.
+                    (Some(relative), TetherKind::Changed) => tether.relative_name.as_ref() == Some(relative) && tether.symbol_kind == kind,
+                    (_, TetherKind::Referenced) => true,
+                    // A file (or a module): every tether in it.
+                    (None, TetherKind::Changed) => true,
+                };
+                if matches && best.as_ref().is_none_or(|(kind, _)| *kind == TetherKind::Referenced) {
+                    best = Some((tether.kind, commit.clone()));
+                }
+            }
+        }
+        if let Some((kind, commit)) = best {
+            chain.push((entry, kind, commit));
+        }
+    }
+    chain.sort_by(|a, b| {
+        let key = |entry: &Entry| (entry.created_at.as_deref().and_then(tether_memory::parse_timestamp), entry.id.clone());
+        key(a.0).cmp(&key(b.0))
+    });
+    let tip_candidates: Vec<(&Entry, TetherKind)> = chain.iter().map(|(entry, kind, _)| (*entry, *kind)).collect();
+    let tip = tether_memory::tip(&tip_candidates).map(|entry| entry.id.clone());
+    let mut rows = Vec::new();
+    for (entry, kind, commit) in &chain {
+        let later = staleness(state, &repository, commit, &path, span, &head);
+        let mut authors: Vec<&str> = later.iter().map(|commit| commit.author.as_str()).collect();
+        authors.sort_unstable();
+        authors.dedup();
+        let recheck = match tether_memory::needs_recheck(&memory.entries, &entry.id) {
+            tether_memory::RecheckVerdict::Fine => json!({ "status": "fine" }),
+            tether_memory::RecheckVerdict::NeedsRecheck { path } => json!({ "status": "needs_recheck", "path": path }),
+            tether_memory::RecheckVerdict::Unknown { reason } => json!({ "status": "unknown", "reason": reason }),
+        };
+        rows.push(json!({
+            "id": entry.id,
+            "type": entry.entry_type.as_str(),
+            "title": entry.title,
+            "status": entry.status.as_str(),
+            "created_at": entry.created_at,
+            "file": entry.path,
+            "tether": match kind { TetherKind::Changed => "changed", TetherKind::Referenced => "referenced" },
+            "pin": commit,
+            "staleness": {
+                "changed_since_pin": !later.is_empty(),
+                "commits_since": later.len(),
+                "authors": authors,
+                "summary": if later.is_empty() { "the code has not changed since this entry's pin".to_string() } else { format!("this {} predates {} later edit{} by {} author{}", entry.entry_type.as_str(), later.len(), if later.len() == 1 { "" } else { "s" }, authors.len(), if authors.len() == 1 { "" } else { "s" }) },
+            },
+            "needs_recheck": recheck,
+        }));
+    }
+    Ok(json!({
+        "subject": subject_json,
+        "chain": rows,
+        "tip": tip,
+        "memory_problems": memory.problems.iter().map(|problem| problem.to_string()).collect::<Vec<_>>(),
+        "freshness": tether_protocol::freshness_json(&freshness),
+        "next": match &tip {
+            Some(id) => format!("read {} for the decision behind it; ownership {{...}} for whom to ask", memory.entries.iter().find(|entry| &entry.id == id).map(|entry| entry.path.as_str()).unwrap_or("")),
+            None => "no entry is tethered to it; tether record --type note --title ... --commit SHA adds one".to_string(),
+        },
+    }))
+}
+
+/// Commits after the pin that touched the subject (its current lines, or the file).
+fn staleness(state: &DaemonState, repository: &Repository, pin: &str, path: &str, span: Option<(u32, u32)>, head: &Option<String>) -> Arc<Vec<tether_git::CommitAuthor>> {
+    let (start, end) = span.unwrap_or((0, 0));
+    let key = (pin.to_string(), path.to_string(), start, end, head.clone());
+    if let Some(cached) = state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).staleness.get(&key) {
+        return Arc::clone(cached);
+    }
+    let commits = match span {
+        Some((start, end)) => repository.commits_touching_since(path, start, end, pin),
+        None => repository.commits_touching_file_since(path, pin),
+    }
+    .unwrap_or_default();
+    let commits = Arc::new(commits);
+    state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).staleness.insert(key, Arc::clone(&commits));
+    commits
+}
+
+/// `search_memory`: ranked lexical search over the entries (title above tags above body),
+/// filtered by type, status, and the entries tethered to a symbol or path.
+pub fn search_memory(state: &DaemonState, snapshot: &Snapshot, params: &Value, page: tether_query::PageRequest) -> Result<Value, RpcError> {
+    let query = params.get("query").and_then(Value::as_str).unwrap_or("");
+    let mut filters = tether_memory::SearchFilters::default();
+    if let Some(entry_type) = params.get("type").and_then(Value::as_str) {
+        filters.entry_types.push(tether_memory::EntryType::parse(entry_type).ok_or_else(|| RpcError::invalid_params(format!("unknown type {entry_type:?}")))?);
+    }
+    if let Some(status) = params.get("status").and_then(Value::as_str) {
+        filters.statuses.push(tether_memory::EntryStatus::parse(status).ok_or_else(|| RpcError::invalid_params(format!("unknown status {status:?}; use active or discarded")))?);
+    }
+    let tethered_to = match (params.get("symbol").and_then(Value::as_str), params.get("path").and_then(Value::as_str)) {
+        (Some(symbol), _) => {
+            let index = snapshot.resolve_address(symbol).map_err(|error| {
+                let (message, data) = tether_protocol::address_error_json(&error);
+                RpcError::new(RpcError::SYMBOL_NOT_FOUND, message).with_data(data)
+            })?;
+            Some(context(state, snapshot, ContextSubject::Symbol(index))?)
+        }
+        (None, Some(path)) => Some(context(state, snapshot, ContextSubject::File(path.to_string()))?),
+        (None, None) => None,
+    };
+    if let Some(answer) = tethered_to {
+        filters.allowed_ids = Some(answer["chain"].as_array().into_iter().flatten().filter_map(|entry| entry["id"].as_str().map(str::to_string)).collect());
+    }
+    let repository_head = tether_git::discover(&state.paths.root).and_then(|repository| repository.head().ok()).and_then(|head| head.commit);
+    let memory = state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).current(&state.paths.root, repository_head);
+    let found = tether_memory::search(&memory.entries, query, &filters);
+    let total = found.len();
+    let rows: Vec<Value> = found
+        .into_iter()
+        .map(|(score, entry)| {
+            json!({
+                "id": entry.id,
+                "type": entry.entry_type.as_str(),
+                "title": entry.title,
+                "status": entry.status.as_str(),
+                "created_at": entry.created_at,
+                "tags": entry.tags,
+                "file": entry.path,
+                "score": score,
+            })
+        })
+        .collect();
+    let (items, next_cursor) = page.apply(rows);
+    Ok(json!({
+        "query": query,
+        "total": total,
+        "items": items,
+        "next_cursor": next_cursor,
+        "freshness": tether_protocol::freshness_json(&state.freshness(snapshot)),
+        "next": "context {\"symbol\": ...} shows the entries tethered to a symbol, with staleness",
+    }))
+}

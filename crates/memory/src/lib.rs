@@ -1,0 +1,47 @@
+//! Memory entries: the Markdown files under `.memory/` that record plans, decisions,
+//! experiments and notes next to the code, and what tether computes from them.
+//!
+//! An entry is one file with a small YAML-like front matter (see [`parse_entry`] for the
+//! accepted format) followed by a free Markdown body. This crate models entries
+//! ([`Entry`]), parses them with exact 1-based line numbers in every problem
+//! ([`parse_entry`], [`load_entries`]), writes them back in a canonical form
+//! ([`render_entry`], which [`parse_entry`] reads back to the same [`Entry`]), helps the
+//! `record` command name and check new entries ([`entry_file_path`], [`slugify_title`],
+//! [`unique_id`], [`validate_new_entry`]), and ranks them ([`needs_recheck`], [`tip`],
+//! [`search`]).
+//!
+//! It deliberately does not do IO: it does not read or write files, walk `.memory/`, talk
+//! to git (pins are plain strings; whether a pinned commit or file exists is the caller's
+//! business), or touch the database. Callers hand it file texts and get values back.
+//! It also does not depend on a YAML library: the front matter is a restricted format
+//! (scalars, lists of scalars, and the `pins` list of maps) parsed by hand so that every
+//! problem points at the right line.
+
+mod entry;
+mod front_matter;
+mod load;
+mod parse;
+mod problem;
+mod recheck;
+mod record;
+mod render;
+mod scalar;
+mod search;
+mod timestamp;
+mod tip;
+
+pub use entry::{Entry, EntryStatus, EntryType, Pin};
+pub use load::{load_entries, MemoryLoad};
+pub use parse::parse_entry;
+pub use problem::{EntryProblem, Severity};
+pub use recheck::{needs_recheck, RecheckVerdict};
+pub use record::{
+    entry_file_path, slugify_title, unique_id, validate_id, validate_new_entry, InvalidId,
+};
+pub use render::render_entry;
+pub use search::{search, SearchFilters};
+pub use timestamp::{parse_timestamp, TimestampKey};
+pub use tip::{tip, TetherKind};
+
+#[cfg(test)]
+mod test_support;

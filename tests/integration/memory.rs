@@ -1,0 +1,133 @@
+//! The memory graph on a fixture repository: `record` with its refusals, tethers marked
+//! `changed` and `referenced`, tethers that survive a line shift and a file rename,
+//! staleness counts, `needs_recheck` through a two-step `depends_on` chain, and a malformed
+//! entry reported while the others load.
+
+use tether_daemon::{DaemonPaths, DaemonState};
+use tether_protocol::{json, Value};
+use tether_tests::FixtureRepository;
+
+const TEXT_TOOLS: &str = r#"
+//- /lib/__init__.py
+//- /lib/core.py
+def parse(text):
+    return text.split()
+
+def render(items):
+    return ", ".join(items)
+//- /lib/other.py
+def helper():
+    return 1
+"#;
+
+fn daemon_for(repository: &FixtureRepository) -> DaemonState {
+    let root = repository.root();
+    let state = DaemonState::new(DaemonPaths::new(root, &root.join(".git/tether/graph.lbug")), tether_store::StoreConfig { buffer_pool_bytes: 128 << 20, max_threads: 1 });
+    state.load_or_build().expect("index");
+    state
+}
+
+fn call(state: &DaemonState, method: &str, params: Value) -> Value {
+    tether_daemon::handle(state, method, &params).unwrap_or_else(|error| panic!("{method} {params} failed: {error:?}"))
+}
+
+fn refusal(state: &DaemonState, params: Value) -> String {
+    tether_daemon::handle(state, "record", &params).err().unwrap_or_else(|| panic!("record {params} was accepted")).message
+}
+
+fn chain(answer: &Value) -> Vec<(String, String)> {
+    answer["chain"].as_array().unwrap().iter().map(|entry| (entry["id"].as_str().unwrap().to_string(), entry["tether"].as_str().unwrap().to_string())).collect()
+}
+
+#[test]
+fn record_tethers_survive_shifts_and_renames_and_report_staleness() {
+    let mut repository = FixtureRepository::new(TEXT_TOOLS);
+    let state = daemon_for(&repository);
+
+    // Refusals: nothing is written for any of them.
+    assert!(refusal(&state, json!({ "type": "musing", "title": "x" })).contains("unknown type"));
+    assert!(refusal(&state, json!({ "type": "note", "title": "  " })).contains("title is empty"));
+    assert!(refusal(&state, json!({ "type": "note", "title": "x", "parent": "nope" })).contains("does not exist"));
+    assert!(refusal(&state, json!({ "type": "note", "title": "x", "files": ["../outside.py"] })).contains("escapes"));
+    assert!(refusal(&state, json!({ "type": "note", "title": "x", "files": ["/etc/hostname"] })).contains("outside"));
+    assert!(refusal(&state, json!({ "type": "note", "title": "x", "files": ["lib/core.py"] })).contains("nothing to commit"));
+    assert!(refusal(&state, json!({ "type": "note", "title": "x", "commit": "0123456789abcdef0123456789abcdef01234567" })).contains("no commit"));
+    assert!(refusal(&state, json!({ "type": "note", "title": "x", "id": "../evil" })).contains("invalid id"));
+    assert!(!repository.root().join(".memory").exists(), "a refused record writes nothing");
+
+    // A decision recorded with the change it explains: the changed function is tethered.
+    repository.write("lib/core.py", "def parse(text):\n    return text.split(\",\")\n\ndef render(items):\n    return \", \".join(items)\n");
+    let recorded = call(&state, "record", json!({ "type": "decision", "title": "Split on commas", "body": "CSV input.", "files": ["lib/core.py"] }));
+    assert_eq!(recorded["id"], "split-on-commas");
+    let context = call(&state, "context", json!({ "symbol": "lib.core.parse" }));
+    assert_eq!(chain(&context), [("split-on-commas".to_string(), "changed".to_string())]);
+    assert_eq!(context["tip"], "split-on-commas");
+    assert_eq!(context["chain"][0]["staleness"]["commits_since"], 0);
+    assert!(chain(&call(&state, "context", json!({ "symbol": "lib.core.render" }))).is_empty(), "render was not changed by the pin");
+
+    // A note pinned to a commit that did not touch a file's symbols is `referenced` on it.
+    let pin = repository.git(&["rev-parse", "HEAD~1"]).trim().to_string();
+    repository.write(".memory/notes/helper-note.md", &format!("---\nid: helper-note\ntype: note\ntitle: Helper is trivial\nstatus: active\ncreated_at: 2026-01-02T00:00:00Z\nupdated_at: 2026-01-02T00:00:00Z\npins:\n  - commit: {pin}\n    files: [lib/other.py]\n---\nBody.\n"));
+    repository.commit_all("note");
+    let context = call(&state, "context", json!({ "path": "lib/other.py" }));
+    assert_eq!(chain(&context), [("helper-note".to_string(), "referenced".to_string())]);
+
+    // Lines shift above `parse`: the tether holds, and nothing changed in its lines.
+    repository.write("lib/core.py", "import os\n\n\ndef parse(text):\n    return text.split(\",\")\n\ndef render(items):\n    return \", \".join(items)\n");
+    repository.commit_all("imports");
+    wait_for_head(&state, &repository);
+    let context = call(&state, "context", json!({ "symbol": "lib.core.parse" }));
+    assert_eq!(chain(&context), [("split-on-commas".to_string(), "changed".to_string())]);
+    assert_eq!(context["chain"][0]["staleness"]["commits_since"], 0);
+
+    // Two later edits by two authors: the decision predates them.
+    repository.write("lib/core.py", "import os\n\n\ndef parse(text):\n    return [word.strip() for word in text.split(\",\")]\n\ndef render(items):\n    return \", \".join(items)\n");
+    repository.commit_all_as("Bea", "bea@example.com", "strip words");
+    repository.write("lib/core.py", "import os\n\n\ndef parse(text):\n    return [word.strip() for word in text.split(\",\") if word]\n\ndef render(items):\n    return \", \".join(items)\n");
+    repository.commit_all_as("Cy", "cy@example.com", "drop empty words");
+    wait_for_head(&state, &repository);
+    let context = call(&state, "context", json!({ "symbol": "lib.core.parse" }));
+    assert_eq!(context["chain"][0]["staleness"]["commits_since"], 2);
+    assert_eq!(context["chain"][0]["staleness"]["authors"], json!(["Bea", "Cy"]));
+
+    // The file moves: the tether follows git's rename detection.
+    repository.git(&["mv", "lib/core.py", "lib/text.py"]);
+    repository.commit_all("rename");
+    wait_for_head(&state, &repository);
+    let context = call(&state, "context", json!({ "symbol": "lib.text.parse" }));
+    assert_eq!(chain(&context), [("split-on-commas".to_string(), "changed".to_string())]);
+}
+
+fn wait_for_head(state: &DaemonState, repository: &FixtureRepository) {
+    let head = repository.git(&["rev-parse", "HEAD"]).trim().to_string();
+    state.rebuild().expect("rebuild");
+    assert_eq!(state.snapshot().unwrap().meta.head_commit.as_deref(), Some(head.as_str()));
+}
+
+#[test]
+fn needs_recheck_through_a_two_step_chain_and_malformed_entries_reported() {
+    let mut repository = FixtureRepository::new(TEXT_TOOLS);
+    let pin = repository.git(&["rev-parse", "HEAD"]).trim().to_string();
+    let entry = |id: &str, title: &str, extra: &str| {
+        format!("---\nid: {id}\ntype: decision\ntitle: {title}\nstatus: active\ncreated_at: 2026-01-0{}T00:00:00Z\nupdated_at: 2026-01-01T00:00:00Z\npins:\n  - commit: {pin}\n    files: [lib/core.py]\n{extra}---\nBody.\n", id.len() % 9 + 1)
+    };
+    repository.write(".memory/decisions/a.md", &entry("a", "Use parse", "depends_on: [b]\n"));
+    repository.write(".memory/decisions/b.md", &entry("b", "Parse is stable", "depends_on: [c]\n"));
+    repository.write(".memory/decisions/c.md", &entry("c", "Whitespace split", ""));
+    repository.write(".memory/decisions/d.md", &entry("dd", "Comma split", "supersedes: [c]\n"));
+    repository.write(".memory/notes/broken.md", "---\nid: broken\ntype: note\ntitle: [unclosed\n");
+    repository.commit_all("entries");
+    let state = daemon_for(&repository);
+    let context = call(&state, "context", json!({ "symbol": "lib.core.parse" }));
+    let verdicts: Vec<(String, Value)> = context["chain"].as_array().unwrap().iter().map(|entry| (entry["id"].as_str().unwrap().to_string(), entry["needs_recheck"].clone())).collect();
+    let a = verdicts.iter().find(|(id, _)| id == "a").expect("a is tethered");
+    assert_eq!(a.1["status"], "needs_recheck", "{context}");
+    assert_eq!(a.1["path"], json!(["a", "b", "c", "dd"]));
+    let problems = context["memory_problems"].as_array().unwrap();
+    assert!(problems.iter().any(|problem| problem.as_str().unwrap().contains(".memory/notes/broken.md")), "{problems:?}");
+    assert_eq!(verdicts.len(), 4, "the malformed entry loses no other entry");
+
+    let found = call(&state, "search_memory", json!({ "query": "split" }));
+    let ids: Vec<&str> = found["items"].as_array().unwrap().iter().map(|item| item["id"].as_str().unwrap()).collect();
+    assert!(ids.contains(&"c") && ids.contains(&"dd"), "{found}");
+}
