@@ -34,14 +34,54 @@ pub struct PinTether {
 }
 
 /// Memory state kept between calls. Pins name immutable commits, so their tethers are cached
-/// for good; renames and staleness are cached per HEAD.
+/// for good; HEAD's history (with its renames), the index by path and staleness are cached
+/// per HEAD, and the history is extended, not rebuilt, when HEAD moves forward.
 #[derive(Default)]
 pub struct MemoryCache {
     signature: Option<(Option<String>, u64)>,
     loaded: Arc<LoadedMemory>,
     pin_tethers: HashMap<(String, Vec<String>), Arc<Vec<PinTether>>>,
-    renames: HashMap<(String, Option<String>), Arc<Vec<(String, String)>>>,
+    history: Option<(String, Arc<History>)>,
+    index: Option<((Option<String>, u64), Arc<MemoryIndex>)>,
     staleness: HashMap<(String, String, u32, u32, Option<String>), Arc<Vec<tether_git::CommitAuthor>>>,
+}
+
+/// HEAD's commits oldest first, each with its renames, and each commit's position.
+#[derive(Default)]
+pub struct History {
+    commits: Vec<(String, Vec<(String, String)>)>,
+    position: HashMap<String, usize>,
+    /// Positions of the commits that rename something, ascending.
+    renaming: Vec<usize>,
+}
+
+impl History {
+    fn new(commits: Vec<(String, Vec<(String, String)>)>) -> History {
+        let position = commits.iter().enumerate().map(|(index, (commit, _))| (commit.clone(), index)).collect();
+        let renaming = commits.iter().enumerate().filter(|(_, (_, renames))| !renames.is_empty()).map(|(index, _)| index).collect();
+        History { commits, position, renaming }
+    }
+
+    /// Where `path`, as it was at `commit`, is at HEAD.
+    fn path_at_head(&self, commit: &str, path: &str) -> String {
+        let Some(start) = self.position.get(commit) else { return path.to_string() };
+        let first = self.renaming.partition_point(|index| index <= start);
+        let mut current = path.to_string();
+        for index in &self.renaming[first..] {
+            if let Some((_, new)) = self.commits[*index].1.iter().find(|(old, _)| *old == current) {
+                current = new.clone();
+            }
+        }
+        current
+    }
+}
+
+/// Every entry's tethers, by the path each tethered file has at HEAD.
+#[derive(Default)]
+pub struct MemoryIndex {
+    pub loaded: Arc<LoadedMemory>,
+    /// (entry position, tether, full pin commit).
+    by_path: HashMap<String, Vec<(usize, PinTether, String)>>,
 }
 
 /// The `.memory/**/*.md` files of a repository with their text, sorted, and a signature of
@@ -117,15 +157,49 @@ fn pin_tethers(state: &DaemonState, repository: &Repository, snapshot: &Snapshot
     tethers
 }
 
-/// Where files renamed since `commit` are now.
-fn renames_since(state: &DaemonState, repository: &Repository, commit: &str, head: &Option<String>) -> Arc<Vec<(String, String)>> {
-    let key = (commit.to_string(), head.clone());
-    if let Some(cached) = state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).renames.get(&key) {
-        return Arc::clone(cached);
+/// HEAD's history with renames, extended from the cached one when HEAD moved forward.
+fn history(state: &DaemonState, repository: &Repository, head: &str) -> Arc<History> {
+    let cached = state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).history.clone();
+    let history = match cached {
+        Some((cached_head, history)) if cached_head == head => return history,
+        Some((cached_head, history)) if repository.is_ancestor(&cached_head, head) => {
+            let mut commits = history.commits.clone();
+            commits.extend(repository.history_with_renames(Some(&cached_head)).unwrap_or_default());
+            History::new(commits)
+        }
+        _ => History::new(repository.history_with_renames(None).unwrap_or_default()),
+    };
+    let history = Arc::new(history);
+    state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).history = Some((head.to_string(), Arc::clone(&history)));
+    history
+}
+
+/// The index of the memory as loaded now, rebuilt when `.memory/` or HEAD changed.
+pub fn memory_index(state: &DaemonState, repository: &Repository, snapshot: &Snapshot, head: &Option<String>) -> Arc<MemoryIndex> {
+    let (loaded, signature, cached) = {
+        let mut cache = state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let loaded = cache.current(&state.paths.root, head.clone());
+        let signature = cache.signature.clone().unwrap_or_default();
+        (loaded, signature.clone(), cache.index.clone().filter(|(indexed, _)| *indexed == signature).map(|(_, index)| index))
+    };
+    if let Some(index) = cached {
+        return index;
     }
-    let renames = Arc::new(repository.renames_since(commit).unwrap_or_default());
-    state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).renames.insert(key, Arc::clone(&renames));
-    renames
+    let history = head.as_deref().map(|head| history(state, repository, head)).unwrap_or_default();
+    let mut by_path: HashMap<String, Vec<(usize, PinTether, String)>> = HashMap::new();
+    for (position, entry) in loaded.entries.iter().enumerate() {
+        for pin in &entry.pins {
+            let commit = if history.position.contains_key(&pin.commit) { Some(pin.commit.clone()) } else { repository.resolve_commit(&pin.commit) };
+            let Some(commit) = commit else { continue };
+            for tether in pin_tethers(state, repository, snapshot, &commit, &pin.files).iter() {
+                let path = history.path_at_head(&commit, &tether.path);
+                by_path.entry(path).or_default().push((position, tether.clone(), commit.clone()));
+            }
+        }
+    }
+    let index = Arc::new(MemoryIndex { loaded, by_path });
+    state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).index = Some((signature, Arc::clone(&index)));
+    index
 }
 
 /// What a `context` question is about.
@@ -140,7 +214,6 @@ pub fn context(state: &DaemonState, snapshot: &Snapshot, subject: ContextSubject
     let freshness = state.freshness(snapshot);
     let repository = tether_git::discover(&state.paths.root);
     let head = repository.as_ref().and_then(|repository| repository.head().ok()).and_then(|head| head.commit);
-    let memory = state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).current(&state.paths.root, head.clone());
     let (path, relative, kind, span, subject_json) = match &subject {
         ContextSubject::Symbol(index) => {
             let symbol = snapshot.symbol(*index);
@@ -154,33 +227,22 @@ pub fn context(state: &DaemonState, snapshot: &Snapshot, subject: ContextSubject
     let Some(repository) = repository else {
         return Ok(json!({ "subject": subject_json, "chain": [], "tip": null, "note": "not a git repository: entries cannot be tethered", "freshness": tether_protocol::freshness_json(&freshness) }));
     };
-    let mut chain: Vec<(&Entry, TetherKind, String)> = Vec::new();
-    for entry in &memory.entries {
-        let mut best: Option<(TetherKind, String)> = None;
-        for pin in &entry.pins {
-            let Some(commit) = repository.resolve_commit(&pin.commit) else { continue };
-            let renames = renames_since(state, &repository, &commit, &head);
-            for tether in pin_tethers(state, &repository, snapshot, &commit, &pin.files).iter() {
-                let current_path = renames.iter().find(|(old, _)| old == &tether.path).map(|(_, new)| new.clone()).unwrap_or_else(|| tether.path.clone());
-                if current_path != path {
-                    continue;
-                }
-                let matches = match (&relative, tether.kind) {
-                    // A symbol: changed tethers with its name, or its file referenced.
-                    (Some(relative), TetherKind::Changed) => tether.relative_name.as_ref() == Some(relative) && tether.symbol_kind == kind,
-                    (_, TetherKind::Referenced) => true,
-                    // A file (or a module): every tether in it.
-                    (None, TetherKind::Changed) => true,
-                };
-                if matches && best.as_ref().is_none_or(|(kind, _)| *kind == TetherKind::Referenced) {
-                    best = Some((tether.kind, commit.clone()));
-                }
-            }
-        }
-        if let Some((kind, commit)) = best {
-            chain.push((entry, kind, commit));
+    let index = memory_index(state, &repository, snapshot, &head);
+    let memory = &index.loaded;
+    let mut best: HashMap<usize, (TetherKind, String)> = HashMap::new();
+    for (position, tether, commit) in index.by_path.get(&path).into_iter().flatten() {
+        let matches = match (&relative, tether.kind) {
+            // A symbol: changed tethers with its name, or its file referenced.
+            (Some(relative), TetherKind::Changed) => tether.relative_name.as_ref() == Some(relative) && tether.symbol_kind == kind,
+            (_, TetherKind::Referenced) => true,
+            // A file (or a module): every tether in it.
+            (None, TetherKind::Changed) => true,
+        };
+        if matches && best.get(position).is_none_or(|(kind, _)| *kind == TetherKind::Referenced) {
+            best.insert(*position, (tether.kind, commit.clone()));
         }
     }
+    let mut chain: Vec<(&Entry, TetherKind, String)> = best.into_iter().map(|(position, (kind, commit))| (&memory.entries[position], kind, commit)).collect();
     chain.sort_by(|a, b| {
         let key = |entry: &Entry| (entry.created_at.as_deref().and_then(tether_memory::parse_timestamp), entry.id.clone());
         key(a.0).cmp(&key(b.0))

@@ -39,22 +39,40 @@ impl Repository {
             .collect())
     }
 
-    /// Where each path renamed between `from` and HEAD went: (path at `from`, path at HEAD).
-    /// Renames are detected commit by commit (each rename commit pairs its own files, even
-    /// when the file was also edited before or after) and chained in order.
-    pub fn renames_since(&self, from: &str) -> Result<Vec<(String, String)>, GitError> {
-        let range = format!("{from}..HEAD");
-        let text = self.git_output(&["-c", "core.quotePath=false", "log", "--reverse", "--format=", "-M", "--name-status", "--diff-filter=R", &range])?;
-        let mut chains: Vec<(String, String)> = Vec::new();
-        for line in text.lines().filter(|line| line.starts_with('R')) {
-            let mut parts = line.split('\t');
-            let (Some(_status), Some(old), Some(new)) = (parts.next(), parts.next(), parts.next()) else { continue };
-            match chains.iter_mut().find(|(_, current)| current == old) {
-                Some(chain) => chain.1 = new.to_string(),
-                None => chains.push((old.to_string(), new.to_string())),
+    /// The commits of `from..HEAD` oldest first (all of HEAD's history when `from` is `None`),
+    /// each with the renames git detects in it: (commit, [(old path, new path)]).
+    pub fn history_with_renames(&self, from: Option<&str>) -> Result<Vec<(String, Vec<(String, String)>)>, GitError> {
+        let range = match from {
+            Some(from) => format!("{from}..HEAD"),
+            None => "HEAD".to_string(),
+        };
+        let order = self.git_output(&["rev-list", "--reverse", "--topo-order", &range])?;
+        let mut history: Vec<(String, Vec<(String, String)>)> = order.lines().map(|commit| (commit.to_string(), Vec::new())).collect();
+        let position: std::collections::HashMap<String, usize> = history.iter().enumerate().map(|(index, (commit, _))| (commit.clone(), index)).collect();
+        // Only commits with renames are listed here.
+        let text = self.git_output(&["-c", "core.quotePath=false", "log", "--format=%x01%H", "-M", "--name-status", "--diff-filter=R", &range])?;
+        let mut current: Option<usize> = None;
+        for line in text.lines() {
+            if let Some(commit) = line.strip_prefix('\u{1}') {
+                current = position.get(commit).copied();
+            } else if line.starts_with('R') {
+                let mut parts = line.split('\t');
+                if let (Some(_status), Some(old), Some(new), Some(index)) = (parts.next(), parts.next(), parts.next(), current) {
+                    history[index].1.push((old.to_string(), new.to_string()));
+                }
             }
         }
-        Ok(chains)
+        Ok(history)
+    }
+
+    /// Whether `ancestor` is an ancestor of (or equal to) `descendant`.
+    pub fn is_ancestor(&self, ancestor: &str, descendant: &str) -> bool {
+        std::process::Command::new("git")
+            .arg("-C")
+            .arg(&self.work_tree)
+            .args(["merge-base", "--is-ancestor", ancestor, descendant])
+            .status()
+            .is_ok_and(|status| status.success())
     }
 
     /// The full id of a commit, if it exists.
