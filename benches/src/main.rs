@@ -3,6 +3,7 @@
 
 mod cold_index;
 mod daemon_latency;
+mod memory_latency;
 mod synthetic_corpus;
 
 use std::path::PathBuf;
@@ -39,6 +40,15 @@ enum Command {
         #[arg(long, default_value_t = 1000)]
         queries: usize,
     },
+    /// Generate a repository of N commits and M memory entries; measure `context`.
+    Memory {
+        #[arg(long, default_value_t = 10_000)]
+        commits: usize,
+        #[arg(long, default_value_t = 1_000)]
+        entries: usize,
+        #[arg(long, default_value_t = 1_000)]
+        queries: usize,
+    },
     /// Cold-index a folder into a temporary database, then parse the same files only; print both.
     ColdIndex {
         /// The folder to index.
@@ -63,6 +73,7 @@ fn main() -> anyhow::Result<()> {
         }
         Command::ColdIndex { path, runs, buffer_pool_mib } => cold_index::run(&path, runs.max(1), buffer_pool_mib)?,
         Command::Daemon { repository, queries } => daemon_latency::run(&repository, queries.max(10))?,
+        Command::Memory { commits, entries, queries } => memory_latency::run(commits.max(2), entries, queries.max(10))?,
     }
     Ok(())
 }

@@ -84,11 +84,11 @@ pub struct MemoryIndex {
     by_path: HashMap<String, Vec<(usize, PinTether, String)>>,
 }
 
-/// The `.memory/**/*.md` files of a repository with their text, sorted, and a signature of
-/// their names, sizes and modification times.
-pub fn memory_files(root: &Path) -> (Vec<(String, String)>, u64) {
+/// The `.memory/**/*.md` files of a repository (repository-relative paths, sorted) and a
+/// signature of their names, sizes and modification times. Nothing is read.
+pub fn memory_file_names(root: &Path) -> (Vec<String>, u64) {
     let mut files = Vec::new();
-    let mut signature = rustc_hash::FxHasher::default();
+    let mut stamps = Vec::new();
     let mut stack = vec![root.join(".memory")];
     while let Some(folder) = stack.pop() {
         let Ok(read) = std::fs::read_dir(&folder) else { continue };
@@ -101,23 +101,32 @@ pub fn memory_files(root: &Path) -> (Vec<(String, String)>, u64) {
                 let Ok(relative) = path.strip_prefix(root) else { continue };
                 let relative = relative.to_string_lossy().replace('\\', "/");
                 let metadata = entry.metadata().ok();
-                std::hash::Hash::hash(&(relative.clone(), metadata.as_ref().map(|metadata| metadata.len()), metadata.and_then(|metadata| metadata.modified().ok())), &mut signature);
-                if let Ok(text) = std::fs::read_to_string(&path) {
-                    files.push((relative, text));
-                }
+                stamps.push((relative.clone(), metadata.as_ref().map(|metadata| metadata.len()), metadata.and_then(|metadata| metadata.modified().ok())));
+                files.push(relative);
             }
         }
     }
     files.sort();
+    stamps.sort();
+    let mut signature = rustc_hash::FxHasher::default();
+    std::hash::Hash::hash(&stamps, &mut signature);
     (files, std::hash::Hasher::finish(&signature))
+}
+
+/// The `.memory/**/*.md` files with their text, and their signature.
+pub fn memory_files(root: &Path) -> (Vec<(String, String)>, u64) {
+    let (names, signature) = memory_file_names(root);
+    let files = names.into_iter().filter_map(|name| std::fs::read_to_string(root.join(&name)).ok().map(|text| (name, text))).collect();
+    (files, signature)
 }
 
 impl MemoryCache {
     /// The entries, reloaded when `.memory/` or HEAD changed since the last load.
     pub fn current(&mut self, root: &Path, head: Option<String>) -> Arc<LoadedMemory> {
-        let (files, files_signature) = memory_files(root);
+        let (_, files_signature) = memory_file_names(root);
         let signature = (head, files_signature);
         if self.signature.as_ref() != Some(&signature) {
+            let (files, _) = memory_files(root);
             let load = tether_memory::load_entries(&files);
             self.loaded = Arc::new(LoadedMemory { entries: load.entries, problems: load.problems });
             self.signature = Some(signature);
