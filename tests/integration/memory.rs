@@ -96,6 +96,12 @@ fn record_tethers_survive_shifts_and_renames_and_report_staleness() {
     wait_for_head(&state, &repository);
     let context = call(&state, "context", json!({ "symbol": "lib.text.parse" }));
     assert_eq!(chain(&context), [("split-on-commas".to_string(), "changed".to_string())]);
+
+    // The memory graph is stored beside the code graph.
+    state.persist_now().expect("persist");
+    let store = tether_store::GraphStore::open(&repository.root().join(".git/tether/graph.lbug"), tether_store::StoreConfig { buffer_pool_bytes: 128 << 20, max_threads: 1 }).unwrap();
+    let (_, rows) = store.query_as_text("MATCH (e:Entry)-[t:TETHER]->(s:Symbol) RETURN e.id, t.kind, s.qualified_name ORDER BY e.id").unwrap();
+    assert_eq!(rows, [["helper-note", "referenced", "lib.other"], ["split-on-commas", "changed", "lib.text.parse"]]);
 }
 
 fn wait_for_head(state: &DaemonState, repository: &FixtureRepository) {

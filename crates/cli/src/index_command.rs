@@ -54,7 +54,11 @@ pub fn run(args: IndexArgs) -> anyhow::Result<()> {
     }
     let database = args.repository.database_path();
     let store_started = Instant::now();
-    tether_store::write_fresh_database(&database, &built.graph, &meta, args.repository.store_config())
+    // The memory graph's tethers resolve against the code graph just built.
+    let snapshot = tether_query::Snapshot::new(built.graph.clone(), meta.clone());
+    let memory = tether_daemon::memory_graph_for(paths.clone(), &snapshot);
+    drop(snapshot);
+    tether_store::write_fresh_database_with_memory(&database, &built.graph, &memory, &meta, args.repository.store_config())
         .with_context(|| format!("writing the graph database at {}", database.display()))?;
     built.timings.store_seconds = store_started.elapsed().as_secs_f64();
     let seconds = started.elapsed().as_secs_f64();

@@ -23,5 +23,12 @@ pub use paths::DaemonPaths;
 pub use server::serve;
 pub use state::{DaemonState, RebuildError};
 
+/// The memory graph of a repository against a snapshot of its code graph, for a process that
+/// writes the database without a daemon (`tether index`).
+pub fn memory_graph_for(paths: DaemonPaths, snapshot: &tether_query::Snapshot) -> tether_model::MemoryGraph {
+    let state = DaemonState::new(paths, tether_store::StoreConfig::default());
+    memory_context::memory_graph(&state, snapshot)
+}
+
 pub use follow::spawn_follower;
 pub use handlers::{handle, METHODS};

@@ -371,3 +371,53 @@ pub fn search_memory(state: &DaemonState, snapshot: &Snapshot, params: &Value, p
         "next": "context {\"symbol\": ...} shows the entries tethered to a symbol, with staleness",
     }))
 }
+
+/// The memory graph to store beside a snapshot's code graph: entries, their links, and their
+/// tethers resolved to the snapshot's symbols (`referenced` ones to the file's module).
+pub fn memory_graph(state: &DaemonState, snapshot: &Snapshot) -> tether_model::MemoryGraph {
+    let Some(repository) = tether_git::discover(&state.paths.root) else { return Default::default() };
+    let head = repository.head().ok().and_then(|head| head.commit);
+    let index = memory_index(state, &repository, snapshot, &head);
+    let mut graph = tether_model::MemoryGraph::default();
+    for entry in &index.loaded.entries {
+        graph.entries.push(tether_model::MemoryEntryRecord {
+            id: entry.id.clone(),
+            entry_type: entry.entry_type.as_str().to_string(),
+            title: entry.title.clone(),
+            status: entry.status.as_str().to_string(),
+            created_at: entry.created_at.clone().unwrap_or_default(),
+            path: entry.path.clone(),
+        });
+        if let Some(parent) = &entry.parent {
+            graph.links.push(("PARENT", entry.id.clone(), parent.clone()));
+        }
+        for (kind, targets) in [("SUPERSEDES", &entry.supersedes), ("DEPENDS_ON", &entry.depends_on), ("RELATED", &entry.related)] {
+            graph.links.extend(targets.iter().map(|target| (kind, entry.id.clone(), target.clone())));
+        }
+    }
+    for (path, tethers) in &index.by_path {
+        let symbols = snapshot.symbols_in_file(path);
+        let module = module_name_of(snapshot, path);
+        for (position, tether, commit) in tethers {
+            let target = match (tether.kind, &tether.relative_name) {
+                (TetherKind::Changed, Some(relative)) => symbols.iter().copied().find(|index| {
+                    let symbol = snapshot.symbol(*index);
+                    Some(symbol.kind) == tether.symbol_kind && symbol.qualified_name.strip_prefix(&module).map(|rest| rest.trim_start_matches(['.', ':'])) == Some(relative.as_str())
+                }),
+                _ => symbols.iter().copied().find(|index| snapshot.symbol(*index).kind == SymbolKind::Module),
+            };
+            if let Some(target) = target {
+                graph.tethers.push(tether_model::TetherRecord {
+                    entry_id: index.loaded.entries[*position].id.clone(),
+                    symbol: snapshot.symbol(target).id,
+                    kind: match tether.kind {
+                        TetherKind::Changed => "changed",
+                        TetherKind::Referenced => "referenced",
+                    },
+                    pin: commit.clone(),
+                });
+            }
+        }
+    }
+    graph
+}

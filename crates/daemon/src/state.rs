@@ -162,7 +162,8 @@ impl DaemonState {
         let started = Instant::now();
         // One engine thread: the write runs beside rebuilds and queries on a small machine.
         let config = StoreConfig { max_threads: 1, ..self.store_config };
-        tether_store::write_fresh_database(&self.paths.database, &snapshot.graph, &snapshot.meta, config)?;
+        let memory = crate::memory_context::memory_graph(self, &snapshot);
+        tether_store::write_fresh_database_with_memory(&self.paths.database, &snapshot.graph, &memory, &snapshot.meta, config)?;
         tracing::info!(seconds = started.elapsed().as_secs_f64(), commit = snapshot.meta.head_commit.as_deref().unwrap_or("none"), "persisted the graph");
         Ok(true)
     }

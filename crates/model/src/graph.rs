@@ -337,3 +337,33 @@ pub struct Freshness {
     /// Tracked source files with uncommitted changes (`None` when git could not tell).
     pub uncommitted_files: Option<Vec<String>>,
 }
+
+/// The memory graph as stored beside the code graph: entries, the links between them, and
+/// their tethers to the symbols of the code graph.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct MemoryGraph {
+    pub entries: Vec<MemoryEntryRecord>,
+    /// (kind: `PARENT`, `SUPERSEDES`, `DEPENDS_ON` or `RELATED`; from id; to id).
+    pub links: Vec<(&'static str, String, String)>,
+    pub tethers: Vec<TetherRecord>,
+}
+
+/// One entry's searchable fields (the body stays in its Markdown file, `path`).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct MemoryEntryRecord {
+    pub id: String,
+    pub entry_type: String,
+    pub title: String,
+    pub status: String,
+    pub created_at: String,
+    pub path: String,
+}
+
+/// An entry tethered to a symbol (`changed`) or to a file's module (`referenced`).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct TetherRecord {
+    pub entry_id: String,
+    pub symbol: SymbolId,
+    pub kind: &'static str,
+    pub pin: String,
+}

@@ -19,7 +19,7 @@ pub use facts::{
     Receiver, SupertypeRef,
 };
 pub use graph::{
-    CallOutcome, Census, Edge, EdgeKind, FileRecord, FileStatus, Freshness, Graph, IndexMeta, ResolutionRule,
+    CallOutcome, Census, Edge, EdgeKind, FileRecord, FileStatus, Freshness, Graph, IndexMeta, MemoryEntryRecord, MemoryGraph, ResolutionRule, TetherRecord,
     UnresolvedCall, UnresolvedReason,
 };
 pub use id::{stable_hash, SymbolId};

@@ -110,6 +110,17 @@ impl GraphStore {
 /// a sibling file first and renamed over `final_path` only once complete, so a crash halfway
 /// leaves the previous database untouched.
 pub fn write_fresh_database(final_path: &Path, graph: &tether_model::Graph, meta: &tether_model::IndexMeta, config: StoreConfig) -> Result<load::LoadStats, StoreError> {
+    write_fresh_database_with_memory(final_path, graph, &tether_model::MemoryGraph::default(), meta, config)
+}
+
+/// Like [`write_fresh_database`], with the memory graph beside the code graph.
+pub fn write_fresh_database_with_memory(
+    final_path: &Path,
+    graph: &tether_model::Graph,
+    memory: &tether_model::MemoryGraph,
+    meta: &tether_model::IndexMeta,
+    config: StoreConfig,
+) -> Result<load::LoadStats, StoreError> {
     let building = sibling(final_path, "building");
     for leftover in [building.clone(), sibling(&building, "wal")] {
         if leftover.exists() {
@@ -118,7 +129,7 @@ pub fn write_fresh_database(final_path: &Path, graph: &tether_model::Graph, meta
     }
     let stats = {
         let store = GraphStore::create(StoreLocation::Path(building.clone()), config)?;
-        store.load_graph(graph, meta)?
+        store.load_graph_and_memory(graph, memory, meta)?
     };
     std::fs::rename(&building, final_path).map_err(|source| StoreError::Io { path: final_path.to_path_buf(), source })?;
     let stale_wal = sibling(final_path, "wal");

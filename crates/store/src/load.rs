@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use tether_model::{EdgeKind, Graph, IndexMeta};
+use tether_model::{EdgeKind, Graph, IndexMeta, MemoryGraph};
 
 use crate::csv_writer::{CsvWriter, Field};
 use crate::read::meta_pairs;
@@ -24,13 +24,19 @@ pub struct LoadStats {
 impl GraphStore {
     /// Loads a graph into this (empty) database, with its metadata.
     pub fn load_graph(&self, graph: &Graph, meta: &IndexMeta) -> Result<LoadStats, StoreError> {
+        self.load_graph_and_memory(graph, &MemoryGraph::default(), meta)
+    }
+
+    /// Loads a graph and the memory graph beside it into this (empty) database.
+    pub fn load_graph_and_memory(&self, graph: &Graph, memory: &MemoryGraph, meta: &IndexMeta) -> Result<LoadStats, StoreError> {
         let scratch_parent = self.path().and_then(Path::parent).map(Path::to_path_buf).unwrap_or_else(std::env::temp_dir);
         let scratch = tempfile::Builder::new()
             .prefix("tether-load-")
             .tempdir_in(&scratch_parent)
             .map_err(|source| StoreError::Io { path: scratch_parent.clone(), source })?;
         let started = Instant::now();
-        let files = write_tables(graph, scratch.path())?;
+        let mut files = write_tables(graph, scratch.path())?;
+        files.extend(write_memory_tables(graph, memory, scratch.path())?);
         let csv_seconds = started.elapsed().as_secs_f64();
 
         let started = Instant::now();
@@ -43,7 +49,7 @@ impl GraphStore {
             }
             // Only tables whose fields are numbers and fixed words may be parsed in parallel:
             // quoted text round-trips commas, quotes and newlines only with `parallel=false`.
-            let parallel = EdgeKind::parse(&table).is_some();
+            let parallel = EdgeKind::parse(&table).is_some() && table != "TETHER";
             let statement = format!("COPY {table} FROM '{}' (header=true, parallel={parallel})", cypher_string(&path.to_string_lossy()));
             let copy_started = Instant::now();
             connection.query(&statement).map_err(|error| StoreError::query(&statement, error))?;
@@ -157,4 +163,37 @@ fn push_table(files: &mut Vec<TableFile>, table: &str, writer: CsvWriter) -> Res
     let (path, rows) = writer.finish()?;
     files.push((table.to_string(), path, rows));
     Ok(())
+}
+
+/// The memory graph's tables. Links and tethers whose ends are not in the graph are left out
+/// (a dangling reference is reported when entries load, not stored).
+fn write_memory_tables(graph: &Graph, memory: &MemoryGraph, directory: &Path) -> Result<Vec<TableFile>, StoreError> {
+    let mut files = Vec::new();
+    let ids: std::collections::HashSet<&str> = memory.entries.iter().map(|entry| entry.id.as_str()).collect();
+    let mut writer = CsvWriter::create(&directory.join("entries.csv"), &["id", "type", "title", "status", "created_at", "path"])?;
+    for entry in &memory.entries {
+        writer.row(&[
+            Field::Text(&entry.id),
+            Field::Text(&entry.entry_type),
+            Field::Text(&entry.title),
+            Field::Text(&entry.status),
+            Field::Text(&entry.created_at),
+            Field::Text(&entry.path),
+        ])?;
+    }
+    push_table(&mut files, "Entry", writer)?;
+    for kind in ["PARENT", "SUPERSEDES", "DEPENDS_ON", "RELATED"] {
+        let mut writer = CsvWriter::create(&directory.join(format!("memory-{}.csv", kind.to_lowercase())), &["from", "to"])?;
+        for (_, from, to) in memory.links.iter().filter(|(link, from, to)| *link == kind && ids.contains(from.as_str()) && ids.contains(to.as_str())) {
+            writer.row(&[Field::Text(from), Field::Text(to)])?;
+        }
+        push_table(&mut files, kind, writer)?;
+    }
+    let symbols: std::collections::HashSet<tether_model::SymbolId> = graph.symbols.iter().map(|symbol| symbol.id).collect();
+    let mut writer = CsvWriter::create(&directory.join("memory-tether.csv"), &["from", "to", "kind", "pin"])?;
+    for tether in memory.tethers.iter().filter(|tether| ids.contains(tether.entry_id.as_str()) && symbols.contains(&tether.symbol)) {
+        writer.row(&[Field::Text(&tether.entry_id), Field::Integer(tether.symbol.as_i64()), Field::Text(tether.kind), Field::Text(&tether.pin)])?;
+    }
+    push_table(&mut files, "TETHER", writer)?;
+    Ok(files)
 }

@@ -1,8 +1,10 @@
 //! The versioned schema of the code graph. Bump [`SCHEMA_VERSION`] on any change here.
 //!
 //! Node tables: `Meta` (key/value), `File` (one row per file seen, with its content tag),
-//! `Symbol`, `UnresolvedCall`, `Diagnostic`. Rel tables between symbols: `CONTAINS`, `CALLS`,
-//! `IMPORTS`, `INHERITS`, `IMPLEMENTS`, all with `line`, `confidence` and `rule`.
+//! `Symbol`, `UnresolvedCall`, `Diagnostic`, `Entry` (the memory graph). Rel tables between
+//! symbols: `CONTAINS`, `CALLS`, `IMPORTS`, `INHERITS`, `IMPLEMENTS`, all with `line`,
+//! `confidence` and `rule`; between entries: `PARENT`, `SUPERSEDES`, `DEPENDS_ON`, `RELATED`;
+//! from entries to symbols: `TETHER` (`kind`, `pin`).
 //! ARCHITECTURE.md documents each column.
 
 use tether_model::EdgeKind;
@@ -10,7 +12,7 @@ use tether_model::EdgeKind;
 use crate::{GraphStore, StoreError};
 
 /// The version this build reads and writes.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 pub(crate) const NODE_TABLES: &[&str] = &[
     "CREATE NODE TABLE Meta(key STRING, value STRING, PRIMARY KEY(key))",
@@ -20,6 +22,16 @@ pub(crate) const NODE_TABLES: &[&str] = &[
     "CREATE NODE TABLE UnresolvedCall(id INT64, caller INT64, callee_text STRING, callee_name STRING, path STRING, \
      line INT64, reason STRING, PRIMARY KEY(id))",
     "CREATE NODE TABLE Diagnostic(id INT64, path STRING, line INT64, kind STRING, message STRING, PRIMARY KEY(id))",
+    "CREATE NODE TABLE Entry(id STRING, type STRING, title STRING, status STRING, created_at STRING, path STRING, PRIMARY KEY(id))",
+];
+
+/// The memory graph's rel tables: links between entries, and tethers to symbols.
+pub(crate) const MEMORY_REL_TABLES: &[&str] = &[
+    "CREATE REL TABLE PARENT(FROM Entry TO Entry)",
+    "CREATE REL TABLE SUPERSEDES(FROM Entry TO Entry)",
+    "CREATE REL TABLE DEPENDS_ON(FROM Entry TO Entry)",
+    "CREATE REL TABLE RELATED(FROM Entry TO Entry)",
+    "CREATE REL TABLE TETHER(FROM Entry TO Symbol, kind STRING, pin STRING)",
 ];
 
 /// The rel table of an edge kind: its name is the kind's own (`CALLS`).
@@ -32,6 +44,7 @@ impl GraphStore {
         let connection = self.connection()?;
         let mut statements: Vec<String> = NODE_TABLES.iter().map(|statement| statement.to_string()).collect();
         statements.extend(EdgeKind::ALL.into_iter().map(rel_table_statement));
+        statements.extend(MEMORY_REL_TABLES.iter().map(|statement| statement.to_string()));
         statements.push(format!("CREATE (:Meta {{key: 'schema_version', value: '{SCHEMA_VERSION}'}})"));
         for statement in &statements {
             connection.query(statement).map_err(|error| StoreError::query(statement, error))?;
