@@ -55,9 +55,12 @@ pub fn run(args: IndexArgs) -> anyhow::Result<()> {
     let database = args.repository.database_path();
     let store_started = Instant::now();
     // The memory graph's tethers resolve against the code graph just built.
-    let snapshot = tether_query::Snapshot::new(built.graph.clone(), meta.clone());
-    let memory = tether_daemon::memory_graph_for(paths.clone(), &snapshot);
-    drop(snapshot);
+    let memory = if args.repository.root().join(".memory").is_dir() {
+        let snapshot = tether_query::Snapshot::new(built.graph.clone(), meta.clone());
+        tether_daemon::memory_graph_for(paths.clone(), &snapshot)
+    } else {
+        tether_model::MemoryGraph::default()
+    };
     tether_store::write_fresh_database_with_memory(&database, &built.graph, &memory, &meta, args.repository.store_config())
         .with_context(|| format!("writing the graph database at {}", database.display()))?;
     built.timings.store_seconds = store_started.elapsed().as_secs_f64();

@@ -186,7 +186,7 @@ pub fn ownership_json(subject: Value, path: &str, start: u32, end: u32, ownershi
         "note": note,
         "freshness": freshness_json(freshness),
         "next": match ownership.owners.first() {
-            Some(owner) => format!("ask {} <{}> first; context {{\"symbol\": ...}} will say why the code exists once the memory graph lands", owner.author, owner.email),
+            Some(owner) => format!("ask {} <{}> first; context {{\"symbol\": ...}} says why the code exists", owner.author, owner.email),
             None => "no committed lines to attribute".to_string(),
         },
     })

@@ -1,0 +1,69 @@
+//! `tether mcp`: an MCP server over stdio whose every tool call is forwarded to the
+//! repository's daemon (started when needed). It never opens the database itself, so any
+//! number of agent sessions share one daemon.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use anyhow::Context;
+use clap::Args;
+use tether_protocol::rpc::RpcError;
+use tether_protocol::Value;
+
+use crate::daemon_client::{connect_or_start, DaemonClient};
+use crate::RepositoryArgs;
+
+#[derive(Args)]
+pub struct McpArgs {
+    /// The repository (default: the current folder).
+    #[arg(long = "repo", short = 'C', default_value = ".")]
+    pub repo: PathBuf,
+    /// The graph database (default: inside the git directory).
+    #[arg(long)]
+    pub db: Option<PathBuf>,
+}
+
+impl McpArgs {
+    pub fn repository(&self) -> RepositoryArgs {
+        RepositoryArgs { path: self.repo.clone(), db: self.db.clone(), buffer_pool_mib: 256 }
+    }
+}
+
+/// Forwards calls over one connection to the daemon, reconnecting (and restarting the daemon)
+/// when the connection breaks.
+struct SocketCaller {
+    repository: RepositoryArgs,
+    client: Mutex<Option<DaemonClient>>,
+}
+
+impl tether_mcp::DaemonCaller for SocketCaller {
+    fn call(&self, method: &str, params: Value) -> Result<Value, RpcError> {
+        let mut client = self.client.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        for attempt in 0..2 {
+            if client.is_none() {
+                let paths = self.repository.daemon_paths();
+                match connect_or_start(&paths, &self.repository.serve_arguments()) {
+                    Ok(connected) => *client = Some(connected),
+                    Err(error) => return Err(RpcError::new(RpcError::INTERNAL_ERROR, format!("cannot reach the tether daemon at {}: {error:#}", paths.socket.display()))),
+                }
+            }
+            let Some(connected) = client.as_mut() else { continue };
+            match connected.call_when_ready(method, params.clone()) {
+                Ok(answer) => return answer,
+                Err(error) if attempt == 0 => {
+                    tracing::debug!(%error, "the daemon connection broke; reconnecting");
+                    *client = None;
+                }
+                Err(error) => return Err(RpcError::new(RpcError::INTERNAL_ERROR, format!("the tether daemon did not answer: {error:#}"))),
+            }
+        }
+        Err(RpcError::new(RpcError::INTERNAL_ERROR, "the tether daemon did not answer"))
+    }
+}
+
+pub fn run(args: McpArgs) -> anyhow::Result<()> {
+    let caller = Arc::new(SocketCaller { repository: args.repository(), client: Mutex::new(None) });
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().context("starting the async runtime")?;
+    runtime.block_on(tether_mcp::serve_stdio(caller)).context("serving MCP over stdio")?;
+    Ok(())
+}

@@ -1,0 +1,144 @@
+//! The MCP resources: the graph's schema (a constant), the census and the freshness of the
+//! index (both asked of the daemon when read).
+
+use rmcp::model::{Resource, ResourceContents};
+use tether_protocol::{json, Value};
+
+pub const SCHEMA_RESOURCE_URI: &str = "tether://schema";
+pub const CENSUS_RESOURCE_URI: &str = "tether://census";
+pub const FRESHNESS_RESOURCE_URI: &str = "tether://freshness";
+
+/// What the graph holds and how far its answers can be trusted.
+pub const GRAPH_SCHEMA_MARKDOWN: &str = r#"# The tether code graph
+
+tether indexes one git repository (Python and Rust) into a graph of symbols and the edges
+between them, kept current by a daemon that rebuilds it when HEAD or files change.
+
+## Nodes: symbols
+
+Every symbol has an `id` (16 hex digits, stable across rebuilds), a `qualified_name`
+(`pkg.module.Class.method`, `my_crate::module::Type::method`), a `kind`, a `path` (relative
+to the repository root), `line`..`end_line`, and `is_test`.
+
+Kinds: `module`, `class`, `struct`, `enum`, `union`, `trait`, `impl`, `function`, `method`,
+`lambda`, `macro`; `external` and `builtin` stand for targets outside the repository.
+
+A symbol is addressed, in this order, by: its id; `path:line` (the innermost symbol whose
+span holds the line); its exact qualified name; or a unique suffix of it at a segment
+boundary (`Class.method`, `Type::method`). A name matching several symbols is an error that
+lists the candidates: tether never guesses; call again with one of their ids.
+
+## Edges
+
+- `CONTAINS`: a module holds a class, a class its methods, a type its impls.
+- `CALLS`: a call site in the source calls the target (`site` is its file:line).
+- `IMPORTS`: a module imports another module or a symbol of it.
+- `INHERITS`: a class derives from another class.
+- `IMPLEMENTS`: a Rust type implements a trait.
+
+## Confidence
+
+Each edge carries the confidence of the rule that resolved it:
+
+| rule | confidence | meaning |
+|---|---|---|
+| `syntax` | 1.0 | evident from the syntax alone |
+| `same_scope`, `import`, `qualified_path` | 0.95 | bound through scope, an import or a full path |
+| `self_method`, `type_member`, `constructor`, `macro` | 0.9 | a method of self, a member of a known type, a constructor, a macro |
+| `typed_receiver` | 0.85 | a method on a receiver whose type was inferred |
+| `dynamic_dispatch` | 0.5 | one of several implementations a dynamic call may reach |
+| `ambiguous` | 0.4 | one of several same-named targets |
+| `name_only` | 0.2 | matched by name alone |
+
+A blast item's confidence is the product along its path. Its severity is `breaks` for a
+direct dependent through a confident edge, `maybe` for anything indirect or reached through
+a dynamic, ambiguous or name-only edge.
+
+## Completeness
+
+Every dependency answer says how complete it is:
+
+- `exact`: no call site in the repository could add an item. "0 callers" with `exact` means
+  nothing calls it.
+- `lower_bound`: the list may be missing items; the causes say why. Do not conclude that
+  nothing depends on the symbol. Causes:
+  - `unresolved_call_sites`: call sites of this name the resolver could not bind (they may
+    be callers too);
+  - `uncertain_edges`: dynamic, ambiguous or name-only edges on the answer's paths (their
+    items are included, as `maybe`);
+  - `unparsed_files`: files of the language that were not parsed (binary, too large,
+    unreadable).
+
+## Freshness
+
+Every answer says which commit the graph was built from (`indexed_commit`), HEAD, whether
+HEAD moved since (`head_moved`: the daemon is rebuilding), and the tracked source files with
+uncommitted changes. `stale` is either; a stale answer may not reflect the working tree.
+
+## Memory
+
+Memory entries (plans, checkpoints, experiments, decisions, todos, notes, annotations) are
+markdown files under `.memory/`, committed to git and tethered to the symbols their pinned
+commit changed. `context` lists the entries tethered to a symbol, with staleness (edits to
+the code after the entry was written); `search_memory` searches them; `record` writes one.
+"#;
+
+/// The resources this server lists.
+pub fn resource_list() -> Vec<Resource> {
+    vec![
+        Resource::new(SCHEMA_RESOURCE_URI, "schema")
+            .with_title("tether graph schema")
+            .with_description("Node kinds, edge kinds, confidence rules, completeness and freshness: how to read tether's answers.")
+            .with_mime_type("text/markdown"),
+        Resource::new(CENSUS_RESOURCE_URI, "census")
+            .with_title("tether census")
+            .with_description("Counts of the indexed repository: files, symbols and edges by kind and language.")
+            .with_mime_type("application/json"),
+        Resource::new(FRESHNESS_RESOURCE_URI, "freshness")
+            .with_title("tether index freshness")
+            .with_description("The commit the graph was built from, HEAD, whether the graph is stale, and whether a rebuild is running.")
+            .with_mime_type("application/json"),
+    ]
+}
+
+/// The daemon method a resource is read from, or `None` for the constant schema.
+pub fn resource_daemon_method(uri: &str) -> Option<&'static str> {
+    match uri {
+        CENSUS_RESOURCE_URI => Some("lookup"),
+        FRESHNESS_RESOURCE_URI => Some("status"),
+        _ => None,
+    }
+}
+
+/// Whether this server serves `uri`.
+pub fn is_known_resource(uri: &str) -> bool {
+    matches!(uri, SCHEMA_RESOURCE_URI | CENSUS_RESOURCE_URI | FRESHNESS_RESOURCE_URI)
+}
+
+/// The freshness resource's document, from the daemon's `status` answer.
+pub fn freshness_document(status: &Value) -> Value {
+    let freshness = status.get("freshness").cloned().unwrap_or(Value::Null);
+    json!({
+        "indexed_commit": status.get("indexed_commit").cloned().or_else(|| freshness.get("indexed_commit").cloned()).unwrap_or(Value::Null),
+        "head_commit": freshness.get("head_commit").cloned().unwrap_or(Value::Null),
+        "head_branch": freshness.get("head_branch").cloned().unwrap_or(Value::Null),
+        "head_moved": freshness.get("head_moved").cloned().unwrap_or(Value::Null),
+        "uncommitted_files": freshness.get("uncommitted_files").cloned().unwrap_or(Value::Null),
+        "stale": freshness.get("stale").cloned().unwrap_or(Value::Null),
+        "ready": status.get("ready").cloned().unwrap_or(Value::Null),
+        "rebuilding": status.get("rebuilding").cloned().unwrap_or(Value::Null),
+        "last_error": status.get("last_error").cloned().unwrap_or(Value::Null),
+    })
+}
+
+/// The contents of a resource read from the daemon (`answer` is the method's answer).
+pub fn daemon_resource_contents(uri: &str, answer: &Value) -> ResourceContents {
+    let document = if uri == FRESHNESS_RESOURCE_URI { freshness_document(answer) } else { answer.clone() };
+    let text = serde_json::to_string_pretty(&document).unwrap_or_else(|_| document.to_string());
+    ResourceContents::text(text, uri).with_mime_type("application/json")
+}
+
+/// The contents of the schema resource.
+pub fn schema_resource_contents() -> ResourceContents {
+    ResourceContents::text(GRAPH_SCHEMA_MARKDOWN, SCHEMA_RESOURCE_URI).with_mime_type("text/markdown")
+}

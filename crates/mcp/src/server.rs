@@ -1,0 +1,113 @@
+//! The MCP server handler: lists the tools and resources, checks each call's arguments,
+//! forwards it to the daemon on a blocking thread, and renders the answer or the error.
+
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use tether_protocol::rpc::RpcError;
+use tether_protocol::{json, Value};
+
+use crate::arguments::check_tool_arguments;
+use crate::errors::daemon_error_message;
+use crate::render::{render_answer, RenderRequest};
+use crate::resources::{daemon_resource_contents, is_known_resource, resource_daemon_method, resource_list, schema_resource_contents};
+use crate::tools::{tool_catalogue, tool_named};
+use crate::DaemonCaller;
+
+/// What the model is told when the session starts.
+pub const SERVER_INSTRUCTIONS: &str = "tether answers questions about this repository's code graph and its memory. \
+Before editing, renaming or deleting a symbol, call blast on it to see what depends on it (and which tests); \
+call context to learn why the code exists (the plans and decisions tethered to it) before changing its behaviour; \
+call ownership to know whom to ask or to request review from. Use lookup to find a symbol's id, callers/callees for direct uses, \
+changes before committing. Address a symbol by qualified name, a unique suffix, path:line, or an id. \
+When an answer's completeness is lower_bound, the list may be missing items: do not conclude that nothing depends on the symbol. \
+Answers are cut to budget_tokens (default 6000); pass the cursor they give to get the rest. Read tether://schema for how to read answers.";
+
+/// The MCP server: every tool call goes to the daemon through `caller`.
+#[derive(Clone)]
+pub struct TetherMcpServer {
+    caller: Arc<dyn DaemonCaller>,
+}
+
+impl TetherMcpServer {
+    pub fn new(caller: Arc<dyn DaemonCaller>) -> TetherMcpServer {
+        TetherMcpServer { caller }
+    }
+
+    /// Calls the daemon on a blocking thread (the caller may hold a synchronous socket).
+    pub async fn call_daemon(&self, method: &'static str, params: Value) -> Result<Value, RpcError> {
+        let caller = Arc::clone(&self.caller);
+        tokio::task::spawn_blocking(move || caller.call(method, params))
+            .await
+            .unwrap_or_else(|error| Err(RpcError::new(RpcError::INTERNAL_ERROR, format!("the call to the daemon did not complete: {error}"))))
+    }
+
+    /// Runs one tool call. Unknown tools are protocol errors; bad arguments and daemon errors
+    /// are tool errors (`is_error: true`) the model can read and act on.
+    pub async fn call_tool_by_name(&self, name: &str, arguments: Option<Value>) -> Result<CallToolResult, ErrorData> {
+        let Some(tool) = tool_named(name) else {
+            let names: Vec<&str> = tool_catalogue().iter().map(|tool| tool.name).collect();
+            return Err(ErrorData::invalid_params(format!("unknown tool {name:?}; the tools are {}", names.join(", ")), None));
+        };
+        let checked = match check_tool_arguments(tool, arguments.as_ref()) {
+            Ok(checked) => checked,
+            Err(message) => return Ok(CallToolResult::error(vec![ContentBlock::text(message)])),
+        };
+        let answer = match self.call_daemon(tool.daemon_method, checked.daemon_params).await {
+            Ok(answer) => answer,
+            Err(error) => return Ok(CallToolResult::error(vec![ContentBlock::text(daemon_error_message(tool.daemon_method, &error))])),
+        };
+        let request = RenderRequest {
+            tool_name: tool.name.to_string(),
+            format: checked.format,
+            budget_tokens: checked.budget_tokens,
+            cursor_offset: checked.cursor_offset,
+            paged_by_cursor: tool.paged_by_cursor,
+        };
+        Ok(CallToolResult::success(vec![ContentBlock::text(render_answer(&request, &answer))]))
+    }
+
+    /// Reads one resource: the schema is constant, the others are asked of the daemon.
+    pub async fn read_resource_by_uri(&self, uri: &str) -> Result<ReadResourceResult, ErrorData> {
+        if !is_known_resource(uri) {
+            return Err(ErrorData::resource_not_found(format!("unknown resource {uri:?}; the resources are tether://schema, tether://census and tether://freshness"), None));
+        }
+        let Some(method) = resource_daemon_method(uri) else {
+            return Ok(ReadResourceResult::new(vec![schema_resource_contents()]));
+        };
+        match self.call_daemon(method, json!({})).await {
+            Ok(answer) => Ok(ReadResourceResult::new(vec![daemon_resource_contents(uri, &answer)])),
+            Err(error) => Err(ErrorData::internal_error(daemon_error_message(method, &error), error.data)),
+        }
+    }
+}
+
+impl ServerHandler for TetherMcpServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_resources().build())
+            .with_server_info(Implementation::new("tether", env!("CARGO_PKG_VERSION")).with_title("tether code intelligence"))
+            .with_instructions(SERVER_INSTRUCTIONS)
+    }
+
+    async fn list_tools(&self, _request: Option<PaginatedRequestParams>, _context: RequestContext<RoleServer>) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(tool_catalogue().iter().map(|tool| tool.to_mcp_tool()).collect()))
+    }
+
+    async fn call_tool(&self, request: CallToolRequestParams, _context: RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData> {
+        let arguments = request.arguments.map(Value::Object);
+        self.call_tool_by_name(&request.name, arguments).await.map(CallToolResponse::from)
+    }
+
+    async fn list_resources(&self, _request: Option<PaginatedRequestParams>, _context: RequestContext<RoleServer>) -> Result<ListResourcesResult, ErrorData> {
+        Ok(ListResourcesResult::with_all_items(resource_list()))
+    }
+
+    async fn read_resource(&self, request: ReadResourceRequestParams, _context: RequestContext<RoleServer>) -> Result<ReadResourceResponse, ErrorData> {
+        self.read_resource_by_uri(&request.uri).await.map(ReadResourceResponse::from)
+    }
+}

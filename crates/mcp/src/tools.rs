@@ -1,0 +1,258 @@
+//! The tool catalogue: each MCP tool's daemon method, description for a model, parameters
+//! (from which both the JSON input schema and the argument check are made), and paging.
+
+use std::sync::Arc;
+
+use rmcp::model::{Tool, ToolAnnotations};
+use tether_protocol::{json, Value};
+
+/// The rendering budget when a call gives no `budget_tokens`.
+pub const DEFAULT_BUDGET_TOKENS: u64 = 6000;
+
+/// The smallest budget accepted: below it not even freshness and completeness fit.
+pub const MINIMUM_BUDGET_TOKENS: u64 = 200;
+
+/// What a parameter's value must be.
+#[derive(Clone, Copy, Debug)]
+pub enum ParameterKind {
+    Text,
+    Integer { minimum: i64, maximum: i64 },
+    Boolean,
+    TextList,
+    OneOf(&'static [&'static str]),
+}
+
+/// One argument a tool accepts.
+#[derive(Clone, Copy, Debug)]
+pub struct ParameterSpecification {
+    pub name: &'static str,
+    pub kind: ParameterKind,
+    pub required: bool,
+    pub description: &'static str,
+}
+
+/// One MCP tool and the daemon method it forwards to.
+#[derive(Clone, Copy, Debug)]
+pub struct ToolSpecification {
+    pub name: &'static str,
+    pub daemon_method: &'static str,
+    pub description: &'static str,
+    pub parameters: &'static [ParameterSpecification],
+    /// At least one of these must be given (`symbol` or `file`, say); empty when none is needed.
+    pub requires_one_of: &'static [&'static str],
+    /// Whether the daemon pages the answer's `items` with `cursor` (`o:<offset>`).
+    pub paged_by_cursor: bool,
+    pub read_only: bool,
+}
+
+const fn parameter(name: &'static str, kind: ParameterKind, required: bool, description: &'static str) -> ParameterSpecification {
+    ParameterSpecification { name, kind, required, description }
+}
+
+const SYMBOL_ADDRESS: &str = "The symbol: a qualified name (pkg.module.Class.method, crate::module::Type::method), a unique suffix of one at a segment boundary (Class.method), path:line (the innermost symbol around that line), or a 16-hex-digit id from an earlier answer.";
+const LIMIT: ParameterSpecification = parameter("limit", ParameterKind::Integer { minimum: 1, maximum: 200 }, false, "Items per page (default 20, at most 200).");
+const CURSOR: ParameterSpecification = parameter("cursor", ParameterKind::Text, false, "Where to continue: the cursor a previous answer gave (\"o:<offset>\").");
+const DEPTH: ParameterSpecification = parameter("depth", ParameterKind::Integer { minimum: 1, maximum: 8 }, false, "How many dependency hops to walk (1-8, default 3).");
+const ENTRY_TYPES: &[&str] = &["plan", "checkpoint", "experiment", "decision", "todo", "note", "annotation"];
+
+/// The presentation arguments every tool accepts; never forwarded to the daemon.
+pub const PRESENTATION_PARAMETERS: &[ParameterSpecification] = &[
+    parameter("format", ParameterKind::OneOf(&["text", "json"]), false, "\"text\" (default): compact lines sized for a context window. \"json\": the daemon's answer as JSON."),
+    parameter("budget_tokens", ParameterKind::Integer { minimum: MINIMUM_BUDGET_TOKENS as i64, maximum: 1_000_000 }, false, "Approximate size limit of the answer in tokens (default 6000). Items past it are cut and a cursor is given to fetch the rest."),
+];
+
+/// Every tool, in the order they are listed.
+pub fn tool_catalogue() -> &'static [ToolSpecification] {
+    TOOL_CATALOGUE
+}
+
+/// The tool with this name.
+pub fn tool_named(name: &str) -> Option<&'static ToolSpecification> {
+    TOOL_CATALOGUE.iter().find(|tool| tool.name == name)
+}
+
+const TOOL_CATALOGUE: &[ToolSpecification] = &[
+    ToolSpecification {
+        name: "blast",
+        daemon_method: "blast",
+        description: "Blast radius: everything that depends on a symbol (or on every symbol of a file), transitively through CALLS, IMPORTS, INHERITS and IMPLEMENTS. Call it BEFORE editing, renaming or deleting a symbol, to know what may break. Each item has distance (hops), severity (breaks = direct dependent through a confident edge; maybe = indirect or uncertain), confidence and the edge; tests_affected lists the tests reached. If completeness is lower_bound, the list may be missing items; the causes say why; do not conclude that nothing depends on the symbol.",
+        parameters: &[
+            parameter("symbol", ParameterKind::Text, false, SYMBOL_ADDRESS),
+            parameter("file", ParameterKind::Text, false, "A repository-relative file path: the blast of every symbol it defines (instead of symbol)."),
+            DEPTH,
+            LIMIT,
+            CURSOR,
+        ],
+        requires_one_of: &["symbol", "file"],
+        paged_by_cursor: true,
+        read_only: true,
+    },
+    ToolSpecification {
+        name: "callers",
+        daemon_method: "callers",
+        description: "Direct callers of a symbol: who has a CALLS edge to it, with the call site (file:line), the confidence and the resolution rule. Use it to see how a function is used before changing its signature; use blast for the transitive picture. If completeness is lower_bound, the list may be missing items; the causes say why; do not conclude that nothing calls the symbol.",
+        parameters: &[parameter("symbol", ParameterKind::Text, true, SYMBOL_ADDRESS), LIMIT, CURSOR],
+        requires_one_of: &[],
+        paged_by_cursor: true,
+        read_only: true,
+    },
+    ToolSpecification {
+        name: "callees",
+        daemon_method: "callees",
+        description: "Direct callees of a symbol: what it calls, with the call site, confidence and rule. Use it to understand what a function relies on. If completeness is lower_bound, the list may be missing items; the causes say why.",
+        parameters: &[parameter("symbol", ParameterKind::Text, true, SYMBOL_ADDRESS), LIMIT, CURSOR],
+        requires_one_of: &[],
+        paged_by_cursor: true,
+        read_only: true,
+    },
+    ToolSpecification {
+        name: "imports",
+        daemon_method: "imports",
+        description: "Imports of a module both ways: what it imports (direction imports) and who imports it (direction imported_by). Use it for module-level dependencies. If completeness is lower_bound, the list may be missing items; the causes say why; do not conclude that nothing imports the module.",
+        parameters: &[parameter("symbol", ParameterKind::Text, true, "The module: a qualified module name, a unique suffix, path:line or an id."), LIMIT, CURSOR],
+        requires_one_of: &[],
+        paged_by_cursor: true,
+        read_only: true,
+    },
+    ToolSpecification {
+        name: "lookup",
+        daemon_method: "lookup",
+        description: "Find symbols by name: exact names first, then qualified-name suffixes, name prefixes and substrings. Use it to get the id or qualified name of a symbol to pass to the other tools. Without query it answers the census of the repository (files, symbols and edges by kind).",
+        parameters: &[
+            parameter("query", ParameterKind::Text, false, "A name or part of one (compute, Class.method, my_crate::module)."),
+            parameter("folder", ParameterKind::Text, false, "Only symbols under this repository-relative folder."),
+            LIMIT,
+            CURSOR,
+        ],
+        requires_one_of: &[],
+        paged_by_cursor: true,
+        read_only: true,
+    },
+    ToolSpecification {
+        name: "changes",
+        daemon_method: "changes",
+        description: "The symbols a diff touches (added, modified, deleted, with lines changed) and the blast radius of them all. Use it before committing or reviewing to see what the working-tree changes, a branch (base) or a commit range may break. If completeness is lower_bound, the list may be missing items; the causes say why; do not conclude that nothing depends on the changes.",
+        parameters: &[
+            parameter("scope", ParameterKind::OneOf(&["unstaged", "staged", "all"]), false, "Which working-tree changes: unstaged, staged, or all (default)."),
+            parameter("base", ParameterKind::Text, false, "A git ref: the changes since the merge base with it (instead of scope)."),
+            parameter("range", ParameterKind::Text, false, "A commit range A..B (instead of scope)."),
+            parameter("include_whitespace", ParameterKind::Boolean, false, "Count whitespace-only hunks as changes (default false)."),
+            DEPTH,
+            LIMIT,
+            CURSOR,
+        ],
+        requires_one_of: &[],
+        paged_by_cursor: true,
+        read_only: true,
+    },
+    ToolSpecification {
+        name: "ownership",
+        daemon_method: "ownership",
+        description: "Who owns a symbol's lines (or a whole file): git blame aggregated by author through .mailmap, ranked by lines, with share, commits and each owner's latest commit. Use it to know whom to ask or to request review from.",
+        parameters: &[
+            parameter("symbol", ParameterKind::Text, false, SYMBOL_ADDRESS),
+            parameter("path", ParameterKind::Text, false, "A repository-relative file path (instead of symbol)."),
+            parameter("exclude_authors", ParameterKind::TextList, false, "Author names or emails to leave out (bots, mass reformatters)."),
+        ],
+        requires_one_of: &["symbol", "path"],
+        paged_by_cursor: false,
+        read_only: true,
+    },
+    ToolSpecification {
+        name: "context",
+        daemon_method: "context",
+        description: "Why a symbol or file exists: the memory entries (plans, decisions, experiments, notes) tethered to it, oldest first, each with whether the code changed since the entry was written (staleness) and whether it needs a recheck; tip is the entry to read first. Use it before changing code whose intent you do not know.",
+        parameters: &[
+            parameter("symbol", ParameterKind::Text, false, SYMBOL_ADDRESS),
+            parameter("path", ParameterKind::Text, false, "A repository-relative file path (instead of symbol)."),
+        ],
+        requires_one_of: &["symbol", "path"],
+        paged_by_cursor: false,
+        read_only: true,
+    },
+    ToolSpecification {
+        name: "search_memory",
+        daemon_method: "search_memory",
+        description: "Search the memory entries (plans, decisions, experiments, notes...) by words in their title, tags and body, optionally only those tethered to a symbol or path. Use it to find earlier decisions before proposing a design.",
+        parameters: &[
+            parameter("query", ParameterKind::Text, true, "Words to search for."),
+            parameter("type", ParameterKind::OneOf(ENTRY_TYPES), false, "Only entries of this type."),
+            parameter("status", ParameterKind::OneOf(&["active", "discarded"]), false, "Only active or only discarded entries."),
+            parameter("symbol", ParameterKind::Text, false, "Only entries tethered to this symbol (same addressing as the other tools)."),
+            parameter("path", ParameterKind::Text, false, "Only entries tethered to this file."),
+            LIMIT,
+            CURSOR,
+        ],
+        requires_one_of: &[],
+        paged_by_cursor: true,
+        read_only: true,
+    },
+    ToolSpecification {
+        name: "record",
+        daemon_method: "record",
+        description: "Write a memory entry (a markdown file under .memory/, committed to git) tethered to the code it is about: pass files to commit them with it, or commit to pin an existing commit. Use it to record a decision, plan or finding that a later reader of the code should know.",
+        parameters: &[
+            parameter("type", ParameterKind::OneOf(ENTRY_TYPES), true, "The kind of entry."),
+            parameter("title", ParameterKind::Text, true, "A one-line title."),
+            parameter("body", ParameterKind::Text, false, "Markdown body: the why, alternatives rejected, caveats."),
+            parameter("parent", ParameterKind::Text, false, "The id of the entry this one belongs under (a checkpoint's plan)."),
+            parameter("files", ParameterKind::TextList, false, "Repository-relative files to commit together with the entry (not with commit)."),
+            parameter("commit", ParameterKind::Text, false, "An existing commit to pin the entry to (not with files)."),
+            parameter("tags", ParameterKind::TextList, false, "Free-form tags."),
+            parameter("supersedes", ParameterKind::TextList, false, "Ids of entries this one replaces."),
+            parameter("depends_on", ParameterKind::TextList, false, "Ids of entries this one depends on."),
+        ],
+        requires_one_of: &[],
+        paged_by_cursor: false,
+        read_only: false,
+    },
+];
+
+/// The JSON schema of one parameter.
+fn parameter_schema(parameter: &ParameterSpecification) -> Value {
+    let mut schema = match parameter.kind {
+        ParameterKind::Text => json!({ "type": "string" }),
+        ParameterKind::Integer { minimum, maximum } => json!({ "type": "integer", "minimum": minimum, "maximum": maximum }),
+        ParameterKind::Boolean => json!({ "type": "boolean" }),
+        ParameterKind::TextList => json!({ "type": "array", "items": { "type": "string" } }),
+        ParameterKind::OneOf(choices) => json!({ "type": "string", "enum": choices }),
+    };
+    schema["description"] = json!(parameter.description);
+    schema
+}
+
+impl ToolSpecification {
+    /// Its parameters followed by the presentation ones.
+    pub fn all_parameters(&self) -> impl Iterator<Item = &'static ParameterSpecification> {
+        self.parameters.iter().chain(PRESENTATION_PARAMETERS.iter())
+    }
+
+    /// The JSON schema of its arguments (an object).
+    pub fn input_schema(&self) -> serde_json::Map<String, Value> {
+        let properties: serde_json::Map<String, Value> = self.all_parameters().map(|parameter| (parameter.name.to_string(), parameter_schema(parameter))).collect();
+        let required: Vec<&str> = self.all_parameters().filter(|parameter| parameter.required).map(|parameter| parameter.name).collect();
+        let mut schema = serde_json::Map::new();
+        schema.insert("type".to_string(), json!("object"));
+        schema.insert("properties".to_string(), Value::Object(properties));
+        if !required.is_empty() {
+            schema.insert("required".to_string(), json!(required));
+        }
+        schema.insert("additionalProperties".to_string(), json!(false));
+        schema
+    }
+
+    /// The description, with how paging works for the tools that page.
+    pub fn full_description(&self) -> String {
+        let mut description = self.description.to_string();
+        if self.paged_by_cursor {
+            description.push_str(" Long answers are cut to budget_tokens; the answer then says how many items remain and the cursor to fetch them.");
+        }
+        description
+    }
+
+    /// The rmcp tool definition.
+    pub fn to_mcp_tool(&self) -> Tool {
+        let annotations = ToolAnnotations::new().read_only(self.read_only).destructive(false).idempotent(self.read_only).open_world(false);
+        Tool::new(self.name, self.full_description(), Arc::new(self.input_schema())).with_annotations(annotations)
+    }
+}

@@ -1,0 +1,128 @@
+//! `tether mcp` end to end: the program runs as a child process, an rmcp client drives it over
+//! stdio against a fixture repository, every tool is called, an oversized answer is paged, and
+//! malformed arguments get tool errors while the server keeps serving.
+
+use std::io::Write;
+use std::os::unix::net::UnixStream;
+
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::ServiceExt;
+use tether_protocol::{json, Value};
+use tether_tests::FixtureRepository;
+
+const APP: &str = r#"
+//- /app/__init__.py
+//- /app/core.py
+def compute(x):
+    return x + 1
+
+def report(x):
+    return compute(x) * 2
+//- /app/api.py
+from app.core import compute
+
+def handle(request):
+    return compute(request)
+//- /tests/test_core.py
+from app.core import report
+
+def test_report():
+    assert report(1) == 4
+"#;
+
+fn text_of(result: &CallToolResult) -> String {
+    result.content.iter().filter_map(|content| content.as_text()).map(|text| text.text.clone()).collect::<Vec<_>>().join("\n")
+}
+
+fn arguments(value: Value) -> serde_json::Map<String, Value> {
+    value.as_object().cloned().unwrap_or_default()
+}
+
+/// Stops the daemon the MCP server started for the fixture.
+fn stop_daemon(root: &std::path::Path) {
+    let socket = root.join(".git/tether/daemon.sock");
+    if let Ok(mut stream) = UnixStream::connect(socket) {
+        let _ = stream.write_all(b"{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"shutdown\"}\n");
+    }
+}
+
+#[test]
+fn an_agent_answers_what_breaks_who_owns_and_why_through_mcp() {
+    let mut repository = FixtureRepository::new(APP);
+    repository.write("app/core.py", "def compute(x):\n    return x + 2\n\ndef report(x):\n    return compute(x) * 2\n");
+    repository.commit_all_as("Bea", "bea@example.com", "compute adds two");
+    let many: String = (0..80).map(|index| format!("def caller_{index}(x):\n    return compute(x)\n\n")).collect();
+    repository.write("app/many.py", &format!("from app.core import compute\n\n{many}"));
+    repository.commit_all("many callers");
+    let root = repository.root().to_path_buf();
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let outcome = runtime.block_on(async {
+        let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_tether-test-cli"))
+            .args(["mcp", "-C"])
+            .arg(&root)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("tether mcp starts");
+        let stdout = child.stdout.take().unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let client = ().serve((stdout, stdin)).await.expect("the MCP session initializes");
+
+        let tools = client.list_tools(None).await.expect("tools/list");
+        let names: Vec<String> = tools.tools.iter().map(|tool| tool.name.to_string()).collect();
+        assert_eq!(names, ["blast", "callers", "callees", "imports", "lookup", "changes", "ownership", "context", "search_memory", "record"]);
+
+        let call = |name: &'static str, value: Value| {
+            let client = &client;
+            async move { client.call_tool(CallToolRequestParams::new(name).with_arguments(arguments(value))).await.expect("tools/call") }
+        };
+        // What breaks if I change compute, and which tests cover it.
+        let blast = call("blast", json!({ "symbol": "app.core.compute" })).await;
+        assert_eq!(blast.is_error, Some(false), "{}", text_of(&blast));
+        let blast_text = text_of(&blast);
+        assert!(blast_text.contains("app.api.handle") && blast_text.contains("test_core.test_report"), "{blast_text}");
+        for (tool, value) in [
+            ("callers", json!({ "symbol": "compute" })),
+            ("callees", json!({ "symbol": "app.core.report" })),
+            ("imports", json!({ "symbol": "app.api" })),
+            ("lookup", json!({ "query": "report" })),
+            ("changes", json!({ "scope": "all" })),
+            ("search_memory", json!({ "query": "compute" })),
+        ] {
+            let result = call(tool, value).await;
+            assert_eq!(result.is_error, Some(false), "{tool}: {}", text_of(&result));
+        }
+        // Who owns it.
+        let ownership = call("ownership", json!({ "symbol": "app.core.compute" })).await;
+        assert!(text_of(&ownership).contains("Bea"), "{}", text_of(&ownership));
+        // Why it exists: record a decision pinned to the last commit, then ask.
+        let head = repository.git(&["rev-parse", "HEAD~1"]).trim().to_string();
+        let recorded = call("record", json!({ "type": "decision", "title": "Compute adds two", "commit": head })).await;
+        assert_eq!(recorded.is_error, Some(false), "{}", text_of(&recorded));
+        let context = call("context", json!({ "symbol": "app.core.compute", "format": "json" })).await;
+        let context: Value = serde_json::from_str(&text_of(&context)).expect("json format");
+        assert_eq!(context["chain"][0]["title"], "Compute adds two", "{context}");
+
+        // An oversized answer is paged within its budget.
+        let paged = call("callers", json!({ "symbol": "app.core.compute", "limit": 200, "budget_tokens": 200 })).await;
+        let paged_text = text_of(&paged);
+        assert!(paged_text.len() <= 200 * 4, "the answer stays within its budget ({} chars): {paged_text}", paged_text.len());
+        assert!(paged_text.contains("cursor"), "{paged_text}");
+        assert!(paged_text.contains("complete"), "completeness survives the cut: {paged_text}");
+
+        // Malformed arguments are tool errors; the server keeps serving.
+        let bad = call("blast", json!({ "symbol": 7 })).await;
+        assert_eq!(bad.is_error, Some(true));
+        let ambiguous = call("callers", json!({ "symbol": "nothing_like_this" })).await;
+        assert_eq!(ambiguous.is_error, Some(true));
+        let again = call("callers", json!({ "symbol": "app.core.compute" })).await;
+        assert_eq!(again.is_error, Some(false));
+
+        client.cancel().await.expect("the client closes");
+        let _ = child.kill().await;
+    });
+    stop_daemon(&root);
+    outcome
+}
