@@ -38,11 +38,15 @@ fn arguments(value: Value) -> serde_json::Map<String, Value> {
     value.as_object().cloned().unwrap_or_default()
 }
 
-/// Stops the daemon the MCP server started for the fixture.
-fn stop_daemon(root: &std::path::Path) {
-    let socket = root.join(".git/tether/daemon.sock");
-    if let Ok(mut stream) = UnixStream::connect(socket) {
-        let _ = stream.write_all(b"{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"shutdown\"}\n");
+/// Stops the daemon the MCP server started for the fixture, even when the test fails.
+struct StopDaemonOnDrop(std::path::PathBuf);
+
+impl Drop for StopDaemonOnDrop {
+    fn drop(&mut self) {
+        let socket = self.0.join(".git/tether/daemon.sock");
+        if let Ok(mut stream) = UnixStream::connect(socket) {
+            let _ = stream.write_all(b"{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"shutdown\"}\n");
+        }
     }
 }
 
@@ -55,6 +59,7 @@ fn an_agent_answers_what_breaks_who_owns_and_why_through_mcp() {
     repository.write("app/many.py", &format!("from app.core import compute\n\n{many}"));
     repository.commit_all("many callers");
     let root = repository.root().to_path_buf();
+    let _stop_daemon = StopDaemonOnDrop(root.clone());
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let outcome = runtime.block_on(async {
         let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_tether-test-cli"))
@@ -123,6 +128,5 @@ fn an_agent_answers_what_breaks_who_owns_and_why_through_mcp() {
         client.cancel().await.expect("the client closes");
         let _ = child.kill().await;
     });
-    stop_daemon(&root);
     outcome
 }

@@ -61,7 +61,8 @@ pub fn run_serve(args: DaemonArgs) -> anyhow::Result<()> {
     let serving_state = Arc::clone(&state);
     runtime.block_on(async move {
         let listener = tokio::net::UnixListener::from_std(listener).context("adopting the socket")?;
-        tether_daemon::serve(listener, serving_state, shutdown_signal()).await;
+        let root = serving_state.paths.root.clone();
+        tether_daemon::serve(listener, serving_state, shutdown_signal(root)).await;
         anyhow::Ok(())
     })?;
     stop.store(true, Ordering::Relaxed);
@@ -73,14 +74,27 @@ pub fn run_serve(args: DaemonArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn shutdown_signal() {
-    let mut terminate = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-        Ok(signal) => signal,
-        Err(_) => return std::future::pending().await,
+/// Completes on SIGTERM, Ctrl-C, or when the repository's folder disappears (a daemon of a
+/// deleted checkout has nothing left to serve).
+async fn shutdown_signal(root: std::path::PathBuf) {
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    let root_gone = async {
+        while root.is_dir() {
+            tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+        }
+        tracing::info!(root = %root.display(), "the repository folder is gone; stopping");
     };
     tokio::select! {
         _ = tokio::signal::ctrl_c() => {}
-        _ = terminate.recv() => {}
+        _ = terminate => {}
+        _ = root_gone => {}
     }
 }
 
