@@ -11,27 +11,8 @@ use std::time::{Duration, Instant};
 
 use tether_daemon::{DaemonPaths, DaemonState};
 use tether_protocol::{json, Value};
-use tether_tests::FixtureRepository;
+use tether_tests::{FixtureRepository, APP_FIXTURE};
 
-const APP: &str = r#"
-//- /app/__init__.py
-//- /app/core.py
-def compute(x):
-    return x + 1
-
-def report(x):
-    return compute(x) * 2
-//- /app/api.py
-from app.core import compute
-
-def handle(request):
-    return compute(request)
-//- /tests/test_core.py
-from app.core import report
-
-def test_report():
-    assert report(1) == 4
-"#;
 
 /// A daemon serving a repository from this process, stopped on drop.
 struct RunningDaemon {
@@ -108,7 +89,7 @@ fn caller_names(answer: &Value) -> Vec<String> {
 
 #[test]
 fn queries_over_the_socket_follow_commits_and_checkouts() {
-    let mut repository = FixtureRepository::new(APP);
+    let mut repository = FixtureRepository::new(APP_FIXTURE);
     let daemon = RunningDaemon::start(repository.root());
     let mut client = daemon.client();
 
@@ -146,7 +127,7 @@ fn wait_for(client: &mut Client, done: impl Fn(&Value) -> bool) -> Value {
 
 #[test]
 fn bad_requests_get_errors_and_the_connection_stays_usable() {
-    let repository = FixtureRepository::new(APP);
+    let repository = FixtureRepository::new(APP_FIXTURE);
     let daemon = RunningDaemon::start(repository.root());
     let mut client = daemon.client();
     assert_eq!(client.send_raw("{not json")["error"]["code"], -32700);
@@ -170,7 +151,7 @@ fn bad_requests_get_errors_and_the_connection_stays_usable() {
 /// `NAME.response.json`. `UPDATE_GOLDEN=1` rewrites the answers.
 #[test]
 fn golden_requests_get_golden_responses() {
-    let repository = FixtureRepository::new(APP);
+    let repository = FixtureRepository::new(APP_FIXTURE);
     let daemon = RunningDaemon::start(repository.root());
     let mut client = daemon.client();
     let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/protocol");

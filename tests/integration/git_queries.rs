@@ -2,9 +2,9 @@
 //! a rename, whitespace-only edits, and staged against unstaged changes.
 
 
-use tether_daemon::{DaemonPaths, DaemonState};
+use tether_daemon::DaemonState;
 use tether_protocol::{json, Value};
-use tether_tests::FixtureRepository;
+use tether_tests::{indexed_daemon, FixtureRepository};
 
 const LIBRARY: &str = r#"
 //- /lib/__init__.py
@@ -26,12 +26,6 @@ def test_handle():
     assert handle("a b") == "a, b"
 "#;
 
-fn daemon_for(repository: &FixtureRepository) -> DaemonState {
-    let root = repository.root();
-    let state = DaemonState::new(DaemonPaths::new(root, &root.join(".git/tether/graph.lbug")), tether_store::StoreConfig { buffer_pool_bytes: 128 << 20, max_threads: 1 });
-    state.load_or_build().expect("index");
-    state
-}
 
 fn call(state: &DaemonState, method: &str, params: Value) -> Value {
     tether_daemon::handle(state, method, &params).unwrap_or_else(|error| panic!("{method} failed: {error:?}"))
@@ -50,7 +44,7 @@ fn ownership_aggregates_blame_by_author_through_the_mailmap_without_bots() {
     repository.commit_all_as("dependabot[bot]", "49699333+dependabot[bot]@users.noreply.github.com", "bump");
     repository.write(".mailmap", "Bea New <bea@new.example> Bea Old <bea@old.example>\n");
     repository.commit_all("mailmap");
-    let state = daemon_for(&repository);
+    let state = indexed_daemon(&repository);
 
     let answer = call(&state, "ownership", json!({ "symbol": "lib.core.parse" }));
     assert_eq!(owners(&answer), [("Bea New".to_string(), 2), ("Ada Fixture".to_string(), 1)]);
@@ -79,7 +73,7 @@ fn changed(answer: &Value) -> Vec<(String, String)> {
 #[test]
 fn changes_map_hunks_to_added_modified_and_deleted_symbols_then_blast() {
     let repository = FixtureRepository::new(LIBRARY);
-    let state = daemon_for(&repository);
+    let state = indexed_daemon(&repository);
     // Unstaged: modify `parse`, add a function, delete `render`'s body line by line is a modification.
     repository.write(
         "lib/core.py",
@@ -103,7 +97,7 @@ fn changes_map_hunks_to_added_modified_and_deleted_symbols_then_blast() {
 fn changes_ignore_whitespace_edits_see_deletions_and_keep_renames_whole() {
     let mut repository = FixtureRepository::new(LIBRARY);
     let first = repository.git(&["rev-parse", "HEAD"]).trim().to_string();
-    let state = daemon_for(&repository);
+    let state = indexed_daemon(&repository);
     // Whitespace only: nothing changed unless asked.
     repository.write("lib/core.py", "def parse(text):\n    return text.split()   \n\ndef render(items):\n    return \", \".join(items)\n");
     assert!(changed(&call(&state, "changes", json!({}))).is_empty());

@@ -8,27 +8,8 @@ use std::os::unix::net::UnixStream;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::ServiceExt;
 use tether_protocol::{json, Value};
-use tether_tests::FixtureRepository;
+use tether_tests::{FixtureRepository, APP_FIXTURE};
 
-const APP: &str = r#"
-//- /app/__init__.py
-//- /app/core.py
-def compute(x):
-    return x + 1
-
-def report(x):
-    return compute(x) * 2
-//- /app/api.py
-from app.core import compute
-
-def handle(request):
-    return compute(request)
-//- /tests/test_core.py
-from app.core import report
-
-def test_report():
-    assert report(1) == 4
-"#;
 
 fn text_of(result: &CallToolResult) -> String {
     result.content.iter().filter_map(|content| content.as_text()).map(|text| text.text.clone()).collect::<Vec<_>>().join("\n")
@@ -52,7 +33,7 @@ impl Drop for StopDaemonOnDrop {
 
 #[test]
 fn an_agent_answers_what_breaks_who_owns_and_why_through_mcp() {
-    let mut repository = FixtureRepository::new(APP);
+    let mut repository = FixtureRepository::new(APP_FIXTURE);
     repository.write("app/core.py", "def compute(x):\n    return x + 2\n\ndef report(x):\n    return compute(x) * 2\n");
     repository.commit_all_as("Bea", "bea@example.com", "compute adds two");
     let many: String = (0..80).map(|index| format!("def caller_{index}(x):\n    return compute(x)\n\n")).collect();

@@ -3,9 +3,9 @@
 //! staleness counts, `needs_recheck` through a two-step `depends_on` chain, and a malformed
 //! entry reported while the others load.
 
-use tether_daemon::{DaemonPaths, DaemonState};
+use tether_daemon::DaemonState;
 use tether_protocol::{json, Value};
-use tether_tests::FixtureRepository;
+use tether_tests::{indexed_daemon, FixtureRepository};
 
 const TEXT_TOOLS: &str = r#"
 //- /lib/__init__.py
@@ -20,12 +20,6 @@ def helper():
     return 1
 "#;
 
-fn daemon_for(repository: &FixtureRepository) -> DaemonState {
-    let root = repository.root();
-    let state = DaemonState::new(DaemonPaths::new(root, &root.join(".git/tether/graph.lbug")), tether_store::StoreConfig { buffer_pool_bytes: 128 << 20, max_threads: 1 });
-    state.load_or_build().expect("index");
-    state
-}
 
 fn call(state: &DaemonState, method: &str, params: Value) -> Value {
     tether_daemon::handle(state, method, &params).unwrap_or_else(|error| panic!("{method} {params} failed: {error:?}"))
@@ -42,7 +36,7 @@ fn chain(answer: &Value) -> Vec<(String, String)> {
 #[test]
 fn record_tethers_survive_shifts_and_renames_and_report_staleness() {
     let mut repository = FixtureRepository::new(TEXT_TOOLS);
-    let state = daemon_for(&repository);
+    let state = indexed_daemon(&repository);
 
     // Refusals: nothing is written for any of them.
     assert!(refusal(&state, json!({ "type": "musing", "title": "x" })).contains("unknown type"));
@@ -123,7 +117,7 @@ fn needs_recheck_through_a_two_step_chain_and_malformed_entries_reported() {
     repository.write(".memory/decisions/d.md", &entry("dd", "Comma split", "supersedes: [c]\n"));
     repository.write(".memory/notes/broken.md", "---\nid: broken\ntype: note\ntitle: [unclosed\n");
     repository.commit_all("entries");
-    let state = daemon_for(&repository);
+    let state = indexed_daemon(&repository);
     let context = call(&state, "context", json!({ "symbol": "lib.core.parse" }));
     let verdicts: Vec<(String, Value)> = context["chain"].as_array().unwrap().iter().map(|entry| (entry["id"].as_str().unwrap().to_string(), entry["needs_recheck"].clone())).collect();
     let a = verdicts.iter().find(|(id, _)| id == "a").expect("a is tethered");

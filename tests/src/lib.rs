@@ -278,3 +278,34 @@ impl FixtureRepository {
         self.git(&["rev-parse", "HEAD"]).trim().to_string()
     }
 }
+
+/// A small Python application: `compute` called by `report` and by `app.api.handle`, and a
+/// test of `report`. The daemon and MCP tests share it.
+pub const APP_FIXTURE: &str = r#"
+//- /app/__init__.py
+//- /app/core.py
+def compute(x):
+    return x + 1
+
+def report(x):
+    return compute(x) * 2
+//- /app/api.py
+from app.core import compute
+
+def handle(request):
+    return compute(request)
+//- /tests/test_core.py
+from app.core import report
+
+def test_report():
+    assert report(1) == 4
+"#;
+
+/// A daemon state for a fixture repository, with its graph built (no socket, no threads).
+pub fn indexed_daemon(repository: &FixtureRepository) -> tether_daemon::DaemonState {
+    let root = repository.root();
+    let paths = tether_daemon::DaemonPaths::new(root, &root.join(".git/tether/graph.lbug"));
+    let state = tether_daemon::DaemonState::new(paths, tether_store::StoreConfig { buffer_pool_bytes: 128 << 20, max_threads: 1 });
+    state.load_or_build().expect("the fixture indexes");
+    state
+}
