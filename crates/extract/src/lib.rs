@@ -45,11 +45,20 @@ pub struct SourceFile<'a> {
 /// Binary content (a NUL byte), invalid UTF-8 and files over `max_bytes` yield a facts value
 /// with no symbols and one diagnostic saying why.
 pub fn extract_bytes(path: &str, language: Language, module_name: &str, bytes: &[u8], max_bytes: u64) -> FileFacts {
-    if let Some(diagnostic) = reject_non_text(path, bytes, max_bytes) {
-        return FileFacts { path: path.to_string(), language: Some(language), diagnostics: vec![diagnostic], ..FileFacts::default() };
+    match text_or_diagnostic(path, bytes, max_bytes) {
+        Ok(text) => extract(&SourceFile { path, language, module_name, text }),
+        Err(diagnostic) => FileFacts { path: path.to_string(), language: Some(language), diagnostics: vec![diagnostic], ..FileFacts::default() },
     }
-    let text = std::str::from_utf8(bytes).expect("checked by reject_non_text");
-    extract(&SourceFile { path, language, module_name, text })
+}
+
+/// The bytes as text (validated once), or why they are not.
+fn text_or_diagnostic<'a>(path: &str, bytes: &'a [u8], max_bytes: u64) -> Result<&'a str, Diagnostic> {
+    if bytes.len() as u64 <= max_bytes && !bytes.iter().take(8192).any(|byte| *byte == 0) {
+        if let Ok(text) = std::str::from_utf8(bytes) {
+            return Ok(text);
+        }
+    }
+    Err(reject_non_text(path, bytes, max_bytes).expect("bytes that are not text have a reason"))
 }
 
 /// Why bytes cannot be parsed as source text, if they cannot.

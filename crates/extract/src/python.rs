@@ -416,6 +416,10 @@ fn literal_type(kind: &str) -> Option<&'static str> {
 }
 
 pub(crate) fn shorten(text: &str) -> String {
+    // Most callees are short and on one line: copy them as they are.
+    if text.len() <= MAX_CALL_TEXT_BYTES && !text.contains(['\n', '\r', '\t']) && !text.contains("  ") && !text.starts_with(' ') && !text.ends_with(' ') {
+        return text.to_string();
+    }
     let single_line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
     if single_line.len() <= MAX_CALL_TEXT_BYTES {
         return single_line;

@@ -39,10 +39,23 @@ impl CachedFile {
 
 /// Facts by repository-relative path, and the call sites as last resolved. Empty for a cold
 /// build.
-#[derive(Default)]
 pub struct FactsCache {
     pub(crate) files: HashMap<String, Arc<CachedFile>>,
     pub(crate) resolution: tether_resolve::ResolutionCache,
+}
+
+impl Default for FactsCache {
+    /// A cache that keeps this build's results for the next one.
+    fn default() -> FactsCache {
+        FactsCache { files: HashMap::new(), resolution: tether_resolve::ResolutionCache::kept() }
+    }
+}
+
+impl FactsCache {
+    /// A cache for one build only: nothing is kept for a next build.
+    pub fn throwaway() -> FactsCache {
+        FactsCache { files: HashMap::new(), resolution: tether_resolve::ResolutionCache::default() }
+    }
 }
 
 impl FactsCache {

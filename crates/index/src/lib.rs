@@ -65,7 +65,7 @@ pub enum IndexError {
 /// Walks, extracts and resolves `options.root` into a graph. `progress(done, total)` is
 /// called from worker threads as files finish.
 pub fn build_graph(options: &IndexOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<BuiltGraph, IndexError> {
-    build_graph_cached(options, &mut FactsCache::default(), progress)
+    build_graph_cached(options, &mut FactsCache::throwaway(), progress)
 }
 
 /// Like [`build_graph`], re-extracting only files that changed since `cache` was filled, and

@@ -69,6 +69,15 @@ pub struct VersionedFacts<'a> {
 pub struct ResolutionCache {
     interface: u64,
     per_file: HashMap<String, (u64, FileCalls)>,
+    /// Keep per-file results for the next build (off for a one-off cold build).
+    pub keep: bool,
+}
+
+impl ResolutionCache {
+    /// A cache that keeps each build's per-file results for the next build.
+    pub fn kept() -> ResolutionCache {
+        ResolutionCache { keep: true, ..ResolutionCache::default() }
+    }
 }
 
 /// Like [`resolve`], re-resolving only the call sites of files whose facts changed, as long as
@@ -99,8 +108,12 @@ pub fn resolve_cached(files: &[VersionedFacts<'_>], cache: &mut ResolutionCache)
     let mut merged = FileCalls::default();
     let mut next_cache = HashMap::default();
     for (path, version, calls) in per_file {
-        merged = merged.merge(calls.clone());
-        next_cache.insert(path, (version, calls));
+        if cache.keep {
+            merged = merged.merge(calls.clone());
+            next_cache.insert(path, (version, calls));
+        } else {
+            merged = merged.merge(calls);
+        }
     }
     cache.per_file = next_cache;
     finish(&resolver, merged)
