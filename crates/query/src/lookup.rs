@@ -27,21 +27,23 @@ impl Snapshot {
         let needle = query.trim().to_lowercase();
         let folder = folder.map(|folder| folder.trim_end_matches('/').to_string()).filter(|folder| !folder.is_empty() && folder != ".");
         let mut items: Vec<LookupItem> = Vec::new();
+        let dotted_suffix = format!(".{needle}");
+        let pathed_suffix = format!("::{needle}");
+        let folder_prefix = folder.as_ref().map(|folder| format!("{folder}/"));
         if !needle.is_empty() {
             for (index, symbol) in self.symbols().iter().enumerate() {
                 if symbol.kind.is_outside() {
                     continue;
                 }
-                if let Some(folder) = &folder {
-                    if !symbol.path.starts_with(&format!("{folder}/")) {
+                if let Some(prefix) = &folder_prefix {
+                    if !symbol.path.starts_with(prefix) {
                         continue;
                     }
                 }
-                let name = symbol.name.to_lowercase();
-                let qualified_name = symbol.qualified_name.to_lowercase();
-                let rank = if name == needle {
+                let (name, qualified_name) = &self.lowercase_names[index];
+                let rank = if *name == needle {
                     0
-                } else if qualified_name.ends_with(&format!(".{needle}")) || qualified_name.ends_with(&format!("::{needle}")) || qualified_name == needle {
+                } else if qualified_name.ends_with(&dotted_suffix) || qualified_name.ends_with(&pathed_suffix) || *qualified_name == needle {
                     1
                 } else if name.starts_with(&needle) {
                     2

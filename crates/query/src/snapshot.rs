@@ -63,6 +63,8 @@ pub struct Snapshot {
     pub(crate) unresolved_by_name: HashMap<String, Vec<u32>>,
     outgoing: Adjacency,
     incoming: Adjacency,
+    /// Each symbol's name and qualified name in lower case, for lookups.
+    pub(crate) lowercase_names: Vec<(String, String)>,
     /// Files that parsed with errors or were skipped: callers may hide there.
     pub files_with_problems: Vec<String>,
     /// Files that were not parsed at all.
@@ -92,6 +94,7 @@ impl Snapshot {
         for symbols in by_path.values_mut() {
             symbols.sort_by_key(|index| graph.symbols[*index as usize].span.start_line);
         }
+        let lowercase_names = graph.symbols.iter().map(|symbol| (symbol.name.to_lowercase(), symbol.qualified_name.to_lowercase())).collect();
         let mut unresolved_by_name: HashMap<String, Vec<u32>> = HashMap::default();
         for (index, call) in graph.unresolved.iter().enumerate() {
             unresolved_by_name.entry(call.callee_name.clone()).or_default().push(index as u32);
@@ -108,6 +111,7 @@ impl Snapshot {
             unresolved_by_name,
             outgoing,
             incoming,
+            lowercase_names,
             files_with_problems,
             skipped_files,
             census,
