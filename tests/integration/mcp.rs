@@ -28,6 +28,12 @@ impl Drop for StopDaemonOnDrop {
         if let Ok(mut stream) = UnixStream::connect(socket) {
             let _ = stream.write_all(b"{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"shutdown\"}\n");
         }
+        // Let it finish (it writes its last graph) before the folder is removed under it.
+        let lock = self.0.join(".git/tether/daemon.lock");
+        let started = std::time::Instant::now();
+        while tether_daemon::DaemonLock::is_held(&lock) && started.elapsed() < std::time::Duration::from_secs(20) {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
     }
 }
 

@@ -61,22 +61,31 @@ pub fn run_serve(args: DaemonArgs) -> anyhow::Result<()> {
     let serving_state = Arc::clone(&state);
     runtime.block_on(async move {
         let listener = tokio::net::UnixListener::from_std(listener).context("adopting the socket")?;
-        let root = serving_state.paths.root.clone();
-        tether_daemon::serve(listener, serving_state, shutdown_signal(root)).await;
+        let (root, socket) = (serving_state.paths.root.clone(), serving_state.paths.socket.clone());
+        tether_daemon::serve(listener, serving_state, shutdown_signal(root, socket)).await;
         anyhow::Ok(())
     })?;
     stop.store(true, Ordering::Relaxed);
-    if let Err(error) = state.persist_now() {
-        tracing::error!(%error, "could not write the last graph at shutdown; the next start rebuilds it");
+    // Write the last graph, but never hang on the way out: the next start reconciles anyway.
+    let (done, finished) = std::sync::mpsc::channel();
+    let persisting_state = Arc::clone(&state);
+    std::thread::spawn(move || {
+        let _ = done.send(persisting_state.persist_now());
+    });
+    match finished.recv_timeout(std::time::Duration::from_secs(30)) {
+        Ok(Ok(())) => {}
+        Ok(Err(error)) => tracing::error!(%error, "could not write the last graph at shutdown; the next start rebuilds it"),
+        Err(_) => tracing::error!("writing the last graph took over 30 s; stopping without it (the next start rebuilds it)"),
     }
     let _ = std::fs::remove_file(&paths.socket);
     tracing::info!("daemon stopped");
     Ok(())
 }
 
-/// Completes on SIGTERM, Ctrl-C, or when the repository's folder disappears (a daemon of a
-/// deleted checkout has nothing left to serve).
-async fn shutdown_signal(root: std::path::PathBuf) {
+/// Completes on SIGTERM, Ctrl-C, or when the repository's folder or the daemon's socket file
+/// disappears (a daemon of a deleted checkout, or one no client can reach, has nothing left
+/// to serve).
+async fn shutdown_signal(root: std::path::PathBuf, socket: std::path::PathBuf) {
     let terminate = async {
         match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
             Ok(mut signal) => {
@@ -86,10 +95,10 @@ async fn shutdown_signal(root: std::path::PathBuf) {
         }
     };
     let root_gone = async {
-        while root.is_dir() {
+        while root.is_dir() && socket.exists() {
             tokio::time::sleep(std::time::Duration::from_secs(1)).await;
         }
-        tracing::info!(root = %root.display(), "the repository folder is gone; stopping");
+        tracing::info!(root = %root.display(), "the repository folder or the socket is gone; stopping");
     };
     tokio::select! {
         _ = tokio::signal::ctrl_c() => {}
