@@ -152,7 +152,7 @@ fn pin_tethers(state: &DaemonState, repository: &Repository, snapshot: &Snapshot
     };
     for symbol in &changed {
         let module = module_name_of(snapshot, &symbol.path);
-        let relative = symbol.qualified_name.strip_prefix(&module).map(|rest| rest.trim_start_matches(['.', ':']).to_string()).unwrap_or_else(|| symbol.qualified_name.clone());
+        let relative = name_inside_module(&symbol.qualified_name, &module).unwrap_or(&symbol.qualified_name).to_string();
         tethers.push(PinTether { kind: TetherKind::Changed, path: symbol.path.clone(), relative_name: Some(relative), symbol_kind: Some(symbol.kind) });
     }
     // A pinned file whose diff is empty, or holds no parsed symbol, is referenced as a file.
@@ -211,6 +211,12 @@ pub fn memory_index(state: &DaemonState, repository: &Repository, snapshot: &Sna
     index
 }
 
+/// A qualified name without its module's prefix (`pkg.mod.Class.method` → `Class.method`,
+/// `krate::m::Type::f` → `Type::f`); `None` when it is not inside that module.
+fn name_inside_module<'a>(qualified_name: &'a str, module: &str) -> Option<&'a str> {
+    qualified_name.strip_prefix(module).map(|rest| rest.trim_start_matches(['.', ':']))
+}
+
 /// What a `context` question is about.
 pub enum ContextSubject {
     Symbol(SymbolIndex),
@@ -227,7 +233,7 @@ pub fn context(state: &DaemonState, snapshot: &Snapshot, subject: ContextSubject
         ContextSubject::Symbol(index) => {
             let symbol = snapshot.symbol(*index);
             let module = module_name_of(snapshot, &symbol.path);
-            let relative = symbol.qualified_name.strip_prefix(&module).map(|rest| rest.trim_start_matches(['.', ':']).to_string()).unwrap_or_default();
+            let relative = name_inside_module(&symbol.qualified_name, &module).unwrap_or_default().to_string();
             let relative = if symbol.kind == SymbolKind::Module { None } else { Some(relative) };
             (symbol.path.clone(), relative, Some(symbol.kind), Some((symbol.span.start_line, symbol.span.end_line)), tether_protocol::symbol_json(snapshot, *index))
         }
@@ -402,7 +408,7 @@ pub fn memory_graph(state: &DaemonState, snapshot: &Snapshot) -> tether_model::M
             let target = match (tether.kind, &tether.relative_name) {
                 (TetherKind::Changed, Some(relative)) => symbols.iter().copied().find(|index| {
                     let symbol = snapshot.symbol(*index);
-                    Some(symbol.kind) == tether.symbol_kind && symbol.qualified_name.strip_prefix(&module).map(|rest| rest.trim_start_matches(['.', ':'])) == Some(relative.as_str())
+                    Some(symbol.kind) == tether.symbol_kind && name_inside_module(&symbol.qualified_name, &module) == Some(relative.as_str())
                 }),
                 _ => symbols.iter().copied().find(|index| snapshot.symbol(*index).kind == SymbolKind::Module),
             };
