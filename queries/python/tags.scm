@@ -32,3 +32,6 @@
 (for_statement left: (identifier) @local.definition)
 (for_in_clause left: (identifier) @local.definition)
 (with_item value: (as_pattern) @local.definition)
+; What a function returns or yields, when it has no return annotation.
+(return_statement) @local.definition
+(yield) @local.definition

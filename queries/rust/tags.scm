@@ -32,6 +32,10 @@
 (macro_definition
   name: (identifier) @name) @definition.macro
 
+; `type Name = Type;`, also an impl's associated type.
+(type_item
+  name: (type_identifier) @name) @definition.type
+
 ; Every call and macro invocation, whatever its callee; the extractor keeps its structure.
 (call_expression) @reference.call
 (macro_invocation) @reference.call
@@ -46,10 +50,15 @@
 (trait_item
   (where_clause (where_predicate) @reference.inherits))
 
-; Names whose type is visible: `let` statements, function parameters, struct fields.
+; Names whose type is visible: `let` statements, function and closure parameters, struct fields.
 (let_declaration) @local.definition
 (parameters (parameter) @local.definition)
 (field_declaration) @local.definition
 (closure_parameters (identifier) @local.definition)
-(closure_parameters (parameter pattern: (identifier) @local.definition))
+(closure_parameters (parameter) @local.definition)
 (for_expression pattern: (identifier) @local.definition)
+; `Some(x)`, `Ok(x)` and `Variant(x)` in `let`, `if let` and `match`; enum variants (with
+; their tuple fields) and tuple struct fields (`enum E { V(A) }`, `struct S(A);`).
+(tuple_struct_pattern (identifier) @local.definition)
+(enum_variant) @local.definition
+(struct_item body: (ordered_field_declaration_list) @local.definition)

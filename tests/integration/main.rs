@@ -3,6 +3,7 @@
 mod daemon;
 mod extraction_never_panics;
 mod git_queries;
+mod inference_cases;
 mod mcp;
 mod memory;
 mod python_calls;

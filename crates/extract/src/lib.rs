@@ -13,6 +13,7 @@ mod python;
 mod query;
 mod render;
 mod rust;
+mod rust_bindings;
 mod rust_macro_arguments;
 
 use std::cell::RefCell;
@@ -25,6 +26,12 @@ pub use render::render_facts;
 
 /// The binding name under which a function's declared return type is recorded.
 pub const RETURN_BINDING: &str = "return";
+
+/// The binding name under which a Python function's `yield` values are recorded.
+pub const YIELD_BINDING: &str = "yield";
+
+/// The binding name under which a Rust type alias records the type it stands for.
+pub const TYPE_ALIAS_BINDING: &str = "type";
 
 /// Files larger than this are skipped with a diagnostic unless the caller sets another limit.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;

@@ -9,6 +9,13 @@
 pub struct RustCrate {
     pub name: String,
     pub directory: String,
+    /// With `autotests = false` and one `[[test]]` target in `tests/` (`tests/tests.rs`), the
+    /// other files of `tests/` are that target's modules: its file stem (`tests`). The test
+    /// crate is then named `{name}_{stem}`, so that two packages' `tests/tests.rs` differ.
+    pub tests_root: Option<String>,
+    /// A target whose root file is not under `src/` (`[[bin]] path = "crates/core/main.rs"`):
+    /// `directory` holds the root file (stem `main`), and its other files are its modules.
+    pub root_file: Option<String>,
 }
 
 /// The dotted module name of a Python file.
@@ -55,10 +62,26 @@ pub fn rust_module_path(path: &str, crates: &[RustCrate]) -> String {
         &without_extension[owner.directory.len() + 1..]
     };
     let segments: Vec<&str> = inside.split('/').collect();
+    if let Some(root_file) = owner.root_file.as_deref() {
+        let mut rest: Vec<&str> = segments.into_iter().filter(|segment| !segment.is_empty()).collect();
+        if rest == [root_file] || rest.last() == Some(&"mod") {
+            rest.pop();
+        }
+        return sanitize_segments(std::iter::once(owner.name.as_str()).chain(rest));
+    }
     match segments.as_slice() {
         ["src", "lib" | "main"] => owner.name.clone(),
         ["src", "bin", binary] => sanitize_segments([*binary].into_iter()),
         ["src", "bin", binary, "main"] => sanitize_segments([*binary].into_iter()),
+        ["tests", rest @ ..] if owner.tests_root.is_some() && !rest.is_empty() => {
+            let root = owner.tests_root.as_deref().unwrap_or_default();
+            let mut rest: Vec<&str> = rest.iter().copied().filter(|segment| rest.len() > 1 || *segment != root).collect();
+            if rest.last() == Some(&"mod") {
+                rest.pop();
+            }
+            let crate_name = format!("{}_{root}", owner.name);
+            sanitize_segments(std::iter::once(crate_name.as_str()).chain(rest))
+        }
         ["tests" | "examples" | "benches", rest @ ..] if !rest.is_empty() => {
             let mut rest = rest.to_vec();
             if rest.last() == Some(&"main") || rest.last() == Some(&"mod") {
@@ -112,8 +135,8 @@ mod tests {
     #[test]
     fn rust_paths_follow_the_crate_layout() {
         let crates = [
-            RustCrate { name: "root_crate".into(), directory: "".into() },
-            RustCrate { name: "my_lib".into(), directory: "crates/my-lib".into() },
+            RustCrate { name: "root_crate".into(), directory: "".into(), tests_root: None, root_file: None },
+            RustCrate { name: "my_lib".into(), directory: "crates/my-lib".into(), tests_root: None, root_file: None },
         ];
         assert_eq!(rust_module_path("src/lib.rs", &crates), "root_crate");
         assert_eq!(rust_module_path("src/a/mod.rs", &crates), "root_crate::a");

@@ -3,7 +3,7 @@
 use tether_model::{Binding, BindingValue, CallSite, CalleeExpr, FileFacts, Import, ImportStyle, Language, Receiver, SupertypeRef, SymbolKind};
 use tree_sitter::Node;
 
-use crate::RETURN_BINDING;
+use crate::{RETURN_BINDING, YIELD_BINDING};
 use crate::outline::{line_of, text_of, Lowering, NewSymbol, ScopeStack};
 use crate::query::{CaptureRole, DefinitionCapture, Tag};
 
@@ -64,7 +64,7 @@ impl Lowering for PythonLowering {
         }
         // The return annotation, as the binding `return` of the function.
         if let Some(path) = tag.node.child_by_field_name("return_type").and_then(|annotation| annotation_path(annotation, source)) {
-            facts.bindings.push(Binding { scope: symbol.id, name: RETURN_BINDING.to_string(), value: BindingValue::Type { path, is_dyn: false }, line: line_of(tag.node) });
+            facts.bindings.push(Binding { scope: symbol.id, name: RETURN_BINDING.to_string(), value: BindingValue::named_type(path), line: line_of(tag.node) });
         }
     }
 
@@ -270,7 +270,7 @@ fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut 
             let named = scopes.innermost_named();
             let right = node.child_by_field_name("right");
             let value = if let Some(annotation) = node.child_by_field_name("type") {
-                annotation_path(annotation, source).map(|path| BindingValue::Type { path, is_dyn: false })
+                annotation_path(annotation, source).map(BindingValue::named_type)
             } else if let Some(right) = right {
                 match right.kind() {
                     "call" => right.child_by_field_name("function").map(|function| BindingValue::CallResult(callee_expression(function, source))),
@@ -282,9 +282,9 @@ fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut 
                     // `__all__ = ["a", "b"]`: the names a star import takes.
                     "list" | "tuple" if name_path == ["__all__"] => exported_names(right, source),
                     "list" | "tuple" | "set" | "dictionary" => Some(collection_of_names(right, source).unwrap_or_else(|| {
-                        BindingValue::Type { path: vec![literal_type(right.kind()).unwrap_or("list").to_string()], is_dyn: false }
+                        BindingValue::named_type(vec![literal_type(right.kind()).unwrap_or("list").to_string()])
                     })),
-                    kind => Some(literal_type(kind).map_or(BindingValue::Unknown, |type_name| BindingValue::Type { path: vec![type_name.to_string()], is_dyn: false })),
+                    kind => Some(literal_type(kind).map_or(BindingValue::Unknown, |type_name| BindingValue::named_type(vec![type_name.to_string()]))),
                 }
             } else {
                 None
@@ -317,7 +317,35 @@ fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut 
             // Parameters belong to the function being defined (the innermost scope); loop
             // variables to the innermost named scope.
             let scope = if is_parameter { scopes.innermost().id } else { scopes.innermost_named().id };
-            facts.bindings.push(Binding { scope, name: text_of(name, source).to_string(), value: BindingValue::Unknown, line });
+            let value = if is_parameter { BindingValue::UntypedParameter } else { BindingValue::Unknown };
+            facts.bindings.push(Binding { scope, name: text_of(name, source).to_string(), value, line });
+        }
+        // `return x` / `yield x` in a function without a return annotation: the binding `return`.
+        "return_statement" | "yield" => {
+            let function = scopes.innermost();
+            if !function.kind.is_callable() || function.kind == SymbolKind::Lambda {
+                return;
+            }
+            // An annotation says it all; and a function's own statements only (not a class's
+            // or a nested function's, which are their own innermost scopes).
+            let mut ancestor = node.parent();
+            while let Some(current) = ancestor.filter(|current| !matches!(current.kind(), "function_definition" | "lambda" | "class_definition")) {
+                ancestor = current.parent();
+            }
+            if ancestor.is_none_or(|definition| definition.kind() != "function_definition" || definition.child_by_field_name("return_type").is_some()) {
+                return;
+            }
+            let Some(value) = node.named_child(0).filter(|value| !value.kind().ends_with("comment")) else { return };
+            let value = match value.kind() {
+                "call" => value.child_by_field_name("function").map(|callee| BindingValue::CallResult(callee_expression(callee, source))),
+                "identifier" | "attribute" => dotted_path(value, source).map(|path| BindingValue::Expression(tether_model::Receiver::Path(path))),
+                _ => None,
+            };
+            let Some(value) = value else { return };
+            // A generator's yields are not what calling it returns, but they are what a pytest
+            // fixture gives the tests that name it.
+            let name = if node.kind() == "yield" { YIELD_BINDING } else { RETURN_BINDING };
+            facts.bindings.push(Binding { scope: function.id, name: name.to_string(), value, line });
         }
         "as_pattern" => {
             let Some(alias) = node.child_by_field_name("alias").and_then(|alias| alias.named_child(0)).filter(|alias| alias.kind() == "identifier") else { return };
@@ -337,7 +365,7 @@ fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut 
             let Some(path) = annotation_path(annotation, source) else { return };
             // Parameters belong to the function being defined, which is the innermost scope.
             let scope = scopes.innermost().id;
-            facts.bindings.push(Binding { scope, name: text_of(name, source).to_string(), value: BindingValue::Type { path, is_dyn: false }, line });
+            facts.bindings.push(Binding { scope, name: text_of(name, source).to_string(), value: BindingValue::named_type(path), line });
         }
         _ => {}
     }

@@ -73,15 +73,18 @@ build(3)
             from pkg.shapes <- ..core.helper as h @4
             from pkg.shapes <- typing.* @5
             supertype pkg.shapes.Circle : Base @7
-            binding pkg.shapes.Circle.__init__ self: ? @8
+            binding pkg.shapes.Circle.__init__ self: parameter @8
             binding pkg.shapes.Circle.__init__ radius: float @8
             binding pkg.shapes.Circle.__init__ helper: Helper @8
             binding pkg.shapes.Circle self.radius: float @9
             binding pkg.shapes.Circle self.helper: call Helper @10
-            binding pkg.shapes.Circle.area self: ? @13
+            binding pkg.shapes.Circle.area self: parameter @13
             binding pkg.shapes.Circle.unit key: ? @18
-            binding pkg.shapes.build n: ? @21
+            binding pkg.shapes.Circle.unit return: call sorted @19
+            binding pkg.shapes.build n: parameter @21
+            binding pkg.shapes.build.inner return: call h @23
             binding pkg.shapes.build shape: call Circle @24
+            binding pkg.shapes.build return: call inner @26
         "#]],
     );
 }

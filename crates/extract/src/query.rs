@@ -23,6 +23,7 @@ pub(crate) enum DefinitionCapture {
     Function,
     Lambda,
     Macro,
+    TypeAlias,
 }
 
 /// The role of one capture name.
@@ -50,6 +51,7 @@ impl CaptureRole {
             "definition.function" => CaptureRole::Definition(DefinitionCapture::Function),
             "definition.lambda" => CaptureRole::Definition(DefinitionCapture::Lambda),
             "definition.macro" => CaptureRole::Definition(DefinitionCapture::Macro),
+            "definition.type" => CaptureRole::Definition(DefinitionCapture::TypeAlias),
             "reference.call" => CaptureRole::Call,
             "reference.import" => CaptureRole::Import,
             "reference.inherits" => CaptureRole::Inherits,

@@ -54,18 +54,36 @@ pub fn render_facts(facts: &FileFacts) -> String {
         let _ = writeln!(out, "impl {} type={}{} @{}", name_of(block.impl_symbol), block.self_type.join("::"), trait_part, block.line);
     }
     for binding in &facts.bindings {
-        let value = match &binding.value {
-            BindingValue::Type { path, is_dyn } => format!("{}{}", if *is_dyn { "dyn " } else { "" }, path.join(separator)),
-            BindingValue::CallResult(callee) => format!("call {}", render_callee(callee, separator)),
-            BindingValue::Unknown => "?".to_string(),
-            BindingValue::Collection(elements) => format!("[{}]", elements.iter().map(|element| element.join(separator)).collect::<Vec<_>>().join(", ")),
-        };
+        let value = render_binding_value(&binding.value, separator);
         let _ = writeln!(out, "binding {} {}: {} @{}", name_of(binding.scope), binding.name, value, binding.line);
     }
     for diagnostic in &facts.diagnostics {
         let _ = writeln!(out, "diagnostic {diagnostic}");
     }
     out
+}
+
+fn render_binding_value(value: &BindingValue, separator: &str) -> String {
+    match value {
+        BindingValue::Type { path, is_dyn, arguments } => {
+            let arguments = if arguments.is_empty() {
+                String::new()
+            } else {
+                format!("<{}>", arguments.iter().map(|argument| render_binding_value(argument, separator)).collect::<Vec<_>>().join(", "))
+            };
+            format!("{}{}{arguments}", if *is_dyn { "dyn " } else { "" }, path.join(separator))
+        }
+        BindingValue::CallResult(callee) => format!("call {}", render_callee(callee, separator)),
+        BindingValue::Expression(receiver) => format!("value {}", render_receiver(receiver, separator)),
+        BindingValue::ElementOf(receiver) => format!("element of {}", render_receiver(receiver, separator)),
+        BindingValue::ClosureParameter { receiver, method, parameter } => {
+            format!("closure parameter {parameter} of {}.{method}", render_receiver(receiver, separator))
+        }
+        BindingValue::VariantField { variant, position } => format!("field {position} of {}", variant.join("::")),
+        BindingValue::UntypedParameter => "parameter".to_string(),
+        BindingValue::Unknown => "?".to_string(),
+        BindingValue::Collection(elements) => format!("[{}]", elements.iter().map(|element| element.join(separator)).collect::<Vec<_>>().join(", ")),
+    }
 }
 
 fn render_callee(callee: &CalleeExpr, separator: &str) -> String {
@@ -83,6 +101,7 @@ fn render_receiver(receiver: &Receiver, separator: &str) -> String {
         // Receivers are field chains (`self.h`) in both languages.
         Receiver::Path(path) => path.join("."),
         Receiver::Call(callee) => format!("({}())", render_callee(callee, separator)),
+        Receiver::Try(inner) => format!("{}?", render_receiver(inner, separator)),
         Receiver::Other => "<expr>".to_string(),
     }
 }

@@ -2,21 +2,21 @@
 //! trees, supertraits, impl blocks and typed bindings (lets, parameters, struct fields).
 
 use tether_model::{
-    Binding, BindingValue, CallSite, CalleeExpr, FileFacts, ImplBlock, Import, ImportStyle, Language, Receiver, SupertypeRef, Symbol, SymbolKind,
+    Binding, CallSite, CalleeExpr, FileFacts, ImplBlock, Import, ImportStyle, Language, Receiver, SupertypeRef, Symbol, SymbolKind,
 };
 use tree_sitter::Node;
 
-use crate::RETURN_BINDING;
+use crate::{RETURN_BINDING, TYPE_ALIAS_BINDING};
 use crate::outline::{line_of, text_of, Lowering, NewSymbol, ScopeStack};
 use crate::python::shorten;
 use crate::query::{CaptureRole, DefinitionCapture, Tag};
 
 /// Expressions, types and use trees nested deeper than this are not followed (the facts
 /// degrade to `Other` or nothing), so that pathological input cannot exhaust the stack.
-const MAX_NESTING_FOLLOWED: usize = 64;
+pub(crate) const MAX_NESTING_FOLLOWED: usize = 64;
 
 /// Smart pointers whose method calls reach the pointee: `Box<dyn Trait>` types as `dyn Trait`.
-const SMART_POINTERS_SEEN_THROUGH: [&str; 3] = ["Box", "Rc", "Arc"];
+pub(crate) const SMART_POINTERS_SEEN_THROUGH: [&str; 3] = ["Box", "Rc", "Arc"];
 
 pub(crate) struct RustLowering;
 
@@ -41,6 +41,7 @@ impl Lowering for RustLowering {
             DefinitionCapture::Union => (SymbolKind::Union, name_text()?, None),
             DefinitionCapture::Trait => (SymbolKind::Trait, name_text()?, None),
             DefinitionCapture::Macro => (SymbolKind::Macro, name_text()?, None),
+            DefinitionCapture::TypeAlias => (SymbolKind::TypeAlias, name_text()?, None),
             DefinitionCapture::Function => {
                 let kind = if matches!(parent.kind, SymbolKind::Impl | SymbolKind::Trait) { SymbolKind::Method } else { SymbolKind::Function };
                 (kind, name_text()?, None)
@@ -75,7 +76,7 @@ impl Lowering for RustLowering {
             CaptureRole::Call => lower_call(tag.node, scopes, source, facts),
             CaptureRole::Import => lower_import(tag.node, scopes, source, facts),
             CaptureRole::Inherits => lower_supertraits(tag.node, scopes, source, facts),
-            CaptureRole::Binding => lower_binding(tag.node, scopes, source, facts),
+            CaptureRole::Binding => crate::rust_bindings::lower_binding(tag.node, scopes, source, facts),
             CaptureRole::Name | CaptureRole::Definition(_) => {}
         }
     }
@@ -83,8 +84,15 @@ impl Lowering for RustLowering {
     fn after_definition(&self, tag: &Tag<'_>, symbol: &Symbol, _scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
         if symbol.kind.is_callable() {
             // The declared return type, as the binding `return` of the function.
-            if let Some(value) = tag.node.child_by_field_name("return_type").and_then(|return_type| binding_type(return_type, tag.node, source)) {
+            if let Some(value) = tag.node.child_by_field_name("return_type").and_then(|return_type| crate::rust_bindings::binding_type(return_type, tag.node, source)) {
                 facts.bindings.push(Binding { scope: symbol.id, name: RETURN_BINDING.to_string(), value, line: line_of(tag.node) });
+            }
+            return;
+        }
+        if symbol.kind == SymbolKind::TypeAlias {
+            // What the alias stands for, as the binding `type` of the alias.
+            if let Some(value) = tag.node.child_by_field_name("type").and_then(|aliased| crate::rust_bindings::binding_type(aliased, tag.node, source)) {
+                facts.bindings.push(Binding { scope: symbol.id, name: TYPE_ALIAS_BINDING.to_string(), value, line: line_of(tag.node) });
             }
             return;
         }
@@ -139,7 +147,7 @@ fn type_display_name(type_node: Node<'_>, source: &str) -> String {
 
 /// The path a type names, with references, lifetimes and generic arguments dropped
 /// (`&'a mut a::Vec<T>` gives `["a", "Vec"]`); `dyn Trait` gives the trait's path.
-fn type_path(type_node: Node<'_>, source: &str) -> Option<Vec<String>> {
+pub(crate) fn type_path(type_node: Node<'_>, source: &str) -> Option<Vec<String>> {
     let mut node = type_node;
     for _ in 0..MAX_NESTING_FOLLOWED {
         match node.kind() {
@@ -155,7 +163,7 @@ fn type_path(type_node: Node<'_>, source: &str) -> Option<Vec<String>> {
 /// The segments of a path (`a::b::C`, `Vec::<u8>::new`, `crate::x`, `::std::fmt`), with
 /// generic arguments and a leading `::` dropped; `None` for anything that is not a path
 /// (such as `<T as Trait>::f`).
-fn path_segments(node: Node<'_>, source: &str, depth: usize) -> Option<Vec<String>> {
+pub(crate) fn path_segments(node: Node<'_>, source: &str, depth: usize) -> Option<Vec<String>> {
     if depth > MAX_NESTING_FOLLOWED {
         return None;
     }
@@ -203,7 +211,7 @@ fn lower_call(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut Fil
 }
 
 /// The structure of the callee of a call expression (its `function` field).
-fn callee_expression(function: Node<'_>, source: &str, depth: usize) -> CalleeExpr {
+pub(crate) fn callee_expression(function: Node<'_>, source: &str, depth: usize) -> CalleeExpr {
     if depth > MAX_NESTING_FOLLOWED {
         return CalleeExpr::Other;
     }
@@ -227,7 +235,7 @@ fn callee_expression(function: Node<'_>, source: &str, depth: usize) -> CalleeEx
 }
 
 /// The receiver of a method call: a name or a chain of fields on a name, a call, or other.
-fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiver {
+pub(crate) fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiver {
     if value.kind() == "call_expression" {
         return match value.child_by_field_name("function") {
             Some(function) => Receiver::Call(Box::new(callee_expression(function, source, depth + 1))),
@@ -236,6 +244,23 @@ fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiver {
     }
     if let Some(type_name) = literal_type(value.kind()) {
         return Receiver::Path(vec![type_name.to_string()]);
+    }
+    match value.kind() {
+        "try_expression" => {
+            return match value.named_child(0) {
+                Some(inner) if depth < MAX_NESTING_FOLLOWED => Receiver::Try(Box::new(receiver_of(inner, source, depth + 1))),
+                _ => Receiver::Other,
+            };
+        }
+        // `&x`, `(x)` and `*x` call the same methods as `x` (auto-referencing and deref).
+        "reference_expression" | "parenthesized_expression" | "unary_expression" if !text_of(value, source).starts_with(['!', '-']) => {
+            let inner = value.child_by_field_name("value").or_else(|| value.named_children(&mut value.walk()).find(|child| !child.kind().ends_with("comment")));
+            return match inner {
+                Some(inner) if depth < MAX_NESTING_FOLLOWED => receiver_of(inner, source, depth + 1),
+                _ => Receiver::Other,
+            };
+        }
+        _ => {}
     }
     let mut fields_reversed = Vec::new();
     let mut node = value;
@@ -260,7 +285,7 @@ fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiver {
 }
 
 /// The prelude type of a literal expression node (`"a".len()` calls a `str` method).
-fn literal_type(kind: &str) -> Option<&'static str> {
+pub(crate) fn literal_type(kind: &str) -> Option<&'static str> {
     match kind {
         "string_literal" | "raw_string_literal" => Some("str"),
         "char_literal" => Some("char"),
@@ -392,158 +417,4 @@ fn lower_supertraits(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &
             facts.supertypes.push(SupertypeRef { subtype: subtype.id, path, line: line_of(bound) });
         }
     }
-}
-
-fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
-    let line = line_of(node);
-    match node.kind() {
-        "let_declaration" => {
-            let Some(pattern) = node.child_by_field_name("pattern").filter(|pattern| pattern.kind() == "identifier") else { return };
-            let value = match node.child_by_field_name("type") {
-                Some(annotation) => binding_type(annotation, node, source),
-                None => node.child_by_field_name("value").and_then(|value| match value.kind() {
-                    "call_expression" => value.child_by_field_name("function").map(|function| BindingValue::CallResult(callee_expression(function, source, 0))),
-                    "struct_expression" => value
-                        .child_by_field_name("name")
-                        .and_then(|name| path_segments(name, source, 0))
-                        .map(|path| BindingValue::Type { path, is_dyn: false }),
-                    // `vec![…]` and `format!(…)` build a `Vec` and a `String`.
-                    "macro_invocation" => match value.child_by_field_name("macro").map(|name| text_of(name, source)) {
-                        Some("vec") => Some(BindingValue::Type { path: vec!["Vec".to_string()], is_dyn: false }),
-                        Some("format") => Some(BindingValue::Type { path: vec!["String".to_string()], is_dyn: false }),
-                        _ => Some(BindingValue::Unknown),
-                    },
-                    kind => Some(literal_type(kind).map_or(BindingValue::Unknown, |type_name| BindingValue::Type { path: vec![type_name.to_string()], is_dyn: false })),
-                }),
-            };
-            let Some(value) = value else { return };
-            let scope = scopes.innermost_named().id;
-            facts.bindings.push(Binding { scope, name: text_of(pattern, source).to_string(), value, line });
-        }
-        "parameter" => {
-            let owner_is_function = node
-                .parent()
-                .and_then(|parameters| parameters.parent())
-                .is_some_and(|owner| matches!(owner.kind(), "function_item" | "function_signature_item"));
-            if !owner_is_function {
-                return;
-            }
-            let Some(pattern) = node.child_by_field_name("pattern").filter(|pattern| pattern.kind() == "identifier") else { return };
-            let Some(value) = node.child_by_field_name("type").and_then(|annotation| binding_type(annotation, node, source)) else { return };
-            // Parameters belong to the function being defined, which is the innermost scope.
-            let scope = scopes.innermost().id;
-            facts.bindings.push(Binding { scope, name: text_of(pattern, source).to_string(), value, line });
-        }
-        // `|it| …` and `for item in …`: locals of no visible type.
-        "identifier" => {
-            let scope = scopes.innermost_named().id;
-            facts.bindings.push(Binding { scope, name: text_of(node, source).to_string(), value: BindingValue::Unknown, line });
-        }
-        "field_declaration" => {
-            let owner = scopes.innermost();
-            if !matches!(owner.kind, SymbolKind::Struct | SymbolKind::Union) {
-                return;
-            }
-            let Some(name) = node.child_by_field_name("name").map(|name| text_of(name, source)).filter(|name| !name.is_empty()) else { return };
-            let Some(value) = node.child_by_field_name("type").and_then(|annotation| binding_type(annotation, node, source)) else { return };
-            facts.bindings.push(Binding { scope: owner.id, name: format!("self.{name}"), value, line });
-        }
-        _ => {}
-    }
-}
-
-/// What a written type tells about a binding: `Type`, `&mut a::Type<G>` (the type's path),
-/// `&dyn Trait`, `Box<dyn Trait>`, `impl Trait` and a generic `T: Trait` (the trait's path,
-/// `is_dyn`). `used_at` is the node the type is written in, to find generic parameters.
-fn binding_type(type_node: Node<'_>, used_at: Node<'_>, source: &str) -> Option<BindingValue> {
-    let mut node = type_node;
-    for _ in 0..MAX_NESTING_FOLLOWED {
-        match node.kind() {
-            "reference_type" => node = node.child_by_field_name("type")?,
-            // `&(dyn A + Send)` parses as a one-element tuple type.
-            "tuple_type" if node.named_child_count() == 1 => node = node.named_child(0)?,
-            "bounded_type" => {
-                node = node.named_children(&mut node.walk()).find(|bound| !matches!(bound.kind(), "lifetime" | "use_bounds" | "line_comment" | "block_comment"))?
-            }
-            "dynamic_type" | "abstract_type" => {
-                let path = first_bound_path(node.child_by_field_name("trait")?, source)?;
-                return Some(BindingValue::Type { path, is_dyn: true });
-            }
-            "generic_type" => {
-                let path = path_segments(node, source, 0)?;
-                let is_smart_pointer = path.len() == 1 && SMART_POINTERS_SEEN_THROUGH.contains(&path[0].as_str());
-                let pointee = node
-                    .child_by_field_name("type_arguments")
-                    .and_then(|arguments| arguments.named_children(&mut arguments.walk()).find(|argument| !matches!(argument.kind(), "lifetime" | "line_comment" | "block_comment")));
-                match pointee {
-                    Some(pointee) if is_smart_pointer => node = pointee,
-                    _ => return Some(BindingValue::Type { path, is_dyn: false }),
-                }
-            }
-            "type_identifier" => {
-                let name = text_of(node, source);
-                if let Some(bound_path) = generic_parameter_bound(name, used_at, source) {
-                    return bound_path.map(|path| BindingValue::Type { path, is_dyn: true });
-                }
-                return path_segments(node, source, 0).map(|path| BindingValue::Type { path, is_dyn: false });
-            }
-            _ => return path_segments(node, source, 0).map(|path| BindingValue::Type { path, is_dyn: false }),
-        }
-    }
-    None
-}
-
-/// The path of the first trait of a bound list such as `A + Send` (lifetimes skipped).
-fn first_bound_path(bound: Node<'_>, source: &str) -> Option<Vec<String>> {
-    if bound.kind() == "bounded_type" || bound.kind() == "trait_bounds" {
-        return bound
-            .named_children(&mut bound.walk())
-            .filter(|child| !matches!(child.kind(), "lifetime" | "removed_trait_bound" | "use_bounds" | "line_comment" | "block_comment"))
-            .find_map(|child| type_path(child, source));
-    }
-    type_path(bound, source)
-}
-
-/// Whether `name` is a generic parameter of an item enclosing `used_at` (the function, and the
-/// impl or trait around it, or the struct of a field): `Some(first bound's path)` if it is,
-/// with `Some(None)` for an unbounded parameter; `None` if `name` is no generic parameter.
-fn generic_parameter_bound(name: &str, used_at: Node<'_>, source: &str) -> Option<Option<Vec<String>>> {
-    let mut current = used_at.parent();
-    while let Some(ancestor) = current {
-        if matches!(ancestor.kind(), "function_item" | "function_signature_item" | "impl_item" | "trait_item" | "struct_item" | "union_item" | "enum_item") {
-            if let Some(found) = generic_parameter_bound_in_item(name, ancestor, source) {
-                return Some(found);
-            }
-            // Generics of an outer function do not reach into a nested item, but those of an
-            // impl or trait reach its methods.
-            let is_method_of_impl_or_trait = matches!(ancestor.kind(), "function_item" | "function_signature_item")
-                && ancestor.parent().is_some_and(|list| list.kind() == "declaration_list")
-                && ancestor.parent().and_then(|list| list.parent()).is_some_and(|owner| matches!(owner.kind(), "impl_item" | "trait_item"));
-            if !is_method_of_impl_or_trait {
-                return None;
-            }
-        }
-        current = ancestor.parent();
-    }
-    None
-}
-
-/// `name`'s bound in one item's `<…>` list or where clause (see [`generic_parameter_bound`]).
-fn generic_parameter_bound_in_item(name: &str, item: Node<'_>, source: &str) -> Option<Option<Vec<String>>> {
-    let type_parameters = item.child_by_field_name("type_parameters")?;
-    let parameter = type_parameters
-        .named_children(&mut type_parameters.walk())
-        .find(|parameter| parameter.kind() == "type_parameter" && parameter.child_by_field_name("name").is_some_and(|declared| text_of(declared, source) == name))?;
-    if let Some(path) = parameter.child_by_field_name("bounds").and_then(|bounds| first_bound_path(bounds, source)) {
-        return Some(Some(path));
-    }
-    let where_clause = item.named_children(&mut item.walk()).find(|child| child.kind() == "where_clause");
-    let where_bound = where_clause.and_then(|where_clause| {
-        where_clause
-            .named_children(&mut where_clause.walk())
-            .filter(|predicate| predicate.kind() == "where_predicate")
-            .filter(|predicate| predicate.child_by_field_name("left").is_some_and(|left| text_of(left, source) == name))
-            .find_map(|predicate| predicate.child_by_field_name("bounds").and_then(|bounds| first_bound_path(bounds, source)))
-    });
-    Some(where_bound)
 }

@@ -5,7 +5,7 @@
 //! and nested `name!(…)`. It can mistake a tuple-struct pattern (`matches!(x, Some(_))`) for a
 //! call; such sites bind to the type as a constructor, never to an unrelated function.
 
-use tether_model::{CallSite, CalleeExpr, FileFacts, Receiver, SymbolId};
+use tether_model::{Binding, BindingValue, CallSite, CalleeExpr, FileFacts, Receiver, SymbolId};
 use tree_sitter::Node;
 
 use crate::outline::{line_of, text_of};
@@ -26,6 +26,10 @@ pub(crate) fn calls_in_token_tree(token_tree: Node<'_>, caller: SymbolId, source
         if node.kind() == "token_tree" {
             calls_in_token_tree(node, caller, source, facts, depth + 1);
             index += 1;
+            continue;
+        }
+        if node.kind() == "|" {
+            index = typed_closure_parameters(&children, index, caller, source, facts);
             continue;
         }
         if !is_path_segment(node) {
@@ -63,6 +67,34 @@ pub(crate) fn calls_in_token_tree(token_tree: Node<'_>, caller: SymbolId, source
             _ => index = next,
         }
     }
+}
+
+/// `|dir: Dir, mut cmd: TestCommand|` at `bar`: records each typed parameter as a binding of
+/// `caller` (closures belong to the function around them) and returns the position after
+/// the closing `|`; returns `bar + 1` when the tokens are no such list.
+fn typed_closure_parameters(children: &[Node<'_>], bar: usize, caller: SymbolId, source: &str, facts: &mut FileFacts) -> usize {
+    let Some(closing) = children[bar + 1..].iter().take(64).position(|child| child.kind() == "|").map(|offset| bar + 1 + offset) else { return bar + 1 };
+    let mut bindings = Vec::new();
+    for parameter in children[bar + 1..closing].split(|child| child.kind() == ",") {
+        let tokens: Vec<Node<'_>> = parameter.iter().copied().filter(|token| !matches!(token.kind(), "mutable_specifier" | "mut" | "&")).collect();
+        let [name, colon, type_tokens @ ..] = tokens.as_slice() else { return bar + 1 };
+        if name.kind() != "identifier" || colon.kind() != ":" || type_tokens.is_empty() {
+            return bar + 1;
+        }
+        // A path type: `Dir` or `a::b::Dir` (generic arguments end it).
+        let mut path = Vec::new();
+        for (position, token) in type_tokens.iter().enumerate() {
+            match (position % 2, token.kind()) {
+                (0, "identifier") => path.push(text_of(*token, source).to_string()),
+                (1, "::") => {}
+                (1, "<") => break,
+                _ => return bar + 1,
+            }
+        }
+        bindings.push(Binding { scope: caller, name: text_of(*name, source).to_string(), value: BindingValue::named_type(path), line: line_of(*name) });
+    }
+    facts.bindings.extend(bindings);
+    closing + 1
 }
 
 fn is_path_segment(node: Node<'_>) -> bool {

@@ -60,6 +60,8 @@ fn uses_macros() {
             call my_crate::m::uses_macros -> println! @23
             call my_crate::m::uses_macros -> std::assert_eq! @24
             binding my_crate::m::inner::Point self.x: i32 @5
+            binding my_crate::m::inner::Shape Circle: ? @6
+            binding my_crate::m::inner::Shape Square: ? @6
             binding my_crate::m::inner::Bits self.int: u32 @7
             binding my_crate::m::inner::Bits self.float: f32 @7
             binding my_crate::m::inner::Area::area return: f64 @9
@@ -161,12 +163,12 @@ impl S {
             call my_crate::m::S::method -> local @12
             impl my_crate::m::{impl S} type=S @9
             binding my_crate::m::outer return: u32 @2
-            binding my_crate::m::outer values: Vec @2
+            binding my_crate::m::outer values: Vec<u32> @2
             binding my_crate::m::outer::inner return: u32 @3
             binding my_crate::m::outer::inner x: u32 @3
             binding my_crate::m::outer add: ? @4
-            binding my_crate::m::outer a: ? @4
-            binding my_crate::m::outer v: ? @5
+            binding my_crate::m::outer a: u32 @4
+            binding my_crate::m::outer v: closure parameter 0 of (values.iter()).map @5
         "#]],
     );
 }
@@ -352,7 +354,7 @@ trait Visitor {
             binding my_crate::m::Service self.store: dyn Store @5
             binding my_crate::m::run x: Type @9
             binding my_crate::m::run r: Type @10
-            binding my_crate::m::run m: a::Type @11
+            binding my_crate::m::run m: a::Type<G> @11
             binding my_crate::m::run d: dyn Trait @12
             binding my_crate::m::run b: dyn Trait @13
             binding my_crate::m::run arc: dyn Trait @14
@@ -368,7 +370,7 @@ trait Visitor {
             binding my_crate::m::run mutable: call h @28
             binding my_crate::m::run plain: i32 @29
             binding my_crate::m::run closure: ? @30
-            binding my_crate::m::run z: ? @30
+            binding my_crate::m::run z: Zed @30
             binding my_crate::m::Holder::with key: dyn Key @34
             binding my_crate::m::Visitor::visit node: Node @38
         "#]],
@@ -429,7 +431,7 @@ impl Widget {
             call my_crate::m::Widget::run -> make @17
             call my_crate::m::Widget::run -> x.collect @18
             call my_crate::m::Widget::run -> <expr>.m @19
-            call my_crate::m::Widget::run -> <expr>.m @20
+            call my_crate::m::Widget::run -> x.m @20
             call my_crate::m::Widget::run -> <other> @21
             call my_crate::m::Widget::run -> <other> @22
             call my_crate::m::Widget::run -> f @22

@@ -46,9 +46,12 @@ pub fn walk_tree(root: &Path) -> WalkedTree {
     manifests.sort();
     for manifest in manifests {
         match read_crate_name(&root.join(&manifest)) {
-            Ok(Some(name)) => {
-                let directory = manifest.strip_suffix("Cargo.toml").unwrap_or("").trim_end_matches('/').to_string();
-                tree.rust_crates.push(RustCrate { name, directory });
+            Ok(Some(manifest_crates)) => {
+                let directory = manifest.strip_suffix("Cargo.toml").unwrap_or("").trim_end_matches('/');
+                for mut rust_crate in manifest_crates {
+                    rust_crate.directory = [directory, rust_crate.directory.as_str()].iter().filter(|part| !part.is_empty()).copied().collect::<Vec<_>>().join("/");
+                    tree.rust_crates.push(rust_crate);
+                }
             }
             Ok(None) => {}
             Err(reason) => tree.manifest_problems.push((manifest, reason)),
@@ -59,10 +62,41 @@ pub fn walk_tree(root: &Path) -> WalkedTree {
 
 /// The crate name code uses in paths: `[lib] name`, else `[package] name` with `-` as `_`.
 /// `None` for a virtual workspace manifest.
-fn read_crate_name(manifest: &Path) -> Result<Option<String>, String> {
+/// The crates of one manifest, with directories relative to the manifest's folder: the
+/// package (with the one `[[test]]` root in `tests/` when `autotests = false`, see
+/// [`RustCrate::tests_root`]), and each `[lib]` or `[[bin]]` whose root file is outside `src/`.
+fn read_crate_name(manifest: &Path) -> Result<Option<Vec<RustCrate>>, String> {
     let text = std::fs::read_to_string(manifest).map_err(|error| error.to_string())?;
     let value: toml::Table = text.parse().map_err(|error: toml::de::Error| error.message().to_string())?;
     let lib_name = value.get("lib").and_then(|lib| lib.get("name")).and_then(|name| name.as_str());
-    let package_name = value.get("package").and_then(|package| package.get("name")).and_then(|name| name.as_str());
-    Ok(lib_name.or(package_name).map(|name| name.replace('-', "_")))
+    let package = value.get("package");
+    let package_name = package.and_then(|package| package.get("name")).and_then(|name| name.as_str());
+    let autotests = package.and_then(|package| package.get("autotests")).and_then(|autotests| autotests.as_bool()).unwrap_or(true);
+    let test_roots: Vec<&str> = value
+        .get("test")
+        .and_then(|tests| tests.as_array())
+        .into_iter()
+        .flatten()
+        .filter_map(|test| test.get("path").and_then(|path| path.as_str()))
+        .filter_map(|path| path.strip_prefix("tests/").and_then(|file| file.strip_suffix(".rs")))
+        .filter(|stem| !stem.contains('/'))
+        .collect();
+    let tests_root = match (autotests, test_roots.as_slice()) {
+        (false, [only]) => Some(only.to_string()),
+        _ => None,
+    };
+    let Some(name) = lib_name.or(package_name).map(|name| name.replace('-', "_")) else { return Ok(None) };
+    let mut crates = vec![RustCrate { name: name.clone(), directory: String::new(), tests_root, root_file: None }];
+    let lib = value.get("lib").map(|lib| (name.as_str(), lib));
+    let bins = value.get("bin").and_then(|bins| bins.as_array()).into_iter().flatten().filter_map(|bin| Some((bin.get("name")?.as_str()?, bin)));
+    for (target_name, target) in lib.into_iter().chain(bins) {
+        let Some(path) = target.get("path").and_then(|path| path.as_str()) else { continue };
+        let Some((folder, file)) = path.rsplit_once('/') else { continue };
+        if folder == "src" || folder.starts_with("src/") {
+            continue;
+        }
+        let Some(stem) = file.strip_suffix(".rs") else { continue };
+        crates.push(RustCrate { name: target_name.replace('-', "_"), directory: folder.to_string(), tests_root: None, root_file: Some(stem.to_string()) });
+    }
+    Ok(Some(crates))
 }

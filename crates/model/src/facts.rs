@@ -69,6 +69,8 @@ pub enum Receiver {
     Path(Vec<String>),
     /// The result of a call: `Type::new().m()`, `make().m()`.
     Call(Box<CalleeExpr>),
+    /// `inner?`: the value inside an `Option` or `Result` (Rust).
+    Try(Box<Receiver>),
     /// Anything else (indexing, literals, parenthesized expressions…).
     Other,
 }
@@ -138,14 +140,38 @@ pub struct Binding {
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum BindingValue {
     /// An annotation or parameter type: `x: Type`, `x: &mut a::Type`, `x: Box<dyn Trait>`.
-    /// `is_dyn` marks `dyn Trait`, `impl Trait` and generic `T: Trait` bounds.
-    Type { path: Vec<String>, is_dyn: bool },
+    /// `is_dyn` marks `dyn Trait`, `impl Trait` and generic `T: Trait` bounds. `arguments`
+    /// are the generic arguments in order, each a `Type` or `Unknown` (`Option<ast::Name>`
+    /// gives `[ast::Name]`; `impl Iterator<Item = T>` gives `[T]`; a slice `[T]` has the
+    /// path `[]`).
+    Type { path: Vec<String>, is_dyn: bool, arguments: Vec<BindingValue> },
     /// The result of a call: `x = C()`, `let x = Type::new()`.
     CallResult(CalleeExpr),
+    /// The value of an expression that is not a call: `let x = y.field;`, `let x = y?;`, and
+    /// `if let Some(x) = y` (as `y?`).
+    Expression(Receiver),
+    /// An element of what an expression yields when iterated: `for x in xs`.
+    ElementOf(Receiver),
+    /// A closure's parameter, when the closure is an argument of a method call:
+    /// `receiver.map(|x| …)` gives method `map`, parameter 0.
+    ClosureParameter { receiver: Receiver, method: String, parameter: u32 },
+    /// A field of a tuple variant or tuple struct, bound by a pattern: `ast::Expr::Call(x)`
+    /// gives the variant's path and position 0.
+    VariantField { variant: Vec<String>, position: u32 },
     /// A list, tuple, set or dict literal whose elements (values, for a dict) are names:
     /// `handlers = {"a": on_a, "b": on_b}`. Calling `handlers[k]()` may call any of them.
     Collection(Vec<Vec<String>>),
+    /// A Python parameter without an annotation: its value comes from the caller, or, for a
+    /// pytest test or fixture, from the fixture function of the same name.
+    UntypedParameter,
     /// A local or parameter whose type is not visible (`def f(app)`, `|it|`, `let x = y;`).
     /// Knowing that the name is local keeps it from being mistaken for a global.
     Unknown,
+}
+
+impl BindingValue {
+    /// A type written by name, without generic arguments: `Vec`, `a::Type`.
+    pub fn named_type(path: Vec<String>) -> BindingValue {
+        BindingValue::Type { path, is_dyn: false, arguments: Vec::new() }
+    }
 }

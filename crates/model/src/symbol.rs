@@ -60,6 +60,8 @@ pub enum SymbolKind {
     Lambda,
     /// A Rust `macro_rules!` definition.
     Macro,
+    /// A Rust `type Name = Type;` item (an alias, or an impl's associated type).
+    TypeAlias,
     /// A target outside the repository, named by its import path (`requests.get`).
     External,
     /// A language builtin (`<builtin>.len`).
@@ -67,7 +69,7 @@ pub enum SymbolKind {
 }
 
 impl SymbolKind {
-    pub const ALL: [SymbolKind; 13] = [
+    pub const ALL: [SymbolKind; 14] = [
         SymbolKind::Module,
         SymbolKind::Class,
         SymbolKind::Struct,
@@ -79,6 +81,7 @@ impl SymbolKind {
         SymbolKind::Method,
         SymbolKind::Lambda,
         SymbolKind::Macro,
+        SymbolKind::TypeAlias,
         SymbolKind::External,
         SymbolKind::Builtin,
     ];
@@ -96,6 +99,7 @@ impl SymbolKind {
             SymbolKind::Method => "method",
             SymbolKind::Lambda => "lambda",
             SymbolKind::Macro => "macro",
+            SymbolKind::TypeAlias => "type_alias",
             SymbolKind::External => "external",
             SymbolKind::Builtin => "builtin",
         }

@@ -50,6 +50,28 @@ pub(crate) fn is_rust_prelude(name: &str) -> bool {
     RUST_PRELUDE.contains(&name)
 }
 
+/// The std trait whose derived or blanket impl gives every type method `name` that its own
+/// impls lack: `clone` (derive), `into` (from a `From` impl), `to_string` (from `Display`).
+pub(crate) fn rust_std_trait_of_method(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "clone" | "clone_from" => "Clone",
+        "to_owned" => "ToOwned",
+        "to_string" => "ToString",
+        "into" => "Into",
+        "try_into" => "TryInto",
+        "eq" | "ne" => "PartialEq",
+        "partial_cmp" | "lt" | "le" | "gt" | "ge" => "PartialOrd",
+        "cmp" | "max" | "min" | "clamp" => "Ord",
+        "hash" => "Hash",
+        "fmt" => "Debug",
+        "default" => "Default",
+        "borrow" => "Borrow",
+        "borrow_mut" => "BorrowMut",
+        "type_id" => "Any",
+        _ => return None,
+    })
+}
+
 pub(crate) fn is_rust_std_macro(name: &str) -> bool {
     RUST_STD_MACROS.contains(&name)
 }

@@ -26,10 +26,10 @@ pub(crate) fn typing_nesting() -> u32 {
 }
 
 /// Counts one level of call-result typing on this thread while alive.
-struct NestingGuard;
+pub(crate) struct NestingGuard;
 
 impl NestingGuard {
-    fn enter() -> Option<NestingGuard> {
+    pub(crate) fn enter() -> Option<NestingGuard> {
         TYPING_NESTING.with(|nesting| {
             if nesting.get() >= MAX_TYPING_NESTING {
                 return None;
@@ -77,7 +77,9 @@ impl CallTargets {
 
 impl Resolver<'_> {
     pub(crate) fn resolve_call(&self, caller: Sym, call: &CallSite, language: Language) -> CallTargets {
-        match self.resolve_callee(caller, &call.callee, language) {
+        // The call sees the bindings of its scope made up to its own line.
+        let resolved = crate::binding_lines::with_line_limit(caller, call.line + 1, || self.resolve_callee(caller, &call.callee, language));
+        match resolved {
             Ok(resolved) => self.targets_of(resolved, language),
             Err(reason) => self.unresolved_or_guess(call, reason, language),
         }
@@ -86,7 +88,11 @@ impl Resolver<'_> {
     fn resolve_callee(&self, caller: Sym, callee: &CalleeExpr, language: Language) -> Lookup {
         match (language, callee) {
             (Language::Python, CalleeExpr::Path(path)) => self.python_path_in(caller, path, BindingUse::Allowed),
-            (Language::Rust, CalleeExpr::Path(path)) => self.rust_path_in(caller, path, false, BindingUse::Allowed),
+            // A local may be called (`f()`), but never named as a path's head (`m::f()`).
+            (Language::Rust, CalleeExpr::Path(path)) => {
+                let bindings = if path.len() == 1 { BindingUse::Allowed } else { BindingUse::Forbidden };
+                self.rust_path_in(caller, path, false, bindings)
+            }
             (Language::Python, CalleeExpr::Method { receiver: Receiver::Call(inner), name }) if **inner == CalleeExpr::Path(vec!["super".to_string()]) => {
                 self.python_super_member(caller, name)
             }
@@ -152,6 +158,13 @@ impl Resolver<'_> {
 
     /// The method `name` called on a value.
     fn method_of_value(&self, receiver: &Resolved, name: &str, language: Language) -> Lookup {
+        if let Denotation::Wrapped { wrapper, .. } = &receiver.denotation {
+            // A std method of the wrapper, or (an extension trait's) something unknown.
+            return match wrapper.has_std_method(name) {
+                true => found(Denotation::Builtin(format!("{}::{name}", wrapper.std_name())), ResolutionRule::TypedReceiver),
+                false => Err(UnresolvedReason::UnknownMember),
+            };
+        }
         // A Rust method call never calls a field (`(self.f)()` does, and is not this form).
         if let (Language::Rust, Denotation::Instance { type_sym, is_dyn }) = (language, &receiver.denotation) {
             let rule = if *is_dyn { ResolutionRule::DynamicDispatch } else { crate::denotation::member_rule(receiver.rule, ResolutionRule::TypedReceiver) };
@@ -164,7 +177,7 @@ impl Resolver<'_> {
     }
 
     /// What a method call's receiver is, when its type is visible.
-    fn receiver_value(&self, caller: Sym, receiver: &Receiver, language: Language) -> Option<Resolved> {
+    pub(crate) fn receiver_value(&self, caller: Sym, receiver: &Receiver, language: Language) -> Option<Resolved> {
         match receiver {
             Receiver::Path(path) => {
                 let (head, rest) = path.split_first()?;
@@ -187,6 +200,10 @@ impl Resolver<'_> {
                 let denotation = self.call_result_type(caller, callee, language)?;
                 Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
             }
+            Receiver::Try(inner) => {
+                let denotation = crate::value_types::unwrapped(&self.receiver_value(caller, inner, language)?.denotation)?;
+                Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
+            }
             Receiver::Other => None,
         }
     }
@@ -206,15 +223,24 @@ impl Resolver<'_> {
             return None;
         }
         let resolved = match (language, callee) {
-            (Language::Python, CalleeExpr::Path(path)) => self.python_path_in(scope, path, BindingUse::Forbidden).ok()?,
-            (Language::Rust, CalleeExpr::Path(path)) => self.rust_path_in(scope, path, false, BindingUse::Forbidden).ok()?,
-            (_, CalleeExpr::Method { receiver: Receiver::Call(inner), name }) => {
-                let receiver = self.call_result_type_at_depth(scope, inner, language, depth + 1)?;
-                self.method_of_value(&Resolved { denotation: receiver, rule: ResolutionRule::TypedReceiver }, name, language).ok()?
+            // `x.m()` in Python is a dotted path whose head may be a local (`result =
+            // pytester.runpytest()`); a bare `f()` calls a function, not a local's value.
+            (Language::Python, CalleeExpr::Path(path)) => {
+                let bindings = if path.len() > 1 { BindingUse::Allowed } else { BindingUse::Forbidden };
+                self.python_path_in(scope, path, bindings).ok()?
             }
-            (_, CalleeExpr::Method { receiver: Receiver::Path(path), name }) if language == Language::Rust || path.len() == 1 => {
-                let receiver = self.receiver_value(scope, &Receiver::Path(path.clone()), language)?;
-                self.method_of_value(&receiver, name, language).ok()?
+            (Language::Rust, CalleeExpr::Path(path)) => self.rust_path_in(scope, path, false, BindingUse::Forbidden).ok()?,
+            (_, CalleeExpr::Method { receiver, name }) => {
+                let receiver = match receiver {
+                    Receiver::Call(inner) => self.call_result_type_at_depth(scope, inner, language, depth + 1)?,
+                    Receiver::Path(path) if language == Language::Rust || path.len() == 1 => self.receiver_value(scope, receiver, language)?.denotation,
+                    Receiver::Try(_) => self.receiver_value(scope, receiver, language)?.denotation,
+                    _ => return None,
+                };
+                if let Denotation::Wrapped { wrapper, inner } = &receiver {
+                    return wrapper.method_result(inner, name);
+                }
+                self.method_of_value(&Resolved { denotation: receiver, rule: ResolutionRule::TypedReceiver }, name, language).ok()?
             }
             _ => return None,
         };
@@ -249,13 +275,14 @@ impl Resolver<'_> {
     }
 
     /// The declared return type of a function, when it names a project type (or `Self`).
-    fn declared_return_type(&self, function: Sym, language: Language) -> Option<Denotation> {
+    pub(crate) fn declared_return_type(&self, function: Sym, language: Language) -> Option<Denotation> {
+        // The annotation, or else the first `return` whose value is visible.
         let bindings = self.index.bindings_named(function, RETURN_BINDING)?;
-        let binding = bindings.first()?;
-        match self.binding_denotation(function, &binding.value, language)? {
-            // A project type, or a dependency's or the language's (`Result`, `Vec`): calls on
-            // the latter are outside the project.
-            typed @ (Denotation::Instance { .. } | Denotation::External(_) | Denotation::Builtin(_)) => Some(typed),
+        let typed = bindings.iter().find_map(|binding| self.binding_denotation(function, binding, language))?;
+        match typed {
+            // A project type, a std wrapper of one, or a dependency's or the language's type
+            // (`String`): calls on the latter are outside the project.
+            typed @ (Denotation::Instance { .. } | Denotation::Wrapped { .. } | Denotation::External(_) | Denotation::Builtin(_)) => Some(typed),
             _ => None,
         }
     }
@@ -328,7 +355,7 @@ impl Resolver<'_> {
                 let separator = if language == Language::Python { "." } else { "::" };
                 CallTargets::Outside { qualified_name: format!("<builtin>{separator}{path}"), is_builtin: true, rule: resolved.rule }
             }
-            Denotation::Namespace(_) => CallTargets::Unresolved(UnresolvedReason::ComplexCallee),
+            Denotation::Namespace(_) | Denotation::Wrapped { .. } => CallTargets::Unresolved(UnresolvedReason::ComplexCallee),
             // Calling a parameter or local (a callback): its value is not visible.
             Denotation::UntypedLocal => CallTargets::Unresolved(UnresolvedReason::UnknownReceiverType),
         }

@@ -20,6 +20,8 @@ pub(crate) enum Denotation {
     Builtin(String),
     /// Several project symbols; none is picked.
     Ambiguous(Vec<Sym>),
+    /// A std `Option`, `Result`, sequence, map or iterator whose element type is known.
+    Wrapped { wrapper: crate::value_types::Wrapper, inner: Box<Denotation> },
     /// A local or parameter whose type is not visible.
     UntypedLocal,
 }
@@ -66,6 +68,8 @@ impl Resolver<'_> {
         };
         match &base.denotation {
             Denotation::UntypedLocal => Err(UnresolvedReason::UnknownReceiverType),
+            // Std wrappers have no fields a path could name.
+            Denotation::Wrapped { .. } => Err(UnresolvedReason::UnknownMember),
             Denotation::External(path) => found(Denotation::External(format!("{path}{separator}{name}")), base.rule),
             Denotation::Builtin(path) => found(Denotation::Builtin(format!("{path}{separator}{name}")), base.rule),
             Denotation::Namespace(prefix) => {
@@ -96,6 +100,15 @@ impl Resolver<'_> {
                 let kind = self.index.symbol(*sym).kind;
                 match kind {
                     SymbolKind::Module => self.module_member(*sym, name, language, base.rule, depth),
+                    // `Alias::new()` is a member of the aliased type.
+                    SymbolKind::TypeAlias => {
+                        let target = match self.alias_target(*sym).ok_or(UnresolvedReason::UnknownMember)? {
+                            Denotation::Instance { type_sym, .. } => Denotation::Symbol(type_sym),
+                            outside @ (Denotation::External(_) | Denotation::Builtin(_)) => outside,
+                            _ => return Err(UnresolvedReason::UnknownMember),
+                        };
+                        self.member_at_depth(&Resolved { denotation: target, rule: base.rule }, name, language, depth + 1)
+                    }
                     kind if kind.is_type() => self.type_member(*sym, name, false, language, member_rule(base.rule, ResolutionRule::TypeMember)),
                     _ => Err(UnresolvedReason::UnknownMember),
                 }

@@ -6,18 +6,27 @@
 //! guess is labelled and low-confidence; every call site ends with an outcome and nothing
 //! is dropped (unbound sites become [`UnresolvedCall`]s with a reason).
 //!
-//! This crate deliberately does no IO and no parsing, and does not infer types beyond
-//! annotations, constructors and assignments visible in the facts (no return-type
-//! inference, no flow analysis).
+//! Types come from what the facts show: annotations, constructors, declared return types
+//! (and, in Python, the value a function visibly returns), std wrappers whose element is
+//! written (`Option<T>`, `Vec<T>`, `impl Iterator<Item = T>`) with the std methods that
+//! unwrap or iterate them, pattern and closure parameters fed by those, type aliases, and
+//! pytest fixtures by name. A use sees the nearest earlier binding of a name in its scope.
+//!
+//! This crate deliberately does no IO and no parsing, and does not infer types the facts
+//! do not show: no generic substitution for project types, no `Deref`, no closure return
+//! types, no trait solving.
 
+mod binding_lines;
 mod builtins;
 mod calls;
 mod denotation;
 mod project_index;
+mod pytest_fixtures;
 mod python_rules;
 mod resolver;
 mod rust_rules;
 mod structure;
+mod value_types;
 
 use std::borrow::Borrow;
 use std::hash::{Hash, Hasher};
@@ -33,6 +42,12 @@ use crate::resolver::Resolver;
 
 /// The binding under which extraction records a function's declared return type.
 pub(crate) const RETURN_BINDING: &str = "return";
+
+/// The binding under which extraction records what a Python function yields.
+pub(crate) const YIELD_BINDING: &str = "yield";
+
+/// The binding under which extraction records what a Rust type alias stands for.
+pub(crate) const TYPE_ALIAS_BINDING: &str = "type";
 
 /// Everything resolution adds to the symbols extraction found.
 #[derive(Clone, Debug, Default)]

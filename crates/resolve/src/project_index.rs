@@ -33,6 +33,8 @@ pub(crate) struct ProjectIndex<'a> {
     pub rust_crates: HashSet<&'a str>,
     /// Python qualified-name prefixes that are packages (for namespace lookups).
     pub python_module_prefixes: HashSet<String>,
+    /// Pytest `conftest.py` modules by their folder (`""` at the root).
+    pub python_conftests: HashMap<&'a str, Sym>,
 }
 
 impl<'a> ProjectIndex<'a> {
@@ -56,6 +58,7 @@ impl<'a> ProjectIndex<'a> {
             is_package_init: HashSet::default(),
             rust_crates: HashSet::default(),
             python_module_prefixes: HashSet::default(),
+            python_conftests: HashMap::default(),
         };
         for file in &files {
             let mut module: Option<Sym> = None;
@@ -78,6 +81,10 @@ impl<'a> ProjectIndex<'a> {
                         Language::Python => {
                             if file.path.ends_with("__init__.py") {
                                 index.is_package_init.insert(sym);
+                            }
+                            if file.path == "conftest.py" || file.path.ends_with("/conftest.py") {
+                                let folder = file.path.rsplit_once('/').map_or("", |(folder, _)| folder);
+                                index.python_conftests.insert(folder, sym);
                             }
                             let mut prefix = String::new();
                             for segment in symbol.qualified_name.split('.') {
@@ -114,6 +121,12 @@ impl<'a> ProjectIndex<'a> {
             }
             index.supertypes.extend(file.supertypes.iter());
             index.impls.extend(file.impls.iter());
+        }
+        // Uses see the nearest earlier binding of a name (see binding_lines.rs).
+        for bindings in index.bindings_by_scope.values_mut().flat_map(|names| names.values_mut()) {
+            if !bindings.is_sorted_by_key(|binding| binding.line) {
+                bindings.sort_by_key(|binding| binding.line);
+            }
         }
         index
     }

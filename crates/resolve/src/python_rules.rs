@@ -74,10 +74,23 @@ impl Resolver<'_> {
     /// A typed local binding of `name` visible in exactly this scope.
     pub(crate) fn binding_in_scope(&self, scope: Sym, name: &str, language: Language) -> Option<Resolved> {
         let bindings = self.index.bindings_named(scope, name)?;
-        let typed = bindings.iter().rev().find_map(|binding| {
-            self.binding_denotation(scope, &binding.value, language)
-                .map(|denotation| Resolved { denotation, rule: ResolutionRule::TypedReceiver })
-        });
+        let typed = match crate::binding_lines::bindings_before_use(scope, bindings) {
+            // The binding in force at the use; bindings on one line must agree.
+            Some((earlier, nearest)) => {
+                let mut types = nearest.iter().map(|binding| self.binding_denotation(scope, binding, language));
+                let first = types.next().flatten();
+                let in_force = first.filter(|first| types.all(|other| other.as_ref() == Some(first)));
+                match language {
+                    // A Python assignment rebinds the same variable, which mostly keeps its
+                    // type: an earlier visible type still describes it. A Rust `let` or
+                    // closure parameter is another variable.
+                    Language::Python => in_force.or_else(|| earlier.iter().rev().find_map(|binding| self.binding_denotation(scope, binding, language))),
+                    Language::Rust => in_force,
+                }
+            }
+            None => bindings.iter().rev().find_map(|binding| self.binding_denotation(scope, binding, language)),
+        }
+        .map(|denotation| Resolved { denotation, rule: ResolutionRule::TypedReceiver });
         // A local whose type is not visible is still a local: it hides outer names.
         typed.or(Some(Resolved { denotation: Denotation::UntypedLocal, rule: ResolutionRule::TypedReceiver }))
     }

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use tether_model::{BindingValue, ImportStyle, Language, ResolutionRule, SymbolKind, UnresolvedReason};
+use tether_model::{Binding, BindingValue, ImportStyle, Language, ResolutionRule, SymbolKind, UnresolvedReason};
 
 use crate::denotation::{found, from_candidates, Denotation, Lookup, Resolved};
 use crate::project_index::{ProjectIndex, Sym};
@@ -54,7 +54,9 @@ pub(crate) struct Resolver<'a> {
     /// Resolved project bases of each class / supertraits of each trait, in order.
     pub bases: HashMap<Sym, Vec<Sym>>,
     /// Whether a class has a base outside the project (members may come from there).
-    pub has_outside_base: HashMap<Sym, bool>,
+    /// The bases of a class that are outside the project (members may come from there), by
+    /// their import path (`werkzeug.test.Client`).
+    pub outside_bases: HashMap<Sym, Vec<String>>,
     /// Impl blocks of each project type.
     pub impls_of_type: HashMap<Sym, Vec<Sym>>,
     /// The project type an impl block is for.
@@ -73,7 +75,7 @@ impl<'a> Resolver<'a> {
             generation: GENERATION.fetch_add(1, Ordering::Relaxed),
             import_results: vec![None; import_count],
             bases: HashMap::default(),
-            has_outside_base: HashMap::default(),
+            outside_bases: HashMap::default(),
             impls_of_type: HashMap::default(),
             impl_self_type: HashMap::default(),
             impl_trait: HashMap::default(),
@@ -140,6 +142,14 @@ impl<'a> Resolver<'a> {
             let Some(impl_sym) = self.index.sym_of(block.impl_symbol) else { continue };
             let scope = self.index.parent(impl_sym).unwrap_or(impl_sym);
             if let Ok(Resolved { denotation: Denotation::Symbol(type_sym), .. }) = self.rust_path(scope, &block.self_type, false) {
+                // `impl Alias { … }` adds to the aliased project type.
+                let type_sym = match self.index.symbol(type_sym).kind {
+                    SymbolKind::TypeAlias => match self.alias_target(type_sym) {
+                        Some(Denotation::Instance { type_sym: aliased, .. }) => aliased,
+                        _ => type_sym,
+                    },
+                    _ => type_sym,
+                };
                 if self.index.symbol(type_sym).kind.is_type() {
                     impls_of_type.entry(type_sym).or_default().push(impl_sym);
                     impl_self_type.insert(impl_sym, type_sym);
@@ -163,7 +173,7 @@ impl<'a> Resolver<'a> {
     /// Resolves Python class bases and Rust supertraits.
     fn resolve_bases(&mut self) {
         let mut bases: HashMap<Sym, Vec<Sym>> = HashMap::default();
-        let mut has_outside_base: HashMap<Sym, bool> = HashMap::default();
+        let mut outside_bases: HashMap<Sym, Vec<String>> = HashMap::default();
         for supertype in &self.index.supertypes {
             let Some(subtype) = self.index.sym_of(supertype.subtype) else { continue };
             let scope = self.index.parent(subtype).unwrap_or(subtype);
@@ -175,13 +185,15 @@ impl<'a> Resolver<'a> {
                 Ok(Resolved { denotation: Denotation::Symbol(base), .. }) if self.index.symbol(base).kind.is_type() => {
                     bases.entry(subtype).or_default().push(base);
                 }
+                Ok(Resolved { denotation: Denotation::External(path), .. }) => outside_bases.entry(subtype).or_default().push(path),
                 _ => {
-                    has_outside_base.insert(subtype, true);
+                    let separator = if self.index.symbol(subtype).language == Language::Python { "." } else { "::" };
+                    outside_bases.entry(subtype).or_default().push(supertype.path.join(separator));
                 }
             }
         }
         self.bases = bases;
-        self.has_outside_base = has_outside_base;
+        self.outside_bases = outside_bases;
     }
 
     /// The class and its bases, depth first, left to right, each once (Python's MRO for
@@ -205,12 +217,19 @@ impl<'a> Resolver<'a> {
     pub(crate) fn type_member(&self, type_sym: Sym, name: &str, is_dyn: bool, language: Language, rule: ResolutionRule) -> Lookup {
         match language {
             Language::Python => {
-                for class in self.linearization(type_sym) {
-                    if let Some(denotation) = from_candidates(self.index.children_named(class, name)) {
+                let classes = self.linearization(type_sym);
+                for class in &classes {
+                    if let Some(denotation) = from_candidates(self.index.children_named(*class, name)) {
                         return found(denotation, rule);
                     }
                 }
-                Err(UnresolvedReason::UnknownMember)
+                // Not in any project class: from the first base outside the project (a
+                // dependency's class such as `werkzeug.test.Client`), when there is one.
+                let outside_base = classes.iter().find_map(|class| self.outside_bases.get(class).and_then(|bases| bases.first()));
+                match outside_base {
+                    Some(base) if !base.is_empty() => found(Denotation::External(format!("{base}.{name}")), rule),
+                    _ => Err(UnresolvedReason::UnknownMember),
+                }
             }
             Language::Rust => {
                 let kind = self.index.symbol(type_sym).kind;
@@ -252,9 +271,13 @@ impl<'a> Resolver<'a> {
                 if let Some(denotation) = from_candidates(&defaults) {
                     return found(denotation, rule);
                 }
-                if kind == SymbolKind::Enum && name.starts_with(|c: char| c.is_uppercase()) {
-                    // `Enum::Variant(…)` constructs the enum.
+                if kind == SymbolKind::Enum && self.index.bindings_named(type_sym, name).is_some() {
+                    // `Enum::Variant(…)` constructs the enum (extraction records each variant).
                     return found(Denotation::Symbol(type_sym), ResolutionRule::Constructor);
+                }
+                // No impl the project wrote has it: a derived or blanket std trait method.
+                if let Some(std_trait) = crate::builtins::rust_std_trait_of_method(name) {
+                    return found(Denotation::Builtin(format!("{std_trait}::{name}")), rule);
                 }
                 Err(UnresolvedReason::UnknownMember)
             }
@@ -272,7 +295,7 @@ impl<'a> Resolver<'a> {
         for class in self.linearization(type_sym) {
             let Some(bindings) = self.index.bindings_named(class, &key) else { continue };
             for binding in bindings {
-                if let Some(denotation) = self.binding_denotation(class, &binding.value, language) {
+                if let Some(denotation) = self.binding_denotation(class, binding, language) {
                     return Some(denotation);
                 }
             }
@@ -282,12 +305,18 @@ impl<'a> Resolver<'a> {
 
     /// The value a binding holds: an instance of a project type, when that type is visible.
     /// Memoized per thread: the same binding is typed once, not at every use.
-    pub(crate) fn binding_denotation(&self, scope: Sym, value: &BindingValue, language: Language) -> Option<Denotation> {
-        let key = (scope, value as *const BindingValue as usize);
+    pub(crate) fn binding_denotation(&self, scope: Sym, binding: &Binding, language: Language) -> Option<Denotation> {
+        let key = (scope, binding as *const Binding as usize);
         if let Some(cached) = BINDING_TYPES.with(|cache| cache.borrow_mut().get(self.generation, key)) {
             return cached;
         }
-        let typed = self.binding_denotation_uncached(scope, value, language);
+        // The binding's value sees the names bound before its own line in its scope.
+        // Typing a value may type other bindings (`let y = x?;`): the shared nesting depth
+        // ends cycles such as a name bound from itself in an outer scope.
+        let typed = crate::binding_lines::with_line_limit(scope, binding.line, || {
+            let _nesting = crate::calls::NestingGuard::enter()?;
+            self.value_denotation(scope, binding, language)
+        });
         // A miss may come from the nesting limit deep inside; only misses seen at the top
         // level (where the limit is furthest) are remembered.
         if typed.is_some() || crate::calls::typing_nesting() == 0 {
@@ -296,24 +325,19 @@ impl<'a> Resolver<'a> {
         typed
     }
 
-    fn binding_denotation_uncached(&self, scope: Sym, value: &BindingValue, language: Language) -> Option<Denotation> {
-        match value {
-            BindingValue::Type { path, is_dyn } => {
-                let resolved = match language {
-                    Language::Python => self.python_path(scope, path),
-                    Language::Rust => self.rust_path(scope, path, false),
-                };
-                match resolved.ok()?.denotation {
-                    Denotation::Symbol(type_sym) if self.index.symbol(type_sym).kind.is_type() => {
-                        let is_dyn = *is_dyn || self.index.symbol(type_sym).kind == SymbolKind::Trait;
-                        Some(Denotation::Instance { type_sym, is_dyn })
-                    }
-                    // A value of a dependency's or the language's type.
-                    outside @ (Denotation::External(_) | Denotation::Builtin(_)) => Some(outside),
-                    _ => None,
-                }
-            }
+    /// The value a binding's right-hand side denotes (uncached; see [`Self::binding_denotation`]).
+    fn value_denotation(&self, scope: Sym, binding: &Binding, language: Language) -> Option<Denotation> {
+        match &binding.value {
+            BindingValue::Type { path, is_dyn, arguments } => self.written_type(scope, path, *is_dyn, arguments, language),
             BindingValue::CallResult(callee) => self.call_result_type(scope, callee, language),
+            BindingValue::Expression(receiver) => self.receiver_value(scope, receiver, language).map(|resolved| resolved.denotation),
+            BindingValue::ElementOf(receiver) => crate::value_types::element_of(&self.receiver_value(scope, receiver, language)?.denotation),
+            BindingValue::ClosureParameter { receiver, method, parameter } => match self.receiver_value(scope, receiver, language)?.denotation {
+                Denotation::Wrapped { wrapper, inner } if wrapper.closure_parameter_is_element(method, *parameter) => Some(*inner),
+                _ => None,
+            },
+            BindingValue::VariantField { variant, position } => self.variant_field_type(scope, variant, *position),
+            BindingValue::UntypedParameter => self.pytest_fixture_value(scope, &binding.name),
             BindingValue::Unknown | BindingValue::Collection(_) => None,
         }
     }

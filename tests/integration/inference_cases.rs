@@ -1,0 +1,268 @@
+//! Receivers typed without a type checker: `Option`/`Result` unwrapped by `?`, `unwrap` and
+//! `Some(x)` patterns, enum variant fields in `match`, elements of `for` loops and of closures
+//! passed to iterator methods, type aliases, std methods of derived traits, pytest fixtures,
+//! Python return values and members inherited from a dependency's class, and Cargo targets
+//! whose files are not under `src/`.
+
+use expect_test::expect;
+use tether_tests::check;
+
+#[test]
+fn rust_option_result_patterns_loops_and_closures_type_their_values() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "shop"
+        //- /src/lib.rs
+        pub mod model;
+        use model::{Item, Cart, Event};
+
+        pub fn find(cart: &Cart) -> Option<Item> { None }
+        pub fn load() -> anyhow::Result<Cart> { todo!() }
+        pub fn items(cart: &Cart) -> impl Iterator<Item = Item> { cart.items.clone().into_iter() }
+
+        pub fn run(cart: &Cart, events: Vec<Event>) -> anyhow::Result<()> {
+            find(cart)?.price();  // calls: shop::find, shop::model::Item::price
+            load().unwrap().total();  // calls: <builtin>::Result::unwrap, shop::load, shop::model::Cart::total
+            let loaded = load()?;
+            loaded.total();  // calls: shop::model::Cart::total
+            if let Some(item) = find(cart) {
+                item.price();  // calls: shop::model::Item::price
+            }
+            for item in &cart.items {
+                item.price();  // calls: shop::model::Item::price
+            }
+            cart.items.iter().map(|it| it.price());  // calls: <builtin>::Iterator::map, <builtin>::Vec::iter, shop::model::Item::price
+            items(cart).filter(|it| it.cheap()).count();  // calls: <builtin>::Iterator::count, <builtin>::Iterator::filter, shop::items, shop::model::Item::cheap
+            for event in events {
+                match event {
+                    Event::Added(item) => item.price(),  // calls: shop::model::Item::price
+                    Event::Emptied(cart) => cart.total(),  // calls: shop::model::Cart::total
+                };
+            }
+            let first = cart.items.first().cloned().unwrap();
+            first.price();  // calls: shop::model::Item::price
+            Ok(())
+        }
+        //- /src/model.rs
+        #[derive(Clone)]
+        pub struct Item { pub cost: u32 }
+        impl Item {
+            pub fn price(&self) -> u32 { self.cost }
+            pub fn cheap(&self) -> bool { self.cost < 10 }
+        }
+        pub struct Cart { pub items: Vec<Item> }
+        impl Cart { pub fn total(&self) -> u32 { 0 } }
+        pub enum Event { Added(Item), Emptied(Cart) }
+        "#,
+        expect![[r#"
+            shop::items -> <builtin>::Vec::clone @6 typed_receiver 0.85
+            shop::items -> <builtin>::Vec::into_iter @6 typed_receiver 0.85
+            shop::load -> <builtin>::todo! @5 macro 0.9
+            shop::run -> <builtin>::Iterator::count @20 typed_receiver 0.85
+            shop::run -> <builtin>::Iterator::filter @20 typed_receiver 0.85
+            shop::run -> <builtin>::Iterator::map @19 typed_receiver 0.85
+            shop::run -> <builtin>::Ok @29 same_scope 0.95
+            shop::run -> <builtin>::Option::cloned @27 typed_receiver 0.85
+            shop::run -> <builtin>::Option::unwrap @27 typed_receiver 0.85
+            shop::run -> <builtin>::Result::unwrap @10 typed_receiver 0.85
+            shop::run -> <builtin>::Vec::first @27 typed_receiver 0.85
+            shop::run -> <builtin>::Vec::iter @19 typed_receiver 0.85
+            shop::run -> shop::find @13 same_scope 0.95
+            shop::run -> shop::find @9 same_scope 0.95
+            shop::run -> shop::items @20 same_scope 0.95
+            shop::run -> shop::load @10 same_scope 0.95
+            shop::run -> shop::load @11 same_scope 0.95
+            shop::run -> shop::model::Cart::total @10 typed_receiver 0.85
+            shop::run -> shop::model::Cart::total @12 typed_receiver 0.85
+            shop::run -> shop::model::Cart::total @24 typed_receiver 0.85
+            shop::run -> shop::model::Item::cheap @20 typed_receiver 0.85
+            shop::run -> shop::model::Item::price @14 typed_receiver 0.85
+            shop::run -> shop::model::Item::price @17 typed_receiver 0.85
+            shop::run -> shop::model::Item::price @19 typed_receiver 0.85
+            shop::run -> shop::model::Item::price @23 typed_receiver 0.85
+            shop::run -> shop::model::Item::price @28 typed_receiver 0.85
+            shop::run -> shop::model::Item::price @9 typed_receiver 0.85
+        "#]],
+    );
+}
+
+#[test]
+fn rust_closure_parameters_sharing_a_name_keep_their_own_types() {
+    // Two closures both call their parameter `it`; each `it` is typed by its own chain, and
+    // one whose chain is not visible stays unresolved rather than borrowing the other's type.
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "zoo"
+        //- /src/lib.rs
+        pub struct Cat;
+        impl Cat { pub fn speak(&self) {} }
+        pub struct Dog;
+        impl Dog { pub fn speak(&self) {} }
+        pub fn chorus(cats: Vec<Cat>, dogs: Vec<Dog>, others: Unknown) {
+            cats.iter().for_each(|it| it.speak());  // calls: <builtin>::Iterator::for_each, <builtin>::Vec::iter, zoo::Cat::speak
+            dogs.iter().for_each(|it| it.speak());  // calls: <builtin>::Iterator::for_each, <builtin>::Vec::iter, zoo::Dog::speak
+            others.iter().for_each(|it| it.speak());  // calls: unresolved
+            let pet = Cat;
+            pet.speak();  // calls: zoo::Cat::speak
+            let pet = Dog;
+            pet.speak();  // calls: zoo::Dog::speak
+        }
+        "#,
+        expect![[r#"
+            zoo::chorus -> <builtin>::Iterator::for_each @6 typed_receiver 0.85
+            zoo::chorus -> <builtin>::Iterator::for_each @7 typed_receiver 0.85
+            zoo::chorus -> <builtin>::Vec::iter @6 typed_receiver 0.85
+            zoo::chorus -> <builtin>::Vec::iter @7 typed_receiver 0.85
+            zoo::chorus -> zoo::Cat::speak @10 typed_receiver 0.85
+            zoo::chorus -> zoo::Cat::speak @6 typed_receiver 0.85
+            zoo::chorus -> zoo::Dog::speak @12 typed_receiver 0.85
+            zoo::chorus -> zoo::Dog::speak @7 typed_receiver 0.85
+            unresolved zoo::chorus src/lib.rs:8 it.speak (unknown_receiver_type)
+            unresolved zoo::chorus src/lib.rs:8 others.iter (no_project_symbol_named)
+            unresolved zoo::chorus src/lib.rs:8 others.iter().for_each (no_project_symbol_named)
+        "#]],
+    );
+}
+
+#[test]
+fn rust_aliases_derived_methods_and_enum_globs() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "tree"
+        //- /src/lib.rs
+        pub mod kinds;
+        use kinds::Kind::{self, *};
+
+        pub type Node = rowan::SyntaxNode<Lang>;
+        pub type Leaf = Token;
+
+        #[derive(Clone, Default)]
+        pub struct Token { pub text: String }
+        impl Token { pub fn text(&self) -> &str { &self.text } }
+
+        pub fn walk(node: Node, leaf: Leaf, token: Token) {
+            node.text_range();  // calls: rowan::SyntaxNode::text_range
+            leaf.text();  // calls: tree::Token::text
+            Leaf::default();  // calls: <builtin>::Default::default
+            token.clone();  // calls: <builtin>::Clone::clone
+            let kind = Kind::Ident;
+            Some(kind);  // calls: <builtin>::Some
+            Ident;  // a variant brought in by the glob, not a call
+        }
+        //- /src/kinds.rs
+        pub enum Kind { Ident, Punct }
+        "#,
+        expect![[r#"
+            tree::walk -> <builtin>::Clone::clone @15 typed_receiver 0.85
+            tree::walk -> <builtin>::Default::default @14 type_member 0.9
+            tree::walk -> <builtin>::Some @17 same_scope 0.95
+            tree::walk -> rowan::SyntaxNode::text_range @12 typed_receiver 0.85
+            tree::walk -> tree::Token::text @13 typed_receiver 0.85
+        "#]],
+    );
+}
+
+#[test]
+fn cargo_targets_outside_src_and_test_roots_are_their_own_crates() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "grep-tool"
+        autotests = false
+
+        [[bin]]
+        name = "rg"
+        path = "crates/core/main.rs"
+
+        [[test]]
+        name = "integration"
+        path = "tests/tests.rs"
+        //- /crates/core/main.rs
+        mod flags;
+        fn main() { crate::flags::parse(); }  // calls: rg::flags::parse
+        //- /crates/core/flags/mod.rs
+        pub fn parse() {}
+        //- /tests/tests.rs
+        mod util;
+        mod misc;
+        //- /tests/util.rs
+        pub struct Dir;
+        impl Dir { pub fn create(&self) {} }
+        //- /tests/misc.rs
+        use crate::util::Dir;
+        rgtest!(single_file, |dir: Dir| {
+            dir.create();  // calls: grep_tool_tests::util::Dir::create
+        });
+        "#,
+        expect![[r#"
+            grep_tool_tests::misc -> grep_tool_tests::util::Dir::create @3 typed_receiver 0.85
+            rg::main -> rg::flags::parse @2 qualified_path 0.95
+            unresolved grep_tool_tests::misc tests/misc.rs:2 rgtest! (no_project_symbol_named)
+        "#]],
+    );
+}
+
+#[test]
+fn python_fixtures_return_values_and_dependency_bases() {
+    check(
+        r#"
+        //- /app/__init__.py
+        //- /app/core.py
+        from werkzeug.test import Client
+
+        class Flask:
+            def route(self, rule):
+                return rule
+            def test_client(self):
+                return TestClient()
+
+        class TestClient(Client):
+            def session_transaction(self):
+                return 1
+
+        def create_app():
+            app = Flask()
+            return app
+        //- /tests/conftest.py
+        import pytest
+        from app.core import create_app
+
+        @pytest.fixture
+        def app():
+            app = create_app()
+            yield app
+
+        @pytest.fixture
+        def client(app):
+            return app.test_client()
+        //- /tests/test_views.py
+        from app.core import create_app
+
+        def test_index(app, client):
+            app.route("/")  # calls: app.core.Flask.route
+            client.session_transaction()  # calls: app.core.TestClient.session_transaction
+            client.get("/")  # calls: werkzeug.test.Client.get
+            create_app().route("/x")  # calls: app.core.create_app, app.core.Flask.route
+        "#,
+        expect![[r#"
+            app.core.Flask.test_client -> app.core.TestClient @7 constructor 0.9
+            app.core.create_app -> app.core.Flask @14 constructor 0.9
+            conftest -> pytest.fixture @4 import 0.95
+            conftest -> pytest.fixture @9 import 0.95
+            conftest.app -> app.core.create_app @6 import 0.95
+            conftest.client -> app.core.Flask.test_client @11 typed_receiver 0.85
+            test_views.test_index -> app.core.Flask.route @4 typed_receiver 0.85
+            test_views.test_index -> app.core.Flask.route @7 typed_receiver 0.85
+            test_views.test_index -> app.core.TestClient.session_transaction @5 typed_receiver 0.85
+            test_views.test_index -> app.core.create_app @7 import 0.95
+            test_views.test_index -> werkzeug.test.Client.get @6 typed_receiver 0.85
+        "#]],
+    );
+}
