@@ -92,6 +92,7 @@ fn rust_option_result_patterns_loops_and_closures_type_their_values() {
 fn rust_closure_parameters_sharing_a_name_keep_their_own_types() {
     // Two closures both call their parameter `it`; each `it` is typed by its own chain, and
     // one whose chain is not visible stays unresolved rather than borrowing the other's type.
+    // A closure parameter or a block's `let` shadows a name only where it is in force.
     check(
         r#"
         //- /Cargo.toml
@@ -111,6 +112,15 @@ fn rust_closure_parameters_sharing_a_name_keep_their_own_types() {
             let pet = Dog;
             pet.speak();  // calls: zoo::Dog::speak
         }
+        pub struct Ret;
+        impl Ret { pub fn ty(&self) {} }
+        pub struct FnPtr;
+        impl FnPtr { pub fn ret_type(&self) -> Option<Ret> { None } }
+        pub fn shadowing(ty: FnPtr) {
+            ty.ret_type().and_then(|ty| ty.ty());  // calls: <builtin>::Option::and_then, zoo::FnPtr::ret_type, zoo::Ret::ty
+            { let ty = Cat; ty.speak(); }  // calls: zoo::Cat::speak
+            ty.ret_type();  // calls: zoo::FnPtr::ret_type
+        }
         "#,
         expect![[r#"
             zoo::chorus -> <builtin>::Iterator::for_each @6 typed_receiver 0.85
@@ -121,6 +131,11 @@ fn rust_closure_parameters_sharing_a_name_keep_their_own_types() {
             zoo::chorus -> zoo::Cat::speak @6 typed_receiver 0.85
             zoo::chorus -> zoo::Dog::speak @12 typed_receiver 0.85
             zoo::chorus -> zoo::Dog::speak @7 typed_receiver 0.85
+            zoo::shadowing -> <builtin>::Option::and_then @19 typed_receiver 0.85
+            zoo::shadowing -> zoo::Cat::speak @20 typed_receiver 0.85
+            zoo::shadowing -> zoo::FnPtr::ret_type @19 typed_receiver 0.85
+            zoo::shadowing -> zoo::FnPtr::ret_type @21 typed_receiver 0.85
+            zoo::shadowing -> zoo::Ret::ty @19 typed_receiver 0.85
             unresolved zoo::chorus src/lib.rs:8 it.speak (unknown_receiver_type)
             unresolved zoo::chorus src/lib.rs:8 others.iter (no_project_symbol_named)
             unresolved zoo::chorus src/lib.rs:8 others.iter().for_each (no_project_symbol_named)

@@ -64,7 +64,7 @@ impl Lowering for PythonLowering {
         }
         // The return annotation, as the binding `return` of the function.
         if let Some(path) = tag.node.child_by_field_name("return_type").and_then(|annotation| annotation_path(annotation, source)) {
-            facts.bindings.push(Binding { scope: symbol.id, name: RETURN_BINDING.to_string(), value: BindingValue::named_type(path), line: line_of(tag.node) });
+            facts.bindings.push(Binding::everywhere(symbol.id, RETURN_BINDING.to_string(), BindingValue::named_type(path), line_of(tag.node)));
         }
     }
 
@@ -78,7 +78,7 @@ impl Lowering for PythonLowering {
                 if tag.node.kind() == "call" {
                     record_function_references(tag.node, &callee, caller, source, facts);
                 }
-                facts.calls.push(CallSite { caller, callee, line: line_of(tag.node), text: shorten(text_of(callee_node, source)) });
+                facts.calls.push(CallSite { caller, callee, line: line_of(tag.node), byte: tag.node.start_byte() as u32, text: shorten(text_of(callee_node, source)) });
             }
             CaptureRole::Import => lower_import(tag.node, scopes, source, facts),
             CaptureRole::Inherits => {
@@ -130,7 +130,7 @@ fn record_function_references(call: Node<'_>, callee: &CalleeExpr, caller: tethe
         };
         let Some(value) = value else { continue };
         if let Some(path) = dotted_path(value, source) {
-            facts.function_references.push(CallSite { caller, callee: CalleeExpr::Path(path), line: line_of(value), text: shorten(text_of(value, source)) });
+            facts.function_references.push(CallSite { caller, callee: CalleeExpr::Path(path), line: line_of(value), byte: value.start_byte() as u32, text: shorten(text_of(value, source)) });
         }
     }
 }
@@ -292,7 +292,7 @@ fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut 
             let Some(value) = value else { return };
             // A class-body annotation or assignment (`x: T`) describes an attribute (`self.x`).
             if named.kind == SymbolKind::Class && name_path.len() == 1 {
-                facts.bindings.push(Binding { scope: named.id, name: format!("self.{}", name_path[0]), value, line });
+                facts.bindings.push(Binding::everywhere(named.id, format!("self.{}", name_path[0]), value, line));
                 return;
             }
             // `self.h = H()` inside a method describes the class's attribute.
@@ -307,7 +307,12 @@ fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut 
             } else {
                 named.id
             };
-            facts.bindings.push(Binding { scope, name: name_path.join("."), value, line });
+            // An attribute is everywhere in its class; a local from the end of its assignment.
+            let binding = match name_path.len() {
+                1 => Binding { scope, name: name_path.join("."), value, line, visible_from: node.end_byte() as u32, visible_to: u32::MAX },
+                _ => Binding::everywhere(scope, name_path.join("."), value, line),
+            };
+            facts.bindings.push(binding);
         }
         // Untyped parameters and loop variables: locals of no visible type.
         "identifier" | "default_parameter" => {
@@ -318,7 +323,7 @@ fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut 
             // variables to the innermost named scope.
             let scope = if is_parameter { scopes.innermost().id } else { scopes.innermost_named().id };
             let value = if is_parameter { BindingValue::UntypedParameter } else { BindingValue::Unknown };
-            facts.bindings.push(Binding { scope, name: text_of(name, source).to_string(), value, line });
+            facts.bindings.push(Binding { scope, name: text_of(name, source).to_string(), value, line, visible_from: node.start_byte() as u32, visible_to: u32::MAX });
         }
         // `return x` / `yield x` in a function without a return annotation: the binding `return`.
         "return_statement" | "yield" => {
@@ -345,7 +350,7 @@ fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut 
             // A generator's yields are not what calling it returns, but they are what a pytest
             // fixture gives the tests that name it.
             let name = if node.kind() == "yield" { YIELD_BINDING } else { RETURN_BINDING };
-            facts.bindings.push(Binding { scope: function.id, name: name.to_string(), value, line });
+            facts.bindings.push(Binding { scope: function.id, name: name.to_string(), value, line, visible_from: node.start_byte() as u32, visible_to: u32::MAX });
         }
         "as_pattern" => {
             let Some(alias) = node.child_by_field_name("alias").and_then(|alias| alias.named_child(0)).filter(|alias| alias.kind() == "identifier") else { return };
@@ -354,7 +359,7 @@ fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut 
                 .filter(|value| value.kind() == "call")
                 .and_then(|call| call.child_by_field_name("function"))
                 .map_or(BindingValue::Unknown, |function| BindingValue::CallResult(callee_expression(function, source)));
-            facts.bindings.push(Binding { scope: scopes.innermost_named().id, name: text_of(alias, source).to_string(), value, line });
+            facts.bindings.push(Binding { scope: scopes.innermost_named().id, name: text_of(alias, source).to_string(), value, line, visible_from: node.end_byte() as u32, visible_to: u32::MAX });
         }
         "typed_parameter" | "typed_default_parameter" => {
             let name = match node.kind() {
@@ -365,7 +370,7 @@ fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut 
             let Some(path) = annotation_path(annotation, source) else { return };
             // Parameters belong to the function being defined, which is the innermost scope.
             let scope = scopes.innermost().id;
-            facts.bindings.push(Binding { scope, name: text_of(name, source).to_string(), value: BindingValue::named_type(path), line });
+            facts.bindings.push(Binding { scope, name: text_of(name, source).to_string(), value: BindingValue::named_type(path), line, visible_from: node.start_byte() as u32, visible_to: u32::MAX });
         }
         _ => {}
     }

@@ -85,14 +85,14 @@ impl Lowering for RustLowering {
         if symbol.kind.is_callable() {
             // The declared return type, as the binding `return` of the function.
             if let Some(value) = tag.node.child_by_field_name("return_type").and_then(|return_type| crate::rust_bindings::binding_type(return_type, tag.node, source)) {
-                facts.bindings.push(Binding { scope: symbol.id, name: RETURN_BINDING.to_string(), value, line: line_of(tag.node) });
+                facts.bindings.push(Binding::everywhere(symbol.id, RETURN_BINDING.to_string(), value, line_of(tag.node)));
             }
             return;
         }
         if symbol.kind == SymbolKind::TypeAlias {
             // What the alias stands for, as the binding `type` of the alias.
             if let Some(value) = tag.node.child_by_field_name("type").and_then(|aliased| crate::rust_bindings::binding_type(aliased, tag.node, source)) {
-                facts.bindings.push(Binding { scope: symbol.id, name: TYPE_ALIAS_BINDING.to_string(), value, line: line_of(tag.node) });
+                facts.bindings.push(Binding::everywhere(symbol.id, TYPE_ALIAS_BINDING.to_string(), value, line_of(tag.node)));
             }
             return;
         }
@@ -196,12 +196,12 @@ fn lower_call(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut Fil
     match node.kind() {
         "call_expression" => {
             let Some(function) = node.child_by_field_name("function") else { return };
-            facts.calls.push(CallSite { caller, callee: callee_expression(function, source, 0), line, text: shorten(text_of(function, source)) });
+            facts.calls.push(CallSite { caller, callee: callee_expression(function, source, 0), line, byte: node.start_byte() as u32, text: shorten(text_of(function, source)) });
         }
         "macro_invocation" => {
             let Some(macro_path) = node.child_by_field_name("macro") else { return };
             let callee = path_segments(macro_path, source, 0).map(CalleeExpr::Macro).unwrap_or(CalleeExpr::Other);
-            facts.calls.push(CallSite { caller, callee, line, text: shorten(&format!("{}!", text_of(macro_path, source))) });
+            facts.calls.push(CallSite { caller, callee, line, byte: node.start_byte() as u32, text: shorten(&format!("{}!", text_of(macro_path, source))) });
             if let Some(arguments) = node.named_children(&mut node.walk()).find(|child| child.kind() == "token_tree") {
                 crate::rust_macro_arguments::calls_in_token_tree(arguments, caller, source, facts, 0);
             }

@@ -21,7 +21,8 @@ pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, f
             };
             let Some(value) = value else { return };
             let scope = scopes.innermost_named().id;
-            facts.bindings.push(Binding { scope, name: text_of(pattern, source).to_string(), value, line });
+            let (visible_from, visible_to) = in_force(node);
+            facts.bindings.push(Binding { scope, name: text_of(pattern, source).to_string(), value, line, visible_from, visible_to });
         }
         "parameter" => {
             let owner = node.parent().and_then(|parameters| parameters.parent());
@@ -37,13 +38,15 @@ pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, f
             // A function's parameters belong to it (the innermost scope); a closure's to the
             // function around it.
             let scope = if owner_is_function { scopes.innermost().id } else { scopes.innermost_named().id };
-            facts.bindings.push(Binding { scope, name: text_of(pattern, source).to_string(), value, line });
+            let (visible_from, visible_to) = in_force(node);
+            facts.bindings.push(Binding { scope, name: text_of(pattern, source).to_string(), value, line, visible_from, visible_to });
         }
         // `|it| …`, `for item in …`, `Some(x)`, `Variant(x)`.
         "identifier" => {
             let Some(value) = identifier_binding_value(node, source) else { return };
             let scope = scopes.innermost_named().id;
-            facts.bindings.push(Binding { scope, name: text_of(node, source).to_string(), value, line });
+            let (visible_from, visible_to) = in_force(node);
+            facts.bindings.push(Binding { scope, name: text_of(node, source).to_string(), value, line, visible_from, visible_to });
         }
         "field_declaration" => {
             let owner = scopes.innermost();
@@ -52,7 +55,7 @@ pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, f
             }
             let Some(name) = node.child_by_field_name("name").map(|name| text_of(name, source)).filter(|name| !name.is_empty()) else { return };
             let Some(value) = node.child_by_field_name("type").and_then(|annotation| binding_type(annotation, node, source)) else { return };
-            facts.bindings.push(Binding { scope: owner.id, name: format!("self.{name}"), value, line });
+            facts.bindings.push(Binding::everywhere(owner.id, format!("self.{name}"), value, line));
         }
         // `struct S(A, B);` gives `self.0` and `self.1` on the struct.
         "ordered_field_declaration_list" => {
@@ -68,7 +71,7 @@ pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, f
             if owner.kind != SymbolKind::Enum || name.is_empty() {
                 return;
             }
-            facts.bindings.push(Binding { scope: owner.id, name: name.to_string(), value: BindingValue::Unknown, line });
+            facts.bindings.push(Binding::everywhere(owner.id, name.to_string(), BindingValue::Unknown, line));
             if let Some(fields) = node.child_by_field_name("body").filter(|body| body.kind() == "ordered_field_declaration_list") {
                 tuple_field_bindings(fields, owner.id, name, source, facts);
             }
@@ -82,8 +85,31 @@ fn tuple_field_bindings(fields: Node<'_>, owner: tether_model::SymbolId, prefix:
     let mut cursor = fields.walk();
     for (position, field_type) in fields.children_by_field_name("type", &mut cursor).enumerate() {
         let Some(value) = binding_type(field_type, fields, source) else { continue };
-        facts.bindings.push(Binding { scope: owner, name: format!("{prefix}.{position}"), value, line: line_of(field_type) });
+        facts.bindings.push(Binding::everywhere(owner, format!("{prefix}.{position}"), value, line_of(field_type)));
     }
+}
+
+/// The bytes where a local binding is in force (see [`Binding::visible_from`]): a `let`
+/// from its end to the end of its block; a parameter, closure parameter, loop variable or
+/// pattern binding from where it is written to the end of its function, closure, loop, arm,
+/// or `if let` / `while let`.
+fn in_force(node: Node<'_>) -> (u32, u32) {
+    let from = node.start_byte() as u32;
+    let mut current = Some(node);
+    for _ in 0..MAX_NESTING_FOLLOWED {
+        let Some(ancestor) = current else { break };
+        match ancestor.kind() {
+            "let_declaration" => {
+                let block_end = ancestor.parent().map_or(u32::MAX, |block| block.end_byte() as u32);
+                return (ancestor.end_byte() as u32, block_end);
+            }
+            "function_item" | "function_signature_item" | "closure_expression" | "for_expression" | "match_arm" | "if_expression" | "while_expression" => {
+                return (from, ancestor.end_byte() as u32);
+            }
+            _ => current = ancestor.parent(),
+        }
+    }
+    (from, u32::MAX)
 }
 
 /// What a `let` without a written type is bound to.

@@ -47,7 +47,7 @@ pub(crate) fn calls_in_token_tree(token_tree: Node<'_>, caller: SymbolId, source
         match follows {
             Some(bang) if bang.kind() == "!" && after.is_some_and(|tree| tree.kind() == "token_tree") => {
                 let text = format!("{}!", segments.join("::"));
-                facts.calls.push(CallSite { caller, callee: CalleeExpr::Macro(segments), line: line_of(node), text: shorten(&text) });
+                facts.calls.push(CallSite { caller, callee: CalleeExpr::Macro(segments), line: line_of(node), byte: node.start_byte() as u32, text: shorten(&text) });
                 if let Some(tree) = after {
                     calls_in_token_tree(tree, caller, source, facts, depth + 1);
                 }
@@ -60,7 +60,7 @@ pub(crate) fn calls_in_token_tree(token_tree: Node<'_>, caller: SymbolId, source
                 } else {
                     CalleeExpr::Path(segments.clone())
                 };
-                facts.calls.push(CallSite { caller, callee, line: line_of(node), text: shorten(&segments.join("::")) });
+                facts.calls.push(CallSite { caller, callee, line: line_of(node), byte: node.start_byte() as u32, text: shorten(&segments.join("::")) });
                 calls_in_token_tree(arguments, caller, source, facts, depth + 1);
                 index = next + 1;
             }
@@ -91,7 +91,16 @@ fn typed_closure_parameters(children: &[Node<'_>], bar: usize, caller: SymbolId,
                 _ => return bar + 1,
             }
         }
-        bindings.push(Binding { scope: caller, name: text_of(*name, source).to_string(), value: BindingValue::named_type(path), line: line_of(*name) });
+        // In force in the rest of the token tree (the closure's body).
+        let visible_to = name.parent().map_or(u32::MAX, |tree| tree.end_byte() as u32);
+        bindings.push(Binding {
+            scope: caller,
+            name: text_of(*name, source).to_string(),
+            value: BindingValue::named_type(path),
+            line: line_of(*name),
+            visible_from: name.start_byte() as u32,
+            visible_to,
+        });
     }
     facts.bindings.extend(bindings);
     closing + 1

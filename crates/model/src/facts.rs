@@ -41,6 +41,8 @@ pub struct CallSite {
     pub callee: CalleeExpr,
     /// 1-based line of the call.
     pub line: u32,
+    /// Byte offset of the call in its file: which bindings are in force there.
+    pub byte: u32,
     /// The callee expression as written, trimmed to at most 120 bytes (for reports).
     pub text: String,
 }
@@ -134,6 +136,18 @@ pub struct Binding {
     pub name: String,
     pub value: BindingValue,
     pub line: u32,
+    /// The bytes where the binding is in force, `visible_from` excluded: a `let` from its end
+    /// to its block's end, a closure parameter in its closure, a `match` arm's pattern in the
+    /// arm. `0..u32::MAX` for bindings in force in their whole scope (fields, return types).
+    pub visible_from: u32,
+    pub visible_to: u32,
+}
+
+impl Binding {
+    /// A binding in force in its whole scope.
+    pub fn everywhere(scope: SymbolId, name: String, value: BindingValue, line: u32) -> Binding {
+        Binding { scope, name, value, line, visible_from: 0, visible_to: u32::MAX }
+    }
 }
 
 /// What a binding's type is known from.

@@ -77,8 +77,8 @@ impl CallTargets {
 
 impl Resolver<'_> {
     pub(crate) fn resolve_call(&self, caller: Sym, call: &CallSite, language: Language) -> CallTargets {
-        // The call sees the bindings of its scope made up to its own line.
-        let resolved = crate::binding_lines::with_line_limit(caller, call.line + 1, || self.resolve_callee(caller, &call.callee, language));
+        // The call sees the bindings of its scope in force where it is written.
+        let resolved = crate::bindings_in_force::with_use_position(caller, call.byte, || self.resolve_callee(caller, &call.callee, language));
         match resolved {
             Ok(resolved) => self.targets_of(resolved, language),
             Err(reason) => self.unresolved_or_guess(call, reason, language),
@@ -240,10 +240,26 @@ impl Resolver<'_> {
                 if let Denotation::Wrapped { wrapper, inner } = &receiver {
                     return wrapper.method_result(inner, name);
                 }
-                self.method_of_value(&Resolved { denotation: receiver, rule: ResolutionRule::TypedReceiver }, name, language).ok()?
+                let method = self.method_of_value(&Resolved { denotation: receiver.clone(), rule: ResolutionRule::TypedReceiver }, name, language).ok()?;
+                // A derived or blanket std method of a project value: `clone` gives the same
+                // type; what `into` or `borrow` give is not visible.
+                if let (Denotation::Instance { .. }, Denotation::Builtin(_)) = (&receiver, &method.denotation) {
+                    if crate::builtins::rust_std_trait_of_method(name).is_some() {
+                        return matches!(name.as_str(), "clone" | "to_owned").then_some(receiver);
+                    }
+                }
+                method
             }
             _ => return None,
         };
+        // `Type::default()` through a derived `Default` gives a `Type`.
+        if let (CalleeExpr::Path(path), Denotation::Builtin(target)) = (callee, &resolved.denotation) {
+            if target == "Default::default" && path.len() >= 2 && language == Language::Rust {
+                if let Ok(Resolved { denotation: Denotation::Symbol(type_sym), .. }) = self.rust_path(scope, &path[..path.len() - 1], false) {
+                    return self.index.symbol(type_sym).kind.is_type().then_some(Denotation::Instance { type_sym, is_dyn: false });
+                }
+            }
+        }
         let sym = match resolved.denotation {
             Denotation::Symbol(sym) => sym,
             // A call into a dependency or a builtin returns a value of that world: its methods

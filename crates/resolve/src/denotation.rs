@@ -109,7 +109,7 @@ impl Resolver<'_> {
                         };
                         self.member_at_depth(&Resolved { denotation: target, rule: base.rule }, name, language, depth + 1)
                     }
-                    kind if kind.is_type() => self.type_member(*sym, name, false, language, member_rule(base.rule, ResolutionRule::TypeMember)),
+                    kind if kind.is_type() || kind == SymbolKind::Impl => self.type_member(*sym, name, false, language, member_rule(base.rule, ResolutionRule::TypeMember)),
                     _ => Err(UnresolvedReason::UnknownMember),
                 }
             }

@@ -16,7 +16,7 @@
 //! do not show: no generic substitution for project types, no `Deref`, no closure return
 //! types, no trait solving.
 
-mod binding_lines;
+mod bindings_in_force;
 mod builtins;
 mod calls;
 mod denotation;

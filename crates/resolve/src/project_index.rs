@@ -122,10 +122,10 @@ impl<'a> ProjectIndex<'a> {
             index.supertypes.extend(file.supertypes.iter());
             index.impls.extend(file.impls.iter());
         }
-        // Uses see the nearest earlier binding of a name (see binding_lines.rs).
+        // Uses see the latest binding in force (see bindings_in_force.rs).
         for bindings in index.bindings_by_scope.values_mut().flat_map(|names| names.values_mut()) {
-            if !bindings.is_sorted_by_key(|binding| binding.line) {
-                bindings.sort_by_key(|binding| binding.line);
+            if !bindings.is_sorted_by_key(|binding| binding.visible_from) {
+                bindings.sort_by_key(|binding| binding.visible_from);
             }
         }
         index

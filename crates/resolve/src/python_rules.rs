@@ -74,8 +74,8 @@ impl Resolver<'_> {
     /// A typed local binding of `name` visible in exactly this scope.
     pub(crate) fn binding_in_scope(&self, scope: Sym, name: &str, language: Language) -> Option<Resolved> {
         let bindings = self.index.bindings_named(scope, name)?;
-        let typed = match crate::binding_lines::bindings_before_use(scope, bindings) {
-            // The binding in force at the use; bindings on one line must agree.
+        let typed = match crate::bindings_in_force::bindings_in_force(scope, bindings) {
+            // The latest binding in force at the use; bindings starting together must agree.
             Some((earlier, nearest)) => {
                 let mut types = nearest.iter().map(|binding| self.binding_denotation(scope, binding, language));
                 let first = types.next().flatten();

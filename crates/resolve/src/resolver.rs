@@ -233,6 +233,10 @@ impl<'a> Resolver<'a> {
             }
             Language::Rust => {
                 let kind = self.index.symbol(type_sym).kind;
+                if kind == SymbolKind::Impl {
+                    // The impl block of a type tether does not see (see `rust_self_type`).
+                    return from_candidates(self.index.children_named(type_sym, name)).map_or(Err(UnresolvedReason::UnknownMember), |denotation| found(denotation, rule));
+                }
                 if kind == SymbolKind::Trait {
                     let declared = self.trait_method(type_sym, name);
                     if is_dyn {
@@ -310,10 +314,10 @@ impl<'a> Resolver<'a> {
         if let Some(cached) = BINDING_TYPES.with(|cache| cache.borrow_mut().get(self.generation, key)) {
             return cached;
         }
-        // The binding's value sees the names bound before its own line in its scope.
+        // The binding's value sees the bindings in force where the binding starts.
         // Typing a value may type other bindings (`let y = x?;`): the shared nesting depth
         // ends cycles such as a name bound from itself in an outer scope.
-        let typed = crate::binding_lines::with_line_limit(scope, binding.line, || {
+        let typed = crate::bindings_in_force::with_use_position(scope, binding.visible_from, || {
             let _nesting = crate::calls::NestingGuard::enter()?;
             self.value_denotation(scope, binding, language)
         });

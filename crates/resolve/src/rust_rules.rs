@@ -113,9 +113,11 @@ impl Resolver<'_> {
     /// `Self` inside an impl block (its self type) or a trait (the trait).
     pub(crate) fn rust_self_type(&self, scope: Sym) -> Option<Resolved> {
         let owner = self.index.enclosing_of_kind(scope, &[SymbolKind::Impl, SymbolKind::Trait])?;
+        // An impl of a type tether does not see (one a macro defines) still has its own
+        // items: `Self::f` and `self.f()` find them in the impl block itself.
         let type_sym = match self.index.symbol(owner).kind {
             SymbolKind::Trait => owner,
-            _ => *self.impl_self_type.get(&owner)?,
+            _ => self.impl_self_type.get(&owner).copied().unwrap_or(owner),
         };
         Some(Resolved { denotation: Denotation::Symbol(type_sym), rule: ResolutionRule::TypeMember })
     }

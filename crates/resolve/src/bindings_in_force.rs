@@ -1,0 +1,41 @@
+//! Which binding of a name a use sees: within the scope being resolved, the bindings in
+//! force at the use's byte (a `let` after its statement and inside its block, a closure
+//! parameter inside its closure), the latest of them deciding.
+//!
+//! The use's position travels in a per-thread "use position": resolving a call site sets it
+//! to the call's byte, typing a binding's value sets it to where the binding starts.
+
+use std::cell::Cell;
+
+use tether_model::Binding;
+
+use crate::project_index::Sym;
+
+thread_local! {
+    static USE_POSITION: Cell<Option<(Sym, u32)>> = const { Cell::new(None) };
+}
+
+/// Runs `work` with uses in `scope` located at byte `at`.
+pub(crate) fn with_use_position<T>(scope: Sym, at: u32, work: impl FnOnce() -> T) -> T {
+    let previous = USE_POSITION.with(|cell| cell.replace(Some((scope, at))));
+    let result = work();
+    USE_POSITION.with(|cell| cell.set(previous));
+    result
+}
+
+/// The bindings of a name in `scope` in force at the current use, when its position
+/// decides: the earlier ones, and the latest ones (several only when they start at the
+/// same byte). `None` when the use is in another scope (a function using a module's global)
+/// or when none is in force there (a loop using a name bound further down): any may be meant.
+pub(crate) fn bindings_in_force<'a>(scope: Sym, bindings: &[&'a Binding]) -> Option<(Vec<&'a Binding>, Vec<&'a Binding>)> {
+    let (use_scope, at) = USE_POSITION.with(Cell::get)?;
+    if use_scope != scope {
+        return None;
+    }
+    // The project index keeps each name's bindings sorted by where they start.
+    let mut in_force: Vec<&'a Binding> = bindings.iter().copied().filter(|binding| binding.visible_from < at && at <= binding.visible_to).collect();
+    let latest_start = in_force.last()?.visible_from;
+    let first_latest = in_force.partition_point(|binding| binding.visible_from < latest_start);
+    let latest = in_force.split_off(first_latest);
+    Some((in_force, latest))
+}
