@@ -281,3 +281,42 @@ fn python_fixtures_return_values_and_dependency_bases() {
         "#]],
     );
 }
+
+#[test]
+fn rust_items_inside_brace_macros_are_definitions() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "rt"
+        //- /src/lib.rs
+        macro_rules! cfg_rt { ($($item:item)*) => { $( #[cfg(feature = "rt")] $item )* } }
+        pub mod task;
+        cfg_rt! {
+            pub use task::spawn;
+        }
+        pub fn run() {
+            spawn();  // calls: rt::task::spawn
+            crate::task::Handle::current().id();  // calls: rt::task::Handle::current, rt::task::Handle::id
+        }
+        //- /src/task.rs
+        cfg_rt! {
+            /// Spawns a task.
+            pub fn spawn() {}
+
+            pub struct Handle;
+            impl Handle {
+                cfg_rt! {
+                    pub fn current() -> Handle { Handle }
+                }
+                pub fn id(&self) {}
+            }
+        }
+        "#,
+        expect![[r#"
+            rt::run -> rt::task::Handle::current @8 type_member 0.9
+            rt::run -> rt::task::Handle::id @8 typed_receiver 0.85
+            rt::run -> rt::task::spawn @7 import 0.95
+        "#]],
+    );
+}

@@ -14,6 +14,7 @@ mod query;
 mod render;
 mod rust;
 mod rust_bindings;
+mod rust_item_macros;
 mod rust_macro_arguments;
 
 use std::cell::RefCell;
@@ -102,15 +103,24 @@ pub fn extract(file: &SourceFile<'_>) -> FileFacts {
     let Some(tree) = parse_tree(file.language, grammar, file.text) else {
         return unsupported(file, "tree-sitter returned no tree".to_string());
     };
-    let tags = query.tags(&tree, file.text.as_bytes());
+    // Items inside `cfg_rt! { … }`-style wrappers parse in place once the wrappers are blanked.
+    let unwrapped = match file.language {
+        Language::Rust => rust_item_macros::unwrap_item_macros(&tree, file.text, |text| parse_tree(file.language, grammar, text)),
+        Language::Python => None,
+    };
+    let (text, tree) = match &unwrapped {
+        Some((text, tree)) => (text.as_str(), tree),
+        None => (file.text, &tree),
+    };
+    let tags = query.tags(tree, text.as_bytes());
     match file.language {
         Language::Python => {
             let lowering = python::PythonLowering::new(file.path);
-            outline::sweep(&lowering, file.path, file.module_name, &tree, &tags, file.text)
+            outline::sweep(&lowering, file.path, file.module_name, tree, &tags, text)
         }
         Language::Rust => {
             let lowering = rust::RustLowering::new(file.path);
-            outline::sweep(&lowering, file.path, file.module_name, &tree, &tags, file.text)
+            outline::sweep(&lowering, file.path, file.module_name, tree, &tags, text)
         }
     }
 }

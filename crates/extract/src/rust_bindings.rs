@@ -103,7 +103,20 @@ fn in_force(node: Node<'_>) -> (u32, u32) {
                 let block_end = ancestor.parent().map_or(u32::MAX, |block| block.end_byte() as u32);
                 return (ancestor.end_byte() as u32, block_end);
             }
-            "function_item" | "function_signature_item" | "closure_expression" | "for_expression" | "match_arm" | "if_expression" | "while_expression" => {
+            // `if let Some(x) = x.parent()`: the value is read before `x` is bound.
+            "let_condition" => {
+                let mut owner = ancestor.parent();
+                while let Some(current) = owner.filter(|current| !matches!(current.kind(), "if_expression" | "while_expression")) {
+                    owner = current.parent();
+                }
+                return (ancestor.end_byte() as u32, owner.map_or(u32::MAX, |owner| owner.end_byte() as u32));
+            }
+            // `for x in x.children()`: likewise.
+            "for_expression" => {
+                let body_start = ancestor.child_by_field_name("body").map_or(from, |body| body.start_byte() as u32);
+                return (body_start, ancestor.end_byte() as u32);
+            }
+            "function_item" | "function_signature_item" | "closure_expression" | "match_arm" | "if_expression" | "while_expression" => {
                 return (from, ancestor.end_byte() as u32);
             }
             _ => current = ancestor.parent(),
@@ -249,7 +262,18 @@ pub(crate) fn binding_type(type_node: Node<'_>, used_at: Node<'_>, source: &str)
             }
             "type_identifier" => {
                 let name = text_of(node, source);
-                if let Some(bound_path) = generic_parameter_bound(name, used_at, source) {
+                // A return type is written at the function itself, whose own generics count.
+                let is_return_type = matches!(used_at.kind(), "function_item" | "function_signature_item");
+                let bound = match is_return_type {
+                    true => generic_parameter_bound_in_item(name, used_at, source).or_else(|| generic_parameter_bound(name, used_at, source)),
+                    false => generic_parameter_bound(name, used_at, source),
+                };
+                if let Some(bound_path) = bound {
+                    // Calls on a parameter of type `T: Trait` may reach any impl of the trait;
+                    // but what a function returns as `T` is its caller's type, not visible here.
+                    if is_return_type {
+                        return Some(BindingValue::Unknown);
+                    }
                     return bound_path.map(|path| BindingValue::Type { path, is_dyn: true, arguments: Vec::new() });
                 }
                 return path_segments(node, source, 0).map(BindingValue::named_type);

@@ -118,6 +118,7 @@ impl Marker for (u8, u16) {}
             impl my_crate::m::{impl From for Vec} type=a::Vec trait=From @17
             impl my_crate::m::{impl Shape} type=Shape @21
             binding my_crate::m::Wrapper::new return: Self @7
+            binding my_crate::m::Wrapper::get return: ? @8
             binding my_crate::m::{impl Display for Wrapper}::fmt return: fmt::Result @12
             binding my_crate::m::{impl Display for Wrapper}::fmt f: fmt::Formatter @12
             binding my_crate::m::{impl From for Vec}::from return: Self @18

@@ -184,6 +184,11 @@ impl Resolver<'_> {
                 let mut current = if language == Language::Rust && head == "self" {
                     let self_type = self.rust_self_type(caller)?;
                     let Denotation::Symbol(type_sym) = self_type.denotation else { return None };
+                    // In an impl whose type tether does not see (a blanket `impl<S> X for &mut
+                    // S`), `self.f()` may reach another type's `f`: only `Self::f` is certain.
+                    if self.index.symbol(type_sym).kind == SymbolKind::Impl {
+                        return None;
+                    }
                     Resolved { denotation: Denotation::Instance { type_sym, is_dyn: false }, rule: ResolutionRule::SelfMethod }
                 } else {
                     match language {

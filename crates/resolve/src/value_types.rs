@@ -174,7 +174,7 @@ impl Resolver<'_> {
     pub(crate) fn written_type(&self, scope: Sym, path: &[String], is_dyn: bool, arguments: &[BindingValue], language: Language) -> Option<Denotation> {
         if let (Language::Rust, [only]) = (language, path) {
             if only == "[]" {
-                return self.wrapped_element(scope, Wrapper::Sequence, "[]", arguments).or(Some(Denotation::Builtin("slice".to_string())));
+                return Some(self.wrapped_element(scope, Wrapper::Sequence, "[]", arguments).unwrap_or_else(|| unknown_element(Wrapper::Sequence)));
             }
         }
         let resolved = match language {
@@ -191,7 +191,7 @@ impl Resolver<'_> {
             outside @ (Denotation::External(_) | Denotation::Builtin(_)) => {
                 let name = path.last().map(String::as_str).unwrap_or("");
                 match Wrapper::named(name).filter(|_| language == Language::Rust) {
-                    Some(wrapper) => self.wrapped_element(scope, wrapper, name, arguments).or(Some(outside)),
+                    Some(wrapper) => Some(self.wrapped_element(scope, wrapper, name, arguments).unwrap_or_else(|| unknown_element(wrapper))),
                     None => Some(outside),
                 }
             }
@@ -234,6 +234,12 @@ impl Resolver<'_> {
         let binding = self.index.bindings_named(owner, &field_name)?.first()?;
         self.binding_denotation(owner, binding, Language::Rust)
     }
+}
+
+/// A std wrapper whose element type is not visible: its std methods are still known, but
+/// what they unwrap is an untyped value (never a value "of the std world").
+fn unknown_element(wrapper: Wrapper) -> Denotation {
+    Denotation::Wrapped { wrapper, inner: Box::new(Denotation::UntypedLocal) }
 }
 
 /// The element a value yields when iterated (`for x in value`).

@@ -1,0 +1,124 @@
+//! Items wrapped in a macro call, such as tokio's `cfg_rt! { pub use task::spawn; }`:
+//! tree-sitter leaves a macro's body as an unparsed token tree, so the functions, impls and
+//! `use`s inside would be invisible. When a file has such wrappers, its text is parsed again
+//! with each wrapper's `name! {` and closing `}` blanked out, so that the items inside parse
+//! in place, at the same bytes and lines.
+//!
+//! Only brace-delimited calls in item position whose body starts like an item are unwrapped
+//! (`cfg_if! { if … }` and `lazy_static! { static ref … }` bodies are not items), and the
+//! unwrapped parse is kept only when it has no more syntax errors than the original.
+
+use tree_sitter::{Node, Tree};
+
+/// How many times nested wrappers (`cfg_net! { cfg_rt! { … } }`) are unwrapped.
+const MAX_UNWRAP_ROUNDS: usize = 4;
+
+/// Words an item (or an attribute before one) starts with.
+const ITEM_STARTS: [&str; 16] = ["pub", "use", "mod", "fn", "impl", "struct", "enum", "trait", "type", "const", "static", "#", "async", "unsafe", "extern", "macro_rules"];
+
+/// The text with item-wrapping macro calls blanked and its tree, when the file has any;
+/// `None` leaves the original parse as it is.
+pub(crate) fn unwrap_item_macros(tree: &Tree, text: &str, parse: impl Fn(&str) -> Option<Tree>) -> Option<(String, Tree)> {
+    let mut current: Option<(String, Tree)> = None;
+    for _ in 0..MAX_UNWRAP_ROUNDS {
+        let (source, root) = match &current {
+            Some((source, tree)) => (source.as_str(), tree.root_node()),
+            None => (text, tree.root_node()),
+        };
+        let mut wrappers = Vec::new();
+        collect_item_wrappers(root, source, &mut wrappers, 0);
+        if wrappers.is_empty() {
+            break;
+        }
+        let mut bytes = source.as_bytes().to_vec();
+        for (start, end) in wrappers {
+            blank(&mut bytes, start, end);
+        }
+        // Only ASCII bytes were replaced by spaces: the text is still UTF-8.
+        let unwrapped = String::from_utf8(bytes).ok()?;
+        let reparsed = parse(&unwrapped)?;
+        if error_count(reparsed.root_node()) > error_count(root) {
+            break;
+        }
+        current = Some((unwrapped, reparsed));
+    }
+    current
+}
+
+/// The byte ranges to blank for each wrapper among the items of `container`: from the
+/// macro's name to its `{`, and its closing `}` (and a `;` after it).
+fn collect_item_wrappers(container: Node<'_>, source: &str, wrappers: &mut Vec<(usize, usize)>, depth: usize) {
+    if depth > 16 {
+        return;
+    }
+    let mut cursor = container.walk();
+    for child in container.named_children(&mut cursor) {
+        match child.kind() {
+            "macro_invocation" => {
+                if let Some(body) = item_body(child, source) {
+                    wrappers.push((child.start_byte(), body.start_byte() + 1));
+                    wrappers.push((body.end_byte() - 1, child.end_byte()));
+                }
+            }
+            // Items inside inline modules, impls and traits may be wrapped too.
+            "mod_item" | "impl_item" | "trait_item" => {
+                if let Some(body) = child.child_by_field_name("body") {
+                    collect_item_wrappers(body, source, wrappers, depth + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The `{ … }` token tree of a macro call whose body starts like an item.
+fn item_body<'tree>(call: Node<'tree>, source: &str) -> Option<Node<'tree>> {
+    let name = call.child_by_field_name("macro")?;
+    if &source[name.byte_range()] == "macro_rules" {
+        return None;
+    }
+    let body = call.named_children(&mut call.walk()).find(|child| child.kind() == "token_tree")?;
+    let inside = source.get(body.start_byte() + 1..body.end_byte().checked_sub(1)?)?;
+    if !source[body.byte_range()].starts_with('{') {
+        return None;
+    }
+    let first_word: String = skip_comments(inside).chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '#').collect();
+    let first_word = if first_word.starts_with('#') { "#" } else { first_word.as_str() };
+    ITEM_STARTS.contains(&first_word).then_some(body)
+}
+
+/// The text after leading whitespace and comments (doc comments come before items).
+fn skip_comments(mut text: &str) -> &str {
+    loop {
+        text = text.trim_start();
+        if let Some(rest) = text.strip_prefix("//") {
+            text = rest.split_once('\n').map_or("", |(_, after)| after);
+        } else if let Some(rest) = text.strip_prefix("/*") {
+            text = rest.split_once("*/").map_or("", |(_, after)| after);
+        } else {
+            return text;
+        }
+    }
+}
+
+/// Replaces bytes with spaces, keeping newlines so that lines stay where they were.
+fn blank(bytes: &mut [u8], start: usize, end: usize) {
+    let end = end.min(bytes.len());
+    for byte in &mut bytes[start.min(end)..end] {
+        if *byte != b'\n' {
+            *byte = b' ';
+        }
+    }
+}
+
+fn error_count(node: Node<'_>) -> usize {
+    if !node.has_error() {
+        return 0;
+    }
+    let mut count = usize::from(node.is_error() || node.is_missing());
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        count += error_count(child);
+    }
+    count
+}
