@@ -24,14 +24,13 @@
   superclasses: (argument_list (_) @reference.inherits))
 
 ; Names whose type is visible: `x = C()`, `x: T = ...`, `self.h = H()`, typed parameters.
+; Lists are captured whole (one-node patterns keep the query cheap); the extractor lowers
+; their parameters and targets.
 (assignment) @local.definition
-(typed_parameter) @local.definition
-(typed_default_parameter) @local.definition
-(parameters (identifier) @local.definition)
-(parameters (default_parameter) @local.definition)
-(for_statement left: (identifier) @local.definition)
-(for_in_clause left: (identifier) @local.definition)
-(with_item value: (as_pattern) @local.definition)
+(parameters) @local.definition
+(for_statement) @local.definition
+(for_in_clause) @local.definition
+(with_item) @local.definition
 ; What a function returns or yields, when it has no return annotation.
 (return_statement) @local.definition
 (yield) @local.definition

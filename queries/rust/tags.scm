@@ -51,14 +51,15 @@
   (where_clause (where_predicate) @reference.inherits))
 
 ; Names whose type is visible: `let` statements, function and closure parameters, struct fields.
+; Lists are captured whole (one-node patterns keep the query cheap); the extractor lowers
+; their parameters and identifiers.
 (let_declaration) @local.definition
-(parameters (parameter) @local.definition)
+(parameters) @local.definition
 (field_declaration) @local.definition
-(closure_parameters (identifier) @local.definition)
-(closure_parameters (parameter) @local.definition)
-(for_expression pattern: (identifier) @local.definition)
+(closure_parameters) @local.definition
+(for_expression) @local.definition
 ; `Some(x)`, `Ok(x)` and `Variant(x)` in `let`, `if let` and `match`; enum variants (with
 ; their tuple fields) and tuple struct fields (`enum E { V(A) }`, `struct S(A);`).
-(tuple_struct_pattern (identifier) @local.definition)
+(tuple_struct_pattern) @local.definition
 (enum_variant) @local.definition
-(struct_item body: (ordered_field_declaration_list) @local.definition)
+(ordered_field_declaration_list) @local.definition

@@ -121,6 +121,14 @@ fn rust_closure_parameters_sharing_a_name_keep_their_own_types() {
             { let ty = Cat; ty.speak(); }  // calls: zoo::Cat::speak
             ty.ret_type();  // calls: zoo::FnPtr::ret_type
         }
+        pub struct Shared;
+        impl Shared { pub fn get(&self) {} }
+        impl Clone for Shared { fn clone(&self) -> Self { Shared } }
+        pub fn pointers(shared: std::sync::Arc<Shared>, boxed: Box<Shared>) {
+            shared.clone();  // calls: <builtin>::Arc::clone
+            shared.get();  // calls: zoo::Shared::get
+            boxed.get();  // calls: zoo::Shared::get
+        }
         "#,
         expect![[r#"
             zoo::chorus -> <builtin>::Iterator::for_each @6 typed_receiver 0.85
@@ -131,6 +139,9 @@ fn rust_closure_parameters_sharing_a_name_keep_their_own_types() {
             zoo::chorus -> zoo::Cat::speak @6 typed_receiver 0.85
             zoo::chorus -> zoo::Dog::speak @12 typed_receiver 0.85
             zoo::chorus -> zoo::Dog::speak @7 typed_receiver 0.85
+            zoo::pointers -> <builtin>::Arc::clone @27 typed_receiver 0.85
+            zoo::pointers -> zoo::Shared::get @28 typed_receiver 0.85
+            zoo::pointers -> zoo::Shared::get @29 typed_receiver 0.85
             zoo::shadowing -> <builtin>::Option::and_then @19 typed_receiver 0.85
             zoo::shadowing -> zoo::Cat::speak @20 typed_receiver 0.85
             zoo::shadowing -> zoo::FnPtr::ret_type @19 typed_receiver 0.85

@@ -258,7 +258,31 @@ fn split_alias<'tree>(node: Node<'tree>, source: &str) -> (Option<Node<'tree>>, 
     }
 }
 
+/// Lowers one `@local.definition` capture. Parameter lists, loops and `with` items are
+/// captured whole, which keeps the query cheap, and their binding children are lowered.
 fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+    match node.kind() {
+        "parameters" => {
+            let mut cursor = node.walk();
+            for parameter in node.named_children(&mut cursor) {
+                lower_one_binding(parameter, scopes, source, facts);
+            }
+        }
+        "for_statement" | "for_in_clause" => {
+            if let Some(variable) = node.child_by_field_name("left").filter(|left| left.kind() == "identifier") {
+                lower_one_binding(variable, scopes, source, facts);
+            }
+        }
+        "with_item" => {
+            if let Some(pattern) = node.child_by_field_name("value").filter(|value| value.kind() == "as_pattern") {
+                lower_one_binding(pattern, scopes, source, facts);
+            }
+        }
+        _ => lower_one_binding(node, scopes, source, facts),
+    }
+}
+
+fn lower_one_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
     let line = line_of(node);
     match node.kind() {
         "assignment" => {

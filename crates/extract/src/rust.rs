@@ -15,8 +15,6 @@ use crate::query::{CaptureRole, DefinitionCapture, Tag};
 /// degrade to `Other` or nothing), so that pathological input cannot exhaust the stack.
 pub(crate) const MAX_NESTING_FOLLOWED: usize = 64;
 
-/// Smart pointers whose method calls reach the pointee: `Box<dyn Trait>` types as `dyn Trait`.
-pub(crate) const SMART_POINTERS_SEEN_THROUGH: [&str; 3] = ["Box", "Rc", "Arc"];
 
 pub(crate) struct RustLowering;
 

@@ -7,9 +7,29 @@ use tether_model::{Binding, BindingValue, FileFacts, Receiver, SymbolKind};
 use tree_sitter::Node;
 
 use crate::outline::{line_of, text_of, ScopeStack};
-use crate::rust::{callee_expression, literal_type, path_segments, receiver_of, type_path, MAX_NESTING_FOLLOWED, SMART_POINTERS_SEEN_THROUGH};
+use crate::rust::{callee_expression, literal_type, path_segments, receiver_of, type_path, MAX_NESTING_FOLLOWED};
 
+/// Lowers one `@local.definition` capture. Lists (`parameters`, `closure_parameters`, a
+/// tuple-struct pattern, a `for` loop) are captured whole, which keeps the query cheap, and
+/// their binding children are lowered one by one.
 pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+    match node.kind() {
+        "parameters" | "closure_parameters" | "tuple_struct_pattern" => {
+            let mut cursor = node.walk();
+            for child in node.named_children(&mut cursor).filter(|child| matches!(child.kind(), "parameter" | "identifier")) {
+                lower_one_binding(child, scopes, source, facts);
+            }
+        }
+        "for_expression" => {
+            if let Some(pattern) = node.child_by_field_name("pattern").filter(|pattern| pattern.kind() == "identifier") {
+                lower_one_binding(pattern, scopes, source, facts);
+            }
+        }
+        _ => lower_one_binding(node, scopes, source, facts),
+    }
+}
+
+fn lower_one_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
     let line = line_of(node);
     match node.kind() {
         "let_declaration" => {
@@ -60,7 +80,7 @@ pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, f
         // `struct S(A, B);` gives `self.0` and `self.1` on the struct.
         "ordered_field_declaration_list" => {
             let owner = scopes.innermost();
-            if owner.kind == SymbolKind::Struct {
+            if owner.kind == SymbolKind::Struct && node.parent().is_some_and(|parent| parent.kind() == "struct_item") {
                 tuple_field_bindings(node, owner.id, "self", source, facts);
             }
         }
@@ -246,19 +266,12 @@ pub(crate) fn binding_type(type_node: Node<'_>, used_at: Node<'_>, source: &str)
                 let element = node.child_by_field_name("element").and_then(|element| binding_type(element, used_at, source)).unwrap_or(BindingValue::Unknown);
                 return Some(BindingValue::Type { path: vec!["[]".to_string()], is_dyn: false, arguments: vec![element] });
             }
+            // `Vec<T>`, `Option<T>`, and smart pointers (`Box<dyn Trait>`, `Arc<T>`), whose
+            // methods the resolver tells from their pointee's.
             "generic_type" => {
                 let path = path_segments(node, source, 0)?;
-                let is_smart_pointer = path.len() == 1 && SMART_POINTERS_SEEN_THROUGH.contains(&path[0].as_str());
-                let pointee = node
-                    .child_by_field_name("type_arguments")
-                    .and_then(|arguments| arguments.named_children(&mut arguments.walk()).find(|argument| !matches!(argument.kind(), "lifetime" | "line_comment" | "block_comment")));
-                match pointee {
-                    Some(pointee) if is_smart_pointer => node = pointee,
-                    _ => {
-                        let arguments = node.child_by_field_name("type_arguments").map(|arguments| type_arguments(arguments, used_at, source)).unwrap_or_default();
-                        return Some(BindingValue::Type { path, is_dyn: false, arguments });
-                    }
-                }
+                let arguments = node.child_by_field_name("type_arguments").map(|arguments| type_arguments(arguments, used_at, source)).unwrap_or_default();
+                return Some(BindingValue::Type { path, is_dyn: false, arguments });
             }
             "type_identifier" => {
                 let name = text_of(node, source);

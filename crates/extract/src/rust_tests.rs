@@ -351,14 +351,14 @@ trait Visitor {
             call my_crate::m::run -> z.go @30
             impl my_crate::m::{impl Holder} type=Holder @33
             binding my_crate::m::Service self.helper: Helper @3
-            binding my_crate::m::Service self.shared: dyn Cache @4
+            binding my_crate::m::Service self.shared: Arc<dyn Cache> @4
             binding my_crate::m::Service self.store: dyn Store @5
             binding my_crate::m::run x: Type @9
             binding my_crate::m::run r: Type @10
             binding my_crate::m::run m: a::Type<G> @11
             binding my_crate::m::run d: dyn Trait @12
-            binding my_crate::m::run b: dyn Trait @13
-            binding my_crate::m::run arc: dyn Trait @14
+            binding my_crate::m::run b: Box<dyn Trait> @13
+            binding my_crate::m::run arc: Arc<dyn Trait> @14
             binding my_crate::m::run i: dyn Trait @15
             binding my_crate::m::run t: dyn Runner @16
             binding my_crate::m::run w: dyn Walker @18

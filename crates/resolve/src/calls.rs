@@ -158,7 +158,11 @@ impl Resolver<'_> {
 
     /// The method `name` called on a value.
     fn method_of_value(&self, receiver: &Resolved, name: &str, language: Language) -> Lookup {
-        if let Denotation::Wrapped { wrapper, .. } = &receiver.denotation {
+        if let Denotation::Wrapped { wrapper, inner } = &receiver.denotation {
+            // A smart pointer's other methods are its pointee's.
+            if wrapper.is_pointer() && !wrapper.has_std_method(name) {
+                return self.method_of_value(&Resolved { denotation: (**inner).clone(), rule: receiver.rule }, name, language);
+            }
             // A std method of the wrapper, or (an extension trait's) something unknown.
             return match wrapper.has_std_method(name) {
                 true => found(Denotation::Builtin(format!("{}::{name}", wrapper.std_name())), ResolutionRule::TypedReceiver),
@@ -242,7 +246,12 @@ impl Resolver<'_> {
                     Receiver::Try(_) => self.receiver_value(scope, receiver, language)?.denotation,
                     _ => return None,
                 };
-                if let Denotation::Wrapped { wrapper, inner } = &receiver {
+                let mut receiver = receiver;
+                while let Denotation::Wrapped { wrapper, inner } = &receiver {
+                    if wrapper.is_pointer() && !wrapper.has_std_method(name) {
+                        receiver = (**inner).clone();
+                        continue;
+                    }
                     return wrapper.method_result(inner, name);
                 }
                 let method = self.method_of_value(&Resolved { denotation: receiver.clone(), rule: ResolutionRule::TypedReceiver }, name, language).ok()?;

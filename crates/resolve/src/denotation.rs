@@ -68,7 +68,10 @@ impl Resolver<'_> {
         };
         match &base.denotation {
             Denotation::UntypedLocal => Err(UnresolvedReason::UnknownReceiverType),
-            // Std wrappers have no fields a path could name.
+            // A smart pointer's fields are its pointee's; other std wrappers have none to name.
+            Denotation::Wrapped { wrapper, inner } if wrapper.is_pointer() => {
+                self.member_at_depth(&Resolved { denotation: (**inner).clone(), rule: base.rule }, name, language, depth + 1)
+            }
             Denotation::Wrapped { .. } => Err(UnresolvedReason::UnknownMember),
             Denotation::External(path) => found(Denotation::External(format!("{path}{separator}{name}")), base.rule),
             Denotation::Builtin(path) => found(Denotation::Builtin(format!("{path}{separator}{name}")), base.rule),

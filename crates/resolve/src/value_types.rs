@@ -23,6 +23,11 @@ pub(crate) enum Wrapper {
     Map,
     /// `impl Iterator<Item = T>` and the std iterator adapters over it.
     Iterator,
+    /// Smart pointers: their own methods (`clone`, `as_ref`, `downgrade`…) are std's, every
+    /// other method and field is the pointee's.
+    Box,
+    Rc,
+    Arc,
 }
 
 impl Wrapper {
@@ -35,6 +40,9 @@ impl Wrapper {
             | "LinkedList" | "[]" => Wrapper::Sequence,
             "HashMap" | "BTreeMap" | "FxHashMap" | "IndexMap" | "FxIndexMap" => Wrapper::Map,
             "Iterator" | "IntoIterator" | "DoubleEndedIterator" | "ExactSizeIterator" => Wrapper::Iterator,
+            "Box" => Wrapper::Box,
+            "Rc" => Wrapper::Rc,
+            "Arc" => Wrapper::Arc,
             _ => return None,
         })
     }
@@ -55,7 +63,15 @@ impl Wrapper {
             Wrapper::Sequence => "Vec",
             Wrapper::Map => "HashMap",
             Wrapper::Iterator => "Iterator",
+            Wrapper::Box => "Box",
+            Wrapper::Rc => "Rc",
+            Wrapper::Arc => "Arc",
         }
+    }
+
+    /// Whether this is a smart pointer (see [`Wrapper::Box`]).
+    pub(crate) fn is_pointer(self) -> bool {
+        matches!(self, Wrapper::Box | Wrapper::Rc | Wrapper::Arc)
     }
 
     /// Whether std defines method `name` on this wrapper.
@@ -67,6 +83,7 @@ impl Wrapper {
                 Wrapper::Sequence => SEQUENCE_METHODS.contains(&name) || ITERATOR_SOURCES.contains(&name),
                 Wrapper::Map => MAP_METHODS.contains(&name) || ITERATOR_SOURCES.contains(&name),
                 Wrapper::Iterator => ITERATOR_METHODS.contains(&name),
+                Wrapper::Box | Wrapper::Rc | Wrapper::Arc => POINTER_METHODS.contains(&name),
             }
     }
 
@@ -90,6 +107,8 @@ impl Wrapper {
             (Wrapper::Sequence, "clone" | "to_vec" | "to_owned") => wrapped(Wrapper::Sequence),
             (Wrapper::Map, "get" | "get_mut" | "remove") => wrapped(Wrapper::Option),
             (Wrapper::Map, "clone") => wrapped(Wrapper::Map),
+            (Wrapper::Box | Wrapper::Rc | Wrapper::Arc, "clone") => wrapped(self),
+            (Wrapper::Box | Wrapper::Rc | Wrapper::Arc, "as_ref" | "borrow" | "deref") => Some(inner.clone()),
             (Wrapper::Iterator, "filter" | "skip" | "take" | "skip_while" | "take_while" | "step_by" | "chain" | "peekable" | "fuse" | "inspect" | "by_ref" | "rev" | "cloned" | "copied" | "cycle") => {
                 wrapped(Wrapper::Iterator)
             }
@@ -138,6 +157,14 @@ const RESULT_METHODS: &[&str] = &[
     "is_ok", "is_ok_and", "is_err", "is_err_and", "ok", "err", "map", "map_or", "map_or_else", "map_err", "inspect", "inspect_err", "as_deref",
     "as_deref_mut", "iter", "iter_mut", "into_iter", "expect", "unwrap", "unwrap_or_default", "expect_err", "unwrap_err", "and", "and_then", "or",
     "or_else", "unwrap_or", "unwrap_or_else", "unwrap_unchecked", "copied", "cloned", "transpose", "flatten",
+];
+
+/// Methods a smart pointer has itself (through `Clone`, `Deref`, `Debug`… and its own API),
+/// whatever its pointee: `arc.clone()` clones the `Arc`, not the value.
+const POINTER_METHODS: &[&str] = &[
+    "clone", "clone_from", "as_ref", "as_mut", "borrow", "borrow_mut", "deref", "deref_mut", "fmt", "eq", "ne", "cmp", "partial_cmp", "lt", "le", "gt",
+    "ge", "hash", "into_inner", "downgrade", "strong_count", "weak_count", "ptr_eq", "as_ptr", "get_mut", "make_mut", "try_unwrap", "unwrap_or_clone",
+    "leak", "into_raw", "pin", "into_pin", "as_raw_fd", "as_fd", "as_raw_handle", "as_raw_socket", "type_id", "to_string", "to_owned", "into",
 ];
 
 /// Methods that start an iteration over a sequence's or map's elements (or a map's values).
@@ -245,6 +272,7 @@ fn unknown_element(wrapper: Wrapper) -> Denotation {
 /// The element a value yields when iterated (`for x in value`).
 pub(crate) fn element_of(value: &Denotation) -> Option<Denotation> {
     match value {
+        Denotation::Wrapped { wrapper, inner } if wrapper.is_pointer() => element_of(inner),
         Denotation::Wrapped { wrapper: Wrapper::Sequence | Wrapper::Iterator | Wrapper::Option, inner } => Some((**inner).clone()),
         _ => None,
     }
@@ -253,6 +281,7 @@ pub(crate) fn element_of(value: &Denotation) -> Option<Denotation> {
 /// What `value?` (or `Some(x)` / `Ok(x)` matched against it) holds.
 pub(crate) fn unwrapped(value: &Denotation) -> Option<Denotation> {
     match value {
+        Denotation::Wrapped { wrapper, inner } if wrapper.is_pointer() => unwrapped(inner),
         Denotation::Wrapped { wrapper: Wrapper::Option | Wrapper::Result, inner } => Some((**inner).clone()),
         _ => None,
     }
