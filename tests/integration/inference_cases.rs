@@ -41,6 +41,7 @@ fn rust_option_result_patterns_loops_and_closures_type_their_values() {
                     Event::Emptied(cart) => cart.total(),  // calls: shop::model::Cart::total
                 };
             }
+            matches!(find(cart), Some(Item { .. }) | None);  // calls: <builtin>::matches!, shop::find
             let first = cart.items.first().cloned().unwrap();
             first.price();  // calls: shop::model::Item::price
             Ok(())
@@ -63,13 +64,15 @@ fn rust_option_result_patterns_loops_and_closures_type_their_values() {
             shop::run -> <builtin>::Iterator::count @20 typed_receiver 0.85
             shop::run -> <builtin>::Iterator::filter @20 typed_receiver 0.85
             shop::run -> <builtin>::Iterator::map @19 typed_receiver 0.85
-            shop::run -> <builtin>::Ok @29 same_scope 0.95
-            shop::run -> <builtin>::Option::cloned @27 typed_receiver 0.85
-            shop::run -> <builtin>::Option::unwrap @27 typed_receiver 0.85
+            shop::run -> <builtin>::Ok @30 same_scope 0.95
+            shop::run -> <builtin>::Option::cloned @28 typed_receiver 0.85
+            shop::run -> <builtin>::Option::unwrap @28 typed_receiver 0.85
             shop::run -> <builtin>::Result::unwrap @10 typed_receiver 0.85
-            shop::run -> <builtin>::Vec::first @27 typed_receiver 0.85
+            shop::run -> <builtin>::Vec::first @28 typed_receiver 0.85
             shop::run -> <builtin>::Vec::iter @19 typed_receiver 0.85
+            shop::run -> <builtin>::matches! @27 macro 0.9
             shop::run -> shop::find @13 same_scope 0.95
+            shop::run -> shop::find @27 same_scope 0.95
             shop::run -> shop::find @9 same_scope 0.95
             shop::run -> shop::items @20 same_scope 0.95
             shop::run -> shop::load @10 same_scope 0.95
@@ -82,7 +85,7 @@ fn rust_option_result_patterns_loops_and_closures_type_their_values() {
             shop::run -> shop::model::Item::price @17 typed_receiver 0.85
             shop::run -> shop::model::Item::price @19 typed_receiver 0.85
             shop::run -> shop::model::Item::price @23 typed_receiver 0.85
-            shop::run -> shop::model::Item::price @28 typed_receiver 0.85
+            shop::run -> shop::model::Item::price @29 typed_receiver 0.85
             shop::run -> shop::model::Item::price @9 typed_receiver 0.85
         "#]],
     );

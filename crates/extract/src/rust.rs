@@ -201,7 +201,8 @@ fn lower_call(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut Fil
             let callee = path_segments(macro_path, source, 0).map(CalleeExpr::Macro).unwrap_or(CalleeExpr::Other);
             facts.calls.push(CallSite { caller, callee, line, byte: node.start_byte() as u32, text: shorten(&format!("{}!", text_of(macro_path, source))) });
             if let Some(arguments) = node.named_children(&mut node.walk()).find(|child| child.kind() == "token_tree") {
-                crate::rust_macro_arguments::calls_in_token_tree(arguments, caller, source, facts, 0);
+                let name = text_of(macro_path, source).rsplit("::").next().unwrap_or_default();
+                crate::rust_macro_arguments::calls_in_macro_arguments(name, arguments, caller, source, facts, 0);
             }
         }
         _ => {}

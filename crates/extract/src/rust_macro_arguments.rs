@@ -14,12 +14,34 @@ use crate::python::shorten;
 /// Token trees nest at most this deep before the scan stops.
 const MAX_TOKEN_TREE_DEPTH: usize = 32;
 
+/// Macros whose arguments after the first are patterns (`matches!(e, Expr::Try(_))`), not
+/// expressions: only their first argument is scanned for calls.
+const PATTERN_MACROS: [&str; 3] = ["matches", "assert_matches", "debug_assert_matches"];
+
+/// Records the calls found in the token tree of a call of macro `macro_name`.
+pub(crate) fn calls_in_macro_arguments(macro_name: &str, token_tree: Node<'_>, caller: SymbolId, source: &str, facts: &mut FileFacts, depth: usize) {
+    if depth > MAX_TOKEN_TREE_DEPTH {
+        return;
+    }
+    let mut children: Vec<Node<'_>> = token_tree.children(&mut token_tree.walk()).collect();
+    if PATTERN_MACROS.contains(&macro_name) {
+        if let Some(comma) = children.iter().position(|child| child.kind() == ",") {
+            children.truncate(comma);
+        }
+    }
+    calls_in_tokens(&children, caller, source, facts, depth);
+}
+
 /// Records the calls found in a macro invocation's token tree.
 pub(crate) fn calls_in_token_tree(token_tree: Node<'_>, caller: SymbolId, source: &str, facts: &mut FileFacts, depth: usize) {
     if depth > MAX_TOKEN_TREE_DEPTH {
         return;
     }
     let children: Vec<Node<'_>> = token_tree.children(&mut token_tree.walk()).collect();
+    calls_in_tokens(&children, caller, source, facts, depth);
+}
+
+fn calls_in_tokens(children: &[Node<'_>], caller: SymbolId, source: &str, facts: &mut FileFacts, depth: usize) {
     let mut index = 0;
     while index < children.len() {
         let node = children[index];
@@ -47,9 +69,10 @@ pub(crate) fn calls_in_token_tree(token_tree: Node<'_>, caller: SymbolId, source
         match follows {
             Some(bang) if bang.kind() == "!" && after.is_some_and(|tree| tree.kind() == "token_tree") => {
                 let text = format!("{}!", segments.join("::"));
+                let name = segments.last().cloned().unwrap_or_default();
                 facts.calls.push(CallSite { caller, callee: CalleeExpr::Macro(segments), line: line_of(node), byte: node.start_byte() as u32, text: shorten(&text) });
                 if let Some(tree) = after {
-                    calls_in_token_tree(tree, caller, source, facts, depth + 1);
+                    calls_in_macro_arguments(&name, tree, caller, source, facts, depth + 1);
                 }
                 index = next + 2;
             }

@@ -548,7 +548,6 @@ fn checks() {
             call my_crate::m::checks -> inner! @5
             call my_crate::m::checks -> deep @5
             call my_crate::m::checks -> matches! @6
-            call my_crate::m::checks -> Some @6
         "#]],
     );
 }
