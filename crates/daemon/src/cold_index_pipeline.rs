@@ -101,10 +101,12 @@ pub fn index_into_fresh_database(
     let memory = memory_for(&built.graph);
     timings.memory_seconds = started.elapsed().as_secs_f64();
     let started = Instant::now();
-    // Freeing every file's facts takes a core for tens of milliseconds; the final load leaves
-    // one idle.
+    let mut fresh = fresh;
+    fresh.load_remaining(&built.graph, &memory, meta)?;
+    // Freeing every file's facts takes a core for tens of milliseconds; closing the database
+    // (its checkpoint) runs on one core and leaves the other idle.
     let freeing = std::thread::spawn(move || drop(cache));
-    let load = fresh.finish(&built.graph, &memory, meta);
+    let load = fresh.publish();
     freeing.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
     let load = load?;
     timings.finish_seconds = started.elapsed().as_secs_f64();

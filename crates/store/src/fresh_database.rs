@@ -1,6 +1,6 @@
 //! Publishing a fresh database atomically, in one go or in stages that overlap the work
 //! producing the graph: create the empty database, load the extracted nodes, load the rest,
-//! rename into place.
+//! close and rename into place.
 //!
 //! The database is built in a sibling file (`graph.lbug.building`) that is renamed over the
 //! final path only once complete, so a crash halfway leaves the previous database untouched;
@@ -23,6 +23,7 @@ pub struct FreshDatabase {
     store: Option<GraphStore>,
     scratch: tempfile::TempDir,
     loaded: Option<LoadedNodes>,
+    remaining_loaded: bool,
     stats: LoadStats,
 }
 
@@ -36,17 +37,19 @@ impl FreshDatabase {
         let store = GraphStore::create_for(StoreLocation::Path(building.clone()), config, OpenPurpose::BulkLoad)?;
         let scratch = store.scratch_folder()?;
         let stats = LoadStats { create_seconds: started.elapsed().as_secs_f64(), ..LoadStats::default() };
-        Ok(FreshDatabase { final_path: final_path.to_path_buf(), building, store: Some(store), scratch, loaded: None, stats })
+        Ok(FreshDatabase { final_path: final_path.to_path_buf(), building, store: Some(store), scratch, loaded: None, remaining_loaded: false, stats })
     }
 
     /// Loads the nodes extraction alone decides: every file record, symbol and diagnostic of
-    /// `extracted`, a graph before resolution. Call it at most once, before [`finish`]; the
-    /// graph given to `finish` must then extend this one (resolution only appends symbols).
+    /// `extracted`, a graph before resolution. Call it at most once, before [`finish`] or
+    /// [`load_remaining`]; their graph must then extend this one (resolution only appends
+    /// symbols).
     ///
     /// [`finish`]: FreshDatabase::finish
+    /// [`load_remaining`]: FreshDatabase::load_remaining
     pub fn load_extracted_nodes(&mut self, extracted: &Graph) -> Result<(), StoreError> {
-        if self.loaded.is_some() {
-            return Err(StoreError::StagedLoadMismatch { message: "the extracted nodes were already loaded".to_string() });
+        if self.loaded.is_some() || self.remaining_loaded {
+            return Err(StoreError::StagedLoadMismatch { message: "the extracted nodes must be loaded once, first".to_string() });
         }
         let store = self.store.as_ref().expect("the store stays open until finish");
         self.loaded = Some(store.load_extracted_nodes(extracted, self.scratch.path(), &mut self.stats)?);
@@ -54,16 +57,40 @@ impl FreshDatabase {
     }
 
     /// Loads whatever of `graph` and `memory` is not loaded yet and the metadata, closes the
-    /// database and renames it over the final path.
+    /// database and renames it over the final path: [`load_remaining`], then [`publish`].
+    ///
+    /// [`load_remaining`]: FreshDatabase::load_remaining
+    /// [`publish`]: FreshDatabase::publish
     pub fn finish(mut self, graph: &Graph, memory: &MemoryGraph, meta: &IndexMeta) -> Result<LoadStats, StoreError> {
-        let store = self.store.take().expect("the store stays open until finish");
-        let loaded = store.load_rest(graph, memory, meta, self.loaded, self.scratch.path(), &mut self.stats);
-        // Closing checkpoints: it writes the last of the database (the primary-key indexes of
-        // the node tables above all) to its file.
+        self.load_remaining(graph, memory, meta)?;
+        self.publish()
+    }
+
+    /// Loads whatever of `graph` and `memory` is not loaded yet, and the metadata. Call it
+    /// once; with a first stage, `graph` must extend what [`load_extracted_nodes`] loaded.
+    ///
+    /// [`load_extracted_nodes`]: FreshDatabase::load_extracted_nodes
+    pub fn load_remaining(&mut self, graph: &Graph, memory: &MemoryGraph, meta: &IndexMeta) -> Result<(), StoreError> {
+        if self.remaining_loaded {
+            return Err(StoreError::StagedLoadMismatch { message: "the remaining tables were already loaded".to_string() });
+        }
+        let store = self.store.as_ref().expect("the store stays open until publish");
+        store.load_rest(graph, memory, meta, self.loaded, self.scratch.path(), &mut self.stats)?;
+        self.remaining_loaded = true;
+        Ok(())
+    }
+
+    /// Closes the database and renames it over the final path. Closing checkpoints: the
+    /// engine compresses and writes every column chunk loaded since the database was created,
+    /// single-threaded, which is most of a load's time after the COPYs themselves.
+    pub fn publish(mut self) -> Result<LoadStats, StoreError> {
+        if !self.remaining_loaded {
+            return Err(StoreError::StagedLoadMismatch { message: "publish came before load_remaining".to_string() });
+        }
+        let store = self.store.take().expect("the store stays open until publish");
         let closing = Instant::now();
         drop(store);
         self.stats.close_seconds = closing.elapsed().as_secs_f64();
-        loaded?;
         std::fs::rename(&self.building, &self.final_path).map_err(|source| StoreError::Io { path: self.final_path.clone(), source })?;
         let stale_wal = sibling(&self.final_path, "wal");
         let building_wal = sibling(&self.building, "wal");
