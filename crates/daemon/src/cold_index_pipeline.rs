@@ -64,7 +64,7 @@ pub fn index_into_fresh_database(
     // Nothing is created beside a root that cannot be indexed.
     check_root(&options.root)?;
     let mut timings = ColdIndexStoreTimings::default();
-    // A cold index keeps nothing for a next build; its facts are freed beside the final load.
+    // A cold index keeps nothing for a next build; its facts are freed while the database closes.
     let mut cache = FactsCache::throwaway();
 
     let (created, extracted) = std::thread::scope(|scope| {
@@ -80,7 +80,7 @@ pub fn index_into_fresh_database(
     let mut fresh = created?;
     timings.create_seconds = fresh.stats().create_seconds;
 
-    let (fresh, loaded, resolved) = std::thread::scope(|scope| {
+    let (mut fresh, loaded, resolved) = std::thread::scope(|scope| {
         let nodes = extracted.extracted_graph();
         let loading = scope.spawn(move || {
             let started = Instant::now();
@@ -101,7 +101,6 @@ pub fn index_into_fresh_database(
     let memory = memory_for(&built.graph);
     timings.memory_seconds = started.elapsed().as_secs_f64();
     let started = Instant::now();
-    let mut fresh = fresh;
     fresh.load_remaining(&built.graph, &memory, meta)?;
     // Freeing every file's facts takes a core for tens of milliseconds; closing the database
     // (its checkpoint) runs on one core and leaves the other idle.
