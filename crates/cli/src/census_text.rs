@@ -55,8 +55,8 @@ pub fn render_census(built: &BuiltGraph, meta: &IndexMeta, database: &Path, seco
     let timings = &built.timings;
     let _ = writeln!(
         out,
-        "  seconds      walk {:.2} · parse {:.2} · resolve {:.2} · store {:.2}",
-        timings.walk_seconds, timings.parse_seconds, timings.resolve_seconds, timings.store_seconds
+        "  seconds      walk {:.2} · parse {:.2} · resolve {:.2} · store {:.2} after resolve (+{:.2} overlapped)",
+        timings.walk_seconds, timings.parse_seconds, timings.resolve_seconds, timings.store_seconds, timings.store_overlapped_seconds
     );
     if report {
         out.push_str(&render_report(built));

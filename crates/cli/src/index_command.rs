@@ -1,4 +1,6 @@
-//! `tether index`: build the graph, publish it to the database, print the census.
+//! `tether index`: build the graph straight into a fresh database (the load overlapped with
+//! extraction and resolution, see `tether_daemon::index_into_fresh_database`), print the
+//! census.
 
 use std::io::IsTerminal;
 use std::time::Instant;
@@ -6,7 +8,7 @@ use std::time::Instant;
 use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use tether_index::{build_graph, index_meta, IndexOptions};
+use tether_index::{index_meta, IndexOptions};
 
 use crate::census_text::render_census;
 use crate::RepositoryArgs;
@@ -48,22 +50,23 @@ pub fn run(args: IndexArgs) -> anyhow::Result<()> {
         }
     };
     let meta = index_meta(root);
-    let mut built = build_graph(&options, &progress)?;
+    let database = args.repository.database_path();
+    let has_memory = args.repository.root().join(".memory").is_dir();
+    // The memory graph's tethers resolve against the code graph just built.
+    let memory_for = |graph: &tether_model::Graph| {
+        if has_memory {
+            let snapshot = tether_query::Snapshot::new(graph.clone(), meta.clone());
+            tether_daemon::memory_graph_for(paths.clone(), &snapshot)
+        } else {
+            tether_model::MemoryGraph::default()
+        }
+    };
+    let outcome = tether_daemon::index_into_fresh_database(&options, &database, args.repository.store_config(), &meta, memory_for, &progress)
+        .with_context(|| format!("indexing {} into the graph database at {}", root.display(), database.display()))?;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let database = args.repository.database_path();
-    let store_started = Instant::now();
-    // The memory graph's tethers resolve against the code graph just built.
-    let memory = if args.repository.root().join(".memory").is_dir() {
-        let snapshot = tether_query::Snapshot::new(built.graph.clone(), meta.clone());
-        tether_daemon::memory_graph_for(paths.clone(), &snapshot)
-    } else {
-        tether_model::MemoryGraph::default()
-    };
-    tether_store::write_fresh_database_with_memory(&database, &built.graph, &memory, &meta, args.repository.store_config())
-        .with_context(|| format!("writing the graph database at {}", database.display()))?;
-    built.timings.store_seconds = store_started.elapsed().as_secs_f64();
+    let built = outcome.built;
     let seconds = started.elapsed().as_secs_f64();
     if args.json {
         println!("{}", tether_protocol::census_json(&built.graph.census(), Some(&built.graph), &meta));

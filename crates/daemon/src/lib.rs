@@ -8,6 +8,7 @@
 //! answering.
 
 mod changes;
+mod cold_index_pipeline;
 mod follow;
 mod git_queries;
 mod memory_context;
@@ -18,6 +19,7 @@ mod paths;
 mod server;
 mod state;
 
+pub use cold_index_pipeline::{index_into_fresh_database, ColdIndexError, ColdIndexOutcome, ColdIndexStoreTimings};
 pub use lock::{DaemonLock, LockError};
 pub use paths::DaemonPaths;
 pub use server::serve;

@@ -20,6 +20,8 @@ pub enum StoreError {
     Query { statement: String, message: String },
     #[error("cannot write {}: {source}", path.display())]
     Io { path: PathBuf, source: std::io::Error },
+    #[error("a staged load was given a graph that does not extend the nodes it loaded first ({message}); this is a bug in the caller")]
+    StagedLoadMismatch { message: String },
     #[error("the database holds an invalid value: {message}")]
     Corrupt { message: String },
 }

@@ -2,7 +2,9 @@
 //!
 //! This is the only crate that names `lbug`. It owns the schema (versioned: opening a
 //! database of another version is a typed error), bulk-loads a whole [`Graph`] with
-//! `COPY … FROM` CSV files, and reads the graph, its census and its metadata back.
+//! `COPY … FROM` CSV files (in one go, or in stages that overlap extraction and resolution:
+//! [`FreshDatabase`]), publishes a fresh database atomically, and reads the graph, its census
+//! and its metadata back.
 //!
 //! It deliberately does not parse, resolve or walk files, does not decide where a
 //! repository's database lives (the caller passes a path), and does not answer the hot
@@ -12,9 +14,11 @@
 
 mod csv_writer;
 mod error;
+mod fresh_database;
 mod load;
 mod read;
 mod schema;
+mod table_csv;
 
 use std::path::{Path, PathBuf};
 
@@ -45,6 +49,16 @@ pub enum StoreLocation {
     InMemory,
 }
 
+/// What a database is opened for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum OpenPurpose {
+    /// Reads and small writes: the engine checkpoints after each COPY and whenever its WAL grows.
+    Serve,
+    /// A fresh database filled by bulk COPYs and published only after it is closed: no
+    /// checkpoint until the close, which always makes one.
+    BulkLoad,
+}
+
 /// Virtual address space reserved for the database file; far above any code graph.
 const MAX_DB_BYTES: u64 = 32 * 1024 * 1024 * 1024;
 
@@ -60,13 +74,17 @@ impl GraphStore {
         if !path.exists() {
             return Err(StoreError::Missing { path: path.to_path_buf() });
         }
-        let store = GraphStore::open_raw(StoreLocation::Path(path.to_path_buf()), config)?;
+        let store = GraphStore::open_raw(StoreLocation::Path(path.to_path_buf()), config, OpenPurpose::Serve)?;
         store.check_schema_version()?;
         Ok(store)
     }
 
     /// Creates a new, empty database with the current schema. An existing file is an error.
     pub fn create(location: StoreLocation, config: StoreConfig) -> Result<GraphStore, StoreError> {
+        GraphStore::create_for(location, config, OpenPurpose::Serve)
+    }
+
+    pub(crate) fn create_for(location: StoreLocation, config: StoreConfig, purpose: OpenPurpose) -> Result<GraphStore, StoreError> {
         if let StoreLocation::Path(path) = &location {
             if path.exists() {
                 return Err(StoreError::AlreadyExists { path: path.clone() });
@@ -75,16 +93,19 @@ impl GraphStore {
                 std::fs::create_dir_all(parent).map_err(|source| StoreError::Io { path: parent.to_path_buf(), source })?;
             }
         }
-        let store = GraphStore::open_raw(location, config)?;
+        let store = GraphStore::open_raw(location, config, purpose)?;
         store.create_schema()?;
         Ok(store)
     }
 
-    fn open_raw(location: StoreLocation, config: StoreConfig) -> Result<GraphStore, StoreError> {
+    fn open_raw(location: StoreLocation, config: StoreConfig, purpose: OpenPurpose) -> Result<GraphStore, StoreError> {
         let system = lbug::SystemConfig::default()
             .buffer_pool_size(config.buffer_pool_bytes)
             .max_num_threads(config.max_threads)
-            .max_db_size(MAX_DB_BYTES);
+            .max_db_size(MAX_DB_BYTES)
+            // Every COPY would otherwise force a checkpoint of its own; a bulk load leaves them
+            // to the one checkpoint that closing the database makes.
+            .auto_checkpoint(purpose != OpenPurpose::BulkLoad);
         let database = match &location {
             StoreLocation::Path(path) => lbug::Database::new(path, system),
             StoreLocation::InMemory => lbug::Database::in_memory(system),
@@ -106,48 +127,5 @@ impl GraphStore {
     }
 }
 
-/// Builds a fresh database at `final_path` from a graph, atomically: the graph is written to
-/// a sibling file first and renamed over `final_path` only once complete, so a crash halfway
-/// leaves the previous database untouched.
-pub fn write_fresh_database(final_path: &Path, graph: &tether_model::Graph, meta: &tether_model::IndexMeta, config: StoreConfig) -> Result<load::LoadStats, StoreError> {
-    write_fresh_database_with_memory(final_path, graph, &tether_model::MemoryGraph::default(), meta, config)
-}
-
-/// Like [`write_fresh_database`], with the memory graph beside the code graph.
-pub fn write_fresh_database_with_memory(
-    final_path: &Path,
-    graph: &tether_model::Graph,
-    memory: &tether_model::MemoryGraph,
-    meta: &tether_model::IndexMeta,
-    config: StoreConfig,
-) -> Result<load::LoadStats, StoreError> {
-    let building = sibling(final_path, "building");
-    for leftover in [building.clone(), sibling(&building, "wal")] {
-        if leftover.exists() {
-            std::fs::remove_file(&leftover).map_err(|source| StoreError::Io { path: leftover.clone(), source })?;
-        }
-    }
-    let stats = {
-        let store = GraphStore::create(StoreLocation::Path(building.clone()), config)?;
-        store.load_graph_and_memory(graph, memory, meta)?
-    };
-    std::fs::rename(&building, final_path).map_err(|source| StoreError::Io { path: final_path.to_path_buf(), source })?;
-    let stale_wal = sibling(final_path, "wal");
-    let building_wal = sibling(&building, "wal");
-    if building_wal.exists() {
-        std::fs::rename(&building_wal, &stale_wal).map_err(|source| StoreError::Io { path: stale_wal.clone(), source })?;
-    } else if stale_wal.exists() {
-        std::fs::remove_file(&stale_wal).map_err(|source| StoreError::Io { path: stale_wal.clone(), source })?;
-    }
-    Ok(stats)
-}
-
-/// `path` with `.suffix` appended (`graph.lbug` → `graph.lbug.wal`).
-fn sibling(path: &Path, suffix: &str) -> PathBuf {
-    let mut name = path.as_os_str().to_os_string();
-    name.push(".");
-    name.push(suffix);
-    PathBuf::from(name)
-}
-
+pub use fresh_database::{write_fresh_database, write_fresh_database_with_memory, FreshDatabase};
 pub use load::LoadStats;

@@ -1,24 +1,61 @@
-//! Bulk loading a whole graph: one CSV file per table, then one `COPY … FROM` each.
+//! Bulk loading with one `COPY … FROM` CSV file per table, in one go or in two stages: the
+//! nodes extraction decides (files, project symbols, diagnostics) first, then the rest.
 //!
 //! Row-by-row `CREATE` costs a full statement per row (about 3k rows/s); `COPY` from CSV
-//! loads hundreds of thousands of rows per second (see ARCHITECTURE.md, "Store").
+//! loads hundreds of thousands of rows per second (see ARCHITECTURE.md, "Store"). Each
+//! table's CSV is written on a helper thread while the table before it is COPYed.
 
+use std::hash::{Hash, Hasher};
 use std::path::Path;
+use std::sync::mpsc;
 use std::time::Instant;
 
-use tether_model::{EdgeKind, Graph, IndexMeta, MemoryGraph};
+use tether_model::{EdgeKind, Graph, IndexMeta, MemoryGraph, Symbol};
 
-use crate::csv_writer::{CsvWriter, Field};
 use crate::read::meta_pairs;
+use crate::table_csv::{self, TableCsv};
 use crate::{GraphStore, StoreError};
 
 /// What a load wrote, and how long it took.
 #[derive(Clone, Debug, Default)]
 pub struct LoadStats {
+    /// Rows per COPY, by label (the Symbol table loaded in two stages has two entries).
     pub rows_by_table: Vec<(String, u64)>,
+    /// Opening the new database and creating its schema.
+    pub create_seconds: f64,
+    /// Writing the CSV files, on a helper thread, overlapped with the COPYs.
     pub csv_seconds: f64,
+    /// Running the COPY statements and writing the metadata.
     pub copy_seconds: f64,
     pub copy_seconds_by_table: Vec<(String, f64)>,
+    /// Closing the database, which checkpoints everything loaded (0 for a load into a
+    /// database that stays open).
+    pub close_seconds: f64,
+}
+
+/// What the first stage of a two-stage load put into the database, to check that the second
+/// stage's graph extends it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LoadedNodes {
+    files: usize,
+    symbols: usize,
+    diagnostics: usize,
+    symbol_fingerprint: u64,
+}
+
+/// Writes one or more tables' CSV files into the scratch folder.
+type CsvJob<'a> = Box<dyn FnOnce(&Path) -> Result<Vec<TableCsv>, StoreError> + Send + 'a>;
+
+fn job<'a>(write: impl FnOnce(&Path) -> Result<TableCsv, StoreError> + Send + 'a) -> CsvJob<'a> {
+    Box::new(move |directory| write(directory).map(|table| vec![table]))
+}
+
+fn symbol_fingerprint(symbols: &[Symbol]) -> u64 {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    for symbol in symbols {
+        symbol.id.as_i64().hash(&mut hasher);
+    }
+    hasher.finish()
 }
 
 impl GraphStore {
@@ -29,38 +66,127 @@ impl GraphStore {
 
     /// Loads a graph and the memory graph beside it into this (empty) database.
     pub fn load_graph_and_memory(&self, graph: &Graph, memory: &MemoryGraph, meta: &IndexMeta) -> Result<LoadStats, StoreError> {
-        let scratch_parent = self.path().and_then(Path::parent).map(Path::to_path_buf).unwrap_or_else(std::env::temp_dir);
-        let scratch = tempfile::Builder::new()
-            .prefix("tether-load-")
-            .tempdir_in(&scratch_parent)
-            .map_err(|source| StoreError::Io { path: scratch_parent.clone(), source })?;
-        let started = Instant::now();
-        let mut files = write_tables(graph, scratch.path())?;
-        files.extend(write_memory_tables(graph, memory, scratch.path())?);
-        let csv_seconds = started.elapsed().as_secs_f64();
-
-        let started = Instant::now();
-        let connection = self.connection()?;
-        let mut stats = LoadStats { csv_seconds, ..LoadStats::default() };
-        for (table, path, rows) in files {
-            stats.rows_by_table.push((table.clone(), rows));
-            if rows == 0 {
-                continue;
-            }
-            // Only tables whose fields are numbers and fixed words may be parsed in parallel:
-            // quoted text round-trips commas, quotes and newlines only with `parallel=false`.
-            let parallel = EdgeKind::parse(&table).is_some() && table != "TETHER";
-            let statement = format!("COPY {table} FROM '{}' (header=true, parallel={parallel})", cypher_string(&path.to_string_lossy()));
-            let copy_started = Instant::now();
-            connection.query(&statement).map_err(|error| StoreError::query(&statement, error))?;
-            stats.copy_seconds_by_table.push((table.clone(), copy_started.elapsed().as_secs_f64()));
-        }
-        self.write_meta(&connection, meta)?;
-        stats.copy_seconds = started.elapsed().as_secs_f64();
+        let scratch = self.scratch_folder()?;
+        let mut stats = LoadStats::default();
+        self.load_rest(graph, memory, meta, None, scratch.path(), &mut stats)?;
         Ok(stats)
     }
 
-    fn write_meta(&self, connection: &lbug::Connection<'_>, meta: &IndexMeta) -> Result<(), StoreError> {
+    /// A temporary folder for the CSV files, beside the database (or in the system's
+    /// temporary folder for an in-memory database).
+    pub(crate) fn scratch_folder(&self) -> Result<tempfile::TempDir, StoreError> {
+        let parent = self.path().and_then(Path::parent).map(Path::to_path_buf).unwrap_or_else(std::env::temp_dir);
+        tempfile::Builder::new().prefix("tether-load-").tempdir_in(&parent).map_err(|source| StoreError::Io { path: parent.clone(), source })
+    }
+
+    /// The first stage: the nodes that extraction alone decides (every file record, the
+    /// project's symbols, every diagnostic) from a graph that has no resolution yet.
+    pub(crate) fn load_extracted_nodes(&self, extracted: &Graph, scratch: &Path, stats: &mut LoadStats) -> Result<LoadedNodes, StoreError> {
+        let jobs: Vec<CsvJob<'_>> = vec![
+            job(|directory| table_csv::write_files_csv(&extracted.files, directory)),
+            job(|directory| table_csv::write_symbols_csv(&extracted.symbols, directory, "symbols.csv", "Symbol")),
+            job(|directory| table_csv::write_diagnostics_csv(&extracted.diagnostics, directory)),
+        ];
+        self.copy_tables(scratch, jobs, stats)?;
+        Ok(LoadedNodes {
+            files: extracted.files.len(),
+            symbols: extracted.symbols.len(),
+            diagnostics: extracted.diagnostics.len(),
+            symbol_fingerprint: symbol_fingerprint(&extracted.symbols),
+        })
+    }
+
+    /// Everything `loaded` (the first stage, if it ran) did not load, then the metadata.
+    /// With a first stage, `graph` must extend what it loaded: the same files and diagnostics,
+    /// and its symbols start with the ones loaded (resolution appends the outside symbols).
+    pub(crate) fn load_rest(
+        &self,
+        graph: &Graph,
+        memory: &MemoryGraph,
+        meta: &IndexMeta,
+        loaded: Option<LoadedNodes>,
+        scratch: &Path,
+        stats: &mut LoadStats,
+    ) -> Result<(), StoreError> {
+        let mut jobs: Vec<CsvJob<'_>> = Vec::new();
+        match loaded {
+            None => {
+                jobs.push(job(|directory| table_csv::write_files_csv(&graph.files, directory)));
+                jobs.push(job(|directory| table_csv::write_symbols_csv(&graph.symbols, directory, "symbols.csv", "Symbol")));
+            }
+            Some(loaded) => {
+                let extends = graph.files.len() == loaded.files
+                    && graph.diagnostics.len() == loaded.diagnostics
+                    && graph.symbols.len() >= loaded.symbols
+                    && symbol_fingerprint(&graph.symbols[..loaded.symbols]) == loaded.symbol_fingerprint;
+                if !extends {
+                    return Err(StoreError::StagedLoadMismatch {
+                        message: format!(
+                            "{} files, {} diagnostics, {} symbols loaded first; the whole graph has {} files, {} diagnostics, {} symbols",
+                            loaded.files,
+                            loaded.diagnostics,
+                            loaded.symbols,
+                            graph.files.len(),
+                            graph.diagnostics.len(),
+                            graph.symbols.len()
+                        ),
+                    });
+                }
+                let outside = &graph.symbols[loaded.symbols..];
+                jobs.push(job(move |directory| table_csv::write_symbols_csv(outside, directory, "symbols-outside.csv", "Symbol (outside)")));
+            }
+        }
+        jobs.push(job(|directory| table_csv::write_unresolved_csv(&graph.unresolved, directory)));
+        if loaded.is_none() {
+            jobs.push(job(|directory| table_csv::write_diagnostics_csv(&graph.diagnostics, directory)));
+        }
+        for kind in EdgeKind::ALL {
+            jobs.push(job(move |directory| table_csv::write_edges_csv(&graph.edges, kind, directory)));
+        }
+        jobs.push(Box::new(|directory| table_csv::write_memory_csvs(graph, memory, directory)));
+        self.copy_tables(scratch, jobs, stats)?;
+        let started = Instant::now();
+        self.write_meta(meta)?;
+        stats.copy_seconds += started.elapsed().as_secs_f64();
+        Ok(())
+    }
+
+    /// Writes the jobs' CSV files on a helper thread, in order, and COPYs each table as soon
+    /// as its file is complete. An empty table is not COPYed.
+    fn copy_tables(&self, scratch: &Path, jobs: Vec<CsvJob<'_>>, stats: &mut LoadStats) -> Result<(), StoreError> {
+        let connection = self.connection()?;
+        std::thread::scope(|scope| {
+            let (sender, receiver) = mpsc::channel::<Result<Vec<TableCsv>, StoreError>>();
+            let writer = scope.spawn(move || {
+                let mut seconds = 0.0;
+                for job in jobs {
+                    let started = Instant::now();
+                    let written = job(scratch);
+                    seconds += started.elapsed().as_secs_f64();
+                    let failed = written.is_err();
+                    // A closed channel means a COPY failed: stop writing.
+                    if sender.send(written).is_err() || failed {
+                        break;
+                    }
+                }
+                seconds
+            });
+            let mut outcome = Ok(());
+            for written in receiver.iter() {
+                let copied = written.and_then(|tables| tables.into_iter().try_for_each(|table| copy_table(&connection, table, stats)));
+                if let Err(error) = copied {
+                    outcome = Err(error);
+                    break;
+                }
+            }
+            drop(receiver);
+            stats.csv_seconds += writer.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            outcome
+        })
+    }
+
+    fn write_meta(&self, meta: &IndexMeta) -> Result<(), StoreError> {
+        let connection = self.connection()?;
         let statement = "CREATE (:Meta {key: $key, value: $value})";
         let mut prepared = connection.prepare(statement).map_err(|error| StoreError::query(statement, error))?;
         for (key, value) in meta_pairs(meta) {
@@ -72,128 +198,27 @@ impl GraphStore {
     }
 }
 
-/// Escapes a value for a single-quoted Cypher string literal.
-fn cypher_string(text: &str) -> String {
-    text.replace('\\', "\\\\").replace('\'', "\\'")
-}
-
-type TableFile = (String, std::path::PathBuf, u64);
-
-fn write_tables(graph: &Graph, directory: &Path) -> Result<Vec<TableFile>, StoreError> {
-    let mut files = Vec::new();
-
-    let mut writer = CsvWriter::create(&directory.join("files.csv"), &["path", "language", "size_bytes", "content_hash", "status"])?;
-    for file in &graph.files {
-        writer.row(&[
-            Field::Text(&file.path),
-            Field::Text(file.language.as_str()),
-            Field::Integer(file.size_bytes as i64),
-            Field::Integer(file.content_hash as i64),
-            Field::Text(file.status.as_str()),
-        ])?;
+fn copy_table(connection: &lbug::Connection<'_>, table: TableCsv, stats: &mut LoadStats) -> Result<(), StoreError> {
+    stats.rows_by_table.push((table.label.clone(), table.rows));
+    if table.rows == 0 {
+        return Ok(());
     }
-    push_table(&mut files, "File", writer)?;
-
-    let mut writer = CsvWriter::create(
-        &directory.join("symbols.csv"),
-        &["id", "kind", "name", "qualified_name", "path", "language", "start_line", "end_line", "start_byte", "end_byte", "parent", "is_test"],
-    )?;
-    for symbol in &graph.symbols {
-        writer.row(&[
-            Field::Integer(symbol.id.as_i64()),
-            Field::Text(symbol.kind.as_str()),
-            Field::Text(&symbol.name),
-            Field::Text(&symbol.qualified_name),
-            Field::Text(&symbol.path),
-            Field::Text(symbol.language.as_str()),
-            Field::Integer(i64::from(symbol.span.start_line)),
-            Field::Integer(i64::from(symbol.span.end_line)),
-            Field::Integer(i64::from(symbol.span.start_byte)),
-            Field::Integer(i64::from(symbol.span.end_byte)),
-            symbol.parent.map_or(Field::Null, |parent| Field::Integer(parent.as_i64())),
-            Field::Boolean(symbol.is_test),
-        ])?;
-    }
-    push_table(&mut files, "Symbol", writer)?;
-
-    let mut writer = CsvWriter::create(&directory.join("unresolved.csv"), &["id", "caller", "callee_text", "callee_name", "path", "line", "reason"])?;
-    for (index, call) in graph.unresolved.iter().enumerate() {
-        writer.row(&[
-            Field::Integer(index as i64),
-            Field::Integer(call.caller.as_i64()),
-            Field::Text(&call.callee_text),
-            Field::Text(&call.callee_name),
-            Field::Text(&call.path),
-            Field::Integer(i64::from(call.line)),
-            Field::Text(call.reason.as_str()),
-        ])?;
-    }
-    push_table(&mut files, "UnresolvedCall", writer)?;
-
-    let mut writer = CsvWriter::create(&directory.join("diagnostics.csv"), &["id", "path", "line", "kind", "message"])?;
-    for (index, diagnostic) in graph.diagnostics.iter().enumerate() {
-        writer.row(&[
-            Field::Integer(index as i64),
-            Field::Text(&diagnostic.path),
-            diagnostic.line.map_or(Field::Null, |line| Field::Integer(i64::from(line))),
-            Field::Text(diagnostic.kind.as_str()),
-            Field::Text(&diagnostic.message),
-        ])?;
-    }
-    push_table(&mut files, "Diagnostic", writer)?;
-
-    for kind in EdgeKind::ALL {
-        let file_name = format!("edges-{}.csv", kind.as_str().to_lowercase());
-        let mut writer = CsvWriter::create(&directory.join(file_name), &["from", "to", "line", "confidence", "rule"])?;
-        for edge in graph.edges.iter().filter(|edge| edge.kind == kind) {
-            writer.row(&[
-                Field::Integer(edge.source.as_i64()),
-                Field::Integer(edge.target.as_i64()),
-                Field::Integer(i64::from(edge.line)),
-                Field::Float(edge.confidence),
-                Field::Text(edge.rule.as_str()),
-            ])?;
-        }
-        push_table(&mut files, kind.as_str(), writer)?;
-    }
-    Ok(files)
-}
-
-fn push_table(files: &mut Vec<TableFile>, table: &str, writer: CsvWriter) -> Result<(), StoreError> {
-    let (path, rows) = writer.finish()?;
-    files.push((table.to_string(), path, rows));
+    // Only tables whose fields are numbers and fixed words may be parsed in parallel: quoted
+    // text round-trips commas, quotes and newlines only with `parallel=false`.
+    let parallel = EdgeKind::parse(table.table).is_some();
+    // The dialect is the one `CsvWriter` writes (`,`, `"` doubled); sniffing it costs more than
+    // loading a small table.
+    let statement =
+        format!("COPY {} FROM '{}' (header=true, parallel={parallel}, auto_detect=false)", table.table, cypher_string(&table.path.to_string_lossy()));
+    let started = Instant::now();
+    connection.query(&statement).map_err(|error| StoreError::query(&statement, error))?;
+    let seconds = started.elapsed().as_secs_f64();
+    stats.copy_seconds += seconds;
+    stats.copy_seconds_by_table.push((table.label, seconds));
     Ok(())
 }
 
-/// The memory graph's tables. Links and tethers whose ends are not in the graph are left out
-/// (a dangling reference is reported when entries load, not stored).
-fn write_memory_tables(graph: &Graph, memory: &MemoryGraph, directory: &Path) -> Result<Vec<TableFile>, StoreError> {
-    let mut files = Vec::new();
-    let ids: std::collections::HashSet<&str> = memory.entries.iter().map(|entry| entry.id.as_str()).collect();
-    let mut writer = CsvWriter::create(&directory.join("entries.csv"), &["id", "type", "title", "status", "created_at", "path"])?;
-    for entry in &memory.entries {
-        writer.row(&[
-            Field::Text(&entry.id),
-            Field::Text(&entry.entry_type),
-            Field::Text(&entry.title),
-            Field::Text(&entry.status),
-            Field::Text(&entry.created_at),
-            Field::Text(&entry.path),
-        ])?;
-    }
-    push_table(&mut files, "Entry", writer)?;
-    for kind in ["PARENT", "SUPERSEDES", "DEPENDS_ON", "RELATED"] {
-        let mut writer = CsvWriter::create(&directory.join(format!("memory-{}.csv", kind.to_lowercase())), &["from", "to"])?;
-        for (_, from, to) in memory.links.iter().filter(|(link, from, to)| *link == kind && ids.contains(from.as_str()) && ids.contains(to.as_str())) {
-            writer.row(&[Field::Text(from), Field::Text(to)])?;
-        }
-        push_table(&mut files, kind, writer)?;
-    }
-    let symbols: std::collections::HashSet<tether_model::SymbolId> = graph.symbols.iter().map(|symbol| symbol.id).collect();
-    let mut writer = CsvWriter::create(&directory.join("memory-tether.csv"), &["from", "to", "kind", "pin"])?;
-    for tether in memory.tethers.iter().filter(|tether| ids.contains(tether.entry_id.as_str()) && symbols.contains(&tether.symbol)) {
-        writer.row(&[Field::Text(&tether.entry_id), Field::Integer(tether.symbol.as_i64()), Field::Text(tether.kind), Field::Text(&tether.pin)])?;
-    }
-    push_table(&mut files, "TETHER", writer)?;
-    Ok(files)
+/// Escapes a value for a single-quoted Cypher string literal.
+fn cypher_string(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('\'', "\\'")
 }

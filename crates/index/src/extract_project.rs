@@ -1,0 +1,135 @@
+//! The first half of a build: walk the tree, then read and extract every file in parallel
+//! (reusing the cached facts of unchanged files), and gather the nodes extraction alone
+//! decides (file records, the project's symbols, diagnostics) into a graph without edges.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use rayon::prelude::*;
+use tether_extract::{python_module_name, rust_module_path};
+use tether_model::{stable_hash, Diagnostic, DiagnosticKind, FileFacts, FileRecord, FileStatus, Graph, Language};
+
+use crate::facts_cache::{self, CachedFile, FactsCache};
+use crate::{check_root, walk_tree, IndexError, IndexOptions, PhaseTimings};
+
+/// A project whose files are extracted but not yet resolved. Resolve it with
+/// [`ExtractedProject::resolve`]; meanwhile [`ExtractedProject::extracted_graph`] can be
+/// stored, since resolution only adds to it.
+pub struct ExtractedProject {
+    /// Files, the project's symbols and every diagnostic, in file order; no edges.
+    pub(crate) graph: Graph,
+    /// By path, with whether this build extracted the file (else it came from the cache).
+    pub(crate) files: Vec<(String, Arc<CachedFile>, bool)>,
+    pub(crate) bytes_read: u64,
+    pub(crate) timings: PhaseTimings,
+}
+
+impl ExtractedProject {
+    /// The nodes extraction alone decides: every file record, every project symbol and
+    /// every diagnostic. The built graph starts with exactly these (resolution appends its
+    /// external and builtin symbols after them, and adds edges and unresolved call sites).
+    pub fn extracted_graph(&self) -> &Graph {
+        &self.graph
+    }
+
+    /// Walk and extraction seconds so far.
+    pub fn timings(&self) -> PhaseTimings {
+        self.timings
+    }
+}
+
+/// Walks `options.root` and extracts its files, re-extracting only those that changed since
+/// `cache` was filled. `progress(done, total)` is called from worker threads as files finish.
+pub fn extract_project(options: &IndexOptions, cache: &FactsCache, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<ExtractedProject, IndexError> {
+    let root = &options.root;
+    check_root(root)?;
+    let mut timings = PhaseTimings::default();
+    let started = Instant::now();
+    let tree = walk_tree(root);
+    timings.walk_seconds = started.elapsed().as_secs_f64();
+
+    let started = Instant::now();
+    let done = AtomicUsize::new(0);
+    let total = tree.sources.len();
+    let previous = &cache.files;
+    let files: Vec<(String, Arc<CachedFile>, bool)> = tree
+        .sources
+        .par_iter()
+        .map(|(path, language)| {
+            let module_name = match language {
+                Language::Python => python_module_name(path, |folder| tree.python_packages.contains(folder)),
+                Language::Rust => rust_module_path(path, &tree.rust_crates),
+            };
+            let metadata = std::fs::metadata(root.join(path)).ok();
+            let size = metadata.as_ref().map_or(0, |metadata| metadata.len());
+            let modified = metadata.as_ref().and_then(|metadata| metadata.modified().ok());
+            let reused = previous.get(path).filter(|cached| cached.still_matches(&module_name, size, modified)).cloned();
+            let result = match reused {
+                Some(cached) => (path.clone(), cached, false),
+                None => {
+                    let (facts, record, bytes_read) = extract_one(root, path, *language, &module_name, options.max_file_bytes);
+                    let interface_hash = tether_resolve::interface_hash(&facts);
+                    let version = facts_cache::next_version();
+                    (path.clone(), Arc::new(CachedFile { module_name, size, modified, facts, record, bytes_read, version, interface_hash }), true)
+                }
+            };
+            progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+            result
+        })
+        .collect();
+    timings.parse_seconds = started.elapsed().as_secs_f64();
+
+    let mut graph = Graph::default();
+    graph.diagnostics = tree
+        .manifest_problems
+        .iter()
+        .map(|(path, reason)| Diagnostic { path: path.clone(), line: None, kind: DiagnosticKind::Unsupported, message: format!("Cargo manifest not understood: {reason}") })
+        .collect();
+    let mut bytes_read = 0;
+    for (_, cached, _) in &files {
+        bytes_read += cached.bytes_read;
+        graph.files.push(cached.record.clone());
+        graph.symbols.extend(cached.facts.symbols.iter().cloned());
+        graph.diagnostics.extend(cached.facts.diagnostics.iter().cloned());
+    }
+    Ok(ExtractedProject { graph, files, bytes_read, timings })
+}
+
+fn extract_one(root: &Path, path: &str, language: Language, module_name: &str, max_file_bytes: u64) -> (FileFacts, FileRecord, u64) {
+    let mut record = FileRecord { path: path.to_string(), language, size_bytes: 0, content_hash: 0, status: FileStatus::Skipped };
+    let full_path = root.join(path);
+    let size = std::fs::metadata(&full_path).map(|metadata| metadata.len()).unwrap_or(0);
+    // Never read a huge file into memory only to skip it.
+    if size > max_file_bytes {
+        record.size_bytes = size;
+        let diagnostic = Diagnostic {
+            path: path.to_string(),
+            line: None,
+            kind: DiagnosticKind::TooLarge,
+            message: format!("{size} bytes is over the limit of {max_file_bytes} bytes; not parsed"),
+        };
+        let facts = FileFacts { path: path.to_string(), language: Some(language), diagnostics: vec![diagnostic], ..FileFacts::default() };
+        return (facts, record, 0);
+    }
+    let bytes = match std::fs::read(&full_path) {
+        Ok(bytes) => bytes,
+        Err(error) => {
+            let diagnostic = Diagnostic { path: path.to_string(), line: None, kind: DiagnosticKind::Unreadable, message: format!("cannot read: {error}") };
+            let facts = FileFacts { path: path.to_string(), language: Some(language), diagnostics: vec![diagnostic], ..FileFacts::default() };
+            return (facts, record, 0);
+        }
+    };
+    record.size_bytes = bytes.len() as u64;
+    record.content_hash = stable_hash(&bytes);
+    let facts = tether_extract::extract_bytes(path, language, module_name, &bytes, max_file_bytes);
+    record.status = if facts.diagnostics.iter().any(|diagnostic| diagnostic.kind.skips_file()) {
+        FileStatus::Skipped
+    } else if facts.diagnostics.iter().any(|diagnostic| diagnostic.kind == DiagnosticKind::SyntaxError) {
+        FileStatus::ParsedWithErrors
+    } else {
+        FileStatus::Parsed
+    };
+    (facts, record, bytes.len() as u64)
+}
