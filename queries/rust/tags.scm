@@ -51,6 +51,9 @@
   (where_clause (where_predicate) @reference.inherits))
 
 ; Names whose type is visible: `let` statements, function and closure parameters, struct fields.
+; A block ends the reach of the `let`s in it.
+(block) @local.scope
+
 ; Lists are captured whole (one-node patterns keep the query cheap); the extractor lowers
 ; their parameters and identifiers.
 (let_declaration) @local.definition
@@ -58,8 +61,6 @@
 (field_declaration) @local.definition
 (closure_parameters) @local.definition
 (for_expression) @local.definition
-; `Some(x)`, `Ok(x)` and `Variant(x)` in `let`, `if let` and `match`; enum variants (with
-; their tuple fields) and tuple struct fields (`enum E { V(A) }`, `struct S(A);`).
+; `Some(x)`, `Ok(x)` and `Variant(x)` in `let`, `if let` and `match`. (Enum variants and
+; tuple fields are read from their definitions.)
 (tuple_struct_pattern) @local.definition
-(enum_variant) @local.definition
-(ordered_field_declaration_list) @local.definition

@@ -23,6 +23,8 @@ pub(crate) struct OpenScope {
 /// The scopes enclosing the current tag, outermost (the file's module) first.
 pub(crate) struct ScopeStack {
     scopes: Vec<OpenScope>,
+    /// The end bytes of the open `@local.scope` blocks, innermost last.
+    local_scope_ends: Vec<usize>,
 }
 
 impl ScopeStack {
@@ -33,6 +35,12 @@ impl ScopeStack {
     /// The innermost scope that is not a lambda: where call sites are attributed.
     pub(crate) fn innermost_named(&self) -> &OpenScope {
         self.scopes.iter().rev().find(|scope| scope.kind != SymbolKind::Lambda).expect("the module scope is named")
+    }
+
+    /// Where the innermost open `@local.scope` block ends: the end of a `let`'s reach,
+    /// known without walking up the tree.
+    pub(crate) fn innermost_local_scope_end(&self) -> Option<usize> {
+        self.local_scope_ends.last().copied()
     }
 
     /// The scope enclosing the innermost named one (the class of a method, say).
@@ -101,6 +109,7 @@ pub(crate) fn sweep<L: Lowering>(lowering: &L, path: &str, module_name: &str, tr
             end_byte: usize::MAX,
             is_test: module.is_test,
         }],
+        local_scope_ends: Vec::new(),
     };
     facts.symbols.push(module);
     let mut occurrences: HashMap<(String, SymbolKind), u32> = HashMap::new();
@@ -109,7 +118,11 @@ pub(crate) fn sweep<L: Lowering>(lowering: &L, path: &str, module_name: &str, tr
         while scopes.scopes.len() > 1 && scopes.innermost().end_byte <= tag.node.start_byte() {
             scopes.scopes.pop();
         }
+        while scopes.local_scope_ends.last().is_some_and(|end| *end <= tag.node.start_byte()) {
+            scopes.local_scope_ends.pop();
+        }
         match tag.role {
+            CaptureRole::LocalScope => scopes.local_scope_ends.push(tag.node.end_byte()),
             CaptureRole::Definition(capture) => {
                 let Some(new) = lowering.definition(capture, tag, &scopes, source) else { continue };
                 let parent = scopes.innermost();

@@ -94,7 +94,7 @@ impl Lowering for PythonLowering {
                 }
             }
             CaptureRole::Binding => lower_binding(tag.node, scopes, source, facts),
-            CaptureRole::Name | CaptureRole::Definition(_) => {}
+            CaptureRole::Name | CaptureRole::Definition(_) | CaptureRole::LocalScope => {}
         }
     }
 }

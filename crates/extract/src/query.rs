@@ -34,6 +34,8 @@ pub(crate) enum CaptureRole {
     Import,
     Inherits,
     Binding,
+    /// `@local.scope`: a block whose end ends the locals bound in it (no symbol).
+    LocalScope,
     Name,
 }
 
@@ -56,6 +58,7 @@ impl CaptureRole {
             "reference.import" => CaptureRole::Import,
             "reference.inherits" => CaptureRole::Inherits,
             "local.definition" => CaptureRole::Binding,
+            "local.scope" => CaptureRole::LocalScope,
             _ => return None,
         };
         Some(role)
@@ -68,7 +71,7 @@ impl CaptureRole {
 pub enum QueryLoadError {
     #[error("queries/{language}/tags.scm:{line}: {message}")]
     Syntax { language: Language, line: usize, message: String },
-    #[error("queries/{language}/tags.scm: unknown capture @{capture} (known: @name, @definition.*, @reference.call, @reference.import, @reference.inherits, @local.definition)")]
+    #[error("queries/{language}/tags.scm: unknown capture @{capture} (known: @name, @definition.*, @reference.call, @reference.import, @reference.inherits, @local.definition, @local.scope)")]
     UnknownCapture { language: Language, capture: String },
 }
 

@@ -75,7 +75,7 @@ impl Lowering for RustLowering {
             CaptureRole::Import => lower_import(tag.node, scopes, source, facts),
             CaptureRole::Inherits => lower_supertraits(tag.node, scopes, source, facts),
             CaptureRole::Binding => crate::rust_bindings::lower_binding(tag.node, scopes, source, facts),
-            CaptureRole::Name | CaptureRole::Definition(_) => {}
+            CaptureRole::Name | CaptureRole::Definition(_) | CaptureRole::LocalScope => {}
         }
     }
 
@@ -94,6 +94,10 @@ impl Lowering for RustLowering {
             }
             return;
         }
+        if matches!(symbol.kind, SymbolKind::Struct | SymbolKind::Enum) {
+            crate::rust_bindings::lower_tuple_fields_and_variants(tag.node, symbol, source, facts);
+            return;
+        }
         if symbol.kind != SymbolKind::Impl {
             return;
         }
@@ -107,6 +111,10 @@ impl Lowering for RustLowering {
 /// found by walking back over attribute and comment siblings.
 fn preceding_attribute_paths_and_arguments(item: Node<'_>, source: &str) -> Vec<(Vec<String>, String)> {
     let mut attributes = Vec::new();
+    // Finding a node's previous sibling walks the tree from its root: look at the text first.
+    if !text_before_ends_with_attribute(&source[..item.start_byte().min(source.len())]) {
+        return attributes;
+    }
     let mut sibling = item.prev_sibling();
     while let Some(node) = sibling {
         match node.kind() {
@@ -125,6 +133,27 @@ fn preceding_attribute_paths_and_arguments(item: Node<'_>, source: &str) -> Vec<
         sibling = node.prev_sibling();
     }
     attributes
+}
+
+/// Whether the text before an item, past whitespace and comment lines, ends with `]` (an
+/// attribute may be there).
+fn text_before_ends_with_attribute(before: &str) -> bool {
+    let mut rest = before.trim_end();
+    loop {
+        if rest.ends_with("*/") {
+            match rest.rfind("/*") {
+                Some(start) => rest = rest[..start].trim_end(),
+                None => return false,
+            }
+            continue;
+        }
+        let line_start = rest.rfind('\n').map_or(0, |newline| newline + 1);
+        if rest[line_start..].trim_start().starts_with("//") {
+            rest = rest[..line_start].trim_end();
+            continue;
+        }
+        return rest.ends_with(']');
+    }
 }
 
 /// Whether `cfg` arguments enable the item only in tests: `(test)` or `(all(test, …))`.
