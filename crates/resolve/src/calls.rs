@@ -158,11 +158,15 @@ impl Resolver<'_> {
 
     /// The method `name` called on a value.
     fn method_of_value(&self, receiver: &Resolved, name: &str, language: Language) -> Lookup {
-        if let Denotation::Wrapped { wrapper, inner } = &receiver.denotation {
-            // A smart pointer's other methods are its pointee's.
-            if wrapper.is_pointer() && !wrapper.has_std_method(name) {
-                return self.method_of_value(&Resolved { denotation: (**inner).clone(), rule: receiver.rule }, name, language);
-            }
+        let pointee = crate::value_types::method_receiver(&receiver.denotation, name);
+        let through_pointer;
+        let receiver = if std::ptr::eq(pointee, &receiver.denotation) {
+            receiver
+        } else {
+            through_pointer = Resolved { denotation: pointee.clone(), rule: receiver.rule };
+            &through_pointer
+        };
+        if let Denotation::Wrapped { wrapper, .. } = &receiver.denotation {
             // A std method of the wrapper, or (an extension trait's) something unknown.
             return match wrapper.has_std_method(name) {
                 true => found(Denotation::Builtin(format!("{}::{name}", wrapper.std_name())), ResolutionRule::TypedReceiver),
@@ -246,12 +250,8 @@ impl Resolver<'_> {
                     Receiver::Try(_) => self.receiver_value(scope, receiver, language)?.denotation,
                     _ => return None,
                 };
-                let mut receiver = receiver;
-                while let Denotation::Wrapped { wrapper, inner } = &receiver {
-                    if wrapper.is_pointer() && !wrapper.has_std_method(name) {
-                        receiver = (**inner).clone();
-                        continue;
-                    }
+                let receiver = crate::value_types::method_receiver(&receiver, name).clone();
+                if let Denotation::Wrapped { wrapper, inner } = &receiver {
                     return wrapper.method_result(inner, name);
                 }
                 let method = self.method_of_value(&Resolved { denotation: receiver.clone(), rule: ResolutionRule::TypedReceiver }, name, language).ok()?;

@@ -269,6 +269,15 @@ fn unknown_element(wrapper: Wrapper) -> Denotation {
     Denotation::Wrapped { wrapper, inner: Box::new(Denotation::UntypedLocal) }
 }
 
+/// Who receives method `name` called on `value`: a smart pointer passes the methods it does
+/// not have itself on to its pointee (through any number of pointers).
+pub(crate) fn method_receiver<'v>(value: &'v Denotation, name: &str) -> &'v Denotation {
+    match value {
+        Denotation::Wrapped { wrapper, inner } if wrapper.is_pointer() && !wrapper.has_std_method(name) => method_receiver(inner, name),
+        _ => value,
+    }
+}
+
 /// The element a value yields when iterated (`for x in value`).
 pub(crate) fn element_of(value: &Denotation) -> Option<Denotation> {
     match value {
