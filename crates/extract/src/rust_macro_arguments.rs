@@ -137,8 +137,34 @@ fn is_parenthesized(node: Node<'_>, source: &str) -> bool {
     node.kind() == "token_tree" && text_of(node, source).starts_with('(')
 }
 
-/// The receiver written before the `.` at `dot`: a name, or a chain of fields on a name.
+/// The receiver written before the `.` at `dot`: a name, a chain of fields on a name, or the
+/// result of a call (`cmd.arg("a").arg("b")`, `make().run()`), followed at most
+/// [`MAX_TOKEN_TREE_DEPTH`] calls back.
 fn receiver_before(children: &[Node<'_>], dot: usize, source: &str) -> Receiver {
+    receiver_before_at_depth(children, dot, source, 0)
+}
+
+fn receiver_before_at_depth(children: &[Node<'_>], dot: usize, source: &str, depth: usize) -> Receiver {
+    if dot == 0 || children[dot].kind() != "." || depth > MAX_TOKEN_TREE_DEPTH {
+        return Receiver::Other;
+    }
+    // A call's result: `name(…)` or `receiver.name(…)` just before the dot.
+    if dot >= 2 && is_parenthesized(children[dot - 1], source) && is_path_segment(children[dot - 2]) {
+        let name_at = dot - 2;
+        let name = text_of(children[name_at], source).to_string();
+        if name_at >= 1 && children[name_at - 1].kind() == "." {
+            let receiver = receiver_before_at_depth(children, name_at - 1, source, depth + 1);
+            return Receiver::Call(Box::new(CalleeExpr::Method { receiver, name }));
+        }
+        let mut segments = vec![name];
+        let mut position = name_at;
+        while position >= 2 && children[position - 1].kind() == "::" && is_path_segment(children[position - 2]) {
+            segments.push(text_of(children[position - 2], source).to_string());
+            position -= 2;
+        }
+        segments.reverse();
+        return Receiver::Call(Box::new(CalleeExpr::Path(segments)));
+    }
     let mut path = Vec::new();
     let mut position = dot;
     while position > 0 && children[position].kind() == "." && is_path_segment(children[position - 1]) {
