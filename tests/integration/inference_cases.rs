@@ -256,7 +256,15 @@ fn python_fixtures_return_values_and_dependency_bases() {
         //- /app/core.py
         from werkzeug.test import Client
 
+        class Config(dict):
+            def from_mapping(self, mapping):
+                return True
+
         class Flask:
+            def __init__(self):
+                self.config = self.make_config()
+            def make_config(self):
+                return Config()
             def route(self, rule):
                 return rule
             def test_client(self):
@@ -289,14 +297,20 @@ fn python_fixtures_return_values_and_dependency_bases() {
             client.session_transaction()  # calls: app.core.TestClient.session_transaction
             client.get("/")  # calls: werkzeug.test.Client.get
             create_app().route("/x")  # calls: app.core.create_app, app.core.Flask.route
+            app.config.from_mapping({})  # calls: app.core.Config.from_mapping
+            app.config.update({})  # calls: <builtin>.dict.update
         "#,
         expect![[r#"
-            app.core.Flask.test_client -> app.core.TestClient @7 constructor 0.9
-            app.core.create_app -> app.core.Flask @14 constructor 0.9
+            app.core.Flask.__init__ -> app.core.Flask.make_config @9 self_method 0.9
+            app.core.Flask.make_config -> app.core.Config @11 constructor 0.9
+            app.core.Flask.test_client -> app.core.TestClient @15 constructor 0.9
+            app.core.create_app -> app.core.Flask.__init__ @22 constructor 0.9
             conftest -> pytest.fixture @4 import 0.95
             conftest -> pytest.fixture @9 import 0.95
             conftest.app -> app.core.create_app @6 import 0.95
             conftest.client -> app.core.Flask.test_client @11 typed_receiver 0.85
+            test_views.test_index -> <builtin>.dict.update @9 typed_receiver 0.85
+            test_views.test_index -> app.core.Config.from_mapping @8 typed_receiver 0.85
             test_views.test_index -> app.core.Flask.route @4 typed_receiver 0.85
             test_views.test_index -> app.core.Flask.route @7 typed_receiver 0.85
             test_views.test_index -> app.core.TestClient.session_transaction @5 typed_receiver 0.85

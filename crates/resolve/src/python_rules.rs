@@ -33,7 +33,10 @@ impl Resolver<'_> {
 
     fn python_head(&self, scope: Sym, name: &str, bindings: BindingUse) -> Option<Resolved> {
         if name == "self" || name == "cls" {
-            if let Some(class) = self.python_enclosing_class_of_method(scope) {
+            // An attribute's value (`self.config = self.make_config()`) is recorded on the class
+            // but written in a method: there, too, `self` is an instance of the class.
+            let class_of_attribute = (self.index.symbol(scope).kind == SymbolKind::Class).then_some(scope);
+            if let Some(class) = class_of_attribute.or_else(|| self.python_enclosing_class_of_method(scope)) {
                 let denotation = if name == "self" { Denotation::Instance { type_sym: class, is_dyn: false } } else { Denotation::Symbol(class) };
                 return Some(Resolved { denotation, rule: ResolutionRule::SelfMethod });
             }

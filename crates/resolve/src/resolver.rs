@@ -54,9 +54,9 @@ pub(crate) struct Resolver<'a> {
     /// Resolved project bases of each class / supertraits of each trait, in order.
     pub bases: HashMap<Sym, Vec<Sym>>,
     /// Whether a class has a base outside the project (members may come from there).
-    /// The bases of a class that are outside the project (members may come from there), by
-    /// their import path (`werkzeug.test.Client`).
-    pub outside_bases: HashMap<Sym, Vec<String>>,
+    /// The bases of a class that are outside the project (members may come from there): a
+    /// dependency's class (`werkzeug.test.Client`) or a builtin (`dict`).
+    pub outside_bases: HashMap<Sym, Vec<Denotation>>,
     /// Impl blocks of each project type.
     pub impls_of_type: HashMap<Sym, Vec<Sym>>,
     /// The project type an impl block is for.
@@ -173,7 +173,7 @@ impl<'a> Resolver<'a> {
     /// Resolves Python class bases and Rust supertraits.
     fn resolve_bases(&mut self) {
         let mut bases: HashMap<Sym, Vec<Sym>> = HashMap::default();
-        let mut outside_bases: HashMap<Sym, Vec<String>> = HashMap::default();
+        let mut outside_bases: HashMap<Sym, Vec<Denotation>> = HashMap::default();
         for supertype in &self.index.supertypes {
             let Some(subtype) = self.index.sym_of(supertype.subtype) else { continue };
             let scope = self.index.parent(subtype).unwrap_or(subtype);
@@ -185,10 +185,10 @@ impl<'a> Resolver<'a> {
                 Ok(Resolved { denotation: Denotation::Symbol(base), .. }) if self.index.symbol(base).kind.is_type() => {
                     bases.entry(subtype).or_default().push(base);
                 }
-                Ok(Resolved { denotation: Denotation::External(path), .. }) => outside_bases.entry(subtype).or_default().push(path),
+                Ok(Resolved { denotation: outside @ (Denotation::External(_) | Denotation::Builtin(_)), .. }) => outside_bases.entry(subtype).or_default().push(outside),
                 _ => {
                     let separator = if self.index.symbol(subtype).language == Language::Python { "." } else { "::" };
-                    outside_bases.entry(subtype).or_default().push(supertype.path.join(separator));
+                    outside_bases.entry(subtype).or_default().push(Denotation::External(supertype.path.join(separator)));
                 }
             }
         }
@@ -227,7 +227,8 @@ impl<'a> Resolver<'a> {
                 // dependency's class such as `werkzeug.test.Client`), when there is one.
                 let outside_base = classes.iter().find_map(|class| self.outside_bases.get(class).and_then(|bases| bases.first()));
                 match outside_base {
-                    Some(base) if !base.is_empty() => found(Denotation::External(format!("{base}.{name}")), rule),
+                    Some(Denotation::External(base)) if !base.is_empty() => found(Denotation::External(format!("{base}.{name}")), rule),
+                    Some(Denotation::Builtin(base)) => found(Denotation::Builtin(format!("{base}.{name}")), rule),
                     _ => Err(UnresolvedReason::UnknownMember),
                 }
             }
