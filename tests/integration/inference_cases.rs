@@ -133,6 +133,14 @@ fn rust_closure_parameters_sharing_a_name_keep_their_own_types() {
             shared.get();  // calls: zoo::Shared::get
             boxed.get();  // calls: zoo::Shared::get
         }
+        pub struct Semantics { inner: Shared }
+        impl std::ops::Deref for Semantics {
+            type Target = Shared;
+            fn deref(&self) -> &Shared { &self.inner }
+        }
+        pub fn through_deref(sema: &Semantics) {
+            sema.get();  // calls: zoo::Shared::get
+        }
         "#,
         expect![[r#"
             zoo::chorus -> <builtin>::Iterator::for_each @6 typed_receiver 0.85
@@ -151,6 +159,7 @@ fn rust_closure_parameters_sharing_a_name_keep_their_own_types() {
             zoo::shadowing -> zoo::FnPtr::ret_type @19 typed_receiver 0.85
             zoo::shadowing -> zoo::FnPtr::ret_type @21 typed_receiver 0.85
             zoo::shadowing -> zoo::Ret::ty @19 typed_receiver 0.85
+            zoo::through_deref -> zoo::Shared::get @37 typed_receiver 0.85
             unresolved zoo::chorus src/lib.rs:8 it.speak (unknown_receiver_type)
             unresolved zoo::chorus src/lib.rs:8 others.iter (no_project_symbol_named)
             unresolved zoo::chorus src/lib.rs:8 others.iter().for_each (no_project_symbol_named)

@@ -12,6 +12,9 @@ use tether_model::{Binding, BindingValue, ImportStyle, Language, ResolutionRule,
 use crate::denotation::{found, from_candidates, Denotation, Lookup, Resolved};
 use crate::project_index::{ProjectIndex, Sym};
 
+/// How many `Deref` steps a method lookup follows (`A` → `B` → `C`).
+const MAX_DEREF_STEPS: usize = 3;
+
 /// How many passes over the imports the fixpoint makes (re-export chains deeper than this
 /// stay unresolved).
 const IMPORT_PASSES: usize = 6;
@@ -284,9 +287,33 @@ impl<'a> Resolver<'a> {
                 if let Some(std_trait) = crate::builtins::rust_std_trait_of_method(name) {
                     return found(Denotation::Builtin(format!("{std_trait}::{name}")), rule);
                 }
+                // Auto-deref: `impl Deref for T { type Target = U; }` gives `T` the methods of
+                // `U` (`Semantics` → `SemanticsImpl`), a bounded number of steps deep.
+                let mut current = type_sym;
+                for _ in 0..MAX_DEREF_STEPS {
+                    let Some(target) = self.deref_target(current).filter(|target| *target != current) else { break };
+                    if let Ok(member) = self.type_member(target, name, false, language, rule) {
+                        return Ok(member);
+                    }
+                    current = target;
+                }
                 Err(UnresolvedReason::UnknownMember)
             }
         }
+    }
+
+    /// The project type a type dereferences to: its `impl Deref`'s `type Target`.
+    fn deref_target(&self, type_sym: Sym) -> Option<Sym> {
+        self.impls_of_type.get(&type_sym)?.iter().find_map(|impl_sym| {
+            if !self.index.symbol(*impl_sym).name.starts_with("{impl Deref for ") {
+                return None;
+            }
+            let target = self.index.children_named(*impl_sym, "Target").iter().copied().find(|child| self.index.symbol(*child).kind == SymbolKind::TypeAlias)?;
+            match self.alias_target(target)? {
+                Denotation::Instance { type_sym, is_dyn: false } => Some(type_sym),
+                _ => None,
+            }
+        })
     }
 
     /// A trait's own method `name`, or one of its supertraits'.
