@@ -68,6 +68,8 @@ pub(crate) struct Resolver<'a> {
     pub impl_trait: HashMap<Sym, Sym>,
     /// Trait impl blocks of each project trait.
     pub impls_of_trait: HashMap<Sym, Vec<Sym>>,
+    /// The project type each project type dereferences to (`impl Deref`'s `type Target`).
+    pub deref_targets: HashMap<Sym, Sym>,
 }
 
 impl<'a> Resolver<'a> {
@@ -83,10 +85,12 @@ impl<'a> Resolver<'a> {
             impl_self_type: HashMap::default(),
             impl_trait: HashMap::default(),
             impls_of_trait: HashMap::default(),
+            deref_targets: HashMap::default(),
         };
         resolver.resolve_imports();
         resolver.resolve_impls();
         resolver.resolve_bases();
+        resolver.deref_targets = resolver.impls_of_type.keys().filter_map(|type_sym| Some((*type_sym, resolver.deref_target(*type_sym)?))).collect();
         resolver
     }
 
@@ -291,7 +295,7 @@ impl<'a> Resolver<'a> {
                 // `U` (`Semantics` → `SemanticsImpl`), a bounded number of steps deep.
                 let mut current = type_sym;
                 for _ in 0..MAX_DEREF_STEPS {
-                    let Some(target) = self.deref_target(current).filter(|target| *target != current) else { break };
+                    let Some(target) = self.deref_targets.get(&current).copied().filter(|target| *target != current) else { break };
                     if let Ok(member) = self.type_member(target, name, false, language, rule) {
                         return Ok(member);
                     }
