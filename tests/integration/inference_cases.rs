@@ -141,6 +141,18 @@ fn rust_closure_parameters_sharing_a_name_keep_their_own_types() {
         pub fn through_deref(sema: &Semantics) {
             sema.get();  // calls: zoo::Shared::get
         }
+        pub fn pair() -> (Cat, Dog) { (Cat, Dog) }
+        pub fn tuples(pets: std::collections::HashMap<String, Dog>, cats: Vec<Cat>) {
+            let (cat, dog) = pair();
+            cat.speak();  // calls: zoo::Cat::speak
+            dog.speak();  // calls: zoo::Dog::speak
+            for (name, dog) in pets.iter() {
+                dog.speak();  // calls: zoo::Dog::speak
+            }
+            for (index, cat) in cats.iter().enumerate() {
+                cat.speak();  // calls: zoo::Cat::speak
+            }
+        }
         "#,
         expect![[r#"
             zoo::chorus -> <builtin>::Iterator::for_each @6 typed_receiver 0.85
@@ -160,6 +172,14 @@ fn rust_closure_parameters_sharing_a_name_keep_their_own_types() {
             zoo::shadowing -> zoo::FnPtr::ret_type @21 typed_receiver 0.85
             zoo::shadowing -> zoo::Ret::ty @19 typed_receiver 0.85
             zoo::through_deref -> zoo::Shared::get @37 typed_receiver 0.85
+            zoo::tuples -> <builtin>::HashMap::iter @44 typed_receiver 0.85
+            zoo::tuples -> <builtin>::Iterator::enumerate @47 typed_receiver 0.85
+            zoo::tuples -> <builtin>::Vec::iter @47 typed_receiver 0.85
+            zoo::tuples -> zoo::Cat::speak @42 typed_receiver 0.85
+            zoo::tuples -> zoo::Cat::speak @48 typed_receiver 0.85
+            zoo::tuples -> zoo::Dog::speak @43 typed_receiver 0.85
+            zoo::tuples -> zoo::Dog::speak @45 typed_receiver 0.85
+            zoo::tuples -> zoo::pair @41 same_scope 0.95
             unresolved zoo::chorus src/lib.rs:8 it.speak (unknown_receiver_type)
             unresolved zoo::chorus src/lib.rs:8 others.iter (no_project_symbol_named)
             unresolved zoo::chorus src/lib.rs:8 others.iter().for_each (no_project_symbol_named)

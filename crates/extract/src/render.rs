@@ -81,6 +81,7 @@ fn render_binding_value(value: &BindingValue, separator: &str) -> String {
         }
         BindingValue::VariantField { variant, position } => format!("field {position} of {}", variant.join("::")),
         BindingValue::UntypedParameter => "parameter".to_string(),
+        BindingValue::TupleElement { of, position } => format!("element {position} of {}", render_binding_value(of, separator)),
         BindingValue::Unknown => "?".to_string(),
         BindingValue::Collection(elements) => format!("[{}]", elements.iter().map(|element| element.join(separator)).collect::<Vec<_>>().join(", ")),
     }

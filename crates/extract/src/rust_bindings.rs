@@ -19,7 +19,7 @@ pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, f
     match node.kind() {
         "let_declaration" => {
             // `let Some(x) = …` and `let Variant(x) = …` bind through their pattern's capture.
-            let Some(pattern) = node.child_by_field_name("pattern").filter(|pattern| pattern.kind() == "identifier") else { return };
+            let Some(pattern) = node.child_by_field_name("pattern").filter(|pattern| matches!(pattern.kind(), "identifier" | "tuple_pattern")) else { return };
             let value = match node.child_by_field_name("type") {
                 Some(annotation) => binding_type(annotation, node, source),
                 None => node.child_by_field_name("value").map(|value| expression_value(value, source)),
@@ -28,7 +28,10 @@ pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, f
             let scope = scopes.innermost_named().id;
             // In force from the end of the statement to the end of its block.
             let visible_to = scopes.innermost_local_scope_end().map_or(u32::MAX, |end| end as u32);
-            facts.bindings.push(Binding { scope, name: text_of(pattern, source).to_string(), value, line, visible_from: node.end_byte() as u32, visible_to });
+            let visible_from = node.end_byte() as u32;
+            for (name, value) in pattern_bindings(pattern, value, source) {
+                facts.bindings.push(Binding { scope, name, value, line, visible_from, visible_to });
+            }
         }
         "parameters" => {
             let Some(function) = node.parent().filter(|owner| matches!(owner.kind(), "function_item" | "function_signature_item")) else { return };
@@ -45,7 +48,7 @@ pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, f
         "closure_parameters" => lower_closure_parameters(node, scopes, source, facts),
         // `for item in items`: an element of what is iterated, in force in the body.
         "for_expression" => {
-            let Some(pattern) = node.child_by_field_name("pattern").filter(|pattern| pattern.kind() == "identifier") else { return };
+            let Some(pattern) = node.child_by_field_name("pattern").filter(|pattern| matches!(pattern.kind(), "identifier" | "tuple_pattern")) else { return };
             let iterated = node.child_by_field_name("value").map_or(Receiver::Other, |iterated| receiver_of(iterated, source, 0));
             let value = match iterated {
                 Receiver::Other => BindingValue::Unknown,
@@ -53,7 +56,9 @@ pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, f
             };
             let visible_from = node.child_by_field_name("body").map_or(pattern.end_byte(), |body| body.start_byte()) as u32;
             let scope = scopes.innermost_named().id;
-            facts.bindings.push(Binding { scope, name: text_of(pattern, source).to_string(), value, line, visible_from, visible_to: node.end_byte() as u32 });
+            for (name, value) in pattern_bindings(pattern, value, source) {
+                facts.bindings.push(Binding { scope, name, value, line, visible_from, visible_to: node.end_byte() as u32 });
+            }
         }
         "tuple_struct_pattern" => lower_tuple_struct_pattern(node, scopes, source, facts),
         "field_declaration" => {
@@ -103,11 +108,18 @@ fn lower_closure_parameters(parameters: Node<'_>, scopes: &ScopeStack, source: &
     let mut cursor = parameters.walk();
     for (position, parameter) in parameters.named_children(&mut cursor).filter(|child| !child.kind().ends_with("comment")).enumerate() {
         let (name_node, value) = match parameter.kind() {
-            "identifier" => {
+            "identifier" | "tuple_pattern" => {
                 let value = match &passed_to {
                     Some((receiver, method)) => BindingValue::ClosureParameter { receiver: receiver.clone(), method: method.clone(), parameter: position as u32 },
                     None => BindingValue::Unknown,
                 };
+                // `|(key, value)|`: each name is an element of the parameter.
+                if parameter.kind() == "tuple_pattern" {
+                    for (name, value) in pattern_bindings(parameter, value, source) {
+                        facts.bindings.push(Binding { scope, name, value, line: line_of(parameter), visible_from: parameter.start_byte() as u32, visible_to });
+                    }
+                    continue;
+                }
                 (parameter, value)
             }
             "parameter" => {
@@ -120,6 +132,27 @@ fn lower_closure_parameters(parameters: Node<'_>, scopes: &ScopeStack, source: &
         };
         let name = text_of(name_node, source).to_string();
         facts.bindings.push(Binding { scope, name, value, line: line_of(name_node), visible_from: name_node.start_byte() as u32, visible_to });
+    }
+}
+
+/// The names an identifier or (nested) tuple pattern binds, each with its part of `value`.
+fn pattern_bindings(pattern: Node<'_>, value: BindingValue, source: &str) -> Vec<(String, BindingValue)> {
+    let mut bindings = Vec::new();
+    collect_pattern_bindings(pattern, value, source, &mut bindings, 0);
+    bindings
+}
+
+fn collect_pattern_bindings(pattern: Node<'_>, value: BindingValue, source: &str, bindings: &mut Vec<(String, BindingValue)>, depth: usize) {
+    match pattern.kind() {
+        "identifier" => bindings.push((text_of(pattern, source).to_string(), value)),
+        "tuple_pattern" if depth < 8 => {
+            let mut cursor = pattern.walk();
+            for (position, element) in pattern.named_children(&mut cursor).filter(|child| !child.kind().ends_with("comment")).enumerate() {
+                let element_value = BindingValue::TupleElement { of: Box::new(value.clone()), position: position as u32 };
+                collect_pattern_bindings(element, element_value, source, bindings, depth + 1);
+            }
+        }
+        _ => {}
     }
 }
 
@@ -283,6 +316,12 @@ fn binding_type_in(type_node: Node<'_>, scope: &GenericScope<'_>, source: &str) 
             "reference_type" => node = node.child_by_field_name("type")?,
             // `&(dyn A + Send)` parses as a one-element tuple type.
             "tuple_type" if node.named_child_count() == 1 => node = node.named_child(0)?,
+            // `(A, B)`: a tuple, whose elements are its arguments.
+            "tuple_type" => {
+                let mut cursor = node.walk();
+                let elements = node.named_children(&mut cursor).map(|element| binding_type_in(element, scope, source).unwrap_or(BindingValue::Unknown)).collect();
+                return Some(BindingValue::Type { path: vec!["()".to_string()], is_dyn: false, arguments: elements });
+            }
             "bounded_type" => {
                 node = node.named_children(&mut node.walk()).find(|bound| !matches!(bound.kind(), "lifetime" | "use_bounds" | "line_comment" | "block_comment"))?
             }

@@ -368,6 +368,8 @@ trait Visitor {
             binding my_crate::m::run literal: Point @24
             binding my_crate::m::run generic: call Vec::with_capacity @25
             binding my_crate::m::run chained: call (Type::new()).build @26
+            binding my_crate::m::run left: element 0 of call pair @27
+            binding my_crate::m::run right: element 1 of call pair @27
             binding my_crate::m::run mutable: call h @28
             binding my_crate::m::run plain: i32 @29
             binding my_crate::m::run closure: ? @30

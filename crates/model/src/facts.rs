@@ -172,6 +172,9 @@ pub enum BindingValue {
     /// A field of a tuple variant or tuple struct, bound by a pattern: `ast::Expr::Call(x)`
     /// gives the variant's path and position 0.
     VariantField { variant: Vec<String>, position: u32 },
+    /// One element of a tuple value bound by a tuple pattern: `let (a, b) = f();`,
+    /// `for (i, x) in xs.iter().enumerate()`, `|(key, value)| …`.
+    TupleElement { of: Box<BindingValue>, position: u32 },
     /// A list, tuple, set or dict literal whose elements (values, for a dict) are names:
     /// `handlers = {"a": on_a, "b": on_b}`. Calling `handlers[k]()` may call any of them.
     Collection(Vec<Vec<String>>),

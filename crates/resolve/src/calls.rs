@@ -312,7 +312,7 @@ impl Resolver<'_> {
         match typed {
             // A project type, a std wrapper of one, or a dependency's or the language's type
             // (`String`): calls on the latter are outside the project.
-            typed @ (Denotation::Instance { .. } | Denotation::Wrapped { .. } | Denotation::External(_) | Denotation::Builtin(_)) => Some(typed),
+            typed @ (Denotation::Instance { .. } | Denotation::Wrapped { .. } | Denotation::Tuple(_) | Denotation::External(_) | Denotation::Builtin(_)) => Some(typed),
             _ => None,
         }
     }
@@ -385,7 +385,7 @@ impl Resolver<'_> {
                 let separator = if language == Language::Python { "." } else { "::" };
                 CallTargets::Outside { qualified_name: format!("<builtin>{separator}{path}"), is_builtin: true, rule: resolved.rule }
             }
-            Denotation::Namespace(_) | Denotation::Wrapped { .. } => CallTargets::Unresolved(UnresolvedReason::ComplexCallee),
+            Denotation::Namespace(_) | Denotation::Wrapped { .. } | Denotation::Tuple(_) => CallTargets::Unresolved(UnresolvedReason::ComplexCallee),
             // Calling a parameter or local (a callback): its value is not visible.
             Denotation::UntypedLocal => CallTargets::Unresolved(UnresolvedReason::UnknownReceiverType),
         }

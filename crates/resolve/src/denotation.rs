@@ -20,6 +20,8 @@ pub(crate) enum Denotation {
     Builtin(String),
     /// Several project symbols; none is picked.
     Ambiguous(Vec<Sym>),
+    /// A tuple's elements (`UntypedLocal` where one is not visible).
+    Tuple(Vec<Denotation>),
     /// A std `Option`, `Result`, sequence, map or iterator whose element type is known.
     Wrapped { wrapper: crate::value_types::Wrapper, inner: Box<Denotation> },
     /// A local or parameter whose type is not visible.
@@ -68,6 +70,11 @@ impl Resolver<'_> {
         };
         match &base.denotation {
             Denotation::UntypedLocal => Err(UnresolvedReason::UnknownReceiverType),
+            // `pair.0`: an element.
+            Denotation::Tuple(elements) => match name.parse::<usize>().ok().and_then(|position| elements.get(position)) {
+                Some(element) => found(element.clone(), base.rule),
+                None => Err(UnresolvedReason::UnknownMember),
+            },
             // A smart pointer's fields are its pointee's; other std wrappers have none to name.
             Denotation::Wrapped { wrapper, inner } if wrapper.is_pointer() => {
                 self.member_at_depth(&Resolved { denotation: (**inner).clone(), rule: base.rule }, name, language, depth + 1)

@@ -363,7 +363,12 @@ impl<'a> Resolver<'a> {
 
     /// The value a binding's right-hand side denotes (uncached; see [`Self::binding_denotation`]).
     fn value_denotation(&self, scope: Sym, binding: &Binding, language: Language) -> Option<Denotation> {
-        match &binding.value {
+        self.value_of(scope, &binding.value, &binding.name, language)
+    }
+
+    /// What `value` denotes in `scope`; `name` is the bound name (pytest fixtures go by it).
+    fn value_of(&self, scope: Sym, value: &BindingValue, name: &str, language: Language) -> Option<Denotation> {
+        match value {
             BindingValue::Type { path, is_dyn, arguments } => self.written_type(scope, path, *is_dyn, arguments, language),
             BindingValue::CallResult(callee) => self.call_result_type(scope, callee, language),
             BindingValue::Expression(receiver) => self.receiver_value(scope, receiver, language).map(|resolved| resolved.denotation),
@@ -373,7 +378,11 @@ impl<'a> Resolver<'a> {
                 _ => None,
             },
             BindingValue::VariantField { variant, position } => self.variant_field_type(scope, variant, *position),
-            BindingValue::UntypedParameter => self.pytest_fixture_value(scope, &binding.name),
+            BindingValue::UntypedParameter => self.pytest_fixture_value(scope, name),
+            BindingValue::TupleElement { of, position } => match self.value_of(scope, of, name, language)? {
+                Denotation::Tuple(elements) => elements.get(*position as usize).cloned().filter(|element| *element != Denotation::UntypedLocal),
+                _ => None,
+            },
             BindingValue::Unknown | BindingValue::Collection(_) => None,
         }
     }

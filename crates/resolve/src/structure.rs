@@ -79,6 +79,6 @@ fn denotation_targets(resolver: &Resolver<'_>, resolved: &Resolved, language: La
             let separator = if language == Language::Python { "." } else { "::" };
             vec![outside_symbol(outside, &format!("<builtin>{separator}{path}"), SymbolKind::Builtin, language)]
         }
-        Denotation::External(_) | Denotation::UntypedLocal | Denotation::Wrapped { .. } => Vec::new(),
+        Denotation::External(_) | Denotation::UntypedLocal | Denotation::Wrapped { .. } | Denotation::Tuple(_) => Vec::new(),
     }
 }

@@ -100,7 +100,14 @@ impl Wrapper {
             (Wrapper::Result, "ok") => wrapped(Wrapper::Option),
             (Wrapper::Result, "as_ref" | "as_mut" | "as_deref" | "clone" | "cloned" | "copied" | "map_err" | "inspect" | "inspect_err" | "or_else") => wrapped(Wrapper::Result),
             (Wrapper::Option | Wrapper::Result, "iter" | "iter_mut" | "into_iter") => wrapped(Wrapper::Iterator),
+            // A map's `iter()` yields (key, value) pairs; the key's type is not kept.
+            (Wrapper::Map, "iter" | "iter_mut" | "into_iter" | "drain") => {
+                Some(Denotation::Wrapped { wrapper: Wrapper::Iterator, inner: Box::new(Denotation::Tuple(vec![Denotation::UntypedLocal, inner.clone()])) })
+            }
             (Wrapper::Sequence | Wrapper::Map, name) if ITERATOR_SOURCES.contains(&name) => wrapped(Wrapper::Iterator),
+            (Wrapper::Iterator, "enumerate") => {
+                Some(Denotation::Wrapped { wrapper: Wrapper::Iterator, inner: Box::new(Denotation::Tuple(vec![Denotation::Builtin("usize".to_string()), inner.clone()])) })
+            }
             (Wrapper::Sequence, "first" | "last" | "get" | "get_mut" | "first_mut" | "last_mut" | "pop" | "pop_back" | "pop_front" | "front" | "back" | "front_mut" | "back_mut") => {
                 wrapped(Wrapper::Option)
             }
@@ -200,6 +207,13 @@ impl Resolver<'_> {
     /// wrapper of a known element, or a type outside the project.
     pub(crate) fn written_type(&self, scope: Sym, path: &[String], is_dyn: bool, arguments: &[BindingValue], language: Language) -> Option<Denotation> {
         if let (Language::Rust, [only]) = (language, path) {
+            if only == "()" {
+                let elements = arguments.iter().map(|element| match element {
+                    BindingValue::Type { path, is_dyn, arguments } => self.written_type(scope, path, *is_dyn, arguments, language).unwrap_or(Denotation::UntypedLocal),
+                    _ => Denotation::UntypedLocal,
+                });
+                return Some(Denotation::Tuple(elements.collect()));
+            }
             if only == "[]" {
                 return Some(self.wrapped_element(scope, Wrapper::Sequence, "[]", arguments).unwrap_or_else(|| unknown_element(Wrapper::Sequence)));
             }
