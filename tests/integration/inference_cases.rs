@@ -152,6 +152,12 @@ fn rust_closure_parameters_sharing_a_name_keep_their_own_types() {
             for (index, cat) in cats.iter().enumerate() {
                 cat.speak();  // calls: zoo::Cat::speak
             }
+            // A wildcard takes its position; names after `..` are of no known type.
+            let (_, second) = pair();
+            second.speak();  // calls: zoo::Dog::speak
+            cats.iter().fold(0, |_, cat| { cat.speak(); 0 });  // calls: <builtin>::Iterator::fold, <builtin>::Vec::iter, zoo::Cat::speak
+            let (.., last) = pair();
+            last.speak();  // calls: unresolved
         }
         "#,
         expect![[r#"
@@ -174,15 +180,22 @@ fn rust_closure_parameters_sharing_a_name_keep_their_own_types() {
             zoo::through_deref -> zoo::Shared::get @37 typed_receiver 0.85
             zoo::tuples -> <builtin>::HashMap::iter @44 typed_receiver 0.85
             zoo::tuples -> <builtin>::Iterator::enumerate @47 typed_receiver 0.85
+            zoo::tuples -> <builtin>::Iterator::fold @53 typed_receiver 0.85
             zoo::tuples -> <builtin>::Vec::iter @47 typed_receiver 0.85
+            zoo::tuples -> <builtin>::Vec::iter @53 typed_receiver 0.85
             zoo::tuples -> zoo::Cat::speak @42 typed_receiver 0.85
             zoo::tuples -> zoo::Cat::speak @48 typed_receiver 0.85
+            zoo::tuples -> zoo::Cat::speak @53 typed_receiver 0.85
             zoo::tuples -> zoo::Dog::speak @43 typed_receiver 0.85
             zoo::tuples -> zoo::Dog::speak @45 typed_receiver 0.85
+            zoo::tuples -> zoo::Dog::speak @52 typed_receiver 0.85
             zoo::tuples -> zoo::pair @41 same_scope 0.95
+            zoo::tuples -> zoo::pair @51 same_scope 0.95
+            zoo::tuples -> zoo::pair @54 same_scope 0.95
             unresolved zoo::chorus src/lib.rs:8 it.speak (unknown_receiver_type)
             unresolved zoo::chorus src/lib.rs:8 others.iter (no_project_symbol_named)
             unresolved zoo::chorus src/lib.rs:8 others.iter().for_each (no_project_symbol_named)
+            unresolved zoo::tuples src/lib.rs:55 last.speak (unknown_receiver_type)
         "#]],
     );
 }

@@ -106,7 +106,7 @@ fn lower_closure_parameters(parameters: Node<'_>, scopes: &ScopeStack, source: &
     let scope = scopes.innermost_named().id;
     let visible_to = closure.end_byte() as u32;
     let mut cursor = parameters.walk();
-    for (position, parameter) in parameters.named_children(&mut cursor).filter(|child| !child.kind().ends_with("comment")).enumerate() {
+    for (position, parameter) in parameters.children(&mut cursor).filter(|child| is_list_element(*child)).enumerate() {
         let (name_node, value) = match parameter.kind() {
             "identifier" | "tuple_pattern" => {
                 let value = match &passed_to {
@@ -147,13 +147,25 @@ fn collect_pattern_bindings(pattern: Node<'_>, value: BindingValue, source: &str
         "identifier" => bindings.push((text_of(pattern, source).to_string(), value)),
         "tuple_pattern" if depth < 8 => {
             let mut cursor = pattern.walk();
-            for (position, element) in pattern.named_children(&mut cursor).filter(|child| !child.kind().ends_with("comment")).enumerate() {
-                let element_value = BindingValue::TupleElement { of: Box::new(value.clone()), position: position as u32 };
+            // Positions after a `..` count from the end: those names are locals of no known type.
+            let mut after_rest = false;
+            for (position, element) in pattern.children(&mut cursor).filter(|child| is_list_element(*child)).enumerate() {
+                after_rest |= element.kind() == "remaining_field_pattern";
+                let element_value = match after_rest {
+                    true => BindingValue::Unknown,
+                    false => BindingValue::TupleElement { of: Box::new(value.clone()), position: position as u32 },
+                };
                 collect_pattern_bindings(element, element_value, source, bindings, depth + 1);
             }
         }
         _ => {}
     }
+}
+
+/// Whether a child of a parameter list or pattern takes a position in it: every element,
+/// including the wildcard `_` (an unnamed node), but no punctuation or comment.
+fn is_list_element(child: Node<'_>) -> bool {
+    !matches!(child.kind(), "(" | ")" | "," | "|" | "line_comment" | "block_comment")
 }
 
 /// The `receiver.method` a closure is an argument of, when it is one.
@@ -177,12 +189,16 @@ fn lower_tuple_struct_pattern(pattern: Node<'_>, scopes: &ScopeStack, source: &s
     let unwraps = matches!(variant_path.as_slice(), [name] if name == "Some" || name == "Ok");
     let scope = scopes.innermost_named().id;
     let mut cursor = pattern.walk();
-    let fields = pattern.named_children(&mut cursor).filter(|child| child.id() != variant.id() && !child.kind().ends_with("comment"));
+    let fields = pattern.children(&mut cursor).filter(|child| child.id() != variant.id() && is_list_element(*child));
+    let mut after_rest = false;
     for (position, field) in fields.enumerate() {
+        // Positions after a `..` count from the end: those names are locals of no known type.
+        after_rest |= field.kind() == "remaining_field_pattern";
         if field.kind() != "identifier" {
             continue;
         }
         let value = match (unwraps, matched) {
+            _ if after_rest => BindingValue::Unknown,
             (true, Some(matched)) => match receiver_of(matched, source, 0) {
                 Receiver::Other => BindingValue::Unknown,
                 receiver => BindingValue::Expression(Receiver::Try(Box::new(receiver))),
