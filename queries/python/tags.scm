@@ -31,6 +31,10 @@
 (for_statement) @local.definition
 (for_in_clause) @local.definition
 (with_item) @local.definition
+; `if isinstance(x, Foo):` and `assert isinstance(x, Foo)` narrow `x`.
+(if_statement condition: (call)) @local.definition
+(elif_clause condition: (call)) @local.definition
+(assert_statement (call)) @local.definition
 ; What a function returns or yields, when it has no return annotation.
 (return_statement) @local.definition
 (yield) @local.definition

@@ -332,7 +332,14 @@ fn python_fixtures_return_values_and_dependency_bases() {
         def client(app):
             return app.test_client()
         //- /tests/test_views.py
-        from app.core import create_app
+        from app.core import create_app, Flask
+
+        def narrowed(value):
+            if isinstance(value, Flask):
+                value.route("/")  # calls: app.core.Flask.route
+            elif isinstance(value, Config):
+                value.from_mapping({})  # calls: unresolved
+            value.route("/")  # calls: unresolved
 
         def test_index(app, client):
             app.route("/")  # calls: app.core.Flask.route
@@ -351,13 +358,18 @@ fn python_fixtures_return_values_and_dependency_bases() {
             conftest -> pytest.fixture @9 import 0.95
             conftest.app -> app.core.create_app @6 import 0.95
             conftest.client -> app.core.Flask.test_client @11 typed_receiver 0.85
-            test_views.test_index -> <builtin>.dict.update @9 typed_receiver 0.85
-            test_views.test_index -> app.core.Config.from_mapping @8 typed_receiver 0.85
-            test_views.test_index -> app.core.Flask.route @4 typed_receiver 0.85
-            test_views.test_index -> app.core.Flask.route @7 typed_receiver 0.85
-            test_views.test_index -> app.core.TestClient.session_transaction @5 typed_receiver 0.85
-            test_views.test_index -> app.core.create_app @7 import 0.95
-            test_views.test_index -> werkzeug.test.Client.get @6 typed_receiver 0.85
+            test_views.narrowed -> <builtin>.isinstance @4 same_scope 0.95
+            test_views.narrowed -> <builtin>.isinstance @6 same_scope 0.95
+            test_views.narrowed -> app.core.Flask.route @5 typed_receiver 0.85
+            test_views.test_index -> <builtin>.dict.update @16 typed_receiver 0.85
+            test_views.test_index -> app.core.Config.from_mapping @15 typed_receiver 0.85
+            test_views.test_index -> app.core.Flask.route @11 typed_receiver 0.85
+            test_views.test_index -> app.core.Flask.route @14 typed_receiver 0.85
+            test_views.test_index -> app.core.TestClient.session_transaction @12 typed_receiver 0.85
+            test_views.test_index -> app.core.create_app @14 import 0.95
+            test_views.test_index -> werkzeug.test.Client.get @13 typed_receiver 0.85
+            unresolved test_views.narrowed tests/test_views.py:7 value.from_mapping (unknown_receiver_type)
+            unresolved test_views.narrowed tests/test_views.py:8 value.route (unknown_receiver_type)
         "#]],
     );
 }

@@ -189,6 +189,21 @@ pub(crate) fn callee_expression(node: Node<'_>, source: &str) -> CalleeExpr {
 }
 
 /// `a`, `a.b.c` as segments; `None` for anything that is not a chain of names.
+/// `isinstance(name, Class)` (a plain name and one class): the name and the class's path.
+fn isinstance_check(condition: Node<'_>, source: &str) -> Option<(String, Vec<String>)> {
+    if condition.kind() != "call" || condition.child_by_field_name("function").map(|function| text_of(function, source)) != Some("isinstance") {
+        return None;
+    }
+    let arguments = condition.child_by_field_name("arguments")?;
+    let mut cursor = arguments.walk();
+    let mut arguments = arguments.named_children(&mut cursor).filter(|argument| !argument.kind().ends_with("comment"));
+    let (name, class) = (arguments.next()?, arguments.next()?);
+    if name.kind() != "identifier" || arguments.next().is_some() {
+        return None;
+    }
+    Some((text_of(name, source).to_string(), dotted_path(class, source)?))
+}
+
 fn dotted_path(node: Node<'_>, source: &str) -> Option<Vec<String>> {
     match node.kind() {
         "identifier" => Some(vec![text_of(node, source).to_string()]),
@@ -277,6 +292,26 @@ fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut 
             if let Some(pattern) = node.child_by_field_name("value").filter(|value| value.kind() == "as_pattern") {
                 lower_one_binding(pattern, scopes, source, facts);
             }
+        }
+        // `if isinstance(x, Foo):` (or `elif`) makes `x` a `Foo` in the block; `assert
+        // isinstance(x, Foo)` for the rest of the function.
+        "if_statement" | "elif_clause" | "assert_statement" => {
+            let condition = match node.kind() {
+                "assert_statement" => node.named_child(0),
+                _ => node.child_by_field_name("condition"),
+            };
+            let Some(condition) = condition else { return };
+            let Some((name, class_path)) = isinstance_check(condition, source) else { return };
+            // In force after the condition (a Python block starts at its first statement).
+            let (visible_from, visible_to) = match node.kind() {
+                "assert_statement" => (node.end_byte() as u32, u32::MAX),
+                _ => match node.child_by_field_name("consequence") {
+                    Some(block) => (condition.end_byte() as u32, block.end_byte() as u32),
+                    None => return,
+                },
+            };
+            let scope = scopes.innermost_named().id;
+            facts.bindings.push(Binding { scope, name, value: BindingValue::named_type(class_path), line: line_of(node), visible_from, visible_to });
         }
         _ => lower_one_binding(node, scopes, source, facts),
     }
