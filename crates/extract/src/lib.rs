@@ -7,10 +7,21 @@
 //! This crate deliberately does no IO (the caller reads files and Cargo manifests), no
 //! cross-file resolution (that is `tether-resolve`), and no storage.
 
+/// `node.child_by_field_name("name")`, with the field's id looked up once per call site rather
+/// than by comparing field names on every call. A call site sees one language's nodes only.
+macro_rules! field_child {
+    ($node:expr, $name:literal) => {{
+        static FIELD_ID: std::sync::OnceLock<Option<std::num::NonZeroU16>> = std::sync::OnceLock::new();
+        let node: tree_sitter::Node<'_> = $node;
+        FIELD_ID.get_or_init(|| node.language().field_id_for_name($name)).and_then(|id| node.child_by_field_id(id.get()))
+    }};
+}
+
 mod module_names;
 mod outline;
 mod python;
 mod query;
+mod query_plan;
 mod render;
 mod rust;
 mod rust_bindings;

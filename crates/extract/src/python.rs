@@ -63,7 +63,7 @@ impl Lowering for PythonLowering {
             return;
         }
         // The return annotation, as the binding `return` of the function.
-        if let Some(path) = tag.node.child_by_field_name("return_type").and_then(|annotation| annotation_path(annotation, source)) {
+        if let Some(path) = field_child!(tag.node, "return_type").and_then(|annotation| annotation_path(annotation, source)) {
             facts.bindings.push(Binding::everywhere(symbol.id, RETURN_BINDING.to_string(), BindingValue::named_type(path), line_of(tag.node)));
         }
     }
@@ -71,7 +71,7 @@ impl Lowering for PythonLowering {
     fn reference(&self, tag: &Tag<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
         match tag.role {
             CaptureRole::Call => {
-                let callee_node = if tag.node.kind() == "call" { tag.node.child_by_field_name("function") } else { Some(tag.node) };
+                let callee_node = if tag.node.kind() == "call" { field_child!(tag.node, "function") } else { Some(tag.node) };
                 let Some(callee_node) = callee_node else { return };
                 let caller = caller_scope(tag.node, scopes);
                 let callee = callee_expression(callee_node, source);
@@ -115,15 +115,15 @@ fn record_function_references(call: Node<'_>, callee: &CalleeExpr, caller: tethe
     };
     let Some(name) = name else { return };
     let is_higher_order = HIGHER_ORDER_FUNCTIONS.contains(&name);
-    let Some(arguments) = call.child_by_field_name("arguments") else { return };
+    let Some(arguments) = field_child!(call, "arguments") else { return };
     for argument in arguments.named_children(&mut arguments.walk()) {
         let value = match argument.kind() {
             "keyword_argument" => {
-                let keyword = argument.child_by_field_name("name").map(|name| text_of(name, source)).unwrap_or("");
+                let keyword = field_child!(argument, "name").map(|name| text_of(name, source)).unwrap_or("");
                 if !matches!(keyword, "key" | "func" | "function" | "callback" | "target" | "default_factory") {
                     continue;
                 }
-                argument.child_by_field_name("value")
+                field_child!(argument, "value")
             }
             _ if is_higher_order => Some(argument),
             _ => None,
@@ -165,14 +165,14 @@ pub(crate) fn callee_expression(node: Node<'_>, source: &str) -> CalleeExpr {
         return CalleeExpr::Path(path);
     }
     if node.kind() == "subscript" {
-        if let Some(path) = node.child_by_field_name("value").and_then(|value| dotted_path(value, source)) {
+        if let Some(path) = field_child!(node, "value").and_then(|value| dotted_path(value, source)) {
             return CalleeExpr::Indexed(path);
         }
     }
     if node.kind() == "attribute" {
-        if let (Some(object), Some(attribute)) = (node.child_by_field_name("object"), node.child_by_field_name("attribute")) {
+        if let (Some(object), Some(attribute)) = (field_child!(node, "object"), field_child!(node, "attribute")) {
             let receiver = match object.kind() {
-                "call" => match object.child_by_field_name("function") {
+                "call" => match field_child!(object, "function") {
                     Some(function) => Receiver::Call(Box::new(callee_expression(function, source))),
                     None => Receiver::Other,
                 },
@@ -191,10 +191,10 @@ pub(crate) fn callee_expression(node: Node<'_>, source: &str) -> CalleeExpr {
 /// `a`, `a.b.c` as segments; `None` for anything that is not a chain of names.
 /// `isinstance(name, Class)` (a plain name and one class): the name and the class's path.
 fn isinstance_check(condition: Node<'_>, source: &str) -> Option<(String, Vec<String>)> {
-    if condition.kind() != "call" || condition.child_by_field_name("function").map(|function| text_of(function, source)) != Some("isinstance") {
+    if condition.kind() != "call" || field_child!(condition, "function").map(|function| text_of(function, source)) != Some("isinstance") {
         return None;
     }
-    let arguments = condition.child_by_field_name("arguments")?;
+    let arguments = field_child!(condition, "arguments")?;
     let mut cursor = arguments.walk();
     let mut arguments = arguments.named_children(&mut cursor).filter(|argument| !argument.kind().ends_with("comment"));
     let (name, class) = (arguments.next()?, arguments.next()?);
@@ -208,8 +208,8 @@ fn dotted_path(node: Node<'_>, source: &str) -> Option<Vec<String>> {
     match node.kind() {
         "identifier" => Some(vec![text_of(node, source).to_string()]),
         "attribute" => {
-            let mut path = dotted_path(node.child_by_field_name("object")?, source)?;
-            path.push(text_of(node.child_by_field_name("attribute")?, source).to_string());
+            let mut path = dotted_path(field_child!(node, "object")?, source)?;
+            path.push(text_of(field_child!(node, "attribute")?, source).to_string());
             Some(path)
         }
         "dotted_name" => Some(node.named_children(&mut node.walk()).map(|part| text_of(part, source).to_string()).collect()),
@@ -232,7 +232,7 @@ fn lower_import(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut F
             }
         }
         "import_from_statement" => {
-            let Some(module_node) = node.child_by_field_name("module_name") else { return };
+            let Some(module_node) = field_child!(node, "module_name") else { return };
             let (relative_level, module_path) = if module_node.kind() == "relative_import" {
                 let prefix = module_node.named_children(&mut module_node.walk()).find(|child| child.kind() == "import_prefix");
                 let level = prefix.map(|prefix| text_of(prefix, source).chars().filter(|c| *c == '.').count() as u32).unwrap_or(1);
@@ -266,8 +266,8 @@ fn lower_import(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut F
 /// `a.b as c` into (`a.b`, Some(`c`)); a plain name into (name, None).
 fn split_alias<'tree>(node: Node<'tree>, source: &str) -> (Option<Node<'tree>>, Option<String>) {
     if node.kind() == "aliased_import" {
-        let alias = node.child_by_field_name("alias").map(|alias| text_of(alias, source).to_string());
-        (node.child_by_field_name("name"), alias)
+        let alias = field_child!(node, "alias").map(|alias| text_of(alias, source).to_string());
+        (field_child!(node, "name"), alias)
     } else {
         (Some(node), None)
     }
@@ -284,12 +284,12 @@ fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut 
             }
         }
         "for_statement" | "for_in_clause" => {
-            if let Some(variable) = node.child_by_field_name("left").filter(|left| left.kind() == "identifier") {
+            if let Some(variable) = field_child!(node, "left").filter(|left| left.kind() == "identifier") {
                 lower_one_binding(variable, scopes, source, facts);
             }
         }
         "with_item" => {
-            if let Some(pattern) = node.child_by_field_name("value").filter(|value| value.kind() == "as_pattern") {
+            if let Some(pattern) = field_child!(node, "value").filter(|value| value.kind() == "as_pattern") {
                 lower_one_binding(pattern, scopes, source, facts);
             }
         }
@@ -298,14 +298,14 @@ fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut 
         "if_statement" | "elif_clause" | "assert_statement" => {
             let condition = match node.kind() {
                 "assert_statement" => node.named_child(0),
-                _ => node.child_by_field_name("condition"),
+                _ => field_child!(node, "condition"),
             };
             let Some(condition) = condition else { return };
             let Some((name, class_path)) = isinstance_check(condition, source) else { return };
             // In force after the condition (a Python block starts at its first statement).
             let (visible_from, visible_to) = match node.kind() {
                 "assert_statement" => (node.end_byte() as u32, u32::MAX),
-                _ => match node.child_by_field_name("consequence") {
+                _ => match field_child!(node, "consequence") {
                     Some(block) => (condition.end_byte() as u32, block.end_byte() as u32),
                     None => return,
                 },
@@ -321,18 +321,18 @@ fn lower_one_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &
     let line = line_of(node);
     match node.kind() {
         "assignment" => {
-            let Some(left) = node.child_by_field_name("left") else { return };
+            let Some(left) = field_child!(node, "left") else { return };
             let Some(name_path) = dotted_path(left, source) else { return };
             if name_path.len() > 2 {
                 return;
             }
             let named = scopes.innermost_named();
-            let right = node.child_by_field_name("right");
-            let value = if let Some(annotation) = node.child_by_field_name("type") {
+            let right = field_child!(node, "right");
+            let value = if let Some(annotation) = field_child!(node, "type") {
                 annotation_path(annotation, source).map(BindingValue::named_type)
             } else if let Some(right) = right {
                 match right.kind() {
-                    "call" => right.child_by_field_name("function").map(|function| BindingValue::CallResult(callee_expression(function, source))),
+                    "call" => field_child!(right, "function").map(|function| BindingValue::CallResult(callee_expression(function, source))),
                     // `self.x = x` copies what is known of a parameter or local `x`.
                     "identifier" => {
                         let source_name = text_of(right, source);
@@ -375,7 +375,7 @@ fn lower_one_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &
         }
         // Untyped parameters and loop variables: locals of no visible type.
         "identifier" | "default_parameter" => {
-            let name = if node.kind() == "identifier" { Some(node) } else { node.child_by_field_name("name") };
+            let name = if node.kind() == "identifier" { Some(node) } else { field_child!(node, "name") };
             let Some(name) = name.filter(|name| name.kind() == "identifier") else { return };
             let is_parameter = node.parent().is_some_and(|parent| parent.kind() == "parameters");
             // Parameters belong to the function being defined (the innermost scope); loop
@@ -396,12 +396,12 @@ fn lower_one_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &
             while let Some(current) = ancestor.filter(|current| !matches!(current.kind(), "function_definition" | "lambda" | "class_definition")) {
                 ancestor = current.parent();
             }
-            if ancestor.is_none_or(|definition| definition.kind() != "function_definition" || definition.child_by_field_name("return_type").is_some()) {
+            if ancestor.is_none_or(|definition| definition.kind() != "function_definition" || field_child!(definition, "return_type").is_some()) {
                 return;
             }
             let Some(value) = node.named_child(0).filter(|value| !value.kind().ends_with("comment")) else { return };
             let value = match value.kind() {
-                "call" => value.child_by_field_name("function").map(|callee| BindingValue::CallResult(callee_expression(callee, source))),
+                "call" => field_child!(value, "function").map(|callee| BindingValue::CallResult(callee_expression(callee, source))),
                 "identifier" | "attribute" => dotted_path(value, source).map(|path| BindingValue::Expression(tether_model::Receiver::Path(path))),
                 _ => None,
             };
@@ -412,20 +412,20 @@ fn lower_one_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &
             facts.bindings.push(Binding { scope: function.id, name: name.to_string(), value, line, visible_from: node.start_byte() as u32, visible_to: u32::MAX });
         }
         "as_pattern" => {
-            let Some(alias) = node.child_by_field_name("alias").and_then(|alias| alias.named_child(0)).filter(|alias| alias.kind() == "identifier") else { return };
+            let Some(alias) = field_child!(node, "alias").and_then(|alias| alias.named_child(0)).filter(|alias| alias.kind() == "identifier") else { return };
             let value = node
                 .named_child(0)
                 .filter(|value| value.kind() == "call")
-                .and_then(|call| call.child_by_field_name("function"))
+                .and_then(|call| field_child!(call, "function"))
                 .map_or(BindingValue::Unknown, |function| BindingValue::CallResult(callee_expression(function, source)));
             facts.bindings.push(Binding { scope: scopes.innermost_named().id, name: text_of(alias, source).to_string(), value, line, visible_from: node.end_byte() as u32, visible_to: u32::MAX });
         }
         "typed_parameter" | "typed_default_parameter" => {
             let name = match node.kind() {
                 "typed_parameter" => node.named_children(&mut node.walk()).find(|child| child.kind() == "identifier"),
-                _ => node.child_by_field_name("name"),
+                _ => field_child!(node, "name"),
             };
-            let (Some(name), Some(annotation)) = (name, node.child_by_field_name("type")) else { return };
+            let (Some(name), Some(annotation)) = (name, field_child!(node, "type")) else { return };
             let Some(path) = annotation_path(annotation, source) else { return };
             // Parameters belong to the function being defined, which is the innermost scope.
             let scope = scopes.innermost().id;
@@ -456,8 +456,8 @@ fn annotation_path(annotation: Node<'_>, source: &str) -> Option<Vec<String>> {
             }
         }
         "binary_operator" => {
-            let left = inner.child_by_field_name("left")?;
-            let right = inner.child_by_field_name("right")?;
+            let left = field_child!(inner, "left")?;
+            let right = field_child!(inner, "right")?;
             if text_of(right, source) == "None" {
                 annotation_path(left, source)
             } else {
@@ -483,7 +483,7 @@ fn exported_names(node: Node<'_>, source: &str) -> Option<BindingValue> {
 fn collection_of_names(node: Node<'_>, source: &str) -> Option<BindingValue> {
     let mut elements = Vec::new();
     for element in node.named_children(&mut node.walk()) {
-        let value = if element.kind() == "pair" { element.child_by_field_name("value")? } else { element };
+        let value = if element.kind() == "pair" { field_child!(element, "value")? } else { element };
         if value.kind() == "comment" {
             continue;
         }

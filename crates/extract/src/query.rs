@@ -7,7 +7,9 @@
 use std::sync::OnceLock;
 
 use tether_model::Language;
-use tree_sitter::{Node, Query, QueryCursor, StreamingIterator, Tree};
+use tree_sitter::{Node, Query, QueryCursor, Tree};
+
+use crate::query_plan::{push_matches, FoundTag, QueryPlan};
 
 /// What a definition capture declares, before the language decides on the final kind
 /// (a function inside a class becomes a method).
@@ -79,6 +81,8 @@ pub enum QueryLoadError {
 pub(crate) struct TagQuery {
     query: Query,
     roles: Vec<CaptureRole>,
+    /// How the query runs in one tree walk; `None` runs tree-sitter's cursor over the tree.
+    plan: Option<QueryPlan>,
 }
 
 /// One captured node with its `@name` node from the same match, if any.
@@ -103,31 +107,35 @@ impl TagQuery {
                 None => return Err(QueryLoadError::UnknownCapture { language, capture: capture.to_string() }),
             }
         }
-        Ok(TagQuery { query, roles })
+        let plan = QueryPlan::new(grammar, source, &query, &roles);
+        Ok(TagQuery { query, roles, plan })
     }
 
     /// Every tagged node of the tree, in document order, each (node, role) once.
     pub(crate) fn tags<'tree>(&self, tree: &'tree Tree, source: &[u8]) -> Vec<Tag<'tree>> {
-        let mut cursor = QueryCursor::new();
-        let mut matches = cursor.matches(&self.query, tree.root_node(), source);
-        let mut tags = Vec::new();
-        while let Some(found) = matches.next() {
-            let name = found
-                .captures()
-                .iter()
-                .find(|capture| self.roles[capture.index as usize] == CaptureRole::Name)
-                .map(|capture| capture.node);
-            for capture in found.captures() {
-                let role = self.roles[capture.index as usize];
-                if role != CaptureRole::Name {
-                    tags.push(Tag { role, node: capture.node, name });
-                }
-            }
+        let mut found = Vec::new();
+        match &self.plan {
+            Some(plan) => plan.run(tree, source, &self.roles, &mut found),
+            None => push_matches(&self.query, &mut QueryCursor::new(), tree.root_node(), source, &self.roles, &mut found),
         }
-        tags.sort_by_key(|tag| (tag.node.start_byte(), std::cmp::Reverse(tag.node.end_byte())));
-        tags.dedup_by(|a, b| a.node.id() == b.node.id() && a.role == b.role);
-        tags
+        sorted_tags(found)
     }
+
+    /// [`tags`](TagQuery::tags) by tree-sitter's query cursor alone: what the plan must equal.
+    #[cfg(test)]
+    pub(crate) fn tags_by_cursor<'tree>(&self, tree: &'tree Tree, source: &[u8]) -> Vec<Tag<'tree>> {
+        let mut found = Vec::new();
+        push_matches(&self.query, &mut QueryCursor::new(), tree.root_node(), source, &self.roles, &mut found);
+        sorted_tags(found)
+    }
+}
+
+/// Tags in document order (an enclosing node before the nodes inside it), each (node, role) once.
+fn sorted_tags(found: Vec<FoundTag<'_>>) -> Vec<Tag<'_>> {
+    let mut tags: Vec<Tag<'_>> = found.into_iter().map(|(role, node, name)| Tag { role, node, name }).collect();
+    tags.sort_by_key(|tag| (tag.node.start_byte(), std::cmp::Reverse(tag.node.end_byte())));
+    tags.dedup_by(|a, b| a.node.id() == b.node.id() && a.role == b.role);
+    tags
 }
 
 pub(crate) const PYTHON_TAGS: &str = include_str!("../../../queries/python/tags.scm");
@@ -164,6 +172,61 @@ mod tests {
     #[test]
     fn every_shipped_query_loads() {
         check_queries().unwrap();
+    }
+
+    /// Kind, span, role and `@name` span of each tag: what the plan and the cursor must agree on.
+    fn tag_summary(tags: &[Tag<'_>]) -> Vec<(String, usize, usize, CaptureRole, Option<(usize, usize)>)> {
+        tags.iter()
+            .map(|tag| (tag.node.kind().to_string(), tag.node.start_byte(), tag.node.end_byte(), tag.role, tag.name.map(|name| (name.start_byte(), name.end_byte()))))
+            .collect()
+    }
+
+    fn assert_plan_matches_cursor(language: Language, source: &str) {
+        let (grammar, query) = grammar_and_query(language).as_ref().unwrap();
+        assert!(query.plan.is_some(), "the shipped {language} query is planned");
+        let mut parser = tree_sitter::Parser::new();
+        parser.set_language(grammar).unwrap();
+        let tree = parser.parse(source, None).unwrap();
+        let planned = tag_summary(&query.tags(&tree, source.as_bytes()));
+        let by_cursor = tag_summary(&query.tags_by_cursor(&tree, source.as_bytes()));
+        assert!(planned.len() > 20, "a sample worth comparing: {planned:?}");
+        assert_eq!(planned, by_cursor);
+    }
+
+    #[test]
+    fn the_planned_walk_finds_what_the_query_cursor_finds() {
+        for source in [include_str!("rust_bindings.rs"), include_str!("rust.rs"), include_str!("outline.rs"), include_str!("query_plan.rs")] {
+            assert_plan_matches_cursor(Language::Rust, source);
+        }
+        assert_plan_matches_cursor(Language::Rust, "trait A: B + C where Self: D { fn f(&self); }\nmacro_rules! m { () => {} }\ntype T = u8;\nmod x { union U { a: u8 } enum E { V(u8) } }\nfn g() { let Some(v) = h() else { return }; for (a, b) in i() { m!(a); } |x: T| x; }");
+        let python = r#"
+import os
+from a.b import c as d
+
+@decorator
+@module.decorator(arg)
+class Service(Base, metaclass=Meta):
+    '''Doc.'''
+    def __init__(self, helper: Helper = make()):
+        self.helper = helper
+        handler = lambda item: item.run()
+        with open(path) as stream, lock:
+            data = [transform(x) for x in stream if keep(x)]
+        for key, value in data:
+            if isinstance(value, Node):
+                value.visit()
+            elif isinstance(value, Leaf):
+                value.leaf()
+        assert isinstance(self.helper, Helper)
+        yield handler(data)
+        return self.helper.done()
+
+def outer():
+    def inner():
+        return [y async for y in source()]
+    return inner
+"#;
+        assert_plan_matches_cursor(Language::Python, python);
     }
 
     #[test]

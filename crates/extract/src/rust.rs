@@ -45,9 +45,9 @@ impl Lowering for RustLowering {
                 (kind, name_text()?, None)
             }
             DefinitionCapture::Impl => {
-                let self_type_node = item.child_by_field_name("type")?;
+                let self_type_node = field_child!(item, "type")?;
                 let self_type_name = type_display_name(self_type_node, source);
-                match item.child_by_field_name("trait") {
+                match field_child!(item, "trait") {
                     Some(trait_node) => {
                         let trait_name = type_display_name(trait_node, source);
                         (SymbolKind::Impl, format!("{{impl {trait_name} for {self_type_name}}}"), None)
@@ -82,14 +82,14 @@ impl Lowering for RustLowering {
     fn after_definition(&self, tag: &Tag<'_>, symbol: &Symbol, _scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
         if symbol.kind.is_callable() {
             // The declared return type, as the binding `return` of the function.
-            if let Some(value) = tag.node.child_by_field_name("return_type").and_then(|return_type| crate::rust_bindings::binding_type(return_type, tag.node, source)) {
+            if let Some(value) = field_child!(tag.node, "return_type").and_then(|return_type| crate::rust_bindings::binding_type(return_type, tag.node, source)) {
                 facts.bindings.push(Binding::everywhere(symbol.id, RETURN_BINDING.to_string(), value, line_of(tag.node)));
             }
             return;
         }
         if symbol.kind == SymbolKind::TypeAlias {
             // What the alias stands for, as the binding `type` of the alias.
-            if let Some(value) = tag.node.child_by_field_name("type").and_then(|aliased| crate::rust_bindings::binding_type(aliased, tag.node, source)) {
+            if let Some(value) = field_child!(tag.node, "type").and_then(|aliased| crate::rust_bindings::binding_type(aliased, tag.node, source)) {
                 facts.bindings.push(Binding::everywhere(symbol.id, TYPE_ALIAS_BINDING.to_string(), value, line_of(tag.node)));
             }
             return;
@@ -101,8 +101,8 @@ impl Lowering for RustLowering {
         if symbol.kind != SymbolKind::Impl {
             return;
         }
-        let Some(self_type) = tag.node.child_by_field_name("type").and_then(|self_type_node| type_path(self_type_node, source)) else { return };
-        let trait_path = tag.node.child_by_field_name("trait").and_then(|trait_node| type_path(trait_node, source));
+        let Some(self_type) = field_child!(tag.node, "type").and_then(|self_type_node| type_path(self_type_node, source)) else { return };
+        let trait_path = field_child!(tag.node, "trait").and_then(|trait_node| type_path(trait_node, source));
         facts.impls.push(ImplBlock { impl_symbol: symbol.id, self_type, trait_path, line: line_of(tag.node) });
     }
 }
@@ -121,7 +121,7 @@ fn preceding_attribute_paths_and_arguments(item: Node<'_>, source: &str) -> Vec<
             "attribute_item" => {
                 if let Some(attribute) = node.named_children(&mut node.walk()).find(|child| child.kind() == "attribute") {
                     let path = attribute.named_child(0).and_then(|path_node| path_segments(path_node, source, 0));
-                    let arguments = attribute.child_by_field_name("arguments").map(|arguments| text_of(arguments, source)).unwrap_or("");
+                    let arguments = field_child!(attribute, "arguments").map(|arguments| text_of(arguments, source)).unwrap_or("");
                     if let Some(path) = path {
                         attributes.push((path, arguments.to_string()));
                     }
@@ -178,9 +178,9 @@ pub(crate) fn type_path(type_node: Node<'_>, source: &str) -> Option<Vec<String>
     let mut node = type_node;
     for _ in 0..MAX_NESTING_FOLLOWED {
         match node.kind() {
-            "reference_type" => node = node.child_by_field_name("type")?,
-            "dynamic_type" | "abstract_type" => node = node.child_by_field_name("trait")?,
-            "higher_ranked_trait_bound" => node = node.child_by_field_name("type")?,
+            "reference_type" => node = field_child!(node, "type")?,
+            "dynamic_type" | "abstract_type" => node = field_child!(node, "trait")?,
+            "higher_ranked_trait_bound" => node = field_child!(node, "type")?,
             _ => return path_segments(node, source, 0),
         }
     }
@@ -200,19 +200,19 @@ pub(crate) fn path_segments(node: Node<'_>, source: &str, depth: usize) -> Optio
             (!text.is_empty()).then(|| vec![text.to_string()])
         }
         "scoped_identifier" | "scoped_type_identifier" => {
-            let mut segments = match node.child_by_field_name("path") {
+            let mut segments = match field_child!(node, "path") {
                 Some(path) => path_segments(path, source, depth + 1)?,
                 None => Vec::new(),
             };
-            let name = text_of(node.child_by_field_name("name")?, source);
+            let name = text_of(field_child!(node, "name")?, source);
             if name.is_empty() {
                 return None;
             }
             segments.push(name.to_string());
             Some(segments)
         }
-        "generic_type" | "generic_type_with_turbofish" => path_segments(node.child_by_field_name("type")?, source, depth + 1),
-        "generic_function" => path_segments(node.child_by_field_name("function")?, source, depth + 1),
+        "generic_type" | "generic_type_with_turbofish" => path_segments(field_child!(node, "type")?, source, depth + 1),
+        "generic_function" => path_segments(field_child!(node, "function")?, source, depth + 1),
         _ => None,
     }
 }
@@ -222,11 +222,11 @@ fn lower_call(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut Fil
     let line = line_of(node);
     match node.kind() {
         "call_expression" => {
-            let Some(function) = node.child_by_field_name("function") else { return };
+            let Some(function) = field_child!(node, "function") else { return };
             facts.calls.push(CallSite { caller, callee: callee_expression(function, source, 0), line, byte: node.start_byte() as u32, text: shorten(text_of(function, source)) });
         }
         "macro_invocation" => {
-            let Some(macro_path) = node.child_by_field_name("macro") else { return };
+            let Some(macro_path) = field_child!(node, "macro") else { return };
             let callee = path_segments(macro_path, source, 0).map(CalleeExpr::Macro).unwrap_or(CalleeExpr::Other);
             facts.calls.push(CallSite { caller, callee, line, byte: node.start_byte() as u32, text: shorten(&format!("{}!", text_of(macro_path, source))) });
             if let Some(arguments) = node.named_children(&mut node.walk()).find(|child| child.kind() == "token_tree") {
@@ -245,11 +245,11 @@ pub(crate) fn callee_expression(function: Node<'_>, source: &str, depth: usize) 
     }
     let method_node = match function.kind() {
         "field_expression" => Some(function),
-        "generic_function" => function.child_by_field_name("function").filter(|inner| inner.kind() == "field_expression"),
+        "generic_function" => field_child!(function, "function").filter(|inner| inner.kind() == "field_expression"),
         _ => None,
     };
     if let Some(method_node) = method_node {
-        let (Some(value), Some(field)) = (method_node.child_by_field_name("value"), method_node.child_by_field_name("field")) else {
+        let (Some(value), Some(field)) = (field_child!(method_node, "value"), field_child!(method_node, "field")) else {
             return CalleeExpr::Other;
         };
         return CalleeExpr::Method { receiver: receiver_of(value, source, depth), name: text_of(field, source).to_string() };
@@ -265,7 +265,7 @@ pub(crate) fn callee_expression(function: Node<'_>, source: &str, depth: usize) 
 /// The receiver of a method call: a name or a chain of fields on a name, a call, or other.
 pub(crate) fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiver {
     if value.kind() == "call_expression" {
-        return match value.child_by_field_name("function") {
+        return match field_child!(value, "function") {
             Some(function) => Receiver::Call(Box::new(callee_expression(function, source, depth + 1))),
             None => Receiver::Other,
         };
@@ -282,7 +282,7 @@ pub(crate) fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiv
         }
         // `&x`, `(x)` and `*x` call the same methods as `x` (auto-referencing and deref).
         "reference_expression" | "parenthesized_expression" | "unary_expression" if !text_of(value, source).starts_with(['!', '-']) => {
-            let inner = value.child_by_field_name("value").or_else(|| value.named_children(&mut value.walk()).find(|child| !child.kind().ends_with("comment")));
+            let inner = field_child!(value, "value").or_else(|| value.named_children(&mut value.walk()).find(|child| !child.kind().ends_with("comment")));
             return match inner {
                 Some(inner) if depth < MAX_NESTING_FOLLOWED => receiver_of(inner, source, depth + 1),
                 _ => Receiver::Other,
@@ -300,7 +300,7 @@ pub(crate) fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiv
                 return Receiver::Path(path);
             }
             "field_expression" => {
-                let (Some(inner), Some(field)) = (node.child_by_field_name("value"), node.child_by_field_name("field")) else {
+                let (Some(inner), Some(field)) = (field_child!(node, "value"), field_child!(node, "field")) else {
                     return Receiver::Other;
                 };
                 fields_reversed.push(text_of(field, source).to_string());
@@ -331,7 +331,7 @@ fn lower_import(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut F
     let is_public = node.named_children(&mut node.walk()).any(|child| child.kind() == "visibility_modifier");
     match node.kind() {
         "use_declaration" => {
-            let Some(argument) = node.child_by_field_name("argument") else { return };
+            let Some(argument) = field_child!(node, "argument") else { return };
             let mut leaves = Vec::new();
             flatten_use_tree(argument, &[], source, 0, &mut leaves);
             for UseLeaf { path, alias, is_glob } in leaves {
@@ -339,10 +339,10 @@ fn lower_import(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut F
             }
         }
         "extern_crate_declaration" => {
-            let Some(name) = node.child_by_field_name("name").map(|name| text_of(name, source).to_string()).filter(|name| !name.is_empty()) else {
+            let Some(name) = field_child!(node, "name").map(|name| text_of(name, source).to_string()).filter(|name| !name.is_empty()) else {
                 return;
             };
-            let alias = node.child_by_field_name("alias").map(|alias| text_of(alias, source).to_string()).unwrap_or_else(|| name.clone());
+            let alias = field_child!(node, "alias").map(|alias| text_of(alias, source).to_string()).unwrap_or_else(|| name.clone());
             facts.imports.push(Import {
                 scope,
                 style: ImportStyle::RustUse,
@@ -383,12 +383,12 @@ fn flatten_use_tree(node: Node<'_>, prefix: &[String], source: &str, depth: usiz
             leaves.push(UseLeaf { path, alias, is_glob: false });
         }
         "use_as_clause" => {
-            let Some(segments) = node.child_by_field_name("path").and_then(|path| path_segments(path, source, 0)) else { return };
+            let Some(segments) = field_child!(node, "path").and_then(|path| path_segments(path, source, 0)) else { return };
             let mut path = joined(segments);
             if path.len() > 1 && path.last().is_some_and(|last| last == "self") {
                 path.pop();
             }
-            let alias = node.child_by_field_name("alias").map(|alias| text_of(alias, source).to_string());
+            let alias = field_child!(node, "alias").map(|alias| text_of(alias, source).to_string());
             leaves.push(UseLeaf { path, alias, is_glob: false });
         }
         "use_wildcard" => {
@@ -400,7 +400,7 @@ fn flatten_use_tree(node: Node<'_>, prefix: &[String], source: &str, depth: usiz
             leaves.push(UseLeaf { path: joined(segments), alias: None, is_glob: true });
         }
         "scoped_use_list" => {
-            let segments = match node.child_by_field_name("path") {
+            let segments = match field_child!(node, "path") {
                 Some(path) => match path_segments(path, source, 0) {
                     Some(segments) => segments,
                     None => return,
@@ -408,7 +408,7 @@ fn flatten_use_tree(node: Node<'_>, prefix: &[String], source: &str, depth: usiz
                 None => Vec::new(),
             };
             let inner_prefix = joined(segments);
-            if let Some(list) = node.child_by_field_name("list") {
+            if let Some(list) = field_child!(node, "list") {
                 flatten_use_tree(list, &inner_prefix, source, depth + 1, leaves);
             }
         }
@@ -429,8 +429,8 @@ fn lower_supertraits(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &
         return;
     }
     let bounds: Vec<Node<'_>> = if node.kind() == "where_predicate" {
-        let left_is_self = node.child_by_field_name("left").is_some_and(|left| text_of(left, source) == "Self");
-        match node.child_by_field_name("bounds") {
+        let left_is_self = field_child!(node, "left").is_some_and(|left| text_of(left, source) == "Self");
+        match field_child!(node, "bounds") {
             Some(bounds) if left_is_self => bounds.named_children(&mut bounds.walk()).collect(),
             _ => return,
         }

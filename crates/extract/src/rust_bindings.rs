@@ -19,10 +19,10 @@ pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, f
     match node.kind() {
         "let_declaration" => {
             // `let Some(x) = …` and `let Variant(x) = …` bind through their pattern's capture.
-            let Some(pattern) = node.child_by_field_name("pattern").filter(|pattern| matches!(pattern.kind(), "identifier" | "tuple_pattern")) else { return };
-            let value = match node.child_by_field_name("type") {
+            let Some(pattern) = field_child!(node, "pattern").filter(|pattern| matches!(pattern.kind(), "identifier" | "tuple_pattern")) else { return };
+            let value = match field_child!(node, "type") {
                 Some(annotation) => binding_type(annotation, node, source),
-                None => node.child_by_field_name("value").map(|value| expression_value(value, source)),
+                None => field_child!(node, "value").map(|value| expression_value(value, source)),
             };
             let Some(value) = value else { return };
             let scope = scopes.innermost_named().id;
@@ -39,8 +39,8 @@ pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, f
             let scope = scopes.innermost().id;
             let mut cursor = node.walk();
             for parameter in node.named_children(&mut cursor).filter(|child| child.kind() == "parameter") {
-                let Some(pattern) = parameter.child_by_field_name("pattern").filter(|pattern| pattern.kind() == "identifier") else { continue };
-                let Some(value) = parameter.child_by_field_name("type").and_then(|annotation| binding_type(annotation, parameter, source)) else { continue };
+                let Some(pattern) = field_child!(parameter, "pattern").filter(|pattern| pattern.kind() == "identifier") else { continue };
+                let Some(value) = field_child!(parameter, "type").and_then(|annotation| binding_type(annotation, parameter, source)) else { continue };
                 let name = text_of(pattern, source).to_string();
                 facts.bindings.push(Binding { scope, name, value, line: line_of(parameter), visible_from: parameter.start_byte() as u32, visible_to: function.end_byte() as u32 });
             }
@@ -48,13 +48,13 @@ pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, f
         "closure_parameters" => lower_closure_parameters(node, scopes, source, facts),
         // `for item in items`: an element of what is iterated, in force in the body.
         "for_expression" => {
-            let Some(pattern) = node.child_by_field_name("pattern").filter(|pattern| matches!(pattern.kind(), "identifier" | "tuple_pattern")) else { return };
-            let iterated = node.child_by_field_name("value").map_or(Receiver::Other, |iterated| receiver_of(iterated, source, 0));
+            let Some(pattern) = field_child!(node, "pattern").filter(|pattern| matches!(pattern.kind(), "identifier" | "tuple_pattern")) else { return };
+            let iterated = field_child!(node, "value").map_or(Receiver::Other, |iterated| receiver_of(iterated, source, 0));
             let value = match iterated {
                 Receiver::Other => BindingValue::Unknown,
                 receiver => BindingValue::ElementOf(receiver),
             };
-            let visible_from = node.child_by_field_name("body").map_or(pattern.end_byte(), |body| body.start_byte()) as u32;
+            let visible_from = field_child!(node, "body").map_or(pattern.end_byte(), |body| body.start_byte()) as u32;
             let scope = scopes.innermost_named().id;
             for (name, value) in pattern_bindings(pattern, value, source) {
                 facts.bindings.push(Binding { scope, name, value, line, visible_from, visible_to: node.end_byte() as u32 });
@@ -66,8 +66,8 @@ pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, f
             if !matches!(owner.kind, SymbolKind::Struct | SymbolKind::Union) {
                 return;
             }
-            let Some(name) = node.child_by_field_name("name").map(|name| text_of(name, source)).filter(|name| !name.is_empty()) else { return };
-            let Some(value) = node.child_by_field_name("type").and_then(|annotation| binding_type(annotation, node, source)) else { return };
+            let Some(name) = field_child!(node, "name").map(|name| text_of(name, source)).filter(|name| !name.is_empty()) else { return };
+            let Some(value) = field_child!(node, "type").and_then(|annotation| binding_type(annotation, node, source)) else { return };
             facts.bindings.push(Binding::everywhere(owner.id, format!("self.{name}"), value, line));
         }
         _ => {}
@@ -78,7 +78,7 @@ pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, f
 /// gives `self.0` and `self.1`; `enum E { V(A), W }` gives `V` and `W` (the variants exist)
 /// and `V.0`, all on the type.
 pub(crate) fn lower_tuple_fields_and_variants(item: Node<'_>, symbol: &tether_model::Symbol, source: &str, facts: &mut FileFacts) {
-    let Some(body) = item.child_by_field_name("body") else { return };
+    let Some(body) = field_child!(item, "body") else { return };
     if symbol.kind == SymbolKind::Struct {
         if body.kind() == "ordered_field_declaration_list" {
             tuple_field_bindings(body, symbol.id, "self", source, facts);
@@ -87,9 +87,9 @@ pub(crate) fn lower_tuple_fields_and_variants(item: Node<'_>, symbol: &tether_mo
     }
     let mut cursor = body.walk();
     for variant in body.named_children(&mut cursor).filter(|child| child.kind() == "enum_variant") {
-        let Some(name) = variant.child_by_field_name("name").map(|name| text_of(name, source)).filter(|name| !name.is_empty()) else { continue };
+        let Some(name) = field_child!(variant, "name").map(|name| text_of(name, source)).filter(|name| !name.is_empty()) else { continue };
         facts.bindings.push(Binding::everywhere(symbol.id, name.to_string(), BindingValue::Unknown, line_of(variant)));
-        if let Some(fields) = variant.child_by_field_name("body").filter(|fields| fields.kind() == "ordered_field_declaration_list") {
+        if let Some(fields) = field_child!(variant, "body").filter(|fields| fields.kind() == "ordered_field_declaration_list") {
             tuple_field_bindings(fields, symbol.id, name, source, facts);
         }
     }
@@ -100,8 +100,8 @@ pub(crate) fn lower_tuple_fields_and_variants(item: Node<'_>, symbol: &tether_mo
 fn lower_closure_parameters(parameters: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
     let Some(closure) = parameters.parent().filter(|closure| closure.kind() == "closure_expression") else { return };
     let passed_to = method_call_taking(closure).and_then(|function| {
-        let receiver = receiver_of(function.child_by_field_name("value")?, source, 0);
-        Some((receiver, text_of(function.child_by_field_name("field")?, source).to_string()))
+        let receiver = receiver_of(field_child!(function, "value")?, source, 0);
+        Some((receiver, text_of(field_child!(function, "field")?, source).to_string()))
     });
     let scope = scopes.innermost_named().id;
     let visible_to = closure.end_byte() as u32;
@@ -123,9 +123,9 @@ fn lower_closure_parameters(parameters: Node<'_>, scopes: &ScopeStack, source: &
                 (parameter, value)
             }
             "parameter" => {
-                let Some(pattern) = parameter.child_by_field_name("pattern").filter(|pattern| pattern.kind() == "identifier") else { continue };
+                let Some(pattern) = field_child!(parameter, "pattern").filter(|pattern| pattern.kind() == "identifier") else { continue };
                 // An untyped closure parameter is still a local: it hides outer names.
-                let value = parameter.child_by_field_name("type").and_then(|annotation| binding_type(annotation, parameter, source));
+                let value = field_child!(parameter, "type").and_then(|annotation| binding_type(annotation, parameter, source));
                 (pattern, value.unwrap_or(BindingValue::Unknown))
             }
             _ => continue,
@@ -172,9 +172,9 @@ fn is_list_element(child: Node<'_>) -> bool {
 fn method_call_taking(closure: Node<'_>) -> Option<Node<'_>> {
     let arguments = closure.parent().filter(|arguments| arguments.kind() == "arguments")?;
     let call = arguments.parent().filter(|call| call.kind() == "call_expression")?;
-    let mut function = call.child_by_field_name("function")?;
+    let mut function = field_child!(call, "function")?;
     if function.kind() == "generic_function" {
-        function = function.child_by_field_name("function")?;
+        function = field_child!(function, "function")?;
     }
     (function.kind() == "field_expression").then_some(function)
 }
@@ -183,7 +183,7 @@ fn method_call_taking(closure: Node<'_>) -> Option<Node<'_>> {
 /// variant's fields by position. In force from after the matched value to the end of the
 /// `if let`, `while let`, `match` arm, or `let … else` block.
 fn lower_tuple_struct_pattern(pattern: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
-    let Some(variant) = pattern.child_by_field_name("type") else { return };
+    let Some(variant) = field_child!(pattern, "type") else { return };
     let Some(variant_path) = path_segments(variant, source, 0) else { return };
     let (matched, (visible_from, visible_to)) = pattern_context(pattern);
     let unwraps = matches!(variant_path.as_slice(), [name] if name == "Some" || name == "Ok");
@@ -222,7 +222,7 @@ fn pattern_context(pattern: Node<'_>) -> (Option<Node<'_>>, (u32, u32)) {
         match ancestor.kind() {
             "let_declaration" => {
                 if depth == 0 {
-                    matched = ancestor.child_by_field_name("value");
+                    matched = field_child!(ancestor, "value");
                 }
                 let block_end = ancestor.parent().map_or(u32::MAX, |block| block.end_byte() as u32);
                 return (matched, (ancestor.end_byte() as u32, block_end));
@@ -230,7 +230,7 @@ fn pattern_context(pattern: Node<'_>) -> (Option<Node<'_>>, (u32, u32)) {
             // `if let Some(x) = x.parent()`: the value is read before `x` is bound.
             "let_condition" => {
                 if depth == 0 {
-                    matched = ancestor.child_by_field_name("value");
+                    matched = field_child!(ancestor, "value");
                 }
                 let mut owner = ancestor.parent();
                 while let Some(current) = owner.filter(|current| !matches!(current.kind(), "if_expression" | "while_expression")) {
@@ -240,12 +240,12 @@ fn pattern_context(pattern: Node<'_>) -> (Option<Node<'_>>, (u32, u32)) {
             }
             "match_arm" => {
                 if depth == 1 {
-                    matched = ancestor.parent().and_then(|block| block.parent()).and_then(|expression| expression.child_by_field_name("value"));
+                    matched = ancestor.parent().and_then(|block| block.parent()).and_then(|expression| field_child!(expression, "value"));
                 }
                 return (matched, (from, ancestor.end_byte() as u32));
             }
             "for_expression" => {
-                let body_start = ancestor.child_by_field_name("body").map_or(from, |body| body.start_byte() as u32);
+                let body_start = field_child!(ancestor, "body").map_or(from, |body| body.start_byte() as u32);
                 return (None, (body_start, ancestor.end_byte() as u32));
             }
             "function_item" | "closure_expression" | "parameters" | "closure_parameters" => return (None, (from, ancestor.end_byte() as u32)),
@@ -267,15 +267,15 @@ fn tuple_field_bindings(fields: Node<'_>, owner: tether_model::SymbolId, prefix:
 /// What a `let` without a written type is bound to.
 fn expression_value(value: Node<'_>, source: &str) -> BindingValue {
     match value.kind() {
-        "call_expression" => match value.child_by_field_name("function") {
+        "call_expression" => match field_child!(value, "function") {
             Some(function) => BindingValue::CallResult(callee_expression(function, source, 0)),
             None => BindingValue::Unknown,
         },
         "struct_expression" => {
-            value.child_by_field_name("name").and_then(|name| path_segments(name, source, 0)).map_or(BindingValue::Unknown, BindingValue::named_type)
+            field_child!(value, "name").and_then(|name| path_segments(name, source, 0)).map_or(BindingValue::Unknown, BindingValue::named_type)
         }
         // `vec![…]` and `format!(…)` build a `Vec` and a `String`.
-        "macro_invocation" => match value.child_by_field_name("macro").map(|name| text_of(name, source)) {
+        "macro_invocation" => match field_child!(value, "macro").map(|name| text_of(name, source)) {
             Some("vec") => BindingValue::named_type(vec!["Vec".to_string()]),
             Some("format") => BindingValue::named_type(vec!["String".to_string()]),
             _ => BindingValue::Unknown,
@@ -329,7 +329,7 @@ fn binding_type_in(type_node: Node<'_>, scope: &GenericScope<'_>, source: &str) 
     let mut node = type_node;
     for _ in 0..MAX_NESTING_FOLLOWED {
         match node.kind() {
-            "reference_type" => node = node.child_by_field_name("type")?,
+            "reference_type" => node = field_child!(node, "type")?,
             // `&(dyn A + Send)` parses as a one-element tuple type.
             "tuple_type" if node.named_child_count() == 1 => node = node.named_child(0)?,
             // `(A, B)`: a tuple, whose elements are its arguments.
@@ -342,21 +342,21 @@ fn binding_type_in(type_node: Node<'_>, scope: &GenericScope<'_>, source: &str) 
                 node = node.named_children(&mut node.walk()).find(|bound| !matches!(bound.kind(), "lifetime" | "use_bounds" | "line_comment" | "block_comment"))?
             }
             "dynamic_type" | "abstract_type" => {
-                let bound = node.child_by_field_name("trait")?;
+                let bound = field_child!(node, "trait")?;
                 let path = first_bound_path(bound, source)?;
                 // `impl Iterator<Item = T>` keeps `T` as its argument.
                 let arguments = associated_item_type(bound, scope, source).into_iter().collect();
                 return Some(BindingValue::Type { path, is_dyn: true, arguments });
             }
             "array_type" => {
-                let element = node.child_by_field_name("element").and_then(|element| binding_type_in(element, scope, source)).unwrap_or(BindingValue::Unknown);
+                let element = field_child!(node, "element").and_then(|element| binding_type_in(element, scope, source)).unwrap_or(BindingValue::Unknown);
                 return Some(BindingValue::Type { path: vec!["[]".to_string()], is_dyn: false, arguments: vec![element] });
             }
             // `Vec<T>`, `Option<T>`, and smart pointers (`Box<dyn Trait>`, `Arc<T>`), whose
             // methods the resolver tells from their pointee's.
             "generic_type" => {
                 let path = path_segments(node, source, 0)?;
-                let arguments = node.child_by_field_name("type_arguments").map(|arguments| type_arguments(arguments, scope, source)).unwrap_or_default();
+                let arguments = field_child!(node, "type_arguments").map(|arguments| type_arguments(arguments, scope, source)).unwrap_or_default();
                 return Some(BindingValue::Type { path, is_dyn: false, arguments });
             }
             "type_identifier" => {
@@ -394,12 +394,12 @@ fn associated_item_type(bound: Node<'_>, scope: &GenericScope<'_>, source: &str)
         "bounded_type" | "trait_bounds" => bound.named_children(&mut bound.walk()).find(|child| child.kind() == "generic_type")?,
         _ => return None,
     };
-    let arguments = generic.child_by_field_name("type_arguments")?;
+    let arguments = field_child!(generic, "type_arguments")?;
     let item = arguments
         .named_children(&mut arguments.walk())
         .filter(|argument| argument.kind() == "type_binding")
-        .find(|binding| binding.child_by_field_name("name").is_some_and(|name| text_of(name, source) == "Item"))?;
-    binding_type_in(item.child_by_field_name("type")?, scope, source)
+        .find(|binding| field_child!(*binding, "name").is_some_and(|name| text_of(name, source) == "Item"))?;
+    binding_type_in(field_child!(item, "type")?, scope, source)
 }
 
 /// The path of the first trait of a bound list such as `A + Send` (lifetimes skipped).
@@ -440,11 +440,11 @@ fn generic_items_around(used_at: Node<'_>) -> Vec<Node<'_>> {
 
 /// `name`'s bound in one item's `<…>` list or where clause (see [`GenericScope::bound`]).
 fn generic_parameter_bound_in_item(name: &str, item: Node<'_>, source: &str) -> Option<Option<Vec<String>>> {
-    let type_parameters = item.child_by_field_name("type_parameters")?;
+    let type_parameters = field_child!(item, "type_parameters")?;
     let parameter = type_parameters
         .named_children(&mut type_parameters.walk())
-        .find(|parameter| parameter.kind() == "type_parameter" && parameter.child_by_field_name("name").is_some_and(|declared| text_of(declared, source) == name))?;
-    if let Some(path) = parameter.child_by_field_name("bounds").and_then(|bounds| first_bound_path(bounds, source)) {
+        .find(|parameter| parameter.kind() == "type_parameter" && field_child!(*parameter, "name").is_some_and(|declared| text_of(declared, source) == name))?;
+    if let Some(path) = field_child!(parameter, "bounds").and_then(|bounds| first_bound_path(bounds, source)) {
         return Some(Some(path));
     }
     let where_clause = item.named_children(&mut item.walk()).find(|child| child.kind() == "where_clause");
@@ -452,8 +452,8 @@ fn generic_parameter_bound_in_item(name: &str, item: Node<'_>, source: &str) -> 
         where_clause
             .named_children(&mut where_clause.walk())
             .filter(|predicate| predicate.kind() == "where_predicate")
-            .filter(|predicate| predicate.child_by_field_name("left").is_some_and(|left| text_of(left, source) == name))
-            .find_map(|predicate| predicate.child_by_field_name("bounds").and_then(|bounds| first_bound_path(bounds, source)))
+            .filter(|predicate| field_child!(*predicate, "left").is_some_and(|left| text_of(left, source) == name))
+            .find_map(|predicate| field_child!(predicate, "bounds").and_then(|bounds| first_bound_path(bounds, source)))
     });
     Some(where_bound)
 }

@@ -62,7 +62,7 @@ fn collect_item_wrappers(container: Node<'_>, source: &str, wrappers: &mut Vec<(
             }
             // Items inside inline modules, impls and traits may be wrapped too.
             "mod_item" | "impl_item" | "trait_item" => {
-                if let Some(body) = child.child_by_field_name("body") {
+                if let Some(body) = field_child!(child, "body") {
                     collect_item_wrappers(body, source, wrappers, depth + 1);
                 }
             }
@@ -73,7 +73,7 @@ fn collect_item_wrappers(container: Node<'_>, source: &str, wrappers: &mut Vec<(
 
 /// The `{ … }` token tree of a macro call whose body starts like an item.
 fn item_body<'tree>(call: Node<'tree>, source: &str) -> Option<Node<'tree>> {
-    let name = call.child_by_field_name("macro")?;
+    let name = field_child!(call, "macro")?;
     if &source[name.byte_range()] == "macro_rules" {
         return None;
     }
