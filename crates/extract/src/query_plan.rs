@@ -221,7 +221,8 @@ fn kind_id(grammar: &tree_sitter::Language, kind: &str) -> Option<u16> {
     if kind.starts_with('_') {
         return None;
     }
-    Some(grammar.id_for_node_kind(kind, true)).filter(|id| *id != 0)
+    // `ERROR` has an id beyond the grammar's kinds; it is left to the cursor.
+    Some(grammar.id_for_node_kind(kind, true)).filter(|id| *id != 0 && (*id as usize) < grammar.node_kind_count())
 }
 
 #[cfg(test)]
@@ -238,5 +239,24 @@ mod tests {
         );
         assert_eq!(pattern_tokens("(argument_list (_) @x)"), vec![Open, Word("argument_list"), Open, Other, Close, Capture("x"), Close]);
         assert_eq!(pattern_tokens("[(a) (b)] @x")[0], Other);
+    }
+
+    #[test]
+    fn patterns_the_walk_cannot_match_are_left_to_the_cursor() {
+        let grammar: tree_sitter::Language = tree_sitter_python::LANGUAGE.into();
+        let roles = [CaptureRole::Call, CaptureRole::Name];
+        let plan = |source: &str| {
+            let query = Query::new(&grammar, source).unwrap();
+            QueryPlan::new(&grammar, source, &query, &roles[..query.capture_names().len()])
+        };
+        let planned = plan("(call) @reference.call (decorator (identifier) @reference.call)").unwrap();
+        let call = grammar.id_for_node_kind("call", true) as usize;
+        let decorator = grammar.id_for_node_kind("decorator", true) as usize;
+        assert_eq!((planned.by_kind[call].patterns.len(), planned.by_kind[call].needs_cursor), (1, false));
+        assert_eq!((planned.by_kind[decorator].patterns.len(), planned.by_kind[decorator].needs_cursor), (0, true));
+        // Roots the walk cannot read: the whole query runs on the cursor.
+        assert!(plan("[(call) (decorator)] @reference.call").is_none());
+        assert!(plan("(ERROR) @reference.call").is_none());
+        assert!(plan("(_) @reference.call").is_none());
     }
 }
