@@ -10,8 +10,11 @@ use crate::query::{CaptureRole, DefinitionCapture, Tag};
 
 /// A definition that is open (its end not yet passed) during the sweep.
 #[derive(Clone, Debug)]
-pub(crate) struct OpenScope {
+pub(crate) struct OpenScope<'tree> {
     pub id: SymbolId,
+    /// The definition's tagged node (`None` for the file's module): asking it for a field is
+    /// cheaper than walking up from a node inside it.
+    pub node: Option<Node<'tree>>,
     pub kind: SymbolKind,
     /// What children's qualified names start with: the scope's own name, except for Rust
     /// inherent impls, whose methods are named after the type (`m::Type::new`).
@@ -21,19 +24,19 @@ pub(crate) struct OpenScope {
 }
 
 /// The scopes enclosing the current tag, outermost (the file's module) first.
-pub(crate) struct ScopeStack {
-    scopes: Vec<OpenScope>,
+pub(crate) struct ScopeStack<'tree> {
+    scopes: Vec<OpenScope<'tree>>,
     /// The end bytes of the open `@local.scope` blocks, innermost last.
     local_scope_ends: Vec<usize>,
 }
 
-impl ScopeStack {
-    pub(crate) fn innermost(&self) -> &OpenScope {
+impl<'tree> ScopeStack<'tree> {
+    pub(crate) fn innermost(&self) -> &OpenScope<'tree> {
         self.scopes.last().expect("the module scope is never popped")
     }
 
     /// The innermost scope that is not a lambda: where call sites are attributed.
-    pub(crate) fn innermost_named(&self) -> &OpenScope {
+    pub(crate) fn innermost_named(&self) -> &OpenScope<'tree> {
         self.scopes.iter().rev().find(|scope| scope.kind != SymbolKind::Lambda).expect("the module scope is named")
     }
 
@@ -44,7 +47,7 @@ impl ScopeStack {
     }
 
     /// The scope enclosing the innermost named one (the class of a method, say).
-    pub(crate) fn enclosing_of_innermost_named(&self) -> Option<&OpenScope> {
+    pub(crate) fn enclosing_of_innermost_named(&self) -> Option<&OpenScope<'tree>> {
         let position = self.scopes.iter().rposition(|scope| scope.kind != SymbolKind::Lambda)?;
         position.checked_sub(1).map(|index| &self.scopes[index])
     }
@@ -104,6 +107,7 @@ pub(crate) fn sweep<L: Lowering>(lowering: &L, path: &str, module_name: &str, tr
     let mut scopes = ScopeStack {
         scopes: vec![OpenScope {
             id: module.id,
+            node: None,
             kind: SymbolKind::Module,
             child_prefix: module.qualified_name.clone(),
             end_byte: usize::MAX,
@@ -146,6 +150,7 @@ pub(crate) fn sweep<L: Lowering>(lowering: &L, path: &str, module_name: &str, tr
                 };
                 scopes.scopes.push(OpenScope {
                     id,
+                    node: Some(tag.node),
                     kind: new.kind,
                     child_prefix: new.child_prefix.unwrap_or_else(|| qualified_name.clone()),
                     end_byte: tag.node.end_byte(),

@@ -4,7 +4,7 @@ use tether_model::{Binding, BindingValue, CallSite, CalleeExpr, FileFacts, Impor
 use tree_sitter::Node;
 
 use crate::{RETURN_BINDING, YIELD_BINDING};
-use crate::outline::{line_of, text_of, Lowering, NewSymbol, ScopeStack};
+use crate::outline::{line_of, text_of, Lowering, NewSymbol, OpenScope, ScopeStack};
 use crate::query::{CaptureRole, DefinitionCapture, Tag};
 
 /// Call-site texts longer than this are cut (with `…`) in reports.
@@ -137,9 +137,9 @@ fn record_function_references(call: Node<'_>, callee: &CalleeExpr, caller: tethe
 
 /// The scope a call belongs to. Default values are evaluated where the function is defined,
 /// so a call inside a parameter list belongs to the function's enclosing scope.
-fn caller_scope(call: Node<'_>, scopes: &ScopeStack) -> tether_model::SymbolId {
+fn caller_scope(call: Node<'_>, scopes: &ScopeStack<'_>) -> tether_model::SymbolId {
     let named = scopes.innermost_named();
-    if named.kind.is_callable() && is_inside_parameters(call) {
+    if named.kind.is_callable() && scopes.innermost().id == named.id && is_inside_parameters(call, named) {
         if let Some(enclosing) = scopes.enclosing_of_innermost_named() {
             return enclosing.id;
         }
@@ -147,16 +147,11 @@ fn caller_scope(call: Node<'_>, scopes: &ScopeStack) -> tether_model::SymbolId {
     named.id
 }
 
-fn is_inside_parameters(node: Node<'_>) -> bool {
-    let mut current = node.parent();
-    while let Some(ancestor) = current {
-        match ancestor.kind() {
-            "parameters" => return ancestor.parent().is_some_and(|owner| owner.kind() == "function_definition"),
-            "function_definition" | "class_definition" | "lambda" | "block" => return false,
-            _ => current = ancestor.parent(),
-        }
-    }
-    false
+/// Whether `node` lies in the parameter list of `function`, its innermost scope (a default
+/// value), read from the function's `parameters` field rather than by walking up the tree.
+fn is_inside_parameters(node: Node<'_>, function: &OpenScope<'_>) -> bool {
+    let parameters = function.node.filter(|definition| definition.kind() == "function_definition").and_then(|definition| field_child!(definition, "parameters"));
+    parameters.is_some_and(|parameters| parameters.byte_range().contains(&node.start_byte()))
 }
 
 /// The structure of a callee expression.
