@@ -138,6 +138,28 @@ fn a_staged_load_refuses_a_graph_that_does_not_extend_its_first_stage_and_keeps_
 }
 
 #[test]
+fn a_staged_load_refuses_a_graph_without_the_edges_its_first_stage_loaded() {
+    let repository = fixture_folder();
+    let databases = tempfile::tempdir().unwrap();
+    let path = databases.path().join("graph.lbug");
+    let built = build_graph(&IndexOptions::new(repository.path()), &|_, _| {}).unwrap();
+    let mut extracted = built.graph.clone();
+    extracted.symbols.retain(|symbol| !symbol.path.is_empty());
+    extracted.edges = tether_resolve::extracted_contains_edges(&extracted.symbols);
+    extracted.unresolved.clear();
+    assert!(!extracted.edges.is_empty() && extracted.edges.iter().all(|edge| built.graph.edges.contains(edge)), "resolution decides the early edges again");
+
+    let mut fresh = FreshDatabase::create(&path, small_config()).unwrap();
+    fresh.load_extracted_nodes(&extracted).unwrap();
+    let mut without_one = built.graph.clone();
+    let dropped = extracted.edges[0].clone();
+    without_one.edges.retain(|edge| *edge != dropped);
+    let error = fresh.finish(&without_one, &MemoryGraph::default(), &meta()).err().expect("a graph lacking an early edge is refused");
+    assert!(matches!(error, StoreError::StagedLoadMismatch { .. }), "{error}");
+    assert!(!path.exists(), "nothing was published");
+}
+
+#[test]
 fn a_cold_index_of_a_missing_folder_creates_nothing() {
     let databases = tempfile::tempdir().unwrap();
     let missing = databases.path().join("no-such-repository");

@@ -1,8 +1,9 @@
 //! A cold index straight into a fresh database, with the database work overlapped: the
 //! empty database and its schema are created on a store thread while files are extracted,
-//! the extracted nodes (files, project symbols, diagnostics) are COPYed on it while
-//! resolution runs, and only what resolution decides (outside symbols, edges, unresolved
-//! call sites) and the memory graph are loaded after it. Publishing stays atomic
+//! the extracted nodes (files, project symbols, diagnostics) and the CONTAINS edges
+//! extraction decides are COPYed on it while resolution runs, and only what resolution
+//! decides (outside symbols, the other edges, unresolved call sites) and the memory graph are
+//! loaded after it. Publishing stays atomic
 //! (`tether_store::FreshDatabase`): a failure or crash at any point leaves the previous
 //! database in place.
 //!

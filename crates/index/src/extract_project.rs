@@ -1,6 +1,7 @@
 //! The first half of a build: walk the tree, then read and extract every file in parallel
-//! (reusing the cached facts of unchanged files), and gather the nodes extraction alone
-//! decides (file records, the project's symbols, diagnostics) into a graph without edges.
+//! (reusing the cached facts of unchanged files), and gather what extraction alone decides
+//! (file records, the project's symbols, diagnostics, and the CONTAINS edges of everything
+//! but impls) into a graph.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -12,13 +13,14 @@ use tether_extract::{python_module_name, rust_module_path};
 use tether_model::{stable_hash, Diagnostic, DiagnosticKind, FileFacts, FileRecord, FileStatus, Graph, Language};
 
 use crate::facts_cache::{self, CachedFile, FactsCache};
-use crate::{check_root, walk_tree, IndexError, IndexOptions, PhaseTimings};
+use crate::{check_root, largest_first, walk_tree, IndexError, IndexOptions, PhaseTimings};
 
 /// A project whose files are extracted but not yet resolved. Resolve it with
 /// [`ExtractedProject::resolve`]; meanwhile [`ExtractedProject::extracted_graph`] can be
 /// stored, since resolution only adds to it.
 pub struct ExtractedProject {
-    /// Files, the project's symbols and every diagnostic, in file order; no edges.
+    /// Files, the project's symbols and every diagnostic, in file order, and the CONTAINS
+    /// edges extraction decides (`tether_resolve::extracted_contains_edges`).
     pub(crate) graph: Graph,
     /// By path, with whether this build extracted the file (else it came from the cache).
     pub(crate) files: Vec<(String, Arc<CachedFile>, bool)>,
@@ -27,9 +29,10 @@ pub struct ExtractedProject {
 }
 
 impl ExtractedProject {
-    /// The nodes extraction alone decides: every file record, every project symbol and
-    /// every diagnostic. The built graph starts with exactly these (resolution appends its
-    /// external and builtin symbols after them, and adds edges and unresolved call sites).
+    /// What extraction alone decides: every file record, every project symbol, every
+    /// diagnostic, and the CONTAINS edges of every symbol but impls. The built graph starts
+    /// with exactly these nodes (resolution appends its external and builtin symbols after
+    /// them) and holds these edges among its own (resolution decides every edge again).
     pub fn extracted_graph(&self) -> &Graph {
         &self.graph
     }
@@ -54,10 +57,11 @@ pub fn extract_project(options: &IndexOptions, cache: &FactsCache, progress: &(d
     let done = AtomicUsize::new(0);
     let total = tree.sources.len();
     let previous = &cache.files;
-    let files: Vec<(String, Arc<CachedFile>, bool)> = tree
-        .sources
+    let order = largest_first(root, &tree.sources);
+    let mut extracted: Vec<(usize, (String, Arc<CachedFile>, bool))> = order
         .par_iter()
-        .map(|(path, language)| {
+        .map(|position| {
+            let (path, language) = &tree.sources[*position];
             let module_name = match language {
                 Language::Python => python_module_name(path, |folder| tree.python_packages.contains(folder)),
                 Language::Rust => rust_module_path(path, &tree.rust_crates),
@@ -76,9 +80,11 @@ pub fn extract_project(options: &IndexOptions, cache: &FactsCache, progress: &(d
                 }
             };
             progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-            result
+            (*position, result)
         })
         .collect();
+    extracted.sort_unstable_by_key(|(position, _)| *position);
+    let files: Vec<(String, Arc<CachedFile>, bool)> = extracted.into_iter().map(|(_, file)| file).collect();
     timings.parse_seconds = started.elapsed().as_secs_f64();
 
     let mut graph = Graph::default();
@@ -94,6 +100,7 @@ pub fn extract_project(options: &IndexOptions, cache: &FactsCache, progress: &(d
         graph.symbols.extend(cached.facts.symbols.iter().cloned());
         graph.diagnostics.extend(cached.facts.diagnostics.iter().cloned());
     }
+    graph.edges = tether_resolve::extracted_contains_edges(&graph.symbols);
     Ok(ExtractedProject { graph, files, bytes_read, timings })
 }
 

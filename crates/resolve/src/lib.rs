@@ -9,12 +9,13 @@
 //! Types come from what the facts show: annotations, constructors, declared return types
 //! (and, in Python, the value a function visibly returns), std wrappers whose element is
 //! written (`Option<T>`, `Vec<T>`, `impl Iterator<Item = T>`) with the std methods that
-//! unwrap or iterate them, pattern and closure parameters fed by those, type aliases, and
-//! pytest fixtures by name. A use sees the nearest earlier binding of a name in its scope.
+//! unwrap or iterate them, pattern and closure parameters fed by those, type aliases, methods
+//! reached through a project `impl Deref`, and pytest fixtures by name. A use sees the
+//! nearest earlier binding of a name in its scope.
 //!
 //! This crate deliberately does no IO and no parsing, and does not infer types the facts
-//! do not show: no generic substitution for project types, no `Deref`, no closure return
-//! types, no trait solving.
+//! do not show: no generic substitution for project types, no closure return types, no
+//! trait solving.
 
 mod bindings_in_force;
 mod builtins;
@@ -27,6 +28,8 @@ mod resolver;
 mod rust_rules;
 mod structure;
 mod value_types;
+
+pub use structure::extracted_contains_edges;
 
 use std::borrow::Borrow;
 use std::hash::{Hash, Hasher};

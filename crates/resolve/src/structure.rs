@@ -9,10 +9,25 @@ use crate::denotation::{Denotation, Resolved};
 use crate::outside_symbol;
 use crate::resolver::Resolver;
 
+/// The CONTAINS edge from `parent` to `symbol`.
+fn contains_edge(parent: SymbolId, symbol: &Symbol) -> Edge {
+    Edge { kind: EdgeKind::Contains, source: parent, target: symbol.id, line: symbol.span.start_line, confidence: 1.0, rule: ResolutionRule::Syntax }
+}
+
+/// The CONTAINS edges extraction alone decides: each symbol under its parent, except impls,
+/// which resolution moves under their type when it finds it. Resolution's edges include
+/// these, so they can be stored before it ends.
+pub fn extracted_contains_edges(symbols: &[Symbol]) -> Vec<Edge> {
+    symbols
+        .iter()
+        .filter(|symbol| symbol.kind != SymbolKind::Impl)
+        .filter_map(|symbol| Some(contains_edge(symbol.parent?, symbol)))
+        .collect()
+}
+
 pub(crate) fn structural_edges(resolver: &Resolver<'_>, outside: &mut HashMap<SymbolId, Symbol>) -> Vec<Edge> {
     let index = &resolver.index;
     let mut edges = Vec::new();
-    let syntax = |kind, source, target, line| Edge { kind, source, target, line, confidence: 1.0, rule: ResolutionRule::Syntax };
 
     for (position, symbol) in index.symbols.iter().enumerate() {
         let Some(parent) = symbol.parent else { continue };
@@ -21,7 +36,7 @@ pub(crate) fn structural_edges(resolver: &Resolver<'_>, outside: &mut HashMap<Sy
             Some(type_sym) if symbol.kind == SymbolKind::Impl => index.symbol(*type_sym).id,
             _ => parent,
         };
-        edges.push(syntax(EdgeKind::Contains, parent, symbol.id, symbol.span.start_line));
+        edges.push(contains_edge(parent, symbol));
     }
 
     for (position, import) in index.imports.iter().enumerate() {

@@ -1,6 +1,6 @@
 //! Publishing a fresh database atomically, in one go or in stages that overlap the work
-//! producing the graph: create the empty database, load the extracted nodes, load the rest,
-//! close and rename into place.
+//! producing the graph: create the empty database, load the extracted nodes (and the edges
+//! extraction decides), load the rest, close and rename into place.
 //!
 //! The database is built in a sibling file (`graph.lbug.building`) that is renamed over the
 //! final path only once complete, so a crash halfway leaves the previous database untouched;
@@ -40,10 +40,10 @@ impl FreshDatabase {
         Ok(FreshDatabase { final_path: final_path.to_path_buf(), building, store: Some(store), scratch, loaded: None, remaining_loaded: false, stats })
     }
 
-    /// Loads the nodes extraction alone decides: every file record, symbol and diagnostic of
-    /// `extracted`, a graph before resolution. Call it at most once, before [`finish`] or
+    /// Loads what extraction alone decides: every file record, symbol, diagnostic and edge
+    /// of `extracted`, a graph before resolution. Call it at most once, before [`finish`] or
     /// [`load_remaining`]; their graph must then extend this one (resolution only appends
-    /// symbols).
+    /// symbols, and its edges must include these).
     ///
     /// [`finish`]: FreshDatabase::finish
     /// [`load_remaining`]: FreshDatabase::load_remaining
@@ -75,7 +75,7 @@ impl FreshDatabase {
             return Err(StoreError::StagedLoadMismatch { message: "the remaining tables were already loaded".to_string() });
         }
         let store = self.store.as_ref().expect("the store stays open until publish");
-        store.load_rest(graph, memory, meta, self.loaded, self.scratch.path(), &mut self.stats)?;
+        store.load_rest(graph, memory, meta, self.loaded.as_ref(), self.scratch.path(), &mut self.stats)?;
         self.remaining_loaded = true;
         Ok(())
     }

@@ -5,12 +5,13 @@
 //! loads hundreds of thousands of rows per second (see ARCHITECTURE.md, "Store"). Each
 //! table's CSV is written on a helper thread while the table before it is COPYed.
 
+use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
 use std::path::Path;
 use std::sync::mpsc;
 use std::time::Instant;
 
-use tether_model::{EdgeKind, Graph, IndexMeta, MemoryGraph, Symbol};
+use tether_model::{Edge, EdgeKind, Graph, IndexMeta, MemoryGraph, Symbol};
 
 use crate::read::meta_pairs;
 use crate::table_csv::{self, TableCsv};
@@ -35,12 +36,22 @@ pub struct LoadStats {
 
 /// What the first stage of a two-stage load put into the database, to check that the second
 /// stage's graph extends it.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct LoadedNodes {
     files: usize,
     symbols: usize,
     diagnostics: usize,
     symbol_fingerprint: u64,
+    /// The edges loaded with the nodes (the CONTAINS edges extraction decides), which the
+    /// whole graph must hold too.
+    edges: HashSet<EdgeKey>,
+}
+
+/// An edge as the database tells edges apart.
+type EdgeKey = (EdgeKind, i64, i64, u32);
+
+fn edge_key(edge: &Edge) -> EdgeKey {
+    (edge.kind, edge.source.as_i64(), edge.target.as_i64(), edge.line)
 }
 
 /// Writes one or more tables' CSV files into the scratch folder.
@@ -82,17 +93,23 @@ impl GraphStore {
     /// The first stage: the nodes that extraction alone decides (every file record, the
     /// project's symbols, every diagnostic) from a graph that has no resolution yet.
     pub(crate) fn load_extracted_nodes(&self, extracted: &Graph, scratch: &Path, stats: &mut LoadStats) -> Result<LoadedNodes, StoreError> {
-        let jobs: Vec<CsvJob<'_>> = vec![
+        let mut jobs: Vec<CsvJob<'_>> = vec![
             job(|directory| table_csv::write_files_csv(&extracted.files, directory)),
             job(|directory| table_csv::write_symbols_csv(&extracted.symbols, directory, "symbols.csv", "Symbol")),
             job(|directory| table_csv::write_diagnostics_csv(&extracted.diagnostics, directory)),
         ];
+        for kind in EdgeKind::ALL {
+            if extracted.edges.iter().any(|edge| edge.kind == kind) {
+                jobs.push(job(move |directory| table_csv::write_edges_csv(extracted.edges.iter(), kind, directory)));
+            }
+        }
         self.copy_tables(scratch, jobs, stats)?;
         Ok(LoadedNodes {
             files: extracted.files.len(),
             symbols: extracted.symbols.len(),
             diagnostics: extracted.diagnostics.len(),
             symbol_fingerprint: symbol_fingerprint(&extracted.symbols),
+            edges: extracted.edges.iter().map(edge_key).collect(),
         })
     }
 
@@ -104,7 +121,7 @@ impl GraphStore {
         graph: &Graph,
         memory: &MemoryGraph,
         meta: &IndexMeta,
-        loaded: Option<LoadedNodes>,
+        loaded: Option<&LoadedNodes>,
         scratch: &Path,
         stats: &mut LoadStats,
     ) -> Result<(), StoreError> {
@@ -140,8 +157,18 @@ impl GraphStore {
         if loaded.is_none() {
             jobs.push(job(|directory| table_csv::write_diagnostics_csv(&graph.diagnostics, directory)));
         }
+        let loaded_edges = loaded.map(|loaded| &loaded.edges);
+        if let Some(loaded_edges) = loaded_edges {
+            let held = graph.edges.iter().filter(|edge| loaded_edges.contains(&edge_key(edge))).count();
+            if held != loaded_edges.len() {
+                return Err(StoreError::StagedLoadMismatch {
+                    message: format!("{} edges were loaded with the nodes; the whole graph holds {held} of them", loaded_edges.len()),
+                });
+            }
+        }
         for kind in EdgeKind::ALL {
-            jobs.push(job(move |directory| table_csv::write_edges_csv(&graph.edges, kind, directory)));
+            let not_loaded = graph.edges.iter().filter(move |edge| loaded_edges.is_none_or(|loaded_edges| !loaded_edges.contains(&edge_key(edge))));
+            jobs.push(job(move |directory| table_csv::write_edges_csv(not_loaded, kind, directory)));
         }
         jobs.push(Box::new(|directory| table_csv::write_memory_csvs(graph, memory, directory)));
         self.copy_tables(scratch, jobs, stats)?;

@@ -96,10 +96,10 @@ pub(crate) fn write_diagnostics_csv(diagnostics: &[Diagnostic], directory: &Path
 }
 
 /// The edges of one kind, into the rel table of the same name.
-pub(crate) fn write_edges_csv(edges: &[Edge], kind: EdgeKind, directory: &Path) -> Result<TableCsv, StoreError> {
+pub(crate) fn write_edges_csv<'a>(edges: impl Iterator<Item = &'a Edge>, kind: EdgeKind, directory: &Path) -> Result<TableCsv, StoreError> {
     let file_name = format!("edges-{}.csv", kind.as_str().to_lowercase());
     let mut writer = CsvWriter::create(&directory.join(file_name), &["from", "to", "line", "confidence", "rule"])?;
-    for edge in edges.iter().filter(|edge| edge.kind == kind) {
+    for edge in edges.filter(|edge| edge.kind == kind) {
         writer.row(&[
             Field::Integer(edge.source.as_i64()),
             Field::Integer(edge.target.as_i64()),
