@@ -141,3 +141,42 @@ fn a_private_macro_named_like_a_std_macro_stays_in_its_file() {
         "#]],
     );
 }
+
+#[test]
+fn a_called_path_names_the_function_beside_a_module_of_the_same_name() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "rt"
+        //- /src/lib.rs
+        pub mod time;
+        pub mod panic;
+        pub use time::sleep;
+        fn runtime() -> u32 { 1 }
+        pub fn main() {
+            time::sleep(1);  // calls: rt::time::sleep::sleep
+            crate::sleep(2);  // calls: rt::time::sleep::sleep
+            let runtime = runtime();  // calls: rt::runtime
+            panic!("no");  // calls: <builtin>::panic!
+            crate::shout!();  // calls: rt::time::shout
+        }
+        //- /src/panic.rs
+        pub fn hook() {}
+        //- /src/time/mod.rs
+        mod sleep;
+        pub use sleep::sleep;
+        #[macro_export]
+        macro_rules! shout { () => {} }
+        //- /src/time/sleep.rs
+        pub fn sleep(millis: u64) {}
+        "#,
+        expect![[r#"
+            rt::main -> <builtin>::panic! @9 macro 0.9
+            rt::main -> rt::runtime @8 same_scope 0.95
+            rt::main -> rt::time::shout @10 macro 0.9
+            rt::main -> rt::time::sleep::sleep @6 qualified_path 0.95
+            rt::main -> rt::time::sleep::sleep @7 qualified_path 0.95
+        "#]],
+    );
+}

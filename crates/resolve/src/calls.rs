@@ -90,8 +90,11 @@ impl Resolver<'_> {
             (Language::Python, CalleeExpr::Path(path)) => self.python_path_in(caller, path, BindingUse::Allowed),
             // A local may be called (`f()`), but never named as a path's head (`m::f()`).
             (Language::Rust, CalleeExpr::Path(path)) => {
-                let bindings = if path.len() == 1 { BindingUse::Allowed } else { BindingUse::Forbidden };
-                self.rust_path_in(caller, path, false, bindings)
+                // `let rt = rt();` calls the function `rt`: a local bound only after the call
+                // is not the callee.
+                let is_local = path.len() == 1 && !self.rust_bound_only_later(caller, &path[0]);
+                let bindings = if is_local { BindingUse::Allowed } else { BindingUse::Forbidden };
+                self.rust_called_path(caller, path, bindings)
             }
             (Language::Python, CalleeExpr::Method { receiver: Receiver::Call(inner), name }) if **inner == CalleeExpr::Path(vec!["super".to_string()]) => {
                 self.python_super_member(caller, name)
@@ -143,7 +146,7 @@ impl Resolver<'_> {
         let CalleeExpr::Path(path) = &reference.callee else { return None };
         let resolved = match language {
             Language::Python => self.python_path_in(caller, path, BindingUse::Forbidden).ok()?,
-            Language::Rust => self.rust_path_in(caller, path, false, BindingUse::Forbidden).ok()?,
+            Language::Rust => self.rust_called_path(caller, path, BindingUse::Forbidden).ok()?,
         };
         let callable = match &resolved.denotation {
             Denotation::Symbol(sym) => {
@@ -242,7 +245,7 @@ impl Resolver<'_> {
                 let bindings = if path.len() > 1 { BindingUse::Allowed } else { BindingUse::Forbidden };
                 self.python_path_in(scope, path, bindings).ok()?
             }
-            (Language::Rust, CalleeExpr::Path(path)) => self.rust_path_in(scope, path, false, BindingUse::Forbidden).ok()?,
+            (Language::Rust, CalleeExpr::Path(path)) => self.rust_called_path(scope, path, BindingUse::Forbidden).ok()?,
             (_, CalleeExpr::Method { receiver, name }) => {
                 let receiver = match receiver {
                     Receiver::Call(inner) => self.call_result_type_at_depth(scope, inner, language, depth + 1)?,
@@ -319,7 +322,7 @@ impl Resolver<'_> {
 
     fn rust_macro(&self, caller: Sym, path: &[String]) -> Lookup {
         if path.len() > 1 {
-            return self.rust_path(caller, path, false);
+            return self.rust_qualified_macro(caller, path);
         }
         let name = path.first().ok_or(UnresolvedReason::ComplexCallee)?;
         let macros = self.index.macros_by_name.get(name.as_str()).map(Vec::as_slice).unwrap_or(&[]);
@@ -329,7 +332,9 @@ impl Resolver<'_> {
         if let Some(denotation) = crate::denotation::from_candidates(&same_file) {
             return found(denotation, ResolutionRule::Macro);
         }
-        if let Ok(imported) = self.rust_path(caller, path, false) {
+        // Macros have a namespace of their own: a module or function of the same name
+        // (`mod panic;`) is not what `panic!` calls.
+        if let Some(imported) = self.rust_path(caller, path, false).ok().filter(|imported| self.may_name_macro(&imported.denotation)) {
             return Ok(Resolved { denotation: imported.denotation, rule: ResolutionRule::Macro });
         }
         // A std macro's name means the std macro unless the file defines its own: a private

@@ -24,6 +24,7 @@ mod project_index;
 mod pytest_fixtures;
 mod python_rules;
 mod resolver;
+mod rust_namespaces;
 mod rust_rules;
 mod structure;
 mod value_types;
