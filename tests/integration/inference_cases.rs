@@ -412,3 +412,42 @@ fn rust_items_inside_brace_macros_are_definitions() {
         "#]],
     );
 }
+
+#[test]
+fn struct_patterns_and_mut_or_ref_bindings_type_their_names() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "shapes"
+        //- /src/lib.rs
+        pub struct Pen;
+        impl Pen { pub fn draw(&self) {} }
+        pub struct Sheet { pub pen: Pen, pub spare: Pen }
+        pub enum Tool { Marker { tip: Pen }, Blank }
+        pub fn channel() -> (Pen, Pen) { (Pen, Pen) }
+        pub fn use_them(sheet: Sheet, tool: Tool, maybe: Option<Pen>) {
+            let Sheet { pen, spare: other } = sheet;
+            pen.draw();  // calls: shapes::Pen::draw
+            other.draw();  // calls: shapes::Pen::draw
+            match tool {
+                Tool::Marker { tip } => tip.draw(),  // calls: shapes::Pen::draw
+                Tool::Blank => {}
+            }
+            let (first, mut second) = channel();
+            second.draw();  // calls: shapes::Pen::draw
+            if let Some(ref mut held) = maybe {
+                held.draw();  // calls: shapes::Pen::draw
+            }
+        }
+        "#,
+        expect![[r#"
+            shapes::use_them -> shapes::Pen::draw @11 typed_receiver 0.85
+            shapes::use_them -> shapes::Pen::draw @15 typed_receiver 0.85
+            shapes::use_them -> shapes::Pen::draw @17 typed_receiver 0.85
+            shapes::use_them -> shapes::Pen::draw @8 typed_receiver 0.85
+            shapes::use_them -> shapes::Pen::draw @9 typed_receiver 0.85
+            shapes::use_them -> shapes::channel @14 same_scope 0.95
+        "#]],
+    );
+}

@@ -80,6 +80,7 @@ fn render_binding_value(value: &BindingValue, separator: &str) -> String {
             format!("closure parameter {parameter} of {}.{method}", render_receiver(receiver, separator))
         }
         BindingValue::VariantField { variant, position } => format!("field {position} of {}", variant.join("::")),
+        BindingValue::NamedField { owner, field } => format!("field {field} of {}", owner.join("::")),
         BindingValue::UntypedParameter => "parameter".to_string(),
         BindingValue::TupleElement { of, position } => format!("element {position} of {}", render_binding_value(of, separator)),
         BindingValue::Unknown => "?".to_string(),

@@ -9,6 +9,10 @@ use tree_sitter::Node;
 use crate::outline::{line_of, text_of, ScopeStack};
 use crate::rust::{callee_expression, literal_type, path_segments, receiver_of, type_path, MAX_NESTING_FOLLOWED};
 
+mod patterns;
+
+use patterns::without_binding_modifiers;
+
 /// Lowers one `@local.definition` capture. Lists (`parameters`, `closure_parameters`, a
 /// tuple-struct pattern, a `for` loop) are captured whole, which keeps the query cheap; what
 /// their bindings share (the owner, the bytes where they are in force, the call a closure is
@@ -19,7 +23,7 @@ pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, f
     match node.kind() {
         "let_declaration" => {
             // `let Some(x) = …` and `let Variant(x) = …` bind through their pattern's capture.
-            let Some(pattern) = field_child!(node, "pattern").filter(|pattern| matches!(pattern.kind(), "identifier" | "tuple_pattern")) else { return };
+            let Some(pattern) = field_child!(node, "pattern").map(without_binding_modifiers).filter(|pattern| matches!(pattern.kind(), "identifier" | "tuple_pattern")) else { return };
             let value = match field_child!(node, "type") {
                 Some(annotation) => binding_type(annotation, node, source),
                 None => field_child!(node, "value").map(|value| expression_value(value, source)),
@@ -48,7 +52,7 @@ pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, f
         "closure_parameters" => lower_closure_parameters(node, scopes, source, facts),
         // `for item in items`: an element of what is iterated, in force in the body.
         "for_expression" => {
-            let Some(pattern) = field_child!(node, "pattern").filter(|pattern| matches!(pattern.kind(), "identifier" | "tuple_pattern")) else { return };
+            let Some(pattern) = field_child!(node, "pattern").map(without_binding_modifiers).filter(|pattern| matches!(pattern.kind(), "identifier" | "tuple_pattern")) else { return };
             let iterated = field_child!(node, "value").map_or(Receiver::Other, |iterated| receiver_of(iterated, source, 0));
             let value = match iterated {
                 Receiver::Other => BindingValue::Unknown,
@@ -61,6 +65,7 @@ pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, f
             }
         }
         "tuple_struct_pattern" => lower_tuple_struct_pattern(node, scopes, source, facts),
+        "struct_pattern" => patterns::lower_struct_pattern(node, scopes, source, facts),
         "field_declaration" => {
             let owner = scopes.innermost();
             if !matches!(owner.kind, SymbolKind::Struct | SymbolKind::Union) {
@@ -89,8 +94,10 @@ pub(crate) fn lower_tuple_fields_and_variants(item: Node<'_>, symbol: &tether_mo
     for variant in body.named_children(&mut cursor).filter(|child| child.kind() == "enum_variant") {
         let Some(name) = field_child!(variant, "name").map(|name| text_of(name, source)).filter(|name| !name.is_empty()) else { continue };
         facts.bindings.push(Binding::everywhere(symbol.id, name.to_string(), BindingValue::Unknown, line_of(variant)));
-        if let Some(fields) = field_child!(variant, "body").filter(|fields| fields.kind() == "ordered_field_declaration_list") {
-            tuple_field_bindings(fields, symbol.id, name, source, facts);
+        match field_child!(variant, "body") {
+            Some(fields) if fields.kind() == "ordered_field_declaration_list" => tuple_field_bindings(fields, symbol.id, name, source, facts),
+            Some(fields) if fields.kind() == "field_declaration_list" => patterns::variant_named_field_bindings(fields, symbol.id, name, source, facts),
+            _ => {}
         }
     }
 }
@@ -107,6 +114,8 @@ fn lower_closure_parameters(parameters: Node<'_>, scopes: &ScopeStack, source: &
     let visible_to = closure.end_byte() as u32;
     let mut cursor = parameters.walk();
     for (position, parameter) in parameters.children(&mut cursor).filter(|child| is_list_element(*child)).enumerate() {
+        // `|mut x|` binds `x`.
+        let parameter = without_binding_modifiers(parameter);
         let (name_node, value) = match parameter.kind() {
             "identifier" | "tuple_pattern" => {
                 let value = match &passed_to {
@@ -145,6 +154,7 @@ fn pattern_bindings(pattern: Node<'_>, value: BindingValue, source: &str) -> Vec
 fn collect_pattern_bindings(pattern: Node<'_>, value: BindingValue, source: &str, bindings: &mut Vec<(String, BindingValue)>, depth: usize) {
     match pattern.kind() {
         "identifier" => bindings.push((text_of(pattern, source).to_string(), value)),
+        "mut_pattern" | "ref_pattern" if depth < 8 => collect_pattern_bindings(without_binding_modifiers(pattern), value, source, bindings, depth + 1),
         "tuple_pattern" if depth < 8 => {
             let mut cursor = pattern.walk();
             // Positions after a `..` count from the end: those names are locals of no known type.
@@ -194,6 +204,8 @@ fn lower_tuple_struct_pattern(pattern: Node<'_>, scopes: &ScopeStack, source: &s
     for (position, field) in fields.enumerate() {
         // Positions after a `..` count from the end: those names are locals of no known type.
         after_rest |= field.kind() == "remaining_field_pattern";
+        // `Some(ref mut x)` binds `x`.
+        let field = without_binding_modifiers(field);
         if field.kind() != "identifier" {
             continue;
         }
@@ -213,7 +225,7 @@ fn lower_tuple_struct_pattern(pattern: Node<'_>, scopes: &ScopeStack, source: &s
 /// For a pattern: the value a top-level pattern is matched against (`if let P = value`, `let
 /// P = value else …`, `match value { P => … }`; `None` for nested patterns), and the bytes
 /// where its bindings are in force.
-fn pattern_context(pattern: Node<'_>) -> (Option<Node<'_>>, (u32, u32)) {
+pub(crate) fn pattern_context(pattern: Node<'_>) -> (Option<Node<'_>>, (u32, u32)) {
     let from = pattern.start_byte() as u32;
     let mut matched = None;
     let mut current = pattern.parent();

@@ -62,6 +62,7 @@ fn uses_macros() {
             binding my_crate::m::inner::Point self.x: i32 @5
             binding my_crate::m::inner::Shape Circle: ? @6
             binding my_crate::m::inner::Shape Square: ? @6
+            binding my_crate::m::inner::Shape Square.side: Side @6
             binding my_crate::m::inner::Bits self.int: u32 @7
             binding my_crate::m::inner::Bits self.float: f32 @7
             binding my_crate::m::inner::Area::area return: f64 @9

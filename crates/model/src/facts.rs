@@ -172,6 +172,10 @@ pub enum BindingValue {
     /// A field of a tuple variant or tuple struct, bound by a pattern: `ast::Expr::Call(x)`
     /// gives the variant's path and position 0.
     VariantField { variant: Vec<String>, position: u32 },
+    /// A named field of a struct or of a struct-like variant, bound by a struct pattern:
+    /// `let Foo { a, b: x, .. } = …` gives `Foo` and `a` (and `b`); `Expr::Field { expr, ..
+    /// }` gives the variant's path and `expr`.
+    NamedField { owner: Vec<String>, field: String },
     /// One element of a tuple value bound by a tuple pattern: `let (a, b) = f();`,
     /// `for (i, x) in xs.iter().enumerate()`, `|(key, value)| …`.
     TupleElement { of: Box<BindingValue>, position: u32 },

@@ -378,6 +378,7 @@ impl<'a> Resolver<'a> {
                 _ => None,
             },
             BindingValue::VariantField { variant, position } => self.variant_field_type(scope, variant, *position),
+            BindingValue::NamedField { owner, field } => self.named_field_type(scope, owner, field),
             BindingValue::UntypedParameter => self.pytest_fixture_value(scope, name),
             BindingValue::TupleElement { of, position } => match self.value_of(scope, of, name, language)? {
                 Denotation::Tuple(elements) => elements.get(*position as usize).cloned().filter(|element| *element != Denotation::UntypedLocal),

@@ -277,6 +277,24 @@ impl Resolver<'_> {
     }
 }
 
+impl Resolver<'_> {
+    /// What a struct pattern's `Owner { field }` binds `field` to: the struct's field, or the
+    /// field of an enum's struct-like variant (`Expr::Field { expr, .. }`).
+    pub(crate) fn named_field_type(&self, scope: Sym, owner_path: &[String], field: &str) -> Option<Denotation> {
+        let owner = match self.rust_path(scope, owner_path, false).ok()?.denotation {
+            Denotation::Symbol(owner) => owner,
+            _ => return None,
+        };
+        let field_name = match self.index.symbol(owner).kind {
+            tether_model::SymbolKind::Enum => format!("{}.{field}", owner_path.last()?),
+            tether_model::SymbolKind::Struct | tether_model::SymbolKind::Union => format!("self.{field}"),
+            _ => return None,
+        };
+        let binding = self.index.bindings_named(owner, &field_name)?.first()?;
+        self.binding_denotation(owner, binding, Language::Rust)
+    }
+}
+
 /// A std wrapper whose element type is not visible: its std methods are still known, but
 /// what they unwrap is an untyped value (never a value "of the std world").
 fn unknown_element(wrapper: Wrapper) -> Denotation {
