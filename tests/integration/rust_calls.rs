@@ -180,3 +180,51 @@ fn a_called_path_names_the_function_beside_a_module_of_the_same_name() {
         "#]],
     );
 }
+
+#[test]
+fn blanket_extension_traits_reach_types_meeting_their_bound_where_imported() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "aio"
+        //- /src/lib.rs
+        pub mod io;
+        pub mod stream;
+        //- /src/io.rs
+        pub trait AsyncRead { fn poll_read(&mut self); }
+        pub trait AsyncReadExt: AsyncRead { fn read_exact(&mut self) { self.poll_read() } }
+        impl<R: AsyncRead + ?Sized> AsyncReadExt for R {}
+        pub struct File;
+        impl AsyncRead for File { fn poll_read(&mut self) {} }
+        pub struct Pipe;
+        //- /src/stream.rs
+        pub trait StreamExt { fn next(&mut self) {} }
+        impl<St: ?Sized> StreamExt for St where St: futures::Stream {}
+        pub struct Lines;
+        impl futures::Stream for Lines {}
+        //- /src/user.rs
+        use crate::io::{AsyncRead, AsyncReadExt, File, Pipe};
+        use crate::stream::{Lines, StreamExt};
+        fn read(file: File, pipe: Pipe, lines: Lines, any: &mut dyn AsyncRead) {
+            file.read_exact();  // calls: aio::io::AsyncReadExt::read_exact
+            pipe.read_exact();  // calls: unresolved
+            lines.next();  // calls: aio::stream::StreamExt::next
+            any.read_exact();  // calls: aio::io::AsyncReadExt::read_exact
+        }
+        //- /src/elsewhere.rs
+        use crate::io::File;
+        fn read(file: File) {
+            file.read_exact();  // calls: unresolved
+        }
+        "#,
+        expect![[r#"
+            aio::io::AsyncReadExt::read_exact -> aio::io::AsyncRead::poll_read @2 self_method 0.9
+            aio::user::read -> aio::io::AsyncReadExt::read_exact @4 typed_receiver 0.85
+            aio::user::read -> aio::io::AsyncReadExt::read_exact @7 typed_receiver 0.85
+            aio::user::read -> aio::stream::StreamExt::next @6 typed_receiver 0.85
+            unresolved aio::elsewhere::read src/elsewhere.rs:3 file.read_exact (unknown_member)
+            unresolved aio::user::read src/user.rs:5 pipe.read_exact (unknown_member)
+        "#]],
+    );
+}

@@ -101,9 +101,17 @@ impl Lowering for RustLowering {
         if symbol.kind != SymbolKind::Impl {
             return;
         }
-        let Some(self_type) = field_child!(tag.node, "type").and_then(|self_type_node| type_path(self_type_node, source)) else { return };
+        let Some(self_type_node) = field_child!(tag.node, "type") else { return };
+        let Some(self_type) = type_path(self_type_node, source) else { return };
         let trait_path = field_child!(tag.node, "trait").and_then(|trait_node| type_path(trait_node, source));
-        facts.impls.push(ImplBlock { impl_symbol: symbol.id, self_type, trait_path, line: line_of(tag.node) });
+        // `impl<R: AsyncRead> AsyncReadExt for R`: the trait's methods reach every `AsyncRead`.
+        let blanket_bound = match (self_type_node.kind(), &trait_path) {
+            ("type_identifier", Some(_)) => {
+                crate::rust_bindings::generic_parameter_bound_in_item(text_of(self_type_node, source), tag.node, source).map(Option::unwrap_or_default)
+            }
+            _ => None,
+        };
+        facts.impls.push(ImplBlock { impl_symbol: symbol.id, self_type, trait_path, blanket_bound, line: line_of(tag.node) });
     }
 }
 

@@ -451,7 +451,7 @@ fn generic_items_around(used_at: Node<'_>) -> Vec<Node<'_>> {
 }
 
 /// `name`'s bound in one item's `<…>` list or where clause (see [`GenericScope::bound`]).
-fn generic_parameter_bound_in_item(name: &str, item: Node<'_>, source: &str) -> Option<Option<Vec<String>>> {
+pub(crate) fn generic_parameter_bound_in_item(name: &str, item: Node<'_>, source: &str) -> Option<Option<Vec<String>>> {
     let type_parameters = field_child!(item, "type_parameters")?;
     let parameter = type_parameters
         .named_children(&mut type_parameters.walk())

@@ -123,6 +123,10 @@ pub struct ImplBlock {
     /// The self type's path with generic arguments and references dropped (`a::Type`).
     pub self_type: Vec<String>,
     pub trait_path: Option<Vec<String>>,
+    /// For a blanket impl, whose self type is a generic parameter of the impl, that
+    /// parameter's first bound: `impl<R: AsyncRead + ?Sized> AsyncReadExt for R` gives
+    /// `AsyncRead` (`Some(vec![])` for an unbounded one). `None` for other impls.
+    pub blanket_bound: Option<Vec<String>>,
     pub line: u32,
 }
 

@@ -47,3 +47,8 @@ pub(crate) fn all_start_after_use(scope: Sym, bindings: &[&Binding]) -> bool {
     let Some((use_scope, at)) = USE_POSITION.with(Cell::get) else { return false };
     use_scope == scope && bindings.iter().all(|binding| binding.visible_from >= at)
 }
+
+/// The scope of the use being resolved on this thread, when one is.
+pub(crate) fn use_scope() -> Option<Sym> {
+    USE_POSITION.with(Cell::get).map(|(scope, _)| scope)
+}

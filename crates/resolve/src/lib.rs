@@ -17,6 +17,7 @@
 //! types, no trait solving.
 
 mod bindings_in_force;
+mod blanket_impls;
 mod builtins;
 mod calls;
 mod denotation;
