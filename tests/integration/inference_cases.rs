@@ -451,3 +451,54 @@ fn struct_patterns_and_mut_or_ref_bindings_type_their_names() {
         "#]],
     );
 }
+
+#[test]
+fn std_adapters_keep_what_their_closure_or_function_returns() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "tree"
+        //- /src/lib.rs
+        pub struct Node;
+        pub struct Name;
+        impl Node {
+            pub fn name(&self) -> Option<Name> { None }
+            pub fn parent(&self) -> Option<Node> { None }
+            pub fn cast(other: Node) -> Option<Node> { Some(other) }
+        }
+        impl Name { pub fn text(&self) {} }
+        pub fn walk(node: Option<Node>, nodes: Vec<Node>) {
+            node.as_ref().and_then(|it| it.name()).unwrap().text();  // calls: <builtin>::Option::and_then, <builtin>::Option::as_ref, <builtin>::Option::unwrap, tree::Name::text, tree::Node::name
+            let names = nodes.iter().filter_map(|it| { let n = it; n.name() });
+            for name in names { name.text(); }  // calls: tree::Name::text
+            node.as_ref().and_then(|it| it.parent()).and_then(Node::cast).unwrap().name();  // calls: <builtin>::Option::and_then, <builtin>::Option::as_ref, <builtin>::Option::unwrap, tree::Node::name, tree::Node::parent
+            let first = nodes.iter().map(|it| it.parent()).next();
+            first.unwrap().unwrap().name();  // calls: <builtin>::Option::unwrap, tree::Node::name
+        }
+        "#,
+        expect![[r#"
+            tree::Node::cast -> <builtin>::Some @6 same_scope 0.95
+            tree::walk -> <builtin>::Iterator::filter_map @11 typed_receiver 0.85
+            tree::walk -> <builtin>::Iterator::map @14 typed_receiver 0.85
+            tree::walk -> <builtin>::Iterator::next @14 typed_receiver 0.85
+            tree::walk -> <builtin>::Option::and_then @10 typed_receiver 0.85
+            tree::walk -> <builtin>::Option::and_then @13 typed_receiver 0.85
+            tree::walk -> <builtin>::Option::as_ref @10 typed_receiver 0.85
+            tree::walk -> <builtin>::Option::as_ref @13 typed_receiver 0.85
+            tree::walk -> <builtin>::Option::unwrap @10 typed_receiver 0.85
+            tree::walk -> <builtin>::Option::unwrap @13 typed_receiver 0.85
+            tree::walk -> <builtin>::Option::unwrap @15 typed_receiver 0.85
+            tree::walk -> <builtin>::Vec::iter @11 typed_receiver 0.85
+            tree::walk -> <builtin>::Vec::iter @14 typed_receiver 0.85
+            tree::walk -> tree::Name::text @10 typed_receiver 0.85
+            tree::walk -> tree::Name::text @12 typed_receiver 0.85
+            tree::walk -> tree::Node::name @10 typed_receiver 0.85
+            tree::walk -> tree::Node::name @11 typed_receiver 0.85
+            tree::walk -> tree::Node::name @13 typed_receiver 0.85
+            tree::walk -> tree::Node::name @15 typed_receiver 0.85
+            tree::walk -> tree::Node::parent @13 typed_receiver 0.85
+            tree::walk -> tree::Node::parent @14 typed_receiver 0.85
+        "#]],
+    );
+}

@@ -274,7 +274,13 @@ pub(crate) fn callee_expression(function: Node<'_>, source: &str, depth: usize) 
 pub(crate) fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiver {
     if value.kind() == "call_expression" {
         return match field_child!(value, "function") {
-            Some(function) => Receiver::Call(Box::new(callee_expression(function, source, depth + 1))),
+            Some(function) => {
+                let call = Box::new(callee_expression(function, source, depth + 1));
+                match crate::rust_bindings::adapters::adapted_value(&call, value, source, depth) {
+                    Some((returned, at)) => Receiver::Adapted { call, returned: Box::new(returned), at },
+                    None => Receiver::Call(call),
+                }
+            }
             None => Receiver::Other,
         };
     }

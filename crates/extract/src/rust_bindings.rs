@@ -9,6 +9,7 @@ use tree_sitter::Node;
 use crate::outline::{line_of, text_of, ScopeStack};
 use crate::rust::{callee_expression, literal_type, path_segments, receiver_of, type_path, MAX_NESTING_FOLLOWED};
 
+pub(crate) mod adapters;
 mod patterns;
 
 use patterns::without_binding_modifiers;
@@ -279,9 +280,13 @@ fn tuple_field_bindings(fields: Node<'_>, owner: tether_model::SymbolId, prefix:
 /// What a `let` without a written type is bound to.
 fn expression_value(value: Node<'_>, source: &str) -> BindingValue {
     match value.kind() {
-        "call_expression" => match field_child!(value, "function") {
-            Some(function) => BindingValue::CallResult(callee_expression(function, source, 0)),
-            None => BindingValue::Unknown,
+        "call_expression" => match receiver_of(value, source, 0) {
+            // `let names = xs.map(|x| x.name())`: what the closure returns is kept.
+            adapted @ Receiver::Adapted { .. } => BindingValue::Expression(adapted),
+            _ => match field_child!(value, "function") {
+                Some(function) => BindingValue::CallResult(callee_expression(function, source, 0)),
+                None => BindingValue::Unknown,
+            },
         },
         "struct_expression" => {
             field_child!(value, "name").and_then(|name| path_segments(name, source, 0)).map_or(BindingValue::Unknown, BindingValue::named_type)

@@ -157,7 +157,7 @@ impl S {
             call my_crate::m::outer::inner -> double @3
             call my_crate::m::outer -> inner @4
             call my_crate::m::outer -> offset @4
-            call my_crate::m::outer -> ((values.iter()).map()).sum @5
+            call my_crate::m::outer -> ((values.iter()).map(=> (add()))).sum @5
             call my_crate::m::outer -> (values.iter()).map @5
             call my_crate::m::outer -> values.iter @5
             call my_crate::m::outer -> add @5

@@ -73,6 +73,12 @@ pub enum Receiver {
     Call(Box<CalleeExpr>),
     /// `inner?`: the value inside an `Option` or `Result` (Rust).
     Try(Box<Receiver>),
+    /// A Rust std adapter whose result holds what its closure or function argument returns:
+    /// `x.map(|it| it.name())`, `x.and_then(ast::Expr::cast)`, `xs.filter_map(|it| it.m())`.
+    /// `call` is the adapter call (`x.map`), `returned` the closure's value (`it.name()`, read
+    /// at byte `at`, inside the closure, where its parameters are in force) or, for a function
+    /// argument, a call of that function's path.
+    Adapted { call: Box<CalleeExpr>, returned: Box<Receiver>, at: u32 },
     /// Anything else (indexing, literals, parenthesized expressions…).
     Other,
 }

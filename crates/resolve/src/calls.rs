@@ -220,6 +220,10 @@ impl Resolver<'_> {
                 let denotation = crate::value_types::unwrapped(&self.receiver_value(caller, inner, language)?.denotation)?;
                 Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
             }
+            Receiver::Adapted { call, returned, at } => {
+                let denotation = self.adapted_value(caller, call, returned, *at, language)?;
+                Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
+            }
             Receiver::Other => None,
         }
     }
@@ -250,7 +254,7 @@ impl Resolver<'_> {
                 let receiver = match receiver {
                     Receiver::Call(inner) => self.call_result_type_at_depth(scope, inner, language, depth + 1)?,
                     Receiver::Path(path) if language == Language::Rust || path.len() == 1 => self.receiver_value(scope, receiver, language)?.denotation,
-                    Receiver::Try(_) => self.receiver_value(scope, receiver, language)?.denotation,
+                    Receiver::Try(_) | Receiver::Adapted { .. } => self.receiver_value(scope, receiver, language)?.denotation,
                     _ => return None,
                 };
                 let receiver = crate::value_types::method_receiver(&receiver, name).clone();

@@ -20,6 +20,7 @@ mod bindings_in_force;
 mod blanket_impls;
 mod builtins;
 mod calls;
+mod closure_results;
 mod denotation;
 mod project_index;
 mod pytest_fixtures;

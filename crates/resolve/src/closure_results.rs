@@ -1,0 +1,48 @@
+//! What a std adapter returns when its element comes from a closure: `opt.map(|it| it.name())`
+//! is an `Option` of what `it.name()` is (typed with the closure's parameter in force),
+//! `iter.filter_map(ast::Expr::cast)` an iterator of what `cast` gives inside its `Option`,
+//! `opt.and_then(f)` what `f` returns. Anything else is the adapter call's own result.
+
+use tether_model::{CalleeExpr, Language, Receiver};
+
+use crate::denotation::Denotation;
+use crate::project_index::Sym;
+use crate::resolver::Resolver;
+use crate::value_types::{element_of, method_receiver, Wrapper};
+
+impl Resolver<'_> {
+    /// The value of `call` (an adapter such as `x.map`) whose closure returns `returned`,
+    /// read at byte `at` inside the closure.
+    pub(crate) fn adapted_value(&self, scope: Sym, call: &CalleeExpr, returned: &Receiver, at: u32, language: Language) -> Option<Denotation> {
+        let plain = || self.call_result_type(scope, call, language);
+        let CalleeExpr::Method { receiver, name } = call else { return plain() };
+        let base = self.receiver_value(scope, receiver, language)?.denotation;
+        let Denotation::Wrapped { wrapper, .. } = method_receiver(&base, name) else { return plain() };
+        let wrapper = *wrapper;
+        let value = || {
+            let value = crate::bindings_in_force::with_use_position(scope, at, || self.receiver_value(scope, returned, language));
+            value.map_or(Denotation::UntypedLocal, |resolved| resolved.denotation)
+        };
+        let wrapped = |wrapper: Wrapper, inner: Denotation| Some(Denotation::Wrapped { wrapper, inner: Box::new(inner) });
+        match (wrapper, name.as_str()) {
+            (Wrapper::Option | Wrapper::Result | Wrapper::Iterator, "map") => wrapped(wrapper, value()),
+            // The closure returns the wrapper itself.
+            (Wrapper::Option | Wrapper::Result, "and_then") => match value() {
+                same @ Denotation::Wrapped { wrapper: returned_wrapper, .. } if returned_wrapper == wrapper => Some(same),
+                _ => wrapped(wrapper, Denotation::UntypedLocal),
+            },
+            (Wrapper::Iterator, "filter_map") => wrapped(Wrapper::Iterator, option_element(&value())),
+            (Wrapper::Iterator, "find_map") => wrapped(Wrapper::Option, option_element(&value())),
+            (Wrapper::Iterator, "flat_map") => wrapped(Wrapper::Iterator, element_of(&value()).unwrap_or(Denotation::UntypedLocal)),
+            _ => plain(),
+        }
+    }
+}
+
+/// What an `Option` holds (untyped when the value is not visibly one).
+fn option_element(value: &Denotation) -> Denotation {
+    match value {
+        Denotation::Wrapped { wrapper: Wrapper::Option, inner } => (**inner).clone(),
+        _ => Denotation::UntypedLocal,
+    }
+}
