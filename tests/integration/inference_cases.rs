@@ -502,3 +502,41 @@ fn std_adapters_keep_what_their_closure_or_function_returns() {
         "#]],
     );
 }
+
+#[test]
+fn generic_arguments_written_at_a_call_decide_its_generic_return_type() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "assists"
+        //- /src/lib.rs
+        pub trait AstNode {}
+        pub struct LetStmt;
+        impl AstNode for LetStmt {}
+        impl LetStmt { pub fn pat(&self) {} }
+        pub struct Ctx;
+        impl Ctx {
+            pub fn find_node<N: AstNode>(&self) -> Option<N> { None }
+            pub fn first<N: AstNode>(&self) -> N { todo!() }
+        }
+        pub fn assist(ctx: &Ctx) -> Option<()> {
+            let stmt = ctx.find_node::<LetStmt>()?;
+            stmt.pat();  // calls: assists::LetStmt::pat
+            ctx.first::<LetStmt>().pat();  // calls: assists::Ctx::first, assists::LetStmt::pat
+            let unknown = ctx.find_node()?;
+            unknown.pat();  // calls: unresolved
+            None
+        }
+        "#,
+        expect![[r#"
+            assists::Ctx::first -> <builtin>::todo! @8 macro 0.9
+            assists::assist -> assists::Ctx::find_node @11 typed_receiver 0.85
+            assists::assist -> assists::Ctx::find_node @14 typed_receiver 0.85
+            assists::assist -> assists::Ctx::first @13 typed_receiver 0.85
+            assists::assist -> assists::LetStmt::pat @12 typed_receiver 0.85
+            assists::assist -> assists::LetStmt::pat @13 typed_receiver 0.85
+            unresolved assists::assist src/lib.rs:15 unknown.pat (unknown_receiver_type)
+        "#]],
+    );
+}

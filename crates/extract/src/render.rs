@@ -84,6 +84,7 @@ fn render_binding_value(value: &BindingValue, separator: &str) -> String {
         BindingValue::UntypedParameter => "parameter".to_string(),
         BindingValue::TupleElement { of, position } => format!("element {position} of {}", render_binding_value(of, separator)),
         BindingValue::Unknown => "?".to_string(),
+        BindingValue::GenericParameter { position } => format!("#{position}"),
         BindingValue::Collection(elements) => format!("[{}]", elements.iter().map(|element| element.join(separator)).collect::<Vec<_>>().join(", ")),
     }
 }
@@ -104,6 +105,9 @@ fn render_receiver(receiver: &Receiver, separator: &str) -> String {
         Receiver::Path(path) => path.join("."),
         Receiver::Call(callee) => format!("({}())", render_callee(callee, separator)),
         Receiver::Try(inner) => format!("{}?", render_receiver(inner, separator)),
+        Receiver::Turbofish { call, arguments } => {
+            format!("({}::<{}>())", render_callee(call, separator), arguments.iter().map(|argument| render_binding_value(argument, separator)).collect::<Vec<_>>().join(", "))
+        }
         Receiver::Adapted { call, returned, .. } => format!("({}(=> {}))", render_callee(call, separator), render_receiver(returned, separator)),
         Receiver::Other => "<expr>".to_string(),
     }

@@ -276,6 +276,13 @@ pub(crate) fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiv
         return match field_child!(value, "function") {
             Some(function) => {
                 let call = Box::new(callee_expression(function, source, depth + 1));
+                // `x.f::<T>()`: the written arguments may decide what `f` returns.
+                if function.kind() == "generic_function" {
+                    if let Some(arguments) = field_child!(function, "type_arguments") {
+                        let arguments = crate::rust_bindings::written_type_arguments(arguments, value, source);
+                        return Receiver::Turbofish { call, arguments };
+                    }
+                }
                 match crate::rust_bindings::adapters::adapted_value(&call, value, source, depth) {
                     Some((returned, at)) => Receiver::Adapted { call, returned: Box::new(returned), at },
                     None => Receiver::Call(call),

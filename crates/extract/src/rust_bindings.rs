@@ -282,7 +282,7 @@ fn expression_value(value: Node<'_>, source: &str) -> BindingValue {
     match value.kind() {
         "call_expression" => match receiver_of(value, source, 0) {
             // `let names = xs.map(|x| x.name())`: what the closure returns is kept.
-            adapted @ Receiver::Adapted { .. } => BindingValue::Expression(adapted),
+            adapted @ (Receiver::Adapted { .. } | Receiver::Turbofish { .. }) => BindingValue::Expression(adapted),
             _ => match field_child!(value, "function") {
                 Some(function) => BindingValue::CallResult(callee_expression(function, source, 0)),
                 None => BindingValue::Unknown,
@@ -382,7 +382,9 @@ fn binding_type_in(type_node: Node<'_>, scope: &GenericScope<'_>, source: &str) 
                     // Calls on a parameter of type `T: Trait` may reach any impl of the trait;
                     // but what a function returns as `T` is its caller's type, not visible here.
                     if scope.is_return_type() {
-                        return Some(BindingValue::Unknown);
+                        // The function's own parameter: a call may write it (`f::<T>()`).
+                        let own = generic_parameter_position(name, scope.used_at, source);
+                        return Some(own.map_or(BindingValue::Unknown, |position| BindingValue::GenericParameter { position }));
                     }
                     return bound_path.map(|path| BindingValue::Type { path, is_dyn: true, arguments: Vec::new() });
                 }
@@ -396,6 +398,10 @@ fn binding_type_in(type_node: Node<'_>, scope: &GenericScope<'_>, source: &str) 
 
 /// The types among generic arguments, in order (lifetimes and constants left out); a type
 /// that is not understood stays as `Unknown`, so that positions keep their meaning.
+pub(crate) fn written_type_arguments(arguments: Node<'_>, used_at: Node<'_>, source: &str) -> Vec<BindingValue> {
+    type_arguments(arguments, &GenericScope::new(used_at), source)
+}
+
 fn type_arguments(arguments: Node<'_>, scope: &GenericScope<'_>, source: &str) -> Vec<BindingValue> {
     arguments
         .named_children(&mut arguments.walk())
@@ -453,6 +459,16 @@ fn generic_items_around(used_at: Node<'_>) -> Vec<Node<'_>> {
         current = ancestor.parent();
     }
     items
+}
+
+/// `name`'s position among an item's type parameters (lifetimes and constants not counted).
+fn generic_parameter_position(name: &str, item: Node<'_>, source: &str) -> Option<u32> {
+    let type_parameters = field_child!(item, "type_parameters")?;
+    let position = type_parameters
+        .named_children(&mut type_parameters.walk())
+        .filter(|parameter| parameter.kind() == "type_parameter")
+        .position(|parameter| field_child!(parameter, "name").is_some_and(|declared| text_of(declared, source) == name))?;
+    u32::try_from(position).ok()
 }
 
 /// `name`'s bound in one item's `<…>` list or where clause (see [`GenericScope::bound`]).

@@ -79,6 +79,9 @@ pub enum Receiver {
     /// at byte `at`, inside the closure, where its parameters are in force) or, for a function
     /// argument, a call of that function's path.
     Adapted { call: Box<CalleeExpr>, returned: Box<Receiver>, at: u32 },
+    /// A Rust call with written generic arguments (`ctx.find_node::<ast::Fn>()`), which
+    /// decide a return type written as the function's own generic parameter (`-> Option<N>`).
+    Turbofish { call: Box<CalleeExpr>, arguments: Vec<BindingValue> },
     /// Anything else (indexing, literals, parenthesized expressions…).
     Other,
 }
@@ -195,6 +198,10 @@ pub enum BindingValue {
     /// A Python parameter without an annotation: its value comes from the caller, or, for a
     /// pytest test or fixture, from the fixture function of the same name.
     UntypedParameter,
+    /// A function's own generic parameter, by position among its type parameters, in its
+    /// declared return type (`fn find<N: AstNode>() -> Option<N>` returns `Option<#0>`): the
+    /// caller's type, visible when the call writes it (`find::<ast::Fn>()`).
+    GenericParameter { position: u32 },
     /// A local or parameter whose type is not visible (`def f(app)`, `|it|`, `let x = y;`).
     /// Knowing that the name is local keeps it from being mistaken for a global.
     Unknown,

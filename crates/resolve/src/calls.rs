@@ -160,7 +160,7 @@ impl Resolver<'_> {
     }
 
     /// The method `name` called on a value.
-    fn method_of_value(&self, receiver: &Resolved, name: &str, language: Language) -> Lookup {
+    pub(crate) fn method_of_value(&self, receiver: &Resolved, name: &str, language: Language) -> Lookup {
         let pointee = crate::value_types::method_receiver(&receiver.denotation, name);
         let through_pointer;
         let receiver = if std::ptr::eq(pointee, &receiver.denotation) {
@@ -220,6 +220,10 @@ impl Resolver<'_> {
                 let denotation = crate::value_types::unwrapped(&self.receiver_value(caller, inner, language)?.denotation)?;
                 Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
             }
+            Receiver::Turbofish { call, arguments } => {
+                let denotation = self.turbofish_value(caller, call, arguments, language)?;
+                Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
+            }
             Receiver::Adapted { call, returned, at } => {
                 let denotation = self.adapted_value(caller, call, returned, *at, language)?;
                 Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
@@ -234,11 +238,26 @@ impl Resolver<'_> {
         // Typing a call may type a receiver, whose binding may be another call's result
         // (`let x = x.next()`): this depth, shared by the whole nest on this thread, ends it.
         let _nesting = NestingGuard::enter()?;
-        self.call_result_type_at_depth(scope, callee, language, 0)
+        self.call_result_type_at_depth(scope, callee, language, 0, None, &[])
+    }
+
+    /// Like [`Self::call_result_type`], with a method's receiver already typed (`known_receiver`)
+    /// and the generic arguments the call writes (`f::<T>()`), if any.
+    pub(crate) fn call_result_type_given(&self, scope: Sym, callee: &CalleeExpr, language: Language, known_receiver: Option<Denotation>, written: &[tether_model::BindingValue]) -> Option<Denotation> {
+        let _nesting = NestingGuard::enter()?;
+        self.call_result_type_at_depth(scope, callee, language, 0, known_receiver, written)
     }
 
     /// `depth` bounds chains of method calls (`a.b().c().d()`).
-    fn call_result_type_at_depth(&self, scope: Sym, callee: &CalleeExpr, language: Language, depth: u32) -> Option<Denotation> {
+    fn call_result_type_at_depth(
+        &self,
+        scope: Sym,
+        callee: &CalleeExpr,
+        language: Language,
+        depth: u32,
+        known_receiver: Option<Denotation>,
+        written: &[tether_model::BindingValue],
+    ) -> Option<Denotation> {
         if depth > MAX_CALL_CHAIN {
             return None;
         }
@@ -251,10 +270,11 @@ impl Resolver<'_> {
             }
             (Language::Rust, CalleeExpr::Path(path)) => self.rust_called_path(scope, path, BindingUse::Forbidden).ok()?,
             (_, CalleeExpr::Method { receiver, name }) => {
-                let receiver = match receiver {
-                    Receiver::Call(inner) => self.call_result_type_at_depth(scope, inner, language, depth + 1)?,
-                    Receiver::Path(path) if language == Language::Rust || path.len() == 1 => self.receiver_value(scope, receiver, language)?.denotation,
-                    Receiver::Try(_) | Receiver::Adapted { .. } => self.receiver_value(scope, receiver, language)?.denotation,
+                let receiver = match (known_receiver, receiver) {
+                    (Some(known), _) => known,
+                    (None, Receiver::Call(inner)) => self.call_result_type_at_depth(scope, inner, language, depth + 1, None, &[])?,
+                    (None, Receiver::Path(path)) if language == Language::Rust || path.len() == 1 => self.receiver_value(scope, receiver, language)?.denotation,
+                    (None, Receiver::Try(_) | Receiver::Adapted { .. } | Receiver::Turbofish { .. }) => self.receiver_value(scope, receiver, language)?.denotation,
                     _ => return None,
                 };
                 let receiver = crate::value_types::method_receiver(&receiver, name).clone();
@@ -294,6 +314,10 @@ impl Resolver<'_> {
             return Some(Denotation::Instance { type_sym: sym, is_dyn: false });
         }
         if symbol.kind.is_callable() {
+            // `f::<T>()` where `f` returns its own parameter (`-> Option<N>`).
+            if let Some(returned) = self.written_return_type(sym, scope, written, language) {
+                return Some(returned);
+            }
             if let Some(returned) = self.declared_return_type(sym, language) {
                 return Some(returned);
             }

@@ -14,9 +14,10 @@ impl Resolver<'_> {
     /// The value of `call` (an adapter such as `x.map`) whose closure returns `returned`,
     /// read at byte `at` inside the closure.
     pub(crate) fn adapted_value(&self, scope: Sym, call: &CalleeExpr, returned: &Receiver, at: u32, language: Language) -> Option<Denotation> {
-        let plain = || self.call_result_type(scope, call, language);
-        let CalleeExpr::Method { receiver, name } = call else { return plain() };
+        let CalleeExpr::Method { receiver, name } = call else { return self.call_result_type(scope, call, language) };
         let base = self.receiver_value(scope, receiver, language)?.denotation;
+        // The adapter's receiver is typed once: chains of adapters stay linear.
+        let plain = || self.call_result_type_given(scope, call, language, Some(base.clone()), &[]);
         let Denotation::Wrapped { wrapper, .. } = method_receiver(&base, name) else { return plain() };
         let wrapper = *wrapper;
         let value = || {

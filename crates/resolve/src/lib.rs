@@ -29,6 +29,7 @@ mod resolver;
 mod rust_namespaces;
 mod rust_rules;
 mod structure;
+mod turbofish;
 mod value_types;
 
 use std::borrow::Borrow;

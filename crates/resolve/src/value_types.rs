@@ -48,7 +48,7 @@ impl Wrapper {
     }
 
     /// The position of the element among the type's generic arguments.
-    fn element_argument(self) -> usize {
+    pub(crate) fn element_argument(self) -> usize {
         match self {
             Wrapper::Map => 1,
             _ => 0,
