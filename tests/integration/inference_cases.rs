@@ -540,3 +540,46 @@ fn generic_arguments_written_at_a_call_decide_its_generic_return_type() {
         "#]],
     );
 }
+
+#[test]
+fn async_calls_are_futures_until_awaited_and_local_closures_return_their_body() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "net"
+        //- /src/lib.rs
+        pub struct Stream;
+        pub struct Listener;
+        impl Listener {
+            pub async fn accept(&self) -> Option<Stream> { None }
+        }
+        impl Stream {
+            pub fn peer(&self) {}
+            pub fn map(&self) {}
+        }
+        pub async fn serve(listener: Listener) {
+            let stream = listener.accept().await.unwrap();
+            stream.peer();  // calls: net::Stream::peer
+            listener.accept().map();  // calls: net::Listener::accept
+            let next = || listener.accept();
+            let first = |x: u32| Stream;
+            first(1).peer();  // calls: net::Stream::peer
+            next().await.unwrap().peer();  // calls: <builtin>::Option::unwrap, net::Stream::peer
+        }
+        "#,
+        expect![[r#"
+            net::serve -> <builtin>::Option::unwrap @11 typed_receiver 0.85
+            net::serve -> <builtin>::Option::unwrap @17 typed_receiver 0.85
+            net::serve -> net::Listener::accept @11 typed_receiver 0.85
+            net::serve -> net::Listener::accept @13 typed_receiver 0.85
+            net::serve -> net::Listener::accept @14 typed_receiver 0.85
+            net::serve -> net::Stream::peer @12 typed_receiver 0.85
+            net::serve -> net::Stream::peer @16 typed_receiver 0.85
+            net::serve -> net::Stream::peer @17 typed_receiver 0.85
+            unresolved net::serve src/lib.rs:13 listener.accept().map (unknown_member)
+            unresolved net::serve src/lib.rs:16 first (unknown_receiver_type)
+            unresolved net::serve src/lib.rs:17 next (unknown_receiver_type)
+        "#]],
+    );
+}

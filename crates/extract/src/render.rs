@@ -85,6 +85,7 @@ fn render_binding_value(value: &BindingValue, separator: &str) -> String {
         BindingValue::TupleElement { of, position } => format!("element {position} of {}", render_binding_value(of, separator)),
         BindingValue::Unknown => "?".to_string(),
         BindingValue::GenericParameter { position } => format!("#{position}"),
+        BindingValue::Closure { returned, .. } => format!("closure returning {}", render_receiver(returned, separator)),
         BindingValue::Collection(elements) => format!("[{}]", elements.iter().map(|element| element.join(separator)).collect::<Vec<_>>().join(", ")),
     }
 }
@@ -105,6 +106,7 @@ fn render_receiver(receiver: &Receiver, separator: &str) -> String {
         Receiver::Path(path) => path.join("."),
         Receiver::Call(callee) => format!("({}())", render_callee(callee, separator)),
         Receiver::Try(inner) => format!("{}?", render_receiver(inner, separator)),
+        Receiver::Await(inner) => format!("{}.await", render_receiver(inner, separator)),
         Receiver::Turbofish { call, arguments } => {
             format!("({}::<{}>())", render_callee(call, separator), arguments.iter().map(|argument| render_binding_value(argument, separator)).collect::<Vec<_>>().join(", "))
         }

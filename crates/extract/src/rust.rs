@@ -83,6 +83,14 @@ impl Lowering for RustLowering {
         if symbol.kind.is_callable() {
             // The declared return type, as the binding `return` of the function.
             if let Some(value) = field_child!(tag.node, "return_type").and_then(|return_type| crate::rust_bindings::binding_type(return_type, tag.node, source)) {
+                // An `async fn` returns a future of its declared type (`.await` gives it).
+                let value = match is_async(tag.node, source) {
+                    true => {
+                        let future = ["std", "future", "Future"].map(String::from).to_vec();
+                        tether_model::BindingValue::Type { path: future, is_dyn: true, arguments: vec![value] }
+                    }
+                    false => value,
+                };
                 facts.bindings.push(Binding::everywhere(symbol.id, RETURN_BINDING.to_string(), value, line_of(tag.node)));
             }
             return;
@@ -113,6 +121,13 @@ impl Lowering for RustLowering {
         };
         facts.impls.push(ImplBlock { impl_symbol: symbol.id, self_type, trait_path, blanket_bound, line: line_of(tag.node) });
     }
+}
+
+/// Whether a function item is `async` (its modifiers say so).
+fn is_async(function: Node<'_>, source: &str) -> bool {
+    let mut cursor = function.walk();
+    let modifiers = function.named_children(&mut cursor).find(|child| child.kind() == "function_modifiers");
+    modifiers.is_some_and(|modifiers| text_of(modifiers, source).split_whitespace().any(|word| word == "async"))
 }
 
 /// The attributes (`#[…]`) written before an item, each as (path segments, argument text),
@@ -298,6 +313,12 @@ pub(crate) fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiv
         "try_expression" => {
             return match value.named_child(0) {
                 Some(inner) if depth < MAX_NESTING_FOLLOWED => Receiver::Try(Box::new(receiver_of(inner, source, depth + 1))),
+                _ => Receiver::Other,
+            };
+        }
+        "await_expression" => {
+            return match value.named_child(0) {
+                Some(inner) if depth < MAX_NESTING_FOLLOWED => Receiver::Await(Box::new(receiver_of(inner, source, depth + 1))),
                 _ => Receiver::Other,
             };
         }

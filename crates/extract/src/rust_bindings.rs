@@ -288,6 +288,11 @@ fn expression_value(value: Node<'_>, source: &str) -> BindingValue {
                 None => BindingValue::Unknown,
             },
         },
+        // `let m = |path| matcher.matched(path);`: calling `m` gives what the body is.
+        "closure_expression" => match adapters::closure_returned(value, source, 0) {
+            Some((returned, at)) => BindingValue::Closure { returned, at },
+            None => BindingValue::Unknown,
+        },
         "struct_expression" => {
             field_child!(value, "name").and_then(|name| path_segments(name, source, 0)).map_or(BindingValue::Unknown, BindingValue::named_type)
         }
@@ -410,7 +415,8 @@ fn type_arguments(arguments: Node<'_>, scope: &GenericScope<'_>, source: &str) -
         .collect()
 }
 
-/// The `Item` of a bound such as `Iterator<Item = T>` (or the first bound of `A + B` that has one).
+/// The `Item` of a bound such as `Iterator<Item = T>` or the `Output` of `Future<Output = T>`
+/// (or of the first bound of `A + B` that has one).
 fn associated_item_type(bound: Node<'_>, scope: &GenericScope<'_>, source: &str) -> Option<BindingValue> {
     let generic = match bound.kind() {
         "generic_type" => bound,
@@ -421,7 +427,7 @@ fn associated_item_type(bound: Node<'_>, scope: &GenericScope<'_>, source: &str)
     let item = arguments
         .named_children(&mut arguments.walk())
         .filter(|argument| argument.kind() == "type_binding")
-        .find(|binding| field_child!(*binding, "name").is_some_and(|name| text_of(name, source) == "Item"))?;
+        .find(|binding| field_child!(*binding, "name").is_some_and(|name| matches!(text_of(name, source), "Item" | "Output")))?;
     binding_type_in(field_child!(item, "type")?, scope, source)
 }
 

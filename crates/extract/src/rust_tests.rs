@@ -373,7 +373,7 @@ trait Visitor {
             binding my_crate::m::run right: element 1 of call pair @27
             binding my_crate::m::run mutable: call h @28
             binding my_crate::m::run plain: i32 @29
-            binding my_crate::m::run closure: ? @30
+            binding my_crate::m::run closure: closure returning (z.go()) @30
             binding my_crate::m::run z: Zed @30
             binding my_crate::m::Holder::with key: dyn Key @34
             binding my_crate::m::Visitor::visit node: Node @38

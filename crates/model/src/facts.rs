@@ -73,6 +73,9 @@ pub enum Receiver {
     Call(Box<CalleeExpr>),
     /// `inner?`: the value inside an `Option` or `Result` (Rust).
     Try(Box<Receiver>),
+    /// `inner.await`: what a future (an `async fn`'s call, an `impl Future<Output = T>`)
+    /// resolves to (Rust).
+    Await(Box<Receiver>),
     /// A Rust std adapter whose result holds what its closure or function argument returns:
     /// `x.map(|it| it.name())`, `x.and_then(ast::Expr::cast)`, `xs.filter_map(|it| it.m())`.
     /// `call` is the adapter call (`x.map`), `returned` the closure's value (`it.name()`, read
@@ -198,6 +201,9 @@ pub enum BindingValue {
     /// A Python parameter without an annotation: its value comes from the caller, or, for a
     /// pytest test or fixture, from the fixture function of the same name.
     UntypedParameter,
+    /// A local closure (`let m = |path| matcher.matched(path);`): what calling it returns, read
+    /// at byte `at` inside the closure, where its parameters are in force.
+    Closure { returned: Receiver, at: u32 },
     /// A function's own generic parameter, by position among its type parameters, in its
     /// declared return type (`fn find<N: AstNode>() -> Option<N>` returns `Option<#0>`): the
     /// caller's type, visible when the call writes it (`find::<ast::Fn>()`).

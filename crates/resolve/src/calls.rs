@@ -220,6 +220,10 @@ impl Resolver<'_> {
                 let denotation = crate::value_types::unwrapped(&self.receiver_value(caller, inner, language)?.denotation)?;
                 Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
             }
+            Receiver::Await(inner) => {
+                let denotation = crate::value_types::awaited(&self.receiver_value(caller, inner, language)?.denotation)?;
+                Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
+            }
             Receiver::Turbofish { call, arguments } => {
                 let denotation = self.turbofish_value(caller, call, arguments, language)?;
                 Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
@@ -268,13 +272,21 @@ impl Resolver<'_> {
                 let bindings = if path.len() > 1 { BindingUse::Allowed } else { BindingUse::Forbidden };
                 self.python_path_in(scope, path, bindings).ok()?
             }
-            (Language::Rust, CalleeExpr::Path(path)) => self.rust_called_path(scope, path, BindingUse::Forbidden).ok()?,
+            (Language::Rust, CalleeExpr::Path(path)) => {
+                // `m(…)` where `m` is a local closure whose value is visible.
+                if let [name] = path.as_slice() {
+                    if let Some(returned) = self.local_closure_result(scope, name, language) {
+                        return returned;
+                    }
+                }
+                self.rust_called_path(scope, path, BindingUse::Forbidden).ok()?
+            }
             (_, CalleeExpr::Method { receiver, name }) => {
                 let receiver = match (known_receiver, receiver) {
                     (Some(known), _) => known,
                     (None, Receiver::Call(inner)) => self.call_result_type_at_depth(scope, inner, language, depth + 1, None, &[])?,
                     (None, Receiver::Path(path)) if language == Language::Rust || path.len() == 1 => self.receiver_value(scope, receiver, language)?.denotation,
-                    (None, Receiver::Try(_) | Receiver::Adapted { .. } | Receiver::Turbofish { .. }) => self.receiver_value(scope, receiver, language)?.denotation,
+                    (None, Receiver::Try(_) | Receiver::Await(_) | Receiver::Adapted { .. } | Receiver::Turbofish { .. }) => self.receiver_value(scope, receiver, language)?.denotation,
                     _ => return None,
                 };
                 let receiver = crate::value_types::method_receiver(&receiver, name).clone();

@@ -47,3 +47,17 @@ fn option_element(value: &Denotation) -> Denotation {
         _ => Denotation::UntypedLocal,
     }
 }
+
+impl Resolver<'_> {
+    /// Calling a local named `name` in force at the use: `Some(value)` when it is a closure
+    /// (`Some(None)` when what it returns is not visible), `None` when no local closure of
+    /// that name is in force (a function is called).
+    pub(crate) fn local_closure_result(&self, scope: Sym, name: &str, language: Language) -> Option<Option<Denotation>> {
+        let bindings = self.index.bindings_named(scope, name)?;
+        let (_, latest) = crate::bindings_in_force::bindings_in_force(scope, bindings)?;
+        let [binding] = latest.as_slice() else { return None };
+        let tether_model::BindingValue::Closure { returned, at } = &binding.value else { return None };
+        let value = crate::bindings_in_force::with_use_position(scope, *at, || self.receiver_value(scope, returned, language));
+        Some(value.map(|resolved| resolved.denotation))
+    }
+}

@@ -401,7 +401,7 @@ impl<'a> Resolver<'a> {
                 Denotation::Tuple(elements) => elements.get(*position as usize).cloned().filter(|element| *element != Denotation::UntypedLocal),
                 _ => None,
             },
-            BindingValue::Unknown | BindingValue::Collection(_) | BindingValue::GenericParameter { .. } => None,
+            BindingValue::Unknown | BindingValue::Collection(_) | BindingValue::GenericParameter { .. } | BindingValue::Closure { .. } => None,
         }
     }
 }

@@ -28,6 +28,8 @@ pub(crate) enum Wrapper {
     Box,
     Rc,
     Arc,
+    /// `impl Future<Output = T>` and what an `async fn` returns: `.await` gives the element.
+    Future,
 }
 
 impl Wrapper {
@@ -43,6 +45,7 @@ impl Wrapper {
             "Box" => Wrapper::Box,
             "Rc" => Wrapper::Rc,
             "Arc" => Wrapper::Arc,
+            "Future" | "IntoFuture" => Wrapper::Future,
             _ => return None,
         })
     }
@@ -66,6 +69,7 @@ impl Wrapper {
             Wrapper::Box => "Box",
             Wrapper::Rc => "Rc",
             Wrapper::Arc => "Arc",
+            Wrapper::Future => "Future",
         }
     }
 
@@ -84,6 +88,7 @@ impl Wrapper {
                 Wrapper::Map => MAP_METHODS.contains(&name) || ITERATOR_SOURCES.contains(&name),
                 Wrapper::Iterator => ITERATOR_METHODS.contains(&name),
                 Wrapper::Box | Wrapper::Rc | Wrapper::Arc => POINTER_METHODS.contains(&name),
+                Wrapper::Future => matches!(name, "poll" | "into_future"),
             }
     }
 
@@ -315,6 +320,14 @@ pub(crate) fn element_of(value: &Denotation) -> Option<Denotation> {
     match value {
         Denotation::Wrapped { wrapper, inner } if wrapper.is_pointer() => element_of(inner),
         Denotation::Wrapped { wrapper: Wrapper::Sequence | Wrapper::Iterator | Wrapper::Option, inner } => Some((**inner).clone()),
+        _ => None,
+    }
+}
+
+/// What `value.await` gives: a future's output.
+pub(crate) fn awaited(value: &Denotation) -> Option<Denotation> {
+    match value {
+        Denotation::Wrapped { wrapper: Wrapper::Future, inner } => Some((**inner).clone()),
         _ => None,
     }
 }
