@@ -13,8 +13,10 @@
 //! pytest fixtures by name. A use sees the nearest earlier binding of a name in its scope.
 //!
 //! This crate deliberately does no IO and no parsing, and does not infer types the facts
-//! do not show: no generic substitution for project types, no `Deref`, no closure return
-//! types, no trait solving.
+//! do not show: no generic substitution for project types (a call's written `::<T>` fills a
+//! return type naming the function's own parameter), closure return types only through std
+//! adapters and local closures, no trait solving (a blanket extension trait is matched by
+//! the impls of its bound).
 
 mod bindings_in_force;
 mod blanket_impls;
