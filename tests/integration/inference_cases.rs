@@ -468,6 +468,10 @@ fn std_adapters_keep_what_their_closure_or_function_returns() {
             pub fn cast(other: Node) -> Option<Node> { Some(other) }
         }
         impl Name { pub fn text(&self) {} }
+        pub fn outside(syntax: rowan::SyntaxNode) {
+            syntax.ancestors().find_map(Node::cast).unwrap().name();  // calls: <builtin>::Option::unwrap, rowan::SyntaxNode::ancestors, rowan::SyntaxNode::ancestors()::find_map, tree::Node::name
+            for node in syntax.children().filter_map(Node::cast) { node.name(); }  // calls: rowan::SyntaxNode::children, rowan::SyntaxNode::children()::filter_map, tree::Node::name
+        }
         pub fn walk(node: Option<Node>, nodes: Vec<Node>) {
             node.as_ref().and_then(|it| it.name()).unwrap().text();  // calls: <builtin>::Option::and_then, <builtin>::Option::as_ref, <builtin>::Option::unwrap, tree::Name::text, tree::Node::name
             let names = nodes.iter().filter_map(|it| { let n = it; n.name() });
@@ -479,26 +483,33 @@ fn std_adapters_keep_what_their_closure_or_function_returns() {
         "#,
         expect![[r#"
             tree::Node::cast -> <builtin>::Some @6 same_scope 0.95
-            tree::walk -> <builtin>::Iterator::filter_map @11 typed_receiver 0.85
-            tree::walk -> <builtin>::Iterator::map @14 typed_receiver 0.85
-            tree::walk -> <builtin>::Iterator::next @14 typed_receiver 0.85
-            tree::walk -> <builtin>::Option::and_then @10 typed_receiver 0.85
-            tree::walk -> <builtin>::Option::and_then @13 typed_receiver 0.85
-            tree::walk -> <builtin>::Option::as_ref @10 typed_receiver 0.85
-            tree::walk -> <builtin>::Option::as_ref @13 typed_receiver 0.85
-            tree::walk -> <builtin>::Option::unwrap @10 typed_receiver 0.85
-            tree::walk -> <builtin>::Option::unwrap @13 typed_receiver 0.85
-            tree::walk -> <builtin>::Option::unwrap @15 typed_receiver 0.85
-            tree::walk -> <builtin>::Vec::iter @11 typed_receiver 0.85
-            tree::walk -> <builtin>::Vec::iter @14 typed_receiver 0.85
-            tree::walk -> tree::Name::text @10 typed_receiver 0.85
-            tree::walk -> tree::Name::text @12 typed_receiver 0.85
-            tree::walk -> tree::Node::name @10 typed_receiver 0.85
-            tree::walk -> tree::Node::name @11 typed_receiver 0.85
-            tree::walk -> tree::Node::name @13 typed_receiver 0.85
+            tree::outside -> <builtin>::Option::unwrap @10 typed_receiver 0.85
+            tree::outside -> rowan::SyntaxNode::ancestors @10 typed_receiver 0.85
+            tree::outside -> rowan::SyntaxNode::ancestors()::find_map @10 typed_receiver 0.85
+            tree::outside -> rowan::SyntaxNode::children @11 typed_receiver 0.85
+            tree::outside -> rowan::SyntaxNode::children()::filter_map @11 typed_receiver 0.85
+            tree::outside -> tree::Node::name @10 typed_receiver 0.85
+            tree::outside -> tree::Node::name @11 typed_receiver 0.85
+            tree::walk -> <builtin>::Iterator::filter_map @15 typed_receiver 0.85
+            tree::walk -> <builtin>::Iterator::map @18 typed_receiver 0.85
+            tree::walk -> <builtin>::Iterator::next @18 typed_receiver 0.85
+            tree::walk -> <builtin>::Option::and_then @14 typed_receiver 0.85
+            tree::walk -> <builtin>::Option::and_then @17 typed_receiver 0.85
+            tree::walk -> <builtin>::Option::as_ref @14 typed_receiver 0.85
+            tree::walk -> <builtin>::Option::as_ref @17 typed_receiver 0.85
+            tree::walk -> <builtin>::Option::unwrap @14 typed_receiver 0.85
+            tree::walk -> <builtin>::Option::unwrap @17 typed_receiver 0.85
+            tree::walk -> <builtin>::Option::unwrap @19 typed_receiver 0.85
+            tree::walk -> <builtin>::Vec::iter @15 typed_receiver 0.85
+            tree::walk -> <builtin>::Vec::iter @18 typed_receiver 0.85
+            tree::walk -> tree::Name::text @14 typed_receiver 0.85
+            tree::walk -> tree::Name::text @16 typed_receiver 0.85
+            tree::walk -> tree::Node::name @14 typed_receiver 0.85
             tree::walk -> tree::Node::name @15 typed_receiver 0.85
-            tree::walk -> tree::Node::parent @13 typed_receiver 0.85
-            tree::walk -> tree::Node::parent @14 typed_receiver 0.85
+            tree::walk -> tree::Node::name @17 typed_receiver 0.85
+            tree::walk -> tree::Node::name @19 typed_receiver 0.85
+            tree::walk -> tree::Node::parent @17 typed_receiver 0.85
+            tree::walk -> tree::Node::parent @18 typed_receiver 0.85
         "#]],
     );
 }

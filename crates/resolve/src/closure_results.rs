@@ -18,11 +18,16 @@ impl Resolver<'_> {
         let base = self.receiver_value(scope, receiver, language)?.denotation;
         // The adapter's receiver is typed once: chains of adapters stay linear.
         let plain = || self.call_result_type_given(scope, call, language, Some(base.clone()), &[]);
-        let Denotation::Wrapped { wrapper, .. } = method_receiver(&base, name) else { return plain() };
-        let wrapper = *wrapper;
         let value = || {
             let value = crate::bindings_in_force::with_use_position(scope, at, || self.receiver_value(scope, returned, language));
             value.map_or(Denotation::UntypedLocal, |resolved| resolved.denotation)
+        };
+        let wrapper = match method_receiver(&base, name) {
+            Denotation::Wrapped { wrapper, .. } => *wrapper,
+            // A dependency's iterator or option (rowan's `node.ancestors()`): these adapters
+            // mean what std's do, and what the argument returns says the rest.
+            Denotation::External(_) | Denotation::Builtin(_) => return self.outside_adapted_value(name, value()).or_else(plain),
+            _ => return plain(),
         };
         let wrapped = |wrapper: Wrapper, inner: Denotation| Some(Denotation::Wrapped { wrapper, inner: Box::new(inner) });
         match (wrapper, name.as_str()) {
@@ -36,6 +41,22 @@ impl Resolver<'_> {
             (Wrapper::Iterator, "find_map") => wrapped(Wrapper::Option, option_element(&value())),
             (Wrapper::Iterator, "flat_map") => wrapped(Wrapper::Iterator, element_of(&value()).unwrap_or(Denotation::UntypedLocal)),
             _ => plain(),
+        }
+    }
+}
+
+impl Resolver<'_> {
+    /// `outside.and_then(f)`, `outside.filter_map(f)`, `outside.find_map(f)`, `outside.flat_map(f)` on
+    /// a value of a dependency whose type is not known: Option and iterator adapters, when
+    /// what `f` returns visibly is an `Option` (or, for `and_then`, a `Result`).
+    fn outside_adapted_value(&self, name: &str, value: Denotation) -> Option<Denotation> {
+        let wrapped = |wrapper: Wrapper, inner: Denotation| Some(Denotation::Wrapped { wrapper, inner: Box::new(inner) });
+        match (name, &value) {
+            ("and_then", Denotation::Wrapped { wrapper: Wrapper::Option | Wrapper::Result, .. }) => Some(value),
+            ("filter_map", Denotation::Wrapped { wrapper: Wrapper::Option, inner }) => wrapped(Wrapper::Iterator, (**inner).clone()),
+            ("find_map", Denotation::Wrapped { wrapper: Wrapper::Option, .. }) => Some(value),
+            ("flat_map", Denotation::Wrapped { wrapper: Wrapper::Option | Wrapper::Sequence | Wrapper::Iterator, .. }) => wrapped(Wrapper::Iterator, element_of(&value)?),
+            _ => None,
         }
     }
 }
