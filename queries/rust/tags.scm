@@ -64,3 +64,5 @@
 ; `Some(x)`, `Ok(x)` and `Variant(x)` in `let`, `if let` and `match`. (Enum variants and
 ; tuple fields are read from their definitions.)
 (tuple_struct_pattern) @local.definition
+; `Foo { a, b: x }` and `Enum::Variant { a, .. }`: each field's binding.
+(struct_pattern) @local.definition

@@ -412,3 +412,185 @@ fn rust_items_inside_brace_macros_are_definitions() {
         "#]],
     );
 }
+
+#[test]
+fn struct_patterns_and_mut_or_ref_bindings_type_their_names() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "shapes"
+        //- /src/lib.rs
+        pub struct Pen;
+        impl Pen { pub fn draw(&self) {} }
+        pub struct Sheet { pub pen: Pen, pub spare: Pen }
+        pub enum Tool { Marker { tip: Pen }, Blank }
+        pub fn channel() -> (Pen, Pen) { (Pen, Pen) }
+        pub fn use_them(sheet: Sheet, tool: Tool, maybe: Option<Pen>) {
+            let Sheet { pen, spare: other } = sheet;
+            pen.draw();  // calls: shapes::Pen::draw
+            other.draw();  // calls: shapes::Pen::draw
+            match tool {
+                Tool::Marker { tip } => tip.draw(),  // calls: shapes::Pen::draw
+                Tool::Blank => {}
+            }
+            let (first, mut second) = channel();
+            second.draw();  // calls: shapes::Pen::draw
+            if let Some(ref mut held) = maybe {
+                held.draw();  // calls: shapes::Pen::draw
+            }
+        }
+        "#,
+        expect![[r#"
+            shapes::use_them -> shapes::Pen::draw @11 typed_receiver 0.85
+            shapes::use_them -> shapes::Pen::draw @15 typed_receiver 0.85
+            shapes::use_them -> shapes::Pen::draw @17 typed_receiver 0.85
+            shapes::use_them -> shapes::Pen::draw @8 typed_receiver 0.85
+            shapes::use_them -> shapes::Pen::draw @9 typed_receiver 0.85
+            shapes::use_them -> shapes::channel @14 same_scope 0.95
+        "#]],
+    );
+}
+
+#[test]
+fn std_adapters_keep_what_their_closure_or_function_returns() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "tree"
+        //- /src/lib.rs
+        pub struct Node;
+        pub struct Name;
+        impl Node {
+            pub fn name(&self) -> Option<Name> { None }
+            pub fn parent(&self) -> Option<Node> { None }
+            pub fn cast(other: Node) -> Option<Node> { Some(other) }
+        }
+        impl Name { pub fn text(&self) {} }
+        pub fn outside(syntax: rowan::SyntaxNode) {
+            syntax.ancestors().find_map(Node::cast).unwrap().name();  // calls: <builtin>::Option::unwrap, rowan::SyntaxNode::ancestors, rowan::SyntaxNode::ancestors()::find_map, tree::Node::name
+            for node in syntax.children().filter_map(Node::cast) { node.name(); }  // calls: rowan::SyntaxNode::children, rowan::SyntaxNode::children()::filter_map, tree::Node::name
+        }
+        pub fn walk(node: Option<Node>, nodes: Vec<Node>) {
+            node.as_ref().and_then(|it| it.name()).unwrap().text();  // calls: <builtin>::Option::and_then, <builtin>::Option::as_ref, <builtin>::Option::unwrap, tree::Name::text, tree::Node::name
+            let names = nodes.iter().filter_map(|it| { let n = it; n.name() });
+            for name in names { name.text(); }  // calls: tree::Name::text
+            node.as_ref().and_then(|it| it.parent()).and_then(Node::cast).unwrap().name();  // calls: <builtin>::Option::and_then, <builtin>::Option::as_ref, <builtin>::Option::unwrap, tree::Node::name, tree::Node::parent
+            let first = nodes.iter().map(|it| it.parent()).next();
+            first.unwrap().unwrap().name();  // calls: <builtin>::Option::unwrap, tree::Node::name
+        }
+        "#,
+        expect![[r#"
+            tree::Node::cast -> <builtin>::Some @6 same_scope 0.95
+            tree::outside -> <builtin>::Option::unwrap @10 typed_receiver 0.85
+            tree::outside -> rowan::SyntaxNode::ancestors @10 typed_receiver 0.85
+            tree::outside -> rowan::SyntaxNode::ancestors()::find_map @10 typed_receiver 0.85
+            tree::outside -> rowan::SyntaxNode::children @11 typed_receiver 0.85
+            tree::outside -> rowan::SyntaxNode::children()::filter_map @11 typed_receiver 0.85
+            tree::outside -> tree::Node::name @10 typed_receiver 0.85
+            tree::outside -> tree::Node::name @11 typed_receiver 0.85
+            tree::walk -> <builtin>::Iterator::filter_map @15 typed_receiver 0.85
+            tree::walk -> <builtin>::Iterator::map @18 typed_receiver 0.85
+            tree::walk -> <builtin>::Iterator::next @18 typed_receiver 0.85
+            tree::walk -> <builtin>::Option::and_then @14 typed_receiver 0.85
+            tree::walk -> <builtin>::Option::and_then @17 typed_receiver 0.85
+            tree::walk -> <builtin>::Option::as_ref @14 typed_receiver 0.85
+            tree::walk -> <builtin>::Option::as_ref @17 typed_receiver 0.85
+            tree::walk -> <builtin>::Option::unwrap @14 typed_receiver 0.85
+            tree::walk -> <builtin>::Option::unwrap @17 typed_receiver 0.85
+            tree::walk -> <builtin>::Option::unwrap @19 typed_receiver 0.85
+            tree::walk -> <builtin>::Vec::iter @15 typed_receiver 0.85
+            tree::walk -> <builtin>::Vec::iter @18 typed_receiver 0.85
+            tree::walk -> tree::Name::text @14 typed_receiver 0.85
+            tree::walk -> tree::Name::text @16 typed_receiver 0.85
+            tree::walk -> tree::Node::name @14 typed_receiver 0.85
+            tree::walk -> tree::Node::name @15 typed_receiver 0.85
+            tree::walk -> tree::Node::name @17 typed_receiver 0.85
+            tree::walk -> tree::Node::name @19 typed_receiver 0.85
+            tree::walk -> tree::Node::parent @17 typed_receiver 0.85
+            tree::walk -> tree::Node::parent @18 typed_receiver 0.85
+        "#]],
+    );
+}
+
+#[test]
+fn generic_arguments_written_at_a_call_decide_its_generic_return_type() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "assists"
+        //- /src/lib.rs
+        pub trait AstNode {}
+        pub struct LetStmt;
+        impl AstNode for LetStmt {}
+        impl LetStmt { pub fn pat(&self) {} }
+        pub struct Ctx;
+        impl Ctx {
+            pub fn find_node<N: AstNode>(&self) -> Option<N> { None }
+            pub fn first<N: AstNode>(&self) -> N { todo!() }
+        }
+        pub fn assist(ctx: &Ctx) -> Option<()> {
+            let stmt = ctx.find_node::<LetStmt>()?;
+            stmt.pat();  // calls: assists::LetStmt::pat
+            ctx.first::<LetStmt>().pat();  // calls: assists::Ctx::first, assists::LetStmt::pat
+            let unknown = ctx.find_node()?;
+            unknown.pat();  // calls: unresolved
+            None
+        }
+        "#,
+        expect![[r#"
+            assists::Ctx::first -> <builtin>::todo! @8 macro 0.9
+            assists::assist -> assists::Ctx::find_node @11 typed_receiver 0.85
+            assists::assist -> assists::Ctx::find_node @14 typed_receiver 0.85
+            assists::assist -> assists::Ctx::first @13 typed_receiver 0.85
+            assists::assist -> assists::LetStmt::pat @12 typed_receiver 0.85
+            assists::assist -> assists::LetStmt::pat @13 typed_receiver 0.85
+            unresolved assists::assist src/lib.rs:15 unknown.pat (unknown_receiver_type)
+        "#]],
+    );
+}
+
+#[test]
+fn async_calls_are_futures_until_awaited_and_local_closures_return_their_body() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "net"
+        //- /src/lib.rs
+        pub struct Stream;
+        pub struct Listener;
+        impl Listener {
+            pub async fn accept(&self) -> Option<Stream> { None }
+        }
+        impl Stream {
+            pub fn peer(&self) {}
+            pub fn map(&self) {}
+        }
+        pub async fn serve(listener: Listener) {
+            let stream = listener.accept().await.unwrap();
+            stream.peer();  // calls: net::Stream::peer
+            listener.accept().map();  // calls: net::Listener::accept
+            let next = || listener.accept();
+            let first = |x: u32| Stream;
+            first(1).peer();  // calls: net::Stream::peer
+            next().await.unwrap().peer();  // calls: <builtin>::Option::unwrap, net::Stream::peer
+        }
+        "#,
+        expect![[r#"
+            net::serve -> <builtin>::Option::unwrap @11 typed_receiver 0.85
+            net::serve -> <builtin>::Option::unwrap @17 typed_receiver 0.85
+            net::serve -> net::Listener::accept @11 typed_receiver 0.85
+            net::serve -> net::Listener::accept @13 typed_receiver 0.85
+            net::serve -> net::Listener::accept @14 typed_receiver 0.85
+            net::serve -> net::Stream::peer @12 typed_receiver 0.85
+            net::serve -> net::Stream::peer @16 typed_receiver 0.85
+            net::serve -> net::Stream::peer @17 typed_receiver 0.85
+            unresolved net::serve src/lib.rs:13 listener.accept().map (unknown_member)
+            unresolved net::serve src/lib.rs:16 first (unknown_receiver_type)
+            unresolved net::serve src/lib.rs:17 next (unknown_receiver_type)
+        "#]],
+    );
+}

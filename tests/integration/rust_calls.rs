@@ -141,3 +141,90 @@ fn a_private_macro_named_like_a_std_macro_stays_in_its_file() {
         "#]],
     );
 }
+
+#[test]
+fn a_called_path_names_the_function_beside_a_module_of_the_same_name() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "rt"
+        //- /src/lib.rs
+        pub mod time;
+        pub mod panic;
+        pub use time::sleep;
+        fn runtime() -> u32 { 1 }
+        pub fn main() {
+            time::sleep(1);  // calls: rt::time::sleep::sleep
+            crate::sleep(2);  // calls: rt::time::sleep::sleep
+            let runtime = runtime();  // calls: rt::runtime
+            panic!("no");  // calls: <builtin>::panic!
+            crate::shout!();  // calls: rt::time::shout
+        }
+        //- /src/panic.rs
+        pub fn hook() {}
+        //- /src/time/mod.rs
+        mod sleep;
+        pub use sleep::sleep;
+        #[macro_export]
+        macro_rules! shout { () => {} }
+        //- /src/time/sleep.rs
+        pub fn sleep(millis: u64) {}
+        "#,
+        expect![[r#"
+            rt::main -> <builtin>::panic! @9 macro 0.9
+            rt::main -> rt::runtime @8 same_scope 0.95
+            rt::main -> rt::time::shout @10 macro 0.9
+            rt::main -> rt::time::sleep::sleep @6 qualified_path 0.95
+            rt::main -> rt::time::sleep::sleep @7 qualified_path 0.95
+        "#]],
+    );
+}
+
+#[test]
+fn blanket_extension_traits_reach_types_meeting_their_bound_where_imported() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "aio"
+        //- /src/lib.rs
+        pub mod io;
+        pub mod stream;
+        //- /src/io.rs
+        pub trait AsyncRead { fn poll_read(&mut self); }
+        pub trait AsyncReadExt: AsyncRead { fn read_exact(&mut self) { self.poll_read() } }
+        impl<R: AsyncRead + ?Sized> AsyncReadExt for R {}
+        pub struct File;
+        impl AsyncRead for File { fn poll_read(&mut self) {} }
+        pub struct Pipe;
+        //- /src/stream.rs
+        pub trait StreamExt { fn next(&mut self) {} }
+        impl<St: ?Sized> StreamExt for St where St: futures::Stream {}
+        pub struct Lines;
+        impl futures::Stream for Lines {}
+        //- /src/user.rs
+        use crate::io::{AsyncRead, AsyncReadExt, File, Pipe};
+        use crate::stream::{Lines, StreamExt};
+        fn read(file: File, pipe: Pipe, lines: Lines, any: &mut dyn AsyncRead) {
+            file.read_exact();  // calls: aio::io::AsyncReadExt::read_exact
+            pipe.read_exact();  // calls: unresolved
+            lines.next();  // calls: aio::stream::StreamExt::next
+            any.read_exact();  // calls: aio::io::AsyncReadExt::read_exact
+        }
+        //- /src/elsewhere.rs
+        use crate::io::File;
+        fn read(file: File) {
+            file.read_exact();  // calls: unresolved
+        }
+        "#,
+        expect![[r#"
+            aio::io::AsyncReadExt::read_exact -> aio::io::AsyncRead::poll_read @2 self_method 0.9
+            aio::user::read -> aio::io::AsyncReadExt::read_exact @4 typed_receiver 0.85
+            aio::user::read -> aio::io::AsyncReadExt::read_exact @7 typed_receiver 0.85
+            aio::user::read -> aio::stream::StreamExt::next @6 typed_receiver 0.85
+            unresolved aio::elsewhere::read src/elsewhere.rs:3 file.read_exact (unknown_member)
+            unresolved aio::user::read src/user.rs:5 pipe.read_exact (unknown_member)
+        "#]],
+    );
+}

@@ -80,9 +80,12 @@ fn render_binding_value(value: &BindingValue, separator: &str) -> String {
             format!("closure parameter {parameter} of {}.{method}", render_receiver(receiver, separator))
         }
         BindingValue::VariantField { variant, position } => format!("field {position} of {}", variant.join("::")),
+        BindingValue::NamedField { owner, field } => format!("field {field} of {}", owner.join("::")),
         BindingValue::UntypedParameter => "parameter".to_string(),
         BindingValue::TupleElement { of, position } => format!("element {position} of {}", render_binding_value(of, separator)),
         BindingValue::Unknown => "?".to_string(),
+        BindingValue::GenericParameter { position } => format!("#{position}"),
+        BindingValue::Closure { returned, .. } => format!("closure returning {}", render_receiver(returned, separator)),
         BindingValue::Collection(elements) => format!("[{}]", elements.iter().map(|element| element.join(separator)).collect::<Vec<_>>().join(", ")),
     }
 }
@@ -103,6 +106,11 @@ fn render_receiver(receiver: &Receiver, separator: &str) -> String {
         Receiver::Path(path) => path.join("."),
         Receiver::Call(callee) => format!("({}())", render_callee(callee, separator)),
         Receiver::Try(inner) => format!("{}?", render_receiver(inner, separator)),
+        Receiver::Await(inner) => format!("{}.await", render_receiver(inner, separator)),
+        Receiver::Turbofish { call, arguments } => {
+            format!("({}::<{}>())", render_callee(call, separator), arguments.iter().map(|argument| render_binding_value(argument, separator)).collect::<Vec<_>>().join(", "))
+        }
+        Receiver::Adapted { call, returned, .. } => format!("({}(=> {}))", render_callee(call, separator), render_receiver(returned, separator)),
         Receiver::Other => "<expr>".to_string(),
     }
 }

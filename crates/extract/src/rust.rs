@@ -83,6 +83,14 @@ impl Lowering for RustLowering {
         if symbol.kind.is_callable() {
             // The declared return type, as the binding `return` of the function.
             if let Some(value) = field_child!(tag.node, "return_type").and_then(|return_type| crate::rust_bindings::binding_type(return_type, tag.node, source)) {
+                // An `async fn` returns a future of its declared type (`.await` gives it).
+                let value = match is_async(tag.node, source) {
+                    true => {
+                        let future = ["std", "future", "Future"].map(String::from).to_vec();
+                        tether_model::BindingValue::Type { path: future, is_dyn: true, arguments: vec![value] }
+                    }
+                    false => value,
+                };
                 facts.bindings.push(Binding::everywhere(symbol.id, RETURN_BINDING.to_string(), value, line_of(tag.node)));
             }
             return;
@@ -101,10 +109,25 @@ impl Lowering for RustLowering {
         if symbol.kind != SymbolKind::Impl {
             return;
         }
-        let Some(self_type) = field_child!(tag.node, "type").and_then(|self_type_node| type_path(self_type_node, source)) else { return };
+        let Some(self_type_node) = field_child!(tag.node, "type") else { return };
+        let Some(self_type) = type_path(self_type_node, source) else { return };
         let trait_path = field_child!(tag.node, "trait").and_then(|trait_node| type_path(trait_node, source));
-        facts.impls.push(ImplBlock { impl_symbol: symbol.id, self_type, trait_path, line: line_of(tag.node) });
+        // `impl<R: AsyncRead> AsyncReadExt for R`: the trait's methods reach every `AsyncRead`.
+        let blanket_bound = match (self_type_node.kind(), &trait_path) {
+            ("type_identifier", Some(_)) => {
+                crate::rust_bindings::generic_parameter_bound_in_item(text_of(self_type_node, source), tag.node, source).map(Option::unwrap_or_default)
+            }
+            _ => None,
+        };
+        facts.impls.push(ImplBlock { impl_symbol: symbol.id, self_type, trait_path, blanket_bound, line: line_of(tag.node) });
     }
+}
+
+/// Whether a function item is `async` (its modifiers say so).
+fn is_async(function: Node<'_>, source: &str) -> bool {
+    let mut cursor = function.walk();
+    let modifiers = function.named_children(&mut cursor).find(|child| child.kind() == "function_modifiers");
+    modifiers.is_some_and(|modifiers| text_of(modifiers, source).split_whitespace().any(|word| word == "async"))
 }
 
 /// The attributes (`#[…]`) written before an item, each as (path segments, argument text),
@@ -266,7 +289,20 @@ pub(crate) fn callee_expression(function: Node<'_>, source: &str, depth: usize) 
 pub(crate) fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiver {
     if value.kind() == "call_expression" {
         return match field_child!(value, "function") {
-            Some(function) => Receiver::Call(Box::new(callee_expression(function, source, depth + 1))),
+            Some(function) => {
+                let call = Box::new(callee_expression(function, source, depth + 1));
+                // `x.f::<T>()`: the written arguments may decide what `f` returns.
+                if function.kind() == "generic_function" {
+                    if let Some(arguments) = field_child!(function, "type_arguments") {
+                        let arguments = crate::rust_bindings::written_type_arguments(arguments, value, source);
+                        return Receiver::Turbofish { call, arguments };
+                    }
+                }
+                match crate::rust_bindings::adapters::adapted_value(&call, value, source, depth) {
+                    Some((returned, at)) => Receiver::Adapted { call, returned: Box::new(returned), at },
+                    None => Receiver::Call(call),
+                }
+            }
             None => Receiver::Other,
         };
     }
@@ -277,6 +313,12 @@ pub(crate) fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiv
         "try_expression" => {
             return match value.named_child(0) {
                 Some(inner) if depth < MAX_NESTING_FOLLOWED => Receiver::Try(Box::new(receiver_of(inner, source, depth + 1))),
+                _ => Receiver::Other,
+            };
+        }
+        "await_expression" => {
+            return match value.named_child(0) {
+                Some(inner) if depth < MAX_NESTING_FOLLOWED => Receiver::Await(Box::new(receiver_of(inner, source, depth + 1))),
                 _ => Receiver::Other,
             };
         }

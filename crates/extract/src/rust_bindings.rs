@@ -9,6 +9,11 @@ use tree_sitter::Node;
 use crate::outline::{line_of, text_of, ScopeStack};
 use crate::rust::{callee_expression, literal_type, path_segments, receiver_of, type_path, MAX_NESTING_FOLLOWED};
 
+pub(crate) mod adapters;
+mod patterns;
+
+use patterns::without_binding_modifiers;
+
 /// Lowers one `@local.definition` capture. Lists (`parameters`, `closure_parameters`, a
 /// tuple-struct pattern, a `for` loop) are captured whole, which keeps the query cheap; what
 /// their bindings share (the owner, the bytes where they are in force, the call a closure is
@@ -19,7 +24,7 @@ pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, f
     match node.kind() {
         "let_declaration" => {
             // `let Some(x) = …` and `let Variant(x) = …` bind through their pattern's capture.
-            let Some(pattern) = field_child!(node, "pattern").filter(|pattern| matches!(pattern.kind(), "identifier" | "tuple_pattern")) else { return };
+            let Some(pattern) = field_child!(node, "pattern").map(without_binding_modifiers).filter(|pattern| matches!(pattern.kind(), "identifier" | "tuple_pattern")) else { return };
             let value = match field_child!(node, "type") {
                 Some(annotation) => binding_type(annotation, node, source),
                 None => field_child!(node, "value").map(|value| expression_value(value, source)),
@@ -48,7 +53,7 @@ pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, f
         "closure_parameters" => lower_closure_parameters(node, scopes, source, facts),
         // `for item in items`: an element of what is iterated, in force in the body.
         "for_expression" => {
-            let Some(pattern) = field_child!(node, "pattern").filter(|pattern| matches!(pattern.kind(), "identifier" | "tuple_pattern")) else { return };
+            let Some(pattern) = field_child!(node, "pattern").map(without_binding_modifiers).filter(|pattern| matches!(pattern.kind(), "identifier" | "tuple_pattern")) else { return };
             let iterated = field_child!(node, "value").map_or(Receiver::Other, |iterated| receiver_of(iterated, source, 0));
             let value = match iterated {
                 Receiver::Other => BindingValue::Unknown,
@@ -61,6 +66,7 @@ pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, f
             }
         }
         "tuple_struct_pattern" => lower_tuple_struct_pattern(node, scopes, source, facts),
+        "struct_pattern" => patterns::lower_struct_pattern(node, scopes, source, facts),
         "field_declaration" => {
             let owner = scopes.innermost();
             if !matches!(owner.kind, SymbolKind::Struct | SymbolKind::Union) {
@@ -89,8 +95,10 @@ pub(crate) fn lower_tuple_fields_and_variants(item: Node<'_>, symbol: &tether_mo
     for variant in body.named_children(&mut cursor).filter(|child| child.kind() == "enum_variant") {
         let Some(name) = field_child!(variant, "name").map(|name| text_of(name, source)).filter(|name| !name.is_empty()) else { continue };
         facts.bindings.push(Binding::everywhere(symbol.id, name.to_string(), BindingValue::Unknown, line_of(variant)));
-        if let Some(fields) = field_child!(variant, "body").filter(|fields| fields.kind() == "ordered_field_declaration_list") {
-            tuple_field_bindings(fields, symbol.id, name, source, facts);
+        match field_child!(variant, "body") {
+            Some(fields) if fields.kind() == "ordered_field_declaration_list" => tuple_field_bindings(fields, symbol.id, name, source, facts),
+            Some(fields) if fields.kind() == "field_declaration_list" => patterns::variant_named_field_bindings(fields, symbol.id, name, source, facts),
+            _ => {}
         }
     }
 }
@@ -107,6 +115,8 @@ fn lower_closure_parameters(parameters: Node<'_>, scopes: &ScopeStack, source: &
     let visible_to = closure.end_byte() as u32;
     let mut cursor = parameters.walk();
     for (position, parameter) in parameters.children(&mut cursor).filter(|child| is_list_element(*child)).enumerate() {
+        // `|mut x|` binds `x`.
+        let parameter = without_binding_modifiers(parameter);
         let (name_node, value) = match parameter.kind() {
             "identifier" | "tuple_pattern" => {
                 let value = match &passed_to {
@@ -145,6 +155,7 @@ fn pattern_bindings(pattern: Node<'_>, value: BindingValue, source: &str) -> Vec
 fn collect_pattern_bindings(pattern: Node<'_>, value: BindingValue, source: &str, bindings: &mut Vec<(String, BindingValue)>, depth: usize) {
     match pattern.kind() {
         "identifier" => bindings.push((text_of(pattern, source).to_string(), value)),
+        "mut_pattern" | "ref_pattern" if depth < 8 => collect_pattern_bindings(without_binding_modifiers(pattern), value, source, bindings, depth + 1),
         "tuple_pattern" if depth < 8 => {
             let mut cursor = pattern.walk();
             // Positions after a `..` count from the end: those names are locals of no known type.
@@ -194,6 +205,8 @@ fn lower_tuple_struct_pattern(pattern: Node<'_>, scopes: &ScopeStack, source: &s
     for (position, field) in fields.enumerate() {
         // Positions after a `..` count from the end: those names are locals of no known type.
         after_rest |= field.kind() == "remaining_field_pattern";
+        // `Some(ref mut x)` binds `x`.
+        let field = without_binding_modifiers(field);
         if field.kind() != "identifier" {
             continue;
         }
@@ -213,7 +226,7 @@ fn lower_tuple_struct_pattern(pattern: Node<'_>, scopes: &ScopeStack, source: &s
 /// For a pattern: the value a top-level pattern is matched against (`if let P = value`, `let
 /// P = value else …`, `match value { P => … }`; `None` for nested patterns), and the bytes
 /// where its bindings are in force.
-fn pattern_context(pattern: Node<'_>) -> (Option<Node<'_>>, (u32, u32)) {
+pub(crate) fn pattern_context(pattern: Node<'_>) -> (Option<Node<'_>>, (u32, u32)) {
     let from = pattern.start_byte() as u32;
     let mut matched = None;
     let mut current = pattern.parent();
@@ -267,8 +280,17 @@ fn tuple_field_bindings(fields: Node<'_>, owner: tether_model::SymbolId, prefix:
 /// What a `let` without a written type is bound to.
 fn expression_value(value: Node<'_>, source: &str) -> BindingValue {
     match value.kind() {
-        "call_expression" => match field_child!(value, "function") {
-            Some(function) => BindingValue::CallResult(callee_expression(function, source, 0)),
+        "call_expression" => match receiver_of(value, source, 0) {
+            // `let names = xs.map(|x| x.name())`: what the closure returns is kept.
+            adapted @ (Receiver::Adapted { .. } | Receiver::Turbofish { .. }) => BindingValue::Expression(adapted),
+            _ => match field_child!(value, "function") {
+                Some(function) => BindingValue::CallResult(callee_expression(function, source, 0)),
+                None => BindingValue::Unknown,
+            },
+        },
+        // `let m = |path| matcher.matched(path);`: calling `m` gives what the body is.
+        "closure_expression" => match adapters::closure_returned(value, source, 0) {
+            Some((returned, at)) => BindingValue::Closure { returned, at },
             None => BindingValue::Unknown,
         },
         "struct_expression" => {
@@ -365,7 +387,9 @@ fn binding_type_in(type_node: Node<'_>, scope: &GenericScope<'_>, source: &str) 
                     // Calls on a parameter of type `T: Trait` may reach any impl of the trait;
                     // but what a function returns as `T` is its caller's type, not visible here.
                     if scope.is_return_type() {
-                        return Some(BindingValue::Unknown);
+                        // The function's own parameter: a call may write it (`f::<T>()`).
+                        let own = generic_parameter_position(name, scope.used_at, source);
+                        return Some(own.map_or(BindingValue::Unknown, |position| BindingValue::GenericParameter { position }));
                     }
                     return bound_path.map(|path| BindingValue::Type { path, is_dyn: true, arguments: Vec::new() });
                 }
@@ -379,6 +403,10 @@ fn binding_type_in(type_node: Node<'_>, scope: &GenericScope<'_>, source: &str) 
 
 /// The types among generic arguments, in order (lifetimes and constants left out); a type
 /// that is not understood stays as `Unknown`, so that positions keep their meaning.
+pub(crate) fn written_type_arguments(arguments: Node<'_>, used_at: Node<'_>, source: &str) -> Vec<BindingValue> {
+    type_arguments(arguments, &GenericScope::new(used_at), source)
+}
+
 fn type_arguments(arguments: Node<'_>, scope: &GenericScope<'_>, source: &str) -> Vec<BindingValue> {
     arguments
         .named_children(&mut arguments.walk())
@@ -387,7 +415,8 @@ fn type_arguments(arguments: Node<'_>, scope: &GenericScope<'_>, source: &str) -
         .collect()
 }
 
-/// The `Item` of a bound such as `Iterator<Item = T>` (or the first bound of `A + B` that has one).
+/// The `Item` of a bound such as `Iterator<Item = T>` or the `Output` of `Future<Output = T>`
+/// (or of the first bound of `A + B` that has one).
 fn associated_item_type(bound: Node<'_>, scope: &GenericScope<'_>, source: &str) -> Option<BindingValue> {
     let generic = match bound.kind() {
         "generic_type" => bound,
@@ -398,7 +427,7 @@ fn associated_item_type(bound: Node<'_>, scope: &GenericScope<'_>, source: &str)
     let item = arguments
         .named_children(&mut arguments.walk())
         .filter(|argument| argument.kind() == "type_binding")
-        .find(|binding| field_child!(*binding, "name").is_some_and(|name| text_of(name, source) == "Item"))?;
+        .find(|binding| field_child!(*binding, "name").is_some_and(|name| matches!(text_of(name, source), "Item" | "Output")))?;
     binding_type_in(field_child!(item, "type")?, scope, source)
 }
 
@@ -438,8 +467,18 @@ fn generic_items_around(used_at: Node<'_>) -> Vec<Node<'_>> {
     items
 }
 
+/// `name`'s position among an item's type parameters (lifetimes and constants not counted).
+fn generic_parameter_position(name: &str, item: Node<'_>, source: &str) -> Option<u32> {
+    let type_parameters = field_child!(item, "type_parameters")?;
+    let position = type_parameters
+        .named_children(&mut type_parameters.walk())
+        .filter(|parameter| parameter.kind() == "type_parameter")
+        .position(|parameter| field_child!(parameter, "name").is_some_and(|declared| text_of(declared, source) == name))?;
+    u32::try_from(position).ok()
+}
+
 /// `name`'s bound in one item's `<…>` list or where clause (see [`GenericScope::bound`]).
-fn generic_parameter_bound_in_item(name: &str, item: Node<'_>, source: &str) -> Option<Option<Vec<String>>> {
+pub(crate) fn generic_parameter_bound_in_item(name: &str, item: Node<'_>, source: &str) -> Option<Option<Vec<String>>> {
     let type_parameters = field_child!(item, "type_parameters")?;
     let parameter = type_parameters
         .named_children(&mut type_parameters.walk())

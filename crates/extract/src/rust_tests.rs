@@ -62,6 +62,7 @@ fn uses_macros() {
             binding my_crate::m::inner::Point self.x: i32 @5
             binding my_crate::m::inner::Shape Circle: ? @6
             binding my_crate::m::inner::Shape Square: ? @6
+            binding my_crate::m::inner::Shape Square.side: Side @6
             binding my_crate::m::inner::Bits self.int: u32 @7
             binding my_crate::m::inner::Bits self.float: f32 @7
             binding my_crate::m::inner::Area::area return: f64 @9
@@ -156,7 +157,7 @@ impl S {
             call my_crate::m::outer::inner -> double @3
             call my_crate::m::outer -> inner @4
             call my_crate::m::outer -> offset @4
-            call my_crate::m::outer -> ((values.iter()).map()).sum @5
+            call my_crate::m::outer -> ((values.iter()).map(=> (add()))).sum @5
             call my_crate::m::outer -> (values.iter()).map @5
             call my_crate::m::outer -> values.iter @5
             call my_crate::m::outer -> add @5
@@ -372,7 +373,7 @@ trait Visitor {
             binding my_crate::m::run right: element 1 of call pair @27
             binding my_crate::m::run mutable: call h @28
             binding my_crate::m::run plain: i32 @29
-            binding my_crate::m::run closure: ? @30
+            binding my_crate::m::run closure: closure returning (z.go()) @30
             binding my_crate::m::run z: Zed @30
             binding my_crate::m::Holder::with key: dyn Key @34
             binding my_crate::m::Visitor::visit node: Node @38

@@ -73,6 +73,18 @@ pub enum Receiver {
     Call(Box<CalleeExpr>),
     /// `inner?`: the value inside an `Option` or `Result` (Rust).
     Try(Box<Receiver>),
+    /// `inner.await`: what a future (an `async fn`'s call, an `impl Future<Output = T>`)
+    /// resolves to (Rust).
+    Await(Box<Receiver>),
+    /// A Rust std adapter whose result holds what its closure or function argument returns:
+    /// `x.map(|it| it.name())`, `x.and_then(ast::Expr::cast)`, `xs.filter_map(|it| it.m())`.
+    /// `call` is the adapter call (`x.map`), `returned` the closure's value (`it.name()`, read
+    /// at byte `at`, inside the closure, where its parameters are in force) or, for a function
+    /// argument, a call of that function's path.
+    Adapted { call: Box<CalleeExpr>, returned: Box<Receiver>, at: u32 },
+    /// A Rust call with written generic arguments (`ctx.find_node::<ast::Fn>()`), which
+    /// decide a return type written as the function's own generic parameter (`-> Option<N>`).
+    Turbofish { call: Box<CalleeExpr>, arguments: Vec<BindingValue> },
     /// Anything else (indexing, literals, parenthesized expressions…).
     Other,
 }
@@ -123,6 +135,10 @@ pub struct ImplBlock {
     /// The self type's path with generic arguments and references dropped (`a::Type`).
     pub self_type: Vec<String>,
     pub trait_path: Option<Vec<String>>,
+    /// For a blanket impl, whose self type is a generic parameter of the impl, that
+    /// parameter's first bound: `impl<R: AsyncRead + ?Sized> AsyncReadExt for R` gives
+    /// `AsyncRead` (`Some(vec![])` for an unbounded one). `None` for other impls.
+    pub blanket_bound: Option<Vec<String>>,
     pub line: u32,
 }
 
@@ -172,6 +188,10 @@ pub enum BindingValue {
     /// A field of a tuple variant or tuple struct, bound by a pattern: `ast::Expr::Call(x)`
     /// gives the variant's path and position 0.
     VariantField { variant: Vec<String>, position: u32 },
+    /// A named field of a struct or of a struct-like variant, bound by a struct pattern:
+    /// `let Foo { a, b: x, .. } = …` gives `Foo` and `a` (and `b`); `Expr::Field { expr, ..
+    /// }` gives the variant's path and `expr`.
+    NamedField { owner: Vec<String>, field: String },
     /// One element of a tuple value bound by a tuple pattern: `let (a, b) = f();`,
     /// `for (i, x) in xs.iter().enumerate()`, `|(key, value)| …`.
     TupleElement { of: Box<BindingValue>, position: u32 },
@@ -181,6 +201,13 @@ pub enum BindingValue {
     /// A Python parameter without an annotation: its value comes from the caller, or, for a
     /// pytest test or fixture, from the fixture function of the same name.
     UntypedParameter,
+    /// A local closure (`let m = |path| matcher.matched(path);`): what calling it returns, read
+    /// at byte `at` inside the closure, where its parameters are in force.
+    Closure { returned: Receiver, at: u32 },
+    /// A function's own generic parameter, by position among its type parameters, in its
+    /// declared return type (`fn find<N: AstNode>() -> Option<N>` returns `Option<#0>`): the
+    /// caller's type, visible when the call writes it (`find::<ast::Fn>()`).
+    GenericParameter { position: u32 },
     /// A local or parameter whose type is not visible (`def f(app)`, `|it|`, `let x = y;`).
     /// Knowing that the name is local keeps it from being mistaken for a global.
     Unknown,

@@ -39,3 +39,16 @@ pub(crate) fn bindings_in_force<'a>(scope: Sym, bindings: &[&'a Binding]) -> Opt
     let latest = in_force.split_off(first_latest);
     Some((in_force, latest))
 }
+
+/// Whether the current use is in `scope` and every binding of the name there starts after
+/// it: a Rust name bound only further down (`let rt = rt();` calls the function `rt`) is not
+/// a local at the use, since Rust's scopes are lexical.
+pub(crate) fn all_start_after_use(scope: Sym, bindings: &[&Binding]) -> bool {
+    let Some((use_scope, at)) = USE_POSITION.with(Cell::get) else { return false };
+    use_scope == scope && bindings.iter().all(|binding| binding.visible_from >= at)
+}
+
+/// The scope of the use being resolved on this thread, when one is.
+pub(crate) fn use_scope() -> Option<Sym> {
+    USE_POSITION.with(Cell::get).map(|(scope, _)| scope)
+}

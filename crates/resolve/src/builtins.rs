@@ -27,7 +27,7 @@ pub(crate) const RUST_PRELUDE: &[&str] = &[
     "Sync", "Sized", "Unpin", "Drop", "Fn", "FnMut", "FnOnce", "From", "Into", "TryFrom", "TryInto", "AsRef", "AsMut",
     "Iterator", "IntoIterator", "DoubleEndedIterator", "ExactSizeIterator", "Extend", "FromIterator", "PartialEq", "Eq",
     "PartialOrd", "Ord", "ToOwned", "ToString", "char", "str", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16",
-    "i32", "i64", "i128", "isize", "f32", "f64", "bool",
+    "i32", "i64", "i128", "isize", "f32", "f64", "bool", "Future", "IntoFuture",
 ];
 
 /// Crates that are always external to a project.

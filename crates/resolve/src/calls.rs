@@ -90,8 +90,11 @@ impl Resolver<'_> {
             (Language::Python, CalleeExpr::Path(path)) => self.python_path_in(caller, path, BindingUse::Allowed),
             // A local may be called (`f()`), but never named as a path's head (`m::f()`).
             (Language::Rust, CalleeExpr::Path(path)) => {
-                let bindings = if path.len() == 1 { BindingUse::Allowed } else { BindingUse::Forbidden };
-                self.rust_path_in(caller, path, false, bindings)
+                // `let rt = rt();` calls the function `rt`: a local bound only after the call
+                // is not the callee.
+                let is_local = path.len() == 1 && !self.rust_bound_only_later(caller, &path[0]);
+                let bindings = if is_local { BindingUse::Allowed } else { BindingUse::Forbidden };
+                self.rust_called_path(caller, path, bindings)
             }
             (Language::Python, CalleeExpr::Method { receiver: Receiver::Call(inner), name }) if **inner == CalleeExpr::Path(vec!["super".to_string()]) => {
                 self.python_super_member(caller, name)
@@ -143,7 +146,7 @@ impl Resolver<'_> {
         let CalleeExpr::Path(path) = &reference.callee else { return None };
         let resolved = match language {
             Language::Python => self.python_path_in(caller, path, BindingUse::Forbidden).ok()?,
-            Language::Rust => self.rust_path_in(caller, path, false, BindingUse::Forbidden).ok()?,
+            Language::Rust => self.rust_called_path(caller, path, BindingUse::Forbidden).ok()?,
         };
         let callable = match &resolved.denotation {
             Denotation::Symbol(sym) => {
@@ -157,7 +160,7 @@ impl Resolver<'_> {
     }
 
     /// The method `name` called on a value.
-    fn method_of_value(&self, receiver: &Resolved, name: &str, language: Language) -> Lookup {
+    pub(crate) fn method_of_value(&self, receiver: &Resolved, name: &str, language: Language) -> Lookup {
         let pointee = crate::value_types::method_receiver(&receiver.denotation, name);
         let through_pointer;
         let receiver = if std::ptr::eq(pointee, &receiver.denotation) {
@@ -217,6 +220,18 @@ impl Resolver<'_> {
                 let denotation = crate::value_types::unwrapped(&self.receiver_value(caller, inner, language)?.denotation)?;
                 Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
             }
+            Receiver::Await(inner) => {
+                let denotation = crate::value_types::awaited(&self.receiver_value(caller, inner, language)?.denotation)?;
+                Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
+            }
+            Receiver::Turbofish { call, arguments } => {
+                let denotation = self.turbofish_value(caller, call, arguments, language)?;
+                Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
+            }
+            Receiver::Adapted { call, returned, at } => {
+                let denotation = self.adapted_value(caller, call, returned, *at, language)?;
+                Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
+            }
             Receiver::Other => None,
         }
     }
@@ -227,11 +242,26 @@ impl Resolver<'_> {
         // Typing a call may type a receiver, whose binding may be another call's result
         // (`let x = x.next()`): this depth, shared by the whole nest on this thread, ends it.
         let _nesting = NestingGuard::enter()?;
-        self.call_result_type_at_depth(scope, callee, language, 0)
+        self.call_result_type_at_depth(scope, callee, language, 0, None, &[])
+    }
+
+    /// Like [`Self::call_result_type`], with a method's receiver already typed (`known_receiver`)
+    /// and the generic arguments the call writes (`f::<T>()`), if any.
+    pub(crate) fn call_result_type_given(&self, scope: Sym, callee: &CalleeExpr, language: Language, known_receiver: Option<Denotation>, written: &[tether_model::BindingValue]) -> Option<Denotation> {
+        let _nesting = NestingGuard::enter()?;
+        self.call_result_type_at_depth(scope, callee, language, 0, known_receiver, written)
     }
 
     /// `depth` bounds chains of method calls (`a.b().c().d()`).
-    fn call_result_type_at_depth(&self, scope: Sym, callee: &CalleeExpr, language: Language, depth: u32) -> Option<Denotation> {
+    fn call_result_type_at_depth(
+        &self,
+        scope: Sym,
+        callee: &CalleeExpr,
+        language: Language,
+        depth: u32,
+        known_receiver: Option<Denotation>,
+        written: &[tether_model::BindingValue],
+    ) -> Option<Denotation> {
         if depth > MAX_CALL_CHAIN {
             return None;
         }
@@ -242,12 +272,21 @@ impl Resolver<'_> {
                 let bindings = if path.len() > 1 { BindingUse::Allowed } else { BindingUse::Forbidden };
                 self.python_path_in(scope, path, bindings).ok()?
             }
-            (Language::Rust, CalleeExpr::Path(path)) => self.rust_path_in(scope, path, false, BindingUse::Forbidden).ok()?,
+            (Language::Rust, CalleeExpr::Path(path)) => {
+                // `m(…)` where `m` is a local closure whose value is visible.
+                if let [name] = path.as_slice() {
+                    if let Some(returned) = self.local_closure_result(scope, name, language) {
+                        return returned;
+                    }
+                }
+                self.rust_called_path(scope, path, BindingUse::Forbidden).ok()?
+            }
             (_, CalleeExpr::Method { receiver, name }) => {
-                let receiver = match receiver {
-                    Receiver::Call(inner) => self.call_result_type_at_depth(scope, inner, language, depth + 1)?,
-                    Receiver::Path(path) if language == Language::Rust || path.len() == 1 => self.receiver_value(scope, receiver, language)?.denotation,
-                    Receiver::Try(_) => self.receiver_value(scope, receiver, language)?.denotation,
+                let receiver = match (known_receiver, receiver) {
+                    (Some(known), _) => known,
+                    (None, Receiver::Call(inner)) => self.call_result_type_at_depth(scope, inner, language, depth + 1, None, &[])?,
+                    (None, Receiver::Path(path)) if language == Language::Rust || path.len() == 1 => self.receiver_value(scope, receiver, language)?.denotation,
+                    (None, Receiver::Try(_) | Receiver::Await(_) | Receiver::Adapted { .. } | Receiver::Turbofish { .. }) => self.receiver_value(scope, receiver, language)?.denotation,
                     _ => return None,
                 };
                 let receiver = crate::value_types::method_receiver(&receiver, name).clone();
@@ -287,6 +326,10 @@ impl Resolver<'_> {
             return Some(Denotation::Instance { type_sym: sym, is_dyn: false });
         }
         if symbol.kind.is_callable() {
+            // `f::<T>()` where `f` returns its own parameter (`-> Option<N>`).
+            if let Some(returned) = self.written_return_type(sym, scope, written, language) {
+                return Some(returned);
+            }
             if let Some(returned) = self.declared_return_type(sym, language) {
                 return Some(returned);
             }
@@ -319,7 +362,7 @@ impl Resolver<'_> {
 
     fn rust_macro(&self, caller: Sym, path: &[String]) -> Lookup {
         if path.len() > 1 {
-            return self.rust_path(caller, path, false);
+            return self.rust_qualified_macro(caller, path);
         }
         let name = path.first().ok_or(UnresolvedReason::ComplexCallee)?;
         let macros = self.index.macros_by_name.get(name.as_str()).map(Vec::as_slice).unwrap_or(&[]);
@@ -329,7 +372,9 @@ impl Resolver<'_> {
         if let Some(denotation) = crate::denotation::from_candidates(&same_file) {
             return found(denotation, ResolutionRule::Macro);
         }
-        if let Ok(imported) = self.rust_path(caller, path, false) {
+        // Macros have a namespace of their own: a module or function of the same name
+        // (`mod panic;`) is not what `panic!` calls.
+        if let Some(imported) = self.rust_path(caller, path, false).ok().filter(|imported| self.may_name_macro(&imported.denotation)) {
             return Ok(Resolved { denotation: imported.denotation, rule: ResolutionRule::Macro });
         }
         // A std macro's name means the std macro unless the file defines its own: a private

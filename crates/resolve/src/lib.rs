@@ -14,19 +14,25 @@
 //! nearest earlier binding of a name in its scope.
 //!
 //! This crate deliberately does no IO and no parsing, and does not infer types the facts
-//! do not show: no generic substitution for project types, no closure return types, no
-//! trait solving.
+//! do not show: no generic substitution for project types (a call's written `::<T>` fills a
+//! return type naming the function's own parameter), closure return types only through std
+//! adapters and local closures, no trait solving (a blanket extension trait is matched by
+//! the impls of its bound).
 
 mod bindings_in_force;
+mod blanket_impls;
 mod builtins;
 mod calls;
+mod closure_results;
 mod denotation;
 mod project_index;
 mod pytest_fixtures;
 mod python_rules;
 mod resolver;
+mod rust_namespaces;
 mod rust_rules;
 mod structure;
+mod turbofish;
 mod value_types;
 
 pub use structure::extracted_contains_edges;

@@ -70,6 +70,10 @@ pub(crate) struct Resolver<'a> {
     pub impls_of_trait: HashMap<Sym, Vec<Sym>>,
     /// The project type each project type dereferences to (`impl Deref`'s `type Target`).
     pub deref_targets: HashMap<Sym, Sym>,
+    /// Blanket impls of project traits (`impl<R: AsyncRead> AsyncReadExt for R`).
+    pub blanket_impls: Vec<crate::blanket_impls::BlanketImpl>,
+    /// The last segment of each trait impl's trait path, project trait or not.
+    pub impl_trait_names: HashMap<Sym, String>,
 }
 
 impl<'a> Resolver<'a> {
@@ -86,10 +90,13 @@ impl<'a> Resolver<'a> {
             impl_trait: HashMap::default(),
             impls_of_trait: HashMap::default(),
             deref_targets: HashMap::default(),
+            blanket_impls: Vec::new(),
+            impl_trait_names: HashMap::default(),
         };
         resolver.resolve_imports();
         resolver.resolve_impls();
         resolver.resolve_bases();
+        (resolver.blanket_impls, resolver.impl_trait_names) = resolver.collect_blanket_impls();
         resolver.deref_targets = resolver.impls_of_type.keys().filter_map(|type_sym| Some((*type_sym, resolver.deref_target(*type_sym)?))).collect();
         resolver
     }
@@ -252,12 +259,18 @@ impl<'a> Resolver<'a> {
                         for impl_sym in self.impls_of_trait.get(&type_sym).into_iter().flatten() {
                             targets.extend_from_slice(self.index.children_named(*impl_sym, name));
                         }
-                        return match targets.len() {
-                            0 => Err(UnresolvedReason::UnknownMember),
-                            _ => found(Denotation::Ambiguous(targets), ResolutionRule::DynamicDispatch),
-                        };
+                        if !targets.is_empty() {
+                            return found(Denotation::Ambiguous(targets), ResolutionRule::DynamicDispatch);
+                        }
                     }
-                    return declared.map(|method| Resolved { denotation: Denotation::Symbol(method), rule }).ok_or(UnresolvedReason::UnknownMember);
+                    if let Some(method) = declared {
+                        return found(Denotation::Symbol(method), rule);
+                    }
+                    // A provided method of a blanket extension trait over this trait.
+                    return match self.blanket_method(type_sym, name, language) {
+                        Some(denotation) => found(denotation, crate::blanket_impls::blanket_rule(rule)),
+                        None => Err(UnresolvedReason::UnknownMember),
+                    };
                 }
                 let mut inherent = Vec::new();
                 let mut from_traits = Vec::new();
@@ -301,7 +314,11 @@ impl<'a> Resolver<'a> {
                     }
                     current = target;
                 }
-                Err(UnresolvedReason::UnknownMember)
+                // A provided method of a blanket extension trait whose bound the type meets.
+                match self.blanket_method(type_sym, name, language) {
+                    Some(denotation) => found(denotation, crate::blanket_impls::blanket_rule(rule)),
+                    None => Err(UnresolvedReason::UnknownMember),
+                }
             }
         }
     }
@@ -378,12 +395,13 @@ impl<'a> Resolver<'a> {
                 _ => None,
             },
             BindingValue::VariantField { variant, position } => self.variant_field_type(scope, variant, *position),
+            BindingValue::NamedField { owner, field } => self.named_field_type(scope, owner, field),
             BindingValue::UntypedParameter => self.pytest_fixture_value(scope, name),
             BindingValue::TupleElement { of, position } => match self.value_of(scope, of, name, language)? {
                 Denotation::Tuple(elements) => elements.get(*position as usize).cloned().filter(|element| *element != Denotation::UntypedLocal),
                 _ => None,
             },
-            BindingValue::Unknown | BindingValue::Collection(_) => None,
+            BindingValue::Unknown | BindingValue::Collection(_) | BindingValue::GenericParameter { .. } | BindingValue::Closure { .. } => None,
         }
     }
 }

@@ -68,6 +68,11 @@ impl Resolver<'_> {
                 return Some(imported);
             }
             if bindings == BindingUse::Allowed {
+                // A local bound only further down is not in force yet; what the use sees is
+                // a local bound by a pattern the facts do not record (`let [a, b] = …`).
+                if self.rust_bound_only_later(level, name) {
+                    return Some(Resolved { denotation: Denotation::UntypedLocal, rule: ResolutionRule::TypedReceiver });
+                }
                 if let Some(found) = self.binding_in_scope(level, name, Language::Rust) {
                     return Some(found);
                 }
@@ -94,6 +99,11 @@ impl Resolver<'_> {
             return Some(Resolved { denotation: Denotation::Builtin(name.to_string()), rule: ResolutionRule::SameScope });
         }
         None
+    }
+
+    /// Whether every binding of `name` in `scope` starts after the current use.
+    pub(crate) fn rust_bound_only_later(&self, scope: Sym, name: &str) -> bool {
+        self.index.bindings_named(scope, name).is_some_and(|named| crate::bindings_in_force::all_start_after_use(scope, named))
     }
 
     /// The innermost module (inline or file) enclosing `scope`.

@@ -28,6 +28,8 @@ pub(crate) enum Wrapper {
     Box,
     Rc,
     Arc,
+    /// `impl Future<Output = T>` and what an `async fn` returns: `.await` gives the element.
+    Future,
 }
 
 impl Wrapper {
@@ -43,12 +45,13 @@ impl Wrapper {
             "Box" => Wrapper::Box,
             "Rc" => Wrapper::Rc,
             "Arc" => Wrapper::Arc,
+            "Future" | "IntoFuture" => Wrapper::Future,
             _ => return None,
         })
     }
 
     /// The position of the element among the type's generic arguments.
-    fn element_argument(self) -> usize {
+    pub(crate) fn element_argument(self) -> usize {
         match self {
             Wrapper::Map => 1,
             _ => 0,
@@ -66,6 +69,7 @@ impl Wrapper {
             Wrapper::Box => "Box",
             Wrapper::Rc => "Rc",
             Wrapper::Arc => "Arc",
+            Wrapper::Future => "Future",
         }
     }
 
@@ -84,6 +88,7 @@ impl Wrapper {
                 Wrapper::Map => MAP_METHODS.contains(&name) || ITERATOR_SOURCES.contains(&name),
                 Wrapper::Iterator => ITERATOR_METHODS.contains(&name),
                 Wrapper::Box | Wrapper::Rc | Wrapper::Arc => POINTER_METHODS.contains(&name),
+                Wrapper::Future => matches!(name, "poll" | "into_future"),
             }
     }
 
@@ -277,6 +282,24 @@ impl Resolver<'_> {
     }
 }
 
+impl Resolver<'_> {
+    /// What a struct pattern's `Owner { field }` binds `field` to: the struct's field, or the
+    /// field of an enum's struct-like variant (`Expr::Field { expr, .. }`).
+    pub(crate) fn named_field_type(&self, scope: Sym, owner_path: &[String], field: &str) -> Option<Denotation> {
+        let owner = match self.rust_path(scope, owner_path, false).ok()?.denotation {
+            Denotation::Symbol(owner) => owner,
+            _ => return None,
+        };
+        let field_name = match self.index.symbol(owner).kind {
+            tether_model::SymbolKind::Enum => format!("{}.{field}", owner_path.last()?),
+            tether_model::SymbolKind::Struct | tether_model::SymbolKind::Union => format!("self.{field}"),
+            _ => return None,
+        };
+        let binding = self.index.bindings_named(owner, &field_name)?.first()?;
+        self.binding_denotation(owner, binding, Language::Rust)
+    }
+}
+
 /// A std wrapper whose element type is not visible: its std methods are still known, but
 /// what they unwrap is an untyped value (never a value "of the std world").
 fn unknown_element(wrapper: Wrapper) -> Denotation {
@@ -297,6 +320,14 @@ pub(crate) fn element_of(value: &Denotation) -> Option<Denotation> {
     match value {
         Denotation::Wrapped { wrapper, inner } if wrapper.is_pointer() => element_of(inner),
         Denotation::Wrapped { wrapper: Wrapper::Sequence | Wrapper::Iterator | Wrapper::Option, inner } => Some((**inner).clone()),
+        _ => None,
+    }
+}
+
+/// What `value.await` gives: a future's output.
+pub(crate) fn awaited(value: &Denotation) -> Option<Denotation> {
+    match value {
+        Denotation::Wrapped { wrapper: Wrapper::Future, inner } => Some((**inner).clone()),
         _ => None,
     }
 }
