@@ -42,6 +42,10 @@ pub const RETURN_BINDING: &str = "return";
 /// The binding name under which a Python function's `yield` values are recorded.
 pub const YIELD_BINDING: &str = "yield";
 
+/// The binding that marks a Python method as a property (`@property`, `@cached_property`):
+/// reading the attribute gives what the method returns.
+pub const PROPERTY_BINDING: &str = "property";
+
 /// The binding name under which a Rust type alias records the type it stands for.
 pub const TYPE_ALIAS_BINDING: &str = "type";
 

@@ -3,7 +3,7 @@
 use tether_model::{Binding, BindingValue, CallSite, CalleeExpr, FileFacts, Import, ImportStyle, Language, Receiver, SupertypeRef, SymbolKind};
 use tree_sitter::Node;
 
-use crate::{RETURN_BINDING, YIELD_BINDING};
+use crate::{PROPERTY_BINDING, RETURN_BINDING, YIELD_BINDING};
 use crate::outline::{line_of, text_of, Lowering, NewSymbol, ScopeStack};
 use crate::query::{CaptureRole, DefinitionCapture, Tag};
 
@@ -66,6 +66,9 @@ impl Lowering for PythonLowering {
         if let Some(path) = field_child!(tag.node, "return_type").and_then(|annotation| annotation_path(annotation, source)) {
             facts.bindings.push(Binding::everywhere(symbol.id, RETURN_BINDING.to_string(), BindingValue::named_type(path), line_of(tag.node)));
         }
+        if symbol.kind == SymbolKind::Method && is_property_getter(tag.node, source) {
+            facts.bindings.push(Binding::everywhere(symbol.id, PROPERTY_BINDING.to_string(), BindingValue::Unknown, line_of(tag.node)));
+        }
     }
 
     fn reference(&self, tag: &Tag<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
@@ -97,6 +100,19 @@ impl Lowering for PythonLowering {
             CaptureRole::Name | CaptureRole::Definition(_) | CaptureRole::LocalScope => {}
         }
     }
+}
+
+/// Whether a method is decorated as a property getter: `@property`, `@functools.cached_property`,
+/// `@cached_property`, `@x.getter` (not `@x.setter`, which defines a method of the same name).
+fn is_property_getter(function: Node<'_>, source: &str) -> bool {
+    let Some(decorated) = function.parent().filter(|parent| parent.kind() == "decorated_definition") else { return false };
+    let mut cursor = decorated.walk();
+    let is_getter = decorated.named_children(&mut cursor).filter(|child| child.kind() == "decorator").any(|decorator| {
+        let Some(path) = decorator.named_child(0).and_then(|expression| dotted_path(expression, source)) else { return false };
+        let last = path.last().map(String::as_str).unwrap_or("");
+        matches!(last, "property" | "cached_property" | "abstractproperty" | "getter")
+    });
+    is_getter
 }
 
 /// Higher-order functions whose function arguments they call.
@@ -336,8 +352,12 @@ fn lower_one_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &
                     // `self.x = x` copies what is known of a parameter or local `x`.
                     "identifier" => {
                         let source_name = text_of(right, source);
-                        facts.bindings.iter().rev().find(|binding| binding.scope == named.id && binding.name == source_name).map(|binding| binding.value.clone())
+                        let copied = facts.bindings.iter().rev().find(|binding| binding.scope == named.id && binding.name == source_name).map(|binding| binding.value.clone());
+                        // Otherwise the name as the scope sees it: `local = LocalPath` (an alias).
+                        Some(copied.unwrap_or_else(|| BindingValue::Expression(tether_model::Receiver::Path(vec![source_name.to_string()]))))
                     }
+                    // `tw = reporter._tw`, `LEGACY_PATH = py.path.local`: the attribute's value.
+                    "attribute" => dotted_path(right, source).map(|path| BindingValue::Expression(tether_model::Receiver::Path(path))),
                     // `__all__ = ["a", "b"]`: the names a star import takes.
                     "list" | "tuple" if name_path == ["__all__"] => exported_names(right, source),
                     "list" | "tuple" | "set" | "dictionary" => Some(collection_of_names(right, source).unwrap_or_else(|| {

@@ -375,7 +375,7 @@ impl Resolver<'_> {
                 CallTargets::Project(candidates.into_iter().map(|candidate| (candidate, rule)).collect())
             }
             Denotation::Instance { type_sym, is_dyn } => {
-                match self.type_member(type_sym, "__call__", is_dyn, language, resolved.rule) {
+                match self.type_member(type_sym, "__call__", is_dyn, language, crate::denotation::instance_member_rule(resolved.rule)) {
                     Ok(Resolved { denotation: Denotation::Symbol(method), rule }) => CallTargets::Project(vec![(method, rule)]),
                     _ => CallTargets::Unresolved(UnresolvedReason::ComplexCallee),
                 }

@@ -46,6 +46,9 @@ pub(crate) const RETURN_BINDING: &str = "return";
 /// The binding under which extraction records what a Python function yields.
 pub(crate) const YIELD_BINDING: &str = "yield";
 
+/// The binding under which extraction marks a Python property's getter.
+pub(crate) const PROPERTY_BINDING: &str = "property";
+
 /// The binding under which extraction records what a Rust type alias stands for.
 pub(crate) const TYPE_ALIAS_BINDING: &str = "type";
 

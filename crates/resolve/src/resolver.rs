@@ -70,6 +70,9 @@ pub(crate) struct Resolver<'a> {
     pub impls_of_trait: HashMap<Sym, Vec<Sym>>,
     /// The project type each project type dereferences to (`impl Deref`'s `type Target`).
     pub deref_targets: HashMap<Sym, Sym>,
+    /// Whether a Python module's variables (`MARK_GEN = MarkGenerator()`) are its members
+    /// yet: typing them needs the imports and bases, so they join only after those phases.
+    pub module_variables_visible: bool,
 }
 
 impl<'a> Resolver<'a> {
@@ -86,18 +89,43 @@ impl<'a> Resolver<'a> {
             impl_trait: HashMap::default(),
             impls_of_trait: HashMap::default(),
             deref_targets: HashMap::default(),
+            module_variables_visible: false,
         };
         resolver.resolve_imports();
         resolver.resolve_impls();
         resolver.resolve_bases();
         resolver.deref_targets = resolver.impls_of_type.keys().filter_map(|type_sym| Some((*type_sym, resolver.deref_target(*type_sym)?))).collect();
+        resolver.resolve_imports_of_module_variables();
         resolver
+    }
+
+    /// Imports of Python module variables (`from _pytest.mark import MARK_GEN as mark`), and
+    /// imports through them, once the variables can be typed. Each pass starts a new cache
+    /// generation: a variable typed too early (before an import it needs) must not stay untyped.
+    fn resolve_imports_of_module_variables(&mut self) {
+        self.module_variables_visible = true;
+        for _ in 0..IMPORT_PASSES {
+            self.generation = GENERATION.fetch_add(1, Ordering::Relaxed);
+            if !self.resolve_import_pass() {
+                break;
+            }
+        }
+        self.generation = GENERATION.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Resolves imports to a fixpoint, so that re-exports of re-exports bind. Each pass reads
     /// the previous pass's results, so the imports of a pass resolve in parallel.
     fn resolve_imports(&mut self) {
         for _ in 0..IMPORT_PASSES {
+            if !self.resolve_import_pass() {
+                break;
+            }
+        }
+    }
+
+    /// One pass over the imports not yet bound to project code; whether any result changed.
+    fn resolve_import_pass(&mut self) -> bool {
+        {
             let pending: Vec<usize> = (0..self.index.imports.len())
                 .filter(|position| !self.import_results[*position].as_ref().is_some_and(|resolved| !matches!(resolved.denotation, Denotation::External(_))))
                 .collect();
@@ -109,12 +137,13 @@ impl<'a> Resolver<'a> {
                 })
                 .collect();
             if updates.is_empty() {
-                break;
+                return false;
             }
             for (position, resolved) in updates {
                 self.import_results[position] = resolved;
             }
         }
+        true
     }
 
     fn resolve_import(&self, position: usize) -> Option<Resolved> {
