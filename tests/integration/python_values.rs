@@ -104,3 +104,107 @@ fn reading_a_property_gives_what_its_getter_returns() {
         "#]],
     );
 }
+
+#[test]
+fn fixtures_of_plugins_and_generator_fixtures_feed_tests() {
+    check(
+        r#"
+        //- /plugin/__init__.py
+        //- /plugin/paths.py
+        from typing import Generator
+        import pytest
+
+        class Patcher:
+            def setattr(self, name, value):
+                return None
+
+        class Factory:
+            def mktemp(self, name) -> "Patcher":
+                return Patcher()
+
+        @pytest.fixture
+        def monkeypatch() -> Generator[Patcher, None, None]:
+            patcher = Patcher()
+            yield patcher
+
+        class LegacyPlugin:
+            @pytest.fixture(scope="session")
+            @staticmethod
+            def tmpdir_factory() -> Factory:
+                return Factory()
+
+        @pytest.fixture
+        def helper() -> Factory:
+            return Factory()
+        //- /plugin/other.py
+        import pytest
+        from plugin.paths import Factory
+        @pytest.fixture
+        def helper() -> Factory:
+            return Factory()
+        //- /tests/test_things.py
+        import pytest
+
+        @pytest.fixture
+        def path1(tmpdir_factory):
+            path = tmpdir_factory.mktemp("x")  # calls: plugin.paths.Factory.mktemp
+            yield path
+
+        def test_patch(monkeypatch, path1, helper):
+            monkeypatch.setattr("a", 1)  # calls: plugin.paths.Patcher.setattr
+            path1.setattr("b", 2)  # calls: plugin.paths.Patcher.setattr
+            helper.mktemp("y")  # calls: unresolved
+        "#,
+        expect![[r#"
+            plugin.other -> pytest.fixture @3 import 0.95
+            plugin.other.helper -> plugin.paths.Factory @5 constructor 0.9
+            plugin.paths -> pytest.fixture @12 import 0.95
+            plugin.paths -> pytest.fixture @23 import 0.95
+            plugin.paths.Factory.mktemp -> plugin.paths.Patcher @10 constructor 0.9
+            plugin.paths.LegacyPlugin -> <builtin>.staticmethod @19 same_scope 0.95
+            plugin.paths.LegacyPlugin -> pytest.fixture @18 import 0.95
+            plugin.paths.LegacyPlugin.tmpdir_factory -> plugin.paths.Factory @21 constructor 0.9
+            plugin.paths.helper -> plugin.paths.Factory @25 constructor 0.9
+            plugin.paths.monkeypatch -> plugin.paths.Patcher @14 constructor 0.9
+            test_things -> pytest.fixture @3 import 0.95
+            test_things.path1 -> plugin.paths.Factory.mktemp @5 typed_receiver 0.85
+            test_things.test_patch -> plugin.paths.Patcher.setattr @10 typed_receiver 0.85
+            test_things.test_patch -> plugin.paths.Patcher.setattr @9 typed_receiver 0.85
+            unresolved test_things.test_patch tests/test_things.py:11 helper.mktemp (unknown_receiver_type)
+        "#]],
+    );
+}
+
+#[test]
+fn overload_stubs_give_way_to_their_implementation() {
+    check(
+        r#"
+        //- /paths.py
+        from typing import overload
+
+        class LocalPath:
+            @overload
+            def stat(self, raising: bool) -> int: ...
+            @overload
+            def stat(self) -> int: ...
+            def stat(self, raising=True):
+                return 1
+
+        @overload
+        def parse(text: str) -> int: ...
+        def parse(text):
+            return 1
+
+        def use(p: LocalPath):
+            p.stat()  # calls: paths.LocalPath.stat
+            parse("x")  # calls: paths.parse
+        "#,
+        expect![[r#"
+            paths -> typing.overload @11 import 0.95
+            paths.LocalPath -> typing.overload @4 import 0.95
+            paths.LocalPath -> typing.overload @6 import 0.95
+            paths.use -> paths.LocalPath.stat @17 typed_receiver 0.85
+            paths.use -> paths.parse @18 same_scope 0.95
+        "#]],
+    );
+}

@@ -46,6 +46,14 @@ pub const YIELD_BINDING: &str = "yield";
 /// reading the attribute gives what the method returns.
 pub const PROPERTY_BINDING: &str = "property";
 
+/// The binding that marks a Python function decorated as a pytest fixture (`@pytest.fixture`,
+/// `@fixture(scope=…)`): tests elsewhere may receive its value by naming it.
+pub const FIXTURE_BINDING: &str = "fixture";
+
+/// The binding that marks a Python `@overload` stub: the implementation of the same name is
+/// what runs.
+pub const OVERLOAD_BINDING: &str = "overload";
+
 /// The binding name under which a Rust type alias records the type it stands for.
 pub const TYPE_ALIAS_BINDING: &str = "type";
 

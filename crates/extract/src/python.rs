@@ -3,7 +3,7 @@
 use tether_model::{Binding, BindingValue, CallSite, CalleeExpr, FileFacts, Import, ImportStyle, Language, Receiver, SupertypeRef, SymbolKind};
 use tree_sitter::Node;
 
-use crate::{PROPERTY_BINDING, RETURN_BINDING, YIELD_BINDING};
+use crate::{FIXTURE_BINDING, OVERLOAD_BINDING, PROPERTY_BINDING, RETURN_BINDING, YIELD_BINDING};
 use crate::outline::{line_of, text_of, Lowering, NewSymbol, ScopeStack};
 use crate::query::{CaptureRole, DefinitionCapture, Tag};
 
@@ -62,12 +62,25 @@ impl Lowering for PythonLowering {
         if !symbol.kind.is_callable() {
             return;
         }
-        // The return annotation, as the binding `return` of the function.
-        if let Some(path) = field_child!(tag.node, "return_type").and_then(|annotation| annotation_path(annotation, source)) {
-            facts.bindings.push(Binding::everywhere(symbol.id, RETURN_BINDING.to_string(), BindingValue::named_type(path), line_of(tag.node)));
+        let line = line_of(tag.node);
+        // The return annotation, as the binding `return` of the function; a generator's
+        // (`-> Iterator[T]`) as what it yields, which is what a pytest fixture gives.
+        if let Some(annotation) = field_child!(tag.node, "return_type") {
+            if let Some(path) = annotation_path(annotation, source) {
+                facts.bindings.push(Binding::everywhere(symbol.id, RETURN_BINDING.to_string(), BindingValue::named_type(path), line));
+            } else if let Some(path) = generator_element_path(annotation, source) {
+                facts.bindings.push(Binding::everywhere(symbol.id, YIELD_BINDING.to_string(), BindingValue::named_type(path), line));
+            }
         }
-        if symbol.kind == SymbolKind::Method && is_property_getter(tag.node, source) {
-            facts.bindings.push(Binding::everywhere(symbol.id, PROPERTY_BINDING.to_string(), BindingValue::Unknown, line_of(tag.node)));
+        let decorators = decorator_names(tag.node, source);
+        if symbol.kind == SymbolKind::Method && decorators.iter().any(|name| matches!(name.as_str(), "property" | "cached_property" | "abstractproperty" | "getter")) {
+            facts.bindings.push(Binding::everywhere(symbol.id, PROPERTY_BINDING.to_string(), BindingValue::Unknown, line));
+        }
+        if decorators.iter().any(|name| name == "overload") {
+            facts.bindings.push(Binding::everywhere(symbol.id, OVERLOAD_BINDING.to_string(), BindingValue::Unknown, line));
+        }
+        if decorators.iter().any(|name| name == "fixture") {
+            facts.bindings.push(Binding::everywhere(symbol.id, FIXTURE_BINDING.to_string(), BindingValue::Unknown, line));
         }
     }
 
@@ -102,17 +115,42 @@ impl Lowering for PythonLowering {
     }
 }
 
-/// Whether a method is decorated as a property getter: `@property`, `@functools.cached_property`,
-/// `@cached_property`, `@x.getter` (not `@x.setter`, which defines a method of the same name).
-fn is_property_getter(function: Node<'_>, source: &str) -> bool {
-    let Some(decorated) = function.parent().filter(|parent| parent.kind() == "decorated_definition") else { return false };
-    let mut cursor = decorated.walk();
-    let is_getter = decorated.named_children(&mut cursor).filter(|child| child.kind() == "decorator").any(|decorator| {
-        let Some(path) = decorator.named_child(0).and_then(|expression| dotted_path(expression, source)) else { return false };
-        let last = path.last().map(String::as_str).unwrap_or("");
-        matches!(last, "property" | "cached_property" | "abstractproperty" | "getter")
-    });
-    is_getter
+/// The last name of each decorator of a definition: `property` for `@property`, `fixture` for
+/// `@pytest.fixture(scope="session")`, `setter` for `@x.setter`.
+fn decorator_names(definition: Node<'_>, source: &str) -> Vec<String> {
+    let Some(decorated) = definition.parent().filter(|parent| parent.kind() == "decorated_definition") else { return Vec::new() };
+    let mut names = Vec::new();
+    for decorator in decorated.named_children(&mut decorated.walk()).filter(|child| child.kind() == "decorator") {
+        let Some(mut expression) = decorator.named_child(0) else { continue };
+        if expression.kind() == "call" {
+            let Some(function) = field_child!(expression, "function") else { continue };
+            expression = function;
+        }
+        if let Some(name) = dotted_path(expression, source).and_then(|path| path.last().cloned()) {
+            names.push(name);
+        }
+    }
+    names
+}
+
+/// The element `T` of a generator annotation: `Generator[T, …]`, `Iterator[T]`, `Iterable[T]`
+/// and their async forms, when `T` is a class (`Optional[T]` and `T | None` allowed).
+fn generator_element_path(annotation: Node<'_>, source: &str) -> Option<Vec<String>> {
+    let inner = if annotation.kind() == "type" { annotation.named_child(0)? } else { annotation };
+    if !matches!(inner.kind(), "generic_type" | "subscript") {
+        return None;
+    }
+    let head = inner.named_child(0).and_then(|head| dotted_path(head, source))?;
+    let is_generator = matches!(
+        head.last().map(String::as_str),
+        Some("Generator" | "Iterator" | "Iterable" | "AsyncGenerator" | "AsyncIterator" | "AsyncIterable")
+    );
+    if !is_generator {
+        return None;
+    }
+    let arguments = inner.named_child(1)?;
+    let first = if arguments.kind() == "type_parameter" { arguments.named_child(0)? } else { arguments };
+    annotation_path(first, source)
 }
 
 /// Higher-order functions whose function arguments they call.

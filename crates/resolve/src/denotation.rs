@@ -144,6 +144,7 @@ impl Resolver<'_> {
             .copied()
             .filter(|child| self.index.symbol(*child).kind != SymbolKind::Impl)
             .collect();
+        let items = if language == Language::Python { self.without_overload_stubs(&items) } else { items };
         if let Some(denotation) = from_candidates(&items) {
             return found(denotation, rule);
         }

@@ -55,6 +55,7 @@ impl Resolver<'_> {
                 .copied()
                 .filter(|child| self.index.symbol(*child).kind != SymbolKind::Lambda)
                 .collect();
+            let definitions = self.without_overload_stubs(&definitions);
             if let Some(denotation) = from_candidates(&definitions) {
                 return Some(Resolved { denotation, rule: ResolutionRule::SameScope });
             }

@@ -255,7 +255,7 @@ impl<'a> Resolver<'a> {
             Language::Python => {
                 let classes = self.linearization(type_sym);
                 for class in &classes {
-                    if let Some(denotation) = from_candidates(self.index.children_named(*class, name)) {
+                    if let Some(denotation) = from_candidates(&self.without_overload_stubs(self.index.children_named(*class, name))) {
                         return found(denotation, rule);
                     }
                 }
@@ -333,6 +333,13 @@ impl<'a> Resolver<'a> {
                 Err(UnresolvedReason::UnknownMember)
             }
         }
+    }
+
+    /// Same-named Python definitions without their `@overload` stubs, when an implementation
+    /// remains (a stub file's overloads alone stay as they are).
+    pub(crate) fn without_overload_stubs(&self, candidates: &[Sym]) -> Vec<Sym> {
+        let implementations: Vec<Sym> = candidates.iter().copied().filter(|candidate| self.index.bindings_named(*candidate, crate::OVERLOAD_BINDING).is_none()).collect();
+        if implementations.is_empty() { candidates.to_vec() } else { implementations }
     }
 
     /// The project type a type dereferences to: its `impl Deref`'s `type Target`.
