@@ -208,3 +208,47 @@ fn overload_stubs_give_way_to_their_implementation() {
         "#]],
     );
 }
+
+#[test]
+fn generic_classes_bases_and_annotations_name_their_class() {
+    check(
+        r#"
+        //- /capture.py
+        from typing import Generic, TypeVar, Optional
+        T = TypeVar("T")
+
+        class CaptureBase(Generic[T]):
+            def done(self):
+                return None
+
+        class FDCapture(CaptureBase[str]):
+            def snap(self):
+                return super().done()  # calls: <builtin>.super, capture.CaptureBase.done
+
+        class StashKey(Generic[T]):
+            def get(self):
+                return None
+
+        key = StashKey[int]()  # calls: capture.StashKey
+
+        def use(captures: list[FDCapture], current: Optional[CaptureBase[str]], table: dict[str, int]):
+            FDCapture().done()  # calls: capture.FDCapture, capture.CaptureBase.done
+            key.get()  # calls: capture.StashKey.get
+            current.done()  # calls: capture.CaptureBase.done
+            captures.append(1)  # calls: <builtin>.list.append
+            table.get("a")  # calls: <builtin>.dict.get
+        "#,
+        expect![[r#"
+            capture -> capture.StashKey @16 constructor 0.9
+            capture -> typing.TypeVar @2 import 0.95
+            capture.FDCapture.snap -> <builtin>.super @10 same_scope 0.95
+            capture.FDCapture.snap -> capture.CaptureBase.done @10 self_method 0.9
+            capture.use -> <builtin>.dict.get @23 typed_receiver 0.85
+            capture.use -> <builtin>.list.append @22 typed_receiver 0.85
+            capture.use -> capture.CaptureBase.done @19 typed_receiver 0.85
+            capture.use -> capture.CaptureBase.done @21 typed_receiver 0.85
+            capture.use -> capture.FDCapture @19 constructor 0.9
+            capture.use -> capture.StashKey.get @20 typed_receiver 0.85
+        "#]],
+    );
+}

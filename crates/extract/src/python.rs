@@ -66,10 +66,10 @@ impl Lowering for PythonLowering {
         // The return annotation, as the binding `return` of the function; a generator's
         // (`-> Iterator[T]`) as what it yields, which is what a pytest fixture gives.
         if let Some(annotation) = field_child!(tag.node, "return_type") {
-            if let Some(path) = annotation_path(annotation, source) {
-                facts.bindings.push(Binding::everywhere(symbol.id, RETURN_BINDING.to_string(), BindingValue::named_type(path), line));
-            } else if let Some(path) = generator_element_path(annotation, source) {
+            if let Some(path) = generator_element_path(annotation, source) {
                 facts.bindings.push(Binding::everywhere(symbol.id, YIELD_BINDING.to_string(), BindingValue::named_type(path), line));
+            } else if let Some(path) = annotation_path(annotation, source) {
+                facts.bindings.push(Binding::everywhere(symbol.id, RETURN_BINDING.to_string(), BindingValue::named_type(path), line));
             }
         }
         let decorators = decorator_names(tag.node, source);
@@ -101,7 +101,12 @@ impl Lowering for PythonLowering {
                 if tag.node.kind() == "keyword_argument" || tag.node.kind() == "comment" {
                     return;
                 }
-                if let Some(path) = dotted_path(tag.node, source) {
+                // `class FDCapture(FDCaptureBase[str])`: the generic base's class.
+                let base = match tag.node.kind() {
+                    "subscript" => field_child!(tag.node, "value").filter(|value| !matches!(text_of(*value, source), "Generic" | "Protocol" | "typing.Generic" | "typing.Protocol")),
+                    _ => Some(tag.node),
+                };
+                if let Some(path) = base.and_then(|base| dotted_path(base, source)) {
                     // The class being defined is the innermost scope: its name precedes its bases.
                     let subtype = scopes.innermost();
                     if subtype.kind == SymbolKind::Class {
@@ -505,12 +510,18 @@ fn annotation_path(annotation: Node<'_>, source: &str) -> Option<Vec<String>> {
         }
         "generic_type" | "subscript" => {
             let head = inner.named_child(0).and_then(|head| dotted_path(head, source))?;
-            if head.last().is_some_and(|last| last == "Optional") {
-                let argument = inner.named_child(1)?;
-                let argument = if argument.kind() == "type_parameter" { argument.named_child(0)? } else { argument };
-                annotation_path(argument, source)
-            } else {
-                None
+            match head.last().map(String::as_str).unwrap_or("") {
+                // Wrappers of one type: `Optional[C]`, `Final[C]`, `ClassVar[C]`, `Annotated[C, …]`.
+                "Optional" | "Final" | "ClassVar" | "Annotated" | "Required" | "NotRequired" | "ReadOnly" => {
+                    let argument = inner.named_child(1)?;
+                    let argument = if argument.kind() == "type_parameter" { argument.named_child(0)? } else { argument };
+                    annotation_path(argument, source)
+                }
+                // Not a value of the head's type (or one of several types).
+                "Union" | "Literal" | "Callable" | "Type" | "type" | "Generic" | "Protocol" | "Concatenate" | "TypeGuard" | "TypeIs" | "Unpack" => None,
+                // A generic class names the value's class: `list[Item]` is a `list`,
+                // `FixtureDef[T]` a `FixtureDef` (its type arguments are not kept).
+                _ => Some(head),
             }
         }
         "binary_operator" => {

@@ -101,6 +101,8 @@ impl Resolver<'_> {
                 self.method_of_value(&receiver, name, language)
             }
             (Language::Rust, CalleeExpr::Macro(path)) => self.rust_macro(caller, path),
+            // `StashKey[int]()`: a generic class called with its type arguments is constructed.
+            (Language::Python, CalleeExpr::Indexed(path)) => self.indexed_collection(caller, path, language).or_else(|reason| self.python_generic_class(caller, path).ok_or(reason)),
             (_, CalleeExpr::Indexed(path)) => self.indexed_collection(caller, path, language),
             (Language::Python, CalleeExpr::Macro(_)) | (_, CalleeExpr::Other) => Err(UnresolvedReason::ComplexCallee),
         }
@@ -135,6 +137,15 @@ impl Resolver<'_> {
             scope = self.index.parent(level);
         }
         Err(UnresolvedReason::ComplexCallee)
+    }
+
+    /// The project class a subscripted name denotes (`StashKey[int]`), if it is one.
+    fn python_generic_class(&self, scope: Sym, path: &[String]) -> Option<Resolved> {
+        let resolved = self.python_path(scope, path).ok()?;
+        match resolved.denotation {
+            Denotation::Symbol(sym) if self.index.symbol(sym).kind.is_type() => Some(resolved),
+            _ => None,
+        }
     }
 
     /// A function passed as a value: its targets when it names something callable.
@@ -243,6 +254,7 @@ impl Resolver<'_> {
                 self.python_path_in(scope, path, bindings).ok()?
             }
             (Language::Rust, CalleeExpr::Path(path)) => self.rust_path_in(scope, path, false, BindingUse::Forbidden).ok()?,
+            (Language::Python, CalleeExpr::Indexed(path)) => self.python_generic_class(scope, path)?,
             (_, CalleeExpr::Method { receiver, name }) => {
                 let receiver = match receiver {
                     Receiver::Call(inner) => self.call_result_type_at_depth(scope, inner, language, depth + 1)?,
