@@ -252,3 +252,99 @@ fn generic_classes_bases_and_annotations_name_their_class() {
         "#]],
     );
 }
+
+#[test]
+fn tuples_callable_objects_and_context_managers_type_what_they_give() {
+    check(
+        r#"
+        //- /junit.py
+        from contextlib import contextmanager
+        from typing import Iterator, Self
+
+        class DomNode:
+            def get_first_by_tag(self, tag) -> "DomNode":
+                return self
+            def assert_attr(self, **kwargs):
+                return None
+
+        class RunResult:
+            def assert_outcomes(self):
+                return None
+
+        class RunAndParse:
+            def __call__(self, *args) -> tuple[RunResult, DomNode]:
+                return RunResult(), DomNode()
+
+        class ExceptionInfo:
+            def match(self, pattern):
+                return True
+
+        class Watcher:
+            def __enter__(self) -> Self:
+                return self
+            def has_new_errors(self):
+                return False
+
+        class RaisesContext:
+            def __enter__(self) -> ExceptionInfo:
+                return ExceptionInfo()
+
+        def raises(kind) -> RaisesContext:
+            return RaisesContext()
+
+        class Patcher:
+            def setattr(self, name, value):
+                return None
+            @contextmanager
+            def context(self) -> Iterator["Patcher"]:
+                yield Patcher()
+
+        def test_junit(run_and_parse: RunAndParse, patcher: Patcher):
+            result, dom = run_and_parse()  # calls: junit.RunAndParse.__call__
+            node = dom.get_first_by_tag("testcase")  # calls: junit.DomNode.get_first_by_tag
+            node.assert_attr(name="x")  # calls: junit.DomNode.assert_attr
+            result.assert_outcomes()  # calls: junit.RunResult.assert_outcomes
+            first, *rest = run_and_parse()  # calls: junit.RunAndParse.__call__
+            first.assert_outcomes()  # calls: junit.RunResult.assert_outcomes
+            with raises(ValueError) as excinfo:  # calls: junit.raises
+                pass
+            excinfo.match("x")  # calls: junit.ExceptionInfo.match
+            with Watcher() as watcher:  # calls: junit.Watcher
+                watcher.has_new_errors()  # calls: junit.Watcher.has_new_errors
+            with patcher.context() as patched:  # calls: junit.Patcher.context
+                patched.setattr("a", 1)  # calls: junit.Patcher.setattr
+        //- /test_fixture.py
+        from junit import RunAndParse
+
+        def run_and_parse() -> RunAndParse:
+            return RunAndParse()  # calls: junit.RunAndParse
+
+        def test_fixture(run_and_parse):
+            result, dom = run_and_parse()  # calls: junit.RunAndParse.__call__
+            dom.assert_attr()  # calls: junit.DomNode.assert_attr
+        "#,
+        expect![[r#"
+            junit.Patcher -> contextlib.contextmanager @38 import 0.95
+            junit.Patcher.context -> junit.Patcher @40 constructor 0.9
+            junit.RaisesContext.__enter__ -> junit.ExceptionInfo @30 constructor 0.9
+            junit.RunAndParse.__call__ -> junit.DomNode @16 constructor 0.9
+            junit.RunAndParse.__call__ -> junit.RunResult @16 constructor 0.9
+            junit.raises -> junit.RaisesContext @33 constructor 0.9
+            junit.test_junit -> junit.DomNode.assert_attr @45 typed_receiver 0.85
+            junit.test_junit -> junit.DomNode.get_first_by_tag @44 typed_receiver 0.85
+            junit.test_junit -> junit.ExceptionInfo.match @51 typed_receiver 0.85
+            junit.test_junit -> junit.Patcher.context @54 typed_receiver 0.85
+            junit.test_junit -> junit.Patcher.setattr @55 typed_receiver 0.85
+            junit.test_junit -> junit.RunAndParse.__call__ @43 typed_receiver 0.85
+            junit.test_junit -> junit.RunAndParse.__call__ @47 typed_receiver 0.85
+            junit.test_junit -> junit.RunResult.assert_outcomes @46 typed_receiver 0.85
+            junit.test_junit -> junit.RunResult.assert_outcomes @48 typed_receiver 0.85
+            junit.test_junit -> junit.Watcher @52 constructor 0.9
+            junit.test_junit -> junit.Watcher.has_new_errors @53 typed_receiver 0.85
+            junit.test_junit -> junit.raises @49 same_scope 0.95
+            test_fixture.run_and_parse -> junit.RunAndParse @4 constructor 0.9
+            test_fixture.test_fixture -> junit.DomNode.assert_attr @8 typed_receiver 0.85
+            test_fixture.test_fixture -> junit.RunAndParse.__call__ @7 typed_receiver 0.85
+        "#]],
+    );
+}

@@ -68,8 +68,8 @@ impl Lowering for PythonLowering {
         if let Some(annotation) = field_child!(tag.node, "return_type") {
             if let Some(path) = generator_element_path(annotation, source) {
                 facts.bindings.push(Binding::everywhere(symbol.id, YIELD_BINDING.to_string(), BindingValue::named_type(path), line));
-            } else if let Some(path) = annotation_path(annotation, source) {
-                facts.bindings.push(Binding::everywhere(symbol.id, RETURN_BINDING.to_string(), BindingValue::named_type(path), line));
+            } else if let Some(value) = annotation_value(annotation, source) {
+                facts.bindings.push(Binding::everywhere(symbol.id, RETURN_BINDING.to_string(), value, line));
             }
         }
         let decorators = decorator_names(tag.node, source);
@@ -381,6 +381,10 @@ fn lower_one_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &
     match node.kind() {
         "assignment" => {
             let Some(left) = field_child!(node, "left") else { return };
+            if matches!(left.kind(), "pattern_list" | "tuple_pattern") {
+                lower_tuple_assignment(node, left, scopes, source, facts);
+                return;
+            }
             let Some(name_path) = dotted_path(left, source) else { return };
             if name_path.len() > 2 {
                 return;
@@ -388,7 +392,7 @@ fn lower_one_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &
             let named = scopes.innermost_named();
             let right = field_child!(node, "right");
             let value = if let Some(annotation) = field_child!(node, "type") {
-                annotation_path(annotation, source).map(BindingValue::named_type)
+                annotation_value(annotation, source)
             } else if let Some(right) = right {
                 match right.kind() {
                     "call" => field_child!(right, "function").map(|function| BindingValue::CallResult(callee_expression(function, source))),
@@ -480,7 +484,7 @@ fn lower_one_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &
                 .named_child(0)
                 .filter(|value| value.kind() == "call")
                 .and_then(|call| field_child!(call, "function"))
-                .map_or(BindingValue::Unknown, |function| BindingValue::CallResult(callee_expression(function, source)));
+                .map_or(BindingValue::Unknown, |function| BindingValue::EnteredContext(callee_expression(function, source)));
             facts.bindings.push(Binding { scope: scopes.innermost_named().id, name: text_of(alias, source).to_string(), value, line, visible_from: node.end_byte() as u32, visible_to: u32::MAX });
         }
         "typed_parameter" | "typed_default_parameter" => {
@@ -489,12 +493,75 @@ fn lower_one_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &
                 _ => field_child!(node, "name"),
             };
             let (Some(name), Some(annotation)) = (name, field_child!(node, "type")) else { return };
-            let Some(path) = annotation_path(annotation, source) else { return };
+            let Some(value) = annotation_value(annotation, source) else { return };
             // Parameters belong to the function being defined, which is the innermost scope.
             let scope = scopes.innermost().id;
-            facts.bindings.push(Binding { scope, name: text_of(name, source).to_string(), value: BindingValue::named_type(path), line, visible_from: node.start_byte() as u32, visible_to: u32::MAX });
+            facts.bindings.push(Binding { scope, name: text_of(name, source).to_string(), value, line, visible_from: node.start_byte() as u32, visible_to: u32::MAX });
         }
         _ => {}
+    }
+}
+
+/// The value an annotation describes: a class (see [`annotation_path`]), or a tuple of known
+/// length `tuple[A, B]` (elements whose class is not visible are unknown).
+fn annotation_value(annotation: Node<'_>, source: &str) -> Option<BindingValue> {
+    let inner = if annotation.kind() == "type" { annotation.named_child(0)? } else { annotation };
+    if matches!(inner.kind(), "generic_type" | "subscript") {
+        let head = inner.named_child(0).and_then(|head| dotted_path(head, source))?;
+        if matches!(head.last().map(String::as_str), Some("tuple" | "Tuple")) {
+            let arguments = inner.named_child(1)?;
+            let mut elements = Vec::new();
+            let element_nodes: Vec<Node<'_>> = if arguments.kind() == "type_parameter" {
+                arguments.named_children(&mut arguments.walk()).collect()
+            } else {
+                inner.named_children(&mut inner.walk()).skip(1).collect()
+            };
+            for element in element_nodes {
+                if element.kind().ends_with("comment") {
+                    continue;
+                }
+                // `tuple[A, ...]` has any length.
+                if text_of(element, source).trim() == "..." {
+                    return Some(BindingValue::named_type(head));
+                }
+                elements.push(annotation_path(element, source).map_or(BindingValue::Unknown, BindingValue::named_type));
+            }
+            return Some(BindingValue::Type { path: vec![TUPLE_TYPE.to_string()], is_dyn: false, arguments: elements });
+        }
+    }
+    annotation_path(annotation, source).map(BindingValue::named_type)
+}
+
+/// The path under which a tuple type with its elements is written in the facts (as in Rust).
+const TUPLE_TYPE: &str = "()";
+
+/// `a, b = value`: each name is an element of the value, when the value is a call or a name.
+fn lower_tuple_assignment(assignment: Node<'_>, left: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+    let Some(right) = field_child!(assignment, "right") else { return };
+    let value = match right.kind() {
+        "call" => field_child!(right, "function").map(|function| BindingValue::CallResult(callee_expression(function, source))),
+        "identifier" | "attribute" => dotted_path(right, source).map(|path| BindingValue::Expression(tether_model::Receiver::Path(path))),
+        _ => None,
+    };
+    let scope = scopes.innermost_named();
+    if scope.kind == SymbolKind::Class {
+        return;
+    }
+    let line = line_of(assignment);
+    let visible_from = assignment.end_byte() as u32;
+    for (position, element) in left.named_children(&mut left.walk()).filter(|element| !element.kind().ends_with("comment")).enumerate() {
+        // After a `*rest`, positions count from the end: nothing more is known.
+        if element.kind() == "list_splat_pattern" {
+            break;
+        }
+        if element.kind() != "identifier" {
+            continue;
+        }
+        let value = match &value {
+            Some(value) => BindingValue::TupleElement { of: Box::new(value.clone()), position: position as u32 },
+            None => BindingValue::Unknown,
+        };
+        facts.bindings.push(Binding { scope: scope.id, name: text_of(element, source).to_string(), value, line, visible_from, visible_to: u32::MAX });
     }
 }
 

@@ -74,6 +74,7 @@ fn render_binding_value(value: &BindingValue, separator: &str) -> String {
             format!("{}{}{arguments}", if *is_dyn { "dyn " } else { "" }, path.join(separator))
         }
         BindingValue::CallResult(callee) => format!("call {}", render_callee(callee, separator)),
+        BindingValue::EnteredContext(callee) => format!("with {}", render_callee(callee, separator)),
         BindingValue::Expression(receiver) => format!("value {}", render_receiver(receiver, separator)),
         BindingValue::ElementOf(receiver) => format!("element of {}", render_receiver(receiver, separator)),
         BindingValue::ClosureParameter { receiver, method, parameter } => {

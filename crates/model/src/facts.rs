@@ -161,6 +161,9 @@ pub enum BindingValue {
     Type { path: Vec<String>, is_dyn: bool, arguments: Vec<BindingValue> },
     /// The result of a call: `x = C()`, `let x = Type::new()`.
     CallResult(CalleeExpr),
+    /// What a Python `with f(…) as x` binds: the value the context manager's `__enter__`
+    /// returns, or what a `@contextmanager` generator yields.
+    EnteredContext(CalleeExpr),
     /// The value of an expression that is not a call: `let x = y.field;`, `let x = y?;`, and
     /// `if let Some(x) = y` (as `y?`).
     Expression(Receiver),

@@ -249,10 +249,9 @@ impl Resolver<'_> {
         let resolved = match (language, callee) {
             // `x.m()` in Python is a dotted path whose head may be a local (`result =
             // pytester.runpytest()`); a bare `f()` calls a function, not a local's value.
-            (Language::Python, CalleeExpr::Path(path)) => {
-                let bindings = if path.len() > 1 { BindingUse::Allowed } else { BindingUse::Forbidden };
-                self.python_path_in(scope, path, bindings).ok()?
-            }
+            // A bare name may be a local or parameter holding a callable object
+            // (`run_and_parse()`, a fixture), which hides a function of the same name.
+            (Language::Python, CalleeExpr::Path(path)) => self.python_path_in(scope, path, BindingUse::Allowed).ok()?,
             (Language::Rust, CalleeExpr::Path(path)) => self.rust_path_in(scope, path, false, BindingUse::Forbidden).ok()?,
             (Language::Python, CalleeExpr::Indexed(path)) => self.python_generic_class(scope, path)?,
             (_, CalleeExpr::Method { receiver, name }) => {
@@ -288,6 +287,13 @@ impl Resolver<'_> {
         }
         let sym = match resolved.denotation {
             Denotation::Symbol(sym) => sym,
+            // Calling an object of a project class calls its `__call__`.
+            Denotation::Instance { type_sym, is_dyn: false } if language == Language::Python => {
+                match self.type_member(type_sym, "__call__", false, language, ResolutionRule::TypedReceiver).ok()?.denotation {
+                    Denotation::Symbol(method) => method,
+                    _ => return None,
+                }
+            }
             // A call into a dependency or a builtin returns a value of that world: its methods
             // are outside the project too.
             Denotation::External(path) => return Some(Denotation::External(format!("{path}()"))),
@@ -314,6 +320,33 @@ impl Resolver<'_> {
             return Some(Denotation::Instance { type_sym, is_dyn: false });
         }
         None
+    }
+
+    /// What `with callee(…) as x` binds: what the manager's `__enter__` returns when that is
+    /// visible, what a generator function (`@contextmanager`) yields, else the manager itself
+    /// (most `__enter__`s return `self`).
+    pub(crate) fn entered_context_value(&self, scope: Sym, callee: &CalleeExpr, language: Language) -> Option<Denotation> {
+        if let (Language::Python, CalleeExpr::Path(path)) = (language, callee) {
+            let bindings = if path.len() > 1 { BindingUse::Allowed } else { BindingUse::Forbidden };
+            if let Ok(Resolved { denotation: Denotation::Symbol(function), .. }) = self.python_path_in(scope, path, bindings) {
+                let is_generator = self.index.symbol(function).kind.is_callable() && self.index.bindings_named(function, RETURN_BINDING).is_none();
+                if let Some(yields) = self.index.bindings_named(function, crate::YIELD_BINDING).filter(|_| is_generator) {
+                    return yields.iter().find_map(|binding| self.binding_denotation(function, binding, language));
+                }
+            }
+        }
+        let manager = self.call_result_type(scope, callee, language)?;
+        if let Denotation::Instance { type_sym, is_dyn: false } = &manager {
+            if let Ok(Resolved { denotation: Denotation::Symbol(enter), .. }) = self.type_member(*type_sym, "__enter__", false, language, ResolutionRule::TypedReceiver) {
+                // `-> Self` (typing's, a name outside the project) is the manager itself.
+                match self.declared_return_type(enter, language) {
+                    Some(Denotation::External(path)) if path == "Self" || path.ends_with(".Self") => {}
+                    Some(entered) => return Some(entered),
+                    None => {}
+                }
+            }
+        }
+        Some(manager)
     }
 
     /// The declared return type of a function, when it names a project type (or `Self`).

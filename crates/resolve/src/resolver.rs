@@ -407,6 +407,7 @@ impl<'a> Resolver<'a> {
         match value {
             BindingValue::Type { path, is_dyn, arguments } => self.written_type(scope, path, *is_dyn, arguments, language),
             BindingValue::CallResult(callee) => self.call_result_type(scope, callee, language),
+            BindingValue::EnteredContext(callee) => self.entered_context_value(scope, callee, language),
             BindingValue::Expression(receiver) => self.receiver_value(scope, receiver, language).map(|resolved| resolved.denotation),
             BindingValue::ElementOf(receiver) => crate::value_types::element_of(&self.receiver_value(scope, receiver, language)?.denotation),
             BindingValue::ClosureParameter { receiver, method, parameter } => match self.receiver_value(scope, receiver, language)?.denotation {

@@ -206,7 +206,7 @@ impl Resolver<'_> {
     /// A written type (annotation, parameter, field, return type): a project type, a std
     /// wrapper of a known element, or a type outside the project.
     pub(crate) fn written_type(&self, scope: Sym, path: &[String], is_dyn: bool, arguments: &[BindingValue], language: Language) -> Option<Denotation> {
-        if let (Language::Rust, [only]) = (language, path) {
+        if let [only] = path {
             if only == "()" {
                 let elements = arguments.iter().map(|element| match element {
                     BindingValue::Type { path, is_dyn, arguments } => self.written_type(scope, path, *is_dyn, arguments, language).unwrap_or(Denotation::UntypedLocal),
@@ -214,7 +214,7 @@ impl Resolver<'_> {
                 });
                 return Some(Denotation::Tuple(elements.collect()));
             }
-            if only == "[]" {
+            if only == "[]" && language == Language::Rust {
                 return Some(self.wrapped_element(scope, Wrapper::Sequence, "[]", arguments).unwrap_or_else(|| unknown_element(Wrapper::Sequence)));
             }
         }
