@@ -348,3 +348,65 @@ fn tuples_callable_objects_and_context_managers_type_what_they_give() {
         "#]],
     );
 }
+
+#[test]
+fn factory_fixtures_class_fixtures_stub_subclasses_and_outside_super() {
+    check(
+        r#"
+        //- /marks.py
+        from typing import TYPE_CHECKING, overload
+
+        class MarkDecorator:
+            def __call__(self, *args):
+                return self
+
+        class Traceback(list):
+            def __init__(self, entries):
+                super().__init__(entries)  # calls: <builtin>.super, <builtin>.list.__init__
+
+        if TYPE_CHECKING:
+            class XfailDecorator(MarkDecorator):
+                @overload
+                def __call__(self, reason: str) -> MarkDecorator: ...
+                @overload
+                def __call__(self, condition: bool) -> MarkDecorator: ...
+
+        def use(xfail: XfailDecorator):
+            xfail("why")  # calls: marks.MarkDecorator.__call__
+        //- /test_factories.py
+        import pytest
+
+        class ColorMapping:
+            @classmethod
+            def format(cls, text):
+                return text
+
+        @pytest.fixture
+        def color_mapping():
+            return ColorMapping
+
+        class TestThings:
+            @pytest.fixture
+            def importasmod(self):
+                def importasmod(source):
+                    return source
+                return importasmod
+
+            def test_import(self, importasmod, color_mapping):
+                importasmod("x = 1")  # calls: test_factories.TestThings.importasmod.importasmod
+                color_mapping.format("{red}")  # calls: test_factories.ColorMapping.format
+        "#,
+        expect![[r#"
+            marks.Traceback.__init__ -> <builtin>.list.__init__ @9 self_method 0.9
+            marks.Traceback.__init__ -> <builtin>.super @9 same_scope 0.95
+            marks.XfailDecorator -> typing.overload @13 import 0.95
+            marks.XfailDecorator -> typing.overload @15 import 0.95
+            marks.use -> marks.MarkDecorator.__call__ @19 typed_receiver 0.85
+            test_factories -> pytest.fixture @8 import 0.95
+            test_factories.ColorMapping -> <builtin>.classmethod @4 same_scope 0.95
+            test_factories.TestThings -> pytest.fixture @13 import 0.95
+            test_factories.TestThings.test_import -> test_factories.ColorMapping.format @21 typed_receiver 0.85
+            test_factories.TestThings.test_import -> test_factories.TestThings.importasmod.importasmod @20 typed_receiver 0.85
+        "#]],
+    );
+}

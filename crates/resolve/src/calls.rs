@@ -422,6 +422,9 @@ impl Resolver<'_> {
             Denotation::Instance { type_sym, is_dyn } => {
                 match self.type_member(type_sym, "__call__", is_dyn, language, crate::denotation::instance_member_rule(resolved.rule)) {
                     Ok(Resolved { denotation: Denotation::Symbol(method), rule }) => CallTargets::Project(vec![(method, rule)]),
+                    Ok(Resolved { denotation: Denotation::Ambiguous(methods), .. }) => {
+                        CallTargets::Project(methods.into_iter().map(|method| (method, ResolutionRule::Ambiguous)).collect())
+                    }
                     _ => CallTargets::Unresolved(UnresolvedReason::ComplexCallee),
                 }
             }

@@ -26,11 +26,35 @@ impl Resolver<'_> {
         if !is_pytest_file(&self.index.symbol(module).path) && !is_fixture {
             return None;
         }
-        let fixture = self.pytest_fixture_named(module, function, name)?;
-        // What the fixture returns (its annotation or a `return`), else what it yields.
-        self.declared_return_type(fixture, Language::Python).or_else(|| {
-            let yields = self.index.bindings_named(fixture, crate::YIELD_BINDING)?;
-            yields.iter().find_map(|binding| self.binding_denotation(fixture, binding, Language::Python))
+        let fixture = self.pytest_class_fixture_named(function, name).or_else(|| self.pytest_fixture_named(module, function, name))?;
+        // What the fixture returns (its annotation or a `return`), else what it yields, else
+        // a function or class it returns (a factory such as `importasmod`).
+        self.declared_return_type(fixture, Language::Python)
+            .or_else(|| {
+                let yields = self.index.bindings_named(fixture, crate::YIELD_BINDING)?;
+                yields.iter().find_map(|binding| self.binding_denotation(fixture, binding, Language::Python))
+            })
+            .or_else(|| {
+                let returns = self.index.bindings_named(fixture, crate::RETURN_BINDING)?;
+                returns.iter().find_map(|binding| match self.binding_denotation(fixture, binding, Language::Python)? {
+                    Denotation::Symbol(returned) if self.index.symbol(returned).kind.is_callable() || self.index.symbol(returned).kind.is_type() => Some(Denotation::Symbol(returned)),
+                    _ => None,
+                })
+            })
+    }
+
+    /// A `@fixture` method of the requesting method's class (or its bases), not itself.
+    fn pytest_class_fixture_named(&self, requester: Sym, name: &str) -> Option<Sym> {
+        if self.index.symbol(requester).kind != SymbolKind::Method {
+            return None;
+        }
+        let class = self.index.parent(requester)?;
+        self.linearization(class).into_iter().find_map(|class| {
+            self.index
+                .children_named(class, name)
+                .iter()
+                .copied()
+                .find(|candidate| *candidate != requester && self.index.bindings_named(*candidate, crate::FIXTURE_BINDING).is_some())
         })
     }
 

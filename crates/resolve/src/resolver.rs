@@ -254,10 +254,25 @@ impl<'a> Resolver<'a> {
         match language {
             Language::Python => {
                 let classes = self.linearization(type_sym);
+                // A class with only `@overload` stubs of a method (typing-only declarations, as
+                // in an `if TYPE_CHECKING:` block) runs a base's implementation when there is one.
+                let mut stubs_only = None;
                 for class in &classes {
-                    if let Some(denotation) = from_candidates(&self.without_overload_stubs(self.index.children_named(*class, name))) {
+                    let candidates = self.index.children_named(*class, name);
+                    if candidates.is_empty() {
+                        continue;
+                    }
+                    let implementations = self.without_overload_stubs(candidates);
+                    if implementations.len() == candidates.len() && candidates.iter().all(|candidate| self.index.bindings_named(*candidate, crate::OVERLOAD_BINDING).is_some()) {
+                        stubs_only.get_or_insert(implementations);
+                        continue;
+                    }
+                    if let Some(denotation) = from_candidates(&implementations) {
                         return found(denotation, rule);
                     }
+                }
+                if let Some(denotation) = stubs_only.and_then(|stubs| from_candidates(&stubs)) {
+                    return found(denotation, rule);
                 }
                 // Not in any project class: from the first base outside the project (a
                 // dependency's class such as `werkzeug.test.Client`), when there is one.
