@@ -410,3 +410,51 @@ fn factory_fixtures_class_fixtures_stub_subclasses_and_outside_super() {
         "#]],
     );
 }
+
+#[test]
+fn builtin_containers_keep_their_element() {
+    check(
+        r#"
+        //- /plugins.py
+        from typing import Sequence, Mapping, Optional
+
+        class Plugin:
+            def get_hook(self, name):
+                return None
+
+        class Graph:
+            def __init__(self, plugins: list[Plugin], by_name: dict[str, Plugin]):
+                self._plugins = plugins
+                self.by_name: Mapping[str, Plugin] = by_name
+
+            def hooks(self, extra: Optional[Sequence[Plugin]], names: list[str]):
+                for plugin in self._plugins:
+                    plugin.get_hook("a")  # calls: plugins.Plugin.get_hook
+                found = [p.get_hook("b") for p in extra]  # calls: plugins.Plugin.get_hook
+                for key, value in self.by_name.items():  # calls: <builtin>.dict.items
+                    value.get_hook(key)  # calls: plugins.Plugin.get_hook
+                self.by_name.get("c").get_hook("c")  # calls: <builtin>.dict.get, plugins.Plugin.get_hook
+                last = self._plugins.pop()  # calls: <builtin>.list.pop
+                last.get_hook("d")  # calls: plugins.Plugin.get_hook
+                self._plugins.append(last)  # calls: <builtin>.list.append
+                for name in names:
+                    name.strip()  # calls: <builtin>.str.strip
+                for other in unknown_things():  # calls: unresolved
+                    other.get_hook("e")  # calls: unresolved
+        "#,
+        expect![[r#"
+            plugins.Graph.hooks -> <builtin>.dict.get @18 self_method 0.9
+            plugins.Graph.hooks -> <builtin>.dict.items @16 self_method 0.9
+            plugins.Graph.hooks -> <builtin>.list.append @21 self_method 0.9
+            plugins.Graph.hooks -> <builtin>.list.pop @19 self_method 0.9
+            plugins.Graph.hooks -> <builtin>.str.strip @23 typed_receiver 0.85
+            plugins.Graph.hooks -> plugins.Plugin.get_hook @14 typed_receiver 0.85
+            plugins.Graph.hooks -> plugins.Plugin.get_hook @15 typed_receiver 0.85
+            plugins.Graph.hooks -> plugins.Plugin.get_hook @17 typed_receiver 0.85
+            plugins.Graph.hooks -> plugins.Plugin.get_hook @18 typed_receiver 0.85
+            plugins.Graph.hooks -> plugins.Plugin.get_hook @20 typed_receiver 0.85
+            unresolved plugins.Graph.hooks plugins.py:24 unknown_things (no_project_symbol_named)
+            unresolved plugins.Graph.hooks plugins.py:25 other.get_hook (unknown_receiver_type)
+        "#]],
+    );
+}

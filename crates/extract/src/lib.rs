@@ -20,6 +20,7 @@ macro_rules! field_child {
 mod module_names;
 mod outline;
 mod python;
+mod python_annotations;
 mod query;
 mod query_plan;
 mod render;

@@ -5,6 +5,7 @@ use tree_sitter::Node;
 
 use crate::{FIXTURE_BINDING, OVERLOAD_BINDING, PROPERTY_BINDING, RETURN_BINDING, YIELD_BINDING};
 use crate::outline::{line_of, text_of, Lowering, NewSymbol, ScopeStack};
+use crate::python_annotations::{annotation_value, generator_element_path};
 use crate::query::{CaptureRole, DefinitionCapture, Tag};
 
 /// Call-site texts longer than this are cut (with `…`) in reports.
@@ -138,26 +139,6 @@ fn decorator_names(definition: Node<'_>, source: &str) -> Vec<String> {
     names
 }
 
-/// The element `T` of a generator annotation: `Generator[T, …]`, `Iterator[T]`, `Iterable[T]`
-/// and their async forms, when `T` is a class (`Optional[T]` and `T | None` allowed).
-fn generator_element_path(annotation: Node<'_>, source: &str) -> Option<Vec<String>> {
-    let inner = if annotation.kind() == "type" { annotation.named_child(0)? } else { annotation };
-    if !matches!(inner.kind(), "generic_type" | "subscript") {
-        return None;
-    }
-    let head = inner.named_child(0).and_then(|head| dotted_path(head, source))?;
-    let is_generator = matches!(
-        head.last().map(String::as_str),
-        Some("Generator" | "Iterator" | "Iterable" | "AsyncGenerator" | "AsyncIterator" | "AsyncIterable")
-    );
-    if !is_generator {
-        return None;
-    }
-    let arguments = inner.named_child(1)?;
-    let first = if arguments.kind() == "type_parameter" { arguments.named_child(0)? } else { arguments };
-    annotation_path(first, source)
-}
-
 /// Higher-order functions whose function arguments they call.
 const HIGHER_ORDER_FUNCTIONS: &[&str] = &[
     "map", "filter", "sorted", "min", "max", "reduce", "partial", "starmap", "filterfalse", "takewhile", "dropwhile", "groupby",
@@ -263,7 +244,7 @@ fn isinstance_check(condition: Node<'_>, source: &str) -> Option<(String, Vec<St
     Some((text_of(name, source).to_string(), dotted_path(class, source)?))
 }
 
-fn dotted_path(node: Node<'_>, source: &str) -> Option<Vec<String>> {
+pub(crate) fn dotted_path(node: Node<'_>, source: &str) -> Option<Vec<String>> {
     match node.kind() {
         "identifier" => Some(vec![text_of(node, source).to_string()]),
         "attribute" => {
@@ -342,11 +323,7 @@ fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut 
                 lower_one_binding(parameter, scopes, source, facts);
             }
         }
-        "for_statement" | "for_in_clause" => {
-            if let Some(variable) = field_child!(node, "left").filter(|left| left.kind() == "identifier") {
-                lower_one_binding(variable, scopes, source, facts);
-            }
-        }
+        "for_statement" | "for_in_clause" => lower_loop_variables(node, scopes, source, facts),
         "with_item" => {
             if let Some(pattern) = field_child!(node, "value").filter(|value| value.kind() == "as_pattern") {
                 lower_one_binding(pattern, scopes, source, facts);
@@ -502,38 +479,44 @@ fn lower_one_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &
     }
 }
 
-/// The value an annotation describes: a class (see [`annotation_path`]), or a tuple of known
-/// length `tuple[A, B]` (elements whose class is not visible are unknown).
-fn annotation_value(annotation: Node<'_>, source: &str) -> Option<BindingValue> {
-    let inner = if annotation.kind() == "type" { annotation.named_child(0)? } else { annotation };
-    if matches!(inner.kind(), "generic_type" | "subscript") {
-        let head = inner.named_child(0).and_then(|head| dotted_path(head, source))?;
-        if matches!(head.last().map(String::as_str), Some("tuple" | "Tuple")) {
-            let arguments = inner.named_child(1)?;
-            let mut elements = Vec::new();
-            let element_nodes: Vec<Node<'_>> = if arguments.kind() == "type_parameter" {
-                arguments.named_children(&mut arguments.walk()).collect()
-            } else {
-                inner.named_children(&mut inner.walk()).skip(1).collect()
-            };
-            for element in element_nodes {
-                if element.kind().ends_with("comment") {
-                    continue;
-                }
-                // `tuple[A, ...]` has any length.
-                if text_of(element, source).trim() == "..." {
-                    return Some(BindingValue::named_type(head));
-                }
-                elements.push(annotation_path(element, source).map_or(BindingValue::Unknown, BindingValue::named_type));
-            }
-            return Some(BindingValue::Type { path: vec![TUPLE_TYPE.to_string()], is_dyn: false, arguments: elements });
-        }
+/// `for x in xs` (or a comprehension's `for x in xs`): `x` is an element of `xs`; `for a, b in
+/// pairs` binds each name to an element of the pair.
+fn lower_loop_variables(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+    let (Some(left), Some(right)) = (field_child!(node, "left"), field_child!(node, "right")) else { return };
+    let iterated = match right.kind() {
+        "call" => field_child!(right, "function").map(|function| tether_model::Receiver::Call(Box::new(callee_expression(function, source)))),
+        "identifier" | "attribute" => dotted_path(right, source).map(tether_model::Receiver::Path),
+        _ => None,
+    };
+    let element = iterated.map(BindingValue::ElementOf);
+    // A loop's names are in force after its iterable; a comprehension's in all of it.
+    let (visible_from, visible_to) = match (node.kind(), node.parent()) {
+        ("for_in_clause", Some(comprehension)) => (comprehension.start_byte() as u32, comprehension.end_byte() as u32),
+        _ => (right.end_byte() as u32, u32::MAX),
+    };
+    let scope = scopes.innermost_named().id;
+    let line = line_of(node);
+    let names: Vec<(Node<'_>, Option<u32>)> = match left.kind() {
+        "identifier" => vec![(left, None)],
+        "pattern_list" | "tuple_pattern" => left
+            .named_children(&mut left.walk())
+            .filter(|element| !element.kind().ends_with("comment"))
+            .enumerate()
+            .take_while(|(_, element)| element.kind() != "list_splat_pattern")
+            .filter(|(_, element)| element.kind() == "identifier")
+            .map(|(position, element)| (element, Some(position as u32)))
+            .collect(),
+        _ => Vec::new(),
+    };
+    for (name, position) in names {
+        let value = match (&element, position) {
+            (Some(element), None) => element.clone(),
+            (Some(element), Some(position)) => BindingValue::TupleElement { of: Box::new(element.clone()), position },
+            (None, _) => BindingValue::Unknown,
+        };
+        facts.bindings.push(Binding { scope, name: text_of(name, source).to_string(), value, line, visible_from, visible_to });
     }
-    annotation_path(annotation, source).map(BindingValue::named_type)
 }
-
-/// The path under which a tuple type with its elements is written in the facts (as in Rust).
-const TUPLE_TYPE: &str = "()";
 
 /// `a, b = value`: each name is an element of the value, when the value is a call or a name.
 fn lower_tuple_assignment(assignment: Node<'_>, left: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
@@ -562,45 +545,6 @@ fn lower_tuple_assignment(assignment: Node<'_>, left: Node<'_>, scopes: &ScopeSt
             None => BindingValue::Unknown,
         };
         facts.bindings.push(Binding { scope: scope.id, name: text_of(element, source).to_string(), value, line, visible_from, visible_to: u32::MAX });
-    }
-}
-
-/// The class named by an annotation: `C`, `m.C`, `"C"`, `Optional[C]`, `C | None`.
-fn annotation_path(annotation: Node<'_>, source: &str) -> Option<Vec<String>> {
-    let inner = if annotation.kind() == "type" { annotation.named_child(0)? } else { annotation };
-    match inner.kind() {
-        "identifier" | "attribute" => dotted_path(inner, source),
-        "string" => {
-            let text = text_of(inner, source).trim_matches(|c| c == '"' || c == '\'');
-            let valid = !text.is_empty() && text.split('.').all(|part| !part.is_empty() && part.chars().all(|c| c.is_alphanumeric() || c == '_'));
-            valid.then(|| text.split('.').map(str::to_string).collect())
-        }
-        "generic_type" | "subscript" => {
-            let head = inner.named_child(0).and_then(|head| dotted_path(head, source))?;
-            match head.last().map(String::as_str).unwrap_or("") {
-                // Wrappers of one type: `Optional[C]`, `Final[C]`, `ClassVar[C]`, `Annotated[C, …]`.
-                "Optional" | "Final" | "ClassVar" | "Annotated" | "Required" | "NotRequired" | "ReadOnly" => {
-                    let argument = inner.named_child(1)?;
-                    let argument = if argument.kind() == "type_parameter" { argument.named_child(0)? } else { argument };
-                    annotation_path(argument, source)
-                }
-                // Not a value of the head's type (or one of several types).
-                "Union" | "Literal" | "Callable" | "Type" | "type" | "Generic" | "Protocol" | "Concatenate" | "TypeGuard" | "TypeIs" | "Unpack" => None,
-                // A generic class names the value's class: `list[Item]` is a `list`,
-                // `FixtureDef[T]` a `FixtureDef` (its type arguments are not kept).
-                _ => Some(head),
-            }
-        }
-        "binary_operator" => {
-            let left = field_child!(inner, "left")?;
-            let right = field_child!(inner, "right")?;
-            if text_of(right, source) == "None" {
-                annotation_path(left, source)
-            } else {
-                None
-            }
-        }
-        _ => None,
     }
 }
 

@@ -180,7 +180,10 @@ impl Resolver<'_> {
         if let Denotation::Wrapped { wrapper, .. } = &receiver.denotation {
             // A std method of the wrapper, or (an extension trait's) something unknown.
             return match wrapper.has_std_method(name) {
-                true => found(Denotation::Builtin(format!("{}::{name}", wrapper.std_name())), ResolutionRule::TypedReceiver),
+                true => {
+                    let separator = if wrapper.is_python() { "." } else { "::" };
+                    found(Denotation::Builtin(format!("{}{separator}{name}", wrapper.std_name())), ResolutionRule::TypedReceiver)
+                }
                 false => Err(UnresolvedReason::UnknownMember),
             };
         }
@@ -251,7 +254,14 @@ impl Resolver<'_> {
             // pytester.runpytest()`); a bare `f()` calls a function, not a local's value.
             // A bare name may be a local or parameter holding a callable object
             // (`run_and_parse()`, a fixture), which hides a function of the same name.
-            (Language::Python, CalleeExpr::Path(path)) => self.python_path_in(scope, path, BindingUse::Allowed).ok()?,
+            (Language::Python, CalleeExpr::Path(path)) => match path.split_last() {
+                // `items.pop()`, `table.values()`: a builtin container's method may give its element.
+                Some((name, receiver)) if !receiver.is_empty() => match self.receiver_value(scope, &Receiver::Path(receiver.to_vec()), language).map(|resolved| resolved.denotation) {
+                    Some(Denotation::Wrapped { wrapper, inner }) if wrapper.is_python() => return wrapper.method_result(&inner, name),
+                    _ => self.python_path_in(scope, path, BindingUse::Allowed).ok()?,
+                },
+                _ => self.python_path_in(scope, path, BindingUse::Allowed).ok()?,
+            },
             (Language::Rust, CalleeExpr::Path(path)) => self.rust_path_in(scope, path, false, BindingUse::Forbidden).ok()?,
             (Language::Python, CalleeExpr::Indexed(path)) => self.python_generic_class(scope, path)?,
             (_, CalleeExpr::Method { receiver, name }) => {

@@ -79,6 +79,8 @@ impl Resolver<'_> {
             Denotation::Wrapped { wrapper, inner } if wrapper.is_pointer() => {
                 self.member_at_depth(&Resolved { denotation: (**inner).clone(), rule: base.rule }, name, language, depth + 1)
             }
+            // A Python builtin container's attributes are the builtin's (`items.append`).
+            Denotation::Wrapped { wrapper, .. } if wrapper.is_python() => found(Denotation::Builtin(format!("{}.{name}", wrapper.std_name())), instance_member_rule(base.rule)),
             Denotation::Wrapped { .. } => Err(UnresolvedReason::UnknownMember),
             Denotation::External(path) => found(Denotation::External(format!("{path}{separator}{name}")), base.rule),
             Denotation::Builtin(path) => found(Denotation::Builtin(format!("{path}{separator}{name}")), base.rule),

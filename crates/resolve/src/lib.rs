@@ -22,6 +22,7 @@ mod calls;
 mod denotation;
 mod project_index;
 mod pytest_fixtures;
+mod python_containers;
 mod python_rules;
 mod resolver;
 mod rust_rules;
