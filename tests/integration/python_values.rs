@@ -458,3 +458,35 @@ fn builtin_containers_keep_their_element() {
         "#]],
     );
 }
+
+#[test]
+fn subscripts_read_elements_of_containers_and_getitem() {
+    check(
+        r#"
+        //- /reports.py
+        class Report:
+            def to_json(self):
+                return {}
+
+        class Traceback:
+            def __getitem__(self, index) -> Report:
+                return Report()
+
+        def use(reports: list[Report], by_id: dict[str, Report], traceback: Traceback, pairs: list[tuple[str, int]]):
+            reports[0].to_json()  # calls: reports.Report.to_json
+            rep = reports[1]
+            rep.to_json()  # calls: reports.Report.to_json
+            by_id["a"].to_json()  # calls: reports.Report.to_json
+            traceback[-1].to_json()  # calls: reports.Report.to_json
+            pairs[0].to_json()  # calls: unresolved
+        "#,
+        expect![[r#"
+            reports.Traceback.__getitem__ -> reports.Report @7 constructor 0.9
+            reports.use -> reports.Report.to_json @10 typed_receiver 0.85
+            reports.use -> reports.Report.to_json @12 typed_receiver 0.85
+            reports.use -> reports.Report.to_json @13 typed_receiver 0.85
+            reports.use -> reports.Report.to_json @14 typed_receiver 0.85
+            unresolved reports.use reports.py:15 pairs[0].to_json (unknown_member)
+        "#]],
+    );
+}

@@ -211,21 +211,33 @@ pub(crate) fn callee_expression(node: Node<'_>, source: &str) -> CalleeExpr {
     }
     if node.kind() == "attribute" {
         if let (Some(object), Some(attribute)) = (field_child!(node, "object"), field_child!(node, "attribute")) {
-            let receiver = match object.kind() {
-                "call" => match field_child!(object, "function") {
-                    Some(function) => Receiver::Call(Box::new(callee_expression(function, source))),
-                    None => Receiver::Other,
-                },
-                // `", ".join(…)`, `[].append`: a literal's type is a builtin.
-                kind => match literal_type(kind) {
-                    Some(type_name) => Receiver::Path(vec![type_name.to_string()]),
-                    None => Receiver::Other,
-                },
-            };
-            return CalleeExpr::Method { receiver, name: text_of(attribute, source).to_string() };
+            return CalleeExpr::Method { receiver: value_receiver(object, source), name: text_of(attribute, source).to_string() };
         }
     }
     CalleeExpr::Other
+}
+
+/// An expression whose value a method is called on or a name is bound to: a chain of names,
+/// a call's result, an element read by subscript (`xs[0]`), or a literal of a builtin type.
+pub(crate) fn value_receiver(node: Node<'_>, source: &str) -> Receiver {
+    if let Some(path) = dotted_path(node, source) {
+        return Receiver::Path(path);
+    }
+    match node.kind() {
+        "call" => match field_child!(node, "function") {
+            Some(function) => Receiver::Call(Box::new(callee_expression(function, source))),
+            None => Receiver::Other,
+        },
+        "subscript" => match field_child!(node, "value") {
+            Some(value) => Receiver::Subscript(Box::new(value_receiver(value, source))),
+            None => Receiver::Other,
+        },
+        // `", ".join(…)`, `[].append`: a literal's type is a builtin.
+        kind => match literal_type(kind) {
+            Some(type_name) => Receiver::Path(vec![type_name.to_string()]),
+            None => Receiver::Other,
+        },
+    }
 }
 
 /// `a`, `a.b.c` as segments; `None` for anything that is not a chain of names.
@@ -382,6 +394,8 @@ fn lower_one_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &
                     }
                     // `tw = reporter._tw`, `LEGACY_PATH = py.path.local`: the attribute's value.
                     "attribute" => dotted_path(right, source).map(|path| BindingValue::Expression(tether_model::Receiver::Path(path))),
+                    // `rep = reports[1]`: an element.
+                    "subscript" => Some(BindingValue::Expression(value_receiver(right, source))),
                     // `__all__ = ["a", "b"]`: the names a star import takes.
                     "list" | "tuple" if name_path == ["__all__"] => exported_names(right, source),
                     "list" | "tuple" | "set" | "dictionary" => Some(collection_of_names(right, source).unwrap_or_else(|| {
@@ -483,12 +497,7 @@ fn lower_one_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &
 /// pairs` binds each name to an element of the pair.
 fn lower_loop_variables(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
     let (Some(left), Some(right)) = (field_child!(node, "left"), field_child!(node, "right")) else { return };
-    let iterated = match right.kind() {
-        "call" => field_child!(right, "function").map(|function| tether_model::Receiver::Call(Box::new(callee_expression(function, source)))),
-        "identifier" | "attribute" => dotted_path(right, source).map(tether_model::Receiver::Path),
-        _ => None,
-    };
-    let element = iterated.map(BindingValue::ElementOf);
+    let element = Some(value_receiver(right, source)).filter(|iterated| *iterated != Receiver::Other).map(BindingValue::ElementOf);
     // A loop's names are in force after its iterable; a comprehension's in all of it.
     let (visible_from, visible_to) = match (node.kind(), node.parent()) {
         ("for_in_clause", Some(comprehension)) => (comprehension.start_byte() as u32, comprehension.end_byte() as u32),
@@ -523,7 +532,7 @@ fn lower_tuple_assignment(assignment: Node<'_>, left: Node<'_>, scopes: &ScopeSt
     let Some(right) = field_child!(assignment, "right") else { return };
     let value = match right.kind() {
         "call" => field_child!(right, "function").map(|function| BindingValue::CallResult(callee_expression(function, source))),
-        "identifier" | "attribute" => dotted_path(right, source).map(|path| BindingValue::Expression(tether_model::Receiver::Path(path))),
+        "identifier" | "attribute" | "subscript" => Some(BindingValue::Expression(value_receiver(right, source))).filter(|value| *value != BindingValue::Expression(Receiver::Other)),
         _ => None,
     };
     let scope = scopes.innermost_named();

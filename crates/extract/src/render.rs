@@ -104,6 +104,7 @@ fn render_receiver(receiver: &Receiver, separator: &str) -> String {
         Receiver::Path(path) => path.join("."),
         Receiver::Call(callee) => format!("({}())", render_callee(callee, separator)),
         Receiver::Try(inner) => format!("{}?", render_receiver(inner, separator)),
+        Receiver::Subscript(inner) => format!("{}[…]", render_receiver(inner, separator)),
         Receiver::Other => "<expr>".to_string(),
     }
 }

@@ -73,6 +73,8 @@ pub enum Receiver {
     Call(Box<CalleeExpr>),
     /// `inner?`: the value inside an `Option` or `Result` (Rust).
     Try(Box<Receiver>),
+    /// `inner[key]`: an element of a container (Python), `xs[0].m()`, `graph[id].m()`.
+    Subscript(Box<Receiver>),
     /// Anything else (indexing, literals, parenthesized expressions…).
     Other,
 }

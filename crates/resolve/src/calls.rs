@@ -231,6 +231,10 @@ impl Resolver<'_> {
                 let denotation = crate::value_types::unwrapped(&self.receiver_value(caller, inner, language)?.denotation)?;
                 Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
             }
+            Receiver::Subscript(inner) => {
+                let denotation = self.subscripted_value(&self.receiver_value(caller, inner, language)?.denotation, language)?;
+                Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
+            }
             Receiver::Other => None,
         }
     }
@@ -268,7 +272,7 @@ impl Resolver<'_> {
                 let receiver = match receiver {
                     Receiver::Call(inner) => self.call_result_type_at_depth(scope, inner, language, depth + 1)?,
                     Receiver::Path(path) if language == Language::Rust || path.len() == 1 => self.receiver_value(scope, receiver, language)?.denotation,
-                    Receiver::Try(_) => self.receiver_value(scope, receiver, language)?.denotation,
+                    Receiver::Try(_) | Receiver::Subscript(_) => self.receiver_value(scope, receiver, language)?.denotation,
                     _ => return None,
                 };
                 let receiver = crate::value_types::method_receiver(&receiver, name).clone();
@@ -330,6 +334,21 @@ impl Resolver<'_> {
             return Some(Denotation::Instance { type_sym, is_dyn: false });
         }
         None
+    }
+
+    /// What `value[key]` gives: a builtin container's element (a dict's value), or what a
+    /// project class's `__getitem__` returns.
+    fn subscripted_value(&self, value: &Denotation, language: Language) -> Option<Denotation> {
+        match value {
+            Denotation::Wrapped { wrapper, inner } if wrapper.is_python() => Some((**inner).clone()),
+            Denotation::Instance { type_sym, is_dyn: false } if language == Language::Python => {
+                match self.type_member(*type_sym, "__getitem__", false, language, ResolutionRule::TypedReceiver).ok()?.denotation {
+                    Denotation::Symbol(getter) => self.declared_return_type(getter, language),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
     }
 
     /// What `with callee(…) as x` binds: what the manager's `__enter__` returns when that is
