@@ -21,6 +21,7 @@ mod module_names;
 mod outline;
 mod python;
 mod python_annotations;
+mod python_bindings;
 mod query;
 mod query_plan;
 mod render;

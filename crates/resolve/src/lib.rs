@@ -24,6 +24,7 @@ mod project_index;
 mod pytest_fixtures;
 mod python_containers;
 mod python_rules;
+mod python_values;
 mod resolver;
 mod rust_rules;
 mod structure;
