@@ -8,6 +8,7 @@ mod inference_cases;
 mod mcp;
 mod memory;
 mod python_calls;
+mod python_values;
 mod queries;
 mod resolution_cases;
 mod rust_calls;

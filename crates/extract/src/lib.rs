@@ -20,6 +20,8 @@ macro_rules! field_child {
 mod module_names;
 mod outline;
 mod python;
+mod python_annotations;
+mod python_bindings;
 mod query;
 mod query_plan;
 mod render;
@@ -41,6 +43,18 @@ pub const RETURN_BINDING: &str = "return";
 
 /// The binding name under which a Python function's `yield` values are recorded.
 pub const YIELD_BINDING: &str = "yield";
+
+/// The binding that marks a Python method as a property (`@property`, `@cached_property`):
+/// reading the attribute gives what the method returns.
+pub const PROPERTY_BINDING: &str = "property";
+
+/// The binding that marks a Python function decorated as a pytest fixture (`@pytest.fixture`,
+/// `@fixture(scope=…)`): tests elsewhere may receive its value by naming it.
+pub const FIXTURE_BINDING: &str = "fixture";
+
+/// The binding that marks a Python `@overload` stub: the implementation of the same name is
+/// what runs.
+pub const OVERLOAD_BINDING: &str = "overload";
 
 /// The binding name under which a Rust type alias records the type it stands for.
 pub const TYPE_ALIAS_BINDING: &str = "type";

@@ -3,8 +3,9 @@
 use tether_model::{Binding, BindingValue, CallSite, CalleeExpr, FileFacts, Import, ImportStyle, Language, Receiver, SupertypeRef, SymbolKind};
 use tree_sitter::Node;
 
-use crate::{RETURN_BINDING, YIELD_BINDING};
+use crate::{FIXTURE_BINDING, OVERLOAD_BINDING, PROPERTY_BINDING, RETURN_BINDING, YIELD_BINDING};
 use crate::outline::{line_of, text_of, Lowering, NewSymbol, OpenScope, ScopeStack};
+use crate::python_annotations::{annotation_value, generator_element_path};
 use crate::query::{CaptureRole, DefinitionCapture, Tag};
 
 /// Call-site texts longer than this are cut (with `…`) in reports.
@@ -62,9 +63,25 @@ impl Lowering for PythonLowering {
         if !symbol.kind.is_callable() {
             return;
         }
-        // The return annotation, as the binding `return` of the function.
-        if let Some(path) = field_child!(tag.node, "return_type").and_then(|annotation| annotation_path(annotation, source)) {
-            facts.bindings.push(Binding::everywhere(symbol.id, RETURN_BINDING.to_string(), BindingValue::named_type(path), line_of(tag.node)));
+        let line = line_of(tag.node);
+        // The return annotation, as the binding `return` of the function; a generator's
+        // (`-> Iterator[T]`) as what it yields, which is what a pytest fixture gives.
+        if let Some(annotation) = field_child!(tag.node, "return_type") {
+            if let Some(path) = generator_element_path(annotation, source) {
+                facts.bindings.push(Binding::everywhere(symbol.id, YIELD_BINDING.to_string(), BindingValue::named_type(path), line));
+            } else if let Some(value) = annotation_value(annotation, source) {
+                facts.bindings.push(Binding::everywhere(symbol.id, RETURN_BINDING.to_string(), value, line));
+            }
+        }
+        let decorators = decorator_names(tag.node, source);
+        if symbol.kind == SymbolKind::Method && decorators.iter().any(|name| matches!(name.as_str(), "property" | "cached_property" | "abstractproperty" | "getter")) {
+            facts.bindings.push(Binding::everywhere(symbol.id, PROPERTY_BINDING.to_string(), BindingValue::Unknown, line));
+        }
+        if decorators.iter().any(|name| name == "overload") {
+            facts.bindings.push(Binding::everywhere(symbol.id, OVERLOAD_BINDING.to_string(), BindingValue::Unknown, line));
+        }
+        if decorators.iter().any(|name| name == "fixture") {
+            facts.bindings.push(Binding::everywhere(symbol.id, FIXTURE_BINDING.to_string(), BindingValue::Unknown, line));
         }
     }
 
@@ -85,7 +102,12 @@ impl Lowering for PythonLowering {
                 if tag.node.kind() == "keyword_argument" || tag.node.kind() == "comment" {
                     return;
                 }
-                if let Some(path) = dotted_path(tag.node, source) {
+                // `class FDCapture(FDCaptureBase[str])`: the generic base's class.
+                let base = match tag.node.kind() {
+                    "subscript" => field_child!(tag.node, "value").filter(|value| !matches!(text_of(*value, source), "Generic" | "Protocol" | "typing.Generic" | "typing.Protocol")),
+                    _ => Some(tag.node),
+                };
+                if let Some(path) = base.and_then(|base| dotted_path(base, source)) {
                     // The class being defined is the innermost scope: its name precedes its bases.
                     let subtype = scopes.innermost();
                     if subtype.kind == SymbolKind::Class {
@@ -93,10 +115,28 @@ impl Lowering for PythonLowering {
                     }
                 }
             }
-            CaptureRole::Binding => lower_binding(tag.node, scopes, source, facts),
+            CaptureRole::Binding => crate::python_bindings::lower_binding(tag.node, scopes, source, facts),
             CaptureRole::Name | CaptureRole::Definition(_) | CaptureRole::LocalScope => {}
         }
     }
+}
+
+/// The last name of each decorator of a definition: `property` for `@property`, `fixture` for
+/// `@pytest.fixture(scope="session")`, `setter` for `@x.setter`.
+fn decorator_names(definition: Node<'_>, source: &str) -> Vec<String> {
+    let Some(decorated) = definition.parent().filter(|parent| parent.kind() == "decorated_definition") else { return Vec::new() };
+    let mut names = Vec::new();
+    for decorator in decorated.named_children(&mut decorated.walk()).filter(|child| child.kind() == "decorator") {
+        let Some(mut expression) = decorator.named_child(0) else { continue };
+        if expression.kind() == "call" {
+            let Some(function) = field_child!(expression, "function") else { continue };
+            expression = function;
+        }
+        if let Some(name) = dotted_path(expression, source).and_then(|path| path.last().cloned()) {
+            names.push(name);
+        }
+    }
+    names
 }
 
 /// Higher-order functions whose function arguments they call.
@@ -166,40 +206,37 @@ pub(crate) fn callee_expression(node: Node<'_>, source: &str) -> CalleeExpr {
     }
     if node.kind() == "attribute" {
         if let (Some(object), Some(attribute)) = (field_child!(node, "object"), field_child!(node, "attribute")) {
-            let receiver = match object.kind() {
-                "call" => match field_child!(object, "function") {
-                    Some(function) => Receiver::Call(Box::new(callee_expression(function, source))),
-                    None => Receiver::Other,
-                },
-                // `", ".join(…)`, `[].append`: a literal's type is a builtin.
-                kind => match literal_type(kind) {
-                    Some(type_name) => Receiver::Path(vec![type_name.to_string()]),
-                    None => Receiver::Other,
-                },
-            };
-            return CalleeExpr::Method { receiver, name: text_of(attribute, source).to_string() };
+            return CalleeExpr::Method { receiver: value_receiver(object, source), name: text_of(attribute, source).to_string() };
         }
     }
     CalleeExpr::Other
 }
 
-/// `a`, `a.b.c` as segments; `None` for anything that is not a chain of names.
-/// `isinstance(name, Class)` (a plain name and one class): the name and the class's path.
-fn isinstance_check(condition: Node<'_>, source: &str) -> Option<(String, Vec<String>)> {
-    if condition.kind() != "call" || field_child!(condition, "function").map(|function| text_of(function, source)) != Some("isinstance") {
-        return None;
+/// An expression whose value a method is called on or a name is bound to: a chain of names,
+/// a call's result, an element read by subscript (`xs[0]`), or a literal of a builtin type.
+pub(crate) fn value_receiver(node: Node<'_>, source: &str) -> Receiver {
+    if let Some(path) = dotted_path(node, source) {
+        return Receiver::Path(path);
     }
-    let arguments = field_child!(condition, "arguments")?;
-    let mut cursor = arguments.walk();
-    let mut arguments = arguments.named_children(&mut cursor).filter(|argument| !argument.kind().ends_with("comment"));
-    let (name, class) = (arguments.next()?, arguments.next()?);
-    if name.kind() != "identifier" || arguments.next().is_some() {
-        return None;
+    match node.kind() {
+        "call" => match field_child!(node, "function") {
+            Some(function) => Receiver::Call(Box::new(callee_expression(function, source))),
+            None => Receiver::Other,
+        },
+        "subscript" => match field_child!(node, "value") {
+            Some(value) => Receiver::Subscript(Box::new(value_receiver(value, source))),
+            None => Receiver::Other,
+        },
+        // `", ".join(…)`, `[].append`: a literal's type is a builtin.
+        kind => match literal_type(kind) {
+            Some(type_name) => Receiver::Path(vec![type_name.to_string()]),
+            None => Receiver::Other,
+        },
     }
-    Some((text_of(name, source).to_string(), dotted_path(class, source)?))
 }
 
-fn dotted_path(node: Node<'_>, source: &str) -> Option<Vec<String>> {
+/// `a`, `a.b.c` as segments; `None` for anything that is not a chain of names.
+pub(crate) fn dotted_path(node: Node<'_>, source: &str) -> Option<Vec<String>> {
     match node.kind() {
         "identifier" => Some(vec![text_of(node, source).to_string()]),
         "attribute" => {
@@ -268,227 +305,8 @@ fn split_alias<'tree>(node: Node<'tree>, source: &str) -> (Option<Node<'tree>>, 
     }
 }
 
-/// Lowers one `@local.definition` capture. Parameter lists, loops and `with` items are
-/// captured whole, which keeps the query cheap, and their binding children are lowered.
-fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
-    match node.kind() {
-        "parameters" => {
-            let mut cursor = node.walk();
-            for parameter in node.named_children(&mut cursor) {
-                lower_one_binding(parameter, scopes, source, facts);
-            }
-        }
-        "for_statement" | "for_in_clause" => {
-            if let Some(variable) = field_child!(node, "left").filter(|left| left.kind() == "identifier") {
-                lower_one_binding(variable, scopes, source, facts);
-            }
-        }
-        "with_item" => {
-            if let Some(pattern) = field_child!(node, "value").filter(|value| value.kind() == "as_pattern") {
-                lower_one_binding(pattern, scopes, source, facts);
-            }
-        }
-        // `if isinstance(x, Foo):` (or `elif`) makes `x` a `Foo` in the block; `assert
-        // isinstance(x, Foo)` for the rest of the function.
-        "if_statement" | "elif_clause" | "assert_statement" => {
-            let condition = match node.kind() {
-                "assert_statement" => node.named_child(0),
-                _ => field_child!(node, "condition"),
-            };
-            let Some(condition) = condition else { return };
-            let Some((name, class_path)) = isinstance_check(condition, source) else { return };
-            // In force after the condition (a Python block starts at its first statement).
-            let (visible_from, visible_to) = match node.kind() {
-                "assert_statement" => (node.end_byte() as u32, u32::MAX),
-                _ => match field_child!(node, "consequence") {
-                    Some(block) => (condition.end_byte() as u32, block.end_byte() as u32),
-                    None => return,
-                },
-            };
-            let scope = scopes.innermost_named().id;
-            facts.bindings.push(Binding { scope, name, value: BindingValue::named_type(class_path), line: line_of(node), visible_from, visible_to });
-        }
-        _ => lower_one_binding(node, scopes, source, facts),
-    }
-}
-
-fn lower_one_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
-    let line = line_of(node);
-    match node.kind() {
-        "assignment" => {
-            let Some(left) = field_child!(node, "left") else { return };
-            let Some(name_path) = dotted_path(left, source) else { return };
-            if name_path.len() > 2 {
-                return;
-            }
-            let named = scopes.innermost_named();
-            let right = field_child!(node, "right");
-            let value = if let Some(annotation) = field_child!(node, "type") {
-                annotation_path(annotation, source).map(BindingValue::named_type)
-            } else if let Some(right) = right {
-                match right.kind() {
-                    "call" => field_child!(right, "function").map(|function| BindingValue::CallResult(callee_expression(function, source))),
-                    // `self.x = x` copies what is known of a parameter or local `x`.
-                    "identifier" => {
-                        let source_name = text_of(right, source);
-                        facts.bindings.iter().rev().find(|binding| binding.scope == named.id && binding.name == source_name).map(|binding| binding.value.clone())
-                    }
-                    // `__all__ = ["a", "b"]`: the names a star import takes.
-                    "list" | "tuple" if name_path == ["__all__"] => exported_names(right, source),
-                    "list" | "tuple" | "set" | "dictionary" => Some(collection_of_names(right, source).unwrap_or_else(|| {
-                        BindingValue::named_type(vec![literal_type(right.kind()).unwrap_or("list").to_string()])
-                    })),
-                    kind => Some(literal_type(kind).map_or(BindingValue::Unknown, |type_name| BindingValue::named_type(vec![type_name.to_string()]))),
-                }
-            } else {
-                None
-            };
-            let Some(value) = value else { return };
-            // A class-body annotation or assignment (`x: T`) describes an attribute (`self.x`).
-            if named.kind == SymbolKind::Class && name_path.len() == 1 {
-                facts.bindings.push(Binding::everywhere(named.id, format!("self.{}", name_path[0]), value, line));
-                return;
-            }
-            // `self.h = H()` inside a method describes the class's attribute.
-            let scope = if name_path.len() == 2 {
-                if name_path[0] != "self" || named.kind != SymbolKind::Method {
-                    return;
-                }
-                match scopes.enclosing_of_innermost_named() {
-                    Some(class) if class.kind == SymbolKind::Class => class.id,
-                    _ => return,
-                }
-            } else {
-                named.id
-            };
-            // An attribute is everywhere in its class; a local from the end of its assignment.
-            let binding = match name_path.len() {
-                1 => Binding { scope, name: name_path.join("."), value, line, visible_from: node.end_byte() as u32, visible_to: u32::MAX },
-                _ => Binding::everywhere(scope, name_path.join("."), value, line),
-            };
-            facts.bindings.push(binding);
-        }
-        // Untyped parameters and loop variables: locals of no visible type.
-        "identifier" | "default_parameter" => {
-            let name = if node.kind() == "identifier" { Some(node) } else { field_child!(node, "name") };
-            let Some(name) = name.filter(|name| name.kind() == "identifier") else { return };
-            let is_parameter = node.parent().is_some_and(|parent| parent.kind() == "parameters");
-            // Parameters belong to the function being defined (the innermost scope); loop
-            // variables to the innermost named scope.
-            let scope = if is_parameter { scopes.innermost().id } else { scopes.innermost_named().id };
-            let value = if is_parameter { BindingValue::UntypedParameter } else { BindingValue::Unknown };
-            facts.bindings.push(Binding { scope, name: text_of(name, source).to_string(), value, line, visible_from: node.start_byte() as u32, visible_to: u32::MAX });
-        }
-        // `return x` / `yield x` in a function without a return annotation: the binding `return`.
-        "return_statement" | "yield" => {
-            let function = scopes.innermost();
-            if !function.kind.is_callable() || function.kind == SymbolKind::Lambda {
-                return;
-            }
-            // An annotation says it all; and a function's own statements only (not a class's
-            // or a nested function's, which are their own innermost scopes).
-            let mut ancestor = node.parent();
-            while let Some(current) = ancestor.filter(|current| !matches!(current.kind(), "function_definition" | "lambda" | "class_definition")) {
-                ancestor = current.parent();
-            }
-            if ancestor.is_none_or(|definition| definition.kind() != "function_definition" || field_child!(definition, "return_type").is_some()) {
-                return;
-            }
-            let Some(value) = node.named_child(0).filter(|value| !value.kind().ends_with("comment")) else { return };
-            let value = match value.kind() {
-                "call" => field_child!(value, "function").map(|callee| BindingValue::CallResult(callee_expression(callee, source))),
-                "identifier" | "attribute" => dotted_path(value, source).map(|path| BindingValue::Expression(tether_model::Receiver::Path(path))),
-                _ => None,
-            };
-            let Some(value) = value else { return };
-            // A generator's yields are not what calling it returns, but they are what a pytest
-            // fixture gives the tests that name it.
-            let name = if node.kind() == "yield" { YIELD_BINDING } else { RETURN_BINDING };
-            facts.bindings.push(Binding { scope: function.id, name: name.to_string(), value, line, visible_from: node.start_byte() as u32, visible_to: u32::MAX });
-        }
-        "as_pattern" => {
-            let Some(alias) = field_child!(node, "alias").and_then(|alias| alias.named_child(0)).filter(|alias| alias.kind() == "identifier") else { return };
-            let value = node
-                .named_child(0)
-                .filter(|value| value.kind() == "call")
-                .and_then(|call| field_child!(call, "function"))
-                .map_or(BindingValue::Unknown, |function| BindingValue::CallResult(callee_expression(function, source)));
-            facts.bindings.push(Binding { scope: scopes.innermost_named().id, name: text_of(alias, source).to_string(), value, line, visible_from: node.end_byte() as u32, visible_to: u32::MAX });
-        }
-        "typed_parameter" | "typed_default_parameter" => {
-            let name = match node.kind() {
-                "typed_parameter" => node.named_children(&mut node.walk()).find(|child| child.kind() == "identifier"),
-                _ => field_child!(node, "name"),
-            };
-            let (Some(name), Some(annotation)) = (name, field_child!(node, "type")) else { return };
-            let Some(path) = annotation_path(annotation, source) else { return };
-            // Parameters belong to the function being defined, which is the innermost scope.
-            let scope = scopes.innermost().id;
-            facts.bindings.push(Binding { scope, name: text_of(name, source).to_string(), value: BindingValue::named_type(path), line, visible_from: node.start_byte() as u32, visible_to: u32::MAX });
-        }
-        _ => {}
-    }
-}
-
-/// The class named by an annotation: `C`, `m.C`, `"C"`, `Optional[C]`, `C | None`.
-fn annotation_path(annotation: Node<'_>, source: &str) -> Option<Vec<String>> {
-    let inner = if annotation.kind() == "type" { annotation.named_child(0)? } else { annotation };
-    match inner.kind() {
-        "identifier" | "attribute" => dotted_path(inner, source),
-        "string" => {
-            let text = text_of(inner, source).trim_matches(|c| c == '"' || c == '\'');
-            let valid = !text.is_empty() && text.split('.').all(|part| !part.is_empty() && part.chars().all(|c| c.is_alphanumeric() || c == '_'));
-            valid.then(|| text.split('.').map(str::to_string).collect())
-        }
-        "generic_type" | "subscript" => {
-            let head = inner.named_child(0).and_then(|head| dotted_path(head, source))?;
-            if head.last().is_some_and(|last| last == "Optional") {
-                let argument = inner.named_child(1)?;
-                let argument = if argument.kind() == "type_parameter" { argument.named_child(0)? } else { argument };
-                annotation_path(argument, source)
-            } else {
-                None
-            }
-        }
-        "binary_operator" => {
-            let left = field_child!(inner, "left")?;
-            let right = field_child!(inner, "right")?;
-            if text_of(right, source) == "None" {
-                annotation_path(left, source)
-            } else {
-                None
-            }
-        }
-        _ => None,
-    }
-}
-
-/// The string elements of an `__all__` literal, each as a one-segment path.
-fn exported_names(node: Node<'_>, source: &str) -> Option<BindingValue> {
-    let names: Vec<Vec<String>> = node
-        .named_children(&mut node.walk())
-        .filter(|element| element.kind() == "string")
-        .map(|element| vec![text_of(element, source).trim_matches(|c| c == '"' || c == '\'').to_string()])
-        .filter(|name| !name[0].is_empty())
-        .collect();
-    Some(BindingValue::Collection(names))
-}
-
-/// A literal collection whose elements (or dict values) are all names, as a binding.
-fn collection_of_names(node: Node<'_>, source: &str) -> Option<BindingValue> {
-    let mut elements = Vec::new();
-    for element in node.named_children(&mut node.walk()) {
-        let value = if element.kind() == "pair" { field_child!(element, "value")? } else { element };
-        if value.kind() == "comment" {
-            continue;
-        }
-        elements.push(dotted_path(value, source)?);
-    }
-    (!elements.is_empty()).then_some(BindingValue::Collection(elements))
-}
-
 /// The builtin type of a literal expression node.
-fn literal_type(kind: &str) -> Option<&'static str> {
+pub(crate) fn literal_type(kind: &str) -> Option<&'static str> {
     match kind {
         "string" | "concatenated_string" => Some("str"),
         "list" | "list_comprehension" => Some("list"),

@@ -74,6 +74,7 @@ fn render_binding_value(value: &BindingValue, separator: &str) -> String {
             format!("{}{}{arguments}", if *is_dyn { "dyn " } else { "" }, path.join(separator))
         }
         BindingValue::CallResult(callee) => format!("call {}", render_callee(callee, separator)),
+        BindingValue::EnteredContext(callee) => format!("with {}", render_callee(callee, separator)),
         BindingValue::Expression(receiver) => format!("value {}", render_receiver(receiver, separator)),
         BindingValue::ElementOf(receiver) => format!("element of {}", render_receiver(receiver, separator)),
         BindingValue::ClosureParameter { receiver, method, parameter } => {
@@ -111,6 +112,7 @@ fn render_receiver(receiver: &Receiver, separator: &str) -> String {
             format!("({}::<{}>())", render_callee(call, separator), arguments.iter().map(|argument| render_binding_value(argument, separator)).collect::<Vec<_>>().join(", "))
         }
         Receiver::Adapted { call, returned, .. } => format!("({}(=> {}))", render_callee(call, separator), render_receiver(returned, separator)),
+        Receiver::Subscript(inner) => format!("{}[…]", render_receiver(inner, separator)),
         Receiver::Other => "<expr>".to_string(),
     }
 }

@@ -85,6 +85,8 @@ pub enum Receiver {
     /// A Rust call with written generic arguments (`ctx.find_node::<ast::Fn>()`), which
     /// decide a return type written as the function's own generic parameter (`-> Option<N>`).
     Turbofish { call: Box<CalleeExpr>, arguments: Vec<BindingValue> },
+    /// `inner[key]`: an element of a container (Python), `xs[0].m()`, `graph[id].m()`.
+    Subscript(Box<Receiver>),
     /// Anything else (indexing, literals, parenthesized expressions…).
     Other,
 }
@@ -177,6 +179,9 @@ pub enum BindingValue {
     Type { path: Vec<String>, is_dyn: bool, arguments: Vec<BindingValue> },
     /// The result of a call: `x = C()`, `let x = Type::new()`.
     CallResult(CalleeExpr),
+    /// What a Python `with f(…) as x` binds: the value the context manager's `__enter__`
+    /// returns, or what a `@contextmanager` generator yields.
+    EnteredContext(CalleeExpr),
     /// The value of an expression that is not a call: `let x = y.field;`, `let x = y?;`, and
     /// `if let Some(x) = y` (as `y?`).
     Expression(Receiver),

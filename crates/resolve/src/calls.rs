@@ -104,6 +104,8 @@ impl Resolver<'_> {
                 self.method_of_value(&receiver, name, language)
             }
             (Language::Rust, CalleeExpr::Macro(path)) => self.rust_macro(caller, path),
+            // `StashKey[int]()`: a generic class called with its type arguments is constructed.
+            (Language::Python, CalleeExpr::Indexed(path)) => self.indexed_collection(caller, path, language).or_else(|reason| self.python_generic_class(caller, path).ok_or(reason)),
             (_, CalleeExpr::Indexed(path)) => self.indexed_collection(caller, path, language),
             (Language::Python, CalleeExpr::Macro(_)) | (_, CalleeExpr::Other) => Err(UnresolvedReason::ComplexCallee),
         }
@@ -172,7 +174,10 @@ impl Resolver<'_> {
         if let Denotation::Wrapped { wrapper, .. } = &receiver.denotation {
             // A std method of the wrapper, or (an extension trait's) something unknown.
             return match wrapper.has_std_method(name) {
-                true => found(Denotation::Builtin(format!("{}::{name}", wrapper.std_name())), ResolutionRule::TypedReceiver),
+                true => {
+                    let separator = if wrapper.is_python() { "." } else { "::" };
+                    found(Denotation::Builtin(format!("{}{separator}{name}", wrapper.std_name())), ResolutionRule::TypedReceiver)
+                }
                 false => Err(UnresolvedReason::UnknownMember),
             };
         }
@@ -232,6 +237,10 @@ impl Resolver<'_> {
                 let denotation = self.adapted_value(caller, call, returned, *at, language)?;
                 Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
             }
+            Receiver::Subscript(inner) => {
+                let denotation = self.subscripted_value(&self.receiver_value(caller, inner, language)?.denotation, language)?;
+                Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
+            }
             Receiver::Other => None,
         }
     }
@@ -268,10 +277,16 @@ impl Resolver<'_> {
         let resolved = match (language, callee) {
             // `x.m()` in Python is a dotted path whose head may be a local (`result =
             // pytester.runpytest()`); a bare `f()` calls a function, not a local's value.
-            (Language::Python, CalleeExpr::Path(path)) => {
-                let bindings = if path.len() > 1 { BindingUse::Allowed } else { BindingUse::Forbidden };
-                self.python_path_in(scope, path, bindings).ok()?
-            }
+            // A bare name may be a local or parameter holding a callable object
+            // (`run_and_parse()`, a fixture), which hides a function of the same name.
+            (Language::Python, CalleeExpr::Path(path)) => match path.split_last() {
+                // `items.pop()`, `table.values()`: a builtin container's method may give its element.
+                Some((name, receiver)) if !receiver.is_empty() => match self.receiver_value(scope, &Receiver::Path(receiver.to_vec()), language).map(|resolved| resolved.denotation) {
+                    Some(Denotation::Wrapped { wrapper, inner }) if wrapper.is_python() => return wrapper.method_result(&inner, name),
+                    _ => self.python_path_in(scope, path, BindingUse::Allowed).ok()?,
+                },
+                _ => self.python_path_in(scope, path, BindingUse::Allowed).ok()?,
+            },
             (Language::Rust, CalleeExpr::Path(path)) => {
                 // `m(…)` where `m` is a local closure whose value is visible.
                 if let [name] = path.as_slice() {
@@ -281,12 +296,15 @@ impl Resolver<'_> {
                 }
                 self.rust_called_path(scope, path, BindingUse::Forbidden).ok()?
             }
+            (Language::Python, CalleeExpr::Indexed(path)) => self.python_generic_class(scope, path)?,
             (_, CalleeExpr::Method { receiver, name }) => {
                 let receiver = match (known_receiver, receiver) {
                     (Some(known), _) => known,
                     (None, Receiver::Call(inner)) => self.call_result_type_at_depth(scope, inner, language, depth + 1, None, &[])?,
                     (None, Receiver::Path(path)) if language == Language::Rust || path.len() == 1 => self.receiver_value(scope, receiver, language)?.denotation,
-                    (None, Receiver::Try(_) | Receiver::Await(_) | Receiver::Adapted { .. } | Receiver::Turbofish { .. }) => self.receiver_value(scope, receiver, language)?.denotation,
+                    (None, Receiver::Try(_) | Receiver::Await(_) | Receiver::Adapted { .. } | Receiver::Turbofish { .. } | Receiver::Subscript(_)) => {
+                        self.receiver_value(scope, receiver, language)?.denotation
+                    }
                     _ => return None,
                 };
                 let receiver = crate::value_types::method_receiver(&receiver, name).clone();
@@ -315,6 +333,13 @@ impl Resolver<'_> {
         }
         let sym = match resolved.denotation {
             Denotation::Symbol(sym) => sym,
+            // Calling an object of a project class calls its `__call__`.
+            Denotation::Instance { type_sym, is_dyn: false } if language == Language::Python => {
+                match self.type_member(type_sym, "__call__", false, language, ResolutionRule::TypedReceiver).ok()?.denotation {
+                    Denotation::Symbol(method) => method,
+                    _ => return None,
+                }
+            }
             // A call into a dependency or a builtin returns a value of that world: its methods
             // are outside the project too.
             Denotation::External(path) => return Some(Denotation::External(format!("{path}()"))),
@@ -420,8 +445,11 @@ impl Resolver<'_> {
                 CallTargets::Project(candidates.into_iter().map(|candidate| (candidate, rule)).collect())
             }
             Denotation::Instance { type_sym, is_dyn } => {
-                match self.type_member(type_sym, "__call__", is_dyn, language, resolved.rule) {
+                match self.type_member(type_sym, "__call__", is_dyn, language, crate::denotation::instance_member_rule(resolved.rule)) {
                     Ok(Resolved { denotation: Denotation::Symbol(method), rule }) => CallTargets::Project(vec![(method, rule)]),
+                    Ok(Resolved { denotation: Denotation::Ambiguous(methods), .. }) => {
+                        CallTargets::Project(methods.into_iter().map(|method| (method, ResolutionRule::Ambiguous)).collect())
+                    }
                     _ => CallTargets::Unresolved(UnresolvedReason::ComplexCallee),
                 }
             }

@@ -79,6 +79,8 @@ impl Resolver<'_> {
             Denotation::Wrapped { wrapper, inner } if wrapper.is_pointer() => {
                 self.member_at_depth(&Resolved { denotation: (**inner).clone(), rule: base.rule }, name, language, depth + 1)
             }
+            // A Python builtin container's attributes are the builtin's (`items.append`).
+            Denotation::Wrapped { wrapper, .. } if wrapper.is_python() => found(Denotation::Builtin(format!("{}.{name}", wrapper.std_name())), instance_member_rule(base.rule)),
             Denotation::Wrapped { .. } => Err(UnresolvedReason::UnknownMember),
             Denotation::External(path) => found(Denotation::External(format!("{path}{separator}{name}")), base.rule),
             Denotation::Builtin(path) => found(Denotation::Builtin(format!("{path}{separator}{name}")), base.rule),
@@ -125,10 +127,11 @@ impl Resolver<'_> {
             }
             Denotation::Instance { type_sym, is_dyn } => {
                 if let Some(field) = self.field_type(*type_sym, name, language) {
-                    return found(field, member_rule(base.rule, ResolutionRule::TypedReceiver));
+                    return found(field, instance_member_rule(base.rule));
                 }
-                let rule = if *is_dyn { ResolutionRule::DynamicDispatch } else { member_rule(base.rule, ResolutionRule::TypedReceiver) };
-                self.type_member(*type_sym, name, *is_dyn, language, rule)
+                let rule = if *is_dyn { ResolutionRule::DynamicDispatch } else { instance_member_rule(base.rule) };
+                let member = self.type_member(*type_sym, name, *is_dyn, language, rule)?;
+                Ok(self.python_property_value(member, language))
             }
         }
     }
@@ -143,6 +146,7 @@ impl Resolver<'_> {
             .copied()
             .filter(|child| self.index.symbol(*child).kind != SymbolKind::Impl)
             .collect();
+        let items = if language == Language::Python { self.without_overload_stubs(&items) } else { items };
         if let Some(denotation) = from_candidates(&items) {
             return found(denotation, rule);
         }
@@ -157,7 +161,26 @@ impl Resolver<'_> {
         if let Some(imported) = self.imported_name(module, name, depth + 1) {
             return found(imported.denotation, rule);
         }
+        if language == Language::Python && self.module_variables_visible {
+            if let Some(value) = self.python_module_variable(module, name) {
+                // A variable's value is known through its assignment, not declared.
+                let rule = match rule {
+                    ResolutionRule::Ambiguous | ResolutionRule::NameOnly | ResolutionRule::DynamicDispatch => rule,
+                    _ => ResolutionRule::TypedReceiver,
+                };
+                return found(value, rule);
+            }
+        }
         Err(UnresolvedReason::UnknownMember)
+    }
+
+    /// What a Python module variable holds as seen from outside the module (its last typed
+    /// assignment): `MARK_GEN = MarkGenerator()` an instance, `local = LocalPath` the class,
+    /// `checked_call = _maker.checked_call` the method.
+    fn python_module_variable(&self, module: Sym, name: &str) -> Option<Denotation> {
+        let bindings = self.index.bindings_named(module, name)?;
+        let value = bindings.iter().rev().find_map(|binding| self.binding_denotation(module, binding, Language::Python))?;
+        (value != Denotation::UntypedLocal).then_some(value)
     }
 
     /// A name bound in a scope by an import (explicit first, then globs).
@@ -209,6 +232,36 @@ impl Resolver<'_> {
             Some(names) => names.iter().any(|exported| exported.len() == 1 && exported[0] == name),
             None => !name.starts_with('_'),
         }
+    }
+}
+
+impl Resolver<'_> {
+    /// Reading a Python property gives what its getter returns (untyped when that is not
+    /// visible), not the getter: `request.node.warn()` calls a method of the node.
+    fn python_property_value(&self, member: Resolved, language: Language) -> Resolved {
+        if language != Language::Python {
+            return member;
+        }
+        let candidates = match &member.denotation {
+            Denotation::Symbol(sym) => std::slice::from_ref(sym),
+            Denotation::Ambiguous(candidates) => candidates.as_slice(),
+            _ => return member,
+        };
+        let Some(getter) = candidates.iter().copied().find(|candidate| self.index.bindings_named(*candidate, crate::PROPERTY_BINDING).is_some()) else {
+            return member;
+        };
+        let value = self.declared_return_type(getter, language).unwrap_or(Denotation::UntypedLocal);
+        Resolved { denotation: value, rule: member.rule }
+    }
+}
+
+/// The rule of a member of a value: its type is known from an annotation or an assignment,
+/// however the value was reached (an imported module variable is still a typed value), except
+/// that `self`'s members stay self members and weak guesses stay weak.
+pub(crate) fn instance_member_rule(base_rule: ResolutionRule) -> ResolutionRule {
+    match base_rule {
+        ResolutionRule::Ambiguous | ResolutionRule::NameOnly | ResolutionRule::DynamicDispatch | ResolutionRule::SelfMethod => base_rule,
+        _ => ResolutionRule::TypedReceiver,
     }
 }
 

@@ -27,7 +27,9 @@ mod closure_results;
 mod denotation;
 mod project_index;
 mod pytest_fixtures;
+mod python_containers;
 mod python_rules;
+mod python_values;
 mod resolver;
 mod rust_namespaces;
 mod rust_rules;
@@ -54,6 +56,15 @@ pub(crate) const RETURN_BINDING: &str = "return";
 
 /// The binding under which extraction records what a Python function yields.
 pub(crate) const YIELD_BINDING: &str = "yield";
+
+/// The binding under which extraction marks a Python property's getter.
+pub(crate) const PROPERTY_BINDING: &str = "property";
+
+/// The binding under which extraction marks a pytest fixture function.
+pub(crate) const FIXTURE_BINDING: &str = "fixture";
+
+/// The binding under which extraction marks a Python `@overload` stub.
+pub(crate) const OVERLOAD_BINDING: &str = "overload";
 
 /// The binding under which extraction records what a Rust type alias stands for.
 pub(crate) const TYPE_ALIAS_BINDING: &str = "type";

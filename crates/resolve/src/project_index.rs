@@ -35,6 +35,9 @@ pub(crate) struct ProjectIndex<'a> {
     pub python_module_prefixes: HashSet<String>,
     /// Pytest `conftest.py` modules by their folder (`""` at the root).
     pub python_conftests: HashMap<&'a str, Sym>,
+    /// Functions decorated as pytest fixtures in plugin modules (neither test files nor
+    /// `conftest.py`), by name: the fixtures a plugin such as pytest itself provides.
+    pub python_plugin_fixtures: HashMap<&'a str, Vec<Sym>>,
 }
 
 impl<'a> ProjectIndex<'a> {
@@ -59,6 +62,7 @@ impl<'a> ProjectIndex<'a> {
             rust_crates: HashSet::default(),
             python_module_prefixes: HashSet::default(),
             python_conftests: HashMap::default(),
+            python_plugin_fixtures: HashMap::default(),
         };
         for file in &files {
             let mut module: Option<Sym> = None;
@@ -115,8 +119,12 @@ impl<'a> ProjectIndex<'a> {
                 index.imports.push(import);
                 index.imports_by_scope.entry(scope).or_default().push(position);
             }
+            let is_plugin_file = file.language == Some(Language::Python) && !crate::pytest_fixtures::is_pytest_file(&file.path);
             for binding in &file.bindings {
                 let Some(scope) = index.by_id.get(&binding.scope).copied() else { continue };
+                if is_plugin_file && binding.name == crate::FIXTURE_BINDING {
+                    index.python_plugin_fixtures.entry(index.symbols[scope as usize].name.as_str()).or_default().push(scope);
+                }
                 index.bindings_by_scope.entry(scope).or_default().entry(binding.name.as_str()).or_default().push(binding);
             }
             index.supertypes.extend(file.supertypes.iter());

@@ -1,10 +1,12 @@
 //! Pytest fixtures: in a test file or a `conftest.py`, a function's untyped parameter holds
 //! what the fixture of the same name returns or yields. Pytest finds that fixture in the
 //! same module first, then in the `conftest.py` of the module's folder and of each folder
-//! above it; tether looks in the same places.
+//! above it, then among the plugins; tether looks in the same places.
 //!
-//! A fixture is recognised by its place and name only (a module-level function), not by its
-//! `@pytest.fixture` decorator, which the facts do not link to the function.
+//! In test files and `conftest.py` a fixture is recognised by its place and name only (a
+//! module-level function). A plugin's fixture (a module that is neither, such as pytest's own
+//! `tmpdir` or `monkeypatch`) must carry a `@fixture` decorator and be the only one of its name.
+//! A fixture function is itself fed fixtures wherever it is defined.
 
 use tether_model::{Language, SymbolKind};
 
@@ -20,17 +22,39 @@ impl Resolver<'_> {
             return None;
         }
         let module = self.index.module_of[function as usize];
-        let path = self.index.symbol(module).path.as_str();
-        let file_name = path.rsplit('/').next().unwrap_or(path);
-        let is_pytest_file = file_name == "conftest.py" || file_name.starts_with("test_") || file_name.ends_with("_test.py");
-        if !is_pytest_file {
+        let is_fixture = self.index.bindings_named(function, crate::FIXTURE_BINDING).is_some();
+        if !is_pytest_file(&self.index.symbol(module).path) && !is_fixture {
             return None;
         }
-        let fixture = self.pytest_fixture_named(module, function, name)?;
-        // What the fixture returns (its annotation or a `return`), else what it yields.
-        self.declared_return_type(fixture, Language::Python).or_else(|| {
-            let yields = self.index.bindings_named(fixture, crate::YIELD_BINDING)?;
-            yields.iter().find_map(|binding| self.binding_denotation(fixture, binding, Language::Python))
+        let fixture = self.pytest_class_fixture_named(function, name).or_else(|| self.pytest_fixture_named(module, function, name))?;
+        // What the fixture returns (its annotation or a `return`), else what it yields, else
+        // a function or class it returns (a factory such as `importasmod`).
+        self.declared_return_type(fixture, Language::Python)
+            .or_else(|| {
+                let yields = self.index.bindings_named(fixture, crate::YIELD_BINDING)?;
+                yields.iter().find_map(|binding| self.binding_denotation(fixture, binding, Language::Python))
+            })
+            .or_else(|| {
+                let returns = self.index.bindings_named(fixture, crate::RETURN_BINDING)?;
+                returns.iter().find_map(|binding| match self.binding_denotation(fixture, binding, Language::Python)? {
+                    Denotation::Symbol(returned) if self.index.symbol(returned).kind.is_callable() || self.index.symbol(returned).kind.is_type() => Some(Denotation::Symbol(returned)),
+                    _ => None,
+                })
+            })
+    }
+
+    /// A `@fixture` method of the requesting method's class (or its bases), not itself.
+    fn pytest_class_fixture_named(&self, requester: Sym, name: &str) -> Option<Sym> {
+        if self.index.symbol(requester).kind != SymbolKind::Method {
+            return None;
+        }
+        let class = self.index.parent(requester)?;
+        self.linearization(class).into_iter().find_map(|class| {
+            self.index
+                .children_named(class, name)
+                .iter()
+                .copied()
+                .find(|candidate| *candidate != requester && self.index.bindings_named(*candidate, crate::FIXTURE_BINDING).is_some())
         })
     }
 
@@ -52,9 +76,21 @@ impl Resolver<'_> {
                 }
             }
             if folder.is_empty() {
-                return None;
+                break;
             }
             folder = folder.rsplit_once('/').map_or("", |(parent, _)| parent);
         }
+        // Else a plugin's fixture (`tmp_path`, `monkeypatch` in pytest's own plugins), when
+        // exactly one plugin module of the project defines it.
+        match self.index.python_plugin_fixtures.get(name).map(Vec::as_slice) {
+            Some([only]) if *only != requester => Some(*only),
+            _ => None,
+        }
     }
+}
+
+/// `test_*.py`, `*_test.py` or `conftest.py`: files whose functions pytest feeds fixtures.
+pub(crate) fn is_pytest_file(path: &str) -> bool {
+    let file_name = path.rsplit('/').next().unwrap_or(path);
+    file_name == "conftest.py" || file_name.starts_with("test_") || file_name.ends_with("_test.py")
 }

@@ -55,6 +55,7 @@ impl Resolver<'_> {
                 .copied()
                 .filter(|child| self.index.symbol(*child).kind != SymbolKind::Lambda)
                 .collect();
+            let definitions = self.without_overload_stubs(&definitions);
             if let Some(denotation) = from_candidates(&definitions) {
                 return Some(Resolved { denotation, rule: ResolutionRule::SameScope });
             }
@@ -159,11 +160,18 @@ impl Resolver<'_> {
     /// `super().name` from inside a method: the next class in the MRO that defines it.
     pub(crate) fn python_super_member(&self, scope: Sym, name: &str) -> Lookup {
         let class = self.python_enclosing_class_of_method(scope).ok_or(UnresolvedReason::UnknownReceiverType)?;
-        for base in self.linearization(class).into_iter().skip(1) {
-            if let Some(denotation) = from_candidates(self.index.children_named(base, name)) {
+        let classes = self.linearization(class);
+        for base in classes.iter().skip(1) {
+            if let Some(denotation) = from_candidates(&self.without_overload_stubs(self.index.children_named(*base, name))) {
                 return found(denotation, ResolutionRule::SelfMethod);
             }
         }
-        Err(UnresolvedReason::UnknownMember)
+        // Not in a project base: the first base outside the project (`list.__init__` for
+        // `class Traceback(list[Entry])`, `argparse.Action.__init__`).
+        match classes.iter().find_map(|class| self.outside_bases.get(class).and_then(|bases| bases.first())) {
+            Some(Denotation::External(base)) if !base.is_empty() => found(Denotation::External(format!("{base}.{name}")), ResolutionRule::SelfMethod),
+            Some(Denotation::Builtin(base)) => found(Denotation::Builtin(format!("{base}.{name}")), ResolutionRule::SelfMethod),
+            _ => Err(UnresolvedReason::UnknownMember),
+        }
     }
 }

@@ -74,6 +74,9 @@ pub(crate) struct Resolver<'a> {
     pub blanket_impls: Vec<crate::blanket_impls::BlanketImpl>,
     /// The last segment of each trait impl's trait path, project trait or not.
     pub impl_trait_names: HashMap<Sym, String>,
+    /// Whether a Python module's variables (`MARK_GEN = MarkGenerator()`) are its members
+    /// yet: typing them needs the imports and bases, so they join only after those phases.
+    pub module_variables_visible: bool,
 }
 
 impl<'a> Resolver<'a> {
@@ -92,19 +95,44 @@ impl<'a> Resolver<'a> {
             deref_targets: HashMap::default(),
             blanket_impls: Vec::new(),
             impl_trait_names: HashMap::default(),
+            module_variables_visible: false,
         };
         resolver.resolve_imports();
         resolver.resolve_impls();
         resolver.resolve_bases();
         (resolver.blanket_impls, resolver.impl_trait_names) = resolver.collect_blanket_impls();
         resolver.deref_targets = resolver.impls_of_type.keys().filter_map(|type_sym| Some((*type_sym, resolver.deref_target(*type_sym)?))).collect();
+        resolver.resolve_imports_of_module_variables();
         resolver
+    }
+
+    /// Imports of Python module variables (`from _pytest.mark import MARK_GEN as mark`), and
+    /// imports through them, once the variables can be typed. Each pass starts a new cache
+    /// generation: a variable typed too early (before an import it needs) must not stay untyped.
+    fn resolve_imports_of_module_variables(&mut self) {
+        self.module_variables_visible = true;
+        for _ in 0..IMPORT_PASSES {
+            self.generation = GENERATION.fetch_add(1, Ordering::Relaxed);
+            if !self.resolve_import_pass() {
+                break;
+            }
+        }
+        self.generation = GENERATION.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Resolves imports to a fixpoint, so that re-exports of re-exports bind. Each pass reads
     /// the previous pass's results, so the imports of a pass resolve in parallel.
     fn resolve_imports(&mut self) {
         for _ in 0..IMPORT_PASSES {
+            if !self.resolve_import_pass() {
+                break;
+            }
+        }
+    }
+
+    /// One pass over the imports not yet bound to project code; whether any result changed.
+    fn resolve_import_pass(&mut self) -> bool {
+        {
             let pending: Vec<usize> = (0..self.index.imports.len())
                 .filter(|position| !self.import_results[*position].as_ref().is_some_and(|resolved| !matches!(resolved.denotation, Denotation::External(_))))
                 .collect();
@@ -116,12 +144,13 @@ impl<'a> Resolver<'a> {
                 })
                 .collect();
             if updates.is_empty() {
-                break;
+                return false;
             }
             for (position, resolved) in updates {
                 self.import_results[position] = resolved;
             }
         }
+        true
     }
 
     fn resolve_import(&self, position: usize) -> Option<Resolved> {
@@ -232,10 +261,25 @@ impl<'a> Resolver<'a> {
         match language {
             Language::Python => {
                 let classes = self.linearization(type_sym);
+                // A class with only `@overload` stubs of a method (typing-only declarations, as
+                // in an `if TYPE_CHECKING:` block) runs a base's implementation when there is one.
+                let mut stubs_only = None;
                 for class in &classes {
-                    if let Some(denotation) = from_candidates(self.index.children_named(*class, name)) {
+                    let candidates = self.index.children_named(*class, name);
+                    if candidates.is_empty() {
+                        continue;
+                    }
+                    let implementations = self.without_overload_stubs(candidates);
+                    if implementations.len() == candidates.len() && candidates.iter().all(|candidate| self.index.bindings_named(*candidate, crate::OVERLOAD_BINDING).is_some()) {
+                        stubs_only.get_or_insert(implementations);
+                        continue;
+                    }
+                    if let Some(denotation) = from_candidates(&implementations) {
                         return found(denotation, rule);
                     }
+                }
+                if let Some(denotation) = stubs_only.and_then(|stubs| from_candidates(&stubs)) {
+                    return found(denotation, rule);
                 }
                 // Not in any project class: from the first base outside the project (a
                 // dependency's class such as `werkzeug.test.Client`), when there is one.
@@ -323,6 +367,13 @@ impl<'a> Resolver<'a> {
         }
     }
 
+    /// Same-named Python definitions without their `@overload` stubs, when an implementation
+    /// remains (a stub file's overloads alone stay as they are).
+    pub(crate) fn without_overload_stubs(&self, candidates: &[Sym]) -> Vec<Sym> {
+        let implementations: Vec<Sym> = candidates.iter().copied().filter(|candidate| self.index.bindings_named(*candidate, crate::OVERLOAD_BINDING).is_none()).collect();
+        if implementations.is_empty() { candidates.to_vec() } else { implementations }
+    }
+
     /// The project type a type dereferences to: its `impl Deref`'s `type Target`.
     fn deref_target(&self, type_sym: Sym) -> Option<Sym> {
         self.impls_of_type.get(&type_sym)?.iter().find_map(|impl_sym| {
@@ -388,6 +439,7 @@ impl<'a> Resolver<'a> {
         match value {
             BindingValue::Type { path, is_dyn, arguments } => self.written_type(scope, path, *is_dyn, arguments, language),
             BindingValue::CallResult(callee) => self.call_result_type(scope, callee, language),
+            BindingValue::EnteredContext(callee) => self.entered_context_value(scope, callee, language),
             BindingValue::Expression(receiver) => self.receiver_value(scope, receiver, language).map(|resolved| resolved.denotation),
             BindingValue::ElementOf(receiver) => crate::value_types::element_of(&self.receiver_value(scope, receiver, language)?.denotation),
             BindingValue::ClosureParameter { receiver, method, parameter } => match self.receiver_value(scope, receiver, language)?.denotation {

@@ -30,6 +30,12 @@ pub(crate) enum Wrapper {
     Arc,
     /// `impl Future<Output = T>` and what an `async fn` returns: `.await` gives the element.
     Future,
+    /// Python's `list` (and `Sequence[T]`, `Iterable[T]`…): iterating yields the element.
+    PythonList,
+    /// Python's `set` and `frozenset`.
+    PythonSet,
+    /// Python's `dict` (and `Mapping[K, V]`…): the element is the value type.
+    PythonDict,
 }
 
 impl Wrapper {
@@ -53,7 +59,7 @@ impl Wrapper {
     /// The position of the element among the type's generic arguments.
     pub(crate) fn element_argument(self) -> usize {
         match self {
-            Wrapper::Map => 1,
+            Wrapper::Map | Wrapper::PythonDict => 1,
             _ => 0,
         }
     }
@@ -70,7 +76,15 @@ impl Wrapper {
             Wrapper::Rc => "Rc",
             Wrapper::Arc => "Arc",
             Wrapper::Future => "Future",
+            Wrapper::PythonList => "list",
+            Wrapper::PythonSet => "set",
+            Wrapper::PythonDict => "dict",
         }
+    }
+
+    /// Whether this is one of Python's builtin containers.
+    pub(crate) fn is_python(self) -> bool {
+        matches!(self, Wrapper::PythonList | Wrapper::PythonSet | Wrapper::PythonDict)
     }
 
     /// Whether this is a smart pointer (see [`Wrapper::Box`]).
@@ -89,12 +103,17 @@ impl Wrapper {
                 Wrapper::Iterator => ITERATOR_METHODS.contains(&name),
                 Wrapper::Box | Wrapper::Rc | Wrapper::Arc => POINTER_METHODS.contains(&name),
                 Wrapper::Future => matches!(name, "poll" | "into_future"),
+                // A builtin container's methods are all the builtin's (a subclass is a class).
+                Wrapper::PythonList | Wrapper::PythonSet | Wrapper::PythonDict => true,
             }
     }
 
     /// What `wrapper<inner>.name()` returns, when it is visible from the method alone.
     pub(crate) fn method_result(self, inner: &Denotation, name: &str) -> Option<Denotation> {
         let wrapped = |wrapper: Wrapper| Some(Denotation::Wrapped { wrapper, inner: Box::new(inner.clone()) });
+        if self.is_python() {
+            return crate::python_containers::python_method_result(self, inner, name);
+        }
         match (self, name) {
             (Wrapper::Option | Wrapper::Result, "unwrap" | "expect" | "unwrap_or" | "unwrap_or_else" | "unwrap_or_default" | "unwrap_unchecked") => Some(inner.clone()),
             (Wrapper::Option, "insert" | "get_or_insert" | "get_or_insert_with" | "get_or_insert_default") => Some(inner.clone()),
@@ -211,7 +230,7 @@ impl Resolver<'_> {
     /// A written type (annotation, parameter, field, return type): a project type, a std
     /// wrapper of a known element, or a type outside the project.
     pub(crate) fn written_type(&self, scope: Sym, path: &[String], is_dyn: bool, arguments: &[BindingValue], language: Language) -> Option<Denotation> {
-        if let (Language::Rust, [only]) = (language, path) {
+        if let [only] = path {
             if only == "()" {
                 let elements = arguments.iter().map(|element| match element {
                     BindingValue::Type { path, is_dyn, arguments } => self.written_type(scope, path, *is_dyn, arguments, language).unwrap_or(Denotation::UntypedLocal),
@@ -219,8 +238,8 @@ impl Resolver<'_> {
                 });
                 return Some(Denotation::Tuple(elements.collect()));
             }
-            if only == "[]" {
-                return Some(self.wrapped_element(scope, Wrapper::Sequence, "[]", arguments).unwrap_or_else(|| unknown_element(Wrapper::Sequence)));
+            if only == "[]" && language == Language::Rust {
+                return Some(self.wrapped_element(scope, Wrapper::Sequence, "[]", arguments, language).unwrap_or_else(|| unknown_element(Wrapper::Sequence)));
             }
         }
         let resolved = match language {
@@ -236,8 +255,13 @@ impl Resolver<'_> {
             // A value of a dependency's or the language's type; a std wrapper keeps its element.
             outside @ (Denotation::External(_) | Denotation::Builtin(_)) => {
                 let name = path.last().map(String::as_str).unwrap_or("");
-                match Wrapper::named(name).filter(|_| language == Language::Rust) {
-                    Some(wrapper) => Some(self.wrapped_element(scope, wrapper, name, arguments).unwrap_or_else(|| unknown_element(wrapper))),
+                if language == Language::Python {
+                    // A builtin container keeps its element when that is visible.
+                    let wrapper = crate::python_containers::python_container(name);
+                    return Some(wrapper.and_then(|wrapper| self.wrapped_element(scope, wrapper, name, arguments, language)).unwrap_or(outside));
+                }
+                match Wrapper::named(name) {
+                    Some(wrapper) => Some(self.wrapped_element(scope, wrapper, name, arguments, language).unwrap_or_else(|| unknown_element(wrapper))),
                     None => Some(outside),
                 }
             }
@@ -253,7 +277,7 @@ impl Resolver<'_> {
     }
 
     /// `wrapper<element>` when the element's type is visible.
-    fn wrapped_element(&self, scope: Sym, wrapper: Wrapper, name: &str, arguments: &[BindingValue]) -> Option<Denotation> {
+    fn wrapped_element(&self, scope: Sym, wrapper: Wrapper, name: &str, arguments: &[BindingValue], language: Language) -> Option<Denotation> {
         let mut element = arguments.get(wrapper.element_argument())?;
         // `SmallVec<[T; 4]>` and `ArrayVec<[T; 4]>` hold `T`.
         if let (Wrapper::Sequence, "SmallVec" | "ArrayVec", BindingValue::Type { path, arguments, .. }) = (wrapper, name, element) {
@@ -262,7 +286,7 @@ impl Resolver<'_> {
             }
         }
         let BindingValue::Type { path, is_dyn, arguments } = element else { return None };
-        let inner = self.written_type(scope, path, *is_dyn, arguments, Language::Rust)?;
+        let inner = self.written_type(scope, path, *is_dyn, arguments, language)?;
         Some(Denotation::Wrapped { wrapper, inner: Box::new(inner) })
     }
 
@@ -319,7 +343,7 @@ pub(crate) fn method_receiver<'v>(value: &'v Denotation, name: &str) -> &'v Deno
 pub(crate) fn element_of(value: &Denotation) -> Option<Denotation> {
     match value {
         Denotation::Wrapped { wrapper, inner } if wrapper.is_pointer() => element_of(inner),
-        Denotation::Wrapped { wrapper: Wrapper::Sequence | Wrapper::Iterator | Wrapper::Option, inner } => Some((**inner).clone()),
+        Denotation::Wrapped { wrapper: Wrapper::Sequence | Wrapper::Iterator | Wrapper::Option | Wrapper::PythonList | Wrapper::PythonSet, inner } => Some((**inner).clone()),
         _ => None,
     }
 }
