@@ -17,6 +17,7 @@ macro_rules! field_child {
     }};
 }
 
+mod ancestors;
 mod module_names;
 mod outline;
 mod python;
@@ -138,7 +139,7 @@ pub fn extract(file: &SourceFile<'_>) -> FileFacts {
         None => (file.text, &tree),
     };
     let tags = query.tags(tree, text.as_bytes());
-    match file.language {
+    ancestors::while_extracting(tree, || match file.language {
         Language::Python => {
             let lowering = python::PythonLowering::new(file.path);
             outline::sweep(&lowering, file.path, file.module_name, tree, &tags, text)
@@ -147,7 +148,7 @@ pub fn extract(file: &SourceFile<'_>) -> FileFacts {
             let lowering = rust::RustLowering::new(file.path);
             outline::sweep(&lowering, file.path, file.module_name, tree, &tags, text)
         }
-    }
+    })
 }
 
 /// Parses a file and discards the tree: the floor under extraction's cost, for benchmarks.

@@ -322,7 +322,8 @@ pub(crate) fn binding_type(type_node: Node<'_>, used_at: Node<'_>, source: &str)
 /// (walking up a tree-sitter tree is costly) and only when a bare type name asks.
 struct GenericScope<'tree> {
     used_at: Node<'tree>,
-    items: std::cell::OnceCell<Vec<Node<'tree>>>,
+    /// Each item's generic parameters with their first bound, innermost item first.
+    items: std::cell::OnceCell<Vec<Vec<(String, Option<Vec<String>>)>>>,
 }
 
 impl<'tree> GenericScope<'tree> {
@@ -343,7 +344,12 @@ impl<'tree> GenericScope<'tree> {
                 return Some(found);
             }
         }
-        self.items.get_or_init(|| generic_items_around(self.used_at)).iter().find_map(|item| generic_parameter_bound_in_item(name, *item, source))
+        let items = self.items.get_or_init(|| {
+            crate::ancestors::with_ancestors(self.used_at, |ancestors| {
+                generic_items_around(ancestors).into_iter().map(|item| generic_parameters_with_bounds(item, source)).collect()
+            })
+        });
+        items.iter().find_map(|parameters| parameters.iter().find(|(declared, _)| declared == name).map(|(_, bound)| bound.clone()))
     }
 }
 
@@ -442,29 +448,40 @@ fn first_bound_path(bound: Node<'_>, source: &str) -> Option<Vec<String>> {
     type_path(bound, source)
 }
 
-/// The items whose generic parameters a type written at `used_at` can name, innermost first:
-/// the function, struct or enum around it, and the impl or trait around a method.
-fn generic_items_around(used_at: Node<'_>) -> Vec<Node<'_>> {
+/// The items whose generic parameters a type written below `ancestors` (innermost first) can
+/// name, innermost first: the function, struct or enum around it, and the impl or trait
+/// around a method.
+fn generic_items_around<'tree>(ancestors: &[Node<'tree>]) -> Vec<Node<'tree>> {
     let mut items = Vec::new();
-    let mut current = used_at.parent();
-    while let Some(ancestor) = current {
+    let mut position = 0;
+    while let Some(ancestor) = ancestors.get(position) {
         if matches!(ancestor.kind(), "function_item" | "function_signature_item" | "impl_item" | "trait_item" | "struct_item" | "union_item" | "enum_item") {
-            items.push(ancestor);
+            items.push(*ancestor);
             // Generics of an outer function do not reach into a nested item, but those of an
             // impl or trait reach its methods.
-            let list = ancestor.parent();
+            let list = ancestors.get(position + 1);
             let is_method_of_impl_or_trait = matches!(ancestor.kind(), "function_item" | "function_signature_item")
                 && list.is_some_and(|list| list.kind() == "declaration_list")
-                && list.and_then(|list| list.parent()).is_some_and(|owner| matches!(owner.kind(), "impl_item" | "trait_item"));
+                && ancestors.get(position + 2).is_some_and(|owner| matches!(owner.kind(), "impl_item" | "trait_item"));
             if !is_method_of_impl_or_trait {
                 break;
             }
-            current = list;
-            continue;
         }
-        current = ancestor.parent();
+        position += 1;
     }
     items
+}
+
+/// An item's generic type parameters, each with its first bound (see [`GenericScope::bound`]).
+fn generic_parameters_with_bounds(item: Node<'_>, source: &str) -> Vec<(String, Option<Vec<String>>)> {
+    let Some(type_parameters) = field_child!(item, "type_parameters") else { return Vec::new() };
+    let mut cursor = type_parameters.walk();
+    let names: Vec<&str> = type_parameters
+        .named_children(&mut cursor)
+        .filter(|parameter| parameter.kind() == "type_parameter")
+        .filter_map(|parameter| field_child!(parameter, "name").map(|declared| text_of(declared, source)))
+        .collect();
+    names.into_iter().filter_map(|name| Some((name.to_string(), generic_parameter_bound_in_item(name, item, source)?))).collect()
 }
 
 /// `name`'s position among an item's type parameters (lifetimes and constants not counted).
