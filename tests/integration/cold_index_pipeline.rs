@@ -111,18 +111,25 @@ fn the_overlapped_cold_index_publishes_the_same_database_as_the_sequential_one()
     assert_eq!(leftovers, [std::ffi::OsString::from("graph.lbug")], "no sibling file or CSV folder is left behind");
 }
 
-#[test]
-fn a_staged_load_refuses_a_graph_that_does_not_extend_its_first_stage_and_keeps_the_old_database() {
+/// The fixture repository's graph, a folder for databases with the path of one in it, and the
+/// graph's first stage: its files, project symbols and diagnostics, without edges.
+fn staged_load_fixture() -> (tempfile::TempDir, std::path::PathBuf, tether_index::BuiltGraph, Graph) {
     let repository = fixture_folder();
     let databases = tempfile::tempdir().unwrap();
     let path = databases.path().join("graph.lbug");
     let built = build_graph(&IndexOptions::new(repository.path()), &|_, _| {}).unwrap();
-    tether_store::write_fresh_database(&path, &built.graph, &meta(), small_config()).unwrap();
-
     let mut extracted = built.graph.clone();
     extracted.symbols.retain(|symbol| !symbol.path.is_empty());
     extracted.edges.clear();
     extracted.unresolved.clear();
+    (databases, path, built, extracted)
+}
+
+#[test]
+fn a_staged_load_refuses_a_graph_that_does_not_extend_its_first_stage_and_keeps_the_old_database() {
+    let (databases, path, built, extracted) = staged_load_fixture();
+    tether_store::write_fresh_database(&path, &built.graph, &meta(), small_config()).unwrap();
+
     let mut fresh = FreshDatabase::create(&path, small_config()).unwrap();
     fresh.load_extracted_nodes(&extracted).unwrap();
     assert!(matches!(fresh.load_extracted_nodes(&extracted), Err(StoreError::StagedLoadMismatch { .. })), "the first stage runs once");
@@ -139,14 +146,8 @@ fn a_staged_load_refuses_a_graph_that_does_not_extend_its_first_stage_and_keeps_
 
 #[test]
 fn a_staged_load_refuses_a_graph_without_the_edges_its_first_stage_loaded() {
-    let repository = fixture_folder();
-    let databases = tempfile::tempdir().unwrap();
-    let path = databases.path().join("graph.lbug");
-    let built = build_graph(&IndexOptions::new(repository.path()), &|_, _| {}).unwrap();
-    let mut extracted = built.graph.clone();
-    extracted.symbols.retain(|symbol| !symbol.path.is_empty());
+    let (_databases, path, built, mut extracted) = staged_load_fixture();
     extracted.edges = tether_resolve::extracted_contains_edges(&extracted.symbols);
-    extracted.unresolved.clear();
     assert!(!extracted.edges.is_empty() && extracted.edges.iter().all(|edge| built.graph.edges.contains(edge)), "resolution decides the early edges again");
 
     let mut fresh = FreshDatabase::create(&path, small_config()).unwrap();

@@ -529,7 +529,7 @@ fn generic_arguments_written_at_a_call_decide_its_generic_return_type() {
         pub struct Ctx;
         impl Ctx {
             pub fn find_node<N: AstNode>(&self) -> Option<N> { None }
-            pub fn first<N: AstNode>(&self) -> N { todo!() }
+            pub fn first<N: AstNode>(&self) -> N { panic!("no node") }
         }
         pub fn assist(ctx: &Ctx) -> Option<()> {
             let stmt = ctx.find_node::<LetStmt>()?;
@@ -541,7 +541,7 @@ fn generic_arguments_written_at_a_call_decide_its_generic_return_type() {
         }
         "#,
         expect![[r#"
-            assists::Ctx::first -> <builtin>::todo! @8 macro 0.9
+            assists::Ctx::first -> <builtin>::panic! @8 macro 0.9
             assists::assist -> assists::Ctx::find_node @11 typed_receiver 0.85
             assists::assist -> assists::Ctx::find_node @14 typed_receiver 0.85
             assists::assist -> assists::Ctx::first @13 typed_receiver 0.85
