@@ -167,7 +167,8 @@ impl GraphStore {
             }
         }
         for kind in EdgeKind::ALL {
-            let not_loaded = graph.edges.iter().filter(move |edge| loaded_edges.is_none_or(|loaded_edges| !loaded_edges.contains(&edge_key(edge))));
+            let not_loaded =
+                graph.edges.iter().filter(move |edge| edge.kind == kind && loaded_edges.is_none_or(|loaded_edges| !loaded_edges.contains(&edge_key(edge))));
             jobs.push(job(move |directory| table_csv::write_edges_csv(not_loaded, kind, directory)));
         }
         jobs.push(Box::new(|directory| table_csv::write_memory_csvs(graph, memory, directory)));
