@@ -382,7 +382,7 @@ impl<'a> Resolver<'a> {
             }
             let target = self.index.children_named(*impl_sym, "Target").iter().copied().find(|child| self.index.symbol(*child).kind == SymbolKind::TypeAlias)?;
             match self.alias_target(target)? {
-                Denotation::Instance { type_sym, is_dyn: false } => Some(type_sym),
+                Denotation::Instance { type_sym, is_dyn: false, .. } => Some(type_sym),
                 _ => None,
             }
         })
@@ -453,7 +453,9 @@ impl<'a> Resolver<'a> {
                 Denotation::Tuple(elements) => elements.get(*position as usize).cloned().filter(|element| *element != Denotation::UntypedLocal),
                 _ => None,
             },
-            BindingValue::Unknown | BindingValue::Collection(_) | BindingValue::GenericParameter { .. } | BindingValue::Closure { .. } => None,
+            // A field of type `T: Bound` read without the instance's arguments: its bound.
+            BindingValue::SelfTypeArgument { bound: Some(path), .. } => self.written_type(scope, path, true, &[], language),
+            BindingValue::Unknown | BindingValue::Collection(_) | BindingValue::GenericParameter { .. } | BindingValue::SelfTypeArgument { .. } | BindingValue::Closure { .. } => None,
         }
     }
 }
