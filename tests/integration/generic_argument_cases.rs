@@ -81,3 +81,52 @@ fn fields_and_methods_of_a_generic_type_take_the_instances_arguments() {
         "#]],
     );
 }
+
+#[test]
+fn a_generic_alias_passes_its_arguments_to_the_type_it_stands_for() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "hir"
+        //- /src/lib.rs
+        pub struct FileId;
+        impl FileId { pub fn original(&self) {} }
+        pub struct Fn;
+        impl Fn { pub fn name(&self) {} }
+        pub struct InFileWrapper<K, T> { pub file_id: K, pub value: T }
+        impl<K, T> InFileWrapper<K, T> {
+            pub fn get(&self) -> &T { &self.value }
+        }
+        pub type InFile<T> = InFileWrapper<FileId, T>;
+        pub struct FileAstId<N> { raw: u32, node: Option<N> }
+        impl<N> FileAstId<N> { pub fn node(&self) -> N { todo!() } }
+        pub type AstId<N> = InFile<FileAstId<N>>;
+        pub trait Named { type Target; }
+        impl<T> Named for InFileWrapper<FileId, T> { type Target = T; }
+        pub fn use_them(file: InFile<Fn>, other: InFile<u32>, missing: InFile<NotHere>) {
+            file.file_id.original();  // calls: hir::FileId::original
+            file.value.name();  // calls: hir::Fn::name
+            file.get().name();  // calls: hir::InFileWrapper::get, hir::Fn::name
+            other.value.name();  // calls: <builtin>::u32::name
+            missing.value.name();  // calls: unresolved
+        }
+        pub fn through_two_aliases(ast: AstId<Fn>) {
+            ast.file_id.original();  // calls: hir::FileId::original
+            ast.value.node().name();  // calls: hir::FileAstId::node, hir::Fn::name
+        }
+        "#,
+        expect![[r#"
+            hir::FileAstId::node -> <builtin>::todo! @11 macro 0.9
+            hir::through_two_aliases -> hir::FileAstId::node @24 typed_receiver 0.85
+            hir::through_two_aliases -> hir::FileId::original @23 typed_receiver 0.85
+            hir::through_two_aliases -> hir::Fn::name @24 typed_receiver 0.85
+            hir::use_them -> <builtin>::u32::name @19 typed_receiver 0.85
+            hir::use_them -> hir::FileId::original @16 typed_receiver 0.85
+            hir::use_them -> hir::Fn::name @17 typed_receiver 0.85
+            hir::use_them -> hir::Fn::name @18 typed_receiver 0.85
+            hir::use_them -> hir::InFileWrapper::get @18 typed_receiver 0.85
+            unresolved hir::use_them src/lib.rs:20 missing.value.name (unknown_receiver_type)
+        "#]],
+    );
+}

@@ -337,9 +337,10 @@ impl<'tree> GenericScope<'tree> {
         matches!(self.used_at.kind(), "function_item" | "function_signature_item")
     }
 
-    /// A struct field's type is written at its declaration (or a tuple struct's field list).
-    fn is_field_type(&self) -> bool {
-        matches!(self.used_at.kind(), "field_declaration" | "ordered_field_declaration_list")
+    /// A struct field's type is written at its declaration (or a tuple struct's field list);
+    /// a generic alias's (`type InFile<T> = InFileWrapper<HirFileId, T>`) at the alias.
+    fn is_field_or_alias_type(&self) -> bool {
+        matches!(self.used_at.kind(), "field_declaration" | "ordered_field_declaration_list" | "type_item")
     }
 
     /// `Some(first bound's path)` when `name` is a generic parameter in scope (`Some(None)`
@@ -361,9 +362,15 @@ impl<'tree> GenericScope<'tree> {
 
     fn parameter_in_scope(&self, name: &str, source: &str) -> Option<&GenericParameterInScope> {
         let items = self.items.get_or_init(|| {
+            let mut items = Vec::new();
+            // An alias's type is written at the alias, whose own parameters come first.
+            if self.used_at.kind() == "type_item" {
+                items.push(generic_parameters_with_bounds(self.used_at, source));
+            }
             crate::ancestors::with_ancestors(self.used_at, |ancestors| {
-                generic_items_around(ancestors).into_iter().map(|item| generic_parameters_with_bounds(item, source)).collect()
-            })
+                items.extend(generic_items_around(ancestors).into_iter().map(|item| generic_parameters_with_bounds(item, source)));
+            });
+            items
         });
         items.iter().find_map(|parameters| parameters.iter().find(|parameter| parameter.name == name))
     }
@@ -425,7 +432,7 @@ fn binding_type_in(type_node: Node<'_>, scope: &GenericScope<'_>, source: &str) 
                         // The impl's parameter: the receiver's arguments may say it (`InFile<T>`).
                         return Some(scope.self_type_argument(name, source).map_or(BindingValue::Unknown, |position| BindingValue::SelfTypeArgument { position, bound: None }));
                     }
-                    if scope.is_field_type() {
+                    if scope.is_field_or_alias_type() {
                         if let Some(position) = scope.self_type_argument(name, source) {
                             return Some(BindingValue::SelfTypeArgument { position, bound: bound_path });
                         }
@@ -488,7 +495,7 @@ fn generic_items_around<'tree>(ancestors: &[Node<'tree>]) -> Vec<Node<'tree>> {
     let mut items = Vec::new();
     let mut position = 0;
     while let Some(ancestor) = ancestors.get(position) {
-        if matches!(ancestor.kind(), "function_item" | "function_signature_item" | "impl_item" | "trait_item" | "struct_item" | "union_item" | "enum_item") {
+        if matches!(ancestor.kind(), "function_item" | "function_signature_item" | "impl_item" | "trait_item" | "struct_item" | "union_item" | "enum_item" | "type_item") {
             items.push(*ancestor);
             // Generics of an outer function do not reach into a nested item, but those of an
             // impl or trait reach its methods.
@@ -536,7 +543,7 @@ fn self_type_argument_position(name: &str, item: Node<'_>, source: &str) -> Opti
         return None;
     }
     match item.kind() {
-        "struct_item" | "enum_item" | "union_item" => generic_parameter_position(name, item, source),
+        "struct_item" | "enum_item" | "union_item" | "type_item" => generic_parameter_position(name, item, source),
         "impl_item" => {
             let self_type = field_child!(item, "type")?;
             if self_type.kind() != "generic_type" {

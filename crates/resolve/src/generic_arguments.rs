@@ -34,6 +34,24 @@ impl Resolver<'_> {
         typed.unwrap_or(Denotation::UntypedLocal)
     }
 
+    /// What a generic alias of a module stands for with the written `arguments` put in for its
+    /// parameters; `None` when nothing is to be put in.
+    pub(crate) fn generic_alias_target(&self, alias: Sym, arguments: &[Denotation]) -> Option<Denotation> {
+        if arguments.is_empty() {
+            return None;
+        }
+        // An associated type's parameters are its impl's, not what a path writes after it.
+        let owner = self.index.parent(alias)?;
+        if self.index.symbol(owner).kind != tether_model::SymbolKind::Module {
+            return None;
+        }
+        let binding = self.index.bindings_named(alias, crate::TYPE_ALIAS_BINDING)?.first()?;
+        if !mentions_self_type_argument(&binding.value) {
+            return None;
+        }
+        self.substituted_self_arguments(alias, &binding.value, alias, arguments)
+    }
+
     /// The type of field `name` of an instance of `type_sym` with generic `arguments`, when
     /// the field's declared type names the struct's parameters.
     pub(crate) fn field_type_with_arguments(&self, type_sym: Sym, arguments: &[Denotation], name: &str) -> Option<Denotation> {
@@ -79,6 +97,14 @@ impl Resolver<'_> {
                     return Some(Denotation::Tuple(substituted));
                 }
                 let name = path.last().map(String::as_str).unwrap_or("");
+                // An alias's arguments are its own, not those of the type it stands for.
+                if let Ok(crate::denotation::Resolved { denotation: Denotation::Symbol(alias), .. }) =
+                    self.rust_path_in(scope, path, false, crate::python_rules::BindingUse::Forbidden)
+                {
+                    if self.index.symbol(alias).kind == tether_model::SymbolKind::TypeAlias {
+                        return self.generic_alias_target(alias, &substituted).or_else(|| self.alias_target(alias));
+                    }
+                }
                 match self.written_type(scope, path, *is_dyn, &[], Language::Rust)? {
                     Denotation::Instance { type_sym, is_dyn, .. } => {
                         let known = substituted.iter().any(|argument| *argument != Denotation::UntypedLocal);

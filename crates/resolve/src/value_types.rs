@@ -247,7 +247,11 @@ impl Resolver<'_> {
             Language::Rust => self.rust_path_in(scope, path, false, BindingUse::Forbidden),
         };
         match resolved.ok()?.denotation {
-            Denotation::Symbol(alias) if self.index.symbol(alias).kind == tether_model::SymbolKind::TypeAlias => self.alias_target(alias),
+            Denotation::Symbol(alias) if self.index.symbol(alias).kind == tether_model::SymbolKind::TypeAlias => {
+                // `InFile<ast::Fn>` through `type InFile<T> = InFileWrapper<HirFileId, T>`.
+                let written = self.written_instance_arguments(scope, arguments, language);
+                self.generic_alias_target(alias, &written).or_else(|| self.alias_target(alias))
+            }
             Denotation::Symbol(type_sym) if self.index.symbol(type_sym).kind.is_type() => {
                 let is_dyn = is_dyn || self.index.symbol(type_sym).kind == tether_model::SymbolKind::Trait;
                 Some(Denotation::Instance { type_sym, is_dyn, arguments: self.written_instance_arguments(scope, arguments, language) })
