@@ -64,11 +64,11 @@ impl Resolver<'_> {
 
     /// What `method`, called on an instance of `type_sym` with generic `arguments`, returns
     /// when its declared return type names its impl's parameters (or is `Self`). Only a
-    /// method of an impl of that very type: one reached through `Deref` or a trait has other
-    /// parameters.
+    /// method of an impl of that very type, written by its own name: one reached through
+    /// `Deref` or a trait, or an impl written for an alias, has other parameters' positions.
     pub(crate) fn return_type_with_arguments(&self, method: Sym, type_sym: Sym, arguments: &[Denotation]) -> Option<Denotation> {
         let impl_sym = self.index.parent(method)?;
-        if self.impl_self_type.get(&impl_sym) != Some(&type_sym) {
+        if self.impl_self_type.get(&impl_sym) != Some(&type_sym) || self.impls_through_alias.contains(&impl_sym) {
             return None;
         }
         let returned = self.index.bindings_named(method, crate::RETURN_BINDING)?.first()?;
