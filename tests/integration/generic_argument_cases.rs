@@ -99,7 +99,10 @@ fn a_generic_alias_passes_its_arguments_to_the_type_it_stands_for() {
             pub fn get(&self) -> &T { &self.value }
         }
         pub type InFile<T> = InFileWrapper<FileId, T>;
-        impl<T> InFile<T> { pub fn alias_value(&self) -> T { todo!() } }
+        impl<T> InFile<T> {
+            pub fn alias_value(&self) -> T { todo!() }
+            pub fn alias_self(&self) -> Self { todo!() }
+        }
         pub struct FileAstId<N> { raw: u32, node: Option<N> }
         impl<N> FileAstId<N> { pub fn node(&self) -> N { todo!() } }
         pub type AstId<N> = InFile<FileAstId<N>>;
@@ -111,7 +114,8 @@ fn a_generic_alias_passes_its_arguments_to_the_type_it_stands_for() {
             file.get().name();  // calls: hir::InFileWrapper::get, hir::Fn::name
             other.value.name();  // calls: <builtin>::u32::name
             missing.value.name();  // calls: unresolved
-            file.alias_value().original();  // calls: hir::InFile::alias_value
+            file.alias_value().name();  // calls: hir::InFile::alias_value, hir::Fn::name
+            file.alias_self().get();  // calls: hir::InFile::alias_self, hir::InFileWrapper::get
         }
         pub fn through_two_aliases(ast: AstId<Fn>) {
             ast.file_id.original();  // calls: hir::FileId::original
@@ -119,19 +123,22 @@ fn a_generic_alias_passes_its_arguments_to_the_type_it_stands_for() {
         }
         "#,
         expect![[r#"
-            hir::FileAstId::node -> <builtin>::todo! @12 macro 0.9
-            hir::InFile::alias_value -> <builtin>::todo! @10 macro 0.9
-            hir::through_two_aliases -> hir::FileAstId::node @26 typed_receiver 0.85
-            hir::through_two_aliases -> hir::FileId::original @25 typed_receiver 0.85
-            hir::through_two_aliases -> hir::Fn::name @26 typed_receiver 0.85
-            hir::use_them -> <builtin>::u32::name @20 typed_receiver 0.85
-            hir::use_them -> hir::FileId::original @17 typed_receiver 0.85
-            hir::use_them -> hir::Fn::name @18 typed_receiver 0.85
-            hir::use_them -> hir::Fn::name @19 typed_receiver 0.85
-            hir::use_them -> hir::InFile::alias_value @22 typed_receiver 0.85
-            hir::use_them -> hir::InFileWrapper::get @19 typed_receiver 0.85
-            unresolved hir::use_them src/lib.rs:21 missing.value.name (unknown_receiver_type)
-            unresolved hir::use_them src/lib.rs:22 file.alias_value().original (unknown_receiver_type)
+            hir::FileAstId::node -> <builtin>::todo! @15 macro 0.9
+            hir::InFile::alias_self -> <builtin>::todo! @12 macro 0.9
+            hir::InFile::alias_value -> <builtin>::todo! @11 macro 0.9
+            hir::through_two_aliases -> hir::FileAstId::node @30 typed_receiver 0.85
+            hir::through_two_aliases -> hir::FileId::original @29 typed_receiver 0.85
+            hir::through_two_aliases -> hir::Fn::name @30 typed_receiver 0.85
+            hir::use_them -> <builtin>::u32::name @23 typed_receiver 0.85
+            hir::use_them -> hir::FileId::original @20 typed_receiver 0.85
+            hir::use_them -> hir::Fn::name @21 typed_receiver 0.85
+            hir::use_them -> hir::Fn::name @22 typed_receiver 0.85
+            hir::use_them -> hir::Fn::name @25 typed_receiver 0.85
+            hir::use_them -> hir::InFile::alias_self @26 typed_receiver 0.85
+            hir::use_them -> hir::InFile::alias_value @25 typed_receiver 0.85
+            hir::use_them -> hir::InFileWrapper::get @22 typed_receiver 0.85
+            hir::use_them -> hir::InFileWrapper::get @26 typed_receiver 0.85
+            unresolved hir::use_them src/lib.rs:24 missing.value.name (unknown_receiver_type)
         "#]],
     );
 }

@@ -68,14 +68,45 @@ impl Resolver<'_> {
     /// `Deref` or a trait, or an impl written for an alias, has other parameters' positions.
     pub(crate) fn return_type_with_arguments(&self, method: Sym, type_sym: Sym, arguments: &[Denotation]) -> Option<Denotation> {
         let impl_sym = self.index.parent(method)?;
-        if self.impl_self_type.get(&impl_sym) != Some(&type_sym) || self.impls_through_alias.contains(&impl_sym) {
+        if self.impl_self_type.get(&impl_sym) != Some(&type_sym) {
             return None;
         }
         let returned = self.index.bindings_named(method, crate::RETURN_BINDING)?.first()?;
         if !mentions_self_type_argument(&returned.value) && !is_bare_self(&returned.value) {
             return None;
         }
+        if let Some(alias) = self.impls_through_alias.get(&impl_sym) {
+            // `impl<N> InFile<N>`: `N` is the alias's parameter; `Self` would need the type's own.
+            if names_self(&returned.value) {
+                return None;
+            }
+            let alias_arguments = self.alias_parameter_arguments(*alias, type_sym, arguments)?;
+            return self.substituted_self_arguments(method, &returned.value, type_sym, &alias_arguments);
+        }
         self.substituted_self_arguments(method, &returned.value, type_sym, arguments)
+    }
+
+    /// The arguments of a generic alias's parameters, given those of the type it stands for
+    /// (`InFileWrapper<HirFileId, ast::Fn>` gives `[ast::Fn]` for `type InFile<T> =
+    /// InFileWrapper<HirFileId, T>`): each parameter is the argument written as exactly it.
+    /// Only an alias written directly as `type_sym` (not through another alias).
+    fn alias_parameter_arguments(&self, alias: Sym, type_sym: Sym, type_arguments: &[Denotation]) -> Option<Vec<Denotation>> {
+        let binding = self.index.bindings_named(alias, crate::TYPE_ALIAS_BINDING)?.first()?;
+        let BindingValue::Type { path, arguments: written, .. } = &binding.value else { return None };
+        match self.rust_path_in(alias, path, false, crate::python_rules::BindingUse::Forbidden) {
+            Ok(crate::denotation::Resolved { denotation: Denotation::Symbol(target), .. }) if target == type_sym => {}
+            _ => return None,
+        }
+        let mut alias_arguments: Vec<Denotation> = Vec::new();
+        for (target_position, argument) in written.iter().enumerate() {
+            let BindingValue::SelfTypeArgument { position, .. } = argument else { continue };
+            let position = *position as usize;
+            if alias_arguments.len() <= position {
+                alias_arguments.resize(position + 1, Denotation::UntypedLocal);
+            }
+            alias_arguments[position] = type_arguments.get(target_position).cloned().unwrap_or(Denotation::UntypedLocal);
+        }
+        alias_arguments.iter().any(|argument| *argument != Denotation::UntypedLocal).then_some(alias_arguments)
     }
 
     /// `value` (written in `scope`) with the instance's `arguments` put in for the Self type's
@@ -128,6 +159,14 @@ fn mentions_self_type_argument(value: &BindingValue) -> bool {
     match value {
         BindingValue::SelfTypeArgument { .. } => true,
         BindingValue::Type { arguments, .. } => arguments.iter().any(mentions_self_type_argument),
+        _ => false,
+    }
+}
+
+/// Whether a written type is or holds `Self`.
+fn names_self(value: &BindingValue) -> bool {
+    match value {
+        BindingValue::Type { path, arguments, .. } => path.first().is_some_and(|head| head == "Self") || arguments.iter().any(names_self),
         _ => false,
     }
 }

@@ -66,8 +66,8 @@ pub(crate) struct Resolver<'a> {
     pub impl_self_type: HashMap<Sym, Sym>,
     /// Impl blocks written for an alias (`impl<N> InFile<N>` with `type InFile<T> =
     /// InFileWrapper<HirFileId, T>`): their parameters' positions are the alias's, not those
-    /// of the type in [`Self::impl_self_type`].
-    pub impls_through_alias: std::collections::HashSet<Sym>,
+    /// of the type in [`Self::impl_self_type`]. Each with its alias.
+    pub impls_through_alias: HashMap<Sym, Sym>,
     /// The trait a trait impl implements (project traits only).
     pub impl_trait: HashMap<Sym, Sym>,
     /// Trait impl blocks of each project trait.
@@ -184,7 +184,7 @@ impl<'a> Resolver<'a> {
     fn resolve_impls(&mut self) {
         let mut impls_of_type: HashMap<Sym, Vec<Sym>> = HashMap::default();
         let mut impl_self_type = HashMap::default();
-        let mut impls_through_alias = std::collections::HashSet::default();
+        let mut impls_through_alias = HashMap::default();
         let mut impl_trait = HashMap::default();
         let mut impls_of_trait: HashMap<Sym, Vec<Sym>> = HashMap::default();
         for block in &self.index.impls {
@@ -195,7 +195,7 @@ impl<'a> Resolver<'a> {
                 let type_sym = match self.index.symbol(type_sym).kind {
                     SymbolKind::TypeAlias => match self.alias_target(type_sym) {
                         Some(Denotation::Instance { type_sym: aliased, .. }) => {
-                            impls_through_alias.insert(impl_sym);
+                            impls_through_alias.insert(impl_sym, type_sym);
                             aliased
                         }
                         _ => type_sym,
