@@ -3,6 +3,7 @@
 mod cold_index_pipeline;
 mod daemon;
 mod extraction_never_panics;
+mod generic_argument_cases;
 mod git_queries;
 mod inference_cases;
 mod mcp;

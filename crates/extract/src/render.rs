@@ -86,6 +86,8 @@ fn render_binding_value(value: &BindingValue, separator: &str) -> String {
         BindingValue::TupleElement { of, position } => format!("element {position} of {}", render_binding_value(of, separator)),
         BindingValue::Unknown => "?".to_string(),
         BindingValue::GenericParameter { position } => format!("#{position}"),
+        BindingValue::SelfTypeArgument { position, bound: None } => format!("Self#{position}"),
+        BindingValue::SelfTypeArgument { position, bound: Some(bound) } => format!("Self#{position} or dyn {}", bound.join(separator)),
         BindingValue::Closure { returned, .. } => format!("closure returning {}", render_receiver(returned, separator)),
         BindingValue::Collection(elements) => format!("[{}]", elements.iter().map(|element| element.join(separator)).collect::<Vec<_>>().join(", ")),
     }

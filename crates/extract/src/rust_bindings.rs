@@ -322,8 +322,9 @@ pub(crate) fn binding_type(type_node: Node<'_>, used_at: Node<'_>, source: &str)
 /// (walking up a tree-sitter tree is costly) and only when a bare type name asks.
 struct GenericScope<'tree> {
     used_at: Node<'tree>,
-    /// Each item's generic parameters with their first bound, innermost item first.
-    items: std::cell::OnceCell<Vec<Vec<(String, Option<Vec<String>>)>>>,
+    /// Each item's generic parameters with their first bound and their position among the
+    /// Self type's arguments (see [`self_type_argument_position`]), innermost item first.
+    items: std::cell::OnceCell<Vec<Vec<GenericParameterInScope>>>,
 }
 
 impl<'tree> GenericScope<'tree> {
@@ -336,6 +337,12 @@ impl<'tree> GenericScope<'tree> {
         matches!(self.used_at.kind(), "function_item" | "function_signature_item")
     }
 
+    /// A struct field's type is written at its declaration (or a tuple struct's field list);
+    /// a generic alias's (`type InFile<T> = InFileWrapper<HirFileId, T>`) at the alias.
+    fn is_field_or_alias_type(&self) -> bool {
+        matches!(self.used_at.kind(), "field_declaration" | "ordered_field_declaration_list" | "type_item")
+    }
+
     /// `Some(first bound's path)` when `name` is a generic parameter in scope (`Some(None)`
     /// for an unbounded one), `None` when it is not one.
     fn bound(&self, name: &str, source: &str) -> Option<Option<Vec<String>>> {
@@ -344,13 +351,38 @@ impl<'tree> GenericScope<'tree> {
                 return Some(found);
             }
         }
-        let items = self.items.get_or_init(|| {
-            crate::ancestors::with_ancestors(self.used_at, |ancestors| {
-                generic_items_around(ancestors).into_iter().map(|item| generic_parameters_with_bounds(item, source)).collect()
-            })
-        });
-        items.iter().find_map(|parameters| parameters.iter().find(|(declared, _)| declared == name).map(|(_, bound)| bound.clone()))
+        self.parameter_in_scope(name, source).map(|parameter| parameter.bound.clone())
     }
+
+    /// Where `name` stands among the Self type's generic arguments, when it is a parameter
+    /// of the struct around a field or of the impl around a method (and not the function's).
+    fn self_type_argument(&self, name: &str, source: &str) -> Option<u32> {
+        self.parameter_in_scope(name, source)?.self_type_argument
+    }
+
+    fn parameter_in_scope(&self, name: &str, source: &str) -> Option<&GenericParameterInScope> {
+        let items = self.items.get_or_init(|| {
+            let mut items = Vec::new();
+            // An alias's type is written at the alias, whose own parameters come first.
+            if self.used_at.kind() == "type_item" {
+                items.push(generic_parameters_with_bounds(self.used_at, source));
+            }
+            crate::ancestors::with_ancestors(self.used_at, |ancestors| {
+                items.extend(generic_items_around(ancestors).into_iter().map(|item| generic_parameters_with_bounds(item, source)));
+            });
+            items
+        });
+        items.iter().find_map(|parameters| parameters.iter().find(|parameter| parameter.name == name))
+    }
+}
+
+/// One generic parameter of an item around a written type.
+struct GenericParameterInScope {
+    name: String,
+    /// Its first trait bound's path, if any.
+    bound: Option<Vec<String>>,
+    /// Its position among the Self type's generic arguments (see [`self_type_argument_position`]).
+    self_type_argument: Option<u32>,
 }
 
 fn binding_type_in(type_node: Node<'_>, scope: &GenericScope<'_>, source: &str) -> Option<BindingValue> {
@@ -394,8 +426,16 @@ fn binding_type_in(type_node: Node<'_>, scope: &GenericScope<'_>, source: &str) 
                     // but what a function returns as `T` is its caller's type, not visible here.
                     if scope.is_return_type() {
                         // The function's own parameter: a call may write it (`f::<T>()`).
-                        let own = generic_parameter_position(name, scope.used_at, source);
-                        return Some(own.map_or(BindingValue::Unknown, |position| BindingValue::GenericParameter { position }));
+                        if let Some(position) = generic_parameter_position(name, scope.used_at, source) {
+                            return Some(BindingValue::GenericParameter { position });
+                        }
+                        // The impl's parameter: the receiver's arguments may say it (`InFile<T>`).
+                        return Some(scope.self_type_argument(name, source).map_or(BindingValue::Unknown, |position| BindingValue::SelfTypeArgument { position, bound: None }));
+                    }
+                    if scope.is_field_or_alias_type() {
+                        if let Some(position) = scope.self_type_argument(name, source) {
+                            return Some(BindingValue::SelfTypeArgument { position, bound: bound_path });
+                        }
                     }
                     return bound_path.map(|path| BindingValue::Type { path, is_dyn: true, arguments: Vec::new() });
                 }
@@ -455,7 +495,7 @@ fn generic_items_around<'tree>(ancestors: &[Node<'tree>]) -> Vec<Node<'tree>> {
     let mut items = Vec::new();
     let mut position = 0;
     while let Some(ancestor) = ancestors.get(position) {
-        if matches!(ancestor.kind(), "function_item" | "function_signature_item" | "impl_item" | "trait_item" | "struct_item" | "union_item" | "enum_item") {
+        if matches!(ancestor.kind(), "function_item" | "function_signature_item" | "impl_item" | "trait_item" | "struct_item" | "union_item" | "enum_item" | "type_item") {
             items.push(*ancestor);
             // Generics of an outer function do not reach into a nested item, but those of an
             // impl or trait reach its methods.
@@ -472,8 +512,9 @@ fn generic_items_around<'tree>(ancestors: &[Node<'tree>]) -> Vec<Node<'tree>> {
     items
 }
 
-/// An item's generic type parameters, each with its first bound (see [`GenericScope::bound`]).
-fn generic_parameters_with_bounds(item: Node<'_>, source: &str) -> Vec<(String, Option<Vec<String>>)> {
+/// An item's generic type parameters, each with its first bound (see [`GenericScope::bound`])
+/// and its position among the Self type's arguments.
+fn generic_parameters_with_bounds(item: Node<'_>, source: &str) -> Vec<GenericParameterInScope> {
     let Some(type_parameters) = field_child!(item, "type_parameters") else { return Vec::new() };
     let mut cursor = type_parameters.walk();
     let names: Vec<&str> = type_parameters
@@ -481,7 +522,42 @@ fn generic_parameters_with_bounds(item: Node<'_>, source: &str) -> Vec<(String, 
         .filter(|parameter| parameter.kind() == "type_parameter")
         .filter_map(|parameter| field_child!(parameter, "name").map(|declared| text_of(declared, source)))
         .collect();
-    names.into_iter().filter_map(|name| Some((name.to_string(), generic_parameter_bound_in_item(name, item, source)?))).collect()
+    names
+        .into_iter()
+        .filter_map(|name| {
+            let bound = generic_parameter_bound_in_item(name, item, source)?;
+            Some(GenericParameterInScope { name: name.to_string(), bound, self_type_argument: self_type_argument_position(name, item, source) })
+        })
+        .collect()
+}
+
+/// Where an item's generic parameter `name` stands among its Self type's generic arguments:
+/// a struct's, enum's or union's own position; for an impl, the position of the argument
+/// that is exactly `name` in the implemented type (`impl<T> InFile<T>` gives 0; `impl<T>
+/// Foo<Vec<T>>` nothing). Functions and traits have no Self type's arguments to fill them.
+fn self_type_argument_position(name: &str, item: Node<'_>, source: &str) -> Option<u32> {
+    // A const parameter, left out of written arguments only when it is a literal, would shift
+    // the positions.
+    let type_parameters = field_child!(item, "type_parameters")?;
+    if type_parameters.named_children(&mut type_parameters.walk()).any(|parameter| parameter.kind() == "const_parameter") {
+        return None;
+    }
+    match item.kind() {
+        "struct_item" | "enum_item" | "union_item" | "type_item" => generic_parameter_position(name, item, source),
+        "impl_item" => {
+            let self_type = field_child!(item, "type")?;
+            if self_type.kind() != "generic_type" {
+                return None;
+            }
+            let arguments = field_child!(self_type, "type_arguments")?;
+            let position = arguments
+                .named_children(&mut arguments.walk())
+                .filter(|argument| !matches!(argument.kind(), "lifetime" | "line_comment" | "block_comment" | "type_binding" | "integer_literal" | "block"))
+                .position(|argument| argument.kind() == "type_identifier" && text_of(argument, source) == name)?;
+            u32::try_from(position).ok()
+        }
+        _ => None,
+    }
 }
 
 /// `name`'s position among an item's type parameters (lifetimes and constants not counted).

@@ -118,8 +118,9 @@ impl Marker for (u8, u16) {}
             impl my_crate::m::{impl Display for Wrapper} type=Wrapper trait=fmt::Display @11
             impl my_crate::m::{impl From for Vec} type=a::Vec trait=From @17
             impl my_crate::m::{impl Shape} type=Shape @21
+            binding my_crate::m::Wrapper self.inner: Self#0 @4
             binding my_crate::m::Wrapper::new return: Self @7
-            binding my_crate::m::Wrapper::get return: ? @8
+            binding my_crate::m::Wrapper::get return: Self#0 @8
             binding my_crate::m::{impl Display for Wrapper}::fmt return: fmt::Result @12
             binding my_crate::m::{impl Display for Wrapper}::fmt f: fmt::Formatter @12
             binding my_crate::m::{impl From for Vec}::from return: Self @18
@@ -353,7 +354,7 @@ trait Visitor {
             impl my_crate::m::{impl Holder} type=Holder @33
             binding my_crate::m::Service self.helper: Helper @3
             binding my_crate::m::Service self.shared: Arc<dyn Cache> @4
-            binding my_crate::m::Service self.store: dyn Store @5
+            binding my_crate::m::Service self.store: Self#0 or dyn Store @5
             binding my_crate::m::run x: Type @9
             binding my_crate::m::run r: Type @10
             binding my_crate::m::run m: a::Type<G> @11

@@ -213,6 +213,12 @@ pub enum BindingValue {
     /// declared return type (`fn find<N: AstNode>() -> Option<N>` returns `Option<#0>`): the
     /// caller's type, visible when the call writes it (`find::<ast::Fn>()`).
     GenericParameter { position: u32 },
+    /// A generic parameter of the struct around a field, or of the impl around a method's
+    /// return type, by its position among the Self type's generic arguments (`struct
+    /// InFile<T> { value: T }` and `impl<T> InFile<T> { fn as_ref(&self) -> InFile<&T> }` give
+    /// `#0`): an instance's written arguments fill it in (`InFile<ast::Fn>`). `bound` is a
+    /// field parameter's first trait bound, its type when the arguments are not known.
+    SelfTypeArgument { position: u32, bound: Option<Vec<String>> },
     /// A local or parameter whose type is not visible (`def f(app)`, `|it|`, `let x = y;`).
     /// Knowing that the name is local keeps it from being mistaken for a global.
     Unknown,

@@ -182,7 +182,7 @@ impl Resolver<'_> {
             };
         }
         // A Rust method call never calls a field (`(self.f)()` does, and is not this form).
-        if let (Language::Rust, Denotation::Instance { type_sym, is_dyn }) = (language, &receiver.denotation) {
+        if let (Language::Rust, Denotation::Instance { type_sym, is_dyn, .. }) = (language, &receiver.denotation) {
             let rule = if *is_dyn { ResolutionRule::DynamicDispatch } else { crate::denotation::member_rule(receiver.rule, ResolutionRule::TypedReceiver) };
             return self.type_member(*type_sym, name, *is_dyn, language, rule);
         }
@@ -205,7 +205,7 @@ impl Resolver<'_> {
                     if self.index.symbol(type_sym).kind == SymbolKind::Impl {
                         return None;
                     }
-                    Resolved { denotation: Denotation::Instance { type_sym, is_dyn: false }, rule: ResolutionRule::SelfMethod }
+                    Resolved { denotation: Denotation::Instance { type_sym, is_dyn: false, arguments: Vec::new() }, rule: ResolutionRule::SelfMethod }
                 } else {
                     match language {
                         Language::Python => self.python_path_in(caller, std::slice::from_ref(head), BindingUse::Allowed).ok()?,
@@ -274,6 +274,8 @@ impl Resolver<'_> {
         if depth > MAX_CALL_CHAIN {
             return None;
         }
+        // A method's receiver of a project generic type with known arguments (`InFile<ast::Fn>`).
+        let mut receiver_with_arguments: Option<(Sym, Vec<Denotation>)> = None;
         let resolved = match (language, callee) {
             // `x.m()` in Python is a dotted path whose head may be a local (`result =
             // pytester.runpytest()`); a bare `f()` calls a function, not a local's value.
@@ -308,6 +310,11 @@ impl Resolver<'_> {
                     _ => return None,
                 };
                 let receiver = crate::value_types::method_receiver(&receiver, name).clone();
+                if let Denotation::Instance { type_sym, is_dyn: false, arguments } = &receiver {
+                    if !arguments.is_empty() && language == Language::Rust {
+                        receiver_with_arguments = Some((*type_sym, arguments.clone()));
+                    }
+                }
                 if let Denotation::Wrapped { wrapper, inner } = &receiver {
                     return wrapper.method_result(inner, name);
                 }
@@ -327,14 +334,14 @@ impl Resolver<'_> {
         if let (CalleeExpr::Path(path), Denotation::Builtin(target)) = (callee, &resolved.denotation) {
             if target == "Default::default" && path.len() >= 2 && language == Language::Rust {
                 if let Ok(Resolved { denotation: Denotation::Symbol(type_sym), .. }) = self.rust_path(scope, &path[..path.len() - 1], false) {
-                    return self.index.symbol(type_sym).kind.is_type().then_some(Denotation::Instance { type_sym, is_dyn: false });
+                    return self.index.symbol(type_sym).kind.is_type().then_some(Denotation::Instance { type_sym, is_dyn: false, arguments: Vec::new() });
                 }
             }
         }
         let sym = match resolved.denotation {
             Denotation::Symbol(sym) => sym,
             // Calling an object of a project class calls its `__call__`.
-            Denotation::Instance { type_sym, is_dyn: false } if language == Language::Python => {
+            Denotation::Instance { type_sym, is_dyn: false, .. } if language == Language::Python => {
                 match self.type_member(type_sym, "__call__", false, language, ResolutionRule::TypedReceiver).ok()?.denotation {
                     Denotation::Symbol(method) => method,
                     _ => return None,
@@ -348,12 +355,18 @@ impl Resolver<'_> {
         };
         let symbol = self.index.symbol(sym);
         if symbol.kind.is_type() {
-            return Some(Denotation::Instance { type_sym: sym, is_dyn: false });
+            return Some(Denotation::Instance { type_sym: sym, is_dyn: false, arguments: Vec::new() });
         }
         if symbol.kind.is_callable() {
             // `f::<T>()` where `f` returns its own parameter (`-> Option<N>`).
             if let Some(returned) = self.written_return_type(sym, scope, written, language) {
                 return Some(returned);
+            }
+            // `file.as_ref()` on an `InFile<ast::Fn>` returns an `InFile<ast::Fn>`.
+            if let Some((type_sym, arguments)) = &receiver_with_arguments {
+                if let Some(returned) = self.return_type_with_arguments(sym, *type_sym, arguments) {
+                    return Some(returned);
+                }
             }
             if let Some(returned) = self.declared_return_type(sym, language) {
                 return Some(returned);
@@ -367,7 +380,7 @@ impl Resolver<'_> {
         if language == Language::Rust && symbol.kind == SymbolKind::Method && looks_like_constructor {
             let impl_sym = self.index.parent(sym)?;
             let type_sym = *self.impl_self_type.get(&impl_sym)?;
-            return Some(Denotation::Instance { type_sym, is_dyn: false });
+            return Some(Denotation::Instance { type_sym, is_dyn: false, arguments: Vec::new() });
         }
         None
     }
@@ -444,7 +457,7 @@ impl Resolver<'_> {
                 let rule = if candidates.len() == 1 && rule == ResolutionRule::Ambiguous { ResolutionRule::Ambiguous } else { rule };
                 CallTargets::Project(candidates.into_iter().map(|candidate| (candidate, rule)).collect())
             }
-            Denotation::Instance { type_sym, is_dyn } => {
+            Denotation::Instance { type_sym, is_dyn, .. } => {
                 match self.type_member(type_sym, "__call__", is_dyn, language, crate::denotation::instance_member_rule(resolved.rule)) {
                     Ok(Resolved { denotation: Denotation::Symbol(method), rule }) => CallTargets::Project(vec![(method, rule)]),
                     Ok(Resolved { denotation: Denotation::Ambiguous(methods), .. }) => {

@@ -11,7 +11,9 @@ pub(crate) enum Denotation {
     /// A project symbol: a module, type, function…
     Symbol(Sym),
     /// A value whose type is a project type. `is_dyn` for trait objects and generic bounds.
-    Instance { type_sym: Sym, is_dyn: bool },
+    /// `arguments`: its generic arguments as written (`InFile<ast::Fn>`), `UntypedLocal` where
+    /// one is not known; empty when none are written or known.
+    Instance { type_sym: Sym, is_dyn: bool, arguments: Vec<Denotation> },
     /// A Python package prefix with no module file of its own (a namespace package).
     Namespace(String),
     /// A path outside the project (`requests.get`, `std::fs::read`).
@@ -125,8 +127,9 @@ impl Resolver<'_> {
                     _ => Err(UnresolvedReason::UnknownMember),
                 }
             }
-            Denotation::Instance { type_sym, is_dyn } => {
-                if let Some(field) = self.field_type(*type_sym, name, language) {
+            Denotation::Instance { type_sym, is_dyn, arguments } => {
+                let with_arguments = if arguments.is_empty() || *is_dyn { None } else { self.field_type_with_arguments(*type_sym, arguments, name) };
+                if let Some(field) = with_arguments.or_else(|| self.field_type(*type_sym, name, language)) {
                     return found(field, instance_member_rule(base.rule));
                 }
                 let rule = if *is_dyn { ResolutionRule::DynamicDispatch } else { instance_member_rule(base.rule) };

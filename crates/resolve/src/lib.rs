@@ -25,6 +25,7 @@ mod builtins;
 mod calls;
 mod closure_results;
 mod denotation;
+mod generic_arguments;
 mod project_index;
 mod pytest_fixtures;
 mod python_containers;

@@ -37,7 +37,7 @@ impl Resolver<'_> {
             // but written in a method: there, too, `self` is an instance of the class.
             let class_of_attribute = (self.index.symbol(scope).kind == SymbolKind::Class).then_some(scope);
             if let Some(class) = class_of_attribute.or_else(|| self.python_enclosing_class_of_method(scope)) {
-                let denotation = if name == "self" { Denotation::Instance { type_sym: class, is_dyn: false } } else { Denotation::Symbol(class) };
+                let denotation = if name == "self" { Denotation::Instance { type_sym: class, is_dyn: false, arguments: Vec::new() } } else { Denotation::Symbol(class) };
                 return Some(Resolved { denotation, rule: ResolutionRule::SelfMethod });
             }
         }

@@ -24,7 +24,7 @@ impl Resolver<'_> {
     pub(crate) fn subscripted_value(&self, value: &Denotation, language: Language) -> Option<Denotation> {
         match value {
             Denotation::Wrapped { wrapper, inner } if wrapper.is_python() => Some((**inner).clone()),
-            Denotation::Instance { type_sym, is_dyn: false } if language == Language::Python => {
+            Denotation::Instance { type_sym, is_dyn: false, .. } if language == Language::Python => {
                 match self.type_member(*type_sym, "__getitem__", false, language, ResolutionRule::TypedReceiver).ok()?.denotation {
                     Denotation::Symbol(getter) => self.declared_return_type(getter, language),
                     _ => None,
@@ -48,7 +48,7 @@ impl Resolver<'_> {
             }
         }
         let manager = self.call_result_type(scope, callee, language)?;
-        if let Denotation::Instance { type_sym, is_dyn: false } = &manager {
+        if let Denotation::Instance { type_sym, is_dyn: false, .. } = &manager {
             if let Ok(Resolved { denotation: Denotation::Symbol(enter), .. }) = self.type_member(*type_sym, "__enter__", false, language, ResolutionRule::TypedReceiver) {
                 // `-> Self` (typing's, a name outside the project) is the manager itself.
                 match self.declared_return_type(enter, language) {

@@ -64,6 +64,10 @@ pub(crate) struct Resolver<'a> {
     pub impls_of_type: HashMap<Sym, Vec<Sym>>,
     /// The project type an impl block is for.
     pub impl_self_type: HashMap<Sym, Sym>,
+    /// Impl blocks written for an alias (`impl<N> InFile<N>` with `type InFile<T> =
+    /// InFileWrapper<HirFileId, T>`): their parameters' positions are the alias's, not those
+    /// of the type in [`Self::impl_self_type`]. Each with its alias.
+    pub impls_through_alias: HashMap<Sym, Sym>,
     /// The trait a trait impl implements (project traits only).
     pub impl_trait: HashMap<Sym, Sym>,
     /// Trait impl blocks of each project trait.
@@ -90,6 +94,7 @@ impl<'a> Resolver<'a> {
             outside_bases: HashMap::default(),
             impls_of_type: HashMap::default(),
             impl_self_type: HashMap::default(),
+            impls_through_alias: Default::default(),
             impl_trait: HashMap::default(),
             impls_of_trait: HashMap::default(),
             deref_targets: HashMap::default(),
@@ -179,6 +184,7 @@ impl<'a> Resolver<'a> {
     fn resolve_impls(&mut self) {
         let mut impls_of_type: HashMap<Sym, Vec<Sym>> = HashMap::default();
         let mut impl_self_type = HashMap::default();
+        let mut impls_through_alias = HashMap::default();
         let mut impl_trait = HashMap::default();
         let mut impls_of_trait: HashMap<Sym, Vec<Sym>> = HashMap::default();
         for block in &self.index.impls {
@@ -188,7 +194,10 @@ impl<'a> Resolver<'a> {
                 // `impl Alias { … }` adds to the aliased project type.
                 let type_sym = match self.index.symbol(type_sym).kind {
                     SymbolKind::TypeAlias => match self.alias_target(type_sym) {
-                        Some(Denotation::Instance { type_sym: aliased, .. }) => aliased,
+                        Some(Denotation::Instance { type_sym: aliased, .. }) => {
+                            impls_through_alias.insert(impl_sym, type_sym);
+                            aliased
+                        }
                         _ => type_sym,
                     },
                     _ => type_sym,
@@ -209,6 +218,7 @@ impl<'a> Resolver<'a> {
         }
         self.impls_of_type = impls_of_type;
         self.impl_self_type = impl_self_type;
+        self.impls_through_alias = impls_through_alias;
         self.impl_trait = impl_trait;
         self.impls_of_trait = impls_of_trait;
     }
@@ -382,7 +392,7 @@ impl<'a> Resolver<'a> {
             }
             let target = self.index.children_named(*impl_sym, "Target").iter().copied().find(|child| self.index.symbol(*child).kind == SymbolKind::TypeAlias)?;
             match self.alias_target(target)? {
-                Denotation::Instance { type_sym, is_dyn: false } => Some(type_sym),
+                Denotation::Instance { type_sym, is_dyn: false, .. } => Some(type_sym),
                 _ => None,
             }
         })
@@ -453,7 +463,9 @@ impl<'a> Resolver<'a> {
                 Denotation::Tuple(elements) => elements.get(*position as usize).cloned().filter(|element| *element != Denotation::UntypedLocal),
                 _ => None,
             },
-            BindingValue::Unknown | BindingValue::Collection(_) | BindingValue::GenericParameter { .. } | BindingValue::Closure { .. } => None,
+            // A field of type `T: Bound` read without the instance's arguments: its bound.
+            BindingValue::SelfTypeArgument { bound: Some(path), .. } => self.written_type(scope, path, true, &[], language),
+            BindingValue::Unknown | BindingValue::Collection(_) | BindingValue::GenericParameter { .. } | BindingValue::SelfTypeArgument { .. } | BindingValue::Closure { .. } => None,
         }
     }
 }

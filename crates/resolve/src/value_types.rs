@@ -247,10 +247,14 @@ impl Resolver<'_> {
             Language::Rust => self.rust_path_in(scope, path, false, BindingUse::Forbidden),
         };
         match resolved.ok()?.denotation {
-            Denotation::Symbol(alias) if self.index.symbol(alias).kind == tether_model::SymbolKind::TypeAlias => self.alias_target(alias),
+            Denotation::Symbol(alias) if self.index.symbol(alias).kind == tether_model::SymbolKind::TypeAlias => {
+                // `InFile<ast::Fn>` through `type InFile<T> = InFileWrapper<HirFileId, T>`.
+                let written = self.written_instance_arguments(scope, arguments, language);
+                self.generic_alias_target(alias, &written).or_else(|| self.alias_target(alias))
+            }
             Denotation::Symbol(type_sym) if self.index.symbol(type_sym).kind.is_type() => {
                 let is_dyn = is_dyn || self.index.symbol(type_sym).kind == tether_model::SymbolKind::Trait;
-                Some(Denotation::Instance { type_sym, is_dyn })
+                Some(Denotation::Instance { type_sym, is_dyn, arguments: self.written_instance_arguments(scope, arguments, language) })
             }
             // A value of a dependency's or the language's type; a std wrapper keeps its element.
             outside @ (Denotation::External(_) | Denotation::Builtin(_)) => {
@@ -285,8 +289,12 @@ impl Resolver<'_> {
                 element = arguments.first()?;
             }
         }
-        let BindingValue::Type { path, is_dyn, arguments } = element else { return None };
-        let inner = self.written_type(scope, path, *is_dyn, arguments, language)?;
+        let inner = match element {
+            BindingValue::Type { path, is_dyn, arguments } => self.written_type(scope, path, *is_dyn, arguments, language)?,
+            // A struct's field `Option<T>` with `T: Bound`, read without the instance's arguments.
+            BindingValue::SelfTypeArgument { bound: Some(path), .. } => self.written_type(scope, path, true, &[], language)?,
+            _ => return None,
+        };
         Some(Denotation::Wrapped { wrapper, inner: Box::new(inner) })
     }
 
