@@ -14,10 +14,12 @@
 //! nearest earlier binding of a name in its scope.
 //!
 //! This crate deliberately does no IO and no parsing, and does not infer types the facts
-//! do not show: no generic substitution for project types (a call's written `::<T>` fills a
-//! return type naming the function's own parameter), closure return types only through std
-//! adapters and local closures, no trait solving (a blanket extension trait is matched by
-//! the impls of its bound).
+//! do not show: generic arguments are substituted only where they are written (a value's
+//! type arguments fill its fields' and methods' Self-type parameters; a call's `::<T>` fills a
+//! return type naming the function's own parameter), never inferred from uses and never
+//! through associated types; closure return types only through std adapters and local
+//! closures; no trait solving (a blanket extension trait is matched by the impls of its
+//! bound).
 
 mod bindings_in_force;
 mod blanket_impls;
