@@ -229,4 +229,9 @@ impl BindingValue {
     pub fn named_type(path: Vec<String>) -> BindingValue {
         BindingValue::Type { path, is_dyn: false, arguments: Vec::new() }
     }
+
+    /// Whether this value, or a generic argument of it at any depth, satisfies `part`.
+    pub fn has_part(&self, part: &impl Fn(&BindingValue) -> bool) -> bool {
+        part(self) || matches!(self, BindingValue::Type { arguments, .. } if arguments.iter().any(|argument| argument.has_part(part)))
+    }
 }

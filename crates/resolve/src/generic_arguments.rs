@@ -156,19 +156,12 @@ impl Resolver<'_> {
 
 /// Whether a written type names a parameter of the Self type (see [`BindingValue::SelfTypeArgument`]).
 fn mentions_self_type_argument(value: &BindingValue) -> bool {
-    match value {
-        BindingValue::SelfTypeArgument { .. } => true,
-        BindingValue::Type { arguments, .. } => arguments.iter().any(mentions_self_type_argument),
-        _ => false,
-    }
+    value.has_part(&|part| matches!(part, BindingValue::SelfTypeArgument { .. }))
 }
 
 /// Whether a written type is or holds `Self`.
 fn names_self(value: &BindingValue) -> bool {
-    match value {
-        BindingValue::Type { path, arguments, .. } => path.first().is_some_and(|head| head == "Self") || arguments.iter().any(names_self),
-        _ => false,
-    }
+    value.has_part(&|part| matches!(part, BindingValue::Type { path, .. } if path.first().is_some_and(|head| head == "Self")))
 }
 
 /// `Self` written alone.

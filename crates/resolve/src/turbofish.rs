@@ -59,9 +59,5 @@ impl Resolver<'_> {
 
 /// Whether a written type names one of the function's own generic parameters.
 fn mentions_generic_parameter(value: &BindingValue) -> bool {
-    match value {
-        BindingValue::GenericParameter { .. } => true,
-        BindingValue::Type { arguments, .. } => arguments.iter().any(mentions_generic_parameter),
-        _ => false,
-    }
+    value.has_part(&|part| matches!(part, BindingValue::GenericParameter { .. }))
 }
