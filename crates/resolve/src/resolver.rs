@@ -116,6 +116,10 @@ impl<'a> Resolver<'a> {
     /// generation: a variable typed too early (before an import it needs) must not stay untyped.
     fn resolve_imports_of_module_variables(&mut self) {
         self.module_variables_visible = true;
+        // Without Python modules there are no module variables: the passes would change nothing.
+        if self.index.python_module_prefixes.is_empty() {
+            return;
+        }
         for _ in 0..IMPORT_PASSES {
             self.generation = GENERATION.fetch_add(1, Ordering::Relaxed);
             if !self.resolve_import_pass() {
