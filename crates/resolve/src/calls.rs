@@ -4,14 +4,13 @@
 use tether_model::{CallOutcome, CallSite, CalleeExpr, Language, Receiver, ResolutionRule, SymbolKind, UnresolvedReason};
 
 use crate::builtins::is_rust_std_macro;
-use crate::RETURN_BINDING;
 use crate::denotation::{found, Denotation, Lookup, Resolved};
 use crate::project_index::Sym;
 use crate::python_rules::BindingUse;
 use crate::resolver::Resolver;
 
 /// Calls chained deeper than this are not typed.
-const MAX_CALL_CHAIN: u32 = 6;
+pub(crate) const MAX_CALL_CHAIN: u32 = 6;
 
 /// Bindings typed through call results nest at most this deep on one thread.
 const MAX_TYPING_NESTING: u32 = 8;
@@ -242,159 +241,6 @@ impl Resolver<'_> {
                 Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
             }
             Receiver::Other => None,
-        }
-    }
-
-    /// The type a call returns, when it is visibly a constructor: calling a class or struct,
-    /// or a Rust associated function named like one (`new`, `default`, `with_*`, `from_*`).
-    pub(crate) fn call_result_type(&self, scope: Sym, callee: &CalleeExpr, language: Language) -> Option<Denotation> {
-        // Typing a call may type a receiver, whose binding may be another call's result
-        // (`let x = x.next()`): this depth, shared by the whole nest on this thread, ends it.
-        let _nesting = NestingGuard::enter()?;
-        self.call_result_type_at_depth(scope, callee, language, 0, None, &[])
-    }
-
-    /// Like [`Self::call_result_type`], with a method's receiver already typed (`known_receiver`)
-    /// and the generic arguments the call writes (`f::<T>()`), if any.
-    pub(crate) fn call_result_type_given(&self, scope: Sym, callee: &CalleeExpr, language: Language, known_receiver: Option<Denotation>, written: &[tether_model::BindingValue]) -> Option<Denotation> {
-        let _nesting = NestingGuard::enter()?;
-        self.call_result_type_at_depth(scope, callee, language, 0, known_receiver, written)
-    }
-
-    /// `depth` bounds chains of method calls (`a.b().c().d()`).
-    fn call_result_type_at_depth(
-        &self,
-        scope: Sym,
-        callee: &CalleeExpr,
-        language: Language,
-        depth: u32,
-        known_receiver: Option<Denotation>,
-        written: &[tether_model::BindingValue],
-    ) -> Option<Denotation> {
-        if depth > MAX_CALL_CHAIN {
-            return None;
-        }
-        // A method's receiver of a project generic type with known arguments (`InFile<ast::Fn>`).
-        let mut receiver_with_arguments: Option<(Sym, Vec<Denotation>)> = None;
-        let resolved = match (language, callee) {
-            // `x.m()` in Python is a dotted path whose head may be a local (`result =
-            // pytester.runpytest()`); a bare `f()` calls a function, not a local's value.
-            // A bare name may be a local or parameter holding a callable object
-            // (`run_and_parse()`, a fixture), which hides a function of the same name.
-            (Language::Python, CalleeExpr::Path(path)) => match path.split_last() {
-                // `items.pop()`, `table.values()`: a builtin container's method may give its element.
-                Some((name, receiver)) if !receiver.is_empty() => match self.receiver_value(scope, &Receiver::Path(receiver.to_vec()), language).map(|resolved| resolved.denotation) {
-                    Some(Denotation::Wrapped { wrapper, inner }) if wrapper.is_python() => return wrapper.method_result(&inner, name),
-                    _ => self.python_path_in(scope, path, BindingUse::Allowed).ok()?,
-                },
-                _ => self.python_path_in(scope, path, BindingUse::Allowed).ok()?,
-            },
-            (Language::Rust, CalleeExpr::Path(path)) => {
-                // `m(…)` where `m` is a local closure whose value is visible.
-                if let [name] = path.as_slice() {
-                    if let Some(returned) = self.local_closure_result(scope, name, language) {
-                        return returned;
-                    }
-                }
-                self.rust_called_path(scope, path, BindingUse::Forbidden).ok()?
-            }
-            (Language::Python, CalleeExpr::Indexed(path)) => self.python_generic_class(scope, path)?,
-            (_, CalleeExpr::Method { receiver, name }) => {
-                let receiver = match (known_receiver, receiver) {
-                    (Some(known), _) => known,
-                    (None, Receiver::Call(inner)) => self.call_result_type_at_depth(scope, inner, language, depth + 1, None, &[])?,
-                    (None, Receiver::Path(path)) if language == Language::Rust || path.len() == 1 => self.receiver_value(scope, receiver, language)?.denotation,
-                    (None, Receiver::Try(_) | Receiver::Await(_) | Receiver::Adapted { .. } | Receiver::Turbofish { .. } | Receiver::Subscript(_)) => {
-                        self.receiver_value(scope, receiver, language)?.denotation
-                    }
-                    _ => return None,
-                };
-                let receiver = crate::value_types::method_receiver(&receiver, name).clone();
-                if let Denotation::Instance { type_sym, is_dyn: false, arguments } = &receiver {
-                    if !arguments.is_empty() && language == Language::Rust {
-                        receiver_with_arguments = Some((*type_sym, arguments.clone()));
-                    }
-                }
-                if let Denotation::Wrapped { wrapper, inner } = &receiver {
-                    return wrapper.method_result(inner, name);
-                }
-                let method = self.method_of_value(&Resolved { denotation: receiver.clone(), rule: ResolutionRule::TypedReceiver }, name, language).ok()?;
-                // A derived or blanket std method of a project value: `clone` gives the same
-                // type; what `into` or `borrow` give is not visible.
-                if let (Denotation::Instance { .. }, Denotation::Builtin(_)) = (&receiver, &method.denotation) {
-                    if crate::builtins::rust_std_trait_of_method(name).is_some() {
-                        return matches!(name.as_str(), "clone" | "to_owned").then_some(receiver);
-                    }
-                }
-                method
-            }
-            _ => return None,
-        };
-        // `Type::default()` through a derived `Default` gives a `Type`.
-        if let (CalleeExpr::Path(path), Denotation::Builtin(target)) = (callee, &resolved.denotation) {
-            if target == "Default::default" && path.len() >= 2 && language == Language::Rust {
-                if let Ok(Resolved { denotation: Denotation::Symbol(type_sym), .. }) = self.rust_path(scope, &path[..path.len() - 1], false) {
-                    return self.index.symbol(type_sym).kind.is_type().then_some(Denotation::Instance { type_sym, is_dyn: false, arguments: Vec::new() });
-                }
-            }
-        }
-        let sym = match resolved.denotation {
-            Denotation::Symbol(sym) => sym,
-            // Calling an object of a project class calls its `__call__`.
-            Denotation::Instance { type_sym, is_dyn: false, .. } if language == Language::Python => {
-                match self.type_member(type_sym, "__call__", false, language, ResolutionRule::TypedReceiver).ok()?.denotation {
-                    Denotation::Symbol(method) => method,
-                    _ => return None,
-                }
-            }
-            // A call into a dependency or a builtin returns a value of that world: its methods
-            // are outside the project too.
-            Denotation::External(path) => return Some(Denotation::External(format!("{path}()"))),
-            Denotation::Builtin(path) => return Some(Denotation::Builtin(path)),
-            _ => return None,
-        };
-        let symbol = self.index.symbol(sym);
-        if symbol.kind.is_type() {
-            return Some(Denotation::Instance { type_sym: sym, is_dyn: false, arguments: Vec::new() });
-        }
-        if symbol.kind.is_callable() {
-            // `f::<T>()` where `f` returns its own parameter (`-> Option<N>`).
-            if let Some(returned) = self.written_return_type(sym, scope, written, language) {
-                return Some(returned);
-            }
-            // `file.as_ref()` on an `InFile<ast::Fn>` returns an `InFile<ast::Fn>`.
-            if let Some((type_sym, arguments)) = &receiver_with_arguments {
-                if let Some(returned) = self.return_type_with_arguments(sym, *type_sym, arguments) {
-                    return Some(returned);
-                }
-            }
-            if let Some(returned) = self.declared_return_type(sym, language) {
-                return Some(returned);
-            }
-        }
-        let looks_like_constructor = symbol.name == "new"
-            || symbol.name == "default"
-            || symbol.name.starts_with("new_")
-            || symbol.name.starts_with("with_")
-            || symbol.name.starts_with("from_");
-        if language == Language::Rust && symbol.kind == SymbolKind::Method && looks_like_constructor {
-            let impl_sym = self.index.parent(sym)?;
-            let type_sym = *self.impl_self_type.get(&impl_sym)?;
-            return Some(Denotation::Instance { type_sym, is_dyn: false, arguments: Vec::new() });
-        }
-        None
-    }
-
-    /// The declared return type of a function, when it names a project type (or `Self`).
-    pub(crate) fn declared_return_type(&self, function: Sym, language: Language) -> Option<Denotation> {
-        // The annotation, or else the first `return` whose value is visible.
-        let bindings = self.index.bindings_named(function, RETURN_BINDING)?;
-        let typed = bindings.iter().find_map(|binding| self.binding_denotation(function, binding, language))?;
-        match typed {
-            // A project type, a std wrapper of one, or a dependency's or the language's type
-            // (`String`): calls on the latter are outside the project.
-            typed @ (Denotation::Instance { .. } | Denotation::Wrapped { .. } | Denotation::Tuple(_) | Denotation::External(_) | Denotation::Builtin(_)) => Some(typed),
-            _ => None,
         }
     }
 

@@ -24,6 +24,7 @@
 mod bindings_in_force;
 mod blanket_impls;
 mod builtins;
+mod call_results;
 mod calls;
 mod closure_results;
 mod denotation;
