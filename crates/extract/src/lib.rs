@@ -28,6 +28,7 @@ mod query_plan;
 mod render;
 mod rust;
 mod rust_bindings;
+mod rust_imports;
 mod rust_item_macros;
 mod rust_macro_arguments;
 
