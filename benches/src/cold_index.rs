@@ -6,7 +6,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use rayon::prelude::*;
-use tether_index::{index_meta, largest_first, walk_tree, IndexOptions};
+use tether_index::{index_meta, walk_tree, IndexOptions};
 
 pub fn run(root: &Path, runs: usize, buffer_pool_mib: u64) -> anyhow::Result<()> {
     let threads = rayon::current_num_threads();
@@ -64,10 +64,10 @@ pub fn run(root: &Path, runs: usize, buffer_pool_mib: u64) -> anyhow::Result<()>
 
         drop(built);
         let started = Instant::now();
-        let parsed: usize = largest_first(root, &tree.sources)
+        let parsed: usize = tree
+            .sources
             .par_iter()
-            .map(|position| {
-                let (path, language) = &tree.sources[*position];
+            .map(|(path, language)| {
                 let Ok(bytes) = std::fs::read(root.join(path)) else { return 0 };
                 let Ok(text) = std::str::from_utf8(&bytes) else { return 0 };
                 if bytes.len() as u64 > tether_extract::DEFAULT_MAX_FILE_BYTES {

@@ -13,7 +13,7 @@ use tether_extract::{python_module_name, rust_module_path};
 use tether_model::{stable_hash, Diagnostic, DiagnosticKind, FileFacts, FileRecord, FileStatus, Graph, Language};
 
 use crate::facts_cache::{self, CachedFile, FactsCache};
-use crate::{check_root, largest_first, walk_tree, IndexError, IndexOptions, PhaseTimings};
+use crate::{check_root, walk_tree, IndexError, IndexOptions, PhaseTimings};
 
 /// A project whose files are extracted but not yet resolved. Resolve it with
 /// [`ExtractedProject::resolve`]; meanwhile [`ExtractedProject::extracted_graph`] can be
@@ -57,11 +57,10 @@ pub fn extract_project(options: &IndexOptions, cache: &FactsCache, progress: &(d
     let done = AtomicUsize::new(0);
     let total = tree.sources.len();
     let previous = &cache.files;
-    let order = largest_first(root, &tree.sources);
-    let mut extracted: Vec<(usize, (String, Arc<CachedFile>, bool))> = order
+    let files: Vec<(String, Arc<CachedFile>, bool)> = tree
+        .sources
         .par_iter()
-        .map(|position| {
-            let (path, language) = &tree.sources[*position];
+        .map(|(path, language)| {
             let module_name = match language {
                 Language::Python => python_module_name(path, |folder| tree.python_packages.contains(folder)),
                 Language::Rust => rust_module_path(path, &tree.rust_crates),
@@ -80,11 +79,9 @@ pub fn extract_project(options: &IndexOptions, cache: &FactsCache, progress: &(d
                 }
             };
             progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-            (*position, result)
+            result
         })
         .collect();
-    extracted.sort_unstable_by_key(|(position, _)| *position);
-    let files: Vec<(String, Arc<CachedFile>, bool)> = extracted.into_iter().map(|(_, file)| file).collect();
     timings.parse_seconds = started.elapsed().as_secs_f64();
 
     let mut graph = Graph::default();

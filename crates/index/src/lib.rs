@@ -20,7 +20,7 @@ use tether_model::{Graph, IndexMeta};
 pub use extract_project::{extract_project, ExtractedProject};
 pub use facts_cache::{CachedFile, FactsCache};
 pub use resolve_project::ResolvedProject;
-pub use walk::{largest_first, walk_tree, WalkedTree};
+pub use walk::{walk_tree, WalkedTree};
 
 /// How to index.
 #[derive(Clone, Debug)]

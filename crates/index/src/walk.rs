@@ -19,16 +19,6 @@ pub struct WalkedTree {
     pub manifest_problems: Vec<(String, String)>,
 }
 
-/// The positions of `sources` ordered for parallel work: the largest files first, so that
-/// the last files a worker takes are small ones and no worker is left with a large file
-/// while the others idle (files whose size cannot be read count as empty).
-pub fn largest_first(root: &Path, sources: &[(String, Language)]) -> Vec<usize> {
-    let sizes: Vec<u64> = sources.iter().map(|(path, _)| std::fs::metadata(root.join(path)).map_or(0, |metadata| metadata.len())).collect();
-    let mut order: Vec<usize> = (0..sources.len()).collect();
-    order.sort_by_key(|position| (std::cmp::Reverse(sizes[*position]), *position));
-    order
-}
-
 /// Walks `root`, honouring `.gitignore`, `.ignore` and git's exclude files even outside a
 /// git repository, skipping hidden folders and never following symlinks.
 pub fn walk_tree(root: &Path) -> WalkedTree {
