@@ -85,3 +85,23 @@ fn a_runtime_query_error_is_an_error_not_a_crash() {
     assert!(error.to_string().contains("duplicated primary key"), "{error}");
     assert!(store.query_as_text("MATCH (m:Meta) RETURN count(*)").is_ok());
 }
+
+#[test]
+fn edges_stored_forward_only_still_answer_backward_patterns() {
+    let graph = fixture_graph();
+    let store = GraphStore::create(StoreLocation::InMemory, small_config()).unwrap();
+    let meta = tether_model::IndexMeta { root: "/x".into(), head_commit: None, head_branch: None, indexed_at_unix: 7, tether_version: "t".into() };
+    store.load_graph(&graph, &meta).unwrap();
+    let call = graph.edges.iter().find(|edge| edge.kind == tether_model::EdgeKind::Calls).expect("the fixture has a call");
+    let callers_in_graph = graph.edges.iter().filter(|edge| edge.kind == tether_model::EdgeKind::Calls && edge.target == call.target).count();
+    let count = |statement: String| -> usize {
+        let (_, rows) = store.query_as_text(&statement).unwrap();
+        rows[0][0].parse().unwrap()
+    };
+    let target = call.target.as_i64();
+    assert_eq!(count(format!("MATCH (b:Symbol {{id: {target}}})<-[:CALLS]-(a:Symbol) RETURN count(*)")), callers_in_graph);
+    assert_eq!(count(format!("MATCH (a:Symbol)-[:CALLS]->(b:Symbol {{id: {target}}}) RETURN count(*)")), callers_in_graph);
+    assert!(count(format!("MATCH (b:Symbol {{id: {target}}})<-[:CALLS*1..3]-(a:Symbol) RETURN count(DISTINCT a)")) >= callers_in_graph);
+    let error = store.query_as_text(&format!("MATCH (b:Symbol {{id: {target}}})-[:CALLS]-(a:Symbol) RETURN count(*)")).unwrap_err();
+    assert!(error.to_string().contains("Undirected rel patterns are only supported"), "{error}");
+}

@@ -4,7 +4,8 @@
 //! `Symbol`, `UnresolvedCall`, `Diagnostic`, `Entry` (the memory graph). Rel tables between
 //! symbols: `CONTAINS`, `CALLS`, `IMPORTS`, `INHERITS`, `IMPLEMENTS`, all with `line`,
 //! `confidence` and `rule`; between entries: `PARENT`, `SUPERSEDES`, `DEPENDS_ON`, `RELATED`;
-//! from entries to symbols: `TETHER` (`kind`, `pin`).
+//! from entries to symbols: `TETHER` (`kind`, `pin`). The code graph's rel tables store the
+//! forward direction only.
 //! ARCHITECTURE.md documents each column.
 
 use tether_model::EdgeKind;
@@ -12,7 +13,7 @@ use tether_model::EdgeKind;
 use crate::{GraphStore, StoreError};
 
 /// The version this build reads and writes.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 pub(crate) const NODE_TABLES: &[&str] = &[
     "CREATE NODE TABLE Meta(key STRING, value STRING, PRIMARY KEY(key))",
@@ -34,9 +35,14 @@ pub(crate) const MEMORY_REL_TABLES: &[&str] = &[
     "CREATE REL TABLE TETHER(FROM Entry TO Symbol, kind STRING, pin STRING)",
 ];
 
-/// The rel table of an edge kind: its name is the kind's own (`CALLS`).
+/// The rel table of an edge kind: its name is the kind's own (`CALLS`). Only the forward
+/// direction is stored: the daemon answers from its in-memory snapshot, which indexes both
+/// directions, so the engine's backward adjacency would be written on every load and never
+/// read (it made rust-analyzer's CALLS COPY 0.15 s instead of 0.09 s, and the checkpoint at
+/// close about 0.05 s longer). Directed Cypher patterns still match either way round
+/// (`(b)<-[:CALLS]-(a)`, also `*1..3`); the engine refuses undirected ones (`-[:CALLS]-`).
 pub(crate) fn rel_table_statement(kind: EdgeKind) -> String {
-    format!("CREATE REL TABLE {}(FROM Symbol TO Symbol, line INT64, confidence DOUBLE, rule STRING)", kind.as_str())
+    format!("CREATE REL TABLE {}(FROM Symbol TO Symbol, line INT64, confidence DOUBLE, rule STRING) WITH (storage_direction = 'fwd')", kind.as_str())
 }
 
 impl GraphStore {
