@@ -228,3 +228,30 @@ fn blanket_extension_traits_reach_types_meeting_their_bound_where_imported() {
         "#]],
     );
 }
+
+#[test]
+fn an_item_named_after_its_crate_leaves_the_crate_name_alone() {
+    // `use bitflags::bitflags;` once resolved through itself, one `bitflags::` longer per
+    // import pass; `use smallvec::{smallvec, SmallVec}` made `SmallVec` `smallvec::smallvec::SmallVec`.
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "flags"
+        //- /src/lib.rs
+        use bitflags::bitflags;
+        use smallvec::{smallvec, SmallVec};
+
+        pub fn make() {
+            bitflags!(x);  // calls: bitflags::bitflags
+            let v: SmallVec<[u8; 4]> = SmallVec::new();  // calls: smallvec::SmallVec::new
+            let w: SmallVec<[u8; 4]> = smallvec![1];  // calls: smallvec::smallvec
+        }
+        "#,
+        expect![[r#"
+            flags::make -> bitflags::bitflags @5 macro 0.9
+            flags::make -> smallvec::SmallVec::new @6 import 0.95
+            flags::make -> smallvec::smallvec @7 macro 0.9
+        "#]],
+    );
+}

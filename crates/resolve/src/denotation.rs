@@ -187,6 +187,27 @@ impl Resolver<'_> {
     }
 
     /// A name bound in a scope by an import (explicit first, then globs).
+    /// What an import of `scope` binds `name` to, as the first segment of a longer Rust path.
+    /// An import whose own path starts with the name it binds (`use bitflags::bitflags;`,
+    /// `use smallvec::{smallvec, SmallVec};`) brings in an item named after its crate, and that
+    /// crate is what the name means at the head of a path: such imports are skipped. (Without
+    /// this, `use bitflags::bitflags;` resolved through itself, one `bitflags::` longer on every
+    /// import pass.)
+    pub(crate) fn imported_path_head(&self, scope: Sym, name: &str) -> Option<Resolved> {
+        let imports = self.index.imports_by_scope.get(&scope)?;
+        let names_its_own_crate = |position: &u32| {
+            let import = self.index.imports[*position as usize];
+            !import.is_glob && import.alias.as_deref() == Some(name) && import.path.first().map(String::as_str) == Some(name) && import.path.len() > 1
+        };
+        if imports.iter().any(names_its_own_crate) && !imports.iter().any(|position| {
+            let import = self.index.imports[*position as usize];
+            !import.is_glob && import.alias.as_deref() == Some(name) && !names_its_own_crate(position)
+        }) {
+            return None;
+        }
+        self.imported_name(scope, name, 0)
+    }
+
     pub(crate) fn imported_name(&self, scope: Sym, name: &str, depth: u32) -> Option<Resolved> {
         let imports = self.index.imports_by_scope.get(&scope)?;
         for position in imports {

@@ -120,9 +120,10 @@ impl<'a> Resolver<'a> {
         if self.index.python_module_prefixes.is_empty() {
             return;
         }
+        // Module variables are members of Python modules only: other imports cannot change.
         for _ in 0..IMPORT_PASSES {
             self.generation = GENERATION.fetch_add(1, Ordering::Relaxed);
-            if !self.resolve_import_pass() {
+            if !self.resolve_import_pass(Some(Language::Python)) {
                 break;
             }
         }
@@ -133,17 +134,19 @@ impl<'a> Resolver<'a> {
     /// the previous pass's results, so the imports of a pass resolve in parallel.
     fn resolve_imports(&mut self) {
         for _ in 0..IMPORT_PASSES {
-            if !self.resolve_import_pass() {
+            if !self.resolve_import_pass(None) {
                 break;
             }
         }
     }
 
-    /// One pass over the imports not yet bound to project code; whether any result changed.
-    fn resolve_import_pass(&mut self) -> bool {
+    /// One pass over the imports not yet bound to project code (of one language's scopes, if
+    /// given); whether any result changed.
+    fn resolve_import_pass(&mut self, language: Option<Language>) -> bool {
         {
             let pending: Vec<usize> = (0..self.index.imports.len())
                 .filter(|position| !self.import_results[*position].as_ref().is_some_and(|resolved| !matches!(resolved.denotation, Denotation::External(_))))
+                .filter(|position| language.is_none_or(|language| self.import_language(*position) == Some(language)))
                 .collect();
             let updates: Vec<(usize, Option<Resolved>)> = pending
                 .into_par_iter()
@@ -160,6 +163,11 @@ impl<'a> Resolver<'a> {
             }
         }
         true
+    }
+
+    /// The language of the scope an import is written in.
+    fn import_language(&self, position: usize) -> Option<Language> {
+        self.index.sym_of(self.index.imports[position].scope).map(|scope| self.index.symbol(scope).language)
     }
 
     fn resolve_import(&self, position: usize) -> Option<Resolved> {

@@ -29,7 +29,7 @@ impl Resolver<'_> {
             "self" => Resolved { denotation: Denotation::Symbol(module), rule: ResolutionRule::QualifiedPath },
             "super" => Resolved { denotation: self.rust_parent_module(module).ok_or(UnresolvedReason::UnknownName)?, rule: ResolutionRule::QualifiedPath },
             "Self" => self.rust_self_type(scope).ok_or(UnresolvedReason::UnknownName)?,
-            name => match self.rust_head(scope, module, name, bindings) {
+            name => match self.rust_head(scope, module, name, bindings, !rest.is_empty()) {
                 Some(resolved) => resolved,
                 None if is_use || (!rest.is_empty() && name.starts_with(|c: char| c.is_lowercase())) => {
                     // An external crate (`serde::Serialize`), or a module of one brought in by a glob.
@@ -50,7 +50,9 @@ impl Resolver<'_> {
         Ok(current)
     }
 
-    fn rust_head(&self, scope: Sym, module: Sym, name: &str, bindings: BindingUse) -> Option<Resolved> {
+    /// What the first segment of a path names. `names_a_path`: more segments follow, so the
+    /// name is a crate, module or type (never a macro or function).
+    fn rust_head(&self, scope: Sym, module: Sym, name: &str, bindings: BindingUse, names_a_path: bool) -> Option<Resolved> {
         let mut current = Some(scope);
         while let Some(level) = current {
             // Items of impls and traits are not in scope by their bare names (`Self::f` is).
@@ -64,7 +66,8 @@ impl Resolver<'_> {
             if let Some(denotation) = from_candidates(&definitions) {
                 return Some(Resolved { denotation, rule: ResolutionRule::SameScope });
             }
-            if let Some(imported) = self.imported_name(level, name, 0) {
+            let imported = if names_a_path { self.imported_path_head(level, name) } else { self.imported_name(level, name, 0) };
+            if let Some(imported) = imported {
                 return Some(imported);
             }
             if bindings == BindingUse::Allowed {
