@@ -177,3 +177,28 @@ fn a_python_package_and_a_rust_crate_of_one_name_stay_apart() {
         "#]],
     );
 }
+
+#[test]
+fn fallback_imports_of_one_name_are_ambiguous() {
+    check(
+        r#"
+        //- /app/__init__.py
+        //- /app/fast.py
+        def loads(text): pass
+        //- /app/slow.py
+        def loads(text): pass
+        //- /app/main.py
+        try:
+            from app.fast import loads
+        except ImportError:
+            from app.slow import loads
+
+        def run():
+            loads("{}")  # calls: app.fast.loads, app.slow.loads
+        "#,
+        expect![[r#"
+            app.main.run -> app.fast.loads @7 ambiguous 0.4
+            app.main.run -> app.slow.loads @7 ambiguous 0.4
+        "#]],
+    );
+}

@@ -255,3 +255,39 @@ fn an_item_named_after_its_crate_leaves_the_crate_name_alone() {
         "#]],
     );
 }
+
+#[test]
+fn imports_of_one_name_under_exclusive_cfgs_are_ambiguous() {
+    // tokio imports `Mutex` from `parking_lot` with the feature and from its std wrapper
+    // without it; picking the first import gave 0.95 edges to the feature's `lock`.
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "locks"
+        //- /src/lib.rs
+        mod fast;
+        mod plain;
+        #[cfg(feature = "fast")]
+        use crate::fast::Mutex;
+        #[cfg(not(feature = "fast"))]
+        use crate::plain::Mutex;
+
+        pub fn make() {
+            let m = Mutex::new(1);  // calls: locks::fast::Mutex::new, locks::plain::Mutex::new
+        }
+        //- /src/fast.rs
+        pub struct Mutex(u8);
+        impl Mutex { pub fn new(v: u8) -> Mutex { Mutex(v) } }
+        //- /src/plain.rs
+        pub struct Mutex(u8);
+        impl Mutex { pub fn new(v: u8) -> Mutex { Mutex(v) } }
+        "#,
+        expect![[r#"
+            locks::fast::Mutex::new -> locks::fast::Mutex @2 constructor 0.9
+            locks::make -> locks::fast::Mutex::new @9 ambiguous 0.4
+            locks::make -> locks::plain::Mutex::new @9 ambiguous 0.4
+            locks::plain::Mutex::new -> locks::plain::Mutex @2 constructor 0.9
+        "#]],
+    );
+}

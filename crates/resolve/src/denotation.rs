@@ -210,13 +210,36 @@ impl Resolver<'_> {
 
     pub(crate) fn imported_name(&self, scope: Sym, name: &str, depth: u32) -> Option<Resolved> {
         let imports = self.index.imports_by_scope.get(&scope)?;
+        // Several imports of one name in one scope are alternatives (`#[cfg(feature = "x")] use
+        // a::Mutex;` beside `#[cfg(not(…))] use b::Mutex;`, or Python's `try: from a import f`
+        // / `except ImportError: from b import f`): when they name different project symbols,
+        // the name is ambiguous between them, never the first one silently.
+        let mut named: Option<&Denotation> = None;
+        let mut alternatives: Vec<Sym> = Vec::new();
         for position in imports {
             let import = self.index.imports[*position as usize];
-            if !import.is_glob && import.alias.as_deref() == Some(name) {
-                if let Some(resolved) = &self.import_results[*position as usize] {
-                    return Some(Resolved { denotation: resolved.denotation.clone(), rule: ResolutionRule::Import });
-                }
+            if import.is_glob || import.alias.as_deref() != Some(name) {
+                continue;
             }
+            let Some(resolved) = &self.import_results[*position as usize] else { continue };
+            match (&resolved.denotation, named) {
+                (_, None) => named = Some(&resolved.denotation),
+                (Denotation::Symbol(other), Some(Denotation::Symbol(first))) if other != first => {
+                    if alternatives.is_empty() {
+                        alternatives.push(*first);
+                    }
+                    if !alternatives.contains(other) {
+                        alternatives.push(*other);
+                    }
+                }
+                _ => {}
+            }
+        }
+        if alternatives.len() > 1 {
+            return Some(Resolved { denotation: Denotation::Ambiguous(alternatives), rule: ResolutionRule::Ambiguous });
+        }
+        if let Some(denotation) = named {
+            return Some(Resolved { denotation: denotation.clone(), rule: ResolutionRule::Import });
         }
         for position in imports {
             let import = self.index.imports[*position as usize];
