@@ -291,3 +291,51 @@ fn imports_of_one_name_under_exclusive_cfgs_are_ambiguous() {
         "#]],
     );
 }
+
+#[test]
+fn a_module_declared_inside_an_inline_module_is_its_file() {
+    // tokio's and rust-analyzer's integration tests share helpers this way; each helper file
+    // is named by where it is, and was only reachable by a name-only guess.
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "streams"
+        //- /src/lib.rs
+        pub fn run() {}
+        //- /tests/chain.rs
+        mod support {
+            pub(crate) mod channel;
+        }
+        use support::channel;
+
+        #[test]
+        fn chains() {
+            channel::pair();  // calls: support::channel::pair
+        }
+        //- /tests/merge.rs
+        mod support {
+            pub(crate) mod channel;
+        }
+
+        #[test]
+        fn merges() {
+            support::channel::pair();  // calls: support::channel::pair
+        }
+        //- /tests/support/channel.rs
+        pub fn pair() {}
+        //- /src/nested.rs
+        mod inner {
+            mod leaf;
+            fn go() { leaf::grow(); }  // calls: streams::nested::inner::leaf::grow
+        }
+        //- /src/nested/inner/leaf.rs
+        pub fn grow() {}
+        "#,
+        expect![[r#"
+            chain::chains -> support::channel::pair @8 import 0.95
+            merge::merges -> support::channel::pair @7 qualified_path 0.95
+            streams::nested::inner::go -> streams::nested::inner::leaf::grow @3 qualified_path 0.95
+        "#]],
+    );
+}

@@ -161,6 +161,11 @@ impl Resolver<'_> {
         if language == Language::Python && self.index.python_module_prefixes.contains(&qualified_name) {
             return found(Denotation::Namespace(qualified_name), rule);
         }
+        if language == Language::Rust {
+            if let Some(file_module) = self.out_of_line_submodule(module, name) {
+                return found(Denotation::Symbol(file_module), rule);
+            }
+        }
         if let Some(imported) = self.imported_name(module, name, depth + 1) {
             return found(imported.denotation, rule);
         }
@@ -186,7 +191,6 @@ impl Resolver<'_> {
         (value != Denotation::UntypedLocal).then_some(value)
     }
 
-    /// A name bound in a scope by an import (explicit first, then globs).
     /// What an import of `scope` binds `name` to, as the first segment of a longer Rust path.
     /// An import whose own path starts with the name it binds (`use bitflags::bitflags;`,
     /// `use smallvec::{smallvec, SmallVec};`) brings in an item named after its crate, and that
@@ -208,6 +212,7 @@ impl Resolver<'_> {
         self.imported_name(scope, name, 0)
     }
 
+    /// A name bound in a scope by an import (explicit first, then globs).
     pub(crate) fn imported_name(&self, scope: Sym, name: &str, depth: u32) -> Option<Resolved> {
         let imports = self.index.imports_by_scope.get(&scope)?;
         // Several imports of one name in one scope are alternatives (`#[cfg(feature = "x")] use

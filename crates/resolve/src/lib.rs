@@ -36,6 +36,7 @@ mod python_containers;
 mod python_rules;
 mod python_values;
 mod resolver;
+mod rust_module_files;
 mod rust_namespaces;
 mod rust_rules;
 mod structure;

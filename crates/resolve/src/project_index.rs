@@ -27,6 +27,8 @@ pub(crate) struct ProjectIndex<'a> {
     pub impls: Vec<&'a ImplBlock>,
     /// The file module of every symbol.
     pub module_of: Vec<Sym>,
+    /// Each file's module symbol by the file's path.
+    pub file_modules_by_path: HashMap<&'a str, Sym>,
     /// Whether a module symbol comes from a Python `__init__.py`.
     pub is_package_init: HashSet<Sym>,
     /// Rust crate names of the workspace (first segments of Rust module paths).
@@ -58,6 +60,7 @@ impl<'a> ProjectIndex<'a> {
             supertypes: Vec::new(),
             impls: Vec::new(),
             module_of: Vec::with_capacity(symbol_count),
+            file_modules_by_path: HashMap::with_capacity_and_hasher(files.len(), Default::default()),
             is_package_init: HashSet::default(),
             rust_crates: HashSet::default(),
             python_module_prefixes: HashSet::default(),
@@ -81,6 +84,7 @@ impl<'a> ProjectIndex<'a> {
                 let module_sym = *module.get_or_insert(sym);
                 index.module_of.push(module_sym);
                 if symbol.kind == SymbolKind::Module && symbol.parent.is_none() {
+                    index.file_modules_by_path.insert(file.path.as_str(), sym);
                     match symbol.language {
                         Language::Python => {
                             if file.path.ends_with("__init__.py") {
