@@ -51,15 +51,6 @@ pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, f
                 let name = text_of(pattern, source).to_string();
                 facts.bindings.push(Binding { scope, name, value, line: line_of(parameter), visible_from: parameter.start_byte() as u32, visible_to: function.end_byte() as u32 });
             }
-            // `self: Pin<&mut Self>`, `self: Box<Self>`: `self` with its written type.
-            let mut cursor = node.walk();
-            let typed_self = node.named_children(&mut cursor).find(|parameter| parameter.kind() == "parameter" && field_child!(*parameter, "pattern").is_some_and(|pattern| pattern.kind() == "self"));
-            if let Some(parameter) = typed_self {
-                if let Some(value) = field_child!(parameter, "type").and_then(|annotation| binding_type(annotation, parameter, source)) {
-                    let visible_to = function.end_byte() as u32;
-                    facts.bindings.push(Binding { scope, name: "self".to_string(), value, line: line_of(parameter), visible_from: parameter.start_byte() as u32, visible_to });
-                }
-            }
         }
         "closure_parameters" => lower_closure_parameters(node, scopes, source, facts),
         // `for item in items`: an element of what is iterated, in force in the body.

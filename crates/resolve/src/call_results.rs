@@ -77,9 +77,6 @@ impl Resolver<'_> {
                     _ => return None,
                 };
                 let receiver = crate::value_types::method_receiver(&receiver, name).clone();
-                if let Some(projection) = self.pin_projection(&receiver, name, language) {
-                    return Some(projection);
-                }
                 if let Denotation::Instance { type_sym, is_dyn: false, arguments } = &receiver {
                     if !arguments.is_empty() && language == Language::Rust {
                         receiver_with_arguments = Some((*type_sym, arguments.clone()));

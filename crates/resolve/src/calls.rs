@@ -191,24 +191,12 @@ impl Resolver<'_> {
         })
     }
 
-    /// `self` declared with its type (`self: Pin<&mut Self>`, `self: Box<Self>`) in the
-    /// function `caller` (or the function around it): a pointer to the Self type.
-    fn written_self_type(&self, caller: Sym) -> Option<Resolved> {
-        let function = self.index.enclosing_of_kind(caller, &[tether_model::SymbolKind::Method, tether_model::SymbolKind::Function])?;
-        let binding = self.index.bindings_named(function, "self")?.first()?;
-        let denotation = self.binding_denotation(function, binding, Language::Rust)?;
-        Some(Resolved { denotation, rule: ResolutionRule::SelfMethod })
-    }
-
     /// What a method call's receiver is, when its type is visible.
     pub(crate) fn receiver_value(&self, caller: Sym, receiver: &Receiver, language: Language) -> Option<Resolved> {
         match receiver {
             Receiver::Path(path) => {
                 let (head, rest) = path.split_first()?;
-                let written_self = if language == Language::Rust && head == "self" { self.written_self_type(caller) } else { None };
-                let mut current = if let Some(written_self) = written_self {
-                    written_self
-                } else if language == Language::Rust && head == "self" {
+                let mut current = if language == Language::Rust && head == "self" {
                     let self_type = self.rust_self_type(caller)?;
                     let Denotation::Symbol(type_sym) = self_type.denotation else { return None };
                     // In an impl whose type tether does not see (a blanket `impl<S> X for &mut

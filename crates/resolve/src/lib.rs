@@ -29,7 +29,6 @@ mod calls;
 mod closure_results;
 mod denotation;
 mod generic_arguments;
-mod pin_projections;
 mod project_index;
 mod pytest_fixtures;
 mod python_containers;

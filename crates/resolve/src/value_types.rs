@@ -28,9 +28,6 @@ pub(crate) enum Wrapper {
     Box,
     Rc,
     Arc,
-    /// `Pin<&mut T>`, `Pin<Box<T>>` (`self: Pin<&mut Self>` in a future): a pointer whose own
-    /// methods (`as_mut`, `set`, `get_mut`…) are std's and whose other methods are the pointee's.
-    Pin,
     /// `impl Future<Output = T>` and what an `async fn` returns: `.await` gives the element.
     Future,
     /// Python's `list` (and `Sequence[T]`, `Iterable[T]`…): iterating yields the element.
@@ -54,7 +51,6 @@ impl Wrapper {
             "Box" => Wrapper::Box,
             "Rc" => Wrapper::Rc,
             "Arc" => Wrapper::Arc,
-            "Pin" => Wrapper::Pin,
             "Future" | "IntoFuture" => Wrapper::Future,
             _ => return None,
         })
@@ -79,7 +75,6 @@ impl Wrapper {
             Wrapper::Box => "Box",
             Wrapper::Rc => "Rc",
             Wrapper::Arc => "Arc",
-            Wrapper::Pin => "Pin",
             Wrapper::Future => "Future",
             Wrapper::PythonList => "list",
             Wrapper::PythonSet => "set",
@@ -94,7 +89,7 @@ impl Wrapper {
 
     /// Whether this is a smart pointer (see [`Wrapper::Box`]).
     pub(crate) fn is_pointer(self) -> bool {
-        matches!(self, Wrapper::Box | Wrapper::Rc | Wrapper::Arc | Wrapper::Pin)
+        matches!(self, Wrapper::Box | Wrapper::Rc | Wrapper::Arc)
     }
 
     /// Whether std defines method `name` on this wrapper.
@@ -107,7 +102,6 @@ impl Wrapper {
                 Wrapper::Map => MAP_METHODS.contains(&name) || ITERATOR_SOURCES.contains(&name),
                 Wrapper::Iterator => ITERATOR_METHODS.contains(&name),
                 Wrapper::Box | Wrapper::Rc | Wrapper::Arc => POINTER_METHODS.contains(&name),
-                Wrapper::Pin => POINTER_METHODS.contains(&name) || PIN_METHODS.contains(&name),
                 Wrapper::Future => matches!(name, "poll" | "into_future"),
                 // A builtin container's methods are all the builtin's (a subclass is a class).
                 Wrapper::PythonList | Wrapper::PythonSet | Wrapper::PythonDict => true,
@@ -145,9 +139,6 @@ impl Wrapper {
             (Wrapper::Map, "get" | "get_mut" | "remove") => wrapped(Wrapper::Option),
             (Wrapper::Map, "clone") => wrapped(Wrapper::Map),
             (Wrapper::Box | Wrapper::Rc | Wrapper::Arc, "clone") => wrapped(self),
-            // `self.as_mut()` on `self: Pin<&mut Self>` is a `Pin<&mut Self>` again.
-            (Wrapper::Pin, "as_mut" | "as_ref" | "clone" | "into_ref") => wrapped(Wrapper::Pin),
-            (Wrapper::Pin, "get_mut" | "get_ref" | "into_inner" | "get_unchecked_mut" | "into_inner_unchecked" | "deref" | "deref_mut") => Some(inner.clone()),
             (Wrapper::Box | Wrapper::Rc | Wrapper::Arc, "as_ref" | "borrow" | "deref") => Some(inner.clone()),
             (Wrapper::Iterator, "filter" | "skip" | "take" | "skip_while" | "take_while" | "step_by" | "chain" | "peekable" | "fuse" | "inspect" | "by_ref" | "rev" | "cloned" | "copied" | "cycle") => {
                 wrapped(Wrapper::Iterator)
@@ -205,12 +196,6 @@ const POINTER_METHODS: &[&str] = &[
     "clone", "clone_from", "as_ref", "as_mut", "borrow", "borrow_mut", "deref", "deref_mut", "fmt", "eq", "ne", "cmp", "partial_cmp", "lt", "le", "gt",
     "ge", "hash", "into_inner", "downgrade", "strong_count", "weak_count", "ptr_eq", "as_ptr", "get_mut", "make_mut", "try_unwrap", "unwrap_or_clone",
     "leak", "into_raw", "pin", "into_pin", "as_raw_fd", "as_fd", "as_raw_handle", "as_raw_socket", "type_id", "to_string", "to_owned", "into",
-];
-
-/// `Pin`'s own methods beyond a pointer's.
-const PIN_METHODS: &[&str] = &[
-    "set", "get_ref", "get_unchecked_mut", "into_ref", "into_inner_unchecked", "map_unchecked", "map_unchecked_mut", "as_deref_mut", "static_ref",
-    "static_mut", "new_unchecked",
 ];
 
 /// Methods that start an iteration over a sequence's or map's elements (or a map's values).
