@@ -43,104 +43,45 @@ pub(crate) struct ProjectIndex<'a> {
 }
 
 impl<'a> ProjectIndex<'a> {
-    pub(crate) fn build<F: Borrow<FileFacts>>(files: &'a [F]) -> ProjectIndex<'a> {
+    /// Builds the tables in three steps: the symbols in file order (each one's position and
+    /// file module), then, in parallel, the tables keyed by name and those keyed by scope
+    /// (children, imports, bindings), which only read the first step's.
+    pub(crate) fn build<F: Borrow<FileFacts> + Sync>(files: &'a [F]) -> ProjectIndex<'a> {
         let files: Vec<&'a FileFacts> = files.iter().map(|file| file.borrow()).collect();
         let symbol_count: usize = files.iter().map(|file| file.symbols.len()).sum();
-        let mut index = ProjectIndex {
-            symbols: Vec::with_capacity(symbol_count),
-            by_id: HashMap::with_capacity_and_hasher(symbol_count, Default::default()),
-            by_qualified_name: HashMap::with_capacity_and_hasher(symbol_count, Default::default()),
-            children_by_name: HashMap::default(),
-            names: HashSet::default(),
-            callables_by_name: HashMap::default(),
-            macros_by_name: HashMap::default(),
-            imports: Vec::new(),
-            imports_by_scope: HashMap::default(),
-            bindings_by_scope: HashMap::default(),
-            supertypes: Vec::new(),
-            impls: Vec::new(),
-            module_of: Vec::with_capacity(symbol_count),
-            file_modules_by_path: HashMap::with_capacity_and_hasher(files.len(), Default::default()),
-            is_package_init: HashSet::default(),
-            rust_crates: HashSet::default(),
-            python_module_prefixes: HashSet::default(),
-            python_conftests: HashMap::default(),
-            python_plugin_fixtures: HashMap::default(),
-        };
+        let mut symbols: Vec<&'a Symbol> = Vec::with_capacity(symbol_count);
+        let mut by_id: HashMap<SymbolId, Sym> = HashMap::with_capacity_and_hasher(symbol_count, Default::default());
+        let mut module_of: Vec<Sym> = Vec::with_capacity(symbol_count);
         for file in &files {
-            let mut module: Option<Sym> = None;
+            let module = symbols.len() as Sym;
             for symbol in &file.symbols {
-                let sym = index.symbols.len() as Sym;
-                index.symbols.push(symbol);
-                index.by_id.insert(symbol.id, sym);
-                index.by_qualified_name.entry(symbol.qualified_name.as_str()).or_default().push(sym);
-                index.names.insert(symbol.name.as_str());
-                if matches!(symbol.kind, SymbolKind::Function | SymbolKind::Method | SymbolKind::Class) {
-                    index.callables_by_name.entry(symbol.name.as_str()).or_default().push(sym);
-                }
-                if symbol.kind == SymbolKind::Macro {
-                    index.macros_by_name.entry(symbol.name.as_str()).or_default().push(sym);
-                }
-                let module_sym = *module.get_or_insert(sym);
-                index.module_of.push(module_sym);
-                if symbol.kind == SymbolKind::Module && symbol.parent.is_none() {
-                    index.file_modules_by_path.insert(file.path.as_str(), sym);
-                    match symbol.language {
-                        Language::Python => {
-                            if file.path.ends_with("__init__.py") {
-                                index.is_package_init.insert(sym);
-                            }
-                            if file.path == "conftest.py" || file.path.ends_with("/conftest.py") {
-                                let folder = file.path.rsplit_once('/').map_or("", |(folder, _)| folder);
-                                index.python_conftests.insert(folder, sym);
-                            }
-                            let mut prefix = String::new();
-                            for segment in symbol.qualified_name.split('.') {
-                                if !prefix.is_empty() {
-                                    prefix.push('.');
-                                }
-                                prefix.push_str(segment);
-                                index.python_module_prefixes.insert(prefix.clone());
-                            }
-                        }
-                        Language::Rust => {
-                            let crate_name = symbol.qualified_name.split("::").next().unwrap_or("");
-                            index.rust_crates.insert(crate_name);
-                        }
-                    }
-                }
+                by_id.insert(symbol.id, symbols.len() as Sym);
+                symbols.push(symbol);
+                module_of.push(module);
             }
         }
-        for file in &files {
-            for symbol in &file.symbols {
-                let Some(parent) = symbol.parent.and_then(|parent| index.by_id.get(&parent).copied()) else { continue };
-                let sym = index.by_id[&symbol.id];
-                index.children_by_name.entry(parent).or_default().entry(symbol.name.as_str()).or_default().push(sym);
-            }
-            for import in &file.imports {
-                let Some(scope) = index.by_id.get(&import.scope).copied() else { continue };
-                let position = index.imports.len() as u32;
-                index.imports.push(import);
-                index.imports_by_scope.entry(scope).or_default().push(position);
-            }
-            let is_plugin_file = file.language == Some(Language::Python) && !crate::pytest_fixtures::is_pytest_file(&file.path);
-            for binding in &file.bindings {
-                let Some(scope) = index.by_id.get(&binding.scope).copied() else { continue };
-                if is_plugin_file && binding.name == crate::FIXTURE_BINDING {
-                    index.python_plugin_fixtures.entry(index.symbols[scope as usize].name.as_str()).or_default().push(scope);
-                }
-                index.bindings_by_scope.entry(scope).or_default().entry(binding.name.as_str()).or_default().push(binding);
-            }
-            index.supertypes.extend(file.supertypes.iter());
-            index.impls.extend(file.impls.iter());
+        let (by_name, by_scope) = rayon::join(|| NameTables::build(&files, &symbols), || ScopeTables::build(&files, &symbols, &by_id));
+        ProjectIndex {
+            symbols,
+            by_id,
+            by_qualified_name: by_name.by_qualified_name,
+            children_by_name: by_scope.children_by_name,
+            names: by_name.names,
+            callables_by_name: by_name.callables_by_name,
+            macros_by_name: by_name.macros_by_name,
+            imports: by_scope.imports,
+            imports_by_scope: by_scope.imports_by_scope,
+            bindings_by_scope: by_scope.bindings_by_scope,
+            supertypes: files.iter().flat_map(|file| file.supertypes.iter()).collect(),
+            impls: files.iter().flat_map(|file| file.impls.iter()).collect(),
+            module_of,
+            file_modules_by_path: by_name.file_modules_by_path,
+            is_package_init: by_name.is_package_init,
+            rust_crates: by_name.rust_crates,
+            python_module_prefixes: by_name.python_module_prefixes,
+            python_conftests: by_name.python_conftests,
+            python_plugin_fixtures: by_scope.python_plugin_fixtures,
         }
-        // Uses see the latest binding in force (see bindings_in_force.rs).
-        for bindings in index.bindings_by_scope.values_mut().flat_map(|names| names.values_mut()) {
-            if !bindings.is_sorted_by_key(|binding| binding.visible_from) {
-                bindings.sort_by_key(|binding| binding.visible_from);
-            }
-        }
-        index
     }
 
     pub(crate) fn symbol(&self, sym: Sym) -> &'a Symbol {
@@ -189,5 +130,129 @@ impl<'a> ProjectIndex<'a> {
             current = self.parent(candidate);
         }
         None
+    }
+}
+
+/// The tables keyed by a symbol's name or qualified name, and what file modules say.
+#[derive(Default)]
+struct NameTables<'a> {
+    by_qualified_name: HashMap<&'a str, Vec<Sym>>,
+    names: HashSet<&'a str>,
+    callables_by_name: HashMap<&'a str, Vec<Sym>>,
+    macros_by_name: HashMap<&'a str, Vec<Sym>>,
+    file_modules_by_path: HashMap<&'a str, Sym>,
+    is_package_init: HashSet<Sym>,
+    rust_crates: HashSet<&'a str>,
+    python_module_prefixes: HashSet<String>,
+    python_conftests: HashMap<&'a str, Sym>,
+}
+
+impl<'a> NameTables<'a> {
+    fn build(files: &[&'a FileFacts], symbols: &[&'a Symbol]) -> NameTables<'a> {
+        let mut tables = NameTables { by_qualified_name: HashMap::with_capacity_and_hasher(symbols.len(), Default::default()), ..NameTables::default() };
+        let mut sym: Sym = 0;
+        for file in files {
+            for symbol in &file.symbols {
+                tables.by_qualified_name.entry(symbol.qualified_name.as_str()).or_default().push(sym);
+                tables.names.insert(symbol.name.as_str());
+                if matches!(symbol.kind, SymbolKind::Function | SymbolKind::Method | SymbolKind::Class) {
+                    tables.callables_by_name.entry(symbol.name.as_str()).or_default().push(sym);
+                }
+                if symbol.kind == SymbolKind::Macro {
+                    tables.macros_by_name.entry(symbol.name.as_str()).or_default().push(sym);
+                }
+                if symbol.kind == SymbolKind::Module && symbol.parent.is_none() {
+                    tables.file_module(file, symbol, sym);
+                }
+                sym += 1;
+            }
+        }
+        debug_assert_eq!(sym as usize, symbols.len());
+        tables
+    }
+
+    /// What a file's module symbol adds: its path, and per language the package, conftest
+    /// and prefix (Python) or crate name (Rust) tables.
+    fn file_module(&mut self, file: &'a FileFacts, symbol: &'a Symbol, sym: Sym) {
+        self.file_modules_by_path.insert(file.path.as_str(), sym);
+        match symbol.language {
+            Language::Python => {
+                if file.path.ends_with("__init__.py") {
+                    self.is_package_init.insert(sym);
+                }
+                if file.path == "conftest.py" || file.path.ends_with("/conftest.py") {
+                    let folder = file.path.rsplit_once('/').map_or("", |(folder, _)| folder);
+                    self.python_conftests.insert(folder, sym);
+                }
+                let mut prefix = String::new();
+                for segment in symbol.qualified_name.split('.') {
+                    if !prefix.is_empty() {
+                        prefix.push('.');
+                    }
+                    prefix.push_str(segment);
+                    self.python_module_prefixes.insert(prefix.clone());
+                }
+            }
+            Language::Rust => {
+                let crate_name = symbol.qualified_name.split("::").next().unwrap_or("");
+                self.rust_crates.insert(crate_name);
+            }
+        }
+    }
+}
+
+/// The tables keyed by a scope: children by name, imports and bindings.
+#[derive(Default)]
+struct ScopeTables<'a> {
+    children_by_name: HashMap<Sym, HashMap<&'a str, Vec<Sym>>>,
+    imports: Vec<&'a Import>,
+    imports_by_scope: HashMap<Sym, Vec<u32>>,
+    bindings_by_scope: HashMap<Sym, HashMap<&'a str, Vec<&'a Binding>>>,
+    python_plugin_fixtures: HashMap<&'a str, Vec<Sym>>,
+}
+
+impl<'a> ScopeTables<'a> {
+    fn build(files: &[&'a FileFacts], symbols: &[&'a Symbol], by_id: &HashMap<SymbolId, Sym>) -> ScopeTables<'a> {
+        let mut tables = ScopeTables::default();
+        let mut sym: Sym = 0;
+        for file in files {
+            for symbol in &file.symbols {
+                if let Some(parent) = symbol.parent.and_then(|parent| by_id.get(&parent).copied()) {
+                    tables.children_by_name.entry(parent).or_default().entry(symbol.name.as_str()).or_default().push(sym);
+                }
+                sym += 1;
+            }
+            for import in &file.imports {
+                let Some(scope) = by_id.get(&import.scope).copied() else { continue };
+                let position = tables.imports.len() as u32;
+                tables.imports.push(import);
+                tables.imports_by_scope.entry(scope).or_default().push(position);
+            }
+            let is_plugin_file = file.language == Some(Language::Python) && !crate::pytest_fixtures::is_pytest_file(&file.path);
+            // Bindings come grouped by scope: look each scope up once per run of them.
+            let mut last_scope: Option<(SymbolId, Option<Sym>)> = None;
+            for binding in &file.bindings {
+                let scope = match last_scope {
+                    Some((id, scope)) if id == binding.scope => scope,
+                    _ => {
+                        let scope = by_id.get(&binding.scope).copied();
+                        last_scope = Some((binding.scope, scope));
+                        scope
+                    }
+                };
+                let Some(scope) = scope else { continue };
+                if is_plugin_file && binding.name == crate::FIXTURE_BINDING {
+                    tables.python_plugin_fixtures.entry(symbols[scope as usize].name.as_str()).or_default().push(scope);
+                }
+                tables.bindings_by_scope.entry(scope).or_default().entry(binding.name.as_str()).or_default().push(binding);
+            }
+        }
+        // Uses see the latest binding in force (see bindings_in_force.rs).
+        for bindings in tables.bindings_by_scope.values_mut().flat_map(|names| names.values_mut()) {
+            if !bindings.is_sorted_by_key(|binding| binding.visible_from) {
+                bindings.sort_by_key(|binding| binding.visible_from);
+            }
+        }
+        tables
     }
 }
