@@ -45,6 +45,7 @@ mod value_types;
 pub use structure::extracted_contains_edges;
 
 use std::borrow::Borrow;
+use std::sync::Arc;
 use std::hash::{Hash, Hasher};
 use std::collections::BTreeMap;
 
@@ -108,7 +109,7 @@ pub struct VersionedFacts<'a> {
 #[derive(Default)]
 pub struct ResolutionCache {
     interface: u64,
-    per_file: HashMap<String, (u64, FileCalls)>,
+    per_file: HashMap<String, (u64, Arc<FileCalls>)>,
     /// Keep per-file results for the next build (off for a one-off cold build).
     pub keep: bool,
 }
@@ -135,24 +136,29 @@ pub fn resolve_cached(files: &[VersionedFacts<'_>], cache: &mut ResolutionCache)
         cache.per_file.clear();
         cache.interface = interface;
     }
-    let per_file: Vec<(String, u64, FileCalls)> = files
+    let per_file: Vec<(String, u64, Arc<FileCalls>)> = files
         .par_iter()
         .map(|file| {
             let calls = match cache.per_file.get(&file.facts.path) {
-                Some((version, calls)) if *version == file.version => calls.clone(),
-                _ => resolve_calls_of_file(&resolver, file.facts),
+                Some((version, calls)) if *version == file.version => Arc::clone(calls),
+                _ => Arc::new(resolve_calls_of_file(&resolver, file.facts)),
             };
             (file.facts.path.clone(), file.version, calls)
         })
         .collect();
+    cache.per_file.clear();
     let mut merged = FileCalls::default();
     let mut next_cache = HashMap::default();
     for (path, version, calls) in per_file {
         if cache.keep {
-            merged = merged.merge(calls.clone());
+            merged.extend_from(&calls);
             next_cache.insert(path, (version, calls));
         } else {
-            merged = merged.merge(calls);
+            // Nothing else holds a one-off build's results: they move.
+            match Arc::try_unwrap(calls) {
+                Ok(calls) => merged = merged.merge(calls),
+                Err(shared) => merged.extend_from(&shared),
+            }
         }
     }
     cache.per_file = next_cache;
@@ -209,6 +215,19 @@ struct FileCalls {
 }
 
 impl FileCalls {
+    /// Appends copies of `other`'s results (a cached file's, kept for the next build).
+    fn extend_from(&mut self, other: &FileCalls) {
+        self.edges.extend_from_slice(&other.edges);
+        self.unresolved.extend_from_slice(&other.unresolved);
+        self.outside.extend(other.outside.iter().map(|(id, symbol)| (*id, symbol.clone())));
+        for (outcome, count) in &other.outcomes {
+            *self.outcomes.entry(*outcome).or_default() += count;
+        }
+        for (reason, count) in &other.reasons {
+            *self.reasons.entry(*reason).or_default() += count;
+        }
+    }
+
     fn merge(mut self, other: FileCalls) -> FileCalls {
         self.edges.extend(other.edges);
         self.unresolved.extend(other.unresolved);
