@@ -89,11 +89,11 @@ pub struct Resolution {
 /// Resolves a whole project's facts (owned, or borrowed from a cache).
 pub fn resolve<F: Borrow<FileFacts> + Sync>(files: &[F]) -> Resolution {
     let resolver = Resolver::new(ProjectIndex::build(files));
-    let resolution = files
-        .par_iter()
-        .map(|file| resolve_calls_of_file(&resolver, file.borrow()))
-        .reduce(FileCalls::default, FileCalls::merge);
-    finish(&resolver, resolution)
+    let (resolution, structural) = rayon::join(
+        || files.par_iter().map(|file| resolve_calls_of_file(&resolver, file.borrow())).reduce(FileCalls::default, FileCalls::merge),
+        || StructuralEdges::of(&resolver),
+    );
+    finish(resolution, structural)
 }
 
 /// One file for [`resolve_cached`]: its facts, a version that changes whenever they are
@@ -136,16 +136,21 @@ pub fn resolve_cached(files: &[VersionedFacts<'_>], cache: &mut ResolutionCache)
         cache.per_file.clear();
         cache.interface = interface;
     }
-    let per_file: Vec<(String, u64, Arc<FileCalls>)> = files
-        .par_iter()
-        .map(|file| {
-            let calls = match cache.per_file.get(&file.facts.path) {
-                Some((version, calls)) if *version == file.version => Arc::clone(calls),
-                _ => Arc::new(resolve_calls_of_file(&resolver, file.facts)),
-            };
-            (file.facts.path.clone(), file.version, calls)
-        })
-        .collect();
+    let (per_file, structural) = rayon::join(
+        || {
+            files
+                .par_iter()
+                .map(|file| {
+                    let calls = match cache.per_file.get(&file.facts.path) {
+                        Some((version, calls)) if *version == file.version => Arc::clone(calls),
+                        _ => Arc::new(resolve_calls_of_file(&resolver, file.facts)),
+                    };
+                    (file.facts.path.clone(), file.version, calls)
+                })
+                .collect::<Vec<(String, u64, Arc<FileCalls>)>>()
+        },
+        || StructuralEdges::of(&resolver),
+    );
     cache.per_file.clear();
     let mut merged = FileCalls::default();
     let mut next_cache = HashMap::default();
@@ -162,7 +167,7 @@ pub fn resolve_cached(files: &[VersionedFacts<'_>], cache: &mut ResolutionCache)
         }
     }
     cache.per_file = next_cache;
-    finish(&resolver, merged)
+    finish(merged, structural)
 }
 
 /// A hash of what other files' call sites can bind to in this file: its symbols (not their
@@ -188,10 +193,26 @@ pub fn interface_hash(facts: &FileFacts) -> u64 {
     hasher.finish()
 }
 
-fn finish(resolver: &Resolver<'_>, mut resolution: FileCalls) -> Resolution {
+/// The edges that do not come from call sites (CONTAINS, IMPORTS, INHERITS, IMPLEMENTS) and
+/// the outside symbols they reach; computed beside the call sites.
+struct StructuralEdges {
+    edges: Vec<Edge>,
+    outside: HashMap<SymbolId, Symbol>,
+}
+
+impl StructuralEdges {
+    fn of(resolver: &Resolver<'_>) -> StructuralEdges {
+        let mut outside = HashMap::default();
+        let edges = structure::structural_edges(resolver, &mut outside);
+        StructuralEdges { edges, outside }
+    }
+}
+
+fn finish(mut resolution: FileCalls, structural: StructuralEdges) -> Resolution {
     let mut outside = std::mem::take(&mut resolution.outside);
+    outside.extend(structural.outside);
     let mut edges = resolution.edges;
-    edges.extend(structure::structural_edges(resolver, &mut outside));
+    edges.extend(structural.edges);
     edges.sort_by(|a, b| (a.kind, a.source, a.target, a.line).cmp(&(b.kind, b.source, b.target, b.line)));
     edges.dedup_by(|a, b| a.kind == b.kind && a.source == b.source && a.target == b.target && a.line == b.line);
     let mut outside_symbols: Vec<Symbol> = outside.into_values().collect();
