@@ -1,5 +1,6 @@
 //! tether's one integration test binary: fixture graphs, the store, and the CLI end to end.
 
+mod closure_argument_cases;
 mod cold_index_pipeline;
 mod daemon;
 mod extraction_never_panics;

@@ -10,6 +10,7 @@ use crate::outline::{line_of, text_of, ScopeStack};
 use crate::rust::{callee_expression, literal_type, path_segments, receiver_of, MAX_NESTING_FOLLOWED};
 
 pub(crate) mod adapters;
+mod callables;
 mod patterns;
 mod written_types;
 
@@ -45,9 +46,13 @@ pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, f
             // Parameters belong to the function being defined, which is the innermost scope.
             let scope = scopes.innermost().id;
             let mut cursor = node.walk();
-            for parameter in node.named_children(&mut cursor).filter(|child| child.kind() == "parameter") {
-                let Some(pattern) = field_child!(parameter, "pattern").filter(|pattern| pattern.kind() == "identifier") else { continue };
+            // Positions count `self`: a method call's arguments start at 1.
+            let parameters = node.named_children(&mut cursor).filter(|child| matches!(child.kind(), "parameter" | "self_parameter"));
+            for (position, parameter) in parameters.enumerate().filter(|(_, child)| child.kind() == "parameter") {
                 let Some(value) = field_child!(parameter, "type").and_then(|annotation| binding_type(annotation, parameter, source)) else { continue };
+                callables::record_callback_parameter(scope, position, parameter, &value, facts);
+                // `mut f: impl FnMut(…)` binds `f`.
+                let Some(pattern) = field_child!(parameter, "pattern").map(without_binding_modifiers).filter(|pattern| pattern.kind() == "identifier") else { continue };
                 let name = text_of(pattern, source).to_string();
                 facts.bindings.push(Binding { scope, name, value, line: line_of(parameter), visible_from: parameter.start_byte() as u32, visible_to: function.end_byte() as u32 });
             }
@@ -109,10 +114,7 @@ pub(crate) fn lower_tuple_fields_and_variants(item: Node<'_>, symbol: &tether_mo
 /// is a `T`; both are in force inside the closure and belong to the function around it.
 fn lower_closure_parameters(parameters: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
     let Some(closure) = parameters.parent().filter(|closure| closure.kind() == "closure_expression") else { return };
-    let passed_to = method_call_taking(closure).and_then(|function| {
-        let receiver = receiver_of(field_child!(function, "value")?, source, 0);
-        Some((receiver, text_of(field_child!(function, "field")?, source).to_string()))
-    });
+    let passed_to = callables::closure_passed_to(closure, source);
     let scope = scopes.innermost_named().id;
     let visible_to = closure.end_byte() as u32;
     let mut cursor = parameters.walk();
@@ -121,10 +123,7 @@ fn lower_closure_parameters(parameters: Node<'_>, scopes: &ScopeStack, source: &
         let parameter = without_binding_modifiers(parameter);
         let (name_node, value) = match parameter.kind() {
             "identifier" | "tuple_pattern" => {
-                let value = match &passed_to {
-                    Some((receiver, method)) => BindingValue::ClosureParameter { receiver: receiver.clone(), method: method.clone(), parameter: position as u32 },
-                    None => BindingValue::Unknown,
-                };
+                let value = passed_to.as_ref().map_or(BindingValue::Unknown, |passed_to| passed_to.parameter_value(position as u32));
                 // `|(key, value)|`: each name is an element of the parameter.
                 if parameter.kind() == "tuple_pattern" {
                     for (name, value) in pattern_bindings(parameter, value, source) {
@@ -179,17 +178,6 @@ fn collect_pattern_bindings(pattern: Node<'_>, value: BindingValue, source: &str
 /// including the wildcard `_` (an unnamed node), but no punctuation or comment.
 fn is_list_element(child: Node<'_>) -> bool {
     !matches!(child.kind(), "(" | ")" | "," | "|" | "line_comment" | "block_comment")
-}
-
-/// The `receiver.method` a closure is an argument of, when it is one.
-fn method_call_taking(closure: Node<'_>) -> Option<Node<'_>> {
-    let arguments = closure.parent().filter(|arguments| arguments.kind() == "arguments")?;
-    let call = arguments.parent().filter(|call| call.kind() == "call_expression")?;
-    let mut function = field_child!(call, "function")?;
-    if function.kind() == "generic_function" {
-        function = field_child!(function, "function")?;
-    }
-    (function.kind() == "field_expression").then_some(function)
 }
 
 /// `Some(x)` / `Ok(x)` hold what the matched value holds (`value?`); `Variant(a, b)` holds the

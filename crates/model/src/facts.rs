@@ -162,6 +162,12 @@ pub struct Binding {
 }
 
 impl Binding {
+    /// The name under which a function keeps its parameter at `position` whose type is
+    /// `Callable` (a method's `self` is position 0), so a closure passed there is typed.
+    pub fn callback_name(position: u32) -> String {
+        format!("callback#{position}")
+    }
+
     /// A binding in force in its whole scope.
     pub fn everywhere(scope: SymbolId, name: String, value: BindingValue, line: u32) -> Binding {
         Binding { scope, name, value, line, visible_from: 0, visible_to: u32::MAX }
@@ -188,8 +194,17 @@ pub enum BindingValue {
     /// An element of what an expression yields when iterated: `for x in xs`.
     ElementOf(Receiver),
     /// A closure's parameter, when the closure is an argument of a method call:
-    /// `receiver.map(|x| …)` gives method `map`, parameter 0.
-    ClosureParameter { receiver: Receiver, method: String, parameter: u32 },
+    /// `receiver.map(|x| …)` gives method `map`, argument 0, parameter 0; `acc.add(id, |b| …)`
+    /// gives method `add`, argument 1 (its position among the call's arguments), parameter 0.
+    ClosureParameter { receiver: Receiver, method: String, argument: u32, parameter: u32 },
+    /// A closure's parameter, when the closure is an argument of a call of a path:
+    /// `with_builder(x, |b| …)` gives the path `with_builder`, argument 1, parameter 0.
+    PathCallClosureParameter { function: Vec<String>, argument: u32, parameter: u32 },
+    /// A type of the `Fn` traits or a function pointer: `impl FnOnce(&mut Builder)`, `&dyn
+    /// Fn(A, B) -> R`, `fn(A)`, and a generic `F` bound by one (`F: FnMut(&T)`, also in a
+    /// where clause). `parameters` are the types its callers pass, in order (`Unknown` where a
+    /// type is not understood): a closure passed for it receives them.
+    Callable { parameters: Vec<BindingValue> },
     /// A field of a tuple variant or tuple struct, bound by a pattern: `ast::Expr::Call(x)`
     /// gives the variant's path and position 0.
     VariantField { variant: Vec<String>, position: u32 },

@@ -26,6 +26,7 @@ mod blanket_impls;
 mod builtins;
 mod call_results;
 mod calls;
+mod closure_arguments;
 mod closure_results;
 mod denotation;
 mod generic_arguments;

@@ -456,10 +456,15 @@ impl<'a> Resolver<'a> {
             BindingValue::EnteredContext(callee) => self.entered_context_value(scope, callee, language),
             BindingValue::Expression(receiver) => self.receiver_value(scope, receiver, language).map(|resolved| resolved.denotation),
             BindingValue::ElementOf(receiver) => crate::value_types::element_of(&self.receiver_value(scope, receiver, language)?.denotation),
-            BindingValue::ClosureParameter { receiver, method, parameter } => match self.receiver_value(scope, receiver, language)?.denotation {
+            BindingValue::ClosureParameter { receiver, method, argument, parameter } => match self.receiver_value(scope, receiver, language)?.denotation {
                 Denotation::Wrapped { wrapper, inner } if wrapper.closure_parameter_is_element(method, *parameter) => Some(*inner),
+                // `acc.add(…, |builder| …)`: what the project method passes its closure.
+                instance @ Denotation::Instance { .. } if language == Language::Rust => self.method_closure_parameter(&instance, method, *argument, *parameter),
                 _ => None,
             },
+            BindingValue::PathCallClosureParameter { function, argument, parameter } if language == Language::Rust => {
+                self.path_call_closure_parameter(scope, function, *argument, *parameter)
+            }
             BindingValue::VariantField { variant, position } => self.variant_field_type(scope, variant, *position),
             BindingValue::NamedField { owner, field } => self.named_field_type(scope, owner, field),
             BindingValue::UntypedParameter => self.pytest_fixture_value(scope, name),
@@ -469,7 +474,13 @@ impl<'a> Resolver<'a> {
             },
             // A field of type `T: Bound` read without the instance's arguments: its bound.
             BindingValue::SelfTypeArgument { bound: Some(path), .. } => self.written_type(scope, path, true, &[], language),
-            BindingValue::Unknown | BindingValue::Collection(_) | BindingValue::GenericParameter { .. } | BindingValue::SelfTypeArgument { .. } | BindingValue::Closure { .. } => None,
+            BindingValue::Unknown
+            | BindingValue::Collection(_)
+            | BindingValue::GenericParameter { .. }
+            | BindingValue::SelfTypeArgument { .. }
+            | BindingValue::Closure { .. }
+            | BindingValue::Callable { .. }
+            | BindingValue::PathCallClosureParameter { .. } => None,
         }
     }
 }

@@ -1,0 +1,78 @@
+//! Closures passed to project functions take their parameters' types from the called
+//! function's `Fn`-typed parameter (`impl FnOnce(&mut Builder)`, `F: FnMut(&Editor)` in a
+//! where clause, `&mut dyn FnMut(…)`, `Box<dyn Fn(…)>`), read where the function is declared.
+
+use expect_test::expect;
+use tether_tests::check;
+
+#[test]
+fn closure_parameters_take_the_called_functions_callable_parameter_types() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "assists"
+        //- /src/builder.rs
+        pub struct Builder;
+        impl Builder {
+            pub fn edit(&mut self) {}
+        }
+        pub struct Editor;
+        impl Editor {
+            pub fn replace(&self) {}
+        }
+        //- /src/lib.rs
+        mod builder;
+        use crate::builder::{Builder, Editor};
+        pub struct Acc;
+        impl Acc {
+            pub fn add(&mut self, id: u32, f: impl FnOnce(&mut Builder)) {}
+            pub fn add_where<F>(&mut self, f: F) where F: FnMut(u32, &Editor) {}
+            pub fn add_bound<F: Fn(&Editor) -> bool>(&self, f: F) {}
+            pub fn add_dyn(&self, f: &mut dyn FnMut(&mut Builder)) {}
+            pub fn add_boxed(&self, f: Box<dyn Fn(Editor) + Send>) {}
+            pub fn add_generic<T>(&self, f: impl FnOnce(&T)) {}
+            pub fn add_bounded<T: Replace>(&self, f: impl FnOnce(&T)) {}
+        }
+        pub trait Replace { fn replace(&self); }
+        pub fn with_editor(id: u32, f: impl FnOnce(Editor)) {}
+        pub fn f() {}
+        pub fn run(mut acc: Acc) {
+            acc.add(1, |builder| builder.edit());  // calls: assists::Acc::add, assists::builder::Builder::edit
+            acc.add_where(|id, editor| editor.replace());  // calls: assists::Acc::add_where, assists::builder::Editor::replace
+            acc.add_bound(|editor| { editor.replace(); true });  // calls: assists::Acc::add_bound, assists::builder::Editor::replace
+            acc.add_dyn(&mut |builder| builder.edit());  // calls: assists::Acc::add_dyn
+            acc.add_boxed(Box::new(|editor| editor.replace()));  // calls: assists::Acc::add_boxed, <builtin>::Box::new
+            acc.add_generic(|value| value.replace());  // calls: assists::Acc::add_generic
+            acc.add_bounded(|value| value.replace());  // calls: assists::Acc::add_bounded
+            with_editor(2, |editor| editor.replace());  // calls: assists::with_editor, assists::builder::Editor::replace
+            Acc::add(&mut acc, 3, |builder| builder.edit());  // calls: assists::Acc::add, assists::builder::Builder::edit
+        }
+        pub fn call_back(f: impl FnOnce()) {
+            f();  // calls: none
+        }
+        "#,
+        expect![[r#"
+            assists::run -> <builtin>::Box::new @21 same_scope 0.95
+            assists::run -> assists::Acc::add @17 typed_receiver 0.85
+            assists::run -> assists::Acc::add @25 type_member 0.9
+            assists::run -> assists::Acc::add_bound @19 typed_receiver 0.85
+            assists::run -> assists::Acc::add_bounded @23 typed_receiver 0.85
+            assists::run -> assists::Acc::add_boxed @21 typed_receiver 0.85
+            assists::run -> assists::Acc::add_dyn @20 typed_receiver 0.85
+            assists::run -> assists::Acc::add_generic @22 typed_receiver 0.85
+            assists::run -> assists::Acc::add_where @18 typed_receiver 0.85
+            assists::run -> assists::builder::Builder::edit @17 typed_receiver 0.85
+            assists::run -> assists::builder::Builder::edit @25 typed_receiver 0.85
+            assists::run -> assists::builder::Editor::replace @18 typed_receiver 0.85
+            assists::run -> assists::builder::Editor::replace @19 typed_receiver 0.85
+            assists::run -> assists::builder::Editor::replace @24 typed_receiver 0.85
+            assists::run -> assists::with_editor @24 same_scope 0.95
+            unresolved assists::call_back src/lib.rs:28 f (unknown_receiver_type)
+            unresolved assists::run src/lib.rs:20 builder.edit (unknown_receiver_type)
+            unresolved assists::run src/lib.rs:21 editor.replace (unknown_receiver_type)
+            unresolved assists::run src/lib.rs:22 value.replace (unknown_receiver_type)
+            unresolved assists::run src/lib.rs:23 value.replace (unknown_receiver_type)
+        "#]],
+    );
+}
