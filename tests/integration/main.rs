@@ -15,3 +15,4 @@ mod queries;
 mod resolution_cases;
 mod rust_calls;
 mod store_round_trip;
+mod value_shape_cases;

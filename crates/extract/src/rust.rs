@@ -349,6 +349,8 @@ pub(crate) fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiv
                 fields_reversed.push(text_of(field, source).to_string());
                 node = inner;
             }
+            // `WrapperKind::Result.label()`: a unit variant (or a constant) named by its path.
+            "scoped_identifier" if fields_reversed.is_empty() => return path_segments(node, source, 0).map_or(Receiver::Other, Receiver::Path),
             _ => return Receiver::Other,
         }
     }

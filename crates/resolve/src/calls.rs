@@ -214,6 +214,18 @@ impl Resolver<'_> {
                 for segment in rest {
                     current = self.member(&current, segment, language).ok()?;
                 }
+                // `WrapperKind::Result` names a variant (a constructor of its enum): the value
+                // of a unit variant is an instance of the enum.
+                if let (Language::Rust, false, Denotation::Symbol(enum_sym), ResolutionRule::Constructor) = (language, rest.is_empty(), &current.denotation, current.rule) {
+                    if self.index.symbol(*enum_sym).kind == SymbolKind::Enum {
+                        current = Resolved { denotation: Denotation::Instance { type_sym: *enum_sym, is_dyn: false, arguments: Vec::new() }, rule: ResolutionRule::TypedReceiver };
+                    }
+                }
+                // A value outside named by a path (`io::ErrorKind::Other.into()`): its methods are
+                // known only as names on that value, not as the path's own items.
+                if let (Language::Rust, false, Denotation::External(_) | Denotation::Builtin(_)) = (language, rest.is_empty(), &current.denotation) {
+                    current.rule = crate::denotation::instance_member_rule(current.rule);
+                }
                 Some(current)
             }
             Receiver::Call(callee) => {
