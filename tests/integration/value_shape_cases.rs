@@ -1,7 +1,7 @@
 //! Rust values of shapes beyond names and calls: a unit variant named by its path
-//! (`WrapperKind::Result.label()`, `let k = Kind::A;`) is an instance of its enum, and a
-//! method on a value outside the project named by a path is a typed receiver's, not the
-//! path's own item.
+//! (`WrapperKind::Result.label()`, `let k = Kind::A;`) is an instance of its enum, a method on
+//! a value outside the project named by a path is a typed receiver's, not the path's own
+//! item, and `let x = if … { a } else { b }` / `match` takes the first visible branch's type.
 
 use expect_test::expect;
 use tether_tests::check;
@@ -37,6 +37,66 @@ fn unit_variants_named_by_path_are_instances_of_their_enum() {
             kinds::run -> kinds::nested::Mode::speed @13 typed_receiver 0.85
             kinds::run -> std::io::ErrorKind::Other::into_error @14 typed_receiver 0.85
             unresolved kinds::run src/lib.rs:15 WrapperKind::Missing.label (unknown_receiver_type)
+        "#]],
+    );
+}
+
+#[test]
+fn if_and_match_values_take_the_type_of_their_first_visible_branch() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "branches"
+        //- /src/lib.rs
+        pub struct Node;
+        impl Node {
+            pub fn new() -> Node { Node }
+            pub fn kind(&self) -> u32 { 0 }
+        }
+        pub struct Report;
+        impl Report { pub fn finish(&self) {} }
+        pub fn make_report() -> Report { Report }
+        pub fn run(flag: bool, maybe: Option<Node>, verbose: u32, nodes: Vec<Node>) {
+            let node = if flag { Node::new() } else { return };  // calls: branches::Node::new
+            node.kind();  // calls: branches::Node::kind
+            let bar = match verbose {
+                0 => panic!("quiet"),
+                _ => make_report(),  // calls: branches::make_report
+            };
+            bar.finish();  // calls: branches::Report::finish
+            let picked = if let Some(inner) = maybe { inner } else { Node::new() };  // calls: branches::Node::new
+            picked.kind();  // calls: branches::Node::kind
+            let nothing = if flag { None } else { Some(1) };
+            nothing.kind();  // calls: unresolved
+            for &node in &nodes {
+                node.kind();  // calls: branches::Node::kind
+            }
+            let wrapped = Some(node);
+            wrapped.is_some();  // calls: <builtin>::Option::is_some
+        }
+        pub fn unbound_name(items: Vec<(u32, Node)>) {
+            let it = Node::new();  // calls: branches::Node::new
+            items.iter().for_each(|&(_, ref it)| { it.kind(); });  // calls: <builtin>::Vec::iter, <builtin>::Iterator::for_each, branches::Node::kind
+        }
+        "#,
+        expect![[r#"
+            branches::run -> <builtin>::Option::is_some @25 typed_receiver 0.85
+            branches::run -> <builtin>::Some @19 same_scope 0.95
+            branches::run -> <builtin>::Some @24 same_scope 0.95
+            branches::run -> <builtin>::panic! @13 macro 0.9
+            branches::run -> branches::Node::kind @11 typed_receiver 0.85
+            branches::run -> branches::Node::kind @18 typed_receiver 0.85
+            branches::run -> branches::Node::kind @22 typed_receiver 0.85
+            branches::run -> branches::Node::new @10 type_member 0.9
+            branches::run -> branches::Node::new @17 type_member 0.9
+            branches::run -> branches::Report::finish @16 typed_receiver 0.85
+            branches::run -> branches::make_report @14 same_scope 0.95
+            branches::unbound_name -> <builtin>::Iterator::for_each @29 typed_receiver 0.85
+            branches::unbound_name -> <builtin>::Vec::iter @29 typed_receiver 0.85
+            branches::unbound_name -> branches::Node::kind @29 typed_receiver 0.85
+            branches::unbound_name -> branches::Node::new @28 type_member 0.9
+            unresolved branches::run src/lib.rs:20 nothing.kind (unknown_receiver_type)
         "#]],
     );
 }

@@ -86,6 +86,9 @@ fn render_binding_value(value: &BindingValue, separator: &str) -> String {
         BindingValue::PathCallClosureParameter { function, argument, parameter } => {
             format!("closure parameter {parameter} of argument {argument} of {}", function.join(separator))
         }
+        BindingValue::BranchValues { values } => {
+            format!("one of {}", values.iter().map(|(value, _)| render_receiver(value, separator)).collect::<Vec<_>>().join(" | "))
+        }
         BindingValue::Callable { parameters } => {
             format!("callable({})", parameters.iter().map(|parameter| render_binding_value(parameter, separator)).collect::<Vec<_>>().join(", "))
         }

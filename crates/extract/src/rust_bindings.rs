@@ -10,6 +10,7 @@ use crate::outline::{line_of, text_of, ScopeStack};
 use crate::rust::{callee_expression, literal_type, path_segments, receiver_of, MAX_NESTING_FOLLOWED};
 
 pub(crate) mod adapters;
+mod branches;
 mod callables;
 mod patterns;
 mod written_types;
@@ -156,7 +157,7 @@ fn pattern_bindings(pattern: Node<'_>, value: BindingValue, source: &str) -> Vec
 fn collect_pattern_bindings(pattern: Node<'_>, value: BindingValue, source: &str, bindings: &mut Vec<(String, BindingValue)>, depth: usize) {
     match pattern.kind() {
         "identifier" => bindings.push((text_of(pattern, source).to_string(), value)),
-        "mut_pattern" | "ref_pattern" if depth < 8 => collect_pattern_bindings(without_binding_modifiers(pattern), value, source, bindings, depth + 1),
+        "mut_pattern" | "ref_pattern" | "reference_pattern" if depth < 8 => collect_pattern_bindings(without_binding_modifiers(pattern), value, source, bindings, depth + 1),
         "tuple_pattern" if depth < 8 => {
             let mut cursor = pattern.walk();
             // Positions after a `..` count from the end: those names are locals of no known type.
@@ -197,7 +198,7 @@ fn lower_tuple_struct_pattern(pattern: Node<'_>, scopes: &ScopeStack, source: &s
         after_rest |= field.kind() == "remaining_field_pattern";
         // `Some(ref mut x)` binds `x`.
         let field = without_binding_modifiers(field);
-        if field.kind() != "identifier" {
+        if !matches!(field.kind(), "identifier" | "tuple_pattern") {
             continue;
         }
         let value = match (unwraps, matched) {
@@ -209,7 +210,10 @@ fn lower_tuple_struct_pattern(pattern: Node<'_>, scopes: &ScopeStack, source: &s
             (true, None) => BindingValue::Unknown,
             (false, _) => BindingValue::VariantField { variant: variant_path.clone(), position: position as u32 },
         };
-        facts.bindings.push(Binding { scope, name: text_of(field, source).to_string(), value, line: line_of(field), visible_from, visible_to });
+        // `Some((a, b))`: each name is an element of what the variant holds.
+        for (name, value) in pattern_bindings(field, value, source) {
+            facts.bindings.push(Binding { scope, name, value, line: line_of(field), visible_from, visible_to });
+        }
     }
 }
 
@@ -251,7 +255,10 @@ pub(crate) fn pattern_context(pattern: Node<'_>) -> (Option<Node<'_>>, (u32, u32
                 let body_start = field_child!(ancestor, "body").map_or(from, |body| body.start_byte() as u32);
                 return (None, (body_start, ancestor.end_byte() as u32));
             }
-            "function_item" | "closure_expression" | "parameters" | "closure_parameters" => return (None, (from, ancestor.end_byte() as u32)),
+            // A parameter's pattern (`TypeInfo { original, adjusted }: &TypeInfo`) binds in the
+            // whole function or closure, not only in its parameter list.
+            "parameters" | "closure_parameters" => return (None, (from, ancestor.parent().unwrap_or(ancestor).end_byte() as u32)),
+            "function_item" | "closure_expression" => return (None, (from, ancestor.end_byte() as u32)),
             _ => current = ancestor.parent(),
         }
     }
@@ -283,6 +290,8 @@ fn expression_value(value: Node<'_>, source: &str) -> BindingValue {
             Some((returned, at)) => BindingValue::Closure { returned, at },
             None => BindingValue::Unknown,
         },
+        // `let x = if c { a } else { b };`: the first branch whose value is visible.
+        "if_expression" | "match_expression" => branches::branch_values(value, source).unwrap_or(BindingValue::Unknown),
         "struct_expression" => {
             field_child!(value, "name").and_then(|name| path_segments(name, source, 0)).map_or(BindingValue::Unknown, BindingValue::named_type)
         }

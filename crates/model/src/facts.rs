@@ -221,6 +221,10 @@ pub enum BindingValue {
     /// A Python parameter without an annotation: its value comes from the caller, or, for a
     /// pytest test or fixture, from the fixture function of the same name.
     UntypedParameter,
+    /// The branches of an `if` or `match` (`let x = if c { a } else { b.f() };`), which all
+    /// have one type: each branch's tail value, read at its byte (where the branch's own
+    /// bindings are in force), in source order.
+    BranchValues { values: Vec<(Receiver, u32)> },
     /// A local closure (`let m = |path| matcher.matched(path);`): what calling it returns, read
     /// at byte `at` inside the closure, where its parameters are in force.
     Closure { returned: Receiver, at: u32 },

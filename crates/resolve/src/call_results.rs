@@ -117,6 +117,11 @@ impl Resolver<'_> {
             // A call into a dependency or a builtin returns a value of that world: its methods
             // are outside the project too.
             Denotation::External(path) => return Some(Denotation::External(format!("{path}()"))),
+            // `Some(x)`, `Ok(x)`, `Err(x)` build a std wrapper (of an element not known here).
+            Denotation::Builtin(path) if language == Language::Rust && matches!(path.as_str(), "Some" | "Ok" | "Err") => {
+                let wrapper = if path == "Some" { crate::value_types::Wrapper::Option } else { crate::value_types::Wrapper::Result };
+                return Some(Denotation::Wrapped { wrapper, inner: Box::new(Denotation::UntypedLocal) });
+            }
             Denotation::Builtin(path) => return Some(Denotation::Builtin(path)),
             _ => return None,
         };

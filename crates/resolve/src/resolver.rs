@@ -462,6 +462,18 @@ impl<'a> Resolver<'a> {
                 instance @ Denotation::Instance { .. } if language == Language::Rust => self.method_closure_parameter(&instance, method, *argument, *parameter),
                 _ => None,
             },
+            // All branches have one type: the first that is visible gives it.
+            // (`None`, `Some(x)` or an untyped local say too little to decide.)
+            BindingValue::BranchValues { values } => values.iter().find_map(|(value, at)| {
+                let typed = crate::bindings_in_force::with_use_position(scope, *at, || self.receiver_value(scope, value, language))?;
+                let says_little = match &typed.denotation {
+                    Denotation::UntypedLocal => true,
+                    Denotation::Wrapped { inner, .. } => **inner == Denotation::UntypedLocal,
+                    Denotation::Builtin(path) => matches!(path.as_str(), "None" | "Some" | "Ok" | "Err"),
+                    _ => false,
+                };
+                (!says_little).then_some(typed.denotation)
+            }),
             BindingValue::PathCallClosureParameter { function, argument, parameter } if language == Language::Rust => {
                 self.path_call_closure_parameter(scope, function, *argument, *parameter)
             }
