@@ -14,5 +14,6 @@ mod python_values;
 mod queries;
 mod resolution_cases;
 mod rust_calls;
+mod salsa_struct_cases;
 mod store_round_trip;
 mod value_shape_cases;

@@ -80,6 +80,13 @@ impl Lowering for RustLowering {
         }
     }
 
+    fn generated_members(&self, tag: &Tag<'_>, symbol: &Symbol, source: &str, facts: &mut FileFacts) {
+        // Only the text before the item is read when it holds no attribute.
+        if crate::rust_salsa_structs::is_salsa_struct(&preceding_attribute_paths_and_arguments(tag.node, source)) {
+            crate::rust_salsa_structs::push_field_getters(tag.node, symbol, source, facts);
+        }
+    }
+
     fn after_definition(&self, tag: &Tag<'_>, symbol: &Symbol, _scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
         if symbol.kind.is_callable() {
             // The declared return type, as the binding `return` of the function.

@@ -330,7 +330,10 @@ impl<'a> Resolver<'a> {
                         None => Err(UnresolvedReason::UnknownMember),
                     };
                 }
-                let mut inherent = Vec::new();
+                // Methods a struct's attribute macro generates (salsa's field getters) are
+                // recorded under the struct itself.
+                let mut inherent: Vec<Sym> =
+                    self.index.children_named(type_sym, name).iter().copied().filter(|child| self.index.symbol(*child).kind == SymbolKind::Method).collect();
                 let mut from_traits = Vec::new();
                 for impl_sym in self.impls_of_type.get(&type_sym).into_iter().flatten() {
                     let methods = self.index.children_named(*impl_sym, name);
