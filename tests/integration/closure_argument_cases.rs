@@ -76,3 +76,39 @@ fn closure_parameters_take_the_called_functions_callable_parameter_types() {
         "#]],
     );
 }
+
+#[test]
+fn closure_parameters_naming_the_impls_parameter_take_the_receivers_argument() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "files"
+        //- /src/lib.rs
+        pub struct Fn;
+        impl Fn { pub fn body(&self) {} }
+        pub struct InFile<T> { pub value: T }
+        impl<T> InFile<T> {
+            pub fn map<U>(self, f: impl FnOnce(T) -> U) -> InFile<U> { unreachable!("fixture") }
+            pub fn with<G: FnOnce(&T, u32)>(&self, f: G) {}
+        }
+        pub fn run(source: InFile<Fn>, unknown: InFile<u32>, other: InFile<Missing>) {
+            source.with(|it, _| it.body());  // calls: files::InFile::with, files::Fn::body
+            source.map(|it| it.body());  // calls: files::InFile::map, files::Fn::body
+            unknown.map(|it| it.body());  // calls: files::InFile::map, <builtin>::u32::body
+            other.map(|it| it.body());  // calls: files::InFile::map
+        }
+        "#,
+        expect![[r#"
+            files::InFile::map -> <builtin>::unreachable! @5 macro 0.9
+            files::run -> <builtin>::u32::body @11 typed_receiver 0.85
+            files::run -> files::Fn::body @10 typed_receiver 0.85
+            files::run -> files::Fn::body @9 typed_receiver 0.85
+            files::run -> files::InFile::map @10 typed_receiver 0.85
+            files::run -> files::InFile::map @11 typed_receiver 0.85
+            files::run -> files::InFile::map @12 typed_receiver 0.85
+            files::run -> files::InFile::with @9 typed_receiver 0.85
+            unresolved files::run src/lib.rs:12 it.body (unknown_receiver_type)
+        "#]],
+    );
+}

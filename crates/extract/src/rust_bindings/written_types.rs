@@ -143,8 +143,11 @@ fn binding_type_in<'tree>(type_node: Node<'tree>, scope: &GenericScope<'tree>, s
                     return Some(callable.clone());
                 }
                 if let Some(bound_path) = scope.bound(name, source) {
+                    // In an `Fn` type's parameters a generic parameter is the caller's type,
+                    // except one of the impl around (`impl<T> InFile<T>`: `FnOnce(T)`), which
+                    // the receiver's arguments may say.
                     if scope.in_callable_parameters.get() {
-                        return Some(BindingValue::Unknown);
+                        return Some(scope.self_type_argument(name, source).map_or(BindingValue::Unknown, |position| BindingValue::SelfTypeArgument { position, bound: None }));
                     }
                     // Calls on a parameter of type `T: Trait` may reach any impl of the trait;
                     // but what a function returns as `T` is its caller's type, not visible here.
