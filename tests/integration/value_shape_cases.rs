@@ -1,7 +1,8 @@
 //! Rust values of shapes beyond names and calls: a unit variant named by its path
 //! (`WrapperKind::Result.label()`, `let k = Kind::A;`) is an instance of its enum, a method on
 //! a value outside the project named by a path is a typed receiver's, not the path's own
-//! item, and `let x = if … { a } else { b }` / `match` takes the first visible branch's type.
+//! item, `let x = if … { a } else { b }` / `match` takes the first visible branch's type, and a
+//! project type implementing `Iterator` has std's adapters over its `Item`.
 
 use expect_test::expect;
 use tether_tests::check;
@@ -97,6 +98,58 @@ fn if_and_match_values_take_the_type_of_their_first_visible_branch() {
             branches::unbound_name -> branches::Node::kind @29 typed_receiver 0.85
             branches::unbound_name -> branches::Node::new @28 type_member 0.9
             unresolved branches::run src/lib.rs:20 nothing.kind (unknown_receiver_type)
+        "#]],
+    );
+}
+
+#[test]
+fn project_iterators_have_std_adapters_over_their_item() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "ast"
+        //- /src/lib.rs
+        pub trait AstNode { fn syntax(&self) -> u32; }
+        pub struct Field;
+        impl Field { pub fn name(&self) {} }
+        #[derive(Clone)]
+        pub struct AstChildren<N> { marker: Option<N> }
+        impl<N: AstNode> Iterator for AstChildren<N> {
+            type Item = N;
+            fn next(&mut self) -> Option<N> { None }
+        }
+        impl<N> AstChildren<N> {
+            pub fn reset(&self) {}
+        }
+        pub fn fields() -> AstChildren<Field> { unreachable!("fixture") }
+        pub fn run() {
+            fields().map(|it| it.name());  // calls: ast::fields, <builtin>::Iterator::map, ast::Field::name
+            for field in fields() {  // calls: ast::fields
+                field.name();  // calls: ast::Field::name
+            }
+            fields().filter(|it| true).next().unwrap().name();  // calls: ast::fields, <builtin>::Iterator::filter, <builtin>::Iterator::next, <builtin>::Option::unwrap, ast::Field::name
+            let copy = fields().clone();  // calls: ast::fields, <builtin>::Clone::clone
+            copy.reset();  // calls: ast::AstChildren::reset
+            copy.next();  // calls: ast::{impl Iterator for AstChildren}::next
+        }
+        "#,
+        expect![[r#"
+            ast::fields -> <builtin>::unreachable! @13 macro 0.9
+            ast::run -> <builtin>::Clone::clone @20 typed_receiver 0.85
+            ast::run -> <builtin>::Iterator::filter @19 typed_receiver 0.85
+            ast::run -> <builtin>::Iterator::map @15 typed_receiver 0.85
+            ast::run -> <builtin>::Iterator::next @19 typed_receiver 0.85
+            ast::run -> <builtin>::Option::unwrap @19 typed_receiver 0.85
+            ast::run -> ast::AstChildren::reset @21 typed_receiver 0.85
+            ast::run -> ast::Field::name @15 typed_receiver 0.85
+            ast::run -> ast::Field::name @17 typed_receiver 0.85
+            ast::run -> ast::Field::name @19 typed_receiver 0.85
+            ast::run -> ast::fields @15 same_scope 0.95
+            ast::run -> ast::fields @16 same_scope 0.95
+            ast::run -> ast::fields @19 same_scope 0.95
+            ast::run -> ast::fields @20 same_scope 0.95
+            ast::run -> ast::{impl Iterator for AstChildren}::next @22 typed_receiver 0.85
         "#]],
     );
 }

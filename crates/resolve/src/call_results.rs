@@ -85,6 +85,14 @@ impl Resolver<'_> {
                 if let Denotation::Wrapped { wrapper, inner } = &receiver {
                     return wrapper.method_result(inner, name);
                 }
+                // A std adapter of a project iterator gives what std's does.
+                if language == Language::Rust {
+                    if let Some(Denotation::Wrapped { wrapper, inner }) = self.as_std_iterator(&receiver, Some(name)) {
+                        if wrapper.has_std_method(name) {
+                            return wrapper.method_result(&inner, name);
+                        }
+                    }
+                }
                 let method = self.method_of_value(&Resolved { denotation: receiver.clone(), rule: ResolutionRule::TypedReceiver }, name, language).ok()?;
                 // A derived or blanket std method of a project value: `clone` gives the same
                 // type; what `into` or `borrow` give is not visible.

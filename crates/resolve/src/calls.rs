@@ -183,7 +183,16 @@ impl Resolver<'_> {
         // A Rust method call never calls a field (`(self.f)()` does, and is not this form).
         if let (Language::Rust, Denotation::Instance { type_sym, is_dyn, .. }) = (language, &receiver.denotation) {
             let rule = if *is_dyn { ResolutionRule::DynamicDispatch } else { crate::denotation::member_rule(receiver.rule, ResolutionRule::TypedReceiver) };
-            return self.type_member(*type_sym, name, *is_dyn, language, rule);
+            let member = self.type_member(*type_sym, name, *is_dyn, language, rule);
+            // A std iterator adapter of a project iterator (`node.children().map(…)`).
+            if let Err(UnresolvedReason::UnknownMember) = member {
+                if let Some(Denotation::Wrapped { wrapper, .. }) = self.as_std_iterator(&receiver.denotation, Some(name)) {
+                    if wrapper.has_std_method(name) {
+                        return found(Denotation::Builtin(format!("{}::{name}", wrapper.std_name())), ResolutionRule::TypedReceiver);
+                    }
+                }
+            }
+            return member;
         }
         self.member(receiver, name, language).map_err(|reason| match reason {
             UnresolvedReason::UnknownName => UnresolvedReason::UnknownReceiverType,

@@ -31,6 +31,7 @@ mod closure_results;
 mod denotation;
 mod generic_arguments;
 mod project_index;
+mod project_iterators;
 mod pytest_fixtures;
 mod python_containers;
 mod python_rules;

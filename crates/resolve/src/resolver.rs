@@ -458,11 +458,22 @@ impl<'a> Resolver<'a> {
             BindingValue::CallResult(callee) => self.call_result_type(scope, callee, language),
             BindingValue::EnteredContext(callee) => self.entered_context_value(scope, callee, language),
             BindingValue::Expression(receiver) => self.receiver_value(scope, receiver, language).map(|resolved| resolved.denotation),
-            BindingValue::ElementOf(receiver) => crate::value_types::element_of(&self.receiver_value(scope, receiver, language)?.denotation),
+            BindingValue::ElementOf(receiver) => {
+                let iterated = self.receiver_value(scope, receiver, language)?.denotation;
+                // `for child in node.children()` over a project iterator.
+                let iterated = self.as_std_iterator(&iterated, None).unwrap_or(iterated);
+                crate::value_types::element_of(&iterated)
+            }
             BindingValue::ClosureParameter { receiver, method, argument, parameter } => match self.receiver_value(scope, receiver, language)?.denotation {
                 Denotation::Wrapped { wrapper, inner } if wrapper.closure_parameter_is_element(method, *parameter) => Some(*inner),
                 // `acc.add(…, |builder| …)`: what the project method passes its closure.
-                instance @ Denotation::Instance { .. } if language == Language::Rust => self.method_closure_parameter(&instance, method, *argument, *parameter),
+                instance @ Denotation::Instance { .. } if language == Language::Rust => self.method_closure_parameter(&instance, method, *argument, *parameter).or_else(|| {
+                    // `children.map(|it| …)` on a project iterator: the closure gets its item.
+                    match self.as_std_iterator(&instance, Some(method))? {
+                        Denotation::Wrapped { wrapper, inner } if wrapper.closure_parameter_is_element(method, *parameter) => Some(*inner).filter(|item| *item != Denotation::UntypedLocal),
+                        _ => None,
+                    }
+                }),
                 _ => None,
             },
             // All branches have one type: the first that is visible gives it.
