@@ -2,7 +2,9 @@
 //! (`WrapperKind::Result.label()`, `let k = Kind::A;`) is an instance of its enum, a method on
 //! a value outside the project named by a path is a typed receiver's, not the path's own
 //! item, `let x = if … { a } else { b }` / `match` takes the first visible branch's type, and a
-//! project type implementing `Iterator` has std's adapters over its `Item`.
+//! project type implementing `Iterator` has std's adapters over its `Item`; fields read on a
+//! call's result (`x.f()?.value.m()`) and elements (`xs[i]`, `graph[id]` through `impl Index`)
+//! are typed.
 
 use expect_test::expect;
 use tether_tests::check;
@@ -150,6 +152,53 @@ fn project_iterators_have_std_adapters_over_their_item() {
             ast::run -> ast::fields @19 same_scope 0.95
             ast::run -> ast::fields @20 same_scope 0.95
             ast::run -> ast::{impl Iterator for AstChildren}::next @22 typed_receiver 0.85
+        "#]],
+    );
+}
+
+#[test]
+fn fields_of_call_results_and_indexed_elements_are_typed() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "defs"
+        //- /src/lib.rs
+        use std::ops::Index;
+        pub struct Scope;
+        impl Scope { pub fn get(&self) {} }
+        pub struct ModuleData { pub scope: Scope }
+        pub struct DefMap { pub modules: Vec<ModuleData> }
+        impl Index<u32> for DefMap {
+            type Output = ModuleData;
+            fn index(&self, id: u32) -> &ModuleData { unreachable!("fixture") }
+        }
+        impl DefMap {
+            pub fn root(&self) -> Option<&ModuleData> { None }
+        }
+        pub struct Arena<T> { items: Vec<T> }
+        impl<T> Index<u32> for Arena<T> {
+            type Output = T;
+            fn index(&self, id: u32) -> &T { unreachable!("fixture") }
+        }
+        pub fn run(def_map: DefMap, arena: Arena<Scope>) -> Option<()> {
+            def_map[0].scope.get();  // calls: defs::Scope::get
+            def_map.modules[1].scope.get();  // calls: defs::Scope::get
+            def_map.root()?.scope.get();  // calls: defs::DefMap::root, defs::Scope::get
+            def_map.modules[1..].len();  // calls: unresolved
+            arena[0].get();  // calls: defs::Scope::get
+            None
+        }
+        "#,
+        expect![[r#"
+            defs::run -> defs::DefMap::root @21 typed_receiver 0.85
+            defs::run -> defs::Scope::get @19 typed_receiver 0.85
+            defs::run -> defs::Scope::get @20 typed_receiver 0.85
+            defs::run -> defs::Scope::get @21 typed_receiver 0.85
+            defs::run -> defs::Scope::get @23 typed_receiver 0.85
+            defs::{impl Index for Arena}::index -> <builtin>::unreachable! @16 macro 0.9
+            defs::{impl Index for DefMap}::index -> <builtin>::unreachable! @8 macro 0.9
+            unresolved defs::run src/lib.rs:22 def_map.modules[1..].len (no_project_symbol_named)
         "#]],
     );
 }

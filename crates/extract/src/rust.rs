@@ -358,6 +358,24 @@ pub(crate) fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiv
             }
             // `WrapperKind::Result.label()`: a unit variant (or a constant) named by its path.
             "scoped_identifier" if fields_reversed.is_empty() => return path_segments(node, source, 0).map_or(Receiver::Other, Receiver::Path),
+            // `xs[i]`: an element (a range gives a slice, whose type is not the element's).
+            "index_expression" if fields_reversed.is_empty() && depth < MAX_NESTING_FOLLOWED => {
+                let (Some(indexed), Some(index)) = (node.named_child(0), node.named_child(1)) else { return Receiver::Other };
+                if index.kind() == "range_expression" {
+                    return Receiver::Other;
+                }
+                return match receiver_of(indexed, source, depth + 1) {
+                    Receiver::Other => Receiver::Other,
+                    inner => Receiver::Subscript(Box::new(inner)),
+                };
+            }
+            // `x.f()?.value`, `self.store[id].name`: fields of a value that is not a name.
+            _ if !fields_reversed.is_empty() && depth < MAX_NESTING_FOLLOWED => {
+                return match receiver_of(node, source, depth + 1) {
+                    Receiver::Other => Receiver::Other,
+                    base => Receiver::Fields { base: Box::new(base), fields: fields_reversed.into_iter().rev().collect() },
+                };
+            }
             _ => return Receiver::Other,
         }
     }

@@ -435,7 +435,7 @@ impl Widget {
             call my_crate::m::Widget::run -> (make()).then @17
             call my_crate::m::Widget::run -> make @17
             call my_crate::m::Widget::run -> x.collect @18
-            call my_crate::m::Widget::run -> <expr>.m @19
+            call my_crate::m::Widget::run -> values[…].m @19
             call my_crate::m::Widget::run -> x.m @20
             call my_crate::m::Widget::run -> <other> @21
             call my_crate::m::Widget::run -> <other> @22

@@ -87,6 +87,9 @@ pub enum Receiver {
     Turbofish { call: Box<CalleeExpr>, arguments: Vec<BindingValue> },
     /// `inner[key]`: an element of a container (Python), `xs[0].m()`, `graph[id].m()`.
     Subscript(Box<Receiver>),
+    /// Fields read on a value that is not a name (Rust): `x.f()?.value.m()` gives the fields
+    /// `["value"]` of `x.f()?`, `self.store[id].name.m()` the field `name` of `self.store[id]`.
+    Fields { base: Box<Receiver>, fields: Vec<String> },
     /// Anything else (indexing, literals, parenthesized expressions…).
     Other,
 }

@@ -261,6 +261,14 @@ impl Resolver<'_> {
                 let denotation = self.subscripted_value(&self.receiver_value(caller, inner, language)?.denotation, language)?;
                 Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
             }
+            Receiver::Fields { base, fields } => {
+                let mut current = self.receiver_value(caller, base, language)?;
+                current.rule = crate::denotation::instance_member_rule(current.rule);
+                for field in fields {
+                    current = self.member(&current, field, language).ok()?;
+                }
+                Some(current)
+            }
             Receiver::Other => None,
         }
     }

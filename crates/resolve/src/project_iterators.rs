@@ -2,6 +2,7 @@
 //! { type Item = N; }`): the std adapters they do not define themselves (`map`, `filter`,
 //! `collect`…) are std's, on an iterator of their `Item` (with the instance's generic
 //! arguments put in), and so are `for` loops over them and closures passed to those adapters.
+//! Likewise `graph[id]` of a project type is its `impl Index`'s `type Output`.
 
 use tether_model::{Language, ResolutionRule, SymbolKind};
 
@@ -37,5 +38,24 @@ impl Resolver<'_> {
             false => self.alias_target(item)?,
         };
         (typed != Denotation::UntypedLocal).then_some(typed)
+    }
+}
+
+impl Resolver<'_> {
+    /// The `type Output` of a project type's `impl Index<…>` blocks, when they all agree
+    /// (`impl Index<LocalModuleId> for DefMap { type Output = ModuleData; }`, `impl<T>
+    /// Index<Idx<T>> for Arena<T> { type Output = T; }` with the instance's arguments).
+    pub(crate) fn index_output(&self, type_sym: Sym, arguments: &[Denotation]) -> Option<Denotation> {
+        let mut outputs = self.impls_of_type.get(&type_sym)?.iter().copied().filter(|impl_sym| self.impl_trait_names.get(impl_sym).map(String::as_str) == Some("Index")).map(|impl_sym| {
+            let output = self.index.children_named(impl_sym, "Output").iter().copied().find(|child| self.index.symbol(*child).kind == SymbolKind::TypeAlias)?;
+            let written = &self.index.bindings_named(output, crate::TYPE_ALIAS_BINDING)?.first()?.value;
+            let typed = match crate::generic_arguments::mentions_self_type_argument(written) {
+                true => self.method_type_with_arguments(output, impl_sym, written, type_sym, arguments)?,
+                false => self.alias_target(output)?,
+            };
+            (typed != Denotation::UntypedLocal).then_some(typed)
+        });
+        let first = outputs.next()??;
+        outputs.all(|other| other.as_ref() == Some(&first)).then_some(first)
     }
 }
