@@ -8,6 +8,7 @@ mod generic_argument_cases;
 mod git_queries;
 mod inference_cases;
 mod mcp;
+mod pin_cases;
 mod memory;
 mod python_calls;
 mod python_values;

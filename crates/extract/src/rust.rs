@@ -85,6 +85,7 @@ impl Lowering for RustLowering {
         if crate::rust_salsa_structs::is_salsa_struct(&preceding_attribute_paths_and_arguments(tag.node, source)) {
             crate::rust_salsa_structs::push_field_getters(tag.node, symbol, source, facts);
         }
+        crate::rust_pin_projections::push_projection_methods(tag.node, symbol, source, facts);
     }
 
     fn after_definition(&self, tag: &Tag<'_>, symbol: &Symbol, _scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {

@@ -52,8 +52,8 @@ pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, f
             for (position, parameter) in parameters.enumerate().filter(|(_, child)| child.kind() == "parameter") {
                 let Some(value) = field_child!(parameter, "type").and_then(|annotation| binding_type(annotation, parameter, source)) else { continue };
                 callables::record_callback_parameter(scope, position, parameter, &value, facts);
-                // `mut f: impl FnMut(…)` binds `f`.
-                let Some(pattern) = field_child!(parameter, "pattern").map(without_binding_modifiers).filter(|pattern| pattern.kind() == "identifier") else { continue };
+                // `mut f: impl FnMut(…)` binds `f`; `self: Pin<&mut Self>` binds `self`.
+                let Some(pattern) = field_child!(parameter, "pattern").map(without_binding_modifiers).filter(|pattern| matches!(pattern.kind(), "identifier" | "self")) else { continue };
                 let name = text_of(pattern, source).to_string();
                 facts.bindings.push(Binding { scope, name, value, line: line_of(parameter), visible_from: parameter.start_byte() as u32, visible_to: function.end_byte() as u32 });
             }

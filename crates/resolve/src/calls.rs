@@ -213,7 +213,11 @@ impl Resolver<'_> {
                     if self.index.symbol(type_sym).kind == SymbolKind::Impl {
                         return None;
                     }
-                    Resolved { denotation: Denotation::Instance { type_sym, is_dyn: false, arguments: Vec::new() }, rule: ResolutionRule::SelfMethod }
+                    let instance = Denotation::Instance { type_sym, is_dyn: false, arguments: Vec::new() };
+                    // `self: Pin<&mut Self>` (or `Box<Self>`, `Arc<Self>`): the pointer's own
+                    // methods are std's, the others `Self`'s.
+                    let denotation = self.typed_self_parameter(caller).unwrap_or(instance);
+                    Resolved { denotation, rule: ResolutionRule::SelfMethod }
                 } else {
                     match language {
                         Language::Python => self.python_path_in(caller, std::slice::from_ref(head), BindingUse::Allowed).ok()?,
@@ -380,5 +384,17 @@ pub(crate) fn callee_name(callee: &CalleeExpr) -> Option<&str> {
         CalleeExpr::Method { name, .. } => Some(name.as_str()),
         CalleeExpr::Indexed(path) => path.last().map(String::as_str),
         CalleeExpr::Other => None,
+    }
+}
+
+impl Resolver<'_> {
+    /// The type of `self` written as a pointer to `Self` (`self: Pin<&mut Self>`) in the
+    /// function `caller`, when it is one.
+    fn typed_self_parameter(&self, caller: Sym) -> Option<Denotation> {
+        let binding = self.index.bindings_named(caller, "self")?.first()?;
+        match self.binding_denotation(caller, binding, Language::Rust)? {
+            pointer @ Denotation::Wrapped { wrapper, .. } if wrapper.is_pointer() => Some(pointer),
+            _ => None,
+        }
     }
 }
