@@ -21,6 +21,7 @@
 //! closures; no trait solving (a blanket extension trait is matched by the impls of its
 //! bound).
 
+mod binding_values;
 mod bindings_in_force;
 mod blanket_impls;
 mod builtins;
