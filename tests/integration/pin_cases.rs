@@ -33,6 +33,12 @@ fn pinned_self_and_pin_projections() {
                 self.project_ref().entry.poll_elapsed();  // calls: timer::Sleep::project_ref, timer::Entry::poll_elapsed
             }
         }
+        pub trait AsyncWrite {
+            fn poll_write(self: Pin<&mut Self>);
+            fn poll_write_all(self: Pin<&mut Self>) {
+                self.poll_write();  // calls: timer::AsyncWrite::poll_write
+            }
+        }
         pub struct Plain { entry: Entry }
         impl Plain {
             pub fn run(&mut self) {
@@ -41,13 +47,14 @@ fn pinned_self_and_pin_projections() {
         }
         "#,
         expect![[r#"
+            timer::AsyncWrite::poll_write_all -> timer::AsyncWrite::poll_write @24 self_method 0.9
             timer::Sleep::poll_inner -> timer::Entry::poll_elapsed @18 typed_receiver 0.85
             timer::Sleep::poll_inner -> timer::Sleep::project_ref @18 self_method 0.9
             timer::Sleep::reset -> <builtin>::Pin::as_mut @13 typed_receiver 0.85
             timer::Sleep::reset -> timer::Entry::poll_elapsed @15 typed_receiver 0.85
             timer::Sleep::reset -> timer::Sleep::poll_inner @13 typed_receiver 0.85
             timer::Sleep::reset -> timer::Sleep::project @14 self_method 0.9
-            unresolved timer::Plain::run src/lib.rs:24 self.project (unknown_member)
+            unresolved timer::Plain::run src/lib.rs:30 self.project (unknown_member)
         "#]],
     );
 }

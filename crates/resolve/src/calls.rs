@@ -216,7 +216,10 @@ impl Resolver<'_> {
                     let instance = Denotation::Instance { type_sym, is_dyn: false, arguments: Vec::new() };
                     // `self: Pin<&mut Self>` (or `Box<Self>`, `Arc<Self>`): the pointer's own
                     // methods are std's, the others `Self`'s.
-                    let denotation = self.typed_self_parameter(caller).unwrap_or(instance);
+                    let denotation = match self.self_parameter_pointer(caller) {
+                        Some(wrapper) => Denotation::Wrapped { wrapper, inner: Box::new(instance) },
+                        None => instance,
+                    };
                     Resolved { denotation, rule: ResolutionRule::SelfMethod }
                 } else {
                     match language {
@@ -388,12 +391,12 @@ pub(crate) fn callee_name(callee: &CalleeExpr) -> Option<&str> {
 }
 
 impl Resolver<'_> {
-    /// The type of `self` written as a pointer to `Self` (`self: Pin<&mut Self>`) in the
-    /// function `caller`, when it is one.
-    fn typed_self_parameter(&self, caller: Sym) -> Option<Denotation> {
+    /// The pointer `self` is written as in the function `caller` (`self: Pin<&mut Self>`,
+    /// `self: Box<Self>`), when it is one; what it points to is `Self` as usual.
+    fn self_parameter_pointer(&self, caller: Sym) -> Option<crate::value_types::Wrapper> {
         let binding = self.index.bindings_named(caller, "self")?.first()?;
         match self.binding_denotation(caller, binding, Language::Rust)? {
-            pointer @ Denotation::Wrapped { wrapper, .. } if wrapper.is_pointer() => Some(pointer),
+            Denotation::Wrapped { wrapper, .. } if wrapper.is_pointer() => Some(wrapper),
             _ => None,
         }
     }
