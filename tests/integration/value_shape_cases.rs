@@ -4,7 +4,7 @@
 //! item, `let x = if … { a } else { b }` / `match` takes the first visible branch's type, and a
 //! project type implementing `Iterator` has std's adapters over its `Item`; fields read on a
 //! call's result (`x.f()?.value.m()`) and elements (`xs[i]`, `graph[id]` through `impl Index`)
-//! are typed.
+//! are typed; `Type::from(x)` is a `Type` even when its `From` impl is not visible.
 
 use expect_test::expect;
 use tether_tests::check;
@@ -199,6 +199,37 @@ fn fields_of_call_results_and_indexed_elements_are_typed() {
             defs::{impl Index for Arena}::index -> <builtin>::unreachable! @16 macro 0.9
             defs::{impl Index for DefMap}::index -> <builtin>::unreachable! @8 macro 0.9
             unresolved defs::run src/lib.rs:22 def_map.modules[1..].len (no_project_symbol_named)
+        "#]],
+    );
+}
+
+#[test]
+fn conversions_into_a_project_type_give_that_type() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "ids"
+        //- /src/lib.rs
+        pub struct FunctionId;
+        pub enum GenericDef { Function(FunctionId) }
+        impl GenericDef { pub fn params(&self) {} }
+        pub trait Named { fn name(&self); }
+        pub fn run(id: FunctionId) {
+            GenericDef::from(id).params();  // calls: ids::GenericDef::params
+            let def = GenericDef::try_from(id).unwrap();  // calls: <builtin>::Result::unwrap
+            def.params();  // calls: ids::GenericDef::params
+            Named::from(id).name();  // calls: unresolved
+        }
+        "#,
+        expect![[r#"
+            ids::run -> <builtin>::Result::unwrap @7 typed_receiver 0.85
+            ids::run -> ids::GenericDef::params @6 typed_receiver 0.85
+            ids::run -> ids::GenericDef::params @8 typed_receiver 0.85
+            unresolved ids::run src/lib.rs:6 GenericDef::from (no_project_symbol_named)
+            unresolved ids::run src/lib.rs:7 GenericDef::try_from (no_project_symbol_named)
+            unresolved ids::run src/lib.rs:9 Named::from (no_project_symbol_named)
+            unresolved ids::run src/lib.rs:9 Named::from(id).name (unknown_receiver_type)
         "#]],
     );
 }

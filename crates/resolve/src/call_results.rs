@@ -63,7 +63,10 @@ impl Resolver<'_> {
                         return returned;
                     }
                 }
-                self.rust_called_path(scope, path, BindingUse::Forbidden).ok()?
+                match self.rust_called_path(scope, path, BindingUse::Forbidden) {
+                    Ok(resolved) => resolved,
+                    Err(_) => return self.conversion_result(scope, path),
+                }
             }
             (Language::Python, CalleeExpr::Indexed(path)) => self.python_generic_class(scope, path)?,
             (_, CalleeExpr::Method { receiver, name }) => {
@@ -163,6 +166,25 @@ impl Resolver<'_> {
             return Some(Denotation::Instance { type_sym, is_dyn: false, arguments: Vec::new() });
         }
         None
+    }
+
+    /// `Type::from(x)` and `Type::try_from(x)` whose `From` impl tether does not see (one a
+    /// macro writes, such as rust-analyzer's `impl_from!`): `From::from` returns `Self`, so
+    /// the value is a `Type` (in a `Result` for `try_from`), though the call stays unresolved.
+    fn conversion_result(&self, scope: Sym, path: &[String]) -> Option<Denotation> {
+        let (last, prefix) = path.split_last()?;
+        if prefix.is_empty() || !matches!(last.as_str(), "from" | "try_from") {
+            return None;
+        }
+        let Ok(Resolved { denotation: Denotation::Symbol(type_sym), .. }) = self.rust_path(scope, prefix, false) else { return None };
+        if !matches!(self.index.symbol(type_sym).kind, SymbolKind::Struct | SymbolKind::Enum | SymbolKind::Union) {
+            return None;
+        }
+        let instance = Denotation::Instance { type_sym, is_dyn: false, arguments: Vec::new() };
+        Some(match last.as_str() {
+            "from" => instance,
+            _ => Denotation::Wrapped { wrapper: crate::value_types::Wrapper::Result, inner: Box::new(instance) },
+        })
     }
 
     /// The declared return type of a function, when it names a project type (or `Self`).
