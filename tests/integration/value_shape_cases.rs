@@ -4,7 +4,8 @@
 //! item, `let x = if … { a } else { b }` / `match` takes the first visible branch's type, and a
 //! project type implementing `Iterator` has std's adapters over its `Item`; fields read on a
 //! call's result (`x.f()?.value.m()`) and elements (`xs[i]`, `graph[id]` through `impl Index`)
-//! are typed; `Type::from(x)` is a `Type` even when its `From` impl is not visible.
+//! are typed; `Type::from(x)` is a `Type` even when its `From` impl is not visible; statics and
+//! consts (also associated consts) have their written types.
 
 use expect_test::expect;
 use tether_tests::check;
@@ -230,6 +231,50 @@ fn conversions_into_a_project_type_give_that_type() {
             unresolved ids::run src/lib.rs:7 GenericDef::try_from (no_project_symbol_named)
             unresolved ids::run src/lib.rs:9 Named::from (no_project_symbol_named)
             unresolved ids::run src/lib.rs:9 Named::from(id).name (unknown_receiver_type)
+        "#]],
+    );
+}
+
+#[test]
+fn statics_and_consts_have_their_written_types() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "cells"
+        //- /src/lib.rs
+        pub struct OnceCell<T> { value: Option<T> }
+        impl<T> OnceCell<T> {
+            pub const fn new() -> OnceCell<T> { OnceCell { value: None } }
+            pub fn get(&self) -> Option<&T> { None }
+        }
+        pub struct Ready(u32);
+        impl Ready {
+            pub const ALL: Ready = Ready(0);
+            pub const KINDS: &'static [Ready] = &[];
+            pub fn as_usize(&self) -> usize { 0 }
+        }
+        static ONCE: OnceCell<u32> = OnceCell::new();  // calls: cells::OnceCell::new
+        pub fn run() {
+            ONCE.get();  // calls: cells::OnceCell::get
+            Ready::ALL.as_usize();  // calls: cells::Ready::as_usize
+            Ready::KINDS.iter().next().unwrap().as_usize();  // calls: <builtin>::Vec::iter, <builtin>::Iterator::next, <builtin>::Option::unwrap, cells::Ready::as_usize
+            const LIMIT: usize = 3;
+            LIMIT.count_ones();  // calls: <builtin>::usize::count_ones
+            Ready::MISSING.as_usize();  // calls: unresolved
+        }
+        "#,
+        expect![[r#"
+            cells -> cells::OnceCell::new @12 type_member 0.9
+            cells::run -> <builtin>::Iterator::next @16 typed_receiver 0.85
+            cells::run -> <builtin>::Option::unwrap @16 typed_receiver 0.85
+            cells::run -> <builtin>::Vec::iter @16 typed_receiver 0.85
+            cells::run -> <builtin>::usize::count_ones @18 typed_receiver 0.85
+            cells::run -> cells::OnceCell::get @14 typed_receiver 0.85
+            cells::run -> cells::Ready::as_usize @15 typed_receiver 0.85
+            cells::run -> cells::Ready::as_usize @16 typed_receiver 0.85
+            cells::{impl Ready} -> cells::Ready @8 constructor 0.9
+            unresolved cells::run src/lib.rs:19 Ready::MISSING.as_usize (unknown_receiver_type)
         "#]],
     );
 }

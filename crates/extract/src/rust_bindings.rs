@@ -84,6 +84,13 @@ pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, f
             let Some(value) = field_child!(node, "type").and_then(|annotation| binding_type(annotation, node, source)) else { return };
             facts.bindings.push(Binding::everywhere(owner.id, format!("self.{name}"), value, line));
         }
+        // `static ONCE: OnceCell<u32> = …;`, `const ALL: &[Kind] = …;`: a value of the written
+        // type, named in the module, impl, trait or function around it.
+        "const_item" | "static_item" => {
+            let Some(name) = field_child!(node, "name").map(|name| text_of(name, source)).filter(|name| !name.is_empty()) else { return };
+            let Some(value) = field_child!(node, "type").and_then(|annotation| binding_type(annotation, node, source)) else { return };
+            facts.bindings.push(Binding::everywhere(scopes.innermost().id, name.to_string(), value, line));
+        }
         _ => {}
     }
 }
