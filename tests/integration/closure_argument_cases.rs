@@ -1,6 +1,8 @@
 //! Closures passed to project functions take their parameters' types from the called
 //! function's `Fn`-typed parameter (`impl FnOnce(&mut Builder)`, `F: FnMut(&Editor)` in a
 //! where clause, `&mut dyn FnMut(…)`, `Box<dyn Fn(…)>`), read where the function is declared.
+//! A static call on a bounded type parameter (`T::read(…)` with `T: Encodable`) reaches the
+//! trait's method and its impls.
 
 use expect_test::expect;
 use tether_tests::check;
@@ -109,6 +111,36 @@ fn closure_parameters_naming_the_impls_parameter_take_the_receivers_argument() {
             files::run -> files::InFile::map @12 typed_receiver 0.85
             files::run -> files::InFile::with @9 typed_receiver 0.85
             unresolved files::run src/lib.rs:12 it.body (unknown_receiver_type)
+        "#]],
+    );
+}
+
+#[test]
+fn static_calls_on_bounded_type_parameters_dispatch_to_the_traits_impls() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "codec"
+        //- /src/lib.rs
+        pub trait Encodable { fn read(bytes: &[u8]) -> Self; }
+        pub struct Span;
+        impl Encodable for Span { fn read(bytes: &[u8]) -> Span { Span } }
+        pub fn decode<T: Encodable>(bytes: &[u8]) -> T {
+            T::read(bytes)  // calls: codec::Encodable::read, codec::{impl Encodable for Span}::read
+        }
+        pub struct Reader<L> { marker: Option<L> }
+        impl<L> Reader<L> where L: Encodable {
+            pub fn next(&self) -> L { L::read(&[]) }  // calls: codec::Encodable::read, codec::{impl Encodable for Span}::read
+        }
+        pub fn unbounded<U>() { U::read(&[]); }  // calls: unresolved
+        "#,
+        expect![[r#"
+            codec::Reader::next -> codec::Encodable::read @9 dynamic_dispatch 0.5
+            codec::Reader::next -> codec::{impl Encodable for Span}::read @9 dynamic_dispatch 0.5
+            codec::decode -> codec::Encodable::read @5 dynamic_dispatch 0.5
+            codec::decode -> codec::{impl Encodable for Span}::read @5 dynamic_dispatch 0.5
+            unresolved codec::unbounded src/lib.rs:11 U::read (unknown_name)
         "#]],
     );
 }

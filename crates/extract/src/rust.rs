@@ -119,6 +119,8 @@ impl Lowering for RustLowering {
         if symbol.kind != SymbolKind::Impl {
             return;
         }
+        // `impl<L: Link> LinkedList<L>`: `L::pointers(…)` in its methods.
+        crate::rust_bindings::callables::record_generic_parameter_bounds(tag.node, symbol.id, source, facts);
         let Some(self_type_node) = field_child!(tag.node, "type") else { return };
         let Some(self_type) = type_path(self_type_node, source) else { return };
         let trait_path = field_child!(tag.node, "trait").and_then(|trait_node| type_path(trait_node, source));

@@ -11,7 +11,7 @@ use crate::rust::{callee_expression, literal_type, path_segments, receiver_of, M
 
 pub(crate) mod adapters;
 mod branches;
-mod callables;
+pub(crate) mod callables;
 mod patterns;
 mod written_types;
 
@@ -46,6 +46,7 @@ pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, f
             let Some(function) = node.parent().filter(|owner| matches!(owner.kind(), "function_item" | "function_signature_item")) else { return };
             // Parameters belong to the function being defined, which is the innermost scope.
             let scope = scopes.innermost().id;
+            callables::record_generic_parameter_bounds(function, scope, source, facts);
             let mut cursor = node.walk();
             // Positions count `self`: a method call's arguments start at 1.
             let parameters = node.named_children(&mut cursor).filter(|child| matches!(child.kind(), "parameter" | "self_parameter"));

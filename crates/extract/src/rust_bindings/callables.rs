@@ -85,3 +85,26 @@ pub(crate) fn generic_parameter_callable_bound<'tree>(name: &str, item: Node<'tr
         .filter(|predicate| field_child!(*predicate, "left").is_some_and(|left| text_of(left, source) == name))
         .find_map(|predicate| field_child!(predicate, "bounds").and_then(super::written_types::callable_in_bounds))
 }
+
+/// For an item with generic parameters (a function, an impl, a trait): each bounded type
+/// parameter as the binding `<T>` holding its first bound (`T: Encodable` gives `dyn
+/// Encodable`), so that a static call `T::read(…)` reaches the trait's method and its impls.
+pub(crate) fn record_generic_parameter_bounds(item: Node<'_>, scope: tether_model::SymbolId, source: &str, facts: &mut FileFacts) {
+    let Some(type_parameters) = field_child!(item, "type_parameters") else { return };
+    let mut cursor = type_parameters.walk();
+    let names: Vec<&str> = type_parameters
+        .named_children(&mut cursor)
+        .filter(|parameter| parameter.kind() == "type_parameter")
+        .filter_map(|parameter| field_child!(parameter, "name").map(|name| text_of(name, source)))
+        .collect();
+    for name in names {
+        let Some(Some(bound)) = super::written_types::generic_parameter_bound_in_item(name, item, source) else { continue };
+        let value = BindingValue::Type { path: bound, is_dyn: true, arguments: Vec::new() };
+        facts.bindings.push(Binding::everywhere(scope, generic_parameter_binding_name(name), value, line_of(item)));
+    }
+}
+
+/// The binding name of a generic type parameter's bound (see [`record_generic_parameter_bounds`]).
+pub fn generic_parameter_binding_name(name: &str) -> String {
+    format!("<{name}>")
+}
