@@ -1,5 +1,6 @@
 //! Structs under salsa's attribute macros get a getter method per field (`krate.data(db)`),
-//! returning the field's type; other structs' fields are not methods.
+//! returning the field's type; other structs' fields are not methods. A type a macro defines
+//! (`bitflags! { pub struct AttrFlags: u64 { … } }`) is seen through its one inherent impl.
 
 use expect_test::expect;
 use tether_tests::check;
@@ -46,6 +47,50 @@ fn salsa_structs_have_a_getter_per_field() {
             base::run -> base::CrateData::edition @20 typed_receiver 0.85
             base::run -> base::MacroCallId::loc @22 typed_receiver 0.85
             unresolved base::run src/lib.rs:23 plain.data (unknown_member)
+        "#]],
+    );
+}
+
+#[test]
+fn types_a_macro_defines_are_seen_through_their_inherent_impl() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "attrs"
+        //- /src/flags.rs
+        bitflags::bitflags! {
+            pub struct AttrFlags: u64 {
+                const DEPRECATED = 1;
+            }
+        }
+        impl AttrFlags {
+            pub fn query(owner: u32) -> AttrFlags { unreachable!("fixture") }
+            pub fn is_unstable(self) -> bool { false }
+        }
+        macro_rules! define_two { () => { pub struct Twice; } }
+        define_two!();
+        impl Twice { pub fn a(&self) {} }
+        impl Twice { pub fn b(&self) {} }
+        //- /src/lib.rs
+        mod flags;
+        use crate::flags::{AttrFlags, Twice};
+        pub fn run() {
+            AttrFlags::query(1).is_unstable();  // calls: attrs::flags::AttrFlags::query, attrs::flags::AttrFlags::is_unstable
+            let flags: AttrFlags = AttrFlags::query(2);  // calls: attrs::flags::AttrFlags::query
+            flags.is_unstable();  // calls: attrs::flags::AttrFlags::is_unstable
+            Twice::a(&Twice);  // calls: unresolved
+        }
+        "#,
+        expect![[r#"
+            attrs::flags -> attrs::flags::define_two @11 macro 0.9
+            attrs::flags -> bitflags::bitflags @1 import 0.95
+            attrs::flags::AttrFlags::query -> <builtin>::unreachable! @7 macro 0.9
+            attrs::run -> attrs::flags::AttrFlags::is_unstable @4 typed_receiver 0.85
+            attrs::run -> attrs::flags::AttrFlags::is_unstable @6 typed_receiver 0.85
+            attrs::run -> attrs::flags::AttrFlags::query @4 import 0.95
+            attrs::run -> attrs::flags::AttrFlags::query @5 import 0.95
+            unresolved attrs::run src/lib.rs:7 Twice::a (unknown_name)
         "#]],
     );
 }

@@ -171,6 +171,10 @@ impl Resolver<'_> {
         if let Some(imported) = self.imported_name(module, name, depth + 1) {
             return found(imported.denotation, rule);
         }
+        // A type a macro defines in the module, seen through its inherent impl.
+        if let Some(impl_sym) = self.impl_only_types.get(&(module, name.to_string())) {
+            return found(Denotation::Symbol(*impl_sym), rule);
+        }
         if language == Language::Python && self.module_variables_visible {
             if let Some(value) = self.python_module_variable(module, name) {
                 // A variable's value is known through its assignment, not declared.

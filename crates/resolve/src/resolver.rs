@@ -50,6 +50,12 @@ pub(crate) struct Resolver<'a> {
     pub blanket_impls: Vec<crate::blanket_impls::BlanketImpl>,
     /// The last segment of each trait impl's trait path, project trait or not.
     pub impl_trait_names: HashMap<Sym, String>,
+    /// Types a macro defines (`bitflags! { pub struct AttrFlags: u64 … }`, rust-analyzer's
+    /// `interned_slice!`), seen only through their one inherent impl block in a module: (the
+    /// module, the type's name) → that impl, which stands for the type.
+    pub impl_only_types: HashMap<(Sym, String), Sym>,
+    /// The impls of [`Self::impl_only_types`].
+    pub impl_only_type_impls: rustc_hash::FxHashSet<Sym>,
     /// Whether a Python module's variables (`MARK_GEN = MarkGenerator()`) are its members
     /// yet: typing them needs the imports and bases, so they join only after those phases.
     pub module_variables_visible: bool,
@@ -72,10 +78,17 @@ impl<'a> Resolver<'a> {
             deref_targets: HashMap::default(),
             blanket_impls: Vec::new(),
             impl_trait_names: HashMap::default(),
+            impl_only_types: HashMap::default(),
+            impl_only_type_impls: Default::default(),
             module_variables_visible: false,
         };
         resolver.resolve_imports();
         resolver.resolve_impls();
+        // `use crate::attrs::AttrFlags` of a type a macro defines binds once its impl stands for it.
+        if !resolver.impl_only_types.is_empty() {
+            resolver.generation = GENERATION.fetch_add(1, Ordering::Relaxed);
+            while resolver.resolve_import_pass(true) {}
+        }
         resolver.resolve_bases();
         (resolver.blanket_impls, resolver.impl_trait_names) = resolver.collect_blanket_impls();
         resolver.deref_targets = resolver.impls_of_type.keys().filter_map(|type_sym| Some((*type_sym, resolver.deref_target(*type_sym)?))).collect();
@@ -94,7 +107,7 @@ impl<'a> Resolver<'a> {
         }
         for _ in 0..IMPORT_PASSES {
             self.generation = GENERATION.fetch_add(1, Ordering::Relaxed);
-            if !self.resolve_import_pass() {
+            if !self.resolve_import_pass(false) {
                 break;
             }
         }
@@ -105,17 +118,21 @@ impl<'a> Resolver<'a> {
     /// the previous pass's results, so the imports of a pass resolve in parallel.
     fn resolve_imports(&mut self) {
         for _ in 0..IMPORT_PASSES {
-            if !self.resolve_import_pass() {
+            if !self.resolve_import_pass(false) {
                 break;
             }
         }
     }
 
-    /// One pass over the imports not yet bound to project code; whether any result changed.
-    fn resolve_import_pass(&mut self) -> bool {
+    /// One pass over the imports not yet bound to project code (with `only_unbound`, over
+    /// those bound to nothing at all); whether any result changed.
+    fn resolve_import_pass(&mut self, only_unbound: bool) -> bool {
         {
             let pending: Vec<usize> = (0..self.index.imports.len())
-                .filter(|position| !self.import_results[*position].as_ref().is_some_and(|resolved| !matches!(resolved.denotation, Denotation::External(_))))
+                .filter(|position| match &self.import_results[*position] {
+                    None => true,
+                    Some(resolved) => !only_unbound && matches!(resolved.denotation, Denotation::External(_)),
+                })
                 .collect();
             let updates: Vec<(usize, Option<Resolved>)> = pending
                 .into_par_iter()
@@ -197,6 +214,36 @@ impl<'a> Resolver<'a> {
         self.impls_through_alias = impls_through_alias;
         self.impl_trait = impl_trait;
         self.impls_of_trait = impls_of_trait;
+        self.impl_only_types = self.collect_impl_only_types();
+        self.impl_only_type_impls = self.impl_only_types.values().copied().collect();
+    }
+
+    /// Whether `impl_sym` stands for a type a macro defines (see [`Self::impl_only_types`]).
+    pub(crate) fn is_impl_only_type(&self, impl_sym: Sym) -> bool {
+        self.impl_only_type_impls.contains(&impl_sym)
+    }
+
+    /// Inherent impl blocks `impl Name { … }` whose self type (one segment) is no project type
+    /// tether sees: the type is written by a macro in that module. Kept only when the module
+    /// has exactly one such block for the name.
+    fn collect_impl_only_types(&self) -> HashMap<(Sym, String), Sym> {
+        let mut found: HashMap<(Sym, String), Vec<Sym>> = HashMap::default();
+        for block in &self.index.impls {
+            let ([name], None) = (block.self_type.as_slice(), &block.trait_path) else { continue };
+            let Some(impl_sym) = self.index.sym_of(block.impl_symbol) else { continue };
+            if self.impl_self_type.contains_key(&impl_sym) || self.index.symbol(impl_sym).language != Language::Rust {
+                continue;
+            }
+            let module = self.rust_module_of(impl_sym);
+            if self.rust_path(module, std::slice::from_ref(name), false).is_ok() {
+                continue;
+            }
+            found.entry((module, name.clone())).or_default().push(impl_sym);
+        }
+        found.into_iter().filter_map(|(key, impls)| match impls.as_slice() {
+            [only] => Some((key, *only)),
+            _ => None,
+        }).collect()
     }
 
     /// Resolves Python class bases and Rust supertraits.

@@ -87,6 +87,10 @@ impl Resolver<'_> {
             }
             current = self.index.parent(level);
         }
+        // A type a macro defines in this module, seen through its inherent impl (`AttrFlags`).
+        if let Some(impl_sym) = self.impl_only_types.get(&(module, name.to_string())) {
+            return Some(Resolved { denotation: Denotation::Symbol(*impl_sym), rule: ResolutionRule::SameScope });
+        }
         // A file module's submodule declared with `mod name;` lives in another file.
         let qualified_name = format!("{}::{name}", self.index.symbol(module).qualified_name);
         if let Some(submodule) = from_candidates(&self.index.modules_named(&qualified_name, Language::Rust)) {

@@ -267,6 +267,10 @@ impl Resolver<'_> {
                 let written = self.written_instance_arguments(scope, arguments, language);
                 self.generic_alias_target(alias, &written).or_else(|| self.alias_target(alias))
             }
+            // A type a macro defines, standing as its inherent impl: values of it have its methods.
+            Denotation::Symbol(impl_sym) if self.index.symbol(impl_sym).kind == tether_model::SymbolKind::Impl && self.is_impl_only_type(impl_sym) => {
+                Some(Denotation::Instance { type_sym: impl_sym, is_dyn: false, arguments: Vec::new() })
+            }
             Denotation::Symbol(type_sym) if self.index.symbol(type_sym).kind.is_type() => {
                 let is_dyn = is_dyn || self.index.symbol(type_sym).kind == tether_model::SymbolKind::Trait;
                 Some(Denotation::Instance { type_sym, is_dyn, arguments: self.written_instance_arguments(scope, arguments, language) })
