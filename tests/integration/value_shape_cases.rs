@@ -78,6 +78,13 @@ fn if_and_match_values_take_the_type_of_their_first_visible_branch() {
             }
             let wrapped = Some(node);
             wrapped.is_some();  // calls: <builtin>::Option::is_some
+            let (left, count) = match verbose {
+                0 => (if flag { Node::new() } else { Node::new() }, 0),  // calls: branches::Node::new
+                _ => (Node::new(), 1),  // calls: branches::Node::new
+            };
+            left.kind();  // calls: branches::Node::kind
+            let (report, other) = (make_report(), 2);  // calls: branches::make_report
+            report.finish();  // calls: branches::Report::finish
         }
         pub fn unbound_name(items: Vec<(u32, Node)>) {
             let it = Node::new();  // calls: branches::Node::new
@@ -92,14 +99,19 @@ fn if_and_match_values_take_the_type_of_their_first_visible_branch() {
             branches::run -> branches::Node::kind @11 typed_receiver 0.85
             branches::run -> branches::Node::kind @18 typed_receiver 0.85
             branches::run -> branches::Node::kind @22 typed_receiver 0.85
+            branches::run -> branches::Node::kind @30 typed_receiver 0.85
             branches::run -> branches::Node::new @10 type_member 0.9
             branches::run -> branches::Node::new @17 type_member 0.9
+            branches::run -> branches::Node::new @27 type_member 0.9
+            branches::run -> branches::Node::new @28 type_member 0.9
             branches::run -> branches::Report::finish @16 typed_receiver 0.85
+            branches::run -> branches::Report::finish @32 typed_receiver 0.85
             branches::run -> branches::make_report @14 same_scope 0.95
-            branches::unbound_name -> <builtin>::Iterator::for_each @29 typed_receiver 0.85
-            branches::unbound_name -> <builtin>::Vec::iter @29 typed_receiver 0.85
-            branches::unbound_name -> branches::Node::kind @29 typed_receiver 0.85
-            branches::unbound_name -> branches::Node::new @28 type_member 0.9
+            branches::run -> branches::make_report @31 same_scope 0.95
+            branches::unbound_name -> <builtin>::Iterator::for_each @36 typed_receiver 0.85
+            branches::unbound_name -> <builtin>::Vec::iter @36 typed_receiver 0.85
+            branches::unbound_name -> branches::Node::kind @36 typed_receiver 0.85
+            branches::unbound_name -> branches::Node::new @35 type_member 0.9
             unresolved branches::run src/lib.rs:20 nothing.kind (unknown_receiver_type)
         "#]],
     );

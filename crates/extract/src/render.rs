@@ -127,6 +127,7 @@ fn render_receiver(receiver: &Receiver, separator: &str) -> String {
         }
         Receiver::Adapted { call, returned, .. } => format!("({}(=> {}))", render_callee(call, separator), render_receiver(returned, separator)),
         Receiver::Subscript(inner) => format!("{}[…]", render_receiver(inner, separator)),
+        Receiver::Tuple(elements) => format!("({})", elements.iter().map(|element| render_receiver(element, separator)).collect::<Vec<_>>().join(", ")),
         Receiver::Fields { base, fields } => format!("{}.{}", render_receiver(base, separator), fields.join(".")),
         Receiver::Other => "<expr>".to_string(),
     }

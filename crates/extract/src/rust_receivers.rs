@@ -46,6 +46,19 @@ pub(crate) fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiv
             };
         }
         // `&x`, `(x)` and `*x` call the same methods as `x` (auto-referencing and deref).
+        // `(a, b.f())`: each element (a tuple of nothing visible is nothing).
+        "tuple_expression" if depth < MAX_NESTING_FOLLOWED => {
+            let mut cursor = value.walk();
+            let elements: Vec<Receiver> = value
+                .named_children(&mut cursor)
+                .filter(|element| !element.kind().ends_with("comment") && element.kind() != "attribute_item")
+                .map(|element| receiver_of(element, source, depth + 1))
+                .collect();
+            return match elements.iter().all(|element| *element == Receiver::Other) {
+                true => Receiver::Other,
+                false => Receiver::Tuple(elements),
+            };
+        }
         "reference_expression" | "parenthesized_expression" | "unary_expression" if !text_of(value, source).starts_with(['!', '-']) => {
             let inner = field_child!(value, "value").or_else(|| value.named_children(&mut value.walk()).find(|child| !child.kind().ends_with("comment")));
             return match inner {

@@ -87,6 +87,10 @@ pub enum Receiver {
     Turbofish { call: Box<CalleeExpr>, arguments: Vec<BindingValue> },
     /// `inner[key]`: an element of a container (Python), `xs[0].m()`, `graph[id].m()`.
     Subscript(Box<Receiver>),
+    /// A tuple expression (Rust): `(self, parent, false)`, each element a receiver (`Other`
+    /// where not visible), so that `let (a, b) = (x.f(), y);` and tuples returned by the
+    /// branches of a `match` are typed element by element.
+    Tuple(Vec<Receiver>),
     /// Fields read on a value that is not a name (Rust): `x.f()?.value.m()` gives the fields
     /// `["value"]` of `x.f()?`, `self.store[id].name.m()` the field `name` of `self.store[id]`.
     Fields { base: Box<Receiver>, fields: Vec<String> },

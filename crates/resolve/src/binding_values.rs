@@ -92,16 +92,12 @@ impl Resolver<'_> {
             },
             // All branches have one type: the first that is visible gives it.
             // (`None`, `Some(x)` or an untyped local say too little to decide.)
-            BindingValue::BranchValues { values } => values.iter().find_map(|(value, at)| {
-                let typed = crate::bindings_in_force::with_use_position(scope, *at, || self.receiver_value(scope, value, language))?;
-                let says_little = match &typed.denotation {
-                    Denotation::UntypedLocal => true,
-                    Denotation::Wrapped { inner, .. } => **inner == Denotation::UntypedLocal,
-                    Denotation::Builtin(path) => matches!(path.as_str(), "None" | "Some" | "Ok" | "Err"),
-                    _ => false,
-                };
-                (!says_little).then_some(typed.denotation)
-            }),
+            BindingValue::BranchValues { values } => {
+                let typed = values.iter().filter_map(|(value, at)| {
+                    crate::bindings_in_force::with_use_position(scope, *at, || self.receiver_value(scope, value, language)).map(|typed| typed.denotation)
+                });
+                first_informative_branch(typed)
+            }
             BindingValue::PathCallClosureParameter { function, argument, parameter } if language == Language::Rust => {
                 self.path_call_closure_parameter(scope, function, *argument, *parameter)
             }
@@ -123,4 +119,38 @@ impl Resolver<'_> {
             | BindingValue::PathCallClosureParameter { .. } => None,
         }
     }
+}
+
+/// The type of an `if` or `match` from its branches' types in order: the first that says
+/// something (`None`, `Some(x)`, an untyped local do not); a tuple takes each element from the
+/// first branch where it is known (`(if … { A } else { B }, text)` then `f(text)`).
+fn first_informative_branch(branches: impl Iterator<Item = Denotation>) -> Option<Denotation> {
+    let says_little = |denotation: &Denotation| match denotation {
+        Denotation::UntypedLocal => true,
+        Denotation::Wrapped { inner, .. } => **inner == Denotation::UntypedLocal,
+        Denotation::Builtin(path) => matches!(path.as_str(), "None" | "Some" | "Ok" | "Err"),
+        Denotation::Tuple(elements) => elements.iter().all(|element| *element == Denotation::UntypedLocal),
+        _ => false,
+    };
+    let mut chosen: Option<Denotation> = None;
+    for branch in branches {
+        if says_little(&branch) {
+            continue;
+        }
+        match (&mut chosen, branch) {
+            (None, branch) => chosen = Some(branch),
+            (Some(Denotation::Tuple(known)), Denotation::Tuple(more)) if known.len() == more.len() => {
+                for (slot, element) in known.iter_mut().zip(more) {
+                    if *slot == Denotation::UntypedLocal {
+                        *slot = element;
+                    }
+                }
+            }
+            _ => {}
+        }
+        if !matches!(&chosen, Some(Denotation::Tuple(elements)) if elements.contains(&Denotation::UntypedLocal)) {
+            break;
+        }
+    }
+    chosen
 }

@@ -268,6 +268,10 @@ impl Resolver<'_> {
                 let denotation = self.subscripted_value(&self.receiver_value(caller, inner, language)?.denotation, language)?;
                 Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
             }
+            Receiver::Tuple(elements) => {
+                let elements = elements.iter().map(|element| self.receiver_value(caller, element, language).map_or(Denotation::UntypedLocal, |typed| typed.denotation)).collect();
+                Some(Resolved { denotation: Denotation::Tuple(elements), rule: ResolutionRule::TypedReceiver })
+            }
             Receiver::Fields { base, fields } => {
                 let mut current = self.receiver_value(caller, base, language)?;
                 current.rule = crate::denotation::instance_member_rule(current.rule);
