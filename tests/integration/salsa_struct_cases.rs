@@ -67,6 +67,7 @@ fn types_a_macro_defines_are_seen_through_their_inherent_impl() {
         impl AttrFlags {
             pub fn query(owner: u32) -> AttrFlags { unreachable!("fixture") }
             pub fn is_unstable(self) -> bool { false }
+            pub fn is_stable(self) -> bool { !self.is_unstable() }  // calls: attrs::flags::AttrFlags::is_unstable
         }
         macro_rules! define_two { () => { pub struct Twice; } }
         define_two!();
@@ -75,22 +76,30 @@ fn types_a_macro_defines_are_seen_through_their_inherent_impl() {
         //- /src/lib.rs
         mod flags;
         use crate::flags::{AttrFlags, Twice};
+        pub trait Describe { fn describe(&self) -> u32; }
+        impl Describe for AttrFlags {
+            fn describe(&self) -> u32 { self.is_stable(); 0 }  // calls: attrs::flags::AttrFlags::is_stable
+        }
         pub fn run() {
             AttrFlags::query(1).is_unstable();  // calls: attrs::flags::AttrFlags::query, attrs::flags::AttrFlags::is_unstable
             let flags: AttrFlags = AttrFlags::query(2);  // calls: attrs::flags::AttrFlags::query
             flags.is_unstable();  // calls: attrs::flags::AttrFlags::is_unstable
+            flags.describe();  // calls: attrs::{impl Describe for AttrFlags}::describe
             Twice::a(&Twice);  // calls: unresolved
         }
         "#,
         expect![[r#"
-            attrs::flags -> attrs::flags::define_two @11 macro 0.9
+            attrs::flags -> attrs::flags::define_two @12 macro 0.9
             attrs::flags -> bitflags::bitflags @1 import 0.95
+            attrs::flags::AttrFlags::is_stable -> attrs::flags::AttrFlags::is_unstable @9 self_method 0.9
             attrs::flags::AttrFlags::query -> <builtin>::unreachable! @7 macro 0.9
-            attrs::run -> attrs::flags::AttrFlags::is_unstable @4 typed_receiver 0.85
-            attrs::run -> attrs::flags::AttrFlags::is_unstable @6 typed_receiver 0.85
-            attrs::run -> attrs::flags::AttrFlags::query @4 import 0.95
-            attrs::run -> attrs::flags::AttrFlags::query @5 import 0.95
-            unresolved attrs::run src/lib.rs:7 Twice::a (unknown_name)
+            attrs::run -> attrs::flags::AttrFlags::is_unstable @10 typed_receiver 0.85
+            attrs::run -> attrs::flags::AttrFlags::is_unstable @8 typed_receiver 0.85
+            attrs::run -> attrs::flags::AttrFlags::query @8 import 0.95
+            attrs::run -> attrs::flags::AttrFlags::query @9 import 0.95
+            attrs::run -> attrs::{impl Describe for AttrFlags}::describe @11 typed_receiver 0.85
+            attrs::{impl Describe for AttrFlags}::describe -> attrs::flags::AttrFlags::is_stable @5 self_method 0.9
+            unresolved attrs::run src/lib.rs:12 Twice::a (unknown_name)
         "#]],
     );
 }

@@ -210,7 +210,7 @@ impl Resolver<'_> {
                     let Denotation::Symbol(type_sym) = self_type.denotation else { return None };
                     // In an impl whose type tether does not see (a blanket `impl<S> X for &mut
                     // S`), `self.f()` may reach another type's `f`: only `Self::f` is certain.
-                    if self.index.symbol(type_sym).kind == SymbolKind::Impl {
+                    if self.index.symbol(type_sym).kind == SymbolKind::Impl && !self.is_impl_only_type(type_sym) {
                         return None;
                     }
                     let instance = Denotation::Instance { type_sym, is_dyn: false, arguments: Vec::new() };

@@ -88,6 +88,7 @@ impl<'a> Resolver<'a> {
         if !resolver.impl_only_types.is_empty() {
             resolver.generation = GENERATION.fetch_add(1, Ordering::Relaxed);
             while resolver.resolve_import_pass(true) {}
+            resolver.attach_impls_to_impl_only_types();
         }
         resolver.resolve_bases();
         (resolver.blanket_impls, resolver.impl_trait_names) = resolver.collect_blanket_impls();
@@ -218,6 +219,29 @@ impl<'a> Resolver<'a> {
         self.impl_only_type_impls = self.impl_only_types.values().copied().collect();
     }
 
+    /// The impls of types a macro defines, once their names resolve to the inherent impl that
+    /// stands for them: that impl itself and the trait impls written for the type (`impl
+    /// HasResolver for EnumId`), so that lookups on the type see all of them.
+    fn attach_impls_to_impl_only_types(&mut self) {
+        let mut attached: Vec<(Sym, Sym)> = self.impl_only_type_impls.iter().map(|stand_in| (*stand_in, *stand_in)).collect();
+        for block in &self.index.impls {
+            let Some(impl_sym) = self.index.sym_of(block.impl_symbol) else { continue };
+            if block.trait_path.is_none() || self.impl_self_type.contains_key(&impl_sym) {
+                continue;
+            }
+            let scope = self.index.parent(impl_sym).unwrap_or(impl_sym);
+            if let Ok(Resolved { denotation: Denotation::Symbol(stand_in), .. }) = self.rust_path(scope, &block.self_type, false) {
+                if self.is_impl_only_type(stand_in) {
+                    attached.push((stand_in, impl_sym));
+                }
+            }
+        }
+        for (stand_in, impl_sym) in attached {
+            self.impls_of_type.entry(stand_in).or_default().push(impl_sym);
+            self.impl_self_type.insert(impl_sym, stand_in);
+        }
+    }
+
     /// Whether `impl_sym` stands for a type a macro defines (see [`Self::impl_only_types`]).
     pub(crate) fn is_impl_only_type(&self, impl_sym: Sym) -> bool {
         self.impl_only_type_impls.contains(&impl_sym)
@@ -325,7 +349,7 @@ impl<'a> Resolver<'a> {
             }
             Language::Rust => {
                 let kind = self.index.symbol(type_sym).kind;
-                if kind == SymbolKind::Impl {
+                if kind == SymbolKind::Impl && !self.is_impl_only_type(type_sym) {
                     // The impl block of a type tether does not see (see `rust_self_type`).
                     return from_candidates(self.index.children_named(type_sym, name)).map_or(Err(UnresolvedReason::UnknownMember), |denotation| found(denotation, rule));
                 }
@@ -362,6 +386,9 @@ impl<'a> Resolver<'a> {
                         inherent.extend_from_slice(methods);
                     }
                 }
+                // (A type a macro defines is its own impl: its methods are met twice.)
+                inherent.sort_unstable();
+                inherent.dedup();
                 if let Some(denotation) = from_candidates(&inherent).or_else(|| from_candidates(&from_traits)) {
                     return found(denotation, rule);
                 }
