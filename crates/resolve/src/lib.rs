@@ -31,6 +31,7 @@ mod closure_arguments;
 mod closure_results;
 mod denotation;
 mod generic_arguments;
+mod macro_defined_types;
 mod project_index;
 mod project_iterators;
 mod pytest_fixtures;
