@@ -66,3 +66,6 @@
 (tuple_struct_pattern) @local.definition
 ; `Foo { a, b: x }` and `Enum::Variant { a, .. }`: each field's binding.
 (struct_pattern) @local.definition
+; `static ONCE: OnceCell<u32>`, `const ALL: &[Kind]` (also associated consts of an impl).
+(const_item) @local.definition
+(static_item) @local.definition

@@ -277,15 +277,20 @@ fn cargo_targets_outside_src_and_test_roots_are_their_own_crates() {
             dir.create();  // calls: grep_tool_tests::util::Dir::create
             assert_eq!("", dir.arg("a").arg("b").stdout());  // calls: <builtin>::assert_eq!, grep_tool_tests::util::Dir::arg, grep_tool_tests::util::Dir::stdout
         });
+        rgtest!(ignored_command, |dir: Dir, _: Dir| {
+            dir.create();  // calls: grep_tool_tests::util::Dir::create
+        });
         "#,
         expect![[r#"
             grep_tool_tests::misc -> <builtin>::assert_eq! @4 macro 0.9
             grep_tool_tests::misc -> grep_tool_tests::util::Dir::arg @4 typed_receiver 0.85
             grep_tool_tests::misc -> grep_tool_tests::util::Dir::create @3 typed_receiver 0.85
+            grep_tool_tests::misc -> grep_tool_tests::util::Dir::create @7 typed_receiver 0.85
             grep_tool_tests::misc -> grep_tool_tests::util::Dir::stdout @4 typed_receiver 0.85
             grep_tool_tests::util::Dir::stdout -> <builtin>::String::new @5 same_scope 0.95
             rg::main -> rg::flags::parse @2 qualified_path 0.95
             unresolved grep_tool_tests::misc tests/misc.rs:2 rgtest! (no_project_symbol_named)
+            unresolved grep_tool_tests::misc tests/misc.rs:6 rgtest! (no_project_symbol_named)
         "#]],
     );
 }

@@ -1,5 +1,6 @@
 //! tether's one integration test binary: fixture graphs, the store, and the CLI end to end.
 
+mod closure_argument_cases;
 mod cold_index_pipeline;
 mod daemon;
 mod extraction_never_panics;
@@ -7,10 +8,13 @@ mod generic_argument_cases;
 mod git_queries;
 mod inference_cases;
 mod mcp;
+mod pin_cases;
 mod memory;
 mod python_calls;
 mod python_values;
 mod queries;
 mod resolution_cases;
 mod rust_calls;
+mod salsa_struct_cases;
 mod store_round_trip;
+mod value_shape_cases;

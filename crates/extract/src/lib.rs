@@ -29,6 +29,9 @@ mod render;
 mod rust;
 mod rust_bindings;
 mod rust_imports;
+mod rust_pin_projections;
+mod rust_receivers;
+mod rust_salsa_structs;
 mod rust_item_macros;
 mod rust_macro_arguments;
 

@@ -84,8 +84,12 @@ pub(crate) trait Lowering {
     /// definitions that carry references of their own (Rust impls), `definition_id` is set.
     fn reference(&self, tag: &Tag<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts);
 
-    /// Called after a definition's symbol is pushed, for facts that belong to it (Rust impls).
+    /// Called before a definition's symbol is pushed, for facts that belong to it (Rust impls).
     fn after_definition(&self, _tag: &Tag<'_>, _symbol: &Symbol, _scopes: &ScopeStack, _source: &str, _facts: &mut FileFacts) {}
+
+    /// Called after a struct's symbol is pushed: the members an attribute macro generates for
+    /// it (salsa's field getters), pushed after their parent.
+    fn generated_members(&self, _tag: &Tag<'_>, _symbol: &Symbol, _source: &str, _facts: &mut FileFacts) {}
 }
 
 /// Runs the sweep over a parsed tree.
@@ -157,7 +161,13 @@ pub(crate) fn sweep<L: Lowering>(lowering: &L, path: &str, module_name: &str, tr
                     is_test,
                 });
                 lowering.after_definition(tag, &symbol, &scopes, source, &mut facts);
-                facts.symbols.push(symbol);
+                if symbol.kind == SymbolKind::Struct {
+                    let structure = symbol.clone();
+                    facts.symbols.push(symbol);
+                    lowering.generated_members(tag, &structure, source, &mut facts);
+                } else {
+                    facts.symbols.push(symbol);
+                }
             }
             _ => lowering.reference(tag, &scopes, source, &mut facts),
         }

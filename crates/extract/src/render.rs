@@ -77,8 +77,20 @@ fn render_binding_value(value: &BindingValue, separator: &str) -> String {
         BindingValue::EnteredContext(callee) => format!("with {}", render_callee(callee, separator)),
         BindingValue::Expression(receiver) => format!("value {}", render_receiver(receiver, separator)),
         BindingValue::ElementOf(receiver) => format!("element of {}", render_receiver(receiver, separator)),
-        BindingValue::ClosureParameter { receiver, method, parameter } => {
+        BindingValue::ClosureParameter { receiver, method, argument: 0, parameter } => {
             format!("closure parameter {parameter} of {}.{method}", render_receiver(receiver, separator))
+        }
+        BindingValue::ClosureParameter { receiver, method, argument, parameter } => {
+            format!("closure parameter {parameter} of argument {argument} of {}.{method}", render_receiver(receiver, separator))
+        }
+        BindingValue::PathCallClosureParameter { function, argument, parameter } => {
+            format!("closure parameter {parameter} of argument {argument} of {}", function.join(separator))
+        }
+        BindingValue::BranchValues { values } => {
+            format!("one of {}", values.iter().map(|(value, _)| render_receiver(value, separator)).collect::<Vec<_>>().join(" | "))
+        }
+        BindingValue::Callable { parameters } => {
+            format!("callable({})", parameters.iter().map(|parameter| render_binding_value(parameter, separator)).collect::<Vec<_>>().join(", "))
         }
         BindingValue::VariantField { variant, position } => format!("field {position} of {}", variant.join("::")),
         BindingValue::NamedField { owner, field } => format!("field {field} of {}", owner.join("::")),
@@ -115,6 +127,8 @@ fn render_receiver(receiver: &Receiver, separator: &str) -> String {
         }
         Receiver::Adapted { call, returned, .. } => format!("({}(=> {}))", render_callee(call, separator), render_receiver(returned, separator)),
         Receiver::Subscript(inner) => format!("{}[…]", render_receiver(inner, separator)),
+        Receiver::Tuple(elements) => format!("({})", elements.iter().map(|element| render_receiver(element, separator)).collect::<Vec<_>>().join(", ")),
+        Receiver::Fields { base, fields } => format!("{}.{}", render_receiver(base, separator), fields.join(".")),
         Receiver::Other => "<expr>".to_string(),
     }
 }

@@ -3,7 +3,7 @@
 //! parameters, struct fields) in `rust_bindings.rs`.
 
 use tether_model::{
-    Binding, CallSite, CalleeExpr, FileFacts, ImplBlock, Language, Receiver, SupertypeRef, Symbol, SymbolKind,
+    Binding, CallSite, CalleeExpr, FileFacts, ImplBlock, Language, SupertypeRef, Symbol, SymbolKind,
 };
 use tree_sitter::Node;
 
@@ -11,6 +11,7 @@ use crate::{RETURN_BINDING, TYPE_ALIAS_BINDING};
 use crate::outline::{line_of, text_of, Lowering, NewSymbol, ScopeStack};
 use crate::python::shorten;
 use crate::query::{CaptureRole, DefinitionCapture, Tag};
+pub(crate) use crate::rust_receivers::receiver_of;
 
 /// Expressions, types and use trees nested deeper than this are not followed (the facts
 /// degrade to `Other` or nothing), so that pathological input cannot exhaust the stack.
@@ -80,6 +81,14 @@ impl Lowering for RustLowering {
         }
     }
 
+    fn generated_members(&self, tag: &Tag<'_>, symbol: &Symbol, source: &str, facts: &mut FileFacts) {
+        // Only the text before the item is read when it holds no attribute.
+        if crate::rust_salsa_structs::is_salsa_struct(&preceding_attribute_paths_and_arguments(tag.node, source)) {
+            crate::rust_salsa_structs::push_field_getters(tag.node, symbol, source, facts);
+        }
+        crate::rust_pin_projections::push_projection_methods(tag.node, symbol, source, facts);
+    }
+
     fn after_definition(&self, tag: &Tag<'_>, symbol: &Symbol, _scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
         if symbol.kind.is_callable() {
             // The declared return type, as the binding `return` of the function.
@@ -110,6 +119,8 @@ impl Lowering for RustLowering {
         if symbol.kind != SymbolKind::Impl {
             return;
         }
+        // `impl<L: Link> LinkedList<L>`: `L::pointers(…)` in its methods.
+        crate::rust_bindings::callables::record_generic_parameter_bounds(tag.node, symbol.id, source, facts);
         let Some(self_type_node) = field_child!(tag.node, "type") else { return };
         let Some(self_type) = type_path(self_type_node, source) else { return };
         let trait_path = field_child!(tag.node, "trait").and_then(|trait_node| type_path(trait_node, source));
@@ -284,75 +295,6 @@ pub(crate) fn callee_expression(function: Node<'_>, source: &str, depth: usize) 
         }
         _ => CalleeExpr::Other,
     }
-}
-
-/// The receiver of a method call: a name or a chain of fields on a name, a call, or other.
-pub(crate) fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiver {
-    if value.kind() == "call_expression" {
-        return match field_child!(value, "function") {
-            Some(function) => {
-                let call = Box::new(callee_expression(function, source, depth + 1));
-                // `x.f::<T>()`: the written arguments may decide what `f` returns.
-                if function.kind() == "generic_function" {
-                    if let Some(arguments) = field_child!(function, "type_arguments") {
-                        let arguments = crate::rust_bindings::written_type_arguments(arguments, value, source);
-                        return Receiver::Turbofish { call, arguments };
-                    }
-                }
-                match crate::rust_bindings::adapters::adapted_value(&call, value, source, depth) {
-                    Some((returned, at)) => Receiver::Adapted { call, returned: Box::new(returned), at },
-                    None => Receiver::Call(call),
-                }
-            }
-            None => Receiver::Other,
-        };
-    }
-    if let Some(type_name) = literal_type(value.kind()) {
-        return Receiver::Path(vec![type_name.to_string()]);
-    }
-    match value.kind() {
-        "try_expression" => {
-            return match value.named_child(0) {
-                Some(inner) if depth < MAX_NESTING_FOLLOWED => Receiver::Try(Box::new(receiver_of(inner, source, depth + 1))),
-                _ => Receiver::Other,
-            };
-        }
-        "await_expression" => {
-            return match value.named_child(0) {
-                Some(inner) if depth < MAX_NESTING_FOLLOWED => Receiver::Await(Box::new(receiver_of(inner, source, depth + 1))),
-                _ => Receiver::Other,
-            };
-        }
-        // `&x`, `(x)` and `*x` call the same methods as `x` (auto-referencing and deref).
-        "reference_expression" | "parenthesized_expression" | "unary_expression" if !text_of(value, source).starts_with(['!', '-']) => {
-            let inner = field_child!(value, "value").or_else(|| value.named_children(&mut value.walk()).find(|child| !child.kind().ends_with("comment")));
-            return match inner {
-                Some(inner) if depth < MAX_NESTING_FOLLOWED => receiver_of(inner, source, depth + 1),
-                _ => Receiver::Other,
-            };
-        }
-        _ => {}
-    }
-    let mut fields_reversed = Vec::new();
-    let mut node = value;
-    for _ in 0..MAX_NESTING_FOLLOWED {
-        match node.kind() {
-            "identifier" | "self" => {
-                let mut path = vec![text_of(node, source).to_string()];
-                path.extend(fields_reversed.into_iter().rev());
-                return Receiver::Path(path);
-            }
-            "field_expression" => {
-                let (Some(inner), Some(field)) = (field_child!(node, "value"), field_child!(node, "field")) else {
-                    return Receiver::Other;
-                };
-                fields_reversed.push(text_of(field, source).to_string());
-                node = inner;
-            }
-            _ => return Receiver::Other,
-        }
-    }
-    Receiver::Other
 }
 
 /// The prelude type of a literal expression node (`"a".len()` calls a `str` method).

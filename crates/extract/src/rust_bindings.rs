@@ -10,6 +10,8 @@ use crate::outline::{line_of, text_of, ScopeStack};
 use crate::rust::{callee_expression, literal_type, path_segments, receiver_of, MAX_NESTING_FOLLOWED};
 
 pub(crate) mod adapters;
+mod branches;
+pub(crate) mod callables;
 mod patterns;
 mod written_types;
 
@@ -44,10 +46,15 @@ pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, f
             let Some(function) = node.parent().filter(|owner| matches!(owner.kind(), "function_item" | "function_signature_item")) else { return };
             // Parameters belong to the function being defined, which is the innermost scope.
             let scope = scopes.innermost().id;
+            callables::record_generic_parameter_bounds(function, scope, source, facts);
             let mut cursor = node.walk();
-            for parameter in node.named_children(&mut cursor).filter(|child| child.kind() == "parameter") {
-                let Some(pattern) = field_child!(parameter, "pattern").filter(|pattern| pattern.kind() == "identifier") else { continue };
+            // Positions count `self`: a method call's arguments start at 1.
+            let parameters = node.named_children(&mut cursor).filter(|child| matches!(child.kind(), "parameter" | "self_parameter"));
+            for (position, parameter) in parameters.enumerate().filter(|(_, child)| child.kind() == "parameter") {
                 let Some(value) = field_child!(parameter, "type").and_then(|annotation| binding_type(annotation, parameter, source)) else { continue };
+                callables::record_callback_parameter(scope, position, parameter, &value, facts);
+                // `mut f: impl FnMut(…)` binds `f`; `self: Pin<&mut Self>` binds `self`.
+                let Some(pattern) = field_child!(parameter, "pattern").map(without_binding_modifiers).filter(|pattern| matches!(pattern.kind(), "identifier" | "self")) else { continue };
                 let name = text_of(pattern, source).to_string();
                 facts.bindings.push(Binding { scope, name, value, line: line_of(parameter), visible_from: parameter.start_byte() as u32, visible_to: function.end_byte() as u32 });
             }
@@ -77,6 +84,13 @@ pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, f
             let Some(name) = field_child!(node, "name").map(|name| text_of(name, source)).filter(|name| !name.is_empty()) else { return };
             let Some(value) = field_child!(node, "type").and_then(|annotation| binding_type(annotation, node, source)) else { return };
             facts.bindings.push(Binding::everywhere(owner.id, format!("self.{name}"), value, line));
+        }
+        // `static ONCE: OnceCell<u32> = …;`, `const ALL: &[Kind] = …;`: a value of the written
+        // type, named in the module, impl, trait or function around it.
+        "const_item" | "static_item" => {
+            let Some(name) = field_child!(node, "name").map(|name| text_of(name, source)).filter(|name| !name.is_empty()) else { return };
+            let Some(value) = field_child!(node, "type").and_then(|annotation| binding_type(annotation, node, source)) else { return };
+            facts.bindings.push(Binding::everywhere(scopes.innermost().id, name.to_string(), value, line));
         }
         _ => {}
     }
@@ -109,10 +123,7 @@ pub(crate) fn lower_tuple_fields_and_variants(item: Node<'_>, symbol: &tether_mo
 /// is a `T`; both are in force inside the closure and belong to the function around it.
 fn lower_closure_parameters(parameters: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
     let Some(closure) = parameters.parent().filter(|closure| closure.kind() == "closure_expression") else { return };
-    let passed_to = method_call_taking(closure).and_then(|function| {
-        let receiver = receiver_of(field_child!(function, "value")?, source, 0);
-        Some((receiver, text_of(field_child!(function, "field")?, source).to_string()))
-    });
+    let passed_to = callables::closure_passed_to(closure, source);
     let scope = scopes.innermost_named().id;
     let visible_to = closure.end_byte() as u32;
     let mut cursor = parameters.walk();
@@ -121,10 +132,7 @@ fn lower_closure_parameters(parameters: Node<'_>, scopes: &ScopeStack, source: &
         let parameter = without_binding_modifiers(parameter);
         let (name_node, value) = match parameter.kind() {
             "identifier" | "tuple_pattern" => {
-                let value = match &passed_to {
-                    Some((receiver, method)) => BindingValue::ClosureParameter { receiver: receiver.clone(), method: method.clone(), parameter: position as u32 },
-                    None => BindingValue::Unknown,
-                };
+                let value = passed_to.as_ref().map_or(BindingValue::Unknown, |passed_to| passed_to.parameter_value(position as u32));
                 // `|(key, value)|`: each name is an element of the parameter.
                 if parameter.kind() == "tuple_pattern" {
                     for (name, value) in pattern_bindings(parameter, value, source) {
@@ -157,7 +165,7 @@ fn pattern_bindings(pattern: Node<'_>, value: BindingValue, source: &str) -> Vec
 fn collect_pattern_bindings(pattern: Node<'_>, value: BindingValue, source: &str, bindings: &mut Vec<(String, BindingValue)>, depth: usize) {
     match pattern.kind() {
         "identifier" => bindings.push((text_of(pattern, source).to_string(), value)),
-        "mut_pattern" | "ref_pattern" if depth < 8 => collect_pattern_bindings(without_binding_modifiers(pattern), value, source, bindings, depth + 1),
+        "mut_pattern" | "ref_pattern" | "reference_pattern" if depth < 8 => collect_pattern_bindings(without_binding_modifiers(pattern), value, source, bindings, depth + 1),
         "tuple_pattern" if depth < 8 => {
             let mut cursor = pattern.walk();
             // Positions after a `..` count from the end: those names are locals of no known type.
@@ -181,17 +189,6 @@ fn is_list_element(child: Node<'_>) -> bool {
     !matches!(child.kind(), "(" | ")" | "," | "|" | "line_comment" | "block_comment")
 }
 
-/// The `receiver.method` a closure is an argument of, when it is one.
-fn method_call_taking(closure: Node<'_>) -> Option<Node<'_>> {
-    let arguments = closure.parent().filter(|arguments| arguments.kind() == "arguments")?;
-    let call = arguments.parent().filter(|call| call.kind() == "call_expression")?;
-    let mut function = field_child!(call, "function")?;
-    if function.kind() == "generic_function" {
-        function = field_child!(function, "function")?;
-    }
-    (function.kind() == "field_expression").then_some(function)
-}
-
 /// `Some(x)` / `Ok(x)` hold what the matched value holds (`value?`); `Variant(a, b)` holds the
 /// variant's fields by position. In force from after the matched value to the end of the
 /// `if let`, `while let`, `match` arm, or `let … else` block.
@@ -209,7 +206,7 @@ fn lower_tuple_struct_pattern(pattern: Node<'_>, scopes: &ScopeStack, source: &s
         after_rest |= field.kind() == "remaining_field_pattern";
         // `Some(ref mut x)` binds `x`.
         let field = without_binding_modifiers(field);
-        if field.kind() != "identifier" {
+        if !matches!(field.kind(), "identifier" | "tuple_pattern") {
             continue;
         }
         let value = match (unwraps, matched) {
@@ -221,7 +218,10 @@ fn lower_tuple_struct_pattern(pattern: Node<'_>, scopes: &ScopeStack, source: &s
             (true, None) => BindingValue::Unknown,
             (false, _) => BindingValue::VariantField { variant: variant_path.clone(), position: position as u32 },
         };
-        facts.bindings.push(Binding { scope, name: text_of(field, source).to_string(), value, line: line_of(field), visible_from, visible_to });
+        // `Some((a, b))`: each name is an element of what the variant holds.
+        for (name, value) in pattern_bindings(field, value, source) {
+            facts.bindings.push(Binding { scope, name, value, line: line_of(field), visible_from, visible_to });
+        }
     }
 }
 
@@ -263,7 +263,10 @@ pub(crate) fn pattern_context(pattern: Node<'_>) -> (Option<Node<'_>>, (u32, u32
                 let body_start = field_child!(ancestor, "body").map_or(from, |body| body.start_byte() as u32);
                 return (None, (body_start, ancestor.end_byte() as u32));
             }
-            "function_item" | "closure_expression" | "parameters" | "closure_parameters" => return (None, (from, ancestor.end_byte() as u32)),
+            // A parameter's pattern (`TypeInfo { original, adjusted }: &TypeInfo`) binds in the
+            // whole function or closure, not only in its parameter list.
+            "parameters" | "closure_parameters" => return (None, (from, ancestor.parent().unwrap_or(ancestor).end_byte() as u32)),
+            "function_item" | "closure_expression" => return (None, (from, ancestor.end_byte() as u32)),
             _ => current = ancestor.parent(),
         }
     }
@@ -295,6 +298,8 @@ fn expression_value(value: Node<'_>, source: &str) -> BindingValue {
             Some((returned, at)) => BindingValue::Closure { returned, at },
             None => BindingValue::Unknown,
         },
+        // `let x = if c { a } else { b };`: the first branch whose value is visible.
+        "if_expression" | "match_expression" => branches::branch_values(value, source).unwrap_or(BindingValue::Unknown),
         "struct_expression" => {
             field_child!(value, "name").and_then(|name| path_segments(name, source, 0)).map_or(BindingValue::Unknown, BindingValue::named_type)
         }

@@ -101,6 +101,10 @@ fn typed_closure_parameters(children: &[Node<'_>], bar: usize, caller: SymbolId,
     for parameter in children[bar + 1..closing].split(|child| child.kind() == ",") {
         let tokens: Vec<Node<'_>> = parameter.iter().copied().filter(|token| !matches!(token.kind(), "mutable_specifier" | "mut" | "&")).collect();
         let [name, colon, type_tokens @ ..] = tokens.as_slice() else { return bar + 1 };
+        // `_: TestCommand` binds nothing; the other parameters still do.
+        if matches!(name.kind(), "_" | "wildcard_pattern") || text_of(*name, source) == "_" {
+            continue;
+        }
         if name.kind() != "identifier" || colon.kind() != ":" || type_tokens.is_empty() {
             return bar + 1;
         }

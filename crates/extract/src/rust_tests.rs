@@ -121,6 +121,7 @@ impl Marker for (u8, u16) {}
             binding my_crate::m::Wrapper self.inner: Self#0 @4
             binding my_crate::m::Wrapper::new return: Self @7
             binding my_crate::m::Wrapper::get return: Self#0 @8
+            binding my_crate::m::{impl Display for Wrapper} <T>: dyn fmt::Debug @11
             binding my_crate::m::{impl Display for Wrapper}::fmt return: fmt::Result @12
             binding my_crate::m::{impl Display for Wrapper}::fmt f: fmt::Formatter @12
             binding my_crate::m::{impl From for Vec}::from return: Self @18
@@ -355,6 +356,8 @@ trait Visitor {
             binding my_crate::m::Service self.helper: Helper @3
             binding my_crate::m::Service self.shared: Arc<dyn Cache> @4
             binding my_crate::m::Service self.store: Self#0 or dyn Store @5
+            binding my_crate::m::run <T>: dyn Runner @8
+            binding my_crate::m::run <W>: dyn Walker @8
             binding my_crate::m::run x: Type @9
             binding my_crate::m::run r: Type @10
             binding my_crate::m::run m: a::Type<G> @11
@@ -376,6 +379,7 @@ trait Visitor {
             binding my_crate::m::run plain: i32 @29
             binding my_crate::m::run closure: closure returning (z.go()) @30
             binding my_crate::m::run z: Zed @30
+            binding my_crate::m::{impl Holder} <K>: dyn Key @33
             binding my_crate::m::Holder::with key: dyn Key @34
             binding my_crate::m::Visitor::visit node: Node @38
         "#]],
@@ -435,7 +439,7 @@ impl Widget {
             call my_crate::m::Widget::run -> (make()).then @17
             call my_crate::m::Widget::run -> make @17
             call my_crate::m::Widget::run -> x.collect @18
-            call my_crate::m::Widget::run -> <expr>.m @19
+            call my_crate::m::Widget::run -> values[…].m @19
             call my_crate::m::Widget::run -> x.m @20
             call my_crate::m::Widget::run -> <other> @21
             call my_crate::m::Widget::run -> <other> @22

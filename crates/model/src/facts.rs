@@ -87,6 +87,13 @@ pub enum Receiver {
     Turbofish { call: Box<CalleeExpr>, arguments: Vec<BindingValue> },
     /// `inner[key]`: an element of a container (Python), `xs[0].m()`, `graph[id].m()`.
     Subscript(Box<Receiver>),
+    /// A tuple expression (Rust): `(self, parent, false)`, each element a receiver (`Other`
+    /// where not visible), so that `let (a, b) = (x.f(), y);` and tuples returned by the
+    /// branches of a `match` are typed element by element.
+    Tuple(Vec<Receiver>),
+    /// Fields read on a value that is not a name (Rust): `x.f()?.value.m()` gives the fields
+    /// `["value"]` of `x.f()?`, `self.store[id].name.m()` the field `name` of `self.store[id]`.
+    Fields { base: Box<Receiver>, fields: Vec<String> },
     /// Anything else (indexing, literals, parenthesized expressions…).
     Other,
 }
@@ -162,6 +169,12 @@ pub struct Binding {
 }
 
 impl Binding {
+    /// The name under which a function keeps its parameter at `position` whose type is
+    /// `Callable` (a method's `self` is position 0), so a closure passed there is typed.
+    pub fn callback_name(position: u32) -> String {
+        format!("callback#{position}")
+    }
+
     /// A binding in force in its whole scope.
     pub fn everywhere(scope: SymbolId, name: String, value: BindingValue, line: u32) -> Binding {
         Binding { scope, name, value, line, visible_from: 0, visible_to: u32::MAX }
@@ -188,8 +201,17 @@ pub enum BindingValue {
     /// An element of what an expression yields when iterated: `for x in xs`.
     ElementOf(Receiver),
     /// A closure's parameter, when the closure is an argument of a method call:
-    /// `receiver.map(|x| …)` gives method `map`, parameter 0.
-    ClosureParameter { receiver: Receiver, method: String, parameter: u32 },
+    /// `receiver.map(|x| …)` gives method `map`, argument 0, parameter 0; `acc.add(id, |b| …)`
+    /// gives method `add`, argument 1 (its position among the call's arguments), parameter 0.
+    ClosureParameter { receiver: Receiver, method: String, argument: u32, parameter: u32 },
+    /// A closure's parameter, when the closure is an argument of a call of a path:
+    /// `with_builder(x, |b| …)` gives the path `with_builder`, argument 1, parameter 0.
+    PathCallClosureParameter { function: Vec<String>, argument: u32, parameter: u32 },
+    /// A type of the `Fn` traits or a function pointer: `impl FnOnce(&mut Builder)`, `&dyn
+    /// Fn(A, B) -> R`, `fn(A)`, and a generic `F` bound by one (`F: FnMut(&T)`, also in a
+    /// where clause). `parameters` are the types its callers pass, in order (`Unknown` where a
+    /// type is not understood): a closure passed for it receives them.
+    Callable { parameters: Vec<BindingValue> },
     /// A field of a tuple variant or tuple struct, bound by a pattern: `ast::Expr::Call(x)`
     /// gives the variant's path and position 0.
     VariantField { variant: Vec<String>, position: u32 },
@@ -206,6 +228,10 @@ pub enum BindingValue {
     /// A Python parameter without an annotation: its value comes from the caller, or, for a
     /// pytest test or fixture, from the fixture function of the same name.
     UntypedParameter,
+    /// The branches of an `if` or `match` (`let x = if c { a } else { b.f() };`), which all
+    /// have one type: each branch's tail value, read at its byte (where the branch's own
+    /// bindings are in force), in source order.
+    BranchValues { values: Vec<(Receiver, u32)> },
     /// A local closure (`let m = |path| matcher.matched(path);`): what calling it returns, read
     /// at byte `at` inside the closure, where its parameters are in force.
     Closure { returned: Receiver, at: u32 },

@@ -63,7 +63,10 @@ impl Resolver<'_> {
                         return returned;
                     }
                 }
-                self.rust_called_path(scope, path, BindingUse::Forbidden).ok()?
+                match self.rust_called_path(scope, path, BindingUse::Forbidden) {
+                    Ok(resolved) => resolved,
+                    Err(_) => return self.conversion_result(scope, path),
+                }
             }
             (Language::Python, CalleeExpr::Indexed(path)) => self.python_generic_class(scope, path)?,
             (_, CalleeExpr::Method { receiver, name }) => {
@@ -71,7 +74,7 @@ impl Resolver<'_> {
                     (Some(known), _) => known,
                     (None, Receiver::Call(inner)) => self.call_result_type_at_depth(scope, inner, language, depth + 1, None, &[])?,
                     (None, Receiver::Path(path)) if language == Language::Rust || path.len() == 1 => self.receiver_value(scope, receiver, language)?.denotation,
-                    (None, Receiver::Try(_) | Receiver::Await(_) | Receiver::Adapted { .. } | Receiver::Turbofish { .. } | Receiver::Subscript(_)) => {
+                    (None, Receiver::Try(_) | Receiver::Await(_) | Receiver::Adapted { .. } | Receiver::Turbofish { .. } | Receiver::Subscript(_) | Receiver::Fields { .. } | Receiver::Tuple(_)) => {
                         self.receiver_value(scope, receiver, language)?.denotation
                     }
                     _ => return None,
@@ -84,6 +87,14 @@ impl Resolver<'_> {
                 }
                 if let Denotation::Wrapped { wrapper, inner } = &receiver {
                     return wrapper.method_result(inner, name);
+                }
+                // A std adapter of a project iterator gives what std's does.
+                if language == Language::Rust {
+                    if let Some(Denotation::Wrapped { wrapper, inner }) = self.as_std_iterator(&receiver, Some(name)) {
+                        if wrapper.has_std_method(name) {
+                            return wrapper.method_result(&inner, name);
+                        }
+                    }
                 }
                 let method = self.method_of_value(&Resolved { denotation: receiver.clone(), rule: ResolutionRule::TypedReceiver }, name, language).ok()?;
                 // A derived or blanket std method of a project value: `clone` gives the same
@@ -117,6 +128,11 @@ impl Resolver<'_> {
             // A call into a dependency or a builtin returns a value of that world: its methods
             // are outside the project too.
             Denotation::External(path) => return Some(Denotation::External(format!("{path}()"))),
+            // `Some(x)`, `Ok(x)`, `Err(x)` build a std wrapper (of an element not known here).
+            Denotation::Builtin(path) if language == Language::Rust && matches!(path.as_str(), "Some" | "Ok" | "Err") => {
+                let wrapper = if path == "Some" { crate::value_types::Wrapper::Option } else { crate::value_types::Wrapper::Result };
+                return Some(Denotation::Wrapped { wrapper, inner: Box::new(Denotation::UntypedLocal) });
+            }
             Denotation::Builtin(path) => return Some(Denotation::Builtin(path)),
             _ => return None,
         };
@@ -150,6 +166,25 @@ impl Resolver<'_> {
             return Some(Denotation::Instance { type_sym, is_dyn: false, arguments: Vec::new() });
         }
         None
+    }
+
+    /// `Type::from(x)` and `Type::try_from(x)` whose `From` impl tether does not see (one a
+    /// macro writes, such as rust-analyzer's `impl_from!`): `From::from` returns `Self`, so
+    /// the value is a `Type` (in a `Result` for `try_from`), though the call stays unresolved.
+    fn conversion_result(&self, scope: Sym, path: &[String]) -> Option<Denotation> {
+        let (last, prefix) = path.split_last()?;
+        if prefix.is_empty() || !matches!(last.as_str(), "from" | "try_from") {
+            return None;
+        }
+        let Ok(Resolved { denotation: Denotation::Symbol(type_sym), .. }) = self.rust_path(scope, prefix, false) else { return None };
+        if !matches!(self.index.symbol(type_sym).kind, SymbolKind::Struct | SymbolKind::Enum | SymbolKind::Union) {
+            return None;
+        }
+        let instance = Denotation::Instance { type_sym, is_dyn: false, arguments: Vec::new() };
+        Some(match last.as_str() {
+            "from" => instance,
+            _ => Denotation::Wrapped { wrapper: crate::value_types::Wrapper::Result, inner: Box::new(instance) },
+        })
     }
 
     /// The declared return type of a function, when it names a project type (or `Self`).

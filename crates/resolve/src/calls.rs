@@ -183,7 +183,16 @@ impl Resolver<'_> {
         // A Rust method call never calls a field (`(self.f)()` does, and is not this form).
         if let (Language::Rust, Denotation::Instance { type_sym, is_dyn, .. }) = (language, &receiver.denotation) {
             let rule = if *is_dyn { ResolutionRule::DynamicDispatch } else { crate::denotation::member_rule(receiver.rule, ResolutionRule::TypedReceiver) };
-            return self.type_member(*type_sym, name, *is_dyn, language, rule);
+            let member = self.type_member(*type_sym, name, *is_dyn, language, rule);
+            // A std iterator adapter of a project iterator (`node.children().map(…)`).
+            if let Err(UnresolvedReason::UnknownMember) = member {
+                if let Some(Denotation::Wrapped { wrapper, .. }) = self.as_std_iterator(&receiver.denotation, Some(name)) {
+                    if wrapper.has_std_method(name) {
+                        return found(Denotation::Builtin(format!("{}::{name}", wrapper.std_name())), ResolutionRule::TypedReceiver);
+                    }
+                }
+            }
+            return member;
         }
         self.member(receiver, name, language).map_err(|reason| match reason {
             UnresolvedReason::UnknownName => UnresolvedReason::UnknownReceiverType,
@@ -201,10 +210,17 @@ impl Resolver<'_> {
                     let Denotation::Symbol(type_sym) = self_type.denotation else { return None };
                     // In an impl whose type tether does not see (a blanket `impl<S> X for &mut
                     // S`), `self.f()` may reach another type's `f`: only `Self::f` is certain.
-                    if self.index.symbol(type_sym).kind == SymbolKind::Impl {
+                    if self.index.symbol(type_sym).kind == SymbolKind::Impl && !self.is_impl_only_type(type_sym) {
                         return None;
                     }
-                    Resolved { denotation: Denotation::Instance { type_sym, is_dyn: false, arguments: Vec::new() }, rule: ResolutionRule::SelfMethod }
+                    let instance = Denotation::Instance { type_sym, is_dyn: false, arguments: Vec::new() };
+                    // `self: Pin<&mut Self>` (or `Box<Self>`, `Arc<Self>`): the pointer's own
+                    // methods are std's, the others `Self`'s.
+                    let denotation = match self.self_parameter_pointer(caller) {
+                        Some(wrapper) => Denotation::Wrapped { wrapper, inner: Box::new(instance) },
+                        None => instance,
+                    };
+                    Resolved { denotation, rule: ResolutionRule::SelfMethod }
                 } else {
                     match language {
                         Language::Python => self.python_path_in(caller, std::slice::from_ref(head), BindingUse::Allowed).ok()?,
@@ -213,6 +229,18 @@ impl Resolver<'_> {
                 };
                 for segment in rest {
                     current = self.member(&current, segment, language).ok()?;
+                }
+                // `WrapperKind::Result` names a variant (a constructor of its enum): the value
+                // of a unit variant is an instance of the enum.
+                if let (Language::Rust, false, Denotation::Symbol(enum_sym), ResolutionRule::Constructor) = (language, rest.is_empty(), &current.denotation, current.rule) {
+                    if self.index.symbol(*enum_sym).kind == SymbolKind::Enum {
+                        current = Resolved { denotation: Denotation::Instance { type_sym: *enum_sym, is_dyn: false, arguments: Vec::new() }, rule: ResolutionRule::TypedReceiver };
+                    }
+                }
+                // A value outside named by a path (`io::ErrorKind::Other.into()`): its methods are
+                // known only as names on that value, not as the path's own items.
+                if let (Language::Rust, false, Denotation::External(_) | Denotation::Builtin(_)) = (language, rest.is_empty(), &current.denotation) {
+                    current.rule = crate::denotation::instance_member_rule(current.rule);
                 }
                 Some(current)
             }
@@ -239,6 +267,18 @@ impl Resolver<'_> {
             Receiver::Subscript(inner) => {
                 let denotation = self.subscripted_value(&self.receiver_value(caller, inner, language)?.denotation, language)?;
                 Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
+            }
+            Receiver::Tuple(elements) => {
+                let elements = elements.iter().map(|element| self.receiver_value(caller, element, language).map_or(Denotation::UntypedLocal, |typed| typed.denotation)).collect();
+                Some(Resolved { denotation: Denotation::Tuple(elements), rule: ResolutionRule::TypedReceiver })
+            }
+            Receiver::Fields { base, fields } => {
+                let mut current = self.receiver_value(caller, base, language)?;
+                current.rule = crate::denotation::instance_member_rule(current.rule);
+                for field in fields {
+                    current = self.member(&current, field, language).ok()?;
+                }
+                Some(current)
             }
             Receiver::Other => None,
         }
@@ -351,5 +391,17 @@ pub(crate) fn callee_name(callee: &CalleeExpr) -> Option<&str> {
         CalleeExpr::Method { name, .. } => Some(name.as_str()),
         CalleeExpr::Indexed(path) => path.last().map(String::as_str),
         CalleeExpr::Other => None,
+    }
+}
+
+impl Resolver<'_> {
+    /// The pointer `self` is written as in the function `caller` (`self: Pin<&mut Self>`,
+    /// `self: Box<Self>`), when it is one; what it points to is `Self` as usual.
+    fn self_parameter_pointer(&self, caller: Sym) -> Option<crate::value_types::Wrapper> {
+        let binding = self.index.bindings_named(caller, "self")?.first()?;
+        match self.binding_denotation(caller, binding, Language::Rust)? {
+            Denotation::Wrapped { wrapper, .. } if wrapper.is_pointer() => Some(wrapper),
+            _ => None,
+        }
     }
 }

@@ -22,7 +22,9 @@ impl Resolver<'_> {
             let value = crate::bindings_in_force::with_use_position(scope, at, || self.receiver_value(scope, returned, language));
             value.map_or(Denotation::UntypedLocal, |resolved| resolved.denotation)
         };
-        let wrapper = match method_receiver(&base, name) {
+        // A project iterator's std adapters are std's (`children.map(|it| it.name())`).
+        let as_iterator = self.as_std_iterator(&base, Some(name));
+        let wrapper = match method_receiver(as_iterator.as_ref().unwrap_or(&base), name) {
             Denotation::Wrapped { wrapper, .. } => *wrapper,
             // A dependency's iterator or option (rowan's `node.ancestors()`): these adapters
             // mean what std's do, and what the argument returns says the rest.

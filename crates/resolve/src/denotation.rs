@@ -123,7 +123,14 @@ impl Resolver<'_> {
                         };
                         self.member_at_depth(&Resolved { denotation: target, rule: base.rule }, name, language, depth + 1)
                     }
-                    kind if kind.is_type() || kind == SymbolKind::Impl => self.type_member(*sym, name, false, language, member_rule(base.rule, ResolutionRule::TypeMember)),
+                    kind if kind.is_type() || kind == SymbolKind::Impl => {
+                        let member = self.type_member(*sym, name, false, language, member_rule(base.rule, ResolutionRule::TypeMember));
+                        match member {
+                            // `Ready::ALL`: an associated const's value.
+                            Err(UnresolvedReason::UnknownMember) if language == Language::Rust => self.associated_const(*sym, name).ok_or(UnresolvedReason::UnknownMember),
+                            member => member,
+                        }
+                    }
                     _ => Err(UnresolvedReason::UnknownMember),
                 }
             }
@@ -168,6 +175,10 @@ impl Resolver<'_> {
         }
         if let Some(imported) = self.imported_name(module, name, depth + 1) {
             return found(imported.denotation, rule);
+        }
+        // A type a macro defines in the module, seen through its inherent impl.
+        if let Some(impl_sym) = self.impl_only_types.get(&(module, name.to_string())) {
+            return found(Denotation::Symbol(*impl_sym), rule);
         }
         if language == Language::Python && self.module_variables_visible {
             if let Some(value) = self.python_module_variable(module, name) {
@@ -326,5 +337,18 @@ pub(crate) fn member_rule(base_rule: ResolutionRule, member_kind: ResolutionRule
         ResolutionRule::TypedReceiver => ResolutionRule::TypedReceiver,
         ResolutionRule::Import => ResolutionRule::Import,
         _ => member_kind,
+    }
+}
+
+impl Resolver<'_> {
+    /// The value of an associated const of a type (`impl Ready { const ALL: Ready = …; }`),
+    /// when one impl of the type declares it with a visible type.
+    fn associated_const(&self, type_sym: Sym, name: &str) -> Option<Resolved> {
+        let mut values = self.impls_of_type.get(&type_sym)?.iter().filter_map(|impl_sym| {
+            let binding = self.index.bindings_named(*impl_sym, name)?.first()?;
+            self.binding_denotation(*impl_sym, binding, Language::Rust)
+        });
+        let value = values.next()?;
+        values.next().is_none().then_some(Resolved { denotation: value, rule: ResolutionRule::TypedReceiver })
     }
 }

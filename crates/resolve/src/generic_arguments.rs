@@ -72,18 +72,29 @@ impl Resolver<'_> {
             return None;
         }
         let returned = self.index.bindings_named(method, crate::RETURN_BINDING)?.first()?;
-        if !mentions_self_type_argument(&returned.value) && !is_bare_self(&returned.value) {
+        self.method_type_with_arguments(method, impl_sym, &returned.value, type_sym, arguments)
+    }
+
+    /// A type written in `method` (its return type, a parameter type of a closure it takes),
+    /// with the instance's `arguments` put in for its impl's parameters; `None` when it names
+    /// none of them (or `Self`), or when what it names is not known. Only for a method of an
+    /// impl of `type_sym` itself (see [`Self::return_type_with_arguments`]).
+    pub(crate) fn method_type_with_arguments(&self, method: Sym, impl_sym: Sym, value: &BindingValue, type_sym: Sym, arguments: &[Denotation]) -> Option<Denotation> {
+        if self.impl_self_type.get(&impl_sym) != Some(&type_sym) {
+            return None;
+        }
+        if !mentions_self_type_argument(value) && !is_bare_self(value) {
             return None;
         }
         if let Some(alias) = self.impls_through_alias.get(&impl_sym) {
             // `impl<N> InFile<N>`: `N` is the alias's parameter; `Self` would need the type's own.
-            if names_self(&returned.value) {
+            if names_self(value) {
                 return None;
             }
             let alias_arguments = self.alias_parameter_arguments(*alias, type_sym, arguments)?;
-            return self.substituted_self_arguments(method, &returned.value, type_sym, &alias_arguments);
+            return self.substituted_self_arguments(method, value, type_sym, &alias_arguments);
         }
-        self.substituted_self_arguments(method, &returned.value, type_sym, arguments)
+        self.substituted_self_arguments(method, value, type_sym, arguments)
     }
 
     /// The arguments of a generic alias's parameters, given those of the type it stands for
@@ -155,7 +166,7 @@ impl Resolver<'_> {
 }
 
 /// Whether a written type names a parameter of the Self type (see [`BindingValue::SelfTypeArgument`]).
-fn mentions_self_type_argument(value: &BindingValue) -> bool {
+pub(crate) fn mentions_self_type_argument(value: &BindingValue) -> bool {
     value.has_part(&|part| matches!(part, BindingValue::SelfTypeArgument { .. }))
 }
 

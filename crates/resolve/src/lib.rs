@@ -21,15 +21,19 @@
 //! closures; no trait solving (a blanket extension trait is matched by the impls of its
 //! bound).
 
+mod binding_values;
 mod bindings_in_force;
 mod blanket_impls;
 mod builtins;
 mod call_results;
 mod calls;
+mod closure_arguments;
 mod closure_results;
 mod denotation;
 mod generic_arguments;
+mod macro_defined_types;
 mod project_index;
+mod project_iterators;
 mod pytest_fixtures;
 mod python_containers;
 mod python_rules;

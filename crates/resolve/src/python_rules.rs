@@ -92,6 +92,10 @@ impl Resolver<'_> {
                     Language::Rust => in_force,
                 }
             }
+            // A Rust use in this very scope with no binding in force is bound by something not
+            // extracted (`|&(ref name, _)|`, a `match_ast!` arm's pattern): a local of unknown
+            // type, whatever other bindings of the name say.
+            None if language == Language::Rust && crate::bindings_in_force::use_scope() == Some(scope) && !crate::bindings_in_force::all_start_after_use(scope, bindings) => None,
             None => bindings.iter().rev().find_map(|binding| self.binding_denotation(scope, binding, language)),
         }
         .map(|denotation| Resolved { denotation, rule: ResolutionRule::TypedReceiver });

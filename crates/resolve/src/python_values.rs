@@ -24,6 +24,14 @@ impl Resolver<'_> {
     pub(crate) fn subscripted_value(&self, value: &Denotation, language: Language) -> Option<Denotation> {
         match value {
             Denotation::Wrapped { wrapper, inner } if wrapper.is_python() => Some((**inner).clone()),
+            // Rust: `xs[i]` of a `Vec`, a slice or a map is an element (a value, for a map);
+            // `graph[id]` of a project type is its `impl Index`'s `Output`.
+            Denotation::Wrapped { wrapper, inner } if language == Language::Rust => match wrapper {
+                _ if wrapper.is_pointer() => self.subscripted_value(inner, language),
+                crate::value_types::Wrapper::Sequence | crate::value_types::Wrapper::Map => Some((**inner).clone()).filter(|element| *element != Denotation::UntypedLocal),
+                _ => None,
+            },
+            Denotation::Instance { type_sym, is_dyn: false, arguments } if language == Language::Rust => self.index_output(*type_sym, arguments),
             Denotation::Instance { type_sym, is_dyn: false, .. } if language == Language::Python => {
                 match self.type_member(*type_sym, "__getitem__", false, language, ResolutionRule::TypedReceiver).ok()?.denotation {
                     Denotation::Symbol(getter) => self.declared_return_type(getter, language),

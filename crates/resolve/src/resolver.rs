@@ -1,13 +1,11 @@
 //! The resolver's state: the project index plus what the early phases learned (imports,
 //! class bases, impl blocks), and the type-member lookups built on them.
 
-use std::cell::RefCell;
-
 use rayon::prelude::*;
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use tether_model::{Binding, BindingValue, ImportStyle, Language, ResolutionRule, SymbolKind, UnresolvedReason};
+use tether_model::{ImportStyle, Language, ResolutionRule, SymbolKind, UnresolvedReason};
 
 use crate::denotation::{found, from_candidates, Denotation, Lookup, Resolved};
 use crate::project_index::{ProjectIndex, Sym};
@@ -21,32 +19,6 @@ const IMPORT_PASSES: usize = 6;
 
 /// Distinguishes resolver runs, so per-thread caches never serve a previous run's answers.
 static GENERATION: AtomicU64 = AtomicU64::new(0);
-
-/// Typed bindings of the current resolver run on this thread, keyed by (scope, binding address).
-struct BindingTypeCache {
-    generation: u64,
-    types: HashMap<(Sym, usize), Option<Denotation>>,
-}
-
-impl BindingTypeCache {
-    fn get(&mut self, generation: u64, key: (Sym, usize)) -> Option<Option<Denotation>> {
-        if self.generation != generation {
-            self.generation = generation;
-            self.types.clear();
-        }
-        self.types.get(&key).cloned()
-    }
-
-    fn insert(&mut self, generation: u64, key: (Sym, usize), typed: Option<Denotation>) {
-        if self.generation == generation {
-            self.types.insert(key, typed);
-        }
-    }
-}
-
-thread_local! {
-    static BINDING_TYPES: RefCell<BindingTypeCache> = RefCell::new(BindingTypeCache { generation: u64::MAX, types: HashMap::default() });
-}
 
 pub(crate) struct Resolver<'a> {
     pub index: ProjectIndex<'a>,
@@ -78,6 +50,12 @@ pub(crate) struct Resolver<'a> {
     pub blanket_impls: Vec<crate::blanket_impls::BlanketImpl>,
     /// The last segment of each trait impl's trait path, project trait or not.
     pub impl_trait_names: HashMap<Sym, String>,
+    /// Types a macro defines (`bitflags! { pub struct AttrFlags: u64 … }`, rust-analyzer's
+    /// `interned_slice!`), seen only through their one inherent impl block in a module: (the
+    /// module, the type's name) → that impl, which stands for the type.
+    pub impl_only_types: HashMap<(Sym, String), Sym>,
+    /// The impls of [`Self::impl_only_types`].
+    pub impl_only_type_impls: rustc_hash::FxHashSet<Sym>,
     /// Whether a Python module's variables (`MARK_GEN = MarkGenerator()`) are its members
     /// yet: typing them needs the imports and bases, so they join only after those phases.
     pub module_variables_visible: bool,
@@ -100,10 +78,18 @@ impl<'a> Resolver<'a> {
             deref_targets: HashMap::default(),
             blanket_impls: Vec::new(),
             impl_trait_names: HashMap::default(),
+            impl_only_types: HashMap::default(),
+            impl_only_type_impls: Default::default(),
             module_variables_visible: false,
         };
         resolver.resolve_imports();
         resolver.resolve_impls();
+        // `use crate::attrs::AttrFlags` of a type a macro defines binds once its impl stands for it.
+        if !resolver.impl_only_types.is_empty() {
+            resolver.generation = GENERATION.fetch_add(1, Ordering::Relaxed);
+            while resolver.resolve_import_pass(None, true) {}
+            resolver.attach_impls_to_impl_only_types();
+        }
         resolver.resolve_bases();
         (resolver.blanket_impls, resolver.impl_trait_names) = resolver.collect_blanket_impls();
         resolver.deref_targets = resolver.impls_of_type.keys().filter_map(|type_sym| Some((*type_sym, resolver.deref_target(*type_sym)?))).collect();
@@ -123,7 +109,7 @@ impl<'a> Resolver<'a> {
         // Module variables are members of Python modules only: other imports cannot change.
         for _ in 0..IMPORT_PASSES {
             self.generation = GENERATION.fetch_add(1, Ordering::Relaxed);
-            if !self.resolve_import_pass(Some(Language::Python)) {
+            if !self.resolve_import_pass(Some(Language::Python), false) {
                 break;
             }
         }
@@ -134,18 +120,22 @@ impl<'a> Resolver<'a> {
     /// the previous pass's results, so the imports of a pass resolve in parallel.
     fn resolve_imports(&mut self) {
         for _ in 0..IMPORT_PASSES {
-            if !self.resolve_import_pass(None) {
+            if !self.resolve_import_pass(None, false) {
                 break;
             }
         }
     }
 
     /// One pass over the imports not yet bound to project code (of one language's scopes, if
-    /// given); whether any result changed.
-    fn resolve_import_pass(&mut self, language: Option<Language>) -> bool {
+    /// given; with `only_unbound`, over those bound to nothing at all); whether any result
+    /// changed.
+    fn resolve_import_pass(&mut self, language: Option<Language>, only_unbound: bool) -> bool {
         {
             let pending: Vec<usize> = (0..self.index.imports.len())
-                .filter(|position| !self.import_results[*position].as_ref().is_some_and(|resolved| !matches!(resolved.denotation, Denotation::External(_))))
+                .filter(|position| match &self.import_results[*position] {
+                    None => true,
+                    Some(resolved) => !only_unbound && matches!(resolved.denotation, Denotation::External(_)),
+                })
                 .filter(|position| language.is_none_or(|language| self.import_language(*position) == Some(language)))
                 .collect();
             let updates: Vec<(usize, Option<Resolved>)> = pending
@@ -233,7 +223,10 @@ impl<'a> Resolver<'a> {
         self.impls_through_alias = impls_through_alias;
         self.impl_trait = impl_trait;
         self.impls_of_trait = impls_of_trait;
+        self.impl_only_types = self.collect_impl_only_types();
+        self.impl_only_type_impls = self.impl_only_types.values().copied().collect();
     }
+
 
     /// Resolves Python class bases and Rust supertraits.
     fn resolve_bases(&mut self) {
@@ -314,7 +307,7 @@ impl<'a> Resolver<'a> {
             }
             Language::Rust => {
                 let kind = self.index.symbol(type_sym).kind;
-                if kind == SymbolKind::Impl {
+                if kind == SymbolKind::Impl && !self.is_impl_only_type(type_sym) {
                     // The impl block of a type tether does not see (see `rust_self_type`).
                     return from_candidates(self.index.children_named(type_sym, name)).map_or(Err(UnresolvedReason::UnknownMember), |denotation| found(denotation, rule));
                 }
@@ -338,7 +331,10 @@ impl<'a> Resolver<'a> {
                         None => Err(UnresolvedReason::UnknownMember),
                     };
                 }
-                let mut inherent = Vec::new();
+                // Methods a struct's attribute macro generates (salsa's field getters) are
+                // recorded under the struct itself.
+                let mut inherent: Vec<Sym> =
+                    self.index.children_named(type_sym, name).iter().copied().filter(|child| self.index.symbol(*child).kind == SymbolKind::Method).collect();
                 let mut from_traits = Vec::new();
                 for impl_sym in self.impls_of_type.get(&type_sym).into_iter().flatten() {
                     let methods = self.index.children_named(*impl_sym, name);
@@ -348,6 +344,9 @@ impl<'a> Resolver<'a> {
                         inherent.extend_from_slice(methods);
                     }
                 }
+                // (A type a macro defines is its own impl: its methods are met twice.)
+                inherent.sort_unstable();
+                inherent.dedup();
                 if let Some(denotation) = from_candidates(&inherent).or_else(|| from_candidates(&from_traits)) {
                     return found(denotation, rule);
                 }
@@ -427,57 +426,5 @@ impl<'a> Resolver<'a> {
             }
         }
         None
-    }
-
-    /// The value a binding holds: an instance of a project type, when that type is visible.
-    /// Memoized per thread: the same binding is typed once, not at every use.
-    pub(crate) fn binding_denotation(&self, scope: Sym, binding: &Binding, language: Language) -> Option<Denotation> {
-        let key = (scope, binding as *const Binding as usize);
-        if let Some(cached) = BINDING_TYPES.with(|cache| cache.borrow_mut().get(self.generation, key)) {
-            return cached;
-        }
-        // The binding's value sees the bindings in force where the binding starts.
-        // Typing a value may type other bindings (`let y = x?;`): the shared nesting depth
-        // ends cycles such as a name bound from itself in an outer scope.
-        let typed = crate::bindings_in_force::with_use_position(scope, binding.visible_from, || {
-            let _nesting = crate::calls::NestingGuard::enter()?;
-            self.value_denotation(scope, binding, language)
-        });
-        // A miss may come from the nesting limit deep inside; only misses seen at the top
-        // level (where the limit is furthest) are remembered.
-        if typed.is_some() || crate::calls::typing_nesting() == 0 {
-            BINDING_TYPES.with(|cache| cache.borrow_mut().insert(self.generation, key, typed.clone()));
-        }
-        typed
-    }
-
-    /// The value a binding's right-hand side denotes (uncached; see [`Self::binding_denotation`]).
-    fn value_denotation(&self, scope: Sym, binding: &Binding, language: Language) -> Option<Denotation> {
-        self.value_of(scope, &binding.value, &binding.name, language)
-    }
-
-    /// What `value` denotes in `scope`; `name` is the bound name (pytest fixtures go by it).
-    fn value_of(&self, scope: Sym, value: &BindingValue, name: &str, language: Language) -> Option<Denotation> {
-        match value {
-            BindingValue::Type { path, is_dyn, arguments } => self.written_type(scope, path, *is_dyn, arguments, language),
-            BindingValue::CallResult(callee) => self.call_result_type(scope, callee, language),
-            BindingValue::EnteredContext(callee) => self.entered_context_value(scope, callee, language),
-            BindingValue::Expression(receiver) => self.receiver_value(scope, receiver, language).map(|resolved| resolved.denotation),
-            BindingValue::ElementOf(receiver) => crate::value_types::element_of(&self.receiver_value(scope, receiver, language)?.denotation),
-            BindingValue::ClosureParameter { receiver, method, parameter } => match self.receiver_value(scope, receiver, language)?.denotation {
-                Denotation::Wrapped { wrapper, inner } if wrapper.closure_parameter_is_element(method, *parameter) => Some(*inner),
-                _ => None,
-            },
-            BindingValue::VariantField { variant, position } => self.variant_field_type(scope, variant, *position),
-            BindingValue::NamedField { owner, field } => self.named_field_type(scope, owner, field),
-            BindingValue::UntypedParameter => self.pytest_fixture_value(scope, name),
-            BindingValue::TupleElement { of, position } => match self.value_of(scope, of, name, language)? {
-                Denotation::Tuple(elements) => elements.get(*position as usize).cloned().filter(|element| *element != Denotation::UntypedLocal),
-                _ => None,
-            },
-            // A field of type `T: Bound` read without the instance's arguments: its bound.
-            BindingValue::SelfTypeArgument { bound: Some(path), .. } => self.written_type(scope, path, true, &[], language),
-            BindingValue::Unknown | BindingValue::Collection(_) | BindingValue::GenericParameter { .. } | BindingValue::SelfTypeArgument { .. } | BindingValue::Closure { .. } => None,
-        }
     }
 }

@@ -36,7 +36,12 @@ impl Resolver<'_> {
                     let joined: Vec<&str> = path.iter().map(|segment| segment.as_str()).collect();
                     return Ok(Resolved { denotation: Denotation::External(joined.join("::")), rule: ResolutionRule::Import });
                 }
-                None => return Err(UnresolvedReason::UnknownName),
+                // `T::read(…)` with `T: Encodable` (a bounded type parameter of the function or
+                // impl around): the trait's method, dispatched to its impls.
+                None => match rest.is_empty() {
+                    false => self.generic_parameter_bound(scope, module, name).ok_or(UnresolvedReason::UnknownName)?,
+                    true => return Err(UnresolvedReason::UnknownName),
+                },
             },
         };
         for segment in rest {
@@ -85,6 +90,10 @@ impl Resolver<'_> {
             }
             current = self.index.parent(level);
         }
+        // A type a macro defines in this module, seen through its inherent impl (`AttrFlags`).
+        if let Some(impl_sym) = self.impl_only_types.get(&(module, name.to_string())) {
+            return Some(Resolved { denotation: Denotation::Symbol(*impl_sym), rule: ResolutionRule::SameScope });
+        }
         // A file module's submodule declared with `mod name;` lives in another file.
         let qualified_name = format!("{}::{name}", self.index.symbol(module).qualified_name);
         if let Some(submodule) = from_candidates(&self.index.modules_named(&qualified_name, Language::Rust)) {
@@ -100,6 +109,21 @@ impl Resolver<'_> {
         }
         if is_rust_prelude(name) {
             return Some(Resolved { denotation: Denotation::Builtin(name.to_string()), rule: ResolutionRule::SameScope });
+        }
+        None
+    }
+
+    /// The bound of a type parameter `name` of the function, impl or trait around `scope`, as
+    /// a `dyn` value of the trait (recorded as the binding `<name>`).
+    fn generic_parameter_bound(&self, scope: Sym, module: Sym, name: &str) -> Option<Resolved> {
+        let key = format!("<{name}>");
+        let mut current = Some(scope);
+        while let Some(level) = current.filter(|level| *level != module) {
+            if let Some(binding) = self.index.bindings_named(level, &key).and_then(|bindings| bindings.first()) {
+                let bound = self.binding_denotation(level, binding, Language::Rust)?;
+                return matches!(bound, Denotation::Instance { is_dyn: true, .. }).then_some(Resolved { denotation: bound, rule: ResolutionRule::DynamicDispatch });
+            }
+            current = self.index.parent(level);
         }
         None
     }

@@ -28,6 +28,9 @@ pub(crate) enum Wrapper {
     Box,
     Rc,
     Arc,
+    /// `Pin<P>` (`self: Pin<&mut Self>`): its own methods (`as_mut`, `get_mut`…) are std's,
+    /// every other method and field is the pointee's.
+    Pin,
     /// `impl Future<Output = T>` and what an `async fn` returns: `.await` gives the element.
     Future,
     /// Python's `list` (and `Sequence[T]`, `Iterable[T]`…): iterating yields the element.
@@ -51,6 +54,7 @@ impl Wrapper {
             "Box" => Wrapper::Box,
             "Rc" => Wrapper::Rc,
             "Arc" => Wrapper::Arc,
+            "Pin" => Wrapper::Pin,
             "Future" | "IntoFuture" => Wrapper::Future,
             _ => return None,
         })
@@ -75,6 +79,7 @@ impl Wrapper {
             Wrapper::Box => "Box",
             Wrapper::Rc => "Rc",
             Wrapper::Arc => "Arc",
+            Wrapper::Pin => "Pin",
             Wrapper::Future => "Future",
             Wrapper::PythonList => "list",
             Wrapper::PythonSet => "set",
@@ -89,7 +94,7 @@ impl Wrapper {
 
     /// Whether this is a smart pointer (see [`Wrapper::Box`]).
     pub(crate) fn is_pointer(self) -> bool {
-        matches!(self, Wrapper::Box | Wrapper::Rc | Wrapper::Arc)
+        matches!(self, Wrapper::Box | Wrapper::Rc | Wrapper::Arc | Wrapper::Pin)
     }
 
     /// Whether std defines method `name` on this wrapper.
@@ -102,6 +107,7 @@ impl Wrapper {
                 Wrapper::Map => MAP_METHODS.contains(&name) || ITERATOR_SOURCES.contains(&name),
                 Wrapper::Iterator => ITERATOR_METHODS.contains(&name),
                 Wrapper::Box | Wrapper::Rc | Wrapper::Arc => POINTER_METHODS.contains(&name),
+                Wrapper::Pin => PIN_METHODS.contains(&name),
                 Wrapper::Future => matches!(name, "poll" | "into_future"),
                 // A builtin container's methods are all the builtin's (a subclass is a class).
                 Wrapper::PythonList | Wrapper::PythonSet | Wrapper::PythonDict => true,
@@ -140,6 +146,9 @@ impl Wrapper {
             (Wrapper::Map, "clone") => wrapped(Wrapper::Map),
             (Wrapper::Box | Wrapper::Rc | Wrapper::Arc, "clone") => wrapped(self),
             (Wrapper::Box | Wrapper::Rc | Wrapper::Arc, "as_ref" | "borrow" | "deref") => Some(inner.clone()),
+            // `self.as_mut()` is a `Pin` again; `get_mut()` is the pointee.
+            (Wrapper::Pin, "as_mut" | "as_ref" | "into_ref" | "as_deref_mut") => wrapped(Wrapper::Pin),
+            (Wrapper::Pin, "get_mut" | "get_ref" | "get_unchecked_mut" | "into_inner" | "into_inner_unchecked") => Some(inner.clone()),
             (Wrapper::Iterator, "filter" | "skip" | "take" | "skip_while" | "take_while" | "step_by" | "chain" | "peekable" | "fuse" | "inspect" | "by_ref" | "rev" | "cloned" | "copied" | "cycle") => {
                 wrapped(Wrapper::Iterator)
             }
@@ -192,6 +201,12 @@ const RESULT_METHODS: &[&str] = &[
 
 /// Methods a smart pointer has itself (through `Clone`, `Deref`, `Debug`… and its own API),
 /// whatever its pointee: `arc.clone()` clones the `Arc`, not the value.
+/// `Pin`'s own methods.
+const PIN_METHODS: &[&str] = &[
+    "as_mut", "as_ref", "into_ref", "as_deref_mut", "get_mut", "get_ref", "get_unchecked_mut", "into_inner", "into_inner_unchecked", "set", "map_unchecked",
+    "map_unchecked_mut", "static_ref", "static_mut",
+];
+
 const POINTER_METHODS: &[&str] = &[
     "clone", "clone_from", "as_ref", "as_mut", "borrow", "borrow_mut", "deref", "deref_mut", "fmt", "eq", "ne", "cmp", "partial_cmp", "lt", "le", "gt",
     "ge", "hash", "into_inner", "downgrade", "strong_count", "weak_count", "ptr_eq", "as_ptr", "get_mut", "make_mut", "try_unwrap", "unwrap_or_clone",
@@ -251,6 +266,10 @@ impl Resolver<'_> {
                 // `InFile<ast::Fn>` through `type InFile<T> = InFileWrapper<HirFileId, T>`.
                 let written = self.written_instance_arguments(scope, arguments, language);
                 self.generic_alias_target(alias, &written).or_else(|| self.alias_target(alias))
+            }
+            // A type a macro defines, standing as its inherent impl: values of it have its methods.
+            Denotation::Symbol(impl_sym) if self.index.symbol(impl_sym).kind == tether_model::SymbolKind::Impl && self.is_impl_only_type(impl_sym) => {
+                Some(Denotation::Instance { type_sym: impl_sym, is_dyn: false, arguments: Vec::new() })
             }
             Denotation::Symbol(type_sym) if self.index.symbol(type_sym).kind.is_type() => {
                 let is_dyn = is_dyn || self.index.symbol(type_sym).kind == tether_model::SymbolKind::Trait;

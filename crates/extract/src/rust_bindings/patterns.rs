@@ -1,4 +1,4 @@
-//! Rust patterns beyond a bare name: `mut x` and `ref x` bind `x` like `x` does, and struct
+//! Rust patterns beyond a bare name: `mut x`, `ref x` and `&x` bind `x` like `x` does, and struct
 //! patterns (`let Foo { a, b: x, .. } = …`, `Expr::Field { expr, field } => …`) bind each
 //! field's name (or the pattern written after `field:`) to that field of the struct or variant.
 
@@ -11,11 +11,12 @@ use crate::rust::path_segments;
 /// How many `ref` / `mut` wrappers are looked through (`ref mut x` has two).
 const MAX_PATTERN_MODIFIERS: usize = 4;
 
-/// The pattern a `mut x`, `ref x` or `ref mut x` pattern wraps; any other pattern itself.
+/// The pattern a `mut x`, `ref x`, `ref mut x` or `&x` pattern wraps (`&x` binds `x` to the
+/// referent, whose methods are the reference's); any other pattern itself.
 pub(crate) fn without_binding_modifiers(pattern: Node<'_>) -> Node<'_> {
     let mut current = pattern;
     for _ in 0..MAX_PATTERN_MODIFIERS {
-        if !matches!(current.kind(), "mut_pattern" | "ref_pattern") {
+        if !matches!(current.kind(), "mut_pattern" | "ref_pattern" | "reference_pattern") {
             break;
         }
         let inner = current.named_children(&mut current.walk()).find(|child| !matches!(child.kind(), "mutable_specifier" | "line_comment" | "block_comment"));

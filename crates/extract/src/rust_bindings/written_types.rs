@@ -22,11 +22,14 @@ struct GenericScope<'tree> {
     /// Each item's generic parameters with their first bound and their position among the
     /// Self type's arguments (see [`self_type_argument_position`]), innermost item first.
     items: std::cell::OnceCell<Vec<Vec<GenericParameterInScope>>>,
+    /// Set while the parameter types of an `Fn` type are read: a generic parameter there is
+    /// the caller's type, which a closure sees whole, not just its bound.
+    in_callable_parameters: std::cell::Cell<bool>,
 }
 
 impl<'tree> GenericScope<'tree> {
     fn new(used_at: Node<'tree>) -> GenericScope<'tree> {
-        GenericScope { used_at, items: std::cell::OnceCell::new() }
+        GenericScope { used_at, items: std::cell::OnceCell::new(), in_callable_parameters: std::cell::Cell::new(false) }
     }
 
     /// A return type is written at the function itself, whose own generics count.
@@ -57,6 +60,15 @@ impl<'tree> GenericScope<'tree> {
         self.parameter_in_scope(name, source)?.self_type_argument
     }
 
+    /// The `Fn`-trait bound (`F: FnOnce(&mut T)`, or in a where clause) of a generic
+    /// parameter in scope named `name`, for a parameter's type (not a return or field type).
+    fn callable_bound(&self, name: &str, source: &str) -> Option<&BindingValue> {
+        if self.is_return_type() || self.is_field_or_alias_type() {
+            return None;
+        }
+        self.parameter_in_scope(name, source)?.callable_bound.as_ref()
+    }
+
     fn parameter_in_scope(&self, name: &str, source: &str) -> Option<&GenericParameterInScope> {
         let items = self.items.get_or_init(|| {
             let mut items = Vec::new();
@@ -80,9 +92,11 @@ struct GenericParameterInScope {
     bound: Option<Vec<String>>,
     /// Its position among the Self type's generic arguments (see [`self_type_argument_position`]).
     self_type_argument: Option<u32>,
+    /// Its `Fn`-trait bound as a `Callable`, if it has one.
+    callable_bound: Option<BindingValue>,
 }
 
-fn binding_type_in(type_node: Node<'_>, scope: &GenericScope<'_>, source: &str) -> Option<BindingValue> {
+fn binding_type_in<'tree>(type_node: Node<'tree>, scope: &GenericScope<'tree>, source: &str) -> Option<BindingValue> {
     let mut node = type_node;
     for _ in 0..MAX_NESTING_FOLLOWED {
         match node.kind() {
@@ -100,6 +114,10 @@ fn binding_type_in(type_node: Node<'_>, scope: &GenericScope<'_>, source: &str) 
             }
             "dynamic_type" | "abstract_type" => {
                 let bound = field_child!(node, "trait")?;
+                // `impl FnOnce(&mut Builder)`, `dyn Fn(A) + Send`: what its callers pass.
+                if let Some(function_type) = callable_in_bounds(bound) {
+                    return Some(callable_value(function_type, scope, source));
+                }
                 let path = first_bound_path(bound, source)?;
                 // `impl Iterator<Item = T>` keeps `T` as its argument.
                 let arguments = associated_item_type(bound, scope, source).into_iter().collect();
@@ -116,9 +134,21 @@ fn binding_type_in(type_node: Node<'_>, scope: &GenericScope<'_>, source: &str) 
                 let arguments = field_child!(node, "type_arguments").map(|arguments| type_arguments(arguments, scope, source)).unwrap_or_default();
                 return Some(BindingValue::Type { path, is_dyn: false, arguments });
             }
+            // `fn(A) -> R`, or an `Fn` trait written bare (`Box<FnOnce(A)>`, old style).
+            "function_type" => return Some(callable_value(node, scope, source)),
             "type_identifier" => {
                 let name = text_of(node, source);
+                // `f: F` with `F: FnOnce(&mut T)`.
+                if let Some(callable) = scope.callable_bound(name, source) {
+                    return Some(callable.clone());
+                }
                 if let Some(bound_path) = scope.bound(name, source) {
+                    // In an `Fn` type's parameters a generic parameter is the caller's type,
+                    // except one of the impl around (`impl<T> InFile<T>`: `FnOnce(T)`), which
+                    // the receiver's arguments may say.
+                    if scope.in_callable_parameters.get() {
+                        return Some(scope.self_type_argument(name, source).map_or(BindingValue::Unknown, |position| BindingValue::SelfTypeArgument { position, bound: None }));
+                    }
                     // Calls on a parameter of type `T: Trait` may reach any impl of the trait;
                     // but what a function returns as `T` is its caller's type, not visible here.
                     if scope.is_return_type() {
@@ -150,7 +180,7 @@ pub(crate) fn written_type_arguments(arguments: Node<'_>, used_at: Node<'_>, sou
     type_arguments(arguments, &GenericScope::new(used_at), source)
 }
 
-fn type_arguments(arguments: Node<'_>, scope: &GenericScope<'_>, source: &str) -> Vec<BindingValue> {
+fn type_arguments<'tree>(arguments: Node<'tree>, scope: &GenericScope<'tree>, source: &str) -> Vec<BindingValue> {
     arguments
         .named_children(&mut arguments.walk())
         .filter(|argument| !matches!(argument.kind(), "lifetime" | "line_comment" | "block_comment" | "type_binding" | "integer_literal" | "block"))
@@ -160,7 +190,7 @@ fn type_arguments(arguments: Node<'_>, scope: &GenericScope<'_>, source: &str) -
 
 /// The `Item` of a bound such as `Iterator<Item = T>` or the `Output` of `Future<Output = T>`
 /// (or of the first bound of `A + B` that has one).
-fn associated_item_type(bound: Node<'_>, scope: &GenericScope<'_>, source: &str) -> Option<BindingValue> {
+fn associated_item_type<'tree>(bound: Node<'tree>, scope: &GenericScope<'tree>, source: &str) -> Option<BindingValue> {
     let generic = match bound.kind() {
         "generic_type" => bound,
         "bounded_type" | "trait_bounds" => bound.named_children(&mut bound.walk()).find(|child| child.kind() == "generic_type")?,
@@ -172,6 +202,55 @@ fn associated_item_type(bound: Node<'_>, scope: &GenericScope<'_>, source: &str)
         .filter(|argument| argument.kind() == "type_binding")
         .find(|binding| field_child!(*binding, "name").is_some_and(|name| matches!(text_of(name, source), "Item" | "Output")))?;
     binding_type_in(field_child!(item, "type")?, scope, source)
+}
+
+/// The `Fn`-trait bound among a bound or bound list: `FnOnce(A)`, `for<'a> Fn(&'a A) + Send`.
+pub(super) fn callable_in_bounds(bound: Node<'_>) -> Option<Node<'_>> {
+    match bound.kind() {
+        "function_type" => Some(bound),
+        "higher_ranked_trait_bound" => field_child!(bound, "type").filter(|bound| bound.kind() == "function_type"),
+        "bounded_type" | "trait_bounds" => bound.named_children(&mut bound.walk()).find_map(|child| match child.kind() {
+            "function_type" | "higher_ranked_trait_bound" => callable_in_bounds(child),
+            _ => None,
+        }),
+        _ => None,
+    }
+}
+
+/// `Callable` with the parameter types of a `function_type` (`FnOnce(&mut Builder, u32)`).
+fn callable_value<'tree>(function_type: Node<'tree>, scope: &GenericScope<'tree>, source: &str) -> BindingValue {
+    let Some(parameters) = field_child!(function_type, "parameters") else { return BindingValue::Callable { parameters: Vec::new() } };
+    let outer = scope.in_callable_parameters.replace(true);
+    let parameters = parameters
+        .named_children(&mut parameters.walk())
+        .filter(|parameter| !matches!(parameter.kind(), "line_comment" | "block_comment" | "attribute_item"))
+        .map(|parameter| {
+            // `fn(x: A)` names its parameters; `Fn(A)` and `fn(A)` do not.
+            let written = if parameter.kind() == "parameter" { field_child!(parameter, "type") } else { Some(parameter) };
+            written.and_then(|written| binding_type_in(written, scope, source)).unwrap_or(BindingValue::Unknown)
+        })
+        .collect();
+    scope.in_callable_parameters.set(outer);
+    BindingValue::Callable { parameters }
+}
+
+thread_local! {
+    /// How many `Fn` bounds of generic parameters are being expanded on this thread: `F:
+    /// Fn(G), G: Fn(F)` ends.
+    static CALLABLE_BOUNDS_EXPANDED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// A generic parameter's `Fn` bound (`F: FnOnce(&mut T)`) as a `Callable`, its parameter
+/// types read where the bound is written; `None` when nested too deep.
+fn callable_bound_value(function_type: Node<'_>, source: &str) -> Option<BindingValue> {
+    let depth = CALLABLE_BOUNDS_EXPANDED.with(std::cell::Cell::get);
+    if depth >= 2 {
+        return None;
+    }
+    CALLABLE_BOUNDS_EXPANDED.with(|expanded| expanded.set(depth + 1));
+    let value = callable_value(function_type, &GenericScope::new(function_type), source);
+    CALLABLE_BOUNDS_EXPANDED.with(|expanded| expanded.set(depth));
+    Some(value)
 }
 
 /// The path of the first trait of a bound list such as `A + Send` (lifetimes skipped).
@@ -223,7 +302,12 @@ fn generic_parameters_with_bounds(item: Node<'_>, source: &str) -> Vec<GenericPa
         .into_iter()
         .filter_map(|name| {
             let bound = generic_parameter_bound_in_item(name, item, source)?;
-            Some(GenericParameterInScope { name: name.to_string(), bound, self_type_argument: self_type_argument_position(name, item, source) })
+            Some(GenericParameterInScope {
+                name: name.to_string(),
+                bound,
+                self_type_argument: self_type_argument_position(name, item, source),
+                callable_bound: super::callables::generic_parameter_callable_bound(name, item, source).and_then(|bound| callable_bound_value(bound, source)),
+            })
         })
         .collect()
 }
