@@ -276,14 +276,20 @@ fn imports_of_one_name_under_exclusive_cfgs_are_ambiguous() {
         pub fn make() {
             let m = Mutex::new(1);  // calls: locks::fast::Mutex::new, locks::plain::Mutex::new
         }
+        pub struct Shared { inner: Mutex }
+        impl Shared {
+            fn get(&self) { self.inner.lock(); }  // calls: locks::fast::Mutex::lock, locks::plain::Mutex::lock
+        }
         //- /src/fast.rs
         pub struct Mutex(u8);
-        impl Mutex { pub fn new(v: u8) -> Mutex { Mutex(v) } }
+        impl Mutex { pub fn new(v: u8) -> Mutex { Mutex(v) } pub fn lock(&self) {} }
         //- /src/plain.rs
         pub struct Mutex(u8);
-        impl Mutex { pub fn new(v: u8) -> Mutex { Mutex(v) } }
+        impl Mutex { pub fn new(v: u8) -> Mutex { Mutex(v) } pub fn lock(&self) {} }
         "#,
         expect![[r#"
+            locks::Shared::get -> locks::fast::Mutex::lock @13 ambiguous 0.4
+            locks::Shared::get -> locks::plain::Mutex::lock @13 ambiguous 0.4
             locks::fast::Mutex::new -> locks::fast::Mutex @2 constructor 0.9
             locks::make -> locks::fast::Mutex::new @9 ambiguous 0.4
             locks::make -> locks::plain::Mutex::new @9 ambiguous 0.4

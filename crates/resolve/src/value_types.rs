@@ -275,6 +275,10 @@ impl Resolver<'_> {
                 let is_dyn = is_dyn || self.index.symbol(type_sym).kind == tether_model::SymbolKind::Trait;
                 Some(Denotation::Instance { type_sym, is_dyn, arguments: self.written_instance_arguments(scope, arguments, language) })
             }
+            // A type named by alternative imports (`#[cfg(feature = "x")] use a::Mutex;` beside
+            // `#[cfg(not(…))] use b::Mutex;`): a value of one of them, so its methods are the
+            // alternatives' methods, kept as ambiguous.
+            Denotation::Ambiguous(candidates) if candidates.iter().all(|candidate| self.index.symbol(*candidate).kind.is_type()) => Some(Denotation::Ambiguous(candidates)),
             // A value of a dependency's or the language's type; a std wrapper keeps its element.
             outside @ (Denotation::External(_) | Denotation::Builtin(_)) => {
                 let name = path.last().map(String::as_str).unwrap_or("");
