@@ -142,3 +142,39 @@ fn a_generic_alias_passes_its_arguments_to_the_type_it_stands_for() {
         "#]],
     );
 }
+
+#[test]
+fn deref_to_the_type_parameter_reaches_the_argument() {
+    // tokio's `MutexGuard<T>`, `CachePadded<T>` and tokio-test's `Spawn<T>` deref to `T`.
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "guards"
+        //- /src/lib.rs
+        use std::ops::Deref;
+        pub struct Guard<T> { value: T }
+        impl<T> Deref for Guard<T> {
+            type Target = T;
+            fn deref(&self) -> &T { &self.value }
+        }
+        impl<T> Guard<T> {
+            pub fn release(&self) {}
+        }
+        pub struct Shared;
+        impl Shared {
+            pub fn broadcast(&self) {}
+        }
+        fn run(state: Guard<Shared>, other: Guard<Unknown>) {
+            state.broadcast();  // calls: guards::Shared::broadcast
+            state.release();  // calls: guards::Guard::release
+            other.broadcast();  // calls: none
+        }
+        "#,
+        expect![[r#"
+            guards::run -> guards::Guard::release @16 typed_receiver 0.85
+            guards::run -> guards::Shared::broadcast @15 typed_receiver 0.85
+            unresolved guards::run src/lib.rs:17 other.broadcast (unknown_member)
+        "#]],
+    );
+}

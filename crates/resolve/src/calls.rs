@@ -181,14 +181,20 @@ impl Resolver<'_> {
             };
         }
         // A Rust method call never calls a field (`(self.f)()` does, and is not this form).
-        if let (Language::Rust, Denotation::Instance { type_sym, is_dyn, .. }) = (language, &receiver.denotation) {
+        if let (Language::Rust, Denotation::Instance { type_sym, is_dyn, arguments }) = (language, &receiver.denotation) {
             let rule = if *is_dyn { ResolutionRule::DynamicDispatch } else { crate::denotation::member_rule(receiver.rule, ResolutionRule::TypedReceiver) };
             let member = self.type_member(*type_sym, name, *is_dyn, language, rule);
-            // A std iterator adapter of a project iterator (`node.children().map(…)`).
             if let Err(UnresolvedReason::UnknownMember) = member {
+                // A std iterator adapter of a project iterator (`node.children().map(…)`).
                 if let Some(Denotation::Wrapped { wrapper, .. }) = self.as_std_iterator(&receiver.denotation, Some(name)) {
                     if wrapper.has_std_method(name) {
                         return found(Denotation::Builtin(format!("{}::{name}", wrapper.std_name())), ResolutionRule::TypedReceiver);
+                    }
+                }
+                // `Spawn<DelayQueue>` derefs to its argument.
+                if !*is_dyn {
+                    if let Some(target) = self.deref_to_argument(*type_sym, arguments) {
+                        return self.method_of_value(&Resolved { denotation: target, rule: ResolutionRule::TypedReceiver }, name, language);
                     }
                 }
             }

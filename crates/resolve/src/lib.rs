@@ -30,6 +30,7 @@ mod calls;
 mod closure_arguments;
 mod closure_results;
 mod denotation;
+mod deref_arguments;
 mod generic_arguments;
 mod macro_defined_types;
 mod project_index;
