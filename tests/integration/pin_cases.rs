@@ -1,6 +1,7 @@
 //! `Pin` receivers: `self: Pin<&mut Self>` keeps `Pin`'s own methods (`as_mut`, `get_mut`)
 //! std's and gives the others to `Self`; structs with `#[pin]` fields (pin-project) have the
-//! generated `project` / `project_ref`, whose result has the struct's fields.
+//! generated `project` / `project_ref`, whose result has the struct's fields; `ready!(…)` gives
+//! what a `Poll` holds.
 
 use expect_test::expect;
 use tether_tests::check;
@@ -55,6 +56,45 @@ fn pinned_self_and_pin_projections() {
             timer::Sleep::reset -> timer::Sleep::poll_inner @13 typed_receiver 0.85
             timer::Sleep::reset -> timer::Sleep::project @14 self_method 0.9
             unresolved timer::Plain::run src/lib.rs:30 self.project (unknown_member)
+        "#]],
+    );
+}
+
+#[test]
+fn ready_gives_what_the_poll_holds() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "coop"
+        //- /src/lib.rs
+        use std::task::{ready, Context, Poll};
+        pub struct Restore;
+        impl Restore {
+            pub fn made_progress(&self) {}
+        }
+        pub fn poll_proceed(cx: &mut Context<'_>) -> Poll<Restore> {
+            Poll::Ready(Restore)
+        }
+        pub fn poll_read(cx: &mut Context<'_>) -> Poll<()> {
+            let coop = ready!(poll_proceed(cx));
+            coop.made_progress();  // calls: coop::Restore::made_progress
+            std::task::ready!(poll_proceed(cx)).made_progress();  // calls: coop::Restore::made_progress, std::task::ready, coop::poll_proceed
+            if poll_proceed(cx).is_ready() {}  // calls: <builtin>::Poll::is_ready, coop::poll_proceed
+            Poll::Ready(())
+        }
+        "#,
+        expect![[r#"
+            coop::poll_proceed -> std::task::Poll::Ready @7 import 0.95
+            coop::poll_read -> <builtin>::Poll::is_ready @13 typed_receiver 0.85
+            coop::poll_read -> coop::Restore::made_progress @11 typed_receiver 0.85
+            coop::poll_read -> coop::Restore::made_progress @12 typed_receiver 0.85
+            coop::poll_read -> coop::poll_proceed @10 same_scope 0.95
+            coop::poll_read -> coop::poll_proceed @12 same_scope 0.95
+            coop::poll_read -> coop::poll_proceed @13 same_scope 0.95
+            coop::poll_read -> std::task::Poll::Ready @14 import 0.95
+            coop::poll_read -> std::task::ready @10 macro 0.9
+            coop::poll_read -> std::task::ready @12 import 0.95
         "#]],
     );
 }

@@ -307,7 +307,10 @@ fn expression_value(value: Node<'_>, source: &str) -> BindingValue {
         "macro_invocation" => match field_child!(value, "macro").map(|name| text_of(name, source)) {
             Some("vec") => BindingValue::named_type(vec!["Vec".to_string()]),
             Some("format") => BindingValue::named_type(vec!["String".to_string()]),
-            _ => BindingValue::Unknown,
+            _ => match crate::rust_macro_arguments::ready_macro_value(value, source) {
+                Some(inner) => BindingValue::Expression(Receiver::Ready(Box::new(inner))),
+                None => BindingValue::Unknown,
+            },
         },
         kind => match literal_type(kind) {
             Some(type_name) => BindingValue::named_type(vec![type_name.to_string()]),

@@ -148,11 +148,39 @@ fn receiver_before(children: &[Node<'_>], dot: usize, source: &str) -> Receiver 
     receiver_before_at_depth(children, dot, source, 0)
 }
 
+/// The expression `ready!(…)` (std's `task::ready!`, also written `std::task::ready!` or
+/// `futures::ready!`) is given, read by shape from its tokens like any macro argument.
+pub(crate) fn ready_macro_value(invocation: Node<'_>, source: &str) -> Option<Receiver> {
+    let name = text_of(field_child!(invocation, "macro")?, source);
+    if !matches!(name, "ready" | "std::task::ready" | "core::task::ready" | "futures::ready" | "futures_core::ready") {
+        return None;
+    }
+    let arguments = invocation.named_children(&mut invocation.walk()).find(|child| child.kind() == "token_tree")?;
+    let mut cursor = arguments.walk();
+    let children: Vec<Node<'_>> = arguments.children(&mut cursor).collect();
+    // Without the delimiters: `(` … `)`.
+    let inner = children.get(1..children.len().checked_sub(1)?)?;
+    match receiver_ending_at(inner, inner.len().checked_sub(1)?, source, 0) {
+        Receiver::Other => None,
+        receiver => Some(receiver),
+    }
+}
+
 fn receiver_before_at_depth(children: &[Node<'_>], dot: usize, source: &str, depth: usize) -> Receiver {
     if dot == 0 || children[dot].kind() != "." || depth > MAX_TOKEN_TREE_DEPTH {
         return Receiver::Other;
     }
-    // A call's result: `name(…)` or `receiver.name(…)` just before the dot.
+    receiver_ending_at(children, dot - 1, source, depth)
+}
+
+/// The receiver whose last token is `children[last]`: a name, a chain of fields on a name, or
+/// the result of a call.
+fn receiver_ending_at(children: &[Node<'_>], last: usize, source: &str, depth: usize) -> Receiver {
+    if depth > MAX_TOKEN_TREE_DEPTH {
+        return Receiver::Other;
+    }
+    let dot = last + 1;
+    // A call's result: `name(…)` or `receiver.name(…)`.
     if dot >= 2 && is_parenthesized(children[dot - 1], source) && is_path_segment(children[dot - 2]) {
         let name_at = dot - 2;
         let name = text_of(children[name_at], source).to_string();
@@ -169,13 +197,17 @@ fn receiver_before_at_depth(children: &[Node<'_>], dot: usize, source: &str, dep
         segments.reverse();
         return Receiver::Call(Box::new(CalleeExpr::Path(segments)));
     }
+    // A name or a chain of fields: `a.b.c`, read backwards from `c`.
     let mut path = Vec::new();
-    let mut position = dot;
-    while position > 0 && children[position].kind() == "." && is_path_segment(children[position - 1]) {
-        path.push(text_of(children[position - 1], source).to_string());
-        if position < 2 || children[position - 2].kind() != "." {
+    let mut position = last;
+    while is_path_segment(children[position]) {
+        path.push(text_of(children[position], source).to_string());
+        if position == 0 || children[position - 1].kind() != "." {
             path.reverse();
             return Receiver::Path(path);
+        }
+        if position < 2 {
+            break;
         }
         position -= 2;
     }

@@ -39,6 +39,10 @@ pub(crate) fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiv
                 _ => Receiver::Other,
             };
         }
+        // `ready!(self.poll_inner(cx))`: what the poll gives when ready.
+        "macro_invocation" if depth < MAX_NESTING_FOLLOWED => {
+            return crate::rust_macro_arguments::ready_macro_value(value, source).map_or(Receiver::Other, |inner| Receiver::Ready(Box::new(inner)));
+        }
         "await_expression" => {
             return match value.named_child(0) {
                 Some(inner) if depth < MAX_NESTING_FOLLOWED => Receiver::Await(Box::new(receiver_of(inner, source, depth + 1))),

@@ -76,6 +76,8 @@ pub enum Receiver {
     /// `inner.await`: what a future (an `async fn`'s call, an `impl Future<Output = T>`)
     /// resolves to (Rust).
     Await(Box<Receiver>),
+    /// `ready!(inner)` (std's `task::ready!`): the value inside the `Poll::Ready` (Rust).
+    Ready(Box<Receiver>),
     /// A Rust std adapter whose result holds what its closure or function argument returns:
     /// `x.map(|it| it.name())`, `x.and_then(ast::Expr::cast)`, `xs.filter_map(|it| it.m())`.
     /// `call` is the adapter call (`x.map`), `returned` the closure's value (`it.name()`, read

@@ -262,6 +262,10 @@ impl Resolver<'_> {
                 let denotation = crate::value_types::awaited(&self.receiver_value(caller, inner, language)?.denotation)?;
                 Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
             }
+            Receiver::Ready(inner) => {
+                let denotation = crate::value_types::ready_value(&self.receiver_value(caller, inner, language)?.denotation)?;
+                Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
+            }
             Receiver::Turbofish { call, arguments } => {
                 let denotation = self.turbofish_value(caller, call, arguments, language)?;
                 Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })

@@ -33,6 +33,8 @@ pub(crate) enum Wrapper {
     Pin,
     /// `impl Future<Output = T>` and what an `async fn` returns: `.await` gives the element.
     Future,
+    /// `std::task::Poll<T>`: `ready!(…)` gives the element.
+    Poll,
     /// Python's `list` (and `Sequence[T]`, `Iterable[T]`…): iterating yields the element.
     PythonList,
     /// Python's `set` and `frozenset`.
@@ -56,6 +58,7 @@ impl Wrapper {
             "Arc" => Wrapper::Arc,
             "Pin" => Wrapper::Pin,
             "Future" | "IntoFuture" => Wrapper::Future,
+            "Poll" => Wrapper::Poll,
             _ => return None,
         })
     }
@@ -81,6 +84,7 @@ impl Wrapper {
             Wrapper::Arc => "Arc",
             Wrapper::Pin => "Pin",
             Wrapper::Future => "Future",
+            Wrapper::Poll => "Poll",
             Wrapper::PythonList => "list",
             Wrapper::PythonSet => "set",
             Wrapper::PythonDict => "dict",
@@ -109,6 +113,7 @@ impl Wrapper {
                 Wrapper::Box | Wrapper::Rc | Wrapper::Arc => POINTER_METHODS.contains(&name),
                 Wrapper::Pin => PIN_METHODS.contains(&name),
                 Wrapper::Future => matches!(name, "poll" | "into_future"),
+                Wrapper::Poll => matches!(name, "is_ready" | "is_pending" | "map" | "map_ok" | "map_err"),
                 // A builtin container's methods are all the builtin's (a subclass is a class).
                 Wrapper::PythonList | Wrapper::PythonSet | Wrapper::PythonDict => true,
             }
@@ -288,6 +293,8 @@ impl Resolver<'_> {
                     return Some(wrapper.and_then(|wrapper| self.wrapped_element(scope, wrapper, name, arguments, language)).unwrap_or(outside));
                 }
                 match Wrapper::named(name) {
+                    // Only std's `Poll` (mio has a `Poll` of its own).
+                    Some(Wrapper::Poll) if !is_std_poll(&outside) => Some(outside),
                     Some(wrapper) => Some(self.wrapped_element(scope, wrapper, name, arguments, language).unwrap_or_else(|| unknown_element(wrapper))),
                     None => Some(outside),
                 }
@@ -383,6 +390,23 @@ pub(crate) fn element_of(value: &Denotation) -> Option<Denotation> {
 pub(crate) fn awaited(value: &Denotation) -> Option<Denotation> {
     match value {
         Denotation::Wrapped { wrapper: Wrapper::Future, inner } => Some((**inner).clone()),
+        _ => None,
+    }
+}
+
+/// Whether an outside type is std's `task::Poll` (`std::task::Poll`, `core::task::Poll`).
+fn is_std_poll(outside: &Denotation) -> bool {
+    match outside {
+        Denotation::External(path) => matches!(path.as_str(), "std::task::Poll" | "core::task::Poll"),
+        Denotation::Builtin(path) => path == "Poll",
+        _ => false,
+    }
+}
+
+/// What `ready!(value)` gives: the value inside a `Poll::Ready`.
+pub(crate) fn ready_value(value: &Denotation) -> Option<Denotation> {
+    match value {
+        Denotation::Wrapped { wrapper: Wrapper::Poll, inner } => Some((**inner).clone()),
         _ => None,
     }
 }
