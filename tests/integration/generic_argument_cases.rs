@@ -169,12 +169,16 @@ fn deref_to_the_type_parameter_reaches_the_argument() {
             state.broadcast();  // calls: guards::Shared::broadcast
             state.release();  // calls: guards::Guard::release
             other.broadcast();  // calls: none
+            (*state).broadcast();  // calls: guards::Shared::broadcast
+            (*state).release();  // calls: none
         }
         "#,
         expect![[r#"
             guards::run -> guards::Guard::release @16 typed_receiver 0.85
             guards::run -> guards::Shared::broadcast @15 typed_receiver 0.85
+            guards::run -> guards::Shared::broadcast @18 typed_receiver 0.85
             unresolved guards::run src/lib.rs:17 other.broadcast (unknown_member)
+            unresolved guards::run src/lib.rs:19 (*state).release (unknown_receiver_type)
         "#]],
     );
 }

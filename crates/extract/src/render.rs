@@ -123,6 +123,7 @@ fn render_receiver(receiver: &Receiver, separator: &str) -> String {
         Receiver::Try(inner) => format!("{}?", render_receiver(inner, separator)),
         Receiver::Await(inner) => format!("{}.await", render_receiver(inner, separator)),
         Receiver::Ready(inner) => format!("ready!({})", render_receiver(inner, separator)),
+        Receiver::Deref(inner) => format!("*{}", render_receiver(inner, separator)),
         Receiver::Turbofish { call, arguments } => {
             format!("({}::<{}>())", render_callee(call, separator), arguments.iter().map(|argument| render_binding_value(argument, separator)).collect::<Vec<_>>().join(", "))
         }

@@ -49,7 +49,16 @@ pub(crate) fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiv
                 _ => Receiver::Other,
             };
         }
-        // `&x`, `(x)` and `*x` call the same methods as `x` (auto-referencing and deref).
+        // `*x` calls what `x` dereferences to: its `impl Deref`'s target (`(*self.io).fmt(f)` is
+        // the I/O source's `fmt`, not `PollEvented`'s), or what a pointer points to.
+        "unary_expression" if text_of(value, source).starts_with('*') && depth < MAX_NESTING_FOLLOWED => {
+            let inner = value.named_children(&mut value.walk()).find(|child| !child.kind().ends_with("comment"));
+            return match inner.map(|inner| receiver_of(inner, source, depth + 1)) {
+                Some(Receiver::Other) | None => Receiver::Other,
+                Some(inner) => Receiver::Deref(Box::new(inner)),
+            };
+        }
+        // `&x` and `(x)` call the same methods as `x` (auto-referencing).
         // `(a, b.f())`: each element (a tuple of nothing visible is nothing).
         "tuple_expression" if depth < MAX_NESTING_FOLLOWED => {
             let mut cursor = value.walk();

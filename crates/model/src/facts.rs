@@ -78,6 +78,8 @@ pub enum Receiver {
     Await(Box<Receiver>),
     /// `ready!(inner)` (std's `task::ready!`): the value inside the `Poll::Ready` (Rust).
     Ready(Box<Receiver>),
+    /// `*inner`: what a project type's `impl Deref` gives, or what a pointer points to (Rust).
+    Deref(Box<Receiver>),
     /// A Rust std adapter whose result holds what its closure or function argument returns:
     /// `x.map(|it| it.name())`, `x.and_then(ast::Expr::cast)`, `xs.filter_map(|it| it.m())`.
     /// `call` is the adapter call (`x.map`), `returned` the closure's value (`it.name()`, read

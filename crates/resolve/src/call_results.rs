@@ -74,7 +74,7 @@ impl Resolver<'_> {
                     (Some(known), _) => known,
                     (None, Receiver::Call(inner)) => self.call_result_type_at_depth(scope, inner, language, depth + 1, None, &[])?,
                     (None, Receiver::Path(path)) if language == Language::Rust || path.len() == 1 => self.receiver_value(scope, receiver, language)?.denotation,
-                    (None, Receiver::Try(_) | Receiver::Await(_) | Receiver::Ready(_) | Receiver::Adapted { .. } | Receiver::Turbofish { .. } | Receiver::Subscript(_) | Receiver::Fields { .. } | Receiver::Tuple(_)) => {
+                    (None, Receiver::Try(_) | Receiver::Await(_) | Receiver::Ready(_) | Receiver::Deref(_) | Receiver::Adapted { .. } | Receiver::Turbofish { .. } | Receiver::Subscript(_) | Receiver::Fields { .. } | Receiver::Tuple(_)) => {
                         self.receiver_value(scope, receiver, language)?.denotation
                     }
                     _ => return None,

@@ -98,6 +98,17 @@ impl Resolver<'_> {
             (Language::Python, CalleeExpr::Method { receiver: Receiver::Call(inner), name }) if **inner == CalleeExpr::Path(vec!["super".to_string()]) => {
                 self.python_super_member(caller, name)
             }
+            // `(*x).m()` on a type with an `impl Deref`: `*x` is the type itself when `x` is a
+            // reference to it, its target when `x` is the value. When the type has no `m` of its
+            // own, both reach the target's (auto-deref); when it has one, which is not known.
+            (Language::Rust, CalleeExpr::Method { receiver: Receiver::Deref(inner), name }) if self.derefs_ambiguously(caller, inner) => {
+                let operand = self.receiver_value(caller, inner, language).ok_or(UnresolvedReason::UnknownReceiverType)?;
+                let Denotation::Instance { type_sym, .. } = &operand.denotation else { return Err(UnresolvedReason::UnknownReceiverType) };
+                if self.type_defines_method(*type_sym, name) {
+                    return Err(UnresolvedReason::UnknownReceiverType);
+                }
+                self.method_of_value(&operand, name, language)
+            }
             (_, CalleeExpr::Method { receiver, name }) => {
                 let receiver = self.receiver_value(caller, receiver, language).ok_or(UnresolvedReason::UnknownReceiverType)?;
                 self.method_of_value(&receiver, name, language)
@@ -260,6 +271,11 @@ impl Resolver<'_> {
             }
             Receiver::Await(inner) => {
                 let denotation = crate::value_types::awaited(&self.receiver_value(caller, inner, language)?.denotation)?;
+                Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
+            }
+            Receiver::Deref(inner) => {
+                let value = self.receiver_value(caller, inner, language)?;
+                let denotation = self.dereferenced(&value.denotation)?;
                 Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
             }
             Receiver::Ready(inner) => {

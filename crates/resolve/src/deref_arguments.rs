@@ -10,6 +10,41 @@ use crate::project_index::Sym;
 use crate::resolver::Resolver;
 
 impl Resolver<'_> {
+    /// What `*value` is, where that is certain: a smart pointer's pointee, or the value itself
+    /// for a project type without an `impl Deref` (`*x` of `x: &T`; written types drop the
+    /// `&`). For a type with one, `*x` is its target if `x` is the value and the type itself if
+    /// `x` is a reference to it, which the facts do not tell: `None`, so `(*self.io).fmt(f)` is
+    /// not bound to `PollEvented`'s own `fmt`.
+    pub(crate) fn dereferenced(&self, value: &Denotation) -> Option<Denotation> {
+        match value {
+            Denotation::Instance { type_sym, .. } => (!self.has_deref_impl(*type_sym)).then(|| value.clone()),
+            Denotation::Wrapped { wrapper, inner } if wrapper.is_pointer() => Some((**inner).clone()),
+            _ => None,
+        }
+    }
+
+    /// Whether `*inner` is a value of a project type with an `impl Deref` (see
+    /// [`Self::dereferenced`]).
+    pub(crate) fn derefs_ambiguously(&self, caller: Sym, inner: &tether_model::Receiver) -> bool {
+        match self.receiver_value(caller, inner, tether_model::Language::Rust).map(|value| value.denotation) {
+            Some(Denotation::Instance { type_sym, .. }) => self.has_deref_impl(type_sym),
+            _ => false,
+        }
+    }
+
+    /// Whether one of the type's own impls (not its `Deref` target's) defines method `name`.
+    pub(crate) fn type_defines_method(&self, type_sym: Sym, name: &str) -> bool {
+        self.impls_of_type.get(&type_sym).is_some_and(|impls| impls.iter().any(|impl_sym| !self.index.children_named(*impl_sym, name).is_empty()))
+            || self.impls_of_type.get(&type_sym).is_some_and(|impls| {
+                impls.iter().filter_map(|impl_sym| self.impl_trait.get(impl_sym)).any(|trait_sym| !self.index.children_named(*trait_sym, name).is_empty())
+            })
+    }
+
+    /// Whether the project wrote an `impl Deref` for the type (whose target may be unknown).
+    fn has_deref_impl(&self, type_sym: Sym) -> bool {
+        self.impls_of_type.get(&type_sym).is_some_and(|impls| impls.iter().any(|impl_sym| self.index.symbol(*impl_sym).name.starts_with("{impl Deref for ")))
+    }
+
     /// What an instance of `type_sym` with `arguments` dereferences to, when its `impl Deref`'s
     /// `type Target` is one of the type's own parameters and the instance's argument there is
     /// known.
