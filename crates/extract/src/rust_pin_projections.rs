@@ -4,10 +4,10 @@
 //! references). Extraction records both as methods of the struct returning the struct itself,
 //! so `self.project().field.method()` reaches the field's type.
 
-use tether_model::{Binding, BindingValue, FileFacts, Symbol, SymbolId, SymbolKind};
+use tether_model::{Binding, BindingValue, FileFacts, Symbol};
 use tree_sitter::Node;
 
-use crate::outline::{line_of, span_of, text_of};
+use crate::outline::{line_of, text_of};
 use crate::RETURN_BINDING;
 
 /// The methods a pin projection generates.
@@ -27,19 +27,9 @@ pub(crate) fn push_projection_methods(item: Node<'_>, structure: &Symbol, source
     }
     let struct_name = structure.name.clone();
     for (position, name) in PROJECTION_METHODS.into_iter().enumerate() {
-        let qualified_name = format!("{}::{name}", structure.qualified_name);
-        let id = SymbolId::for_symbol(&structure.path, &qualified_name, SymbolKind::Method, GENERATED_OCCURRENCE_BASE + position as u32);
-        facts.symbols.push(Symbol {
-            id,
-            kind: SymbolKind::Method,
-            name: name.to_string(),
-            qualified_name,
-            path: structure.path.clone(),
-            language: structure.language,
-            span: span_of(item),
-            parent: Some(structure.id),
-            is_test: structure.is_test,
-        });
+        let method = crate::rust_salsa_structs::generated_method(structure, name, GENERATED_OCCURRENCE_BASE + position as u32, item);
+        let id = method.id;
+        facts.symbols.push(method);
         // The struct's own name, read from its module (the method's parent is the struct).
         facts.bindings.push(Binding::everywhere(id, RETURN_BINDING.to_string(), BindingValue::named_type(vec![struct_name.clone()]), line_of(item)));
     }

@@ -34,22 +34,28 @@ pub(crate) fn push_field_getters(item: Node<'_>, structure: &Symbol, source: &st
     let fields: Vec<Node<'_>> = body.named_children(&mut cursor).filter(|child| child.kind() == "field_declaration").collect();
     for (position, field) in fields.into_iter().enumerate() {
         let Some(name) = field_child!(field, "name").map(|name| text_of(name, source)).filter(|name| !name.is_empty()) else { continue };
-        let qualified_name = format!("{}::{name}", structure.qualified_name);
-        let occurrence = GENERATED_OCCURRENCE_BASE + position as u32;
-        let id = SymbolId::for_symbol(&structure.path, &qualified_name, SymbolKind::Method, occurrence);
-        facts.symbols.push(Symbol {
-            id,
-            kind: SymbolKind::Method,
-            name: name.to_string(),
-            qualified_name,
-            path: structure.path.clone(),
-            language: structure.language,
-            span: span_of(field),
-            parent: Some(structure.id),
-            is_test: structure.is_test,
-        });
+        let getter = generated_method(structure, name, GENERATED_OCCURRENCE_BASE + position as u32, field);
+        let id = getter.id;
+        facts.symbols.push(getter);
         if let Some(value) = field_child!(field, "type").and_then(|written| crate::rust_bindings::binding_type(written, field, source)) {
             facts.bindings.push(Binding::everywhere(id, RETURN_BINDING.to_string(), value, line_of(field)));
         }
+    }
+}
+
+/// A method a macro generates on `structure` (a salsa getter, a pin projection), spanning
+/// `node`; `occurrence` keeps its id apart from written methods of the same name.
+pub(crate) fn generated_method(structure: &Symbol, name: &str, occurrence: u32, node: Node<'_>) -> Symbol {
+    let qualified_name = format!("{}::{name}", structure.qualified_name);
+    Symbol {
+        id: SymbolId::for_symbol(&structure.path, &qualified_name, SymbolKind::Method, occurrence),
+        kind: SymbolKind::Method,
+        name: name.to_string(),
+        qualified_name,
+        path: structure.path.clone(),
+        language: structure.language,
+        span: span_of(node),
+        parent: Some(structure.id),
+        is_test: structure.is_test,
     }
 }
