@@ -23,15 +23,6 @@ impl Resolver<'_> {
         }
     }
 
-    /// Whether `*inner` is a value of a project type with an `impl Deref` (see
-    /// [`Self::dereferenced`]).
-    pub(crate) fn derefs_ambiguously(&self, caller: Sym, inner: &tether_model::Receiver) -> bool {
-        match self.receiver_value(caller, inner, tether_model::Language::Rust).map(|value| value.denotation) {
-            Some(Denotation::Instance { type_sym, .. }) => self.has_deref_impl(type_sym),
-            _ => false,
-        }
-    }
-
     /// Whether one of the type's own impls (not its `Deref` target's) defines method `name`.
     pub(crate) fn type_defines_method(&self, type_sym: Sym, name: &str) -> bool {
         self.impls_of_type.get(&type_sym).is_some_and(|impls| impls.iter().any(|impl_sym| !self.index.children_named(*impl_sym, name).is_empty()))
@@ -41,7 +32,7 @@ impl Resolver<'_> {
     }
 
     /// Whether the project wrote an `impl Deref` for the type (whose target may be unknown).
-    fn has_deref_impl(&self, type_sym: Sym) -> bool {
+    pub(crate) fn has_deref_impl(&self, type_sym: Sym) -> bool {
         self.impls_of_type.get(&type_sym).is_some_and(|impls| impls.iter().any(|impl_sym| self.index.symbol(*impl_sym).name.starts_with("{impl Deref for ")))
     }
 
