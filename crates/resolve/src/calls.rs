@@ -98,20 +98,7 @@ impl Resolver<'_> {
             (Language::Python, CalleeExpr::Method { receiver: Receiver::Call(inner), name }) if **inner == CalleeExpr::Path(vec!["super".to_string()]) => {
                 self.python_super_member(caller, name)
             }
-            // `(*x).m()` on a type with an `impl Deref`: `*x` is the type itself when `x` is a
-            // reference to it, its target when `x` is the value. When the type has no `m` of its
-            // own, both reach the target's (auto-deref); when it has one, which is not known.
-            (Language::Rust, CalleeExpr::Method { receiver: Receiver::Deref(inner), name }) => {
-                let operand = self.receiver_value(caller, inner, language).ok_or(UnresolvedReason::UnknownReceiverType)?;
-                let value = match &operand.denotation {
-                    Denotation::Instance { type_sym, .. } if self.has_deref_impl(*type_sym) => match self.type_defines_method(*type_sym, name) {
-                        true => return Err(UnresolvedReason::UnknownReceiverType),
-                        false => operand,
-                    },
-                    _ => Resolved { denotation: self.dereferenced(&operand.denotation).ok_or(UnresolvedReason::UnknownReceiverType)?, rule: ResolutionRule::TypedReceiver },
-                };
-                self.method_of_value(&value, name, language)
-            }
+            (Language::Rust, CalleeExpr::Method { receiver: Receiver::Deref(inner), name }) => self.method_of_dereferenced(caller, inner, name),
             (_, CalleeExpr::Method { receiver, name }) => {
                 let receiver = self.receiver_value(caller, receiver, language).ok_or(UnresolvedReason::UnknownReceiverType)?;
                 self.method_of_value(&receiver, name, language)

@@ -1,11 +1,11 @@
-//! `impl<T> Deref for Spawn<T> { type Target = T; }`: a value of `Spawn<DelayQueue>` passes the
-//! methods `Spawn` lacks to its `DelayQueue`, the instance's own argument (tokio-test's
-//! `task::spawn(…)` wraps most futures and streams under test this way). The `Deref` of a
-//! type's fixed target is `Resolver::deref_targets`; this is the generic one, per instance.
+//! Dereferencing beyond a type's fixed `impl Deref` target (`Resolver::deref_targets`):
+//! `impl<T> Deref for MutexGuard<T> { type Target = T; }` gives a `MutexGuard<Shared>` the
+//! methods of its `Shared`, the instance's own argument; and `*x` (`Receiver::Deref`), which is
+//! a pointer's pointee, and for a type with an `impl Deref` either the type or its target.
 
-use tether_model::{BindingValue, SymbolKind};
+use tether_model::{BindingValue, ResolutionRule, SymbolKind, UnresolvedReason};
 
-use crate::denotation::Denotation;
+use crate::denotation::{Denotation, Resolved};
 use crate::project_index::Sym;
 use crate::resolver::Resolver;
 
@@ -21,6 +21,22 @@ impl Resolver<'_> {
             Denotation::Wrapped { wrapper, inner } if wrapper.is_pointer() => Some((**inner).clone()),
             _ => None,
         }
+    }
+
+    /// `(*x).m()` on a type with an `impl Deref`: `*x` is the type itself when `x` is a
+    /// reference to it, its target when `x` is the value. When the type has no `m` of its own,
+    /// both reach the target's (auto-deref); when it has one, which is not known.
+    pub(crate) fn method_of_dereferenced(&self, caller: Sym, inner: &tether_model::Receiver, name: &str) -> crate::denotation::Lookup {
+        let language = tether_model::Language::Rust;
+        let operand = self.receiver_value(caller, inner, language).ok_or(UnresolvedReason::UnknownReceiverType)?;
+        let value = match &operand.denotation {
+            Denotation::Instance { type_sym, .. } if self.has_deref_impl(*type_sym) => match self.type_defines_method(*type_sym, name) {
+                true => return Err(UnresolvedReason::UnknownReceiverType),
+                false => operand,
+            },
+            _ => Resolved { denotation: self.dereferenced(&operand.denotation).ok_or(UnresolvedReason::UnknownReceiverType)?, rule: ResolutionRule::TypedReceiver },
+        };
+        self.method_of_value(&value, name, language)
     }
 
     /// Whether one of the type's own impls (not its `Deref` target's) defines method `name`.
