@@ -27,7 +27,7 @@ pub fn run(repository: &Path, queries: usize) -> anyhow::Result<()> {
     listener.set_nonblocking(true)?;
     let server_state = Arc::clone(&state);
     std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
+        let runtime = tether_daemon::server_runtime(2).expect("runtime");
         runtime.block_on(async move {
             let listener = tokio::net::UnixListener::from_std(listener).expect("listener");
             tether_daemon::serve(listener, server_state, std::future::pending()).await;

@@ -15,16 +15,17 @@ use tether_tests::{FixtureRepository, APP_FIXTURE};
 
 
 /// A daemon serving a repository from this process, stopped on drop.
-struct RunningDaemon {
-    socket: std::path::PathBuf,
+pub(crate) struct RunningDaemon {
+    pub(crate) socket: std::path::PathBuf,
     stop: Arc<AtomicBool>,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
     server: Option<std::thread::JoinHandle<()>>,
 }
 
 impl RunningDaemon {
-    fn start(root: &Path) -> RunningDaemon {
+    pub(crate) fn start(root: &Path) -> RunningDaemon {
         let paths = DaemonPaths::new(root, &root.join(".git/tether/graph.lbug"));
+        paths.prepare().expect("the daemon's folders");
         let state = Arc::new(DaemonState::new(paths.clone(), tether_store::StoreConfig { buffer_pool_bytes: 128 << 20, max_threads: 1 }));
         state.load_or_build().expect("the first index");
         let stop = Arc::new(AtomicBool::new(false));
@@ -33,7 +34,7 @@ impl RunningDaemon {
         listener.set_nonblocking(true).unwrap();
         let (sender, receiver) = tokio::sync::oneshot::channel::<()>();
         let server = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+            let runtime = tether_daemon::server_runtime(1).unwrap();
             runtime.block_on(async move {
                 let listener = tokio::net::UnixListener::from_std(listener).unwrap();
                 tether_daemon::serve(listener, state, async move {
@@ -45,7 +46,7 @@ impl RunningDaemon {
         RunningDaemon { socket: paths.socket, stop, shutdown: Some(sender), server: Some(server) }
     }
 
-    fn client(&self) -> Client {
+    pub(crate) fn client(&self) -> Client {
         let stream = UnixStream::connect(&self.socket).expect("connect");
         stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
         Client { reader: BufReader::new(stream.try_clone().unwrap()), writer: stream }
@@ -64,13 +65,13 @@ impl Drop for RunningDaemon {
     }
 }
 
-struct Client {
-    reader: BufReader<UnixStream>,
-    writer: UnixStream,
+pub(crate) struct Client {
+    pub(crate) reader: BufReader<UnixStream>,
+    pub(crate) writer: UnixStream,
 }
 
 impl Client {
-    fn send_raw(&mut self, line: &str) -> Value {
+    pub(crate) fn send_raw(&mut self, line: &str) -> Value {
         self.writer.write_all(line.as_bytes()).unwrap();
         self.writer.write_all(b"\n").unwrap();
         let mut answer = String::new();
@@ -78,12 +79,12 @@ impl Client {
         serde_json::from_str(&answer).unwrap_or_else(|error| panic!("invalid answer {answer:?}: {error}"))
     }
 
-    fn call(&mut self, method: &str, params: Value) -> Value {
+    pub(crate) fn call(&mut self, method: &str, params: Value) -> Value {
         self.send_raw(&json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params }).to_string())
     }
 }
 
-fn caller_names(answer: &Value) -> Vec<String> {
+pub(crate) fn caller_names(answer: &Value) -> Vec<String> {
     answer["result"]["items"].as_array().unwrap().iter().map(|item| item["qualified_name"].as_str().unwrap().to_string()).collect()
 }
 

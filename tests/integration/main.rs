@@ -2,13 +2,17 @@
 
 mod closure_argument_cases;
 mod cold_index_pipeline;
+mod crash_recovery;
 mod daemon;
+mod daemon_hostile;
 mod extraction_never_panics;
 mod generic_argument_cases;
 mod git_queries;
+mod hostile_inputs;
 mod inference_cases;
 mod mcp;
 mod pin_cases;
+mod protocol_fuzz;
 mod memory;
 mod python_calls;
 mod python_values;

@@ -47,6 +47,12 @@ fn record_tethers_survive_shifts_and_renames_and_report_staleness() {
     assert!(refusal(&state, json!({ "type": "note", "title": "x", "files": ["lib/core.py"] })).contains("nothing to commit"));
     assert!(refusal(&state, json!({ "type": "note", "title": "x", "commit": "0123456789abcdef0123456789abcdef01234567" })).contains("no commit"));
     assert!(refusal(&state, json!({ "type": "note", "title": "x", "id": "../evil" })).contains("invalid id"));
+    // References must name entries that exist (an entry pointing at a ghost once committed
+    // fine and then vanished from search and context).
+    assert!(refusal(&state, json!({ "type": "note", "title": "x", "supersedes": ["ghost"] })).contains("does not exist"));
+    assert!(refusal(&state, json!({ "type": "note", "title": "x", "depends_on": ["Not An Id"] })).contains("depends_on"));
+    assert!(refusal(&state, json!({ "type": "note", "title": "x", "related": [7] })).contains("list of strings"));
+    assert!(refusal(&state, json!({ "type": "note", "title": "two\nlines" })).contains("one line"));
     assert!(!repository.root().join(".memory").exists(), "a refused record writes nothing");
 
     // A decision recorded with the change it explains: the changed function is tethered.
@@ -130,4 +136,27 @@ fn needs_recheck_through_a_two_step_chain_and_malformed_entries_reported() {
     let found = call(&state, "search_memory", json!({ "query": "split" }));
     let ids: Vec<&str> = found["items"].as_array().unwrap().iter().map(|item| item["id"].as_str().unwrap()).collect();
     assert!(ids.contains(&"c") && ids.contains(&"dd"), "{found}");
+}
+
+/// A `.memory` that is a link would make `record` write outside the repository; a file
+/// argument is a literal path, never a glob; a refused or failed record leaves nothing staged.
+#[test]
+fn record_refuses_links_and_takes_file_names_literally() {
+    let repository = FixtureRepository::new(TEXT_TOOLS);
+    let state = indexed_daemon(&repository);
+    let outside = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(outside.path(), repository.root().join(".memory")).unwrap();
+    repository.write("lib/core.py", "def parse(text):\n    return text.split(\";\")\n\ndef render(items):\n    return \", \".join(items)\n");
+    assert!(refusal(&state, json!({ "type": "note", "title": "x", "files": ["lib/core.py"] })).contains("symbolic link"));
+    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0, "nothing was written through the link");
+    assert_eq!(repository.git(&["diff", "--cached", "--name-only"]), "", "nothing was left staged");
+    std::fs::remove_file(repository.root().join(".memory")).unwrap();
+
+    // `*.py` names the file called `*.py`, not every Python file.
+    repository.write("lib/*.py", "odd = 1\n");
+    let recorded = call(&state, "record", json!({ "type": "note", "title": "An odd name", "files": ["lib/*.py"] }));
+    let pinned = recorded["pinned_commit"].as_str().unwrap().to_string();
+    let committed = repository.git(&["show", "--name-only", "--format=", &pinned]);
+    assert_eq!(committed.trim(), "lib/*.py");
+    assert!(repository.git(&["status", "--porcelain", "--", "lib/core.py"]).starts_with(" M"), "the other change stays uncommitted");
 }

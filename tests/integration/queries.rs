@@ -72,7 +72,7 @@ fn callers_say_when_unresolved_sites_could_add_to_them() {
 fn blast_walks_callers_with_distance_severity_and_tests() {
     let (_directory, snapshot) = snapshot_of(SHOP);
     let tax = snapshot.resolve_address("shop.prices.tax").unwrap();
-    let answer = snapshot.blast_symbol(tax, BlastOptions::default());
+    let answer = snapshot.blast_symbol(tax, BlastOptions::default()).unwrap();
     expect![[r#"
         total 5 (breaks 1)
         breaks shop.prices.total d=1 conf=0.95 CALLS via shop.prices.tax <- shop.prices.total
@@ -93,17 +93,86 @@ fn blast_pages_through_a_large_answer() {
     }
     let (_directory, snapshot) = snapshot_of(&fixture);
     let hub = snapshot.resolve_address("hub.hub").unwrap();
-    let first = snapshot.blast_symbol(hub, BlastOptions { depth: 1, page: PageRequest::new(None, Some(20)).unwrap() });
+    let first = snapshot.blast_symbol(hub, BlastOptions { depth: 1, page: PageRequest::new(None, Some(20)).unwrap(), ..BlastOptions::default() }).unwrap();
     assert_eq!((first.total, first.items.len()), (45, 20));
     let cursor = first.next_cursor.clone().expect("more pages");
-    let second = snapshot.blast_symbol(hub, BlastOptions { depth: 1, page: PageRequest::new(Some(&cursor), Some(20)).unwrap() });
-    let third = snapshot.blast_symbol(hub, BlastOptions { depth: 1, page: PageRequest::new(second.next_cursor.as_deref(), Some(20)).unwrap() });
+    let second = snapshot.blast_symbol(hub, BlastOptions { depth: 1, page: PageRequest::new(Some(&cursor), Some(20)).unwrap(), ..BlastOptions::default() }).unwrap();
+    let third = snapshot.blast_symbol(hub, BlastOptions { depth: 1, page: PageRequest::new(second.next_cursor.as_deref(), Some(20)).unwrap(), ..BlastOptions::default() }).unwrap();
     assert_eq!((second.items.len(), third.items.len(), third.next_cursor.clone()), (20, 5, None));
     let mut seen: Vec<u32> = first.items.iter().chain(&second.items).chain(&third.items).map(|item| item.index).collect();
     seen.sort_unstable();
     seen.dedup();
     assert_eq!(seen.len(), 45, "pages neither repeat nor skip");
     assert!(PageRequest::new(Some("garbage"), None).is_err());
+    assert!(PageRequest::new(None, Some(0)).is_err(), "limit 0 is refused, not one item");
+    let far = PageRequest::new(Some(&format!("o:{}", usize::MAX - 3)), Some(20)).unwrap();
+    let beyond = snapshot.blast_symbol(hub, BlastOptions { depth: 1, page: far, ..BlastOptions::default() }).unwrap();
+    assert_eq!((beyond.items.len(), beyond.next_cursor), (0, None), "a cursor near the maximum does not wrap");
+}
+
+/// An impl standing for a type a macro defines is its own self type. It was once recorded as
+/// containing itself, and a blast of it re-added the same seeds until memory ran out.
+#[test]
+fn contains_is_a_forest_and_blast_of_a_stand_in_impl_ends() {
+    let (_directory, snapshot) = snapshot_of(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "flagged"
+        //- /src/lib.rs
+        macro_rules! make { ($name:ident) => { pub struct $name; } }
+        make!(Flags);
+        impl Flags {
+            pub fn new() -> Flags { Flags }
+        }
+        impl Clone for Flags {
+            fn clone(&self) -> Flags { Flags::new() }
+        }
+        pub fn user() -> Flags { Flags::new() }
+        "#,
+    );
+    assert_eq!(snapshot.graph.contains_cycle_edges(), Vec::<usize>::new());
+    let self_contained: Vec<&str> = snapshot
+        .graph
+        .edges
+        .iter()
+        .filter(|edge| edge.kind == tether_model::EdgeKind::Contains && edge.source == edge.target)
+        .map(|edge| snapshot.symbols().iter().find(|symbol| symbol.id == edge.source).map_or("?", |symbol| symbol.qualified_name.as_str()))
+        .collect();
+    assert_eq!(self_contained, Vec::<&str>::new());
+    let deadline = tether_model::Deadline::after(std::time::Duration::from_secs(20));
+    for (index, symbol) in snapshot.symbols().iter().enumerate() {
+        if symbol.kind == tether_model::SymbolKind::Impl {
+            let answer = snapshot.blast_symbol(index as u32, BlastOptions { deadline, ..BlastOptions::default() }).expect("the blast ends before its deadline");
+            assert!(answer.seeds.len() < snapshot.symbols().len(), "{}", symbol.qualified_name);
+        }
+    }
+    let new = snapshot.resolve_address("flagged::Flags::new").unwrap();
+    let answer = snapshot.blast_symbol(new, BlastOptions::default()).unwrap();
+    assert!(answer.items.iter().any(|item| snapshot.symbol(item.index).qualified_name == "flagged::user"), "{}", render_blast(&snapshot, &answer));
+}
+
+/// A graph whose CONTAINS edges loop (a damaged database) is still walked to an end.
+#[test]
+fn a_contains_cycle_in_a_damaged_graph_cannot_loop_a_blast() {
+    use tether_model::{Edge, EdgeKind, Graph, IndexMeta, Language, ResolutionRule, Span, Symbol, SymbolId, SymbolKind};
+    let symbol = |name: &str, id: u64| Symbol {
+        id: SymbolId(id),
+        kind: SymbolKind::Impl,
+        name: name.into(),
+        qualified_name: name.into(),
+        path: "a.rs".into(),
+        language: Language::Rust,
+        span: Span::default(),
+        parent: None,
+        is_test: false,
+    };
+    let contains = |source: u64, target: u64| Edge { kind: EdgeKind::Contains, source: SymbolId(source), target: SymbolId(target), line: 1, confidence: 1.0, rule: ResolutionRule::Syntax };
+    let graph = Graph { symbols: vec![symbol("a", 1), symbol("b", 2)], edges: vec![contains(1, 2), contains(2, 1), contains(1, 1)], ..Graph::default() };
+    assert_eq!(graph.contains_cycle_edges().len(), 2);
+    let snapshot = tether_query::Snapshot::new(graph, IndexMeta::default());
+    let answer = snapshot.blast_symbol(0, BlastOptions::default()).unwrap();
+    assert_eq!(answer.seeds, [0, 1]);
 }
 
 /// A rebuild from cached facts and cached call resolution equals a cold build, whether the

@@ -23,8 +23,17 @@ pub struct DaemonClient {
 }
 
 impl DaemonClient {
+    /// Connects, and checks before sending anything that the daemon at the other end runs as
+    /// this user (`SO_PEERCRED`): a socket someone else created first gets no query.
     pub fn connect(socket: &Path) -> std::io::Result<DaemonClient> {
         let stream = UnixStream::connect(socket)?;
+        let peer = tether_daemon::peer_uid(&stream)?;
+        if peer != tether_daemon::current_uid() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::PermissionDenied,
+                format!("{} is served by uid {peer}, not by you (uid {}); refusing to talk to it", socket.display(), tether_daemon::current_uid()),
+            ));
+        }
         let writer = stream.try_clone()?;
         Ok(DaemonClient { reader: BufReader::new(stream), writer, next_id: 1 })
     }
@@ -57,12 +66,20 @@ impl DaemonClient {
 }
 
 /// Connects to the daemon, starting it in the background first when none is running.
+/// Starters take `start.lock` in turn, so two clients (or `tether start` right after a
+/// crash) never spawn two daemons: the second finds the first's lock held.
 pub fn connect_or_start(paths: &DaemonPaths, serve_arguments: &[String]) -> anyhow::Result<DaemonClient> {
-    if let Ok(client) = DaemonClient::connect(&paths.socket) {
-        return Ok(client);
+    match DaemonClient::connect(&paths.socket) {
+        Ok(client) => return Ok(client),
+        Err(error) if error.kind() == std::io::ErrorKind::PermissionDenied => return Err(error.into()),
+        Err(_) => {}
     }
-    if !DaemonLock::is_held(&paths.lock) {
-        start_in_background(paths, serve_arguments)?;
+    {
+        let _starting = StartLock::acquire(paths)?;
+        if !DaemonLock::is_held(&paths.lock) {
+            start_in_background(paths, serve_arguments)?;
+            wait_until_locked(paths);
+        }
     }
     let started = Instant::now();
     loop {
@@ -74,12 +91,33 @@ pub fn connect_or_start(paths: &DaemonPaths, serve_arguments: &[String]) -> anyh
     }
 }
 
-/// Runs `tether serve …` detached, its output appended to the daemon log.
-pub fn start_in_background(paths: &DaemonPaths, serve_arguments: &[String]) -> anyhow::Result<u32> {
-    if let Some(parent) = paths.log.parent() {
-        std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
+/// Held while one client starts the daemon.
+struct StartLock {
+    _file: std::fs::File,
+}
+
+impl StartLock {
+    fn acquire(paths: &DaemonPaths) -> anyhow::Result<StartLock> {
+        paths.prepare().with_context(|| format!("preparing {}", paths.folder.display()))?;
+        let path = paths.lock.with_file_name("start.lock");
+        let file = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path).with_context(|| format!("opening {}", path.display()))?;
+        file.lock().with_context(|| format!("locking {}", path.display()))?;
+        Ok(StartLock { _file: file })
     }
-    let log = std::fs::OpenOptions::new().create(true).append(true).open(&paths.log).with_context(|| format!("opening {}", paths.log.display()))?;
+}
+
+/// Waits (briefly) until a just-started daemon holds its lock, so the next starter sees it.
+fn wait_until_locked(paths: &DaemonPaths) {
+    let started = Instant::now();
+    while !DaemonLock::is_held(&paths.lock) && started.elapsed() < START_TIMEOUT {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Runs `tether serve …` detached, its output appended to the daemon log (mode 0600).
+pub fn start_in_background(paths: &DaemonPaths, serve_arguments: &[String]) -> anyhow::Result<u32> {
+    paths.prepare().with_context(|| format!("preparing {}", paths.folder.display()))?;
+    let log = tether_daemon::open_private_append(&paths.log).with_context(|| format!("opening {}", paths.log.display()))?;
     let executable = std::env::current_exe().context("finding the tether executable")?;
     let mut command = Command::new(executable);
     command.arg("serve").args(serve_arguments).stdin(Stdio::null()).stdout(log.try_clone()?).stderr(log);

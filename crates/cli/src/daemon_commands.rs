@@ -9,7 +9,7 @@ use clap::Args;
 use tether_daemon::{DaemonLock, DaemonPaths, DaemonState};
 use tether_protocol::json;
 
-use crate::daemon_client::{connect_or_start, start_in_background, DaemonClient};
+use crate::daemon_client::{connect_or_start, DaemonClient};
 use crate::RepositoryArgs;
 
 #[derive(Args)]
@@ -35,8 +35,12 @@ impl RepositoryArgs {
 /// `tether serve`: the daemon in the foreground, until SIGTERM, Ctrl-C or a `shutdown` call.
 pub fn run_serve(args: DaemonArgs) -> anyhow::Result<()> {
     let paths = args.repository.daemon_paths();
+    paths.prepare().with_context(|| format!("preparing {}", paths.folder.display()))?;
     let _lock = DaemonLock::acquire(&paths.lock)?;
     init_logging(&paths)?;
+    if let Err(error) = tether_daemon::recover_interrupted_record(&paths) {
+        tracing::error!(%error, "an interrupted record could not be settled; the next record retries");
+    }
     if paths.socket.exists() {
         std::fs::remove_file(&paths.socket).with_context(|| format!("removing the stale socket {}", paths.socket.display()))?;
     }
@@ -57,7 +61,7 @@ pub fn run_serve(args: DaemonArgs) -> anyhow::Result<()> {
         tether_daemon::spawn_follower(background_state, background_stop);
     })?;
 
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().context("starting the async runtime")?;
+    let runtime = tether_daemon::server_runtime(2).context("starting the async runtime")?;
     let serving_state = Arc::clone(&state);
     runtime.block_on(async move {
         let listener = tokio::net::UnixListener::from_std(listener).context("adopting the socket")?;
@@ -108,7 +112,7 @@ async fn shutdown_signal(root: std::path::PathBuf, socket: std::path::PathBuf) {
 }
 
 fn init_logging(paths: &DaemonPaths) -> anyhow::Result<()> {
-    let log = std::fs::OpenOptions::new().create(true).append(true).open(&paths.log).with_context(|| format!("opening {}", paths.log.display()))?;
+    let log = tether_daemon::open_private_append(&paths.log).with_context(|| format!("opening {}", paths.log.display()))?;
     let _ = tracing_subscriber::fmt().with_writer(std::sync::Mutex::new(log)).with_ansi(false).with_target(false).try_init();
     Ok(())
 }
@@ -120,7 +124,6 @@ pub fn run_start(args: DaemonArgs) -> anyhow::Result<()> {
         println!("a tether daemon already serves {} ({})", paths.root.display(), paths.socket.display());
         return print_status(&paths, args.json);
     }
-    start_in_background(&paths, &args.repository.serve_arguments())?;
     let mut client = connect_or_start(&paths, &args.repository.serve_arguments())?;
     let status = client.call("status", json!({}))?.map_err(|error| anyhow::anyhow!(error.message))?;
     println!("started the tether daemon for {} (pid {})", paths.root.display(), status["pid"]);

@@ -38,6 +38,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<()> {
         print!("{}", crate::answer_text::status_text(&status));
         return Ok(());
     }
+    paths.prepare().with_context(|| format!("preparing {}", paths.folder.display()))?;
     let _lock = tether_daemon::DaemonLock::acquire(&paths.lock)?;
     let started = Instant::now();
     let root = &args.repository.path;

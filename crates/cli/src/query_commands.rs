@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::bail;
+use anyhow::{bail, Context};
 use clap::Args;
 use tether_daemon::{DaemonLock, DaemonState};
 use tether_protocol::rpc::RpcError;
@@ -287,7 +287,11 @@ fn run_query(method: &str, params: Value, options: &QueryOptions) -> anyhow::Res
         if DaemonLock::is_held(&paths.lock) {
             bail!("a tether daemon owns this repository's database; drop --no-daemon to ask it");
         }
+        paths.prepare().with_context(|| format!("preparing {}", paths.folder.display()))?;
         let _lock = DaemonLock::acquire(&paths.lock)?;
+        if let Err(error) = tether_daemon::recover_interrupted_record(&paths) {
+            bail!("an interrupted record could not be settled: {error}");
+        }
         let state = DaemonState::new(paths.clone(), repository.store_config());
         state.load_or_build()?;
         tether_daemon::handle(&state, method, &params)

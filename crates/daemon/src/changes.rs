@@ -59,25 +59,50 @@ impl SideFactsCache {
 }
 
 /// The changed symbols of a diff.
-pub fn changed_symbols(repository: &Repository, snapshot: &Snapshot, diffs: &[FileDiff], sides: &(Side, Side), cache: &mut SideFactsCache) -> Result<Vec<ChangedSymbol>, tether_git::GitError> {
+pub fn changed_symbols(
+    repository: &Repository,
+    snapshot: &Snapshot,
+    diffs: &[FileDiff],
+    sides: &(Side, Side),
+    cache: &mut SideFactsCache,
+    deadline: tether_model::Deadline,
+) -> Result<Vec<ChangedSymbol>, tether_git::GitError> {
     let old_paths: Vec<String> = diffs.iter().map(|diff| diff.old_path.clone().unwrap_or_default()).collect();
     let new_paths: Vec<String> = diffs.iter().map(|diff| diff.new_path.clone().unwrap_or_default()).collect();
     let old_texts = repository.texts_at(&sides.0, &old_paths)?;
     let new_texts = repository.texts_at(&sides.1, &new_paths)?;
+    changed_symbols_in_texts(snapshot, diffs, &old_texts, &new_texts, cache, deadline)
+}
+
+/// The changed symbols of a diff whose files' texts on both sides are given (in the diff's
+/// order; `None` where a side has no such file).
+pub fn changed_symbols_in_texts(
+    snapshot: &Snapshot,
+    diffs: &[FileDiff],
+    old_texts: &[Option<String>],
+    new_texts: &[Option<String>],
+    cache: &mut SideFactsCache,
+    deadline: tether_model::Deadline,
+) -> Result<Vec<ChangedSymbol>, tether_git::GitError> {
     let mut changed = Vec::new();
     for (index, diff) in diffs.iter().enumerate() {
+        if deadline.has_passed() {
+            return Err(tether_git::GitError::Cancelled { command: "mapping the diff onto symbols".to_string() });
+        }
         let path = diff.new_path.clone().or_else(|| diff.old_path.clone()).unwrap_or_default();
         // Both sides are named as the new path's module, so a moved file's symbols pair up.
         let module_name = module_name_of(snapshot, &path);
-        let old = match (&diff.old_path, &old_texts[index]) {
+        let old_text = old_texts.get(index).and_then(Option::as_deref);
+        let new_text = new_texts.get(index).and_then(Option::as_deref);
+        let old = match (&diff.old_path, old_text) {
             (Some(old_path), Some(text)) => Some(cache.facts(old_path, &module_name, text).clone()),
             _ => None,
         };
-        let new = match (&diff.new_path, &new_texts[index]) {
+        let new = match (&diff.new_path, new_text) {
             (Some(new_path), Some(text)) => Some(cache.facts(new_path, &module_name, text).clone()),
             _ => None,
         };
-        let sides = Sides { old: old.as_ref(), new: new.as_ref(), old_text: old_texts[index].as_deref(), new_text: new_texts[index].as_deref() };
+        let sides = Sides { old: old.as_ref(), new: new.as_ref(), old_text, new_text };
         changed.extend(classify(diff, &sides, &path));
     }
     changed.sort_by(|a, b| (a.path.as_str(), a.line, a.qualified_name.as_str()).cmp(&(b.path.as_str(), b.line, b.qualified_name.as_str())));
@@ -92,9 +117,18 @@ pub struct Sides<'a> {
     pub new_text: Option<&'a str>,
 }
 
-/// Whether a 1-based line of a text is blank (blank lines between items touch no item).
-fn is_blank(text: Option<&str>, line: u32) -> bool {
-    text.and_then(|text| text.lines().nth(line.saturating_sub(1) as usize)).is_none_or(|content| content.trim().is_empty())
+/// Which 1-based lines of a text are blank (blank lines between items touch no item); a line
+/// past the end counts as blank. Computed once per side, not once per changed line.
+struct BlankLines(Vec<bool>);
+
+impl BlankLines {
+    fn of(text: Option<&str>) -> BlankLines {
+        BlankLines(text.map(|text| text.lines().map(|line| line.trim().is_empty()).collect()).unwrap_or_default())
+    }
+
+    fn is_blank(&self, line: u32) -> bool {
+        self.0.get(line.saturating_sub(1) as usize).copied().unwrap_or(true)
+    }
 }
 
 /// Maps one file's hunks onto the innermost symbols of each side and classifies them.
@@ -103,16 +137,17 @@ pub fn classify(diff: &FileDiff, sides: &Sides<'_>, path: &str) -> Vec<ChangedSy
     let key = |symbol: &Symbol| (symbol.qualified_name.clone(), symbol.kind);
     let mut touched_old: BTreeMap<(String, SymbolKind), u32> = BTreeMap::new();
     let mut touched_new: BTreeMap<(String, SymbolKind), u32> = BTreeMap::new();
+    let (old_blank, new_blank) = (BlankLines::of(sides.old_text), BlankLines::of(sides.new_text));
     for hunk in &diff.hunks {
         if let Some(old) = old {
-            for line in (hunk.old_start..hunk.old_start + hunk.old_count).filter(|line| !is_blank(sides.old_text, *line)) {
+            for line in (hunk.old_start..hunk.old_start.saturating_add(hunk.old_count)).filter(|line| !old_blank.is_blank(*line)) {
                 if let Some(symbol) = innermost(old, line) {
                     *touched_old.entry(key(symbol)).or_default() += 1;
                 }
             }
         }
         if let Some(new) = new {
-            for line in (hunk.new_start..hunk.new_start + hunk.new_count).filter(|line| !is_blank(sides.new_text, *line)) {
+            for line in (hunk.new_start..hunk.new_start.saturating_add(hunk.new_count)).filter(|line| !new_blank.is_blank(*line)) {
                 if let Some(symbol) = innermost(new, line) {
                     *touched_new.entry(key(symbol)).or_default() += 1;
                 }

@@ -5,13 +5,19 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use tether_git::{aggregate_ownership, BlameLine, DiffScope};
+use tether_git::{aggregate_ownership, BlameLine, DiffScope, GitError};
+use tether_model::Deadline;
 use tether_protocol::rpc::RpcError;
 use tether_protocol::{json, Value};
-use tether_query::{BlastOptions, PageRequest, Snapshot};
+use tether_query::{BlastOptions, Snapshot};
 
 use crate::changes::{changed_symbols, ChangeKind, SideFactsCache};
+use crate::handlers::cancelled;
+use crate::params::{optional_bool, optional_str, repository_path, string_list};
 use crate::state::DaemonState;
+
+/// The largest file `ownership --path` counts the lines of (a larger one is refused).
+const MAX_OWNERSHIP_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Blame results for one HEAD, by (path, first line, last line).
 #[derive(Default)]
@@ -27,17 +33,17 @@ pub struct GitQueryCaches {
     pub side_facts: Mutex<SideFactsCache>,
 }
 
-pub fn ownership(state: &DaemonState, snapshot: &Snapshot, params: &Value, subject: Option<tether_query::SymbolIndex>) -> Result<Value, RpcError> {
-    let extra_bots: Vec<String> = params.get("exclude_authors").and_then(Value::as_array).map(|names| names.iter().filter_map(|name| name.as_str().map(str::to_string)).collect()).unwrap_or_default();
+pub fn ownership(state: &DaemonState, snapshot: &Snapshot, params: &Value, subject: Option<tether_query::SymbolIndex>, deadline: Deadline) -> Result<Value, RpcError> {
+    let extra_bots = string_list(params, "exclude_authors")?;
     let (path, start, end, subject_json) = match subject {
         Some(index) => {
             let symbol = snapshot.symbol(index);
             (symbol.path.clone(), symbol.span.start_line, symbol.span.end_line, tether_protocol::symbol_json(snapshot, index))
         }
         None => {
-            let path = params.get("path").and_then(Value::as_str).ok_or_else(|| RpcError::invalid_params("name a \"symbol\" or a \"path\""))?;
-            let path = path.strip_prefix("./").unwrap_or(path).to_string();
-            let lines = std::fs::read_to_string(state.paths.root.join(&path)).map(|text| text.lines().count() as u32).unwrap_or(0);
+            let path = optional_str(params, "path")?.ok_or_else(|| RpcError::invalid_params("name a \"symbol\" or a \"path\""))?;
+            let path = repository_path(&state.paths.root, path, true)?;
+            let lines = count_lines(&state.paths.root.join(&path))?;
             (path.clone(), 1, lines.max(1), json!({ "path": path }))
         }
     };
@@ -59,12 +65,13 @@ pub fn ownership(state: &DaemonState, snapshot: &Snapshot, params: &Value, subje
     };
     let lines = match lines {
         Some(lines) => lines,
-        None => match repository.blame(&path, start, end) {
+        None => match repository.blame(&path, start, end, deadline) {
             Ok(lines) => {
                 let mut cache = state.git_caches.blame.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
                 cache.entries.insert((path.clone(), start, end), lines.clone());
                 lines
             }
+            Err(GitError::Cancelled { .. }) => return Err(cancelled(tether_model::Cancelled)),
             Err(error) => {
                 let note = if head.is_none() { "no commits yet: every line is new".to_string() } else { format!("blame unavailable (untracked or new file?): {error}") };
                 return Ok(answer(Some(note), Default::default()));
@@ -77,10 +84,18 @@ pub fn ownership(state: &DaemonState, snapshot: &Snapshot, params: &Value, subje
 }
 
 pub fn changes(state: &DaemonState, snapshot: &Snapshot, params: &Value, options: BlastOptions) -> Result<Value, RpcError> {
-    let scope = match (params.get("scope").and_then(Value::as_str), params.get("base").and_then(Value::as_str), params.get("range").and_then(Value::as_str)) {
-        (_, Some(base), _) => DiffScope::Base(base.to_string()),
+    let include_whitespace = optional_bool(params, "include_whitespace")?.unwrap_or(false);
+    let (scope_name, base, range) = (optional_str(params, "scope")?, optional_str(params, "base")?, optional_str(params, "range")?);
+    let freshness = state.freshness(snapshot);
+    let Some(repository) = tether_git::discover(&state.paths.root) else {
+        return Ok(json!({ "changed": [], "note": "not a git repository: no diff to map", "freshness": tether_protocol::freshness_json(&freshness) }));
+    };
+    // User revisions become checked object ids before git sees them as revisions.
+    let revision = |text: &str| repository.resolve_revision(text).map_err(|error| RpcError::invalid_params(error.to_string()));
+    let scope = match (scope_name, base, range) {
+        (_, Some(base), _) => DiffScope::Base(revision(base)?),
         (_, _, Some(range)) => match range.split_once("..") {
-            Some((from, to)) if !from.is_empty() && !to.is_empty() && !to.starts_with('.') => DiffScope::Range(from.to_string(), to.to_string()),
+            Some((from, to)) if !from.is_empty() && !to.is_empty() && !to.starts_with('.') => DiffScope::Range(revision(from)?, revision(to)?),
             _ => return Err(RpcError::invalid_params("\"range\" must be A..B")),
         },
         (None | Some("all"), None, None) => DiffScope::All,
@@ -88,17 +103,15 @@ pub fn changes(state: &DaemonState, snapshot: &Snapshot, params: &Value, options
         (Some("staged"), None, None) => DiffScope::Staged,
         (Some(other), None, None) => return Err(RpcError::invalid_params(format!("unknown scope {other:?}; use unstaged, staged, all, or pass base or range"))),
     };
-    let include_whitespace = params.get("include_whitespace").and_then(Value::as_bool).unwrap_or(false);
-    let freshness = state.freshness(snapshot);
-    let Some(repository) = tether_git::discover(&state.paths.root) else {
-        return Ok(json!({ "changed": [], "note": "not a git repository: no diff to map", "freshness": tether_protocol::freshness_json(&freshness) }));
+    let git_error = |error: GitError| match error {
+        GitError::Cancelled { .. } => cancelled(tether_model::Cancelled),
+        error => RpcError::invalid_params(format!("git could not diff that scope: {error}")),
     };
-    let git_error = |error: tether_git::GitError| RpcError::invalid_params(format!("git could not diff that scope: {error}"));
     let sides = repository.diff_sides(&scope).map_err(git_error)?;
-    let diffs = repository.diff(&scope, include_whitespace).map_err(git_error)?;
+    let diffs = repository.diff(&scope, include_whitespace, options.deadline).map_err(git_error)?;
     let changed = {
         let mut cache = state.git_caches.side_facts.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        changed_symbols(&repository, snapshot, &diffs, &sides, &mut cache).map_err(git_error)?
+        changed_symbols(&repository, snapshot, &diffs, &sides, &mut cache, options.deadline).map_err(git_error)?
     };
     // Blast from what the graph knows of the changed symbols (added ones have no dependents yet).
     let mut seeds = Vec::new();
@@ -107,8 +120,32 @@ pub fn changes(state: &DaemonState, snapshot: &Snapshot, params: &Value, options
     }
     seeds.sort_unstable();
     seeds.dedup();
-    let blast = snapshot.blast_symbols(&seeds, options);
+    let blast = snapshot.blast_symbols(&seeds, options).map_err(cancelled)?;
     Ok(tether_protocol::changes_json(snapshot, &changed_rows(&changed), diffs.len(), &blast, &freshness))
+}
+
+/// The number of lines of a regular file, read in bounded chunks.
+fn count_lines(path: &std::path::Path) -> Result<u32, RpcError> {
+    use std::io::Read;
+    let refuse = |why: String| RpcError::invalid_params(format!("{}: {why}", path.display()));
+    let file = std::fs::File::open(path).map_err(|error| refuse(error.to_string()))?;
+    let length = file.metadata().map_err(|error| refuse(error.to_string()))?.len();
+    if length > MAX_OWNERSHIP_FILE_BYTES {
+        return Err(refuse(format!("{length} bytes is over the {} MiB ownership reads", MAX_OWNERSHIP_FILE_BYTES >> 20)));
+    }
+    let mut lines = 0u32;
+    let mut last = b'\n';
+    let mut buffer = vec![0u8; 64 * 1024];
+    let mut reader = file.take(MAX_OWNERSHIP_FILE_BYTES);
+    loop {
+        let read = reader.read(&mut buffer).map_err(|error| refuse(error.to_string()))?;
+        if read == 0 {
+            break;
+        }
+        lines = lines.saturating_add(buffer[..read].iter().filter(|byte| **byte == b'\n').count() as u32);
+        last = buffer[read - 1];
+    }
+    Ok(if last == b'\n' { lines } else { lines + 1 })
 }
 
 fn changed_rows(changed: &[crate::changes::ChangedSymbol]) -> Vec<Value> {
@@ -126,13 +163,4 @@ fn changed_rows(changed: &[crate::changes::ChangedSymbol]) -> Vec<Value> {
             })
         })
         .collect()
-}
-
-/// The page a `changes` answer's blast uses.
-pub fn blast_options(params: &Value, page: PageRequest) -> Result<BlastOptions, RpcError> {
-    let depth = params.get("depth").and_then(Value::as_u64).map(|depth| depth as u32).unwrap_or(BlastOptions::DEFAULT_DEPTH);
-    if depth == 0 || depth > BlastOptions::MAX_DEPTH {
-        return Err(RpcError::invalid_params(format!("depth must be 1 to {}", BlastOptions::MAX_DEPTH)));
-    }
-    Ok(BlastOptions { depth, page })
 }

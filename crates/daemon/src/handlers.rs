@@ -1,10 +1,13 @@
 //! Request handlers: each method reads its parameters, runs one query on the published
-//! snapshot and returns the protocol's JSON. Handlers are stateless.
+//! snapshot and returns the protocol's JSON. Handlers are stateless; long work stops at the
+//! request's deadline.
 
+use tether_model::{Cancelled, Deadline};
 use tether_protocol::rpc::RpcError;
 use tether_protocol::{json, Value};
 use tether_query::{BlastOptions, NeighbourKind, PageRequest, Snapshot, SymbolIndex};
 
+use crate::params::{optional_str, optional_usize, repository_path};
 use crate::state::DaemonState;
 
 /// The methods this daemon answers (besides `shutdown`, which the server handles).
@@ -12,7 +15,18 @@ pub const METHODS: &[&str] = &[
     "status", "lookup", "callers", "callees", "imports", "blast", "ownership", "changes", "context", "search_memory", "record", "reindex", "shutdown",
 ];
 
+/// Answers one request with no deadline (a CLI process, a benchmark).
 pub fn handle(state: &DaemonState, method: &str, params: &Value) -> Result<Value, RpcError> {
+    handle_until(state, method, params, Deadline::none())
+}
+
+/// The error a request whose deadline passed answers.
+pub(crate) fn cancelled(_: Cancelled) -> RpcError {
+    RpcError::new(RpcError::TIMEOUT, "the request ran past its deadline and was stopped")
+}
+
+/// Answers one request; work that runs past `deadline` stops and answers a timeout error.
+pub fn handle_until(state: &DaemonState, method: &str, params: &Value, deadline: Deadline) -> Result<Value, RpcError> {
     match method {
         "status" => Ok(status(state)),
         "reindex" => {
@@ -28,21 +42,21 @@ pub fn handle(state: &DaemonState, method: &str, params: &Value) -> Result<Value
                 "context" => {
                     let subject = match (optional_str(params, "symbol")?, optional_str(params, "path")?) {
                         (Some(_), _) => crate::memory_context::ContextSubject::Symbol(address(&snapshot, params)?),
-                        (None, Some(path)) => crate::memory_context::ContextSubject::File(path.strip_prefix("./").unwrap_or(path).to_string()),
+                        (None, Some(path)) => crate::memory_context::ContextSubject::File(repository_path(&state.paths.root, path, false)?),
                         (None, None) => return Err(RpcError::invalid_params("name a \"symbol\" or a \"path\"")),
                     };
-                    crate::memory_context::context(state, &snapshot, subject)
+                    crate::memory_context::context(state, &snapshot, subject, deadline)
                 }
-                "search_memory" => crate::memory_context::search_memory(state, &snapshot, params, page),
+                "search_memory" => crate::memory_context::search_memory(state, &snapshot, params, page, deadline),
                 "ownership" => {
                     let subject = match optional_str(params, "symbol")? {
                         Some(_) => Some(address(&snapshot, params)?),
                         None => None,
                     };
-                    crate::git_queries::ownership(state, &snapshot, params, subject)
+                    crate::git_queries::ownership(state, &snapshot, params, subject, deadline)
                 }
                 "changes" => {
-                    let options = crate::git_queries::blast_options(params, page)?;
+                    let options = blast_options(params, page, deadline)?;
                     crate::git_queries::changes(state, &snapshot, params, options)
                 }
                 "lookup" => match optional_str(params, "query")? {
@@ -57,19 +71,17 @@ pub fn handle(state: &DaemonState, method: &str, params: &Value) -> Result<Value
                     }
                 },
                 "blast" => {
-                    let depth = optional_usize(params, "depth")?.map(|depth| depth as u32).unwrap_or(BlastOptions::DEFAULT_DEPTH);
-                    if depth == 0 || depth > BlastOptions::MAX_DEPTH {
-                        return Err(RpcError::invalid_params(format!("depth must be 1 to {}", BlastOptions::MAX_DEPTH)));
-                    }
-                    let options = BlastOptions { depth, page };
+                    let options = blast_options(params, page, deadline)?;
                     if let Some(file) = optional_str(params, "file")? {
+                        let relative = repository_path(&state.paths.root, file, false)?;
                         let answer = snapshot
-                            .blast_file(file.strip_prefix("./").unwrap_or(file), options)
-                            .ok_or_else(|| RpcError::new(RpcError::SYMBOL_NOT_FOUND, format!("no indexed file {file:?}; paths are relative to the repository root")))?;
+                            .blast_file(&relative, options)
+                            .ok_or_else(|| RpcError::new(RpcError::SYMBOL_NOT_FOUND, format!("no indexed file {file:?}; paths are relative to the repository root")))?
+                            .map_err(cancelled)?;
                         return Ok(tether_protocol::blast_json(&snapshot, file, &answer, &freshness));
                     }
                     let subject = address(&snapshot, params)?;
-                    let answer = snapshot.blast_symbol(subject, options);
+                    let answer = snapshot.blast_symbol(subject, options).map_err(cancelled)?;
                     Ok(tether_protocol::blast_json(&snapshot, &snapshot.symbol(subject).qualified_name, &answer, &freshness))
                 }
                 _ => {
@@ -136,17 +148,11 @@ fn address(snapshot: &Snapshot, params: &Value) -> Result<SymbolIndex, RpcError>
     })
 }
 
-fn optional_str<'a>(params: &'a Value, name: &str) -> Result<Option<&'a str>, RpcError> {
-    match params.get(name) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(text)) => Ok(Some(text.as_str())),
-        Some(_) => Err(RpcError::invalid_params(format!("\"{name}\" must be a string"))),
+/// `depth` (1 to the maximum, default 3) and the page of a blast (`blast`, `changes`).
+pub(crate) fn blast_options(params: &Value, page: PageRequest, deadline: Deadline) -> Result<BlastOptions, RpcError> {
+    let depth = optional_usize(params, "depth")?.unwrap_or(BlastOptions::DEFAULT_DEPTH as usize);
+    if depth == 0 || depth > BlastOptions::MAX_DEPTH as usize {
+        return Err(RpcError::invalid_params(format!("depth must be 1 to {}", BlastOptions::MAX_DEPTH)));
     }
-}
-
-fn optional_usize(params: &Value, name: &str) -> Result<Option<usize>, RpcError> {
-    match params.get(name) {
-        None | Some(Value::Null) => Ok(None),
-        Some(value) => value.as_u64().map(|number| Some(number as usize)).ok_or_else(|| RpcError::invalid_params(format!("\"{name}\" must be a non-negative integer"))),
-    }
+    Ok(BlastOptions { depth: depth as u32, page, deadline })
 }

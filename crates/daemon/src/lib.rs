@@ -13,16 +13,23 @@ mod follow;
 mod git_queries;
 mod memory_context;
 mod memory_record;
+mod params;
+mod pin_tethers;
+mod record_journal;
 mod handlers;
 mod lock;
 mod paths;
+mod private_paths;
 mod server;
 mod state;
 
 pub use cold_index_pipeline::{index_into_fresh_database, ColdIndexError, ColdIndexOutcome, ColdIndexStoreTimings};
 pub use lock::{DaemonLock, LockError};
+pub use memory_record::recover_interrupted_record;
 pub use paths::DaemonPaths;
-pub use server::serve;
+pub use private_paths::{current_uid, open_private_append, peer_uid};
+pub use server::{IDLE_TIMEOUT, MAX_CONNECTIONS, MAX_REQUESTS_IN_FLIGHT};
+pub use server::{serve, server_runtime};
 pub use state::{DaemonState, RebuildError};
 
 /// The memory graph of a repository against a snapshot of its code graph, for a process that
@@ -33,4 +40,4 @@ pub fn memory_graph_for(paths: DaemonPaths, snapshot: &tether_query::Snapshot) -
 }
 
 pub use follow::spawn_follower;
-pub use handlers::{handle, METHODS};
+pub use handlers::{handle, handle_until, METHODS};

@@ -6,14 +6,16 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use tether_git::{DiffScope, Repository, Side};
+use tether_git::{Repository, Revision};
+use tether_model::Deadline;
 use tether_memory::{Entry, EntryProblem, TetherKind};
 use tether_model::SymbolKind;
 use tether_protocol::rpc::RpcError;
 use tether_protocol::{json, Value};
 use tether_query::{Snapshot, SymbolIndex};
 
-use crate::changes::{changed_symbols, module_name_of};
+use crate::changes::module_name_of;
+use crate::pin_tethers::{name_inside_module, PinTether};
 use crate::state::DaemonState;
 
 /// The entries as last loaded.
@@ -23,16 +25,6 @@ pub struct LoadedMemory {
     pub problems: Vec<EntryProblem>,
 }
 
-/// What one pin tethers: a symbol of a file (by its name inside its module), or the file.
-#[derive(Clone, Debug)]
-pub struct PinTether {
-    pub kind: TetherKind,
-    pub path: String,
-    /// The qualified name without the module prefix (`Class.method`), for `Changed` tethers.
-    pub relative_name: Option<String>,
-    pub symbol_kind: Option<SymbolKind>,
-}
-
 /// Memory state kept between calls. Pins name immutable commits, so their tethers are cached
 /// for good; HEAD's history (with its renames), the index by path and staleness are cached
 /// per HEAD, and the history is extended, not rebuilt, when HEAD moves forward.
@@ -40,7 +32,9 @@ pub struct PinTether {
 pub struct MemoryCache {
     signature: Option<(Option<String>, u64)>,
     loaded: Arc<LoadedMemory>,
-    pin_tethers: HashMap<(String, Vec<String>), Arc<Vec<PinTether>>>,
+    pub(crate) pin_tethers: HashMap<crate::pin_tethers::PinKey, Arc<Vec<PinTether>>>,
+    /// Whether the persisted pins (`pin-tethers.tsv`) were read into `pin_tethers`.
+    pub(crate) pin_tethers_loaded: bool,
     history: Option<(String, Arc<History>)>,
     index: Option<((Option<String>, u64), Arc<MemoryIndex>)>,
     staleness: HashMap<(String, String, u32, u32, Option<String>), Arc<Vec<tether_git::CommitAuthor>>>,
@@ -135,56 +129,36 @@ impl MemoryCache {
     }
 }
 
-/// The tethers of one pin: the symbols its commit changed in the pinned files, or the files.
-fn pin_tethers(state: &DaemonState, repository: &Repository, snapshot: &Snapshot, commit: &str, files: &[String]) -> Arc<Vec<PinTether>> {
-    let key = (commit.to_string(), files.to_vec());
-    if let Some(cached) = state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).pin_tethers.get(&key) {
-        return Arc::clone(cached);
-    }
-    let mut tethers = Vec::new();
-    let parent = repository.parent_or_empty_tree(commit);
-    let sides = (Side::Revision(parent.clone()), Side::Revision(commit.to_string()));
-    let diffs = repository.diff(&DiffScope::Range(parent, commit.to_string()), false).unwrap_or_default();
-    let diffs: Vec<_> = diffs.into_iter().filter(|diff| files.is_empty() || diff.new_path.as_ref().or(diff.old_path.as_ref()).is_some_and(|path| files.contains(path))).collect();
-    let changed = {
-        let mut cache = state.git_caches.side_facts.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        changed_symbols(repository, snapshot, &diffs, &sides, &mut cache).unwrap_or_default()
-    };
-    for symbol in &changed {
-        let module = module_name_of(snapshot, &symbol.path);
-        let relative = name_inside_module(&symbol.qualified_name, &module).unwrap_or(&symbol.qualified_name).to_string();
-        tethers.push(PinTether { kind: TetherKind::Changed, path: symbol.path.clone(), relative_name: Some(relative), symbol_kind: Some(symbol.kind) });
-    }
-    // A pinned file whose diff is empty, or holds no parsed symbol, is referenced as a file.
-    for file in files {
-        if !changed.iter().any(|symbol| &symbol.path == file) {
-            tethers.push(PinTether { kind: TetherKind::Referenced, path: file.clone(), relative_name: None, symbol_kind: None });
-        }
-    }
-    let tethers = Arc::new(tethers);
-    state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).pin_tethers.insert(key, Arc::clone(&tethers));
-    tethers
-}
-
 /// HEAD's history with renames, extended from the cached one when HEAD moved forward.
-fn history(state: &DaemonState, repository: &Repository, head: &str) -> Arc<History> {
+fn history(state: &DaemonState, repository: &Repository, head: &str, deadline: Deadline) -> Arc<History> {
     let cached = state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).history.clone();
     let history = match cached {
         Some((cached_head, history)) if cached_head == head => return history,
-        Some((cached_head, history)) if repository.is_ancestor(&cached_head, head) => {
+        Some((cached_head, history)) if is_ancestor_id(repository, &cached_head, head) => {
             let mut commits = history.commits.clone();
-            commits.extend(repository.history_with_renames(Some(&cached_head)).unwrap_or_default());
+            let cached = Revision::from_object_id(&cached_head).expect("checked by is_ancestor_id");
+            commits.extend(repository.history_with_renames(Some(&cached), deadline).unwrap_or_default());
             History::new(commits)
         }
-        _ => History::new(repository.history_with_renames(None).unwrap_or_default()),
+        _ => History::new(repository.history_with_renames(None, deadline).unwrap_or_default()),
     };
     let history = Arc::new(history);
     state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).history = Some((head.to_string(), Arc::clone(&history)));
     history
 }
 
-/// The index of the memory as loaded now, rebuilt when `.memory/` or HEAD changed.
-pub fn memory_index(state: &DaemonState, repository: &Repository, snapshot: &Snapshot, head: &Option<String>) -> Arc<MemoryIndex> {
+/// Whether one commit id is an ancestor of another (both as git printed them).
+fn is_ancestor_id(repository: &Repository, ancestor: &str, descendant: &str) -> bool {
+    match (Revision::from_object_id(ancestor), Revision::from_object_id(descendant)) {
+        (Some(ancestor), Some(descendant)) => repository.is_ancestor(&ancestor, &descendant),
+        _ => false,
+    }
+}
+
+/// The index of the memory as loaded now, rebuilt when `.memory/` or HEAD changed. `None`
+/// when the deadline passed before every pin was mapped (the pins mapped so far stay cached,
+/// so the next call goes on from there).
+pub fn memory_index(state: &DaemonState, repository: &Repository, snapshot: &Snapshot, head: &Option<String>, deadline: Deadline) -> Option<Arc<MemoryIndex>> {
     let (loaded, signature, cached) = {
         let mut cache = state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let loaded = cache.current(&state.paths.root, head.clone());
@@ -192,29 +166,35 @@ pub fn memory_index(state: &DaemonState, repository: &Repository, snapshot: &Sna
         (loaded, signature.clone(), cache.index.clone().filter(|(indexed, _)| *indexed == signature).map(|(_, index)| index))
     };
     if let Some(index) = cached {
-        return index;
+        return Some(index);
     }
-    let history = head.as_deref().map(|head| history(state, repository, head)).unwrap_or_default();
-    let mut by_path: HashMap<String, Vec<(usize, PinTether, String)>> = HashMap::new();
+    let history = head.as_deref().map(|head| history(state, repository, head, deadline)).unwrap_or_default();
+    // Every pin's full commit, then the pins mapped in batches (most from the persisted file).
+    let mut pins: Vec<(usize, Revision, &Vec<String>)> = Vec::new();
     for (position, entry) in loaded.entries.iter().enumerate() {
         for pin in &entry.pins {
-            let commit = if history.position.contains_key(&pin.commit) { Some(pin.commit.clone()) } else { repository.resolve_commit(&pin.commit) };
-            let Some(commit) = commit else { continue };
-            for tether in pin_tethers(state, repository, snapshot, &commit, &pin.files).iter() {
-                let path = history.path_at_head(&commit, &tether.path);
-                by_path.entry(path).or_default().push((position, tether.clone(), commit.clone()));
+            let commit = match Revision::from_object_id(&pin.commit) {
+                Some(full) if history.position.contains_key(full.as_str()) => Some(full),
+                _ => repository.resolve_revision(&pin.commit).ok(),
+            };
+            if let Some(commit) = commit {
+                pins.push((position, commit, &pin.files));
             }
+        }
+    }
+    let wanted: Vec<(Revision, Vec<String>)> = pins.iter().map(|(_, commit, files)| (commit.clone(), (*files).clone())).collect();
+    crate::pin_tethers::ensure_mapped(state, repository, snapshot, &wanted, deadline).ok()?;
+    let mut by_path: HashMap<String, Vec<(usize, PinTether, String)>> = HashMap::new();
+    for (position, commit, files) in &pins {
+        let Some(tethers) = crate::pin_tethers::tethers_of(state, commit, files) else { continue };
+        for tether in tethers.iter() {
+            let path = history.path_at_head(commit.as_str(), &tether.path);
+            by_path.entry(path).or_default().push((*position, tether.clone(), commit.to_string()));
         }
     }
     let index = Arc::new(MemoryIndex { loaded, by_path });
     state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).index = Some((signature, Arc::clone(&index)));
-    index
-}
-
-/// A qualified name without its module's prefix (`pkg.mod.Class.method` → `Class.method`,
-/// `krate::m::Type::f` → `Type::f`); `None` when it is not inside that module.
-fn name_inside_module<'a>(qualified_name: &'a str, module: &str) -> Option<&'a str> {
-    qualified_name.strip_prefix(module).map(|rest| rest.trim_start_matches(['.', ':']))
+    Some(index)
 }
 
 /// What a `context` question is about.
@@ -225,7 +205,7 @@ pub enum ContextSubject {
 
 /// `context`: every entry tethered to a symbol or file, oldest first, with the tip, staleness
 /// and needs-recheck verdicts.
-pub fn context(state: &DaemonState, snapshot: &Snapshot, subject: ContextSubject) -> Result<Value, RpcError> {
+pub fn context(state: &DaemonState, snapshot: &Snapshot, subject: ContextSubject, deadline: Deadline) -> Result<Value, RpcError> {
     let freshness = state.freshness(snapshot);
     let repository = tether_git::discover(&state.paths.root);
     let head = repository.as_ref().and_then(|repository| repository.head().ok()).and_then(|head| head.commit);
@@ -242,7 +222,7 @@ pub fn context(state: &DaemonState, snapshot: &Snapshot, subject: ContextSubject
     let Some(repository) = repository else {
         return Ok(json!({ "subject": subject_json, "chain": [], "tip": null, "note": "not a git repository: entries cannot be tethered", "freshness": tether_protocol::freshness_json(&freshness) }));
     };
-    let index = memory_index(state, &repository, snapshot, &head);
+    let index = memory_index(state, &repository, snapshot, &head, deadline).ok_or_else(|| crate::handlers::cancelled(tether_model::Cancelled))?;
     let memory = &index.loaded;
     let mut best: HashMap<usize, (TetherKind, String)> = HashMap::new();
     for (position, tether, commit) in index.by_path.get(&path).into_iter().flatten() {
@@ -266,7 +246,7 @@ pub fn context(state: &DaemonState, snapshot: &Snapshot, subject: ContextSubject
     let tip = tether_memory::tip(&tip_candidates).map(|entry| entry.id.clone());
     let mut rows = Vec::new();
     for (entry, kind, commit) in &chain {
-        let later = staleness(state, &repository, commit, &path, span, &head);
+        let later = staleness(state, &repository, commit, &path, span, &head, deadline);
         let mut authors: Vec<&str> = later.iter().map(|commit| commit.author.as_str()).collect();
         authors.sort_unstable();
         authors.dedup();
@@ -307,15 +287,16 @@ pub fn context(state: &DaemonState, snapshot: &Snapshot, subject: ContextSubject
 }
 
 /// Commits after the pin that touched the subject (its current lines, or the file).
-fn staleness(state: &DaemonState, repository: &Repository, pin: &str, path: &str, span: Option<(u32, u32)>, head: &Option<String>) -> Arc<Vec<tether_git::CommitAuthor>> {
+fn staleness(state: &DaemonState, repository: &Repository, pin: &str, path: &str, span: Option<(u32, u32)>, head: &Option<String>, deadline: Deadline) -> Arc<Vec<tether_git::CommitAuthor>> {
     let (start, end) = span.unwrap_or((0, 0));
     let key = (pin.to_string(), path.to_string(), start, end, head.clone());
     if let Some(cached) = state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).staleness.get(&key) {
         return Arc::clone(cached);
     }
+    let Some(pin) = Revision::from_object_id(pin) else { return Arc::default() };
     let commits = match span {
-        Some((start, end)) => repository.commits_touching_since(path, start, end, pin),
-        None => repository.commits_touching_file_since(path, pin),
+        Some((start, end)) => repository.commits_touching_since(path, start, end, &pin, deadline),
+        None => repository.commits_touching_file_since(path, &pin, deadline),
     }
     .unwrap_or_default();
     let commits = Arc::new(commits);
@@ -325,24 +306,25 @@ fn staleness(state: &DaemonState, repository: &Repository, pin: &str, path: &str
 
 /// `search_memory`: ranked lexical search over the entries (title above tags above body),
 /// filtered by type, status, and the entries tethered to a symbol or path.
-pub fn search_memory(state: &DaemonState, snapshot: &Snapshot, params: &Value, page: tether_query::PageRequest) -> Result<Value, RpcError> {
-    let query = params.get("query").and_then(Value::as_str).unwrap_or("");
+pub fn search_memory(state: &DaemonState, snapshot: &Snapshot, params: &Value, page: tether_query::PageRequest, deadline: Deadline) -> Result<Value, RpcError> {
+    use crate::params::optional_str;
+    let query = optional_str(params, "query")?.unwrap_or("");
     let mut filters = tether_memory::SearchFilters::default();
-    if let Some(entry_type) = params.get("type").and_then(Value::as_str) {
+    if let Some(entry_type) = optional_str(params, "type")? {
         filters.entry_types.push(tether_memory::EntryType::parse(entry_type).ok_or_else(|| RpcError::invalid_params(format!("unknown type {entry_type:?}")))?);
     }
-    if let Some(status) = params.get("status").and_then(Value::as_str) {
+    if let Some(status) = optional_str(params, "status")? {
         filters.statuses.push(tether_memory::EntryStatus::parse(status).ok_or_else(|| RpcError::invalid_params(format!("unknown status {status:?}; use active or discarded")))?);
     }
-    let tethered_to = match (params.get("symbol").and_then(Value::as_str), params.get("path").and_then(Value::as_str)) {
+    let tethered_to = match (optional_str(params, "symbol")?, optional_str(params, "path")?) {
         (Some(symbol), _) => {
             let index = snapshot.resolve_address(symbol).map_err(|error| {
                 let (message, data) = tether_protocol::address_error_json(&error);
                 RpcError::new(RpcError::SYMBOL_NOT_FOUND, message).with_data(data)
             })?;
-            Some(context(state, snapshot, ContextSubject::Symbol(index))?)
+            Some(context(state, snapshot, ContextSubject::Symbol(index), deadline)?)
         }
-        (None, Some(path)) => Some(context(state, snapshot, ContextSubject::File(path.to_string()))?),
+        (None, Some(path)) => Some(context(state, snapshot, ContextSubject::File(crate::params::repository_path(&state.paths.root, path, false)?), deadline)?),
         (None, None) => None,
     };
     if let Some(answer) = tethered_to {
@@ -383,7 +365,7 @@ pub fn search_memory(state: &DaemonState, snapshot: &Snapshot, params: &Value, p
 pub fn memory_graph(state: &DaemonState, snapshot: &Snapshot) -> tether_model::MemoryGraph {
     let Some(repository) = tether_git::discover(&state.paths.root) else { return Default::default() };
     let head = repository.head().ok().and_then(|head| head.commit);
-    let index = memory_index(state, &repository, snapshot, &head);
+    let Some(index) = memory_index(state, &repository, snapshot, &head, Deadline::none()) else { return Default::default() };
     let mut graph = tether_model::MemoryGraph::default();
     for entry in &index.loaded.entries {
         graph.entries.push(tether_model::MemoryEntryRecord {

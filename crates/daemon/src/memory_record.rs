@@ -1,24 +1,34 @@
-//! `record`: writing a new memory entry, committed to git and pinned. Every input is checked
-//! before anything is written; records are serialized by a lock, so concurrent records never
-//! clobber each other.
+//! `record`: writing a new memory entry, committed to git and pinned. It runs in three steps:
+//! check everything (nothing is written on a refusal), journal what is about to happen, then
+//! the git steps (commit the files: the pin; write the entry; commit it). Records are
+//! serialized by a lock across processes, and a record interrupted by a crash is settled by
+//! the next one, or by the daemon at start (`record_journal`).
 
 use std::collections::HashSet;
 use std::fs::OpenOptions;
-use std::io::Write;
 use std::path::Path;
 
 use tether_memory::{Entry, EntryStatus, EntryType, Pin};
 use tether_protocol::rpc::RpcError;
 use tether_protocol::{json, Value};
 
+use crate::params::{optional_str, string_list};
+use crate::record_journal::{self, RecordJournal};
 use crate::state::DaemonState;
 
 fn refuse(message: impl Into<String>) -> RpcError {
     RpcError::invalid_params(message)
 }
 
+fn internal(message: impl Into<String>) -> RpcError {
+    RpcError::new(RpcError::INTERNAL_ERROR, message)
+}
+
 /// A repository-relative path that stays inside the repository, normalized; or why not.
 fn inside_repository(root: &Path, path: &str) -> Result<String, RpcError> {
+    if path.contains(['\n', '\r', '\0']) {
+        return Err(refuse(format!("{path:?}: a path with a line break cannot be recorded")));
+    }
     let candidate = Path::new(path);
     if candidate.is_absolute() {
         let canonical = candidate.canonicalize().map_err(|_| refuse(format!("{path} does not exist")))?;
@@ -36,96 +46,192 @@ fn inside_repository(root: &Path, path: &str) -> Result<String, RpcError> {
     Ok(path.trim_start_matches("./").to_string())
 }
 
-pub fn record(state: &DaemonState, params: &Value) -> Result<Value, RpcError> {
-    let root = state.paths.root.canonicalize().unwrap_or_else(|_| state.paths.root.clone());
-    let repository = tether_git::discover(&root).ok_or_else(|| refuse("not a git repository: entries are committed to git"))?;
-    let text = |name: &str| params.get(name).and_then(Value::as_str).map(str::trim).filter(|text| !text.is_empty());
-    let entry_type = text("type").ok_or_else(|| refuse("missing \"type\" (plan, checkpoint, experiment, decision, todo, note, annotation)"))?;
-    let entry_type = EntryType::parse(entry_type).ok_or_else(|| refuse(format!("unknown type {entry_type:?}; use plan, checkpoint, experiment, decision, todo, note or annotation")))?;
-    let title = text("title").ok_or_else(|| refuse("the title is empty"))?.to_string();
-    let body = params.get("body").and_then(Value::as_str).unwrap_or("").to_string();
-    let files: Vec<String> = params.get("files").and_then(Value::as_array).map(|files| files.iter().filter_map(|file| file.as_str().map(str::to_string)).collect()).unwrap_or_default();
-    let commit = text("commit");
-    if !files.is_empty() && commit.is_some() {
+/// `.memory` and the entry's type folder must be real folders (or not exist yet): a link
+/// there would make `record` write outside the repository.
+fn check_memory_folders(root: &Path, entry_path: &str) -> Result<(), RpcError> {
+    let mut folder = root.to_path_buf();
+    let parts: Vec<&str> = entry_path.split('/').collect();
+    for part in &parts[..parts.len().saturating_sub(1)] {
+        folder.push(part);
+        match std::fs::symlink_metadata(&folder) {
+            Ok(metadata) if metadata.file_type().is_symlink() => {
+                return Err(refuse(format!("{} is a symbolic link; entries are only written into real folders of the repository", folder.display())));
+            }
+            Ok(metadata) if !metadata.is_dir() => return Err(refuse(format!("{} is not a folder", folder.display()))),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Every id an entry refers to must be valid and name an entry that exists (or, for
+/// `supersedes`, any existing entry but itself).
+fn check_references(entry: &Entry, existing_ids: &HashSet<String>) -> Result<(), RpcError> {
+    for (field, referenced) in entry.references() {
+        tether_memory::validate_id(referenced).map_err(|problem| refuse(format!("{field}: {problem}")))?;
+        if referenced == entry.id {
+            return Err(refuse(format!("{field}: an entry cannot refer to itself")));
+        }
+        if !existing_ids.contains(referenced) {
+            return Err(refuse(format!("{field} {referenced:?} does not exist: no entry has that id")));
+        }
+    }
+    Ok(())
+}
+
+/// The entry's text with its one pin set to the files' commit.
+pub(crate) fn entry_text_pinned(journal: &RecordJournal, pin: &str) -> String {
+    match tether_memory::parse_entry(&journal.entry_path, &journal.entry_text) {
+        Ok((mut entry, _)) => {
+            entry.pins = vec![Pin { commit: pin.to_string(), files: journal.files.clone() }];
+            tether_memory::render_entry(&entry)
+        }
+        Err(_) => journal.entry_text.clone(),
+    }
+}
+
+/// What one record request asks for, read strictly.
+struct RecordRequest {
+    entry_type: EntryType,
+    title: String,
+    body: String,
+    files: Vec<String>,
+    commit: Option<String>,
+    tags: Vec<String>,
+    parent: Option<String>,
+    id: Option<String>,
+    supersedes: Vec<String>,
+    depends_on: Vec<String>,
+    related: Vec<String>,
+}
+
+fn read_request(params: &Value) -> Result<RecordRequest, RpcError> {
+    let text = |name: &str| -> Result<Option<String>, RpcError> { Ok(optional_str(params, name)?.map(str::trim).filter(|text| !text.is_empty()).map(str::to_string)) };
+    let entry_type = text("type")?.ok_or_else(|| refuse("missing \"type\" (plan, checkpoint, experiment, decision, todo, note, annotation)"))?;
+    let entry_type = EntryType::parse(&entry_type).ok_or_else(|| refuse(format!("unknown type {entry_type:?}; use plan, checkpoint, experiment, decision, todo, note or annotation")))?;
+    let title = text("title")?.ok_or_else(|| refuse("the title is empty"))?;
+    if title.contains(['\n', '\r']) {
+        return Err(refuse("the title must be one line"));
+    }
+    let request = RecordRequest {
+        entry_type,
+        title,
+        body: optional_str(params, "body")?.unwrap_or("").to_string(),
+        files: string_list(params, "files")?,
+        commit: text("commit")?,
+        tags: string_list(params, "tags")?,
+        parent: text("parent")?,
+        id: text("id")?,
+        supersedes: string_list(params, "supersedes")?,
+        depends_on: string_list(params, "depends_on")?,
+        related: string_list(params, "related")?,
+    };
+    if !request.files.is_empty() && request.commit.is_some() {
         return Err(refuse("pass either \"files\" (commit them now) or \"commit\" (pin an existing commit), not both"));
     }
-    let tags: Vec<String> = params.get("tags").and_then(Value::as_array).map(|tags| tags.iter().filter_map(|tag| tag.as_str().map(str::to_string)).collect()).unwrap_or_default();
+    Ok(request)
+}
 
-    // One record at a time, across processes.
+/// Settles a record a crash interrupted (see `record_journal`), under the record lock. The
+/// daemon calls it at start; every `record` calls it first too.
+pub fn recover_interrupted_record(paths: &crate::DaemonPaths) -> Result<(), String> {
+    let root = paths.root.canonicalize().unwrap_or_else(|_| paths.root.clone());
+    let Some(repository) = tether_git::discover(&root) else { return Ok(()) };
+    if !record_journal::journal_path(&paths.folder).exists() {
+        return Ok(());
+    }
+    let lock_path = paths.lock.with_file_name("record.lock");
+    let lock = OpenOptions::new().create(true).truncate(false).write(true).open(&lock_path).map_err(|error| format!("cannot open {}: {error}", lock_path.display()))?;
+    lock.lock().map_err(|error| format!("cannot lock {}: {error}", lock_path.display()))?;
+    record_journal::recover(&repository, &root, &paths.folder).map(|_| ()).map_err(|error| error.to_string())
+}
+
+pub fn record(state: &DaemonState, params: &Value) -> Result<Value, RpcError> {
+    let request = read_request(params)?;
+    let root = state.paths.root.canonicalize().unwrap_or_else(|_| state.paths.root.clone());
+    let repository = tether_git::discover(&root).ok_or_else(|| refuse("not a git repository: entries are committed to git"))?;
+
+    // One record at a time, across processes; an interrupted one is settled first.
     let lock_path = state.paths.lock.with_file_name("record.lock");
-    let lock = OpenOptions::new().create(true).truncate(false).write(true).open(&lock_path).map_err(|error| RpcError::new(RpcError::INTERNAL_ERROR, format!("cannot open {}: {error}", lock_path.display())))?;
-    lock.lock().map_err(|error| RpcError::new(RpcError::INTERNAL_ERROR, format!("cannot lock {}: {error}", lock_path.display())))?;
+    let lock = OpenOptions::new().create(true).truncate(false).write(true).open(&lock_path).map_err(|error| internal(format!("cannot open {}: {error}", lock_path.display())))?;
+    lock.lock().map_err(|error| internal(format!("cannot lock {}: {error}", lock_path.display())))?;
+    record_journal::recover(&repository, &root, &state.paths.folder).map_err(|error| internal(format!("settling an interrupted record failed: {error}")))?;
 
     let (existing_files, _) = crate::memory_context::memory_files(&root);
     let existing = tether_memory::load_entries(&existing_files);
     let existing_ids: HashSet<String> = existing.entries.iter().map(|entry| entry.id.clone()).collect();
-    let parent = match text("parent") {
-        Some(parent) if !existing_ids.contains(parent) => return Err(refuse(format!("parent {parent:?} does not exist"))),
-        other => other.map(str::to_string),
-    };
-    let id = match text("id") {
+    let id = match &request.id {
         Some(id) => {
             tether_memory::validate_id(id).map_err(|problem| refuse(format!("invalid id {id:?}: {problem}")))?;
             if existing_ids.contains(id) {
                 return Err(refuse(format!("an entry with id {id:?} exists already")));
             }
-            id.to_string()
+            id.clone()
         }
-        None => tether_memory::unique_id(&tether_memory::slugify_title(&title), &existing_ids),
+        None => tether_memory::unique_id(&tether_memory::slugify_title(&request.title), &existing_ids),
     };
-    let files = files.iter().map(|file| inside_repository(&root, file)).collect::<Result<Vec<_>, _>>()?;
+    let files = request.files.iter().map(|file| inside_repository(&root, file)).collect::<Result<Vec<_>, _>>()?;
     if !files.is_empty() {
-        let changed = repository.changed_paths(&files).map_err(|error| RpcError::new(RpcError::INTERNAL_ERROR, error.to_string()))?;
+        let changed = repository.changed_paths(&files).map_err(|error| internal(error.to_string()))?;
         let unchanged: Vec<&String> = files.iter().filter(|file| !changed.iter().any(|changed| changed == *file || changed.starts_with(&format!("{file}/")))).collect();
         if !unchanged.is_empty() {
             return Err(refuse(format!("nothing to commit in {unchanged:?}: files must have changes")));
         }
     }
-    let pinned_commit = match commit {
+    let pinned_commit = match &request.commit {
         Some(commit) => Some(repository.resolve_commit(commit).ok_or_else(|| refuse(format!("no commit {commit:?} in this repository")))?),
         None => None,
     };
-
-    // Everything is valid: commit the files first (their commit is the pin), then the entry.
+    let pin_files = match &pinned_commit {
+        Some(commit) => repository_files_of(&repository, commit),
+        None => files.clone(),
+    };
     let now = timestamp();
-    let entry_path = tether_memory::entry_file_path(entry_type, &id);
-    let pin_commit = if files.is_empty() {
-        pinned_commit.clone()
-    } else {
-        Some(repository.commit_paths(&files, &format!("{}: {title}", entry_type.as_str())).map_err(|error| RpcError::new(RpcError::INTERNAL_ERROR, format!("committing the files failed: {error}")))?)
-    };
-    let pin_files = if files.is_empty() {
-        pinned_commit.as_ref().map(|commit| repository_files_of(&repository, commit)).unwrap_or_default()
-    } else {
-        files.clone()
-    };
+    let entry_path = tether_memory::entry_file_path(request.entry_type, &id);
     let entry = Entry {
         id: id.clone(),
-        entry_type,
-        title: title.clone(),
+        entry_type: request.entry_type,
+        title: request.title.clone(),
         status: EntryStatus::Active,
-        parent,
+        parent: request.parent.clone(),
         created_at: Some(now.clone()),
         updated_at: Some(now),
-        tags,
-        pins: pin_commit.iter().map(|commit| Pin { commit: commit.clone(), files: pin_files.clone() }).collect(),
-        supersedes: string_list(params, "supersedes"),
-        depends_on: string_list(params, "depends_on"),
-        related: string_list(params, "related"),
-        body,
+        tags: request.tags.clone(),
+        // A files record's pin is the files' commit, known only once it is made.
+        pins: pinned_commit.iter().map(|commit| Pin { commit: commit.clone(), files: pin_files.clone() }).collect(),
+        supersedes: request.supersedes.clone(),
+        depends_on: request.depends_on.clone(),
+        related: request.related.clone(),
+        body: request.body.clone(),
         path: entry_path.clone(),
     };
-    let full = root.join(&entry_path);
-    if let Some(folder) = full.parent() {
-        std::fs::create_dir_all(folder).map_err(|error| RpcError::new(RpcError::INTERNAL_ERROR, format!("cannot create {}: {error}", folder.display())))?;
+    check_references(&entry, &existing_ids)?;
+    check_memory_folders(&root, &entry_path)?;
+    if root.join(&entry_path).exists() {
+        return Err(refuse(format!("{entry_path} exists already")));
     }
-    // `create_new`: never overwrite an entry, even one written by another tool meanwhile.
-    let mut file = OpenOptions::new().write(true).create_new(true).open(&full).map_err(|error| refuse(format!("cannot create {entry_path}: {error}")))?;
-    file.write_all(tether_memory::render_entry(&entry).as_bytes()).map_err(|error| RpcError::new(RpcError::INTERNAL_ERROR, format!("cannot write {entry_path}: {error}")))?;
-    drop(file);
-    let entry_commit = repository
-        .commit_paths(std::slice::from_ref(&entry_path), &format!("memory: {}: {title}", entry_type.as_str()))
-        .map_err(|error| RpcError::new(RpcError::INTERNAL_ERROR, format!("committing the entry failed: {error}")))?;
+    if let Some(problem) = tether_memory::validate_new_entry(&entry, &existing_ids).into_iter().find(|problem| problem.severity == tether_memory::Severity::Error) {
+        return Err(refuse(format!("the entry would not load back: {problem}")));
+    }
+
+    // Everything is valid: journal, then the git steps.
+    let staged_before = repository.staged_paths().map_err(|error| internal(error.to_string()))?;
+    let journal = RecordJournal {
+        head_before: repository.resolve_commit("HEAD"),
+        staged_by_us: files.iter().filter(|file| !staged_before.contains(file)).cloned().collect(),
+        files: files.clone(),
+        files_message: format!("{}: {}", request.entry_type.as_str(), request.title),
+        entry_message: format!("memory: {}: {}", request.entry_type.as_str(), request.title),
+        entry_path: entry_path.clone(),
+        entry_text: tether_memory::render_entry(&entry),
+    };
+    record_journal::write(&state.paths.folder, &journal).map_err(|error| internal(format!("cannot write the record journal: {error}")))?;
+    let outcome = commit_entry(&repository, &root, &journal);
+    if outcome.is_err() {
+        record_journal::roll_back(&repository, &root, &journal);
+    }
+    let _ = record_journal::remove(&state.paths.folder);
+    let (pin_commit, entry_commit) = outcome?;
     Ok(json!({
         "id": id,
         "file": entry_path,
@@ -136,17 +242,30 @@ pub fn record(state: &DaemonState, params: &Value) -> Result<Value, RpcError> {
     }))
 }
 
-/// The source files a commit changed, for a pin of an existing commit.
-fn repository_files_of(repository: &tether_git::Repository, commit: &str) -> Vec<String> {
-    let parent = repository.parent_or_empty_tree(commit);
-    repository
-        .diff(&tether_git::DiffScope::Range(parent, commit.to_string()), true)
-        .map(|diffs| diffs.into_iter().filter_map(|diff| diff.new_path.or(diff.old_path)).collect())
-        .unwrap_or_default()
+/// The git steps of a journaled record: the files' commit (the pin), then the entry written
+/// and committed alone. Returns (pin, entry commit).
+fn commit_entry(repository: &tether_git::Repository, root: &Path, journal: &RecordJournal) -> Result<(Option<String>, String), RpcError> {
+    let (pin, text) = if journal.files.is_empty() {
+        let pin = tether_memory::parse_entry(&journal.entry_path, &journal.entry_text).ok().and_then(|(entry, _)| entry.pins.first().map(|pin| pin.commit.clone()));
+        (pin, journal.entry_text.clone())
+    } else {
+        let pin = repository.commit_paths(&journal.files, &journal.files_message).map_err(|error| internal(format!("committing the files failed: {error}")))?.to_string();
+        let text = entry_text_pinned(journal, &pin);
+        (Some(pin), text)
+    };
+    record_journal::finish_entry(repository, root, journal, &text).map_err(|error| internal(format!("committing the entry failed: {error}")))?;
+    let entry_commit = repository.resolve_commit("HEAD").unwrap_or_default();
+    Ok((pin, entry_commit))
 }
 
-fn string_list(params: &Value, name: &str) -> Vec<String> {
-    params.get(name).and_then(Value::as_array).map(|items| items.iter().filter_map(|item| item.as_str().map(str::to_string)).collect()).unwrap_or_default()
+/// The source files a commit changed, for a pin of an existing commit.
+fn repository_files_of(repository: &tether_git::Repository, commit: &str) -> Vec<String> {
+    let Some(commit) = tether_git::Revision::from_object_id(commit) else { return Vec::new() };
+    let parent = repository.parent_or_empty_tree(&commit);
+    repository
+        .diff(&tether_git::DiffScope::Range(parent, commit), true, tether_model::Deadline::none())
+        .map(|diffs| diffs.into_iter().filter_map(|diff| diff.new_path.or(diff.old_path)).collect())
+        .unwrap_or_default()
 }
 
 /// Now, as an RFC 3339 UTC timestamp (`2026-11-30T05:00:00Z`).

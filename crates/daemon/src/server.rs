@@ -1,26 +1,53 @@
 //! The socket server: takes a bound listener and a shutdown future; each connection is a
 //! task reading newline-delimited JSON-RPC requests. A malformed request gets an error and
 //! the connection stays usable; a panic or timeout in one request harms nothing else.
+//!
+//! Limits, so that no client can take the daemon down: only the daemon's own user may
+//! connect (`SO_PEERCRED`); at most [`MAX_CONNECTIONS`] connections are open at once (the
+//! next one is told so and closed); a connection with no request for [`IDLE_TIMEOUT`] is
+//! closed; a request line over `MAX_REQUEST_BYTES` is answered `-32600` and the rest of it is
+//! discarded without being buffered; at most [`MAX_REQUESTS_IN_FLIGHT`] requests run at once
+//! (the others queue); a request's work stops at its deadline, not only its answer.
 
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tether_protocol::rpc::{error_line, parse_request, success_line, RpcError, MAX_REQUEST_BYTES};
-use tether_protocol::Value;
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tether_model::Deadline;
+use tether_protocol::rpc::{error_line, parse_request, success_line, RequestId, RpcError, MAX_REQUEST_BYTES};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{UnixListener, UnixStream};
-use tokio::sync::Notify;
+use tokio::sync::{Notify, Semaphore};
 
-use crate::handlers::handle;
+use crate::handlers::handle_until;
 use crate::state::DaemonState;
 
-/// A request running longer than this is answered with a timeout error.
+/// A request running longer than this is answered with a timeout error, and its work stops.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
+/// Connections open at once; one more is answered an error and closed.
+pub const MAX_CONNECTIONS: usize = 256;
+/// Requests whose work runs at once; the others wait their turn.
+pub const MAX_REQUESTS_IN_FLIGHT: usize = 8;
+/// A connection that sends no request for this long is closed.
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(30 * 60);
+
+/// The async runtime the server runs on: `worker_threads` for connections, and blocking
+/// threads (where requests run) with the stack extraction needs, since `changes` and
+/// `context` extract files on them.
+pub fn server_runtime(worker_threads: usize) -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(worker_threads)
+        .max_blocking_threads(MAX_REQUESTS_IN_FLIGHT * 2)
+        .thread_stack_size(tether_extract::EXTRACTION_STACK_BYTES)
+        .enable_all()
+        .build()
+}
 
 /// Serves until `shutdown` completes or a client calls `shutdown`.
 pub async fn serve(listener: UnixListener, state: Arc<DaemonState>, shutdown: impl Future<Output = ()>) {
     let stop = Arc::new(Notify::new());
+    let connections = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    let in_flight = Arc::new(Semaphore::new(MAX_REQUESTS_IN_FLIGHT));
     tokio::pin!(shutdown);
     loop {
         tokio::select! {
@@ -30,8 +57,18 @@ pub async fn serve(listener: UnixListener, state: Arc<DaemonState>, shutdown: im
                 Ok((stream, _)) => {
                     let state = Arc::clone(&state);
                     let stop = Arc::clone(&stop);
+                    let in_flight = Arc::clone(&in_flight);
+                    let permit = Arc::clone(&connections).try_acquire_owned();
                     tokio::spawn(async move {
-                        if let Err(error) = connection(stream, state, stop).await {
+                        let Ok(_permit) = permit else {
+                            refuse(stream, &format!("the daemon already serves {MAX_CONNECTIONS} connections; retry later")).await;
+                            return;
+                        };
+                        if !peer_is_this_user(&stream) {
+                            tracing::warn!("refused a connection from another user");
+                            return;
+                        }
+                        if let Err(error) = connection(stream, state, stop, in_flight).await {
                             tracing::debug!(%error, "connection ended with an error");
                         }
                     });
@@ -46,52 +83,130 @@ pub async fn serve(listener: UnixListener, state: Arc<DaemonState>, shutdown: im
     tracing::info!("shutting down");
 }
 
-async fn connection(stream: UnixStream, state: Arc<DaemonState>, stop: Arc<Notify>) -> std::io::Result<()> {
+/// Whether the connecting process runs as this daemon's user. The socket is already 0600 in
+/// a 0700 folder; this holds even where a file system ignores those modes.
+fn peer_is_this_user(stream: &UnixStream) -> bool {
+    stream.peer_cred().is_ok_and(|credentials| credentials.uid() == crate::private_paths::current_uid())
+}
+
+async fn refuse(mut stream: UnixStream, message: &str) {
+    let error = RpcError::new(RpcError::SERVER_BUSY, message);
+    let _ = stream.write_all(error_line(&RequestId::null(), &error).as_bytes()).await;
+    let _ = stream.shutdown().await;
+}
+
+/// One line read from a client, within the size limit.
+enum ReadLine {
+    /// The client closed the connection (or was idle too long).
+    Closed,
+    /// A complete line (without its newline).
+    Line,
+    /// A line over the limit; it was discarded up to and including its newline.
+    TooLong,
+}
+
+/// Reads one line into `line`, never holding more than `MAX_REQUEST_BYTES` of it: past the
+/// limit, bytes are consumed and dropped until the newline.
+async fn read_bounded_line(reader: &mut BufReader<tokio::net::unix::OwnedReadHalf>, line: &mut Vec<u8>) -> std::io::Result<ReadLine> {
+    line.clear();
+    let mut discarding = false;
+    loop {
+        let buffer = match tokio::time::timeout(IDLE_TIMEOUT, reader.fill_buf()).await {
+            Err(_) => return Ok(ReadLine::Closed),
+            Ok(buffer) => buffer?,
+        };
+        if buffer.is_empty() {
+            // End of stream: a last line without a newline still counts.
+            return Ok(if discarding { ReadLine::TooLong } else if line.is_empty() { ReadLine::Closed } else { ReadLine::Line });
+        }
+        let newline = buffer.iter().position(|byte| *byte == b'\n');
+        let take = newline.map_or(buffer.len(), |position| position + 1);
+        if !discarding {
+            let content = newline.map_or(buffer.len(), |position| position);
+            if line.len() + content > MAX_REQUEST_BYTES {
+                discarding = true;
+                line.clear();
+            } else {
+                line.extend_from_slice(&buffer[..content]);
+            }
+        }
+        reader.consume(take);
+        if newline.is_some() {
+            return Ok(if discarding { ReadLine::TooLong } else { ReadLine::Line });
+        }
+    }
+}
+
+async fn connection(stream: UnixStream, state: Arc<DaemonState>, stop: Arc<Notify>, in_flight: Arc<Semaphore>) -> std::io::Result<()> {
     let (reader, mut writer) = stream.into_split();
     let mut reader = BufReader::new(reader);
     let mut line = Vec::new();
     loop {
-        line.clear();
-        let read = (&mut reader).take(MAX_REQUEST_BYTES as u64 + 1).read_until(b'\n', &mut line).await?;
-        if read == 0 {
-            return Ok(());
-        }
-        if line.len() > MAX_REQUEST_BYTES && !line.ends_with(b"\n") {
-            // Skip the rest of the oversized line, then answer.
-            let mut rest = Vec::new();
-            reader.read_until(b'\n', &mut rest).await?;
-            let error = RpcError::new(RpcError::INVALID_REQUEST, format!("request larger than {MAX_REQUEST_BYTES} bytes"));
-            writer.write_all(error_line(&Value::Null, &error).as_bytes()).await?;
-            continue;
+        match read_bounded_line(&mut reader, &mut line).await? {
+            ReadLine::Closed => return Ok(()),
+            ReadLine::TooLong => {
+                let error = RpcError::new(RpcError::INVALID_REQUEST, format!("request larger than {MAX_REQUEST_BYTES} bytes"));
+                writer.write_all(error_line(&RequestId::null(), &error).as_bytes()).await?;
+                continue;
+            }
+            ReadLine::Line => {}
         }
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let response = match parse_request(&line) {
-            Err((id, error)) => error_line(&id, &error),
-            Ok(request) if request.method == "shutdown" => {
-                writer.write_all(success_line(&request.id, serde_json::json!({ "stopping": true })).as_bytes()).await?;
-                stop.notify_one();
-                return Ok(());
-            }
-            Ok(request) => {
-                let state = Arc::clone(&state);
-                let method = request.method.clone();
-                let params = request.params.clone();
-                let work = tokio::task::spawn_blocking(move || std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handle(&state, &method, &params))));
-                match tokio::time::timeout(REQUEST_TIMEOUT, work).await {
-                    Err(_) => error_line(&request.id, &RpcError::new(RpcError::TIMEOUT, format!("the request took longer than {} s", REQUEST_TIMEOUT.as_secs()))),
-                    Ok(Err(join_error)) => error_line(&request.id, &RpcError::new(RpcError::INTERNAL_ERROR, format!("the request failed: {join_error}"))),
-                    Ok(Ok(Err(panic))) => {
-                        let message = panic.downcast_ref::<String>().cloned().or_else(|| panic.downcast_ref::<&str>().map(|text| text.to_string())).unwrap_or_default();
-                        tracing::error!(method = %request.method, %message, "a request panicked");
-                        error_line(&request.id, &RpcError::new(RpcError::INTERNAL_ERROR, format!("internal error (a bug in tether): {message}")))
-                    }
-                    Ok(Ok(Ok(Ok(result)))) => success_line(&request.id, result),
-                    Ok(Ok(Ok(Err(error)))) => error_line(&request.id, &error),
+        let request = match parse_request(&line) {
+            Err((id, error)) => {
+                if !id.is_notification() {
+                    writer.write_all(error_line(&id, &error).as_bytes()).await?;
                 }
+                continue;
             }
+            Ok(request) => request,
         };
-        writer.write_all(response.as_bytes()).await?;
+        if request.method == "shutdown" {
+            if !request.id.is_notification() {
+                writer.write_all(success_line(&request.id, tether_protocol::json!({ "stopping": true })).as_bytes()).await?;
+            }
+            stop.notify_one();
+            return Ok(());
+        }
+        let response = answer(&state, &in_flight, request.method, request.params).await;
+        // A notification is carried out but never answered (JSON-RPC 2.0, section 4.1).
+        if request.id.is_notification() {
+            continue;
+        }
+        let line = match response {
+            Ok(result) => success_line(&request.id, result),
+            Err(error) => error_line(&request.id, &error),
+        };
+        writer.write_all(line.as_bytes()).await?;
+    }
+}
+
+/// Runs one request on the blocking pool, after waiting for an in-flight slot, under a
+/// deadline that both the answer and the work respect.
+async fn answer(state: &Arc<DaemonState>, in_flight: &Arc<Semaphore>, method: String, params: tether_protocol::Value) -> Result<tether_protocol::Value, RpcError> {
+    let deadline = Deadline::after(REQUEST_TIMEOUT);
+    let timeout_error = || RpcError::new(RpcError::TIMEOUT, format!("the request took longer than {} s", REQUEST_TIMEOUT.as_secs()));
+    let permit = match tokio::time::timeout(REQUEST_TIMEOUT, Arc::clone(in_flight).acquire_owned()).await {
+        Err(_) => return Err(timeout_error()),
+        Ok(permit) => permit.map_err(|_| RpcError::new(RpcError::INTERNAL_ERROR, "the daemon is stopping"))?,
+    };
+    let state = Arc::clone(state);
+    let logged_method = method.clone();
+    let work = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handle_until(&state, &method, &params, deadline)))
+    });
+    let remaining = deadline.remaining().unwrap_or(REQUEST_TIMEOUT);
+    match tokio::time::timeout(remaining, work).await {
+        Err(_) => Err(timeout_error()),
+        Ok(Err(join_error)) => Err(RpcError::new(RpcError::INTERNAL_ERROR, format!("the request failed: {join_error}"))),
+        Ok(Ok(Err(panic))) => {
+            let message = panic.downcast_ref::<String>().cloned().or_else(|| panic.downcast_ref::<&str>().map(|text| text.to_string())).unwrap_or_default();
+            tracing::error!(method = %logged_method, %message, "a request panicked");
+            Err(RpcError::new(RpcError::INTERNAL_ERROR, format!("internal error (a bug in tether): {message}")))
+        }
+        Ok(Ok(Ok(result))) => result,
     }
 }

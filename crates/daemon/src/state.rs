@@ -30,7 +30,11 @@ pub struct RebuildStatus {
     pub last_seconds: Option<f64>,
     /// From the start of the last rebuild to its graph answering queries.
     pub last_publish_seconds: Option<f64>,
+    /// The last rebuild's error, else the last database write's (cleared by a success).
     pub last_error: Option<String>,
+    /// The last database write's error: the published graph answers, but a restart would
+    /// have to rebuild it.
+    pub last_persist_error: Option<String>,
 }
 
 pub struct DaemonState {
@@ -120,7 +124,7 @@ impl DaemonState {
         status.rebuilding = false;
         status.rebuilds += 1;
         status.last_seconds = Some(started.elapsed().as_secs_f64());
-        status.last_error = result.as_ref().err().map(|error| error.to_string());
+        status.last_error = result.as_ref().err().map(|error| error.to_string()).or_else(|| status.last_persist_error.clone());
         if let Err(error) = &result {
             tracing::error!(%error, "rebuild failed; the previous graph stays published");
         }
@@ -163,7 +167,23 @@ impl DaemonState {
         // One engine thread: the write runs beside rebuilds and queries on a small machine.
         let config = StoreConfig { max_threads: 1, ..self.store_config };
         let memory = crate::memory_context::memory_graph(self, &snapshot);
-        tether_store::write_fresh_database_with_memory(&self.paths.database, &snapshot.graph, &memory, &snapshot.meta, config)?;
+        let written = tether_store::write_fresh_database_with_memory(&self.paths.database, &snapshot.graph, &memory, &snapshot.meta, config);
+        {
+            let mut status = self.status.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            match &written {
+                Ok(_) => {
+                    if status.last_persist_error.take().is_some() && status.last_error.as_deref().is_some_and(|error| error.starts_with("writing the graph database failed")) {
+                        status.last_error = None;
+                    }
+                }
+                Err(error) => {
+                    let message = format!("writing the graph database failed (the published graph still answers; a restart would rebuild it): {error}");
+                    status.last_persist_error = Some(message.clone());
+                    status.last_error = Some(message);
+                }
+            }
+        }
+        written?;
         tracing::info!(seconds = started.elapsed().as_secs_f64(), commit = snapshot.meta.head_commit.as_deref().unwrap_or("none"), "persisted the graph");
         Ok(true)
     }

@@ -67,6 +67,17 @@ pub const TYPE_ALIAS_BINDING: &str = "type";
 /// Files larger than this are skipped with a diagnostic unless the caller sets another limit.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
 
+/// Files whose syntax tree nests deeper than this are skipped with a `too_deep` diagnostic.
+/// Lowering and resolution walk nested types, expressions and items recursively; this bound
+/// (with the stack size [`EXTRACTION_STACK_BYTES`]) keeps every such walk on the stack and
+/// every qualified name short. Hand-written code stays far below it (see ARCHITECTURE.md).
+pub const MAX_SYNTAX_DEPTH: usize = 1000;
+
+/// The stack each thread that extracts or resolves needs for files within
+/// [`MAX_SYNTAX_DEPTH`]: the index's worker pool and the daemon's request threads are built
+/// with it (Rust's default for spawned threads is 2 MiB).
+pub const EXTRACTION_STACK_BYTES: usize = 64 * 1024 * 1024;
+
 /// One file to extract.
 #[derive(Clone, Copy, Debug)]
 pub struct SourceFile<'a> {
@@ -142,7 +153,10 @@ pub fn extract(file: &SourceFile<'_>) -> FileFacts {
         Some((text, tree)) => (text.as_str(), tree),
         None => (file.text, &tree),
     };
-    let tags = query.tags(tree, text.as_bytes());
+    let (tags, depth) = query.tags(tree, text.as_bytes());
+    if depth > MAX_SYNTAX_DEPTH {
+        return too_deep(file, depth);
+    }
     ancestors::while_extracting(tree, || match file.language {
         Language::Python => {
             let lowering = python::PythonLowering::new(file.path);
@@ -177,6 +191,21 @@ fn parse_tree(language: Language, grammar: &tree_sitter::Language, text: &str) -
         };
         parsers[position].1.parse(text, None)
     })
+}
+
+/// A file left out because it nests too deeply: no symbols, one diagnostic.
+fn too_deep(file: &SourceFile<'_>, depth: usize) -> FileFacts {
+    FileFacts {
+        path: file.path.to_string(),
+        language: Some(file.language),
+        diagnostics: vec![Diagnostic {
+            path: file.path.to_string(),
+            line: None,
+            kind: DiagnosticKind::TooDeep,
+            message: format!("its syntax nests {depth} levels deep, over the limit of {MAX_SYNTAX_DEPTH}; not indexed"),
+        }],
+        ..FileFacts::default()
+    }
 }
 
 fn unsupported(file: &SourceFile<'_>, message: String) -> FileFacts {

@@ -112,13 +112,17 @@ impl TagQuery {
     }
 
     /// Every tagged node of the tree, in document order, each (node, role) once.
-    pub(crate) fn tags<'tree>(&self, tree: &'tree Tree, source: &[u8]) -> Vec<Tag<'tree>> {
+    /// The tags of a tree in document order, and the depth of its deepest node.
+    pub(crate) fn tags<'tree>(&self, tree: &'tree Tree, source: &[u8]) -> (Vec<Tag<'tree>>, usize) {
         let mut found = Vec::new();
-        match &self.plan {
+        let depth = match &self.plan {
             Some(plan) => plan.run(tree, source, &self.roles, &mut found),
-            None => push_matches(&self.query, &mut QueryCursor::new(), tree.root_node(), source, &self.roles, &mut found),
-        }
-        sorted_tags(found)
+            None => {
+                push_matches(&self.query, &mut QueryCursor::new(), tree.root_node(), source, &self.roles, &mut found);
+                crate::query_plan::tree_depth(tree)
+            }
+        };
+        (sorted_tags(found), depth)
     }
 
     /// [`tags`](TagQuery::tags) by tree-sitter's query cursor alone: what the plan must equal.
@@ -187,7 +191,7 @@ mod tests {
         let mut parser = tree_sitter::Parser::new();
         parser.set_language(grammar).unwrap();
         let tree = parser.parse(source, None).unwrap();
-        let planned = tag_summary(&query.tags(&tree, source.as_bytes()));
+        let planned = tag_summary(&query.tags(&tree, source.as_bytes()).0);
         let by_cursor = tag_summary(&query.tags_by_cursor(&tree, source.as_bytes()));
         assert!(planned.len() > 20, "a sample worth comparing: {planned:?}");
         assert_eq!(planned, by_cursor);

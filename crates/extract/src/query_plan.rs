@@ -63,10 +63,12 @@ impl QueryPlan {
         Some(QueryPlan { by_kind, rest })
     }
 
-    /// Every match of the query in `tree`, in walk order (not yet sorted).
-    pub(crate) fn run<'tree>(&self, tree: &'tree Tree, source: &[u8], roles: &[CaptureRole], found: &mut Vec<FoundTag<'tree>>) {
+    /// Every match of the query in `tree`, in walk order (not yet sorted), and the depth of
+    /// the deepest node (the root is at depth 0), which the walk measures for free.
+    pub(crate) fn run<'tree>(&self, tree: &'tree Tree, source: &[u8], roles: &[CaptureRole], found: &mut Vec<FoundTag<'tree>>) -> usize {
         let mut cursor = tree.walk();
         let mut rest_cursor: Option<QueryCursor> = None;
+        let (mut depth, mut deepest) = (0usize, 0usize);
         'walk: loop {
             let node = cursor.node();
             if let Some(plan) = self.by_kind.get(node.kind_id() as usize) {
@@ -90,13 +92,36 @@ impl QueryPlan {
                 }
             }
             if cursor.goto_first_child() {
+                depth += 1;
+                deepest = deepest.max(depth);
                 continue;
             }
             while !cursor.goto_next_sibling() {
                 if !cursor.goto_parent() {
                     break 'walk;
                 }
+                depth -= 1;
             }
+        }
+        deepest
+    }
+}
+
+/// The depth of the deepest node of a tree (the root is at depth 0), by one cursor walk.
+pub(crate) fn tree_depth(tree: &Tree) -> usize {
+    let mut cursor = tree.walk();
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    loop {
+        if cursor.goto_first_child() {
+            depth += 1;
+            deepest = deepest.max(depth);
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                return deepest;
+            }
+            depth -= 1;
         }
     }
 }

@@ -112,13 +112,25 @@ fn blank(bytes: &mut [u8], start: usize, end: usize) {
 }
 
 fn error_count(node: Node<'_>) -> usize {
-    if !node.has_error() {
-        return 0;
-    }
-    let mut count = usize::from(node.is_error() || node.is_missing());
+    // Iterative: a tree may nest deeper than the stack allows recursion.
+    let mut count = 0;
     let mut cursor = node.walk();
-    for child in node.children(&mut cursor) {
-        count += error_count(child);
+    loop {
+        let current = cursor.node();
+        count += usize::from(current.is_error() || current.is_missing());
+        if current.has_error() && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.node() == node {
+                return count;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return count;
+            }
+        }
     }
-    count
 }

@@ -2,8 +2,8 @@
 //! per line, and aggregated into owners.
 
 use std::collections::HashMap;
-use std::path::Path;
-use std::process::Command;
+
+use tether_model::Deadline;
 
 use crate::{GitError, Repository};
 
@@ -30,17 +30,9 @@ impl BlameLine {
 
 impl Repository {
     /// Blames lines `start..=end` (1-based) of a tracked file as it is in the working tree.
-    pub fn blame(&self, path: &str, start: u32, end: u32) -> Result<Vec<BlameLine>, GitError> {
-        let output = Command::new("git")
-            .arg("-C")
-            .arg(&self.work_tree)
-            .args(["blame", "--porcelain", "-L", &format!("{start},{end}"), "--", path])
-            .output()
-            .map_err(|source| GitError::Read { path: Path::new("git").to_path_buf(), source })?;
-        if !output.status.success() {
-            return Err(GitError::Command { command: format!("git blame -L {start},{end} -- {path}"), message: String::from_utf8_lossy(&output.stderr).trim().to_string() });
-        }
-        Ok(parse_porcelain(&String::from_utf8_lossy(&output.stdout)))
+    pub fn blame(&self, path: &str, start: u32, end: u32, deadline: Deadline) -> Result<Vec<BlameLine>, GitError> {
+        let text = self.git().args(&["blame", "--porcelain"]).option_with_value(format!("-L{start},{end}")).path_arguments(&[path]).until(deadline).output()?;
+        Ok(parse_porcelain(&text))
     }
 }
 

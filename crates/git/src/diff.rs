@@ -1,10 +1,11 @@
 //! Diffs through `git diff -U0 -M` (renames paired by git), parsed into hunks per file, and
 //! file contents at either side (`git cat-file --batch` for blobs, the disk for the working
-//! tree).
+//! tree). Paths in diff headers are read exactly: C-quoted ones (`"a/q\"uote.py"`) are
+//! unquoted, and the tab git appends to a path with a space is dropped.
 
-use std::io::{Read, Write};
-use std::process::{Command, Stdio};
+use tether_model::Deadline;
 
+use crate::command::Revision;
 use crate::{GitError, Repository};
 
 /// Which changes to diff.
@@ -16,10 +17,10 @@ pub enum DiffScope {
     Staged,
     /// Working tree against HEAD (staged and unstaged).
     All,
-    /// HEAD against the merge base with this ref (`--base main`).
-    Base(String),
-    /// From one revision to another (`A..B`).
-    Range(String, String),
+    /// HEAD against the merge base with this revision (`--base main`, resolved first).
+    Base(Revision),
+    /// From one revision to another (`A..B`, each end resolved first).
+    Range(Revision, Revision),
 }
 
 /// Where one side of a diff lives.
@@ -27,7 +28,7 @@ pub enum DiffScope {
 pub enum Side {
     WorkingTree,
     Index,
-    Revision(String),
+    Revision(Revision),
 }
 
 /// One changed hunk: lines `old_start..old_start+old_count` became `new_start..+new_count`.
@@ -54,74 +55,74 @@ impl Repository {
     pub fn diff_sides(&self, scope: &DiffScope) -> Result<(Side, Side), GitError> {
         Ok(match scope {
             DiffScope::Unstaged => (Side::Index, Side::WorkingTree),
-            DiffScope::Staged => (Side::Revision("HEAD".into()), Side::Index),
-            DiffScope::All => (Side::Revision("HEAD".into()), Side::WorkingTree),
-            DiffScope::Base(base) => (Side::Revision(self.git_text(&["merge-base", base, "HEAD"])?.trim().to_string()), Side::Revision("HEAD".into())),
+            DiffScope::Staged => (Side::Revision(Revision::head()), Side::Index),
+            DiffScope::All => (Side::Revision(Revision::head()), Side::WorkingTree),
+            DiffScope::Base(base) => {
+                let merge_base = self.git().args(&["merge-base"]).revisions(&[base, &Revision::head()]).output()?;
+                let merge_base = Revision::from_object_id(merge_base.trim()).ok_or_else(|| GitError::NoSuchRevision { revision: format!("the merge base of {base} and HEAD") })?;
+                (Side::Revision(merge_base), Side::Revision(Revision::head()))
+            }
             DiffScope::Range(from, to) => (Side::Revision(from.clone()), Side::Revision(to.clone())),
         })
     }
 
-    /// The changed files and hunks of a scope. Whitespace-only and line-ending-only changes are
-    /// ignored unless `include_whitespace`.
-    pub fn diff(&self, scope: &DiffScope, include_whitespace: bool) -> Result<Vec<FileDiff>, GitError> {
-        let mut arguments: Vec<String> = ["-c", "core.quotePath=false", "diff", "--no-color", "--no-ext-diff", "-U0", "-M"].iter().map(|text| text.to_string()).collect();
+    /// The changed `.py` and `.rs` files and hunks of a scope. Whitespace-only and
+    /// line-ending-only changes are ignored unless `include_whitespace`.
+    pub fn diff(&self, scope: &DiffScope, include_whitespace: bool, deadline: Deadline) -> Result<Vec<FileDiff>, GitError> {
+        let mut command = self.git();
+        command.args(&["diff", "--no-color", "--no-ext-diff", "--no-textconv", "-U0", "-M"]);
         if !include_whitespace {
-            arguments.extend(["-w", "--ignore-cr-at-eol", "--ignore-blank-lines"].iter().map(|text| text.to_string()));
+            command.args(&["-w", "--ignore-cr-at-eol", "--ignore-blank-lines"]);
         }
         match scope {
             DiffScope::Unstaged => {}
-            DiffScope::Staged => arguments.push("--cached".into()),
-            DiffScope::All => arguments.push("HEAD".into()),
-            DiffScope::Base(base) => arguments.push(format!("{base}...HEAD")),
+            DiffScope::Staged => {
+                command.args(&["--cached"]);
+            }
+            DiffScope::All => {
+                command.revisions(&[&Revision::head()]);
+            }
+            DiffScope::Base(base) => {
+                command.revisions(&[&Revision::since_merge_base(base, &Revision::head())]);
+            }
             DiffScope::Range(from, to) => {
-                arguments.push(from.clone());
-                arguments.push(to.clone());
+                command.revisions(&[from, to]);
             }
         }
-        arguments.extend(["--", "*.py", "*.rs"].iter().map(|text| text.to_string()));
-        let arguments: Vec<&str> = arguments.iter().map(String::as_str).collect();
-        Ok(parse_unified_diff(&self.git_text(&arguments)?))
+        let text = command.args(&["--", "*.py", "*.rs"]).until(deadline).output()?;
+        Ok(parse_unified_diff(&text))
     }
 
     /// The texts of several files on one side, in order; `None` where a file does not exist
-    /// there or is not UTF-8. Blobs come from one `git cat-file --batch` process.
+    /// there, is not a regular file, or is not UTF-8. Blobs come from one `git cat-file
+    /// --batch` process.
     pub fn texts_at(&self, side: &Side, paths: &[String]) -> Result<Vec<Option<String>>, GitError> {
-        let specs: Vec<String> = match side {
-            Side::WorkingTree => {
-                return Ok(paths.iter().map(|path| std::fs::read(self.work_tree.join(path)).ok().and_then(|bytes| String::from_utf8(bytes).ok())).collect());
-            }
-            Side::Index => paths.iter().map(|path| format!(":{path}")).collect(),
-            Side::Revision(revision) => paths.iter().map(|path| format!("{revision}:{path}")).collect(),
-        };
+        match side {
+            Side::WorkingTree => Ok(paths.iter().map(|path| read_work_tree_text(&self.work_tree, path)).collect()),
+            Side::Index => self.blob_texts(&paths.iter().map(|path| format!(":{path}")).collect::<Vec<_>>()),
+            Side::Revision(revision) => self.blob_texts(&paths.iter().map(|path| format!("{revision}:{path}")).collect::<Vec<_>>()),
+        }
+    }
+
+    /// The texts of files at revisions (`(revision, path)` pairs), in order, from one `git
+    /// cat-file --batch` process; `None` where the file does not exist there or is not UTF-8.
+    pub fn texts_in(&self, files: &[(Revision, String)]) -> Result<Vec<Option<String>>, GitError> {
+        self.blob_texts(&files.iter().map(|(revision, path)| format!("{revision}:{path}")).collect::<Vec<_>>())
+    }
+
+    /// Object names (`rev:path`, `:path`) to texts through one `git cat-file --batch`.
+    fn blob_texts(&self, specs: &[String]) -> Result<Vec<Option<String>>, GitError> {
         if specs.is_empty() {
             return Ok(Vec::new());
         }
-        let mut child = Command::new("git")
-            .arg("-C")
-            .arg(&self.work_tree)
-            .args(["cat-file", "--batch"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|source| GitError::Read { path: "git cat-file".into(), source })?;
-        let mut stdin = child.stdin.take().expect("piped stdin");
-        let request: String = specs.iter().map(|spec| format!("{spec}\n")).collect();
-        // Write from a thread so a large answer cannot block on a full pipe.
-        let writer = std::thread::spawn(move || {
-            let _ = stdin.write_all(request.as_bytes());
-        });
-        let mut output = Vec::new();
-        if let Some(mut stdout) = child.stdout.take() {
-            let _ = stdout.read_to_end(&mut output);
-        }
-        let _ = writer.join();
-        let _ = child.wait();
+        // One object name per line: a path holding a newline cannot be asked for this way.
+        let request: String = specs.iter().map(|spec| format!("{}\n", spec.replace('\n', " "))).collect();
+        let output = self.git().args(&["cat-file", "--batch"]).input(request.into_bytes()).output_bytes()?;
         let mut texts = Vec::with_capacity(specs.len());
         let mut position = 0;
-        for _ in &specs {
-            let header_end = output[position..].iter().position(|byte| *byte == b'\n').map_or(output.len(), |end| position + end);
-            let header = String::from_utf8_lossy(&output[position..header_end]).into_owned();
+        for _ in specs {
+            let header_end = output[position.min(output.len())..].iter().position(|byte| *byte == b'\n').map_or(output.len(), |end| position + end);
+            let header = String::from_utf8_lossy(output.get(position..header_end).unwrap_or(&[])).into_owned();
             position = header_end + 1;
             if !header.contains(" blob ") {
                 texts.push(None);
@@ -135,23 +136,55 @@ impl Repository {
         Ok(texts)
     }
 
-    /// Runs `git` in the work tree and returns its standard output, or its error.
-    pub(crate) fn git_output(&self, arguments: &[&str]) -> Result<String, GitError> {
-        self.git_text(arguments)
-    }
-
-    fn git_text(&self, arguments: &[&str]) -> Result<String, GitError> {
-        let output = Command::new("git")
-            .arg("-C")
-            .arg(&self.work_tree)
-            .args(arguments)
-            .output()
-            .map_err(|source| GitError::Read { path: "git".into(), source })?;
-        if !output.status.success() {
-            return Err(GitError::Command { command: format!("git {}", arguments.join(" ")), message: String::from_utf8_lossy(&output.stderr).trim().to_string() });
+    /// Each commit's `.py`/`.rs` changes against its first parent (a root commit's against
+    /// the empty tree), whitespace-only changes ignored, for many commits in one `git log`
+    /// process: (commit, first parent, files). A commit that changed no such file has no
+    /// files.
+    pub fn first_parent_diffs(&self, commits: &[Revision], deadline: Deadline) -> Result<Vec<CommitDiff>, GitError> {
+        if commits.is_empty() {
+            return Ok(Vec::new());
         }
-        Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+        let input: String = commits.iter().map(|commit| format!("{commit}\n")).collect();
+        let text = self
+            .git()
+            .args(&["log", "--no-walk=unsorted", "--stdin", "-p", "-U0", "-M", "-m", "--first-parent", "--no-color", "--no-ext-diff", "--no-textconv"])
+            .args(&["-w", "--ignore-cr-at-eol", "--ignore-blank-lines", "--format=%x01%H %P"])
+            .input(input.into_bytes())
+            .args(&["--", "*.py", "*.rs"])
+            .until(deadline)
+            .output()?;
+        let mut found: std::collections::HashMap<String, CommitDiff> = std::collections::HashMap::new();
+        for chunk in text.split('\u{1}').filter(|chunk| !chunk.trim().is_empty()) {
+            let (header, diff) = chunk.split_once('\n').unwrap_or((chunk, ""));
+            let mut ids = header.split_whitespace();
+            let Some(commit) = ids.next().and_then(Revision::from_object_id) else { continue };
+            let parent = ids.next().and_then(Revision::from_object_id);
+            found.insert(commit.as_str().to_string(), CommitDiff { commit, parent, files: parse_unified_diff(diff) });
+        }
+        Ok(commits
+            .iter()
+            .map(|commit| found.remove(commit.as_str()).unwrap_or_else(|| CommitDiff { commit: commit.clone(), parent: None, files: Vec::new() }))
+            .collect())
     }
+}
+
+/// One commit's changes against its first parent.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct CommitDiff {
+    pub commit: Revision,
+    /// `None` for a root commit (its old side is the empty tree).
+    pub parent: Option<Revision>,
+    pub files: Vec<FileDiff>,
+}
+
+/// A working-tree file's text, if it is a regular file inside the work tree and UTF-8. A
+/// FIFO or a device in its place is never opened.
+fn read_work_tree_text(work_tree: &std::path::Path, path: &str) -> Option<String> {
+    let full = work_tree.join(path);
+    if !std::fs::symlink_metadata(&full).ok()?.file_type().is_file() {
+        return None;
+    }
+    String::from_utf8(std::fs::read(full).ok()?).ok()
 }
 
 /// Parses `git diff -U0` output into files and hunks.
@@ -164,10 +197,10 @@ pub fn parse_unified_diff(text: &str) -> Vec<FileDiff> {
         }
         let Some(file) = files.last_mut() else { continue };
         if let Some(path) = line.strip_prefix("rename from ") {
-            file.old_path = Some(path.to_string());
+            file.old_path = Some(header_path(path));
             file.is_rename = true;
         } else if let Some(path) = line.strip_prefix("rename to ") {
-            file.new_path = Some(path.to_string());
+            file.new_path = Some(header_path(path));
             file.is_rename = true;
         } else if let Some(path) = line.strip_prefix("--- ") {
             file.old_path = side_path(path, "a/").or(file.old_path.take());
@@ -187,11 +220,58 @@ pub fn parse_unified_diff(text: &str) -> Vec<FileDiff> {
 }
 
 fn side_path(text: &str, prefix: &str) -> Option<String> {
-    let text = text.trim_matches('"');
-    if text == "/dev/null" {
+    let path = header_path(text);
+    if path == "/dev/null" {
         return None;
     }
-    Some(text.strip_prefix(prefix).unwrap_or(text).to_string())
+    Some(path.strip_prefix(prefix).map(str::to_string).unwrap_or(path))
+}
+
+/// A path as a diff header writes it: C-quoted when it holds a quote, a backslash or a
+/// control character (`"a/q\"uote.py"`), else plain with a tab appended when it holds a space.
+fn header_path(text: &str) -> String {
+    match text.strip_prefix('"') {
+        Some(quoted) => unquote_c_style(quoted),
+        None => text.strip_suffix('\t').unwrap_or(text).to_string(),
+    }
+}
+
+/// The text of a C-quoted string after its opening quote, up to the closing one: `\"`, `\\`,
+/// `\t`, `\n`… and octal bytes (`\303\251` is `é` when git quotes non-ASCII).
+fn unquote_c_style(quoted: &str) -> String {
+    let bytes = quoted.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut index = 0;
+    while index < bytes.len() {
+        match bytes[index] {
+            b'"' => break,
+            b'\\' if index + 1 < bytes.len() => {
+                let next = bytes[index + 1];
+                index += 2;
+                match next {
+                    b'0'..=b'7' => {
+                        let digits: Vec<u8> = bytes[index - 1..].iter().take(3).take_while(|digit| (b'0'..=b'7').contains(digit)).copied().collect();
+                        let value = digits.iter().fold(0u32, |value, digit| value * 8 + u32::from(digit - b'0'));
+                        out.push(value as u8);
+                        index += digits.len() - 1;
+                    }
+                    b'a' => out.push(7),
+                    b'b' => out.push(8),
+                    b'f' => out.push(12),
+                    b'n' => out.push(b'\n'),
+                    b'r' => out.push(b'\r'),
+                    b't' => out.push(b'\t'),
+                    b'v' => out.push(11),
+                    other => out.push(other),
+                }
+            }
+            byte => {
+                out.push(byte);
+                index += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// `12,3` → (12, 3); `12` → (12, 1).
@@ -244,5 +324,17 @@ deleted file mode 100644
         assert_eq!(files[0].hunks, [Hunk { old_start: 3, old_count: 1, new_start: 3, new_count: 2 }, Hunk { old_start: 10, old_count: 0, new_start: 12, new_count: 3 }]);
         assert_eq!((files[1].old_path.as_deref(), files[1].new_path.as_deref(), files[1].is_rename), (Some("old.rs"), Some("new.rs"), true));
         assert_eq!((files[2].old_path.as_deref(), files[2].new_path.as_deref()), (Some("gone.py"), None));
+    }
+
+    #[test]
+    fn paths_with_spaces_tabs_quotes_and_non_ascii_parse_exactly() {
+        let diff = "diff --git \"a/q\\\"uote.py\" \"b/q\\\"uote.py\"\n--- \"a/q\\\"uote.py\"\n+++ \"b/q\\\"uote.py\"\n@@ -1 +1 @@\n\
+diff --git a/sp ace.py b/sp ace.py\n--- a/sp ace.py\t\n+++ b/sp ace.py\t\n@@ -1 +1 @@\n\
+diff --git \"a/ta\\tb.py\" \"b/ta\\tb.py\"\n--- \"a/ta\\tb.py\"\n+++ \"b/ta\\tb.py\"\n@@ -1 +1 @@\n\
+diff --git \"a/\\303\\251.py\" \"b/\\303\\251.py\"\n--- \"a/\\303\\251.py\"\n+++ \"b/\\303\\251.py\"\n@@ -1 +1 @@\n\
+diff --git a/old name.rs b/new name.rs\nrename from old name.rs\nrename to new name.rs\n";
+        let paths: Vec<(Option<String>, Option<String>)> = parse_unified_diff(diff).into_iter().map(|file| (file.old_path, file.new_path)).collect();
+        let both = |path: &str| (Some(path.to_string()), Some(path.to_string()));
+        assert_eq!(paths, [both("q\"uote.py"), both("sp ace.py"), both("ta\tb.py"), both("é.py"), (Some("old name.rs".to_string()), Some("new name.rs".to_string()))]);
     }
 }

@@ -5,16 +5,20 @@
 //! worktrees and submodules), and asks the `git` command which tracked files have
 //! uncommitted changes, blame (`git blame --porcelain`, which applies `.mailmap`), diffs and
 //! file contents at revisions. It deliberately does not link libgit2: the `git` command is
-//! fast, honours every user setting, and keeps the build small.
+//! fast, honours every user setting, and keeps the build small. Every invocation goes
+//! through one builder (`command.rs`) that keeps user values from being read as options.
 
 mod blame;
+mod command;
 mod diff;
 mod history;
 mod status;
 
 pub use blame::{aggregate_ownership, looks_like_bot, parse_porcelain, BlameLine, Owner, Ownership};
-pub use diff::{parse_unified_diff, DiffScope, FileDiff, Hunk, Side};
+pub use command::Revision;
+pub use diff::{parse_unified_diff, CommitDiff, DiffScope, FileDiff, Hunk, Side};
 pub use history::{CommitAuthor, EMPTY_TREE};
+pub use status::parse_status_z;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -47,7 +51,16 @@ pub enum GitError {
     Malformed { path: PathBuf, content: String },
     #[error("`{command}` failed: {message}")]
     Command { command: String, message: String },
+    #[error("no commit {revision:?} in this repository")]
+    NoSuchRevision { revision: String },
+    #[error("`{command}` was stopped: the request's deadline passed")]
+    Cancelled { command: String },
+    #[error("{}: symbolic refs nest deeper than {MAX_SYMBOLIC_REF_DEPTH} (a loop?)", path.display())]
+    SymbolicRefLoop { path: PathBuf },
 }
+
+/// How many symbolic refs (`ref: refs/heads/x`) may lead to one another; git's own limit.
+pub const MAX_SYMBOLIC_REF_DEPTH: usize = 5;
 
 /// Finds the repository containing `start` by walking up to a `.git` directory or file.
 pub fn discover(start: &Path) -> Option<Repository> {
@@ -58,7 +71,7 @@ pub fn discover(start: &Path) -> Option<Repository> {
             return Some(repository_at(directory, dot_git));
         }
         if dot_git.is_file() {
-            let content = fs::read_to_string(&dot_git).ok()?;
+            let content = read_small_file(&dot_git).ok()?;
             let target = content.trim().strip_prefix("gitdir:")?.trim();
             let git_dir = if Path::new(target).is_absolute() { PathBuf::from(target) } else { directory.join(target) };
             return Some(repository_at(directory, git_dir));
@@ -69,7 +82,7 @@ pub fn discover(start: &Path) -> Option<Repository> {
 }
 
 fn repository_at(work_tree: &Path, git_dir: PathBuf) -> Repository {
-    let common_dir = fs::read_to_string(git_dir.join("commondir"))
+    let common_dir = read_small_file(&git_dir.join("commondir"))
         .ok()
         .map(|relative| git_dir.join(relative.trim()))
         .unwrap_or_else(|| git_dir.clone());
@@ -80,12 +93,12 @@ impl Repository {
     /// Reads HEAD and resolves a symbolic ref through loose refs and packed-refs.
     pub fn head(&self) -> Result<Head, GitError> {
         let head_path = self.git_dir.join("HEAD");
-        let content = fs::read_to_string(&head_path).map_err(|source| GitError::Read { path: head_path.clone(), source })?;
+        let content = read_small_file(&head_path).map_err(|source| GitError::Read { path: head_path.clone(), source })?;
         let content = content.trim();
         if let Some(reference) = content.strip_prefix("ref:") {
             let reference = reference.trim();
             let branch = reference.strip_prefix("refs/heads/").unwrap_or(reference).to_string();
-            let commit = self.resolve_reference(reference)?;
+            let commit = self.resolve_reference(reference, 0)?;
             return Ok(Head { commit, branch: Some(branch) });
         }
         if is_object_id(content) {
@@ -94,13 +107,22 @@ impl Repository {
         Err(GitError::Malformed { path: head_path, content: content.to_string() })
     }
 
-    fn resolve_reference(&self, reference: &str) -> Result<Option<String>, GitError> {
+    /// The commit a ref names, through at most [`MAX_SYMBOLIC_REF_DEPTH`] symbolic refs. Only
+    /// names under `refs/` are read, so a ref cannot point at another file of `.git`, or out
+    /// of it, with `..`.
+    fn resolve_reference(&self, reference: &str, depth: usize) -> Result<Option<String>, GitError> {
+        if depth > MAX_SYMBOLIC_REF_DEPTH {
+            return Err(GitError::SymbolicRefLoop { path: self.git_dir.join(reference) });
+        }
+        if !reference.starts_with("refs/") || reference.split('/').any(|part| part.is_empty() || part == "." || part == "..") {
+            return Err(GitError::Malformed { path: self.git_dir.join("HEAD"), content: reference.to_string() });
+        }
         for directory in [&self.git_dir, &self.common_dir] {
             let loose = directory.join(reference);
-            if let Ok(content) = fs::read_to_string(&loose) {
+            if let Ok(content) = read_small_file(&loose) {
                 let content = content.trim();
                 if let Some(next) = content.strip_prefix("ref:") {
-                    return self.resolve_reference(next.trim());
+                    return self.resolve_reference(next.trim(), depth + 1);
                 }
                 if is_object_id(content) {
                     return Ok(Some(content.to_string()));
@@ -119,7 +141,20 @@ impl Repository {
     }
 }
 
-fn is_object_id(text: &str) -> bool {
+/// A ref file's text. Refs are one line; a huge or endless file (a FIFO, `/dev/zero` linked
+/// in place of a ref) is read only this far.
+fn read_small_file(path: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let file = fs::File::open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, "not a regular file"));
+    }
+    let mut text = String::new();
+    file.take(4096).read_to_string(&mut text)?;
+    Ok(text)
+}
+
+pub(crate) fn is_object_id(text: &str) -> bool {
     (text.len() == 40 || text.len() == 64) && text.bytes().all(|byte| byte.is_ascii_hexdigit())
 }
 
@@ -167,6 +202,22 @@ mod tests {
         assert_eq!(repository.head().unwrap(), Head { commit: Some(COMMIT.into()), branch: None });
         fs::write(git.join("HEAD"), "garbage").unwrap();
         assert!(matches!(repository.head(), Err(GitError::Malformed { .. })));
+    }
+
+    #[test]
+    fn a_symbolic_ref_loop_is_an_error_not_a_stack_overflow() {
+        let (directory, repository) = fake_repository();
+        let git = directory.path().join(".git");
+        fs::write(git.join("HEAD"), "ref: refs/heads/a\n").unwrap();
+        fs::write(git.join("refs/heads/a"), "ref: refs/heads/b\n").unwrap();
+        fs::write(git.join("refs/heads/b"), "ref: refs/heads/a\n").unwrap();
+        assert!(matches!(repository.head(), Err(GitError::SymbolicRefLoop { .. })), "{:?}", repository.head());
+        fs::write(git.join("HEAD"), "ref: refs/heads/../../config\n").unwrap();
+        assert!(matches!(repository.head(), Err(GitError::Malformed { .. })));
+        // A chain git itself accepts still resolves.
+        fs::write(git.join("HEAD"), "ref: refs/heads/a\n").unwrap();
+        fs::write(git.join("refs/heads/b"), format!("{COMMIT}\n")).unwrap();
+        assert_eq!(repository.head().unwrap().commit.as_deref(), Some(COMMIT));
     }
 
     #[test]

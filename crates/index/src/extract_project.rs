@@ -57,7 +57,7 @@ pub fn extract_project(options: &IndexOptions, cache: &FactsCache, progress: &(d
     let done = AtomicUsize::new(0);
     let total = tree.sources.len();
     let previous = &cache.files;
-    let files: Vec<(String, Arc<CachedFile>, bool)> = tree
+    let files: Vec<(String, Arc<CachedFile>, bool)> = crate::on_worker_pool(|| tree
         .sources
         .par_iter()
         .map(|(path, language)| {
@@ -81,7 +81,7 @@ pub fn extract_project(options: &IndexOptions, cache: &FactsCache, progress: &(d
             progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
             result
         })
-        .collect();
+        .collect());
     timings.parse_seconds = started.elapsed().as_secs_f64();
 
     let mut graph = Graph::default();
@@ -89,6 +89,7 @@ pub fn extract_project(options: &IndexOptions, cache: &FactsCache, progress: &(d
         .manifest_problems
         .iter()
         .map(|(path, reason)| Diagnostic { path: path.clone(), line: None, kind: DiagnosticKind::Unsupported, message: format!("Cargo manifest not understood: {reason}") })
+        .chain(tree.unreadable.iter().map(|(path, reason)| Diagnostic { path: path.clone(), line: None, kind: DiagnosticKind::Unreadable, message: reason.clone() }))
         .collect();
     let mut bytes_read = 0;
     for (_, cached, _) in &files {
@@ -104,7 +105,14 @@ pub fn extract_project(options: &IndexOptions, cache: &FactsCache, progress: &(d
 fn extract_one(root: &Path, path: &str, language: Language, module_name: &str, max_file_bytes: u64) -> (FileFacts, FileRecord, u64) {
     let mut record = FileRecord { path: path.to_string(), language, size_bytes: 0, content_hash: 0, status: FileStatus::Skipped };
     let full_path = root.join(path);
-    let size = std::fs::metadata(&full_path).map(|metadata| metadata.len()).unwrap_or(0);
+    let metadata = std::fs::symlink_metadata(&full_path);
+    let size = metadata.as_ref().map(|metadata| metadata.len()).unwrap_or(0);
+    // Replaced by a FIFO or a device since the walk: never opened (a FIFO would block).
+    if metadata.as_ref().is_ok_and(|metadata| !metadata.is_file()) {
+        let diagnostic = Diagnostic { path: path.to_string(), line: None, kind: DiagnosticKind::Unreadable, message: "not a regular file; not read".to_string() };
+        let facts = FileFacts { path: path.to_string(), language: Some(language), diagnostics: vec![diagnostic], ..FileFacts::default() };
+        return (facts, record, 0);
+    }
     // Never read a huge file into memory only to skip it.
     if size > max_file_bytes {
         record.size_bytes = size;
@@ -117,7 +125,7 @@ fn extract_one(root: &Path, path: &str, language: Language, module_name: &str, m
         let facts = FileFacts { path: path.to_string(), language: Some(language), diagnostics: vec![diagnostic], ..FileFacts::default() };
         return (facts, record, 0);
     }
-    let bytes = match std::fs::read(&full_path) {
+    let bytes = match read_at_most(&full_path, max_file_bytes) {
         Ok(bytes) => bytes,
         Err(error) => {
             let diagnostic = Diagnostic { path: path.to_string(), line: None, kind: DiagnosticKind::Unreadable, message: format!("cannot read: {error}") };
@@ -136,4 +144,13 @@ fn extract_one(root: &Path, path: &str, language: Language, module_name: &str, m
         FileStatus::Parsed
     };
     (facts, record, bytes.len() as u64)
+}
+
+/// A file's bytes, reading at most one byte past `limit` (a file that grew past the limit
+/// since its size was taken is still refused, without reading it whole).
+fn read_at_most(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    Ok(bytes)
 }

@@ -12,6 +12,7 @@ mod extract_project;
 mod facts_cache;
 mod resolve_project;
 mod walk;
+mod worker_pool;
 
 use std::path::{Path, PathBuf};
 
@@ -21,6 +22,7 @@ pub use extract_project::{extract_project, ExtractedProject};
 pub use facts_cache::{CachedFile, FactsCache};
 pub use resolve_project::ResolvedProject;
 pub use walk::{walk_tree, WalkedTree};
+pub use worker_pool::on_worker_pool;
 
 /// How to index.
 #[derive(Clone, Debug)]

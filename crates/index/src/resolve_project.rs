@@ -31,7 +31,7 @@ impl ExtractedProject {
             .map(|(_, cached, _)| tether_resolve::VersionedFacts { facts: &cached.facts, version: cached.version, interface_hash: cached.interface_hash })
             .collect();
         let started = Instant::now();
-        let resolution = tether_resolve::resolve_cached(&versioned, &mut cache.resolution);
+        let resolution = crate::on_worker_pool(|| tether_resolve::resolve_cached(&versioned, &mut cache.resolution));
         ResolvedProject { resolution, resolve_seconds: started.elapsed().as_secs_f64() }
     }
 
@@ -48,6 +48,37 @@ impl ExtractedProject {
         graph.unresolved = resolution.unresolved;
         graph.call_outcomes = resolution.call_outcomes;
         graph.unresolved_reasons = resolution.unresolved_reasons;
+        break_contains_cycles(&mut graph);
         BuiltGraph { graph, timings, bytes_read: self.bytes_read, files_extracted }
     }
+}
+
+/// CONTAINS is a forest by construction (`tether_resolve`); checked here, where every graph
+/// is completed. An edge closing a cycle would make every walk down from its symbols endless:
+/// it is dropped and reported as an internal diagnostic instead of served.
+fn break_contains_cycles(graph: &mut tether_model::Graph) {
+    let closing = graph.contains_cycle_edges();
+    if closing.is_empty() {
+        return;
+    }
+    let path_of: std::collections::HashMap<tether_model::SymbolId, (&str, &str, u32)> =
+        graph.symbols.iter().map(|symbol| (symbol.id, (symbol.path.as_str(), symbol.qualified_name.as_str(), symbol.span.start_line))).collect();
+    let mut diagnostics = Vec::new();
+    for position in &closing {
+        let edge = &graph.edges[*position];
+        let (path, name, line) = path_of.get(&edge.target).copied().unwrap_or(("", "?", 0));
+        diagnostics.push(tether_model::Diagnostic {
+            path: path.to_string(),
+            line: Some(line),
+            kind: tether_model::DiagnosticKind::Internal,
+            message: format!("{name} was recorded as containing itself; that CONTAINS edge was dropped (a bug in tether)"),
+        });
+    }
+    let mut position = 0;
+    graph.edges.retain(|_| {
+        let keep = closing.binary_search(&position).is_err();
+        position += 1;
+        keep
+    });
+    graph.diagnostics.extend(diagnostics);
 }

@@ -17,6 +17,9 @@ pub struct WalkedTree {
     pub rust_crates: Vec<RustCrate>,
     /// Manifests that could not be read or parsed, with the reason.
     pub manifest_problems: Vec<(String, String)>,
+    /// Folders and files the walk could not enter or read (permissions, a source name that is
+    /// a FIFO or a device), with the reason: reported, never silently skipped.
+    pub unreadable: Vec<(String, String)>,
 }
 
 /// Walks `root`, honouring `.gitignore`, `.ignore` and git's exclude files even outside a
@@ -25,12 +28,24 @@ pub fn walk_tree(root: &Path) -> WalkedTree {
     let mut tree = WalkedTree::default();
     let walker = ignore::WalkBuilder::new(root).hidden(true).require_git(false).follow_links(false).build();
     let mut manifests = Vec::new();
-    for entry in walker.flatten() {
-        if !entry.file_type().is_some_and(|file_type| file_type.is_file()) {
-            continue;
-        }
+    for entry in walker {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(error) => {
+                tree.unreadable.push(walk_error(root, &error));
+                continue;
+            }
+        };
         let Ok(relative) = entry.path().strip_prefix(root) else { continue };
         let Some(relative) = relative.to_str().map(|path| path.replace('\\', "/")) else { continue };
+        let Some(file_type) = entry.file_type() else { continue };
+        if !file_type.is_file() {
+            // A FIFO, socket or device named like a source file is never opened.
+            if !file_type.is_dir() && !file_type.is_symlink() && Language::from_path(&relative).is_some() {
+                tree.unreadable.push((relative, "not a regular file (a FIFO, socket or device); not read".to_string()));
+            }
+            continue;
+        }
         if relative.ends_with("Cargo.toml") && (relative == "Cargo.toml" || relative.ends_with("/Cargo.toml")) {
             manifests.push(relative.clone());
         }
@@ -58,6 +73,20 @@ pub fn walk_tree(root: &Path) -> WalkedTree {
         }
     }
     tree
+}
+
+/// The path and reason of a walk error (`ignore` wraps the IO error with the path).
+fn walk_error(root: &Path, error: &ignore::Error) -> (String, String) {
+    fn path_of(error: &ignore::Error) -> Option<&Path> {
+        match error {
+            ignore::Error::WithPath { path, .. } => Some(path),
+            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => path_of(err),
+            ignore::Error::Loop { child, .. } => Some(child),
+            _ => None,
+        }
+    }
+    let path = path_of(error).map(|path| path.strip_prefix(root).unwrap_or(path).to_string_lossy().replace('\\', "/")).unwrap_or_default();
+    (path, format!("cannot walk: {error}"))
 }
 
 /// The crate name code uses in paths: `[lib] name`, else `[package] name` with `-` as `_`.

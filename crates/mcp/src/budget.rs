@@ -44,14 +44,14 @@ pub fn continuation_note(continuation: &ListContinuation, listed: usize, shown: 
     let noun = continuation.item_noun;
     if shown < listed {
         if continuation.paged_by_cursor {
-            let next_offset = continuation.page_offset + shown_u64;
+            let next_offset = continuation.page_offset.saturating_add(shown_u64);
             let remaining = remaining_after(next_offset).max((listed - shown) as u64);
             return Some(format!("… {remaining} more {noun}; call again with cursor \"o:{next_offset}\""));
         }
         return Some(format!("… {} more {noun} cut to fit budget_tokens; call again with a larger budget_tokens to see them", listed - shown));
     }
     let cursor = continuation.daemon_next_cursor.as_ref()?;
-    let remaining = remaining_after(continuation.page_offset + shown_u64);
+    let remaining = remaining_after(continuation.page_offset.saturating_add(shown_u64));
     // A daemon without a usable total still has a next page: say so without a count.
     let count = if remaining == 0 { String::new() } else { format!("{remaining} ") };
     Some(format!("… {count}more {noun}; call again with cursor \"{cursor}\""))
@@ -102,7 +102,7 @@ pub fn fit_json_to_budget(answer: &Value, list_key: Option<&str>, secondary_keys
         }
         if shown < listed {
             let note = continuation.and_then(|continuation| continuation_note(continuation, listed, shown));
-            let cursor = continuation.filter(|continuation| continuation.paged_by_cursor).map(|continuation| format!("o:{}", continuation.page_offset + shown as u64));
+            let cursor = continuation.filter(|continuation| continuation.paged_by_cursor).map(|continuation| format!("o:{}", continuation.page_offset.saturating_add(shown as u64)));
             if let Some(cursor) = &cursor {
                 value["next_cursor"] = json!(cursor);
             }

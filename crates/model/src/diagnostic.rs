@@ -17,6 +17,12 @@ pub enum DiagnosticKind {
     SyntaxError,
     /// A construct the extractor understood only partly (for example an odd `use` tree).
     Unsupported,
+    /// Nested deeper than extraction follows (a type, expression or item nesting limit);
+    /// not parsed, so that no walk over it can exhaust the stack or memory.
+    TooDeep,
+    /// A fact the index repaired because it broke an invariant (a bug in tether, reported
+    /// rather than served).
+    Internal,
 }
 
 impl DiagnosticKind {
@@ -28,6 +34,8 @@ impl DiagnosticKind {
             DiagnosticKind::Unreadable => "unreadable",
             DiagnosticKind::SyntaxError => "syntax_error",
             DiagnosticKind::Unsupported => "unsupported",
+            DiagnosticKind::TooDeep => "too_deep",
+            DiagnosticKind::Internal => "internal",
         }
     }
 
@@ -39,6 +47,8 @@ impl DiagnosticKind {
             DiagnosticKind::Unreadable,
             DiagnosticKind::SyntaxError,
             DiagnosticKind::Unsupported,
+            DiagnosticKind::TooDeep,
+            DiagnosticKind::Internal,
         ]
         .into_iter()
         .find(|kind| kind.as_str() == text)
@@ -48,7 +58,7 @@ impl DiagnosticKind {
     pub fn skips_file(self) -> bool {
         matches!(
             self,
-            DiagnosticKind::TooLarge | DiagnosticKind::Binary | DiagnosticKind::NotUtf8 | DiagnosticKind::Unreadable
+            DiagnosticKind::TooLarge | DiagnosticKind::Binary | DiagnosticKind::NotUtf8 | DiagnosticKind::Unreadable | DiagnosticKind::TooDeep
         )
     }
 }

@@ -318,6 +318,55 @@ impl Graph {
         census
     }
 
+    /// The CONTAINS edges (by position in `edges`) that close a cycle, which a correct graph
+    /// never has: CONTAINS is a forest (no symbol inside itself). A depth-first search from
+    /// each symbol up through its parents, iterative, so any depth of nesting is fine;
+    /// removing the edges it returns leaves no cycle.
+    pub fn contains_cycle_edges(&self) -> Vec<usize> {
+        use std::collections::HashMap;
+        let mut parents: HashMap<SymbolId, Vec<(usize, SymbolId)>> = HashMap::new();
+        let mut closing = Vec::new();
+        for (position, edge) in self.edges.iter().enumerate() {
+            if edge.kind == EdgeKind::Contains {
+                if edge.source == edge.target {
+                    closing.push(position);
+                } else {
+                    parents.entry(edge.target).or_default().push((position, edge.source));
+                }
+            }
+        }
+        // 1: on the search's current path, 2: done.
+        let mut colour: HashMap<SymbolId, u8> = HashMap::new();
+        let mut starts: Vec<SymbolId> = parents.keys().copied().collect();
+        starts.sort_unstable();
+        for start in starts {
+            if colour.contains_key(&start) {
+                continue;
+            }
+            colour.insert(start, 1);
+            let mut path: Vec<(SymbolId, usize)> = vec![(start, 0)];
+            while let Some((symbol, next)) = path.last_mut() {
+                let up = parents.get(symbol).map(Vec::as_slice).unwrap_or(&[]);
+                if let Some((position, parent)) = up.get(*next).copied() {
+                    *next += 1;
+                    match colour.get(&parent) {
+                        None => {
+                            colour.insert(parent, 1);
+                            path.push((parent, 0));
+                        }
+                        Some(1) => closing.push(position),
+                        Some(_) => {}
+                    }
+                } else {
+                    colour.insert(*symbol, 2);
+                    path.pop();
+                }
+            }
+        }
+        closing.sort_unstable();
+        closing
+    }
+
     /// Symbols in one language.
     pub fn symbols_in(&self, language: Language) -> impl Iterator<Item = &Symbol> {
         self.symbols.iter().filter(move |symbol| symbol.language == language)

@@ -7,12 +7,14 @@
 //! no tree-sitter type appears, and no JSON is written here (that happens only in the
 //! protocol crate). Everything is `Clone + Debug + PartialEq` plain data.
 
+mod deadline;
 mod diagnostic;
 mod facts;
 mod graph;
 mod id;
 mod symbol;
 
+pub use deadline::{Cancelled, Deadline, DeadlineTicker};
 pub use diagnostic::{Diagnostic, DiagnosticKind};
 pub use facts::{
     Binding, BindingValue, CallSite, CalleeExpr, FileFacts, ImplBlock, Import, ImportStyle,

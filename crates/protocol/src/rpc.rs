@@ -6,9 +6,38 @@ use serde_json::{json, Value};
 /// The largest request line accepted, in bytes.
 pub const MAX_REQUEST_BYTES: usize = 1024 * 1024;
 
+/// A request's id exactly as the client wrote it (a number of any size, a string, null), so
+/// the answer echoes it verbatim; `None` for a notification (no `id` member), which gets no
+/// answer.
+#[derive(Clone, Debug, Default)]
+pub struct RequestId(Option<Box<serde_json::value::RawValue>>);
+
+impl RequestId {
+    /// The `null` id of an answer to a request whose id could not be read.
+    pub fn null() -> RequestId {
+        RequestId(Some(serde_json::value::RawValue::from_string("null".to_string()).expect("null is JSON")))
+    }
+
+    /// Whether the request was a notification (no answer is written).
+    pub fn is_notification(&self) -> bool {
+        self.0.is_none()
+    }
+
+    /// The id's JSON text (`null` for a notification).
+    pub fn as_json_text(&self) -> &str {
+        self.0.as_deref().map_or("null", serde_json::value::RawValue::get)
+    }
+}
+
+impl PartialEq for RequestId {
+    fn eq(&self, other: &RequestId) -> bool {
+        self.0.as_deref().map(serde_json::value::RawValue::get) == other.0.as_deref().map(serde_json::value::RawValue::get)
+    }
+}
+
 #[derive(Clone, PartialEq, Debug)]
 pub struct RpcRequest {
-    pub id: Value,
+    pub id: RequestId,
     pub method: String,
     pub params: Value,
 }
@@ -35,6 +64,8 @@ impl RpcError {
     pub const AMBIGUOUS_SYMBOL: i64 = -32002;
     /// The graph is not built yet (the first index is running).
     pub const NOT_READY: i64 = -32003;
+    /// The daemon serves as many connections as it allows; retry later.
+    pub const SERVER_BUSY: i64 = -32004;
 
     pub fn new(code: i64, message: impl Into<String>) -> RpcError {
         RpcError { code, message: message.into(), data: None }
@@ -50,41 +81,70 @@ impl RpcError {
     }
 }
 
-/// Parses one request line. On failure, returns the id (or null) and the error to answer.
-pub fn parse_request(line: &[u8]) -> Result<RpcRequest, (Value, RpcError)> {
-    let value: Value = serde_json::from_slice(line).map_err(|error| (Value::Null, RpcError::new(RpcError::PARSE_ERROR, format!("not valid JSON: {error}"))))?;
-    let Value::Object(object) = value else {
-        return Err((Value::Null, RpcError::new(RpcError::INVALID_REQUEST, "a request is a JSON object (batches are not supported)")));
-    };
-    let id = object.get("id").cloned().unwrap_or(Value::Null);
-    if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+/// The members of a request object as read, before they are checked. `id` stays raw text so
+/// that a large integer or an odd number comes back exactly as it was sent.
+#[derive(serde::Deserialize)]
+struct RawRequest<'a> {
+    #[serde(borrow, default)]
+    id: Option<&'a serde_json::value::RawValue>,
+    #[serde(default)]
+    jsonrpc: Option<Value>,
+    #[serde(default)]
+    method: Option<Value>,
+    #[serde(default)]
+    params: Option<Value>,
+}
+
+/// Parses one request line. On failure, returns the id (null when unreadable) and the error
+/// to answer; a failed notification returns its `RequestId` too, which writes no answer.
+pub fn parse_request(line: &[u8]) -> Result<RpcRequest, (RequestId, RpcError)> {
+    let value: Value = serde_json::from_slice(line).map_err(|error| (RequestId::null(), RpcError::new(RpcError::PARSE_ERROR, format!("not valid JSON: {error}"))))?;
+    if !value.is_object() {
+        return Err((RequestId::null(), RpcError::new(RpcError::INVALID_REQUEST, "a request is a JSON object (batches are not supported)")));
+    }
+    let raw: RawRequest<'_> = serde_json::from_slice(line).map_err(|error| (RequestId::null(), RpcError::new(RpcError::INVALID_REQUEST, format!("not a request object: {error}"))))?;
+    // `"id": null` is an id (answered with null); a missing id is a notification.
+    let id = RequestId(raw.id.map(|id| id.to_owned()));
+    if raw.id.is_some_and(|id| id.get().trim_start().starts_with(['{', '[', 't', 'f'])) {
+        return Err((RequestId::null(), RpcError::new(RpcError::INVALID_REQUEST, "\"id\" must be a string, a number or null")));
+    }
+    if raw.jsonrpc.as_ref().and_then(Value::as_str) != Some("2.0") {
         return Err((id, RpcError::new(RpcError::INVALID_REQUEST, "missing \"jsonrpc\": \"2.0\"")));
     }
-    let Some(method) = object.get("method").and_then(Value::as_str) else {
+    let Some(Value::String(method)) = raw.method else {
         return Err((id, RpcError::new(RpcError::INVALID_REQUEST, "missing \"method\" (a string)")));
     };
-    let params = object.get("params").cloned().unwrap_or_else(|| json!({}));
+    let params = raw.params.unwrap_or_else(|| json!({}));
     if !params.is_object() {
         return Err((id, RpcError::invalid_params("\"params\" must be an object of named parameters")));
     }
-    Ok(RpcRequest { id, method: method.to_string(), params })
+    Ok(RpcRequest { id, method, params })
 }
 
 /// A success response, as one line (with the trailing newline).
-pub fn success_line(id: &Value, result: Value) -> String {
-    let mut line = json!({ "jsonrpc": "2.0", "id": id, "result": result }).to_string();
-    line.push('\n');
-    line
+pub fn success_line(id: &RequestId, result: Value) -> String {
+    response_line(id, "result", &result)
 }
 
 /// An error response, as one line (with the trailing newline).
-pub fn error_line(id: &Value, error: &RpcError) -> String {
+pub fn error_line(id: &RequestId, error: &RpcError) -> String {
     let mut body = json!({ "code": error.code, "message": error.message });
     if let Some(data) = &error.data {
         body["data"] = data.clone();
     }
-    let mut line = json!({ "jsonrpc": "2.0", "id": id, "error": body }).to_string();
-    line.push('\n');
+    response_line(id, "error", &body)
+}
+
+/// `{"id":<id verbatim>,"jsonrpc":"2.0","<member>":<value>}` and a newline (members in the
+/// order serde_json has always written them here).
+fn response_line(id: &RequestId, member: &str, value: &Value) -> String {
+    let mut line = String::from("{\"id\":");
+    line.push_str(id.as_json_text());
+    line.push_str(",\"jsonrpc\":\"2.0\",\"");
+    line.push_str(member);
+    line.push_str("\":");
+    line.push_str(&value.to_string());
+    line.push_str("}\n");
     line
 }
 
@@ -111,4 +171,30 @@ pub fn parse_response(line: &[u8]) -> Result<Value, RpcError> {
 /// Renders any JSON value as pretty text (for `--json` output).
 pub fn pretty(value: &Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_echoed_verbatim_and_notifications_have_none() {
+        for id in ["18446744073709551617", "-3", "1.50", "\"a b\"", "null", "123456789012345678901234567890"] {
+            let line = format!("{{\"jsonrpc\": \"2.0\", \"id\": {id}, \"method\": \"status\"}}");
+            let request = parse_request(line.as_bytes()).unwrap();
+            assert_eq!(request.id.as_json_text(), id);
+            assert!(success_line(&request.id, json!({"ok": true})).starts_with(&format!("{{\"id\":{id},\"jsonrpc\":\"2.0\",\"result\":")));
+        }
+        let notification = parse_request(br#"{"jsonrpc": "2.0", "method": "status"}"#).unwrap();
+        assert!(notification.id.is_notification());
+        let (id, error) = parse_request(br#"{"jsonrpc": "2.0", "method": 7}"#).unwrap_err();
+        assert!(id.is_notification());
+        assert_eq!(error.code, RpcError::INVALID_REQUEST);
+        let (id, error) = parse_request(br#"{"jsonrpc": "2.0", "id": [1], "method": "status"}"#).unwrap_err();
+        assert_eq!((id.as_json_text(), error.code), ("null", RpcError::INVALID_REQUEST));
+        let (id, error) = parse_request(b"{broken").unwrap_err();
+        assert_eq!((id.as_json_text(), error.code), ("null", RpcError::PARSE_ERROR));
+        let answer: Value = serde_json::from_str(&error_line(&RequestId::null(), &RpcError::invalid_params("x"))).unwrap();
+        assert_eq!(answer, json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32602, "message": "x"}}));
+    }
 }

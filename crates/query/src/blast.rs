@@ -4,9 +4,9 @@
 
 use std::collections::VecDeque;
 
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use tether_model::EdgeKind;
+use tether_model::{Cancelled, Deadline, DeadlineTicker, EdgeKind};
 
 use crate::neighbours::is_uncertain;
 use crate::page::{Completeness, CompletenessCause, PageRequest};
@@ -17,6 +17,8 @@ use crate::snapshot::{Snapshot, SymbolIndex};
 pub struct BlastOptions {
     pub depth: u32,
     pub page: PageRequest,
+    /// The walk stops with [`Cancelled`] once this passes.
+    pub deadline: Deadline,
 }
 
 impl BlastOptions {
@@ -26,7 +28,7 @@ impl BlastOptions {
 
 impl Default for BlastOptions {
     fn default() -> BlastOptions {
-        BlastOptions { depth: BlastOptions::DEFAULT_DEPTH, page: PageRequest::default() }
+        BlastOptions { depth: BlastOptions::DEFAULT_DEPTH, page: PageRequest::default(), deadline: Deadline::none() }
     }
 }
 
@@ -92,41 +94,45 @@ struct Reached {
 
 impl Snapshot {
     /// The blast radius of a symbol.
-    pub fn blast_symbol(&self, subject: SymbolIndex, options: BlastOptions) -> BlastAnswer {
-        let mut seeds = vec![subject];
-        let mut position = 0;
-        while position < seeds.len() {
-            let current = seeds[position];
-            seeds.extend(self.children(current));
-            position += 1;
-        }
-        self.blast_from(seeds, options)
+    pub fn blast_symbol(&self, subject: SymbolIndex, options: BlastOptions) -> Result<BlastAnswer, Cancelled> {
+        self.blast_symbols(&[subject], options)
     }
 
     /// The blast radius of several symbols at once (a diff's changed symbols), each with what
     /// it contains.
-    pub fn blast_symbols(&self, subjects: &[SymbolIndex], options: BlastOptions) -> BlastAnswer {
-        let mut seeds: Vec<SymbolIndex> = subjects.to_vec();
+    pub fn blast_symbols(&self, subjects: &[SymbolIndex], options: BlastOptions) -> Result<BlastAnswer, Cancelled> {
+        let seeds = self.with_contained(subjects, options.deadline)?;
+        self.blast_from(seeds, options)
+    }
+
+    /// The blast radius of a file: of everything defined in it.
+    pub fn blast_file(&self, path: &str, options: BlastOptions) -> Option<Result<BlastAnswer, Cancelled>> {
+        let symbols = self.by_path.get(path)?;
+        Some(self.blast_from(symbols.clone(), options))
+    }
+
+    /// The subjects and everything they contain, each once (subjects first, then breadth
+    /// first). Each symbol is visited once, so even a CONTAINS cycle in a damaged graph ends.
+    fn with_contained(&self, subjects: &[SymbolIndex], deadline: Deadline) -> Result<Vec<SymbolIndex>, Cancelled> {
+        let mut ticker = DeadlineTicker::new(deadline, 1024);
+        let mut seen: HashSet<SymbolIndex> = HashSet::default();
+        let mut seeds: Vec<SymbolIndex> = subjects.iter().copied().filter(|subject| seen.insert(*subject)).collect();
         let mut position = 0;
         while position < seeds.len() {
+            ticker.tick()?;
             let current = seeds[position];
             for child in self.children(current) {
-                if !seeds.contains(&child) {
+                if seen.insert(child) {
                     seeds.push(child);
                 }
             }
             position += 1;
         }
-        self.blast_from(seeds, options)
+        Ok(seeds)
     }
 
-    /// The blast radius of a file: of everything defined in it.
-    pub fn blast_file(&self, path: &str, options: BlastOptions) -> Option<BlastAnswer> {
-        let symbols = self.by_path.get(path)?;
-        Some(self.blast_from(symbols.clone(), options))
-    }
-
-    fn blast_from(&self, seeds: Vec<SymbolIndex>, options: BlastOptions) -> BlastAnswer {
+    fn blast_from(&self, seeds: Vec<SymbolIndex>, options: BlastOptions) -> Result<BlastAnswer, Cancelled> {
+        let mut ticker = DeadlineTicker::new(options.deadline, 1024);
         let depth = options.depth.clamp(1, BlastOptions::MAX_DEPTH);
         let mut reached: HashMap<SymbolIndex, Reached> = HashMap::default();
         let mut queue: VecDeque<SymbolIndex> = VecDeque::new();
@@ -136,6 +142,7 @@ impl Snapshot {
         }
         let mut uncertain_edges = 0usize;
         while let Some(current) = queue.pop_front() {
+            ticker.tick()?;
             let (distance, confidence, uncertain) = {
                 let state = &reached[&current];
                 (state.distance, state.confidence, state.uncertain)
@@ -209,7 +216,7 @@ impl Snapshot {
             causes.extend(self.unparsed_files_cause(*first));
         }
         let (items, next_cursor) = options.page.apply(items);
-        BlastAnswer { seeds, depth, total, breaks, items, next_cursor, tests_affected, completeness: Completeness::from_causes(causes) }
+        Ok(BlastAnswer { seeds, depth, total, breaks, items, next_cursor, tests_affected, completeness: Completeness::from_causes(causes) })
     }
 
     fn path_to(&self, reached: &HashMap<SymbolIndex, Reached>, end: SymbolIndex) -> Vec<SymbolIndex> {

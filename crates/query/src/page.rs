@@ -12,21 +12,27 @@ impl PageRequest {
     pub const DEFAULT_LIMIT: usize = 20;
     pub const MAX_LIMIT: usize = 200;
 
-    /// A page from an optional cursor (as returned in `next_cursor`) and an optional limit.
+    /// A page from an optional cursor (as returned in `next_cursor`) and an optional limit
+    /// (1 or more; above [`PageRequest::MAX_LIMIT`] it is that maximum).
     pub fn new(cursor: Option<&str>, limit: Option<usize>) -> Result<PageRequest, String> {
         let offset = match cursor {
             None | Some("") => 0,
             Some(cursor) => cursor.strip_prefix("o:").and_then(|offset| offset.parse().ok()).ok_or_else(|| format!("invalid cursor {cursor:?}; pass the next_cursor of a previous answer"))?,
         };
+        if limit == Some(0) {
+            return Err(format!("limit must be 1 to {} (omit it for {})", PageRequest::MAX_LIMIT, PageRequest::DEFAULT_LIMIT));
+        }
         let limit = limit.unwrap_or(PageRequest::DEFAULT_LIMIT).clamp(1, PageRequest::MAX_LIMIT);
         Ok(PageRequest { offset, limit })
     }
 
-    /// This page of `items`, and the cursor of the next page if there is one.
+    /// This page of `items`, and the cursor of the next page if there is one. A cursor past
+    /// the end gives an empty page with no next cursor.
     pub fn apply<T>(&self, items: Vec<T>) -> (Vec<T>, Option<String>) {
         let total = items.len();
+        let end = self.offset.saturating_add(self.limit);
         let page: Vec<T> = items.into_iter().skip(self.offset).take(self.limit).collect();
-        let next = (self.offset + self.limit < total).then(|| format!("o:{}", self.offset + self.limit));
+        let next = (end < total).then(|| format!("o:{end}"));
         (page, next)
     }
 }

@@ -7,6 +7,7 @@ use tether_model::{Edge, EdgeKind, Language, ResolutionRule, Symbol, SymbolId, S
 
 use crate::denotation::{Denotation, Resolved};
 use crate::outside_symbol;
+use crate::project_index::Sym;
 use crate::resolver::Resolver;
 
 /// The CONTAINS edge from `parent` to `symbol`.
@@ -29,13 +30,10 @@ pub(crate) fn structural_edges(resolver: &Resolver<'_>, outside: &mut HashMap<Sy
     let index = &resolver.index;
     let mut edges = Vec::new();
 
+    let moved_impls = impls_moved_under_their_types(resolver);
     for (position, symbol) in index.symbols.iter().enumerate() {
         let Some(parent) = symbol.parent else { continue };
-        let sym = position as u32;
-        let parent = match resolver.impl_self_type.get(&sym) {
-            Some(type_sym) if symbol.kind == SymbolKind::Impl => index.symbol(*type_sym).id,
-            _ => parent,
-        };
+        let parent = moved_impls.get(&(position as Sym)).map(|type_sym| index.symbol(*type_sym).id).unwrap_or(parent);
         edges.push(contains_edge(parent, symbol));
     }
 
@@ -72,6 +70,45 @@ pub(crate) fn structural_edges(resolver: &Resolver<'_>, outside: &mut HashMap<Sy
         }
     }
     edges
+}
+
+/// The impls that move under their self type (impl → type), as CONTAINS parents. Every
+/// other symbol stays under its syntactic parent. CONTAINS stays a forest by construction: a
+/// move that would close a cycle (an impl standing for a type a macro defines is its own self
+/// type; a type defined inside its own impl) is not made, and the impl keeps its syntactic
+/// parent, which always encloses it.
+fn impls_moved_under_their_types(resolver: &Resolver<'_>) -> HashMap<Sym, Sym> {
+    let index = &resolver.index;
+    let mut moved: HashMap<Sym, Sym> = resolver
+        .impl_self_type
+        .iter()
+        .filter(|(sym, type_sym)| sym != type_sym && index.symbol(**sym).kind == SymbolKind::Impl && index.symbol(**sym).parent.is_some())
+        .map(|(sym, type_sym)| (*sym, *type_sym))
+        .collect();
+    // Undo moves until no moved impl is its own ancestor. Syntactic parents alone are acyclic,
+    // so each undo removes a cycle and the loop ends.
+    let mut candidates: Vec<Sym> = moved.keys().copied().collect();
+    candidates.sort_unstable();
+    while let Some(closing) = candidates.iter().copied().find(|sym| is_own_ancestor(index, &moved, *sym)) {
+        moved.remove(&closing);
+        candidates.retain(|sym| *sym != closing);
+    }
+    moved
+}
+
+/// Whether walking up from `sym` (through moved impls' types, else syntactic parents) comes
+/// back to it.
+fn is_own_ancestor(index: &crate::project_index::ProjectIndex<'_>, moved: &HashMap<Sym, Sym>, sym: Sym) -> bool {
+    let parent_of = |current: Sym| moved.get(&current).copied().or_else(|| index.parent(current));
+    let mut current = parent_of(sym);
+    for _ in 0..=index.symbols.len() {
+        match current {
+            None => return false,
+            Some(ancestor) if ancestor == sym => return true,
+            Some(ancestor) => current = parent_of(ancestor),
+        }
+    }
+    true
 }
 
 /// A supertype path that names nothing visible is most likely outside the project (a glob

@@ -2,9 +2,13 @@
 //! producing the graph: create the empty database, load the extracted nodes (and the edges
 //! extraction decides), load the rest, close and rename into place.
 //!
-//! The database is built in a sibling file (`graph.lbug.building`) that is renamed over the
-//! final path only once complete, so a crash halfway leaves the previous database untouched;
-//! a build that is dropped unfinished removes its sibling file.
+//! The database is built in a folder of its own beside the final path
+//! (`.graph.lbug.building-XXXXXX/graph.lbug`, unique per build) and renamed over the final
+//! path only once complete, so a crash halfway leaves the previous database untouched. The
+//! engine's side files of the build (write-ahead log, shadow pages, checkpoint locks) and the
+//! CSV scratch files all live in that folder: a build dropped unfinished removes it whole,
+//! and the next build removes whatever folder a killed one left (the caller holds the
+//! database's lock, so no other build is running).
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -19,6 +23,8 @@ use crate::{GraphStore, OpenPurpose, StoreConfig, StoreError, StoreLocation};
 pub struct FreshDatabase {
     final_path: PathBuf,
     building: PathBuf,
+    /// The build's own folder, removed whole when the build ends either way.
+    folder: Option<tempfile::TempDir>,
     /// `None` once closed for publishing.
     store: Option<GraphStore>,
     scratch: tempfile::TempDir,
@@ -32,12 +38,16 @@ impl FreshDatabase {
     /// database with the current schema there. `final_path` itself is not touched.
     pub fn create(final_path: &Path, config: StoreConfig) -> Result<FreshDatabase, StoreError> {
         let started = Instant::now();
-        let building = sibling(final_path, "building");
-        remove_building_files(&building)?;
+        let parent = parent_folder(final_path);
+        std::fs::create_dir_all(&parent).map_err(|source| StoreError::Io { path: parent.clone(), source })?;
+        remove_leftover_builds(final_path)?;
+        let name = final_name(final_path);
+        let folder = tempfile::Builder::new().prefix(&format!(".{name}.building-")).tempdir_in(&parent).map_err(|source| StoreError::Io { path: parent.clone(), source })?;
+        let building = folder.path().join(&name);
         let store = GraphStore::create_for(StoreLocation::Path(building.clone()), config, OpenPurpose::BulkLoad)?;
         let scratch = store.scratch_folder()?;
         let stats = LoadStats { create_seconds: started.elapsed().as_secs_f64(), ..LoadStats::default() };
-        Ok(FreshDatabase { final_path: final_path.to_path_buf(), building, store: Some(store), scratch, loaded: None, remaining_loaded: false, stats })
+        Ok(FreshDatabase { final_path: final_path.to_path_buf(), building, folder: Some(folder), store: Some(store), scratch, loaded: None, remaining_loaded: false, stats })
     }
 
     /// Loads what extraction alone decides: every file record, symbol, diagnostic and edge
@@ -92,13 +102,16 @@ impl FreshDatabase {
         drop(store);
         self.stats.close_seconds = closing.elapsed().as_secs_f64();
         std::fs::rename(&self.building, &self.final_path).map_err(|source| StoreError::Io { path: self.final_path.clone(), source })?;
-        let stale_wal = sibling(&self.final_path, "wal");
+        // The previous database's side files belong to a file that is gone now.
+        remove_side_files(&self.final_path)?;
         let building_wal = sibling(&self.building, "wal");
         if building_wal.exists() {
-            std::fs::rename(&building_wal, &stale_wal).map_err(|source| StoreError::Io { path: stale_wal.clone(), source })?;
-        } else if stale_wal.exists() {
-            std::fs::remove_file(&stale_wal).map_err(|source| StoreError::Io { path: stale_wal.clone(), source })?;
+            let wal = sibling(&self.final_path, "wal");
+            std::fs::rename(&building_wal, &wal).map_err(|source| StoreError::Io { path: wal.clone(), source })?;
         }
+        // The build's folder (scratch files, engine leftovers) goes with it.
+        drop(self.folder.take());
+        restrict_to_owner(&self.final_path);
         Ok(std::mem::take(&mut self.stats))
     }
 
@@ -109,26 +122,69 @@ impl FreshDatabase {
 }
 
 impl Drop for FreshDatabase {
-    /// An unfinished build closes its database and removes its sibling file; the final path
-    /// keeps the previous database. (After `finish` the sibling file has been renamed.)
+    /// An unfinished build closes its database and removes its folder; the final path keeps
+    /// the previous database. (After `publish` the database has been renamed out of it.)
     fn drop(&mut self) {
-        if let Some(store) = self.store.take() {
-            drop(store);
-            let _ = remove_building_files(&self.building);
-        } else if self.building.exists() {
-            // `finish` failed after closing: the sibling is incomplete or unpublished.
-            let _ = remove_building_files(&self.building);
-        }
+        drop(self.store.take());
+        drop(self.folder.take());
     }
 }
 
-fn remove_building_files(building: &Path) -> Result<(), StoreError> {
-    for leftover in [building.to_path_buf(), sibling(building, "wal")] {
-        if leftover.exists() {
-            std::fs::remove_file(&leftover).map_err(|source| StoreError::Io { path: leftover.clone(), source })?;
+fn parent_folder(path: &Path) -> PathBuf {
+    path.parent().filter(|parent| !parent.as_os_str().is_empty()).map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."))
+}
+
+fn final_name(path: &Path) -> String {
+    path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_else(|| "graph.lbug".to_string())
+}
+
+/// Removes what killed builds left beside `final_path`: their folders
+/// (`.graph.lbug.building-*`), the sibling files of builds before folders
+/// (`graph.lbug.building`, `graph.lbug.building.wal`, `….wal.checkpoint`, `….shadow`, checkpoint
+/// locks), and CSV scratch folders (`tether-load-*`).
+fn remove_leftover_builds(final_path: &Path) -> Result<(), StoreError> {
+    let parent = parent_folder(final_path);
+    let name = final_name(final_path);
+    let folder_prefix = format!(".{name}.building-");
+    let file_prefix = format!("{name}.building");
+    let Ok(entries) = std::fs::read_dir(&parent) else { return Ok(()) };
+    for entry in entries.flatten() {
+        let entry_name = entry.file_name().to_string_lossy().into_owned();
+        let path = entry.path();
+        let Ok(file_type) = entry.file_type() else { continue };
+        let removed = if file_type.is_dir() && (entry_name.starts_with(&folder_prefix) || entry_name.starts_with("tether-load-")) {
+            std::fs::remove_dir_all(&path)
+        } else if !file_type.is_dir() && entry_name.starts_with(&file_prefix) {
+            std::fs::remove_file(&path)
+        } else {
+            continue;
+        };
+        removed.map_err(|source| StoreError::Io { path, source })?;
+    }
+    Ok(())
+}
+
+/// Removes the engine's side files of a database file that was just replaced: its
+/// write-ahead log and anything a checkpoint left (`graph.lbug.wal`, `graph.lbug.shadow`,
+/// `graph.lbug.wal.checkpoint`, `graph.lbug.checkpoint.*.lock`, …).
+fn remove_side_files(final_path: &Path) -> Result<(), StoreError> {
+    let parent = parent_folder(final_path);
+    let side_prefix = format!("{}.", final_name(final_path));
+    let Ok(entries) = std::fs::read_dir(&parent) else { return Ok(()) };
+    for entry in entries.flatten() {
+        let entry_name = entry.file_name().to_string_lossy().into_owned();
+        if entry_name.starts_with(&side_prefix) && entry.file_type().is_ok_and(|file_type| !file_type.is_dir()) {
+            let path = entry.path();
+            std::fs::remove_file(&path).map_err(|source| StoreError::Io { path, source })?;
         }
     }
     Ok(())
+}
+
+/// The database holds the code of the repository: readable by its owner only.
+fn restrict_to_owner(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600));
 }
 
 /// Builds a fresh database at `final_path` from a graph, atomically: the graph is written to

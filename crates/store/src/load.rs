@@ -96,7 +96,7 @@ impl GraphStore {
         let mut jobs: Vec<CsvJob<'_>> = vec![
             job(|directory| table_csv::write_files_csv(&extracted.files, directory)),
             job(|directory| table_csv::write_symbols_csv(&extracted.symbols, directory, "symbols.csv", "Symbol")),
-            job(|directory| table_csv::write_diagnostics_csv(&extracted.diagnostics, directory)),
+            job(|directory| table_csv::write_diagnostics_csv(&extracted.diagnostics, 0, directory, "diagnostics.csv", "Diagnostic")),
         ];
         for kind in EdgeKind::ALL {
             if extracted.edges.iter().any(|edge| edge.kind == kind) {
@@ -114,8 +114,8 @@ impl GraphStore {
     }
 
     /// Everything `loaded` (the first stage, if it ran) did not load, then the metadata.
-    /// With a first stage, `graph` must extend what it loaded: the same files and diagnostics,
-    /// and its symbols start with the ones loaded (resolution appends the outside symbols).
+    /// With a first stage, `graph` must extend what it loaded: the same files, diagnostics
+    /// starting with the ones loaded, and its symbols start with the ones loaded (resolution appends the outside symbols).
     pub(crate) fn load_rest(
         &self,
         graph: &Graph,
@@ -133,7 +133,7 @@ impl GraphStore {
             }
             Some(loaded) => {
                 let extends = graph.files.len() == loaded.files
-                    && graph.diagnostics.len() == loaded.diagnostics
+                    && graph.diagnostics.len() >= loaded.diagnostics
                     && graph.symbols.len() >= loaded.symbols
                     && symbol_fingerprint(&graph.symbols[..loaded.symbols]) == loaded.symbol_fingerprint;
                 if !extends {
@@ -154,8 +154,13 @@ impl GraphStore {
             }
         }
         jobs.push(job(|directory| table_csv::write_unresolved_csv(&graph.unresolved, directory)));
-        if loaded.is_none() {
-            jobs.push(job(|directory| table_csv::write_diagnostics_csv(&graph.diagnostics, directory)));
+        // Diagnostics the first stage did not load (all of them without one; with one, those
+        // completing the graph added, such as a repaired CONTAINS cycle).
+        let first_late_diagnostic = loaded.map_or(0, |loaded| loaded.diagnostics);
+        if graph.diagnostics.len() > first_late_diagnostic || loaded.is_none() {
+            let late = &graph.diagnostics[first_late_diagnostic..];
+            let (file_name, label) = if loaded.is_none() { ("diagnostics.csv", "Diagnostic") } else { ("diagnostics-late.csv", "Diagnostic (late)") };
+            jobs.push(job(move |directory| table_csv::write_diagnostics_csv(late, first_late_diagnostic, directory, file_name, label)));
         }
         let loaded_edges = loaded.map(|loaded| &loaded.edges);
         if let Some(loaded_edges) = loaded_edges {

@@ -81,18 +81,19 @@ pub(crate) fn write_unresolved_csv(unresolved: &[UnresolvedCall], directory: &Pa
     TableCsv::finish("UnresolvedCall", "UnresolvedCall", writer)
 }
 
-pub(crate) fn write_diagnostics_csv(diagnostics: &[Diagnostic], directory: &Path) -> Result<TableCsv, StoreError> {
-    let mut writer = CsvWriter::create(&directory.join("diagnostics.csv"), &["id", "path", "line", "kind", "message"])?;
+/// Diagnostics numbered from `first_id` (a second stage appends after the first one's).
+pub(crate) fn write_diagnostics_csv(diagnostics: &[Diagnostic], first_id: usize, directory: &Path, file_name: &str, label: &str) -> Result<TableCsv, StoreError> {
+    let mut writer = CsvWriter::create(&directory.join(file_name), &["id", "path", "line", "kind", "message"])?;
     for (index, diagnostic) in diagnostics.iter().enumerate() {
         writer.row(&[
-            Field::Integer(index as i64),
+            Field::Integer((first_id + index) as i64),
             Field::Text(&diagnostic.path),
             diagnostic.line.map_or(Field::Null, |line| Field::Integer(i64::from(line))),
             Field::Text(diagnostic.kind.as_str()),
             Field::Text(&diagnostic.message),
         ])?;
     }
-    TableCsv::finish("Diagnostic", "Diagnostic", writer)
+    TableCsv::finish("Diagnostic", label, writer)
 }
 
 /// The edges of one kind, into the rel table of the same name.

@@ -1,0 +1,143 @@
+//! Reading a request's named parameters strictly: a parameter of the wrong JSON type is
+//! refused (`-32602`) instead of ignored, and a path must name something inside the
+//! repository's working tree.
+
+use std::path::{Component, Path};
+
+use tether_protocol::rpc::RpcError;
+use tether_protocol::Value;
+
+pub(crate) fn optional_str<'a>(params: &'a Value, name: &str) -> Result<Option<&'a str>, RpcError> {
+    match params.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(text)) => Ok(Some(text.as_str())),
+        Some(_) => Err(RpcError::invalid_params(format!("\"{name}\" must be a string"))),
+    }
+}
+
+pub(crate) fn optional_usize(params: &Value, name: &str) -> Result<Option<usize>, RpcError> {
+    match params.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(value) => value
+            .as_u64()
+            .map(|number| Some(usize::try_from(number).unwrap_or(usize::MAX)))
+            .ok_or_else(|| RpcError::invalid_params(format!("\"{name}\" must be a non-negative integer"))),
+    }
+}
+
+pub(crate) fn optional_bool(params: &Value, name: &str) -> Result<Option<bool>, RpcError> {
+    match params.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Bool(value)) => Ok(Some(*value)),
+        Some(_) => Err(RpcError::invalid_params(format!("\"{name}\" must be true or false"))),
+    }
+}
+
+/// A list of strings; any other element is refused, not dropped.
+pub(crate) fn string_list(params: &Value, name: &str) -> Result<Vec<String>, RpcError> {
+    match params.get(name) {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|item| item.as_str().map(str::to_string).ok_or_else(|| RpcError::invalid_params(format!("\"{name}\" must be a list of strings"))))
+            .collect(),
+        Some(_) => Err(RpcError::invalid_params(format!("\"{name}\" must be a list of strings"))),
+    }
+}
+
+/// A path named by a request, as a repository-relative `/`-separated path. Relative paths are
+/// taken from the repository root; absolute ones must lie inside it. `..` may not climb out,
+/// and a path that exists must resolve (through links) inside the root. With `must_be_file`,
+/// it must exist and be a regular file (not a FIFO, a device or a folder).
+pub(crate) fn repository_path(root: &Path, path: &str, must_be_file: bool) -> Result<String, RpcError> {
+    let refuse = |why: &str| RpcError::invalid_params(format!("{path:?} {why}; paths name files of this repository, relative to its root"));
+    if path.is_empty() || path.contains('\0') {
+        return Err(refuse("is not a path"));
+    }
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let candidate = Path::new(path);
+    let relative = if candidate.is_absolute() {
+        match candidate.strip_prefix(&root) {
+            Ok(relative) => relative.to_path_buf(),
+            Err(_) => {
+                let resolved = candidate.canonicalize().map_err(|_| refuse("is outside the repository"))?;
+                resolved.strip_prefix(&root).map_err(|_| refuse("is outside the repository"))?.to_path_buf()
+            }
+        }
+    } else {
+        candidate.to_path_buf()
+    };
+    let mut parts: Vec<String> = Vec::new();
+    for component in relative.components() {
+        match component {
+            Component::CurDir => {}
+            Component::Normal(part) => parts.push(part.to_string_lossy().into_owned()),
+            Component::ParentDir => {
+                if parts.pop().is_none() {
+                    return Err(refuse("climbs out of the repository"));
+                }
+            }
+            Component::RootDir | Component::Prefix(_) => return Err(refuse("is not a repository path")),
+        }
+    }
+    if parts.is_empty() {
+        return Err(refuse("names the repository itself, not a file"));
+    }
+    let normalized = parts.join("/");
+    let full = root.join(&normalized);
+    match std::fs::symlink_metadata(&full) {
+        Ok(_) => {
+            let resolved = full.canonicalize().map_err(|_| refuse("cannot be resolved (a link loop?)"))?;
+            if !resolved.starts_with(&root) {
+                return Err(refuse("leads outside the repository through a link"));
+            }
+            let metadata = std::fs::metadata(&resolved).map_err(|_| refuse("cannot be read"))?;
+            if must_be_file && !metadata.file_type().is_file() {
+                return Err(refuse("is not a regular file"));
+            }
+        }
+        Err(_) if must_be_file => return Err(refuse("does not exist")),
+        // A file the graph may still know (deleted since it was indexed).
+        Err(_) => {}
+    }
+    Ok(normalized)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_stay_inside_the_repository_and_name_regular_files() {
+        let scratch = tempfile::tempdir().unwrap();
+        let root = scratch.path().join("repo");
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        std::fs::write(root.join("src/a.py"), "x = 1\n").unwrap();
+        std::os::unix::fs::symlink("/etc/hostname", root.join("out")).unwrap();
+        std::os::unix::fs::symlink("a.py", root.join("src/inside")).unwrap();
+        let fifo = root.join("pipe");
+        let fifo_name = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(fifo_name.as_ptr(), 0o600) }, 0);
+
+        let ok = |path: &str, file: bool| repository_path(&root, path, file).map_err(|error| error.message);
+        assert_eq!(ok("src/a.py", true), Ok("src/a.py".to_string()));
+        assert_eq!(ok("./src/../src/a.py", true), Ok("src/a.py".to_string()));
+        assert_eq!(ok(&root.join("src/a.py").display().to_string(), true), Ok("src/a.py".to_string()));
+        assert_eq!(ok("src/inside", true), Ok("src/inside".to_string()));
+        assert_eq!(ok("src/gone.py", false), Ok("src/gone.py".to_string()));
+        for (path, why) in [
+            ("/etc/shadow", "outside the repository"),
+            ("/dev/zero", "outside the repository"),
+            ("../repo/src/a.py", "climbs out"),
+            ("out", "outside the repository through a link"),
+            ("pipe", "not a regular file"),
+            ("src", "not a regular file"),
+            ("src/gone.py", "does not exist"),
+            ("", "not a path"),
+        ] {
+            let refused = ok(path, true).unwrap_err();
+            assert!(refused.contains(why), "{path}: {refused}");
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! Crashes at random points: `tether index` and `tether record` are killed (SIGKILL) at
+//! spread-out moments, and the next run must recover: the index completes and matches HEAD,
+//! no scratch folder or engine side file of a killed build is left, and a record is either
+//! committed whole (the files' commit, then the entry pinned to it) or not at all, with
+//! nothing left staged. The number of runs is bounded for CI; the delays come from a fixed
+//! seed, so a failure reproduces.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use tether_tests::{FixtureRepository, APP_FIXTURE};
+
+/// A small deterministic generator (xorshift), so the kill moments are the same every run.
+struct Moments(u64);
+
+impl Moments {
+    fn next_millis(&mut self, below: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % below
+    }
+}
+
+fn tether(repository: &Path, arguments: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_tether-test-cli"));
+    command.args(arguments).current_dir(repository).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
+    command.env("GIT_AUTHOR_NAME", "Ada Fixture").env("GIT_AUTHOR_EMAIL", "ada@example.com").env("GIT_COMMITTER_NAME", "Ada Fixture").env("GIT_COMMITTER_EMAIL", "ada@example.com");
+    command
+}
+
+/// Starts the command and kills it `millis` later, unless it ended before.
+fn run_and_kill_after(mut command: Command, millis: u64) {
+    let mut child = command.spawn().expect("start tether");
+    let deadline = std::time::Instant::now() + Duration::from_millis(millis);
+    while std::time::Instant::now() < deadline {
+        if child.try_wait().ok().flatten().is_some() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+fn leftovers(folder: &Path) -> Vec<String> {
+    std::fs::read_dir(folder)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|entry| entry.file_name().to_string_lossy().into_owned())
+                .filter(|name| name.contains(".building") || name.starts_with("tether-load-") || (name.starts_with("graph.lbug.") && name != "graph.lbug.wal"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn builds_left_by_killed_runs_are_removed_and_the_next_index_succeeds() {
+    let repository = FixtureRepository::new(APP_FIXTURE);
+    let folder = repository.root().join(".git/tether");
+    std::fs::create_dir_all(folder.join(".graph.lbug.building-old/tether-load-x")).unwrap();
+    std::fs::create_dir_all(folder.join("tether-load-abc")).unwrap();
+    for name in ["graph.lbug.building", "graph.lbug.building.wal", "graph.lbug.building.wal.checkpoint", "graph.lbug.building.shadow", ".graph.lbug.building-old/graph.lbug.wal"] {
+        std::fs::write(folder.join(name), b"left by a killed build").unwrap();
+    }
+    // A write-ahead log of some other database beside the final path ("Database ID … does
+    // not match" once made every later open fail).
+    std::fs::write(folder.join("graph.lbug.wal"), b"not this database's log").unwrap();
+    let status = tether(repository.root(), &["index", "."]).status().unwrap();
+    assert!(status.success());
+    assert_eq!(leftovers(&folder), Vec::<String>::new());
+    let status = tether(repository.root(), &["callers", "app.core.compute", "--no-daemon"]).status().unwrap();
+    assert!(status.success(), "the database that index wrote opens");
+}
+
+#[test]
+fn an_index_killed_at_any_point_is_recovered_by_the_next_one() {
+    let repository = FixtureRepository::new(APP_FIXTURE);
+    let folder = repository.root().join(".git/tether");
+    let mut moments = Moments(0x5eed_7e7e);
+    for _ in 0..6 {
+        run_and_kill_after(tether(repository.root(), &["index", "."]), 10 + moments.next_millis(900));
+    }
+    let output = tether(repository.root(), &["index", ".", "--json"]).stdout(Stdio::piped()).output().unwrap();
+    assert!(output.status.success());
+    let census: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(census["census"]["edges_by_kind"]["CALLS"], 3, "{census}");
+    assert_eq!(leftovers(&folder), Vec::<String>::new());
+}
+
+#[test]
+fn a_record_killed_at_any_point_is_committed_whole_or_not_at_all() {
+    let mut moments = Moments(0xdec1_5105);
+    let mut outcomes = Vec::new();
+    for run in 0..7u64 {
+        let repository = FixtureRepository::new(APP_FIXTURE);
+        repository.write("app/core.py", "def compute(x):\n    return x + 2\n\ndef report(x):\n    return compute(x) * 2\n");
+        let title = format!("Compute adds two {run}");
+        let record = tether(repository.root(), &["record", "--no-daemon", "--type", "decision", "--title", &title, "--files", "app/core.py"]);
+        // The first run is killed before it can start, the last one only long after it ended;
+        // the others anywhere between.
+        let delay = match run {
+            0 => 5,
+            6 => 10_000,
+            _ => 50 + moments.next_millis(1_500),
+        };
+        run_and_kill_after(record, delay);
+        // What the daemon does at start (and every record first).
+        let paths = tether_daemon::DaemonPaths::new(repository.root(), &repository.root().join(".git/tether/graph.lbug"));
+        tether_daemon::recover_interrupted_record(&paths).expect("an interrupted record is settled");
+        assert_eq!(repository.git(&["diff", "--cached", "--name-only"]), "", "run {run}: the record left files staged");
+        let log = repository.git(&["log", "--format=%s"]);
+        let files_committed = log.lines().any(|subject| subject == format!("decision: {title}"));
+        let entry_committed = log.lines().any(|subject| subject == format!("memory: decision: {title}"));
+        assert_eq!(files_committed, entry_committed, "run {run}: half a record was committed:\n{log}");
+        let untracked = repository.git(&["status", "--porcelain", "--untracked-files=all", "--", ".memory"]);
+        assert_eq!(untracked, "", "run {run}: an entry was left uncommitted");
+        if entry_committed {
+            let pin = repository.git(&["log", "-1", "--format=%H", "--grep", &format!("^decision: {title}$")]);
+            let entries = repository.git(&["ls-tree", "-r", "--name-only", "HEAD", "--", ".memory"]);
+            let entry_path = entries.lines().next().expect("the entry is in HEAD").to_string();
+            let text = repository.git(&["show", &format!("HEAD:{entry_path}")]);
+            assert!(text.contains(pin.trim()), "run {run}: the entry is not pinned to the files' commit:\n{text}");
+            assert_eq!(repository.git(&["status", "--porcelain", "--", "app/core.py"]), "", "the files' change is committed");
+        } else {
+            assert!(repository.git(&["status", "--porcelain", "--", "app/core.py"]).starts_with(" M"), "run {run}: the user's change is kept");
+        }
+        outcomes.push(entry_committed);
+    }
+    // The first and last runs make sure both endings occur.
+    assert!(outcomes.contains(&true) && outcomes.contains(&false), "{outcomes:?}");
+}

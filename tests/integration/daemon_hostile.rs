@@ -1,0 +1,138 @@
+//! What a hostile or careless client sends the daemon: oversized lines, notifications, odd
+//! ids, paths outside the repository or to FIFOs and devices, option-shaped revisions, wrong
+//! parameter types, extreme cursors, a flood of connections. Each gets an error (or, for a
+//! notification, nothing), nothing is written, and the daemon keeps answering correctly.
+
+use std::io::{BufRead, Write};
+
+use tether_protocol::{json, Value};
+use tether_tests::{FixtureRepository, APP_FIXTURE};
+
+use crate::daemon::{caller_names, RunningDaemon};
+
+fn code(answer: &Value) -> i64 {
+    answer["error"]["code"].as_i64().unwrap_or_else(|| panic!("expected an error, got {answer}"))
+}
+
+#[test]
+fn an_oversized_line_is_refused_without_losing_the_connection() {
+    let repository = FixtureRepository::new(APP_FIXTURE);
+    let daemon = RunningDaemon::start(repository.root());
+    let mut client = daemon.client();
+    // 3 MiB in pieces, then the newline: answered once, then the connection goes on.
+    let piece = vec![b'x'; 64 * 1024];
+    for _ in 0..48 {
+        client.writer.write_all(&piece).unwrap();
+    }
+    client.writer.write_all(b"\n").unwrap();
+    let mut answer = String::new();
+    client.reader.read_line(&mut answer).unwrap();
+    let answer: Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(code(&answer), -32600);
+    let callers = client.call("callers", json!({ "symbol": "app.core.compute" }));
+    assert_eq!(caller_names(&callers), ["app.api.handle", "app.core.report"]);
+}
+
+#[test]
+fn ids_come_back_verbatim_and_notifications_get_no_answer() {
+    let repository = FixtureRepository::new(APP_FIXTURE);
+    let daemon = RunningDaemon::start(repository.root());
+    let mut client = daemon.client();
+    client.writer.write_all(b"{\"jsonrpc\": \"2.0\", \"method\": \"status\"}\n").unwrap();
+    client.writer.write_all(b"{\"jsonrpc\": \"2.0\", \"method\": \"no_such_method\"}\n").unwrap();
+    client.writer.write_all(b"{\"jsonrpc\": \"2.0\", \"id\": 18446744073709551617, \"method\": \"status\"}\n").unwrap();
+    let mut line = String::new();
+    client.reader.read_line(&mut line).unwrap();
+    assert!(line.starts_with("{\"id\":18446744073709551617,"), "the first answer is the request's, id verbatim: {line}");
+}
+
+#[test]
+fn paths_outside_the_repository_and_special_files_are_refused() {
+    let repository = FixtureRepository::new(APP_FIXTURE);
+    let fifo = repository.root().join("app/pipe.py");
+    let fifo_name = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(fifo_name.as_ptr(), 0o600) }, 0);
+    std::os::unix::fs::symlink("/etc/passwd", repository.root().join("app/link.py")).unwrap();
+    let daemon = RunningDaemon::start(repository.root());
+    let mut client = daemon.client();
+    for path in ["/dev/zero", "/etc/shadow", "../../etc/passwd", "app/pipe.py", "app/link.py", "app"] {
+        for method in ["ownership", "context"] {
+            let answer = client.call(method, json!({ "path": path }));
+            let refused = method == "ownership" || !matches!(path, "app/pipe.py" | "app");
+            if refused {
+                assert_eq!(code(&answer), -32602, "{method} {path}: {answer}");
+            }
+        }
+    }
+    assert_eq!(code(&client.call("blast", json!({ "file": "/etc/passwd" }))), -32602);
+    let owned = client.call("ownership", json!({ "path": "app/core.py" }));
+    assert_eq!(owned["result"]["owners"][0]["author"], "Ada Fixture", "{owned}");
+}
+
+#[test]
+fn option_shaped_revisions_are_refused_and_write_nothing() {
+    let repository = FixtureRepository::new(APP_FIXTURE);
+    let daemon = RunningDaemon::start(repository.root());
+    let mut client = daemon.client();
+    let target = repository.root().join("written-by-git");
+    for params in [
+        json!({ "range": format!("--output={}..HEAD", target.display()) }),
+        json!({ "range": format!("HEAD..--output={}", target.display()) }),
+        json!({ "base": format!("--output={}", target.display()) }),
+        json!({ "base": "-p" }),
+        json!({ "base": "no-such-branch" }),
+    ] {
+        assert_eq!(code(&client.call("changes", params.clone())), -32602, "{params}");
+    }
+    assert!(!target.exists(), "git wrote a file named by a request");
+    let record = client.call("record", json!({ "type": "note", "title": "x", "commit": "--output=/tmp/tether-record-injection" }));
+    assert_eq!(code(&record), -32602);
+    assert!(!std::path::Path::new("/tmp/tether-record-injection").exists());
+}
+
+#[test]
+fn wrong_parameter_types_and_extreme_pages_are_refused() {
+    let repository = FixtureRepository::new(APP_FIXTURE);
+    let daemon = RunningDaemon::start(repository.root());
+    let mut client = daemon.client();
+    for (method, params) in [
+        ("changes", json!({ "depth": "3" })),
+        ("changes", json!({ "include_whitespace": "yes" })),
+        ("changes", json!({ "base": 7 })),
+        ("callers", json!({ "symbol": "app.core.compute", "limit": 0 })),
+        ("callers", json!({ "symbol": "app.core.compute", "limit": -1 })),
+        ("callers", json!({ "symbol": "app.core.compute", "limit": 2.5 })),
+        ("ownership", json!({ "symbol": "app.core.compute", "exclude_authors": [1] })),
+        ("record", json!({ "type": "note", "title": "x", "files": [1] })),
+        ("record", json!({ "type": "note", "title": "x", "tags": "a" })),
+        ("search_memory", json!({ "query": 5 })),
+    ] {
+        assert_eq!(code(&client.call(method, params.clone())), -32602, "{method} {params}");
+    }
+    let far = client.call("callers", json!({ "symbol": "app.core.compute", "cursor": format!("o:{}", u64::MAX - 1) }));
+    assert_eq!((far["result"]["items"].as_array().map(Vec::len), far["result"]["next_cursor"].clone()), (Some(0), Value::Null), "{far}");
+}
+
+#[test]
+fn connections_past_the_cap_are_told_so_and_the_daemon_keeps_serving() {
+    let repository = FixtureRepository::new(APP_FIXTURE);
+    let daemon = RunningDaemon::start(repository.root());
+    let mut held = Vec::new();
+    for _ in 0..tether_daemon::MAX_CONNECTIONS {
+        held.push(daemon.client());
+    }
+    // Make sure every held connection was accepted (each answers a request).
+    for client in held.iter_mut().step_by(64) {
+        assert!(client.call("status", json!({}))["result"]["ready"].as_bool().unwrap());
+    }
+    let mut refused = daemon.client();
+    let mut line = String::new();
+    refused.reader.read_line(&mut line).unwrap();
+    let answer: Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(code(&answer), -32004, "{answer}");
+    held.truncate(1);
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let mut client = daemon.client();
+    assert_eq!(caller_names(&client.call("callers", json!({ "symbol": "app.core.compute" }))), ["app.api.handle", "app.core.report"]);
+}
