@@ -122,7 +122,7 @@ fn median(values: &mut [f64]) -> f64 {
 }
 
 /// The process's peak resident set (VmHWM), in MiB; 0 where /proc is not available.
-fn peak_rss_mib() -> f64 {
+pub(crate) fn peak_rss_mib() -> f64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     status
         .lines()

@@ -1,9 +1,11 @@
 //! `tether-bench`: measures cold indexing (files/s, MB/s, peak RSS, ratio to parse-only time)
 //! and generates synthetic corpora of any size so that it runs anywhere.
 
+mod blast_all;
 mod cold_index;
 mod daemon_latency;
 mod memory_latency;
+mod soak;
 mod synthetic_corpus;
 
 use std::path::PathBuf;
@@ -48,6 +50,36 @@ enum Command {
         entries: usize,
         #[arg(long, default_value_t = 1_000)]
         queries: usize,
+        /// Write the generated repository here (an empty or missing folder) and keep it.
+        #[arg(long)]
+        keep: Option<PathBuf>,
+    },
+    /// Build a folder's graph, then blast every symbol of one kind under a deadline: the
+    /// slowest blast, p50, p99, how many ran past the deadline, peak RSS.
+    BlastAll {
+        /// The folder to index.
+        path: PathBuf,
+        /// The symbol kind to blast (impl, function, method, class, …).
+        #[arg(long, default_value = "impl")]
+        kind: String,
+        #[arg(long, default_value_t = 3)]
+        depth: u32,
+        /// Each blast's deadline, in seconds.
+        #[arg(long, default_value_t = 10)]
+        deadline_seconds: u64,
+    },
+    /// Serve a clone of a git repository and soak the daemon: many clients querying while HEAD
+    /// flips between two branches and a file is saved, a few clients sending garbage; report
+    /// errors, mixed answers and RSS over time.
+    Soak {
+        /// A git repository (cloned into a temporary folder; the original is not touched).
+        repository: PathBuf,
+        #[arg(long, default_value_t = 100)]
+        clients: usize,
+        #[arg(long, default_value_t = 4)]
+        garbage_clients: usize,
+        #[arg(long, default_value_t = 600)]
+        seconds: u64,
     },
     /// Cold-index a folder into a temporary database, then parse the same files only; print both.
     ColdIndex {
@@ -71,9 +103,11 @@ fn main() -> anyhow::Result<()> {
             let written = synthetic_corpus::generate(&out, lines, seed)?;
             println!("wrote {} files, {} lines, {:.1} MB to {}", written.files, written.lines, written.bytes as f64 / 1e6, out.display());
         }
+        Command::Soak { repository, clients, garbage_clients, seconds } => soak::run(&repository, clients, garbage_clients, seconds)?,
+        Command::BlastAll { path, kind, depth, deadline_seconds } => blast_all::run(&path, &kind, depth, deadline_seconds)?,
         Command::ColdIndex { path, runs, buffer_pool_mib } => cold_index::run(&path, runs.max(1), buffer_pool_mib)?,
         Command::Daemon { repository, queries } => daemon_latency::run(&repository, queries.max(10))?,
-        Command::Memory { commits, entries, queries } => memory_latency::run(commits.max(2), entries, queries.max(10))?,
+        Command::Memory { commits, entries, queries, keep } => memory_latency::run(commits.max(2), entries, queries.max(10), keep.as_deref())?,
     }
     Ok(())
 }

@@ -15,9 +15,12 @@ use tether_protocol::json;
 const MODULES: usize = 200;
 const FUNCTIONS_PER_MODULE: usize = 5;
 
-pub fn run(commits: usize, entries: usize, queries: usize) -> anyhow::Result<()> {
+pub fn run(commits: usize, entries: usize, queries: usize, keep: Option<&Path>) -> anyhow::Result<()> {
     let scratch = tempfile::tempdir()?;
-    let root = scratch.path().join("repo");
+    let root = match keep {
+        Some(folder) => folder.to_path_buf(),
+        None => scratch.path().join("repo"),
+    };
     std::fs::create_dir_all(&root)?;
     git(&root, &["init", "-q", "-b", "main"])?;
     let started = Instant::now();
@@ -45,8 +48,12 @@ pub fn run(commits: usize, entries: usize, queries: usize) -> anyhow::Result<()>
     git(&root, &["-c", "user.name=bench", "-c", "user.email=bench@example.com", "commit", "-q", "-m", "entries"])?;
     println!("repository    {commits} commits, {entries} entries, {MODULES} modules (generated in {:.1} s)", started.elapsed().as_secs_f64());
 
-    let state = DaemonState::new(DaemonPaths::new(&root, &root.join(".git/tether/graph.lbug")), tether_store::StoreConfig::default());
+    let paths = DaemonPaths::new(&root, &root.join(".git/tether/graph.lbug"));
+    paths.prepare()?;
+    let started = Instant::now();
+    let state = DaemonState::new(paths.clone(), tether_store::StoreConfig::default());
     state.load_or_build()?;
+    println!("first index   {:.2} s (the code graph, every pin mapped, the database written)", started.elapsed().as_secs_f64());
     let snapshot = state.snapshot().context("snapshot")?;
     let targets: Vec<String> = snapshot.symbols().iter().filter(|symbol| symbol.kind == tether_model::SymbolKind::Function).map(|symbol| symbol.id.to_string()).collect();
     let started = Instant::now();
@@ -67,6 +74,20 @@ pub fn run(commits: usize, entries: usize, queries: usize) -> anyhow::Result<()>
     timings.sort();
     let percentile = |share: f64| timings[((timings.len() as f64 - 1.0) * share) as usize].as_secs_f64() * 1000.0;
     println!("context       p50 {:.3} ms  p99 {:.3} ms  ({} queries, {tethered} with entries)", percentile(0.5), percentile(0.99), timings.len());
+
+    // A restart: a new daemon on the same database, which matches HEAD (nothing is rebuilt or
+    // written). Its first context maps every pin: from the persisted file, or from git when
+    // the file is gone.
+    for (label, forget) in [("after a restart", false), ("after a restart, pins not persisted", true)] {
+        if forget {
+            std::fs::remove_file(paths.folder.join("pin-tethers.tsv")).context("the persisted pins")?;
+        }
+        let restarted = DaemonState::new(paths.clone(), tether_store::StoreConfig::default());
+        restarted.load_or_build()?;
+        let started = Instant::now();
+        tether_daemon::handle(&restarted, "context", &json!({ "symbol": targets[0] })).map_err(|error| anyhow::anyhow!(error.message))?;
+        println!("first context {label}: {:.0} ms", started.elapsed().as_secs_f64() * 1000.0);
+    }
 
     // A new pin: edit a module, record a decision with it, ask for context.
     let module_path = root.join("app/m3.py");

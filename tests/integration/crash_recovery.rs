@@ -132,3 +132,35 @@ fn a_record_killed_at_any_point_is_committed_whole_or_not_at_all() {
     // The first and last runs make sure both endings occur.
     assert!(outcomes.contains(&true) && outcomes.contains(&false), "{outcomes:?}");
 }
+
+/// Two `tether start`s at once (a daemon was just killed, two clients come back) make one
+/// daemon: starters take turns, and the second finds the first's lock held.
+#[test]
+fn two_starts_at_once_make_one_daemon() {
+    let repository = FixtureRepository::new(APP_FIXTURE);
+    let starts: Vec<std::process::Child> = (0..3).map(|_| tether(repository.root(), &["start", "."]).spawn().unwrap()).collect();
+    for mut start in starts {
+        assert!(start.wait().unwrap().success());
+    }
+    let root = repository.root().canonicalize().unwrap();
+    let serving = || {
+        std::fs::read_dir("/proc")
+            .unwrap()
+            .flatten()
+            .filter_map(|entry| std::fs::read(entry.path().join("cmdline")).ok())
+            .map(|cmdline| String::from_utf8_lossy(&cmdline).replace('\0', " "))
+            .filter(|cmdline| cmdline.contains(" serve ") && cmdline.contains(&root.display().to_string()))
+            .count()
+    };
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(serving(), 1, "one daemon serves the repository");
+    // No second daemon was even spawned (one would have logged that it lost the lock).
+    let log = std::fs::read_to_string(repository.root().join(".git/tether/daemon.log")).unwrap_or_default();
+    assert!(!log.contains("already serves"), "a second daemon was started:\n{log}");
+    assert!(tether(repository.root(), &["stop", "."]).status().unwrap().success());
+    let stopped = std::time::Instant::now();
+    while serving() > 0 && stopped.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(serving(), 0, "the daemon stopped");
+}

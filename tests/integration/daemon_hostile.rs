@@ -43,7 +43,7 @@ fn ids_come_back_verbatim_and_notifications_get_no_answer() {
     client.writer.write_all(b"{\"jsonrpc\": \"2.0\", \"id\": 18446744073709551617, \"method\": \"status\"}\n").unwrap();
     let mut line = String::new();
     client.reader.read_line(&mut line).unwrap();
-    assert!(line.starts_with("{\"id\":18446744073709551617,"), "the first answer is the request's, id verbatim: {line}");
+    assert!(line.starts_with("{\"jsonrpc\":\"2.0\",\"id\":18446744073709551617,"), "the first answer is the request's, id verbatim: {line}");
 }
 
 #[test]

@@ -115,3 +115,47 @@ fn changes_ignore_whitespace_edits_see_deletions_and_keep_renames_whole() {
 
     assert_eq!(tether_daemon::handle(&state, "changes", &json!({ "range": "nonsense" })).unwrap_err().code, -32602);
 }
+
+/// A rebuild is published only if HEAD stayed put while the working tree was read; the stamp
+/// it compares changes even when HEAD goes away and comes back (`A → B → A`), which a bare
+/// commit comparison would miss.
+#[test]
+fn the_head_stamp_sees_a_move_away_and_back() {
+    let mut repository = FixtureRepository::new(LIBRARY);
+    repository.git(&["checkout", "-q", "-b", "other"]);
+    repository.write("lib/core.py", "def parse(text):\n    return []\n");
+    repository.commit_all("other");
+    repository.git(&["checkout", "-q", "main"]);
+    let git = tether_git::discover(repository.root()).unwrap();
+    let before = git.head_stamp();
+    assert_eq!(git.head_stamp(), before, "nothing moved");
+    repository.git(&["checkout", "-q", "other"]);
+    repository.git(&["checkout", "-q", "main"]);
+    let after = git.head_stamp();
+    assert_eq!(after.0, before.0, "the same commit again");
+    assert_ne!(after, before, "but the stamp saw it move");
+}
+
+/// Paths git quotes or pads in its output (a space, a tab, a quote, non-ASCII) still map onto
+/// their symbols, and a staged rename keeps its new path.
+#[test]
+fn changes_read_odd_paths_exactly() {
+    let mut repository = FixtureRepository::new(LIBRARY);
+    for name in ["lib/sp ace.py", "lib/ta\tb.py", "lib/q\"uote.py", "lib/é.py"] {
+        repository.write(name, "def odd(x):\n    return x\n");
+    }
+    repository.commit_all("odd names");
+    let state = indexed_daemon(&repository);
+    for name in ["lib/sp ace.py", "lib/ta\tb.py", "lib/q\"uote.py", "lib/é.py"] {
+        repository.write(name, "def odd(x):\n    return x + 1\n");
+    }
+    let answer = call(&state, "changes", json!({ "scope": "unstaged" }));
+    let mut changed: Vec<(String, String)> = answer["changed"].as_array().unwrap().iter().map(|symbol| (symbol["path"].as_str().unwrap().to_string(), symbol["qualified_name"].as_str().unwrap().to_string())).collect();
+    changed.sort();
+    let paths: Vec<&str> = changed.iter().map(|(path, _)| path.as_str()).collect();
+    assert_eq!(paths, ["lib/q\"uote.py", "lib/sp ace.py", "lib/ta\tb.py", "lib/é.py"], "{answer}");
+    repository.git(&["checkout", "-q", "--", "."]);
+    repository.git(&["mv", "lib/sp ace.py", "lib/new name.py"]);
+    let git = tether_git::discover(repository.root()).unwrap();
+    assert_eq!(git.changed_paths(&["lib".to_string()]).unwrap(), ["lib/new name.py"]);
+}

@@ -160,3 +160,31 @@ fn record_refuses_links_and_takes_file_names_literally() {
     assert_eq!(committed.trim(), "lib/*.py");
     assert!(repository.git(&["status", "--porcelain", "--", "lib/core.py"]).starts_with(" M"), "the other change stays uncommitted");
 }
+
+/// A pin is mapped once, ever: the next daemon reads `pin-tethers.tsv` instead of diffing the
+/// commit again (here the file is edited to tether another function, and the restarted daemon
+/// answers from the file). A file from another version, or a torn last batch, is ignored.
+#[test]
+fn mapped_pins_are_persisted_and_read_by_the_next_daemon() {
+    let repository = FixtureRepository::new(TEXT_TOOLS);
+    let state = indexed_daemon(&repository);
+    repository.write("lib/core.py", "def parse(text):\n    return text.split(\",\")\n\ndef render(items):\n    return \", \".join(items)\n");
+    let recorded = call(&state, "record", json!({ "type": "decision", "title": "Split on commas", "files": ["lib/core.py"] }));
+    assert_eq!(chain(&call(&state, "context", json!({ "symbol": "lib.core.parse" }))), [("split-on-commas".to_string(), "changed".to_string())]);
+    let persisted = repository.root().join(".git/tether/pin-tethers.tsv");
+    let text = std::fs::read_to_string(&persisted).expect("the mapped pins are persisted");
+    let pin = recorded["pinned_commit"].as_str().unwrap();
+    assert!(text.contains(&format!("P\t{pin}\tlib/core.py\nT\tchanged\tlib/core.py\tparse\tfunction\n")), "{text}");
+    drop(state);
+
+    std::fs::write(&persisted, text.replace("\tparse\tfunction", "\trender\tfunction")).unwrap();
+    let restarted = indexed_daemon(&repository);
+    assert!(chain(&call(&restarted, "context", json!({ "symbol": "lib.core.parse" }))).is_empty());
+    assert_eq!(chain(&call(&restarted, "context", json!({ "symbol": "lib.core.render" }))), [("split-on-commas".to_string(), "changed".to_string())]);
+    drop(restarted);
+
+    // Another version's file is not trusted: the pin is mapped again from git.
+    std::fs::write(&persisted, text.replace("tether-pin-tethers 1", "tether-pin-tethers 0").replace("\tparse\tfunction", "\trender\tfunction")).unwrap();
+    let again = indexed_daemon(&repository);
+    assert_eq!(chain(&call(&again, "context", json!({ "symbol": "lib.core.parse" }))), [("split-on-commas".to_string(), "changed".to_string())]);
+}

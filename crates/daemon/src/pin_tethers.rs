@@ -227,7 +227,14 @@ fn append_to_store(path: &Path, mapped: &[(PinKey, Vec<PinTether>)]) {
     if mapped.is_empty() {
         return;
     }
-    let current = std::fs::read_to_string(path).ok().and_then(|text| text.split_once('\n').map(|(header, _)| header == STORE_HEADER)).unwrap_or(false);
+    // The first mapping may come before anything else created the daemon's folder.
+    if let Some(folder) = path.parent() {
+        if let Err(error) = std::fs::create_dir_all(folder) {
+            tracing::warn!(%error, path = %path.display(), "could not persist mapped pins");
+            return;
+        }
+    }
+    let current = std::fs::File::open(path).ok().and_then(|file| std::io::BufRead::lines(std::io::BufReader::new(file)).next()).and_then(Result::ok).is_some_and(|header| header == STORE_HEADER);
     let file = if current {
         std::fs::OpenOptions::new().append(true).open(path)
     } else {

@@ -89,6 +89,7 @@ pub(crate) fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
 }
 
 pub(crate) fn write(folder: &Path, journal: &RecordJournal) -> std::io::Result<()> {
+    std::fs::create_dir_all(folder)?;
     write_atomically(&journal_path(folder), &journal.render())
 }
 

@@ -11,6 +11,9 @@ use tether_store::{GraphStore, StoreConfig, StoreError};
 
 use crate::paths::DaemonPaths;
 
+/// A rebuild during which HEAD moved is built again, at most this many times in a row.
+const MAX_REBUILD_ATTEMPTS: u32 = 4;
+
 /// Freshness is asked of git at most this often.
 const FRESHNESS_TTL: Duration = Duration::from_millis(500);
 
@@ -136,8 +139,26 @@ impl DaemonState {
     /// nothing: the next start finds HEAD ahead of the database and rebuilds.
     fn rebuild_now(&self, cache: &mut FactsCache) -> Result<(), RebuildError> {
         let started = Instant::now();
-        let meta = index_meta(&self.paths.root);
-        let built = build_graph_cached(&IndexOptions::new(&self.paths.root), cache, &|_, _| {})?;
+        let repository = tether_git::discover(&self.paths.root);
+        // The working tree is read file by file while the build runs: if HEAD moves meanwhile
+        // (even away and back), the files may mix two commits under one label. Such a build
+        // is not published; it is built again (the cache keeps what it extracted).
+        let mut attempt = 0;
+        let (meta, built) = loop {
+            attempt += 1;
+            let before = repository.as_ref().map(tether_git::Repository::head_stamp);
+            let meta = index_meta(&self.paths.root);
+            let built = build_graph_cached(&IndexOptions::new(&self.paths.root), cache, &|_, _| {})?;
+            let after = repository.as_ref().map(tether_git::Repository::head_stamp);
+            if before == after {
+                break (meta, built);
+            }
+            tracing::info!(attempt, "HEAD moved during the rebuild; building again so that the graph matches one commit");
+            if attempt >= MAX_REBUILD_ATTEMPTS {
+                tracing::warn!("HEAD kept moving during {attempt} rebuilds; the previous graph stays published");
+                return Ok(());
+            }
+        };
         let built_seconds = started.elapsed().as_secs_f64();
         let snapshot = Arc::new(Snapshot::new(built.graph, meta));
         *self.snapshot.write().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(Arc::clone(&snapshot));

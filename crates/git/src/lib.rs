@@ -110,6 +110,16 @@ impl Repository {
     /// The commit a ref names, through at most [`MAX_SYMBOLIC_REF_DEPTH`] symbolic refs. Only
     /// names under `refs/` are read, so a ref cannot point at another file of `.git`, or out
     /// of it, with `..`.
+    /// A stamp that changes whenever HEAD moves, even away and back (`A → B → A`): HEAD's
+    /// commit and the length of HEAD's reflog, which every checkout, commit and reset appends
+    /// to. Two equal stamps around a piece of work mean HEAD stayed put throughout (where the
+    /// reflog is kept, as git does by default in a working tree).
+    pub fn head_stamp(&self) -> (Option<String>, Option<u64>) {
+        let commit = self.head().ok().and_then(|head| head.commit);
+        let reflog = fs::metadata(self.git_dir.join("logs/HEAD")).ok().map(|metadata| metadata.len());
+        (commit, reflog)
+    }
+
     fn resolve_reference(&self, reference: &str, depth: usize) -> Result<Option<String>, GitError> {
         if depth > MAX_SYMBOLIC_REF_DEPTH {
             return Err(GitError::SymbolicRefLoop { path: self.git_dir.join(reference) });

@@ -95,24 +95,28 @@ struct RawRequest<'a> {
     params: Option<Value>,
 }
 
-/// Parses one request line. On failure, returns the id (null when unreadable) and the error
-/// to answer; a failed notification returns its `RequestId` too, which writes no answer.
+/// Parses one request line. On failure, returns the id (null when unreadable or missing from
+/// an invalid request) and the error to answer; a valid notification whose params are wrong
+/// returns its (notification) id, which writes no answer.
 pub fn parse_request(line: &[u8]) -> Result<RpcRequest, (RequestId, RpcError)> {
     let value: Value = serde_json::from_slice(line).map_err(|error| (RequestId::null(), RpcError::new(RpcError::PARSE_ERROR, format!("not valid JSON: {error}"))))?;
     if !value.is_object() {
         return Err((RequestId::null(), RpcError::new(RpcError::INVALID_REQUEST, "a request is a JSON object (batches are not supported)")));
     }
     let raw: RawRequest<'_> = serde_json::from_slice(line).map_err(|error| (RequestId::null(), RpcError::new(RpcError::INVALID_REQUEST, format!("not a request object: {error}"))))?;
-    // `"id": null` is an id (answered with null); a missing id is a notification.
+    // `"id": null` is an id (answered with null); a missing id is a notification. A request
+    // that is not valid is answered even without an id (with a null one), as JSON-RPC 2.0
+    // says; only a valid notification goes unanswered.
     let id = RequestId(raw.id.map(|id| id.to_owned()));
+    let answerable = if id.is_notification() { RequestId::null() } else { id.clone() };
     if raw.id.is_some_and(|id| id.get().trim_start().starts_with(['{', '[', 't', 'f'])) {
         return Err((RequestId::null(), RpcError::new(RpcError::INVALID_REQUEST, "\"id\" must be a string, a number or null")));
     }
     if raw.jsonrpc.as_ref().and_then(Value::as_str) != Some("2.0") {
-        return Err((id, RpcError::new(RpcError::INVALID_REQUEST, "missing \"jsonrpc\": \"2.0\"")));
+        return Err((answerable, RpcError::new(RpcError::INVALID_REQUEST, "missing \"jsonrpc\": \"2.0\"")));
     }
     let Some(Value::String(method)) = raw.method else {
-        return Err((id, RpcError::new(RpcError::INVALID_REQUEST, "missing \"method\" (a string)")));
+        return Err((answerable, RpcError::new(RpcError::INVALID_REQUEST, "missing \"method\" (a string)")));
     };
     let params = raw.params.unwrap_or_else(|| json!({}));
     if !params.is_object() {
@@ -135,12 +139,12 @@ pub fn error_line(id: &RequestId, error: &RpcError) -> String {
     response_line(id, "error", &body)
 }
 
-/// `{"id":<id verbatim>,"jsonrpc":"2.0","<member>":<value>}` and a newline (members in the
-/// order serde_json has always written them here).
+/// `{"jsonrpc":"2.0","id":<id verbatim>,"<member>":<value>}` and a newline (members in the
+/// order this protocol has always written them).
 fn response_line(id: &RequestId, member: &str, value: &Value) -> String {
-    let mut line = String::from("{\"id\":");
+    let mut line = String::from("{\"jsonrpc\":\"2.0\",\"id\":");
     line.push_str(id.as_json_text());
-    line.push_str(",\"jsonrpc\":\"2.0\",\"");
+    line.push_str(",\"");
     line.push_str(member);
     line.push_str("\":");
     line.push_str(&value.to_string());
@@ -183,13 +187,16 @@ mod tests {
             let line = format!("{{\"jsonrpc\": \"2.0\", \"id\": {id}, \"method\": \"status\"}}");
             let request = parse_request(line.as_bytes()).unwrap();
             assert_eq!(request.id.as_json_text(), id);
-            assert!(success_line(&request.id, json!({"ok": true})).starts_with(&format!("{{\"id\":{id},\"jsonrpc\":\"2.0\",\"result\":")));
+            assert!(success_line(&request.id, json!({"ok": true})).starts_with(&format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":")));
         }
         let notification = parse_request(br#"{"jsonrpc": "2.0", "method": "status"}"#).unwrap();
         assert!(notification.id.is_notification());
+        // An invalid request is answered (id null) even without an id; a valid notification
+        // with bad params is not.
         let (id, error) = parse_request(br#"{"jsonrpc": "2.0", "method": 7}"#).unwrap_err();
-        assert!(id.is_notification());
-        assert_eq!(error.code, RpcError::INVALID_REQUEST);
+        assert_eq!((id.as_json_text(), id.is_notification(), error.code), ("null", false, RpcError::INVALID_REQUEST));
+        let (id, error) = parse_request(br#"{"jsonrpc": "2.0", "method": "status", "params": 5}"#).unwrap_err();
+        assert_eq!((id.is_notification(), error.code), (true, RpcError::INVALID_PARAMS));
         let (id, error) = parse_request(br#"{"jsonrpc": "2.0", "id": [1], "method": "status"}"#).unwrap_err();
         assert_eq!((id.as_json_text(), error.code), ("null", RpcError::INVALID_REQUEST));
         let (id, error) = parse_request(b"{broken").unwrap_err();
