@@ -38,3 +38,13 @@
 ; What a function returns or yields, when it has no return annotation.
 (return_statement) @local.definition
 (yield) @local.definition
+
+; Values a function, method or class may escape through: an assignment's right side, a
+; returned or yielded value, a parameter's default, a call's arguments. The extractor keeps
+; the names among them (`register(handler)`, `self.cb = cb`, `return inner`).
+(assignment) @reference.value
+(return_statement) @reference.value
+(yield) @reference.value
+(default_parameter) @reference.value
+(typed_default_parameter) @reference.value
+(argument_list) @reference.value

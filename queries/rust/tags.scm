@@ -69,3 +69,14 @@
 ; `static ONCE: OnceCell<u32>`, `const ALL: &[Kind]` (also associated consts of an impl).
 (const_item) @local.definition
 (static_item) @local.definition
+
+; Values a function may escape through: a call's arguments (`xs.map(Self::convert)`), a
+; `let`, a struct field (`Handler { run: on_event }`), an assignment, a return, a static or
+; const. The extractor keeps the paths among them; closures and calls are not paths.
+(arguments) @reference.value
+(let_declaration) @reference.value
+(field_initializer) @reference.value
+(assignment_expression) @reference.value
+(return_expression) @reference.value
+(static_item) @reference.value
+(const_item) @reference.value

@@ -70,7 +70,7 @@ fn closure_parameters_take_the_called_functions_callable_parameter_types() {
             assists::run -> assists::builder::Editor::replace @19 typed_receiver 0.85
             assists::run -> assists::builder::Editor::replace @24 typed_receiver 0.85
             assists::run -> assists::with_editor @24 same_scope 0.95
-            unresolved assists::call_back src/lib.rs:28 f (unknown_receiver_type)
+            unresolved assists::call_back src/lib.rs:28 f (value_call)
             unresolved assists::run src/lib.rs:20 builder.edit (unknown_receiver_type)
             unresolved assists::run src/lib.rs:21 editor.replace (unknown_receiver_type)
             unresolved assists::run src/lib.rs:22 value.replace (unknown_receiver_type)

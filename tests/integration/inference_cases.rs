@@ -594,8 +594,8 @@ fn async_calls_are_futures_until_awaited_and_local_closures_return_their_body() 
             net::serve -> net::Stream::peer @16 typed_receiver 0.85
             net::serve -> net::Stream::peer @17 typed_receiver 0.85
             unresolved net::serve src/lib.rs:13 listener.accept().map (unknown_member)
-            unresolved net::serve src/lib.rs:16 first (unknown_receiver_type)
-            unresolved net::serve src/lib.rs:17 next (unknown_receiver_type)
+            unresolved net::serve src/lib.rs:16 first (value_call)
+            unresolved net::serve src/lib.rs:17 next (value_call)
         "#]],
     );
 }

@@ -100,7 +100,7 @@ fn reading_a_property_gives_what_its_getter_returns() {
             props.use -> props.Node.warn @19 typed_receiver 0.85
             props.use -> props.Node.warn @21 typed_receiver 0.85
             unresolved props.Request props.py:11 node.setter (no_project_symbol_named)
-            unresolved props.use props.py:23 value (unknown_receiver_type)
+            unresolved props.use props.py:23 value (value_call)
         "#]],
     );
 }

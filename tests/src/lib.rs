@@ -4,7 +4,9 @@
 //! Inside a file, `$0` marks a cursor (removed from the text), and a trailing comment
 //! `calls: a.b.f, a.c.g` (after `#` or `//`) says which qualified names the CALLS edges from
 //! that line must reach, exactly; `calls: unresolved` says the line's call sites must stay
-//! unresolved, and `calls: none` that the line has no CALLS edge.
+//! unresolved, and `calls: none` that the line has no CALLS edge. `hidden: a.b.f by
+//! escaped_value` says the line truly calls `a.b.f` in a way the graph may not hold
+//! ([`check_hidden`]).
 //!
 //! ```text
 //! //- /pkg/__init__.py
@@ -127,6 +129,72 @@ pub fn check(fixture_text: &str, expected: expect_test::Expect) {
     assert!(failures.is_empty(), "call markers not met:\n{}", failures.join("\n"));
 }
 
+/// The `hidden:` markers: (path, line, callee qualified name, the cause kind that must say so).
+pub fn hidden_calls(fixture: &Fixture) -> Vec<(String, u32, String, String)> {
+    let mut hidden = Vec::new();
+    for file in &fixture.files {
+        for (index, line) in file.text.lines().enumerate() {
+            let Some(position) = line.find("hidden: ") else { continue };
+            let rest = &line[position + "hidden: ".len()..];
+            let Some((callee, cause)) = rest.split_once(" by ") else { panic!("`hidden: CALLEE by CAUSE` expected: {line:?}") };
+            hidden.push((file.path.clone(), index as u32 + 1, callee.trim().to_string(), cause.trim().to_string()));
+        }
+    }
+    hidden
+}
+
+/// The honest-completeness check. For every `hidden:` marker (a call the line truly makes):
+/// when the graph holds no CALLS edge from that line to the callee, `callers` of the callee
+/// must be a lower bound naming the marker's cause, and a `blast` of it must list the caller
+/// or be a lower bound too. A marker whose edge the graph does hold passes (recall is another
+/// test's job). Returns one line per marker, for a snapshot.
+pub fn check_hidden(fixture_text: &str) -> String {
+    let fixture = Fixture::parse(fixture_text);
+    let (_directory, graph) = graph_of(&fixture);
+    let snapshot = tether_query::Snapshot::new(graph, tether_model::IndexMeta::default());
+    let mut report = String::new();
+    let mut failures = Vec::new();
+    for (path, line, callee, cause) in hidden_calls(&fixture) {
+        let target = snapshot.resolve_address(&callee).unwrap_or_else(|error| panic!("{path}:{line}: no symbol {callee}: {error:?}"));
+        let caller_lines: Vec<(String, u32)> = snapshot.incoming(target, &[EdgeKind::Calls]).map(|edge| (snapshot.symbol(edge.source).path.clone(), edge.edge.line)).collect();
+        if caller_lines.contains(&(path.clone(), line)) {
+            let _ = writeln!(report, "{path}:{line} {callee}: in the graph");
+            continue;
+        }
+        let callers = snapshot.neighbours(target, tether_query::NeighbourKind::Callers, tether_query::PageRequest::default());
+        let causes: Vec<&'static str> = match &callers.completeness {
+            tether_query::Completeness::Exact => Vec::new(),
+            tether_query::Completeness::LowerBound(causes) => causes.iter().map(cause_kind).collect(),
+        };
+        if !causes.contains(&cause.as_str()) {
+            failures.push(format!("{path}:{line}: callers of {callee} miss this call but say {:?}, not {cause}", render_completeness(&callers.completeness)));
+        }
+        // Nothing in the project depends on what calls a test: its blast may be exact.
+        let blast = snapshot.blast_symbol(target, tether_query::BlastOptions::default()).expect("no deadline");
+        if blast.completeness.is_exact() && !snapshot.symbol(target).is_test {
+            failures.push(format!("{path}:{line}: blast of {callee} misses this call and says exact"));
+        }
+        let _ = writeln!(report, "{path}:{line} {callee}: {}", render_completeness(&callers.completeness));
+    }
+    assert!(failures.is_empty(), "calls hidden from the graph went unreported:\n{}\n\n{report}", failures.join("\n"));
+    report
+}
+
+/// The protocol's name of a cause kind.
+pub fn cause_kind(cause: &tether_query::CompletenessCause) -> &'static str {
+    match cause {
+        tether_query::CompletenessCause::UnresolvedCallSites { .. } => "unresolved_call_sites",
+        tether_query::CompletenessCause::UncertainEdges { .. } => "uncertain_edges",
+        tether_query::CompletenessCause::UnparsedFiles { .. } => "unparsed_files",
+        tether_query::CompletenessCause::EscapedValue { .. } => "escaped_value",
+        tether_query::CompletenessCause::ImplicitInvocation { .. } => "implicit_invocation",
+        tether_query::CompletenessCause::CalledFromOutside { .. } => "called_from_outside",
+        tether_query::CompletenessCause::Overrides { .. } => "overrides",
+        tether_query::CompletenessCause::DepthLimit { .. } => "depth_limit",
+        tether_query::CompletenessCause::DirtyFiles { .. } => "dirty_files",
+    }
+}
+
 /// Every CALLS edge as `caller -> callee @line rule confidence`, then unresolved sites.
 pub fn render_calls(graph: &Graph) -> String {
     let names: BTreeMap<SymbolId, &str> = graph.symbols.iter().map(|symbol| (symbol.id, symbol.qualified_name.as_str())).collect();
@@ -210,6 +278,12 @@ pub fn render_completeness(completeness: &tether_query::Completeness) -> String 
                     tether_query::CompletenessCause::UnresolvedCallSites { name, count, .. } => format!("{count} unresolved sites calling {name:?}"),
                     tether_query::CompletenessCause::UncertainEdges { count } => format!("{count} uncertain edges"),
                     tether_query::CompletenessCause::UnparsedFiles { count, .. } => format!("{count} unparsed files"),
+                    tether_query::CompletenessCause::EscapedValue { count, escaped, .. } => format!("{escaped} escaped as values, {count} value calls"),
+                    tether_query::CompletenessCause::ImplicitInvocation { examples, .. } => format!("implicit: {}", examples.join(" | ")),
+                    tether_query::CompletenessCause::CalledFromOutside { examples, .. } => format!("outside: {}", examples.join(" | ")),
+                    tether_query::CompletenessCause::Overrides { count, .. } => format!("{count} overridden calls"),
+                    tether_query::CompletenessCause::DepthLimit { depth, count } => format!("{count} beyond depth {depth}"),
+                    tether_query::CompletenessCause::DirtyFiles { count, .. } => format!("{count} dirty files"),
                 })
                 .collect();
             format!("lower_bound: {}", causes.join("; "))

@@ -29,7 +29,9 @@ pub fn answer_text(method: &str, answer: &Value) -> String {
             if tests.is_empty() {
                 let _ = writeln!(out, "tests affected: none found");
             } else {
-                let _ = writeln!(out, "tests affected: {}", tests.len());
+                let total = answer["tests_total"].as_u64().unwrap_or(tests.len() as u64);
+                let listed = if total > tests.len() as u64 { format!(" (the first {} are listed)", tests.len()) } else { String::new() };
+                let _ = writeln!(out, "tests affected: {total}{listed}");
                 for test in tests.iter().take(MAX_TESTS_SHOWN) {
                     let _ = writeln!(out, "  {test}");
                 }
@@ -185,7 +187,32 @@ fn cause_text(cause: &Value) -> String {
         }
         Some("uncertain_edges") => format!("{} edges are dynamic, ambiguous or guessed", cause["count"]),
         Some("unparsed_files") => format!("{} files were not parsed", cause["count"]),
+        Some("escaped_value") => {
+            let escape = cause["escapes"].as_array().and_then(|escapes| escapes.first()).map(|escape| format!(" (e.g. at {})", text(&escape["site"]))).unwrap_or_default();
+            let example = cause["examples"].as_array().and_then(|examples| examples.first()).map(|example| format!(", e.g. {} {}", text(&example["site"]), text(&example["callee"]))).unwrap_or_default();
+            format!("used as a value{escape}: {} unresolved calls through values could call it{example}", cause["count"])
+        }
+        Some("implicit_invocation") => format!("called by the language without a call expression: {}", first_example(cause)),
+        Some("called_from_outside") => format!("called from outside the project: {}", first_example(cause)),
+        Some("overrides") => {
+            let example = cause["examples"].as_array().and_then(|examples| examples.first()).map(|example| format!(", e.g. {} {}", text(&example["site"]), text(&example["callee"]))).unwrap_or_default();
+            format!("{} calls of the base method it overrides may dispatch to it{example}", cause["count"])
+        }
+        Some("depth_limit") => format!("{} symbols at depth {} have more dependents (raise --depth; tests affected count them already)", cause["count"], cause["depth"]),
+        Some("dirty_files") => format!("{} source files changed on disk since the graph was built, e.g. {}", cause["count"], first_example(cause)),
         _ => cause.to_string(),
+    }
+}
+
+/// A cause's first example (a string), with how many more there are.
+fn first_example(cause: &Value) -> String {
+    let examples = cause["examples"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+    let first = examples.first().and_then(Value::as_str).unwrap_or("");
+    let count = cause["count"].as_u64().unwrap_or(examples.len() as u64);
+    if count > 1 {
+        format!("{first} (and {} more)", count - 1)
+    } else {
+        first.to_string()
     }
 }
 

@@ -23,6 +23,8 @@ mod outline;
 mod python;
 mod python_annotations;
 mod python_bindings;
+mod python_decorators;
+mod python_value_references;
 mod query;
 mod query_plan;
 mod render;
@@ -32,6 +34,7 @@ mod rust_imports;
 mod rust_pin_projections;
 mod rust_receivers;
 mod rust_salsa_structs;
+mod rust_value_references;
 mod rust_item_macros;
 mod rust_macro_arguments;
 

@@ -83,6 +83,19 @@ impl Lowering for PythonLowering {
         if decorators.iter().any(|name| name == "fixture") {
             facts.bindings.push(Binding::everywhere(symbol.id, FIXTURE_BINDING.to_string(), BindingValue::Unknown, line));
         }
+        // A decorator that is not known to hand the function back as it was receives it as a
+        // value (a registry, a framework route, a wrapper): the function escapes there.
+        if let (Some(decorator), Some(parent)) = (first_decorator(tag.node), symbol.parent) {
+            if decorators.iter().any(|name| !crate::python_decorators::is_transparent(name)) {
+                facts.value_references.push(CallSite {
+                    caller: parent,
+                    callee: CalleeExpr::Path(vec![symbol.name.clone()]),
+                    line: line_of(decorator),
+                    byte: decorator.start_byte() as u32,
+                    text: shorten(text_of(decorator, source)),
+                });
+            }
+        }
     }
 
     fn reference(&self, tag: &Tag<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
@@ -116,9 +129,17 @@ impl Lowering for PythonLowering {
                 }
             }
             CaptureRole::Binding => crate::python_bindings::lower_binding(tag.node, scopes, source, facts),
+            CaptureRole::Value => crate::python_value_references::lower_value_positions(tag.node, scopes, source, facts),
             CaptureRole::Name | CaptureRole::Definition(_) | CaptureRole::LocalScope => {}
         }
     }
+}
+
+/// The first decorator of a decorated definition.
+fn first_decorator(definition: Node<'_>) -> Option<Node<'_>> {
+    let decorated = definition.parent().filter(|parent| parent.kind() == "decorated_definition")?;
+    let first = decorated.named_children(&mut decorated.walk()).find(|child| child.kind() == "decorator");
+    first
 }
 
 /// The last name of each decorator of a definition: `property` for `@property`, `fixture` for

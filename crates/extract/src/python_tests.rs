@@ -67,6 +67,9 @@ build(3)
             call pkg.shapes.build -> inner @26
             call pkg.shapes -> build @28
             reference pkg.shapes.Circle.unit -> key @19
+            value pkg.shapes.Circle.__init__ -> radius @9
+            value pkg.shapes.build.inner -> n @23
+            value pkg.shapes.build -> n @24
             import pkg.shapes <- os.path as osp @2
             from pkg.shapes <- .util as util @3
             from pkg.shapes <- ..core.Base as Base @4

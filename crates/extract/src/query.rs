@@ -36,6 +36,8 @@ pub(crate) enum CaptureRole {
     Import,
     Inherits,
     Binding,
+    /// `@reference.value`: a node whose names are used as values (passed, stored, returned).
+    Value,
     /// `@local.scope`: a block whose end ends the locals bound in it (no symbol).
     LocalScope,
     Name,
@@ -59,6 +61,7 @@ impl CaptureRole {
             "reference.call" => CaptureRole::Call,
             "reference.import" => CaptureRole::Import,
             "reference.inherits" => CaptureRole::Inherits,
+            "reference.value" => CaptureRole::Value,
             "local.definition" => CaptureRole::Binding,
             "local.scope" => CaptureRole::LocalScope,
             _ => return None,

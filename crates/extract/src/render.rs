@@ -34,6 +34,9 @@ pub fn render_facts(facts: &FileFacts) -> String {
     for reference in &facts.function_references {
         let _ = writeln!(out, "reference {} -> {} @{}", name_of(reference.caller), render_callee(&reference.callee, separator), reference.line);
     }
+    for value in &facts.value_references {
+        let _ = writeln!(out, "value {} -> {} @{}", name_of(value.caller), render_callee(&value.callee, separator), value.line);
+    }
     for import in &facts.imports {
         let style = match import.style {
             ImportStyle::PythonImport => "import",

@@ -165,6 +165,8 @@ impl S {
             call my_crate::m::outer -> add @5
             call my_crate::m::S::method::local -> helper @11
             call my_crate::m::S::method -> local @12
+            value my_crate::m::outer::inner -> x @3
+            value my_crate::m::outer -> a @4
             impl my_crate::m::{impl S} type=S @9
             binding my_crate::m::outer return: u32 @2
             binding my_crate::m::outer values: Vec<u32> @2

@@ -132,8 +132,9 @@ fn head_lines(tool_name: &str, answer: &Value) -> Vec<String> {
             let tests: Vec<&Value> = answer.get("tests_affected").and_then(Value::as_array).into_iter().flatten().collect();
             if !tests.is_empty() {
                 let names: Vec<String> = tests.iter().take(HEADER_LIST_LIMIT).map(|test| format!("{} {}:{}", text_of(test, "qualified_name"), text_of(test, "path"), number_of(test, "line"))).collect();
-                let more = if tests.len() > HEADER_LIST_LIMIT { format!(", and {} more", tests.len() - HEADER_LIST_LIMIT) } else { String::new() };
-                lines.push(format!("tests affected ({}): {}{more}", tests.len(), names.join(", ")));
+                let total = answer.get("tests_total").and_then(Value::as_u64).unwrap_or(tests.len() as u64) as usize;
+                let more = if total > HEADER_LIST_LIMIT.min(tests.len()) { format!(", and {} more", total - HEADER_LIST_LIMIT.min(tests.len())) } else { String::new() };
+                lines.push(format!("tests affected ({total}): {}{more}", names.join(", ")));
             }
         }
         "callers" | "callees" | "imports" => {
@@ -172,6 +173,15 @@ pub fn completeness_lines(completeness: &Value) -> Vec<String> {
             "unresolved_call_sites" => format!("  cause: {} call sites of {:?} could not be bound and may be callers{examples}", number_of(cause, "count"), text_of(cause, "name")),
             "uncertain_edges" => format!("  cause: {} dynamic, ambiguous or name-only edges on the paths (their items are marked maybe)", number_of(cause, "count")),
             "unparsed_files" => format!("  cause: {} files were not parsed{examples}", number_of(cause, "count")),
+            "escaped_value" => {
+                let escapes: Vec<String> = cause.get("escapes").and_then(Value::as_array).into_iter().flatten().take(3).map(|escape| format!("{} {}", text_of(escape, "site"), text_of(escape, "how"))).collect();
+                format!("  cause: escaped_value — it is used as a value ({}); {} unresolved calls through values may call it{examples}", escapes.join("; "), number_of(cause, "count"))
+            }
+            "implicit_invocation" => format!("  cause: implicit_invocation — the language calls it without a call expression{examples}"),
+            "called_from_outside" => format!("  cause: called_from_outside — code outside the project may call it{examples}"),
+            "overrides" => format!("  cause: overrides — {} calls of the base method it overrides may dispatch to it{examples}", number_of(cause, "count")),
+            "depth_limit" => format!("  cause: depth_limit — {} symbols at depth {} have more dependents; raise depth to list them (tests_affected already counts them)", number_of(cause, "count"), number_of(cause, "depth")),
+            "dirty_files" => format!("  cause: dirty_files — {} source files changed on disk since the graph was built; callers may hide there{examples}", number_of(cause, "count")),
             other => format!("  cause: {other} {cause}"),
         };
         lines.push(line);

@@ -18,6 +18,10 @@ pub struct FileFacts {
     /// Functions passed as values to higher-order functions (`map(f, xs)`, `sorted(key=f)`):
     /// the caller may call them. Bound like calls; dropped when they name no function.
     pub function_references: Vec<CallSite>,
+    /// Names used as values (passed, stored, returned, a default, a decorated definition):
+    /// those that denote project functions, methods or classes become REFERENCES edges, and
+    /// answers about those symbols say that calls through values may reach them.
+    pub value_references: Vec<CallSite>,
     pub imports: Vec<Import>,
     pub supertypes: Vec<SupertypeRef>,
     pub impls: Vec<ImplBlock>,

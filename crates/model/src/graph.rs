@@ -14,11 +14,15 @@ pub enum EdgeKind {
     Imports,
     Inherits,
     Implements,
+    /// A function, method, lambda or class used as a value (passed, stored, returned, or
+    /// decorated) by the source: whoever receives the value may call it where no call
+    /// expression names it.
+    References,
 }
 
 impl EdgeKind {
-    pub const ALL: [EdgeKind; 5] =
-        [EdgeKind::Contains, EdgeKind::Calls, EdgeKind::Imports, EdgeKind::Inherits, EdgeKind::Implements];
+    pub const ALL: [EdgeKind; 6] =
+        [EdgeKind::Contains, EdgeKind::Calls, EdgeKind::Imports, EdgeKind::Inherits, EdgeKind::Implements, EdgeKind::References];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -27,6 +31,7 @@ impl EdgeKind {
             EdgeKind::Imports => "IMPORTS",
             EdgeKind::Inherits => "INHERITS",
             EdgeKind::Implements => "IMPLEMENTS",
+            EdgeKind::References => "REFERENCES",
         }
     }
 
@@ -144,16 +149,22 @@ pub enum UnresolvedReason {
     /// No project symbol has the callee's name, so the call cannot target project code
     /// (a method of the standard library or of a dependency on a receiver of unknown type).
     NoProjectSymbolNamed,
+    /// A call through a value whose target is not visible: a parameter or local called as a
+    /// function (`callback()`), an attribute of unknown type holding one (Python), a call
+    /// result or subscript called (`f()()`, `handlers[k]()`). It may call any function,
+    /// method or class used as a value anywhere.
+    ValueCall,
 }
 
 impl UnresolvedReason {
-    pub const ALL: [UnresolvedReason; 6] = [
+    pub const ALL: [UnresolvedReason; 7] = [
         UnresolvedReason::UnknownName,
         UnresolvedReason::UnknownReceiverType,
         UnresolvedReason::UnknownMember,
         UnresolvedReason::UnresolvedImport,
         UnresolvedReason::ComplexCallee,
         UnresolvedReason::NoProjectSymbolNamed,
+        UnresolvedReason::ValueCall,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -164,6 +175,7 @@ impl UnresolvedReason {
             UnresolvedReason::UnresolvedImport => "unresolved_import",
             UnresolvedReason::ComplexCallee => "complex_callee",
             UnresolvedReason::NoProjectSymbolNamed => "no_project_symbol_named",
+            UnresolvedReason::ValueCall => "value_call",
         }
     }
 

@@ -55,6 +55,22 @@ fn cause_json(cause: &CompletenessCause) -> Value {
         }),
         CompletenessCause::UncertainEdges { count } => json!({ "kind": "uncertain_edges", "count": count }),
         CompletenessCause::UnparsedFiles { count, examples } => json!({ "kind": "unparsed_files", "count": count, "examples": examples }),
+        CompletenessCause::EscapedValue { count, escaped, escapes, examples } => json!({
+            "kind": "escaped_value",
+            "count": count,
+            "escaped": escaped,
+            "escapes": escapes.iter().map(|(path, line, text)| json!({ "site": format!("{path}:{line}"), "how": text })).collect::<Vec<_>>(),
+            "examples": examples.iter().map(|(path, line, text)| json!({ "site": format!("{path}:{line}"), "callee": text })).collect::<Vec<_>>(),
+        }),
+        CompletenessCause::ImplicitInvocation { count, examples } => json!({ "kind": "implicit_invocation", "count": count, "examples": examples }),
+        CompletenessCause::CalledFromOutside { count, examples } => json!({ "kind": "called_from_outside", "count": count, "examples": examples }),
+        CompletenessCause::Overrides { count, examples } => json!({
+            "kind": "overrides",
+            "count": count,
+            "examples": examples.iter().map(|(path, line, text)| json!({ "site": format!("{path}:{line}"), "callee": text })).collect::<Vec<_>>(),
+        }),
+        CompletenessCause::DepthLimit { depth, count } => json!({ "kind": "depth_limit", "depth": depth, "count": count }),
+        CompletenessCause::DirtyFiles { count, examples } => json!({ "kind": "dirty_files", "count": count, "examples": examples }),
     }
 }
 
@@ -138,6 +154,8 @@ pub fn blast_json(snapshot: &Snapshot, subject: &str, answer: &BlastAnswer, fres
             value
         }).collect::<Vec<_>>(),
         "tests_affected": answer.tests_affected.iter().map(|index| symbol_json(snapshot, *index)).collect::<Vec<_>>(),
+        "tests_total": answer.tests_total,
+        "tests_truncated": answer.tests_total > answer.tests_affected.len(),
         "next_cursor": answer.next_cursor,
         "completeness": completeness_json(&answer.completeness),
         "freshness": freshness_json(freshness),

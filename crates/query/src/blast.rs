@@ -73,15 +73,20 @@ pub struct BlastAnswer {
     pub breaks: usize,
     pub items: Vec<ImpactedSymbol>,
     pub next_cursor: Option<String>,
-    /// Every test reached, ranked like the items (not paginated; capped at 100).
+    /// Tests reached at any distance (not only within `depth`), ranked by distance then
+    /// confidence; not paginated, capped at 100.
     pub tests_affected: Vec<SymbolIndex>,
+    /// How many tests were reached in all (`tests_affected` lists the first 100).
+    pub tests_total: usize,
     pub completeness: Completeness,
 }
 
 /// Confidence below which a path counts as uncertain.
 const CONFIDENT: f32 = 0.8;
 const MAX_TESTS_LISTED: usize = 100;
-const DEPENDENCY_EDGES: [EdgeKind; 4] = [EdgeKind::Calls, EdgeKind::Imports, EdgeKind::Inherits, EdgeKind::Implements];
+/// What a dependent depends through. REFERENCES (the symbol used as a value: its receiver
+/// may call it) is always uncertain, so what it reaches is `maybe`.
+const DEPENDENCY_EDGES: [EdgeKind; 5] = [EdgeKind::Calls, EdgeKind::Imports, EdgeKind::Inherits, EdgeKind::Implements, EdgeKind::References];
 
 struct Reached {
     distance: u32,
@@ -141,19 +146,21 @@ impl Snapshot {
             queue.push_back(*seed);
         }
         let mut uncertain_edges = 0usize;
+        // Symbols at the depth limit with dependents beyond it.
+        let mut frontier_with_more = 0usize;
+        // The walk goes on past `depth` (without paths) so that every test reached counts.
         while let Some(current) = queue.pop_front() {
             ticker.tick()?;
             let (distance, confidence, uncertain) = {
                 let state = &reached[&current];
                 (state.distance, state.confidence, state.uncertain)
             };
-            if distance >= depth {
-                continue;
-            }
+            let within = distance < depth;
+            let mut more = false;
             for edge in self.incoming(current, &DEPENDENCY_EDGES) {
                 let dependent = edge.source;
-                let edge_uncertain = is_uncertain(edge.edge.rule);
-                if edge_uncertain {
+                let edge_uncertain = is_uncertain(edge.edge.rule) || edge.edge.kind == EdgeKind::References;
+                if edge_uncertain && within {
                     uncertain_edges += 1;
                 }
                 let candidate = Reached {
@@ -166,6 +173,7 @@ impl Snapshot {
                 };
                 match reached.get(&dependent) {
                     None => {
+                        more = true;
                         reached.insert(dependent, candidate);
                         queue.push_back(dependent);
                     }
@@ -175,11 +183,14 @@ impl Snapshot {
                     Some(_) => {}
                 }
             }
+            if distance == depth && more {
+                frontier_with_more += 1;
+            }
         }
 
         let mut items: Vec<ImpactedSymbol> = reached
             .iter()
-            .filter(|(_, state)| state.distance > 0)
+            .filter(|(_, state)| state.distance > 0 && state.distance <= depth)
             .map(|(index, state)| {
                 let severity = if state.distance == 1 && !state.uncertain && state.confidence >= CONFIDENT { Severity::Breaks } else { Severity::Maybe };
                 ImpactedSymbol {
@@ -199,24 +210,32 @@ impl Snapshot {
                 .then(b.confidence.total_cmp(&a.confidence))
                 .then_with(|| self.symbol(a.index).qualified_name.cmp(&self.symbol(b.index).qualified_name))
         });
-        let tests_affected: Vec<SymbolIndex> =
-            items.iter().map(|item| item.index).filter(|index| self.symbol(*index).is_test).take(MAX_TESTS_LISTED).collect();
+        let mut tests: Vec<(SymbolIndex, u32, f32)> =
+            reached.iter().filter(|(index, state)| state.distance > 0 && self.symbol(**index).is_test).map(|(index, state)| (*index, state.distance, state.confidence)).collect();
+        tests.sort_by(|a, b| a.1.cmp(&b.1).then(b.2.total_cmp(&a.2)).then_with(|| self.symbol(a.0).qualified_name.cmp(&self.symbol(b.0).qualified_name)));
+        let tests_total = tests.len();
+        let tests_affected: Vec<SymbolIndex> = tests.into_iter().take(MAX_TESTS_LISTED).map(|(index, _, _)| index).collect();
         let total = items.len();
         let breaks = items.iter().filter(|item| item.severity == Severity::Breaks).count();
 
-        // Unresolved sites could call the seeds or anything reached short of the depth limit.
+        // Unresolved sites, values and implicit or outside calls could reach the seeds or
+        // anything reached short of the depth limit.
         let frontier: Vec<SymbolIndex> = reached.iter().filter(|(_, state)| state.distance < depth).map(|(index, _)| *index).filter(|index| self.symbol(*index).kind.is_callable() || self.symbol(*index).kind.is_type()).collect();
         let mut causes = self.unresolved_causes(&frontier);
-        causes.sort_by(|a, b| cause_weight(b).cmp(&cause_weight(a)));
+        causes.sort_by_key(|cause| std::cmp::Reverse(cause.weight()));
         causes.truncate(5);
+        causes.extend(self.hidden_caller_causes(&frontier, true));
         if uncertain_edges > 0 {
             causes.push(CompletenessCause::UncertainEdges { count: uncertain_edges });
+        }
+        if frontier_with_more > 0 {
+            causes.push(CompletenessCause::DepthLimit { depth, count: frontier_with_more });
         }
         if let Some(first) = seeds.first() {
             causes.extend(self.unparsed_files_cause(*first));
         }
         let (items, next_cursor) = options.page.apply(items);
-        Ok(BlastAnswer { seeds, depth, total, breaks, items, next_cursor, tests_affected, completeness: Completeness::from_causes(causes) })
+        Ok(BlastAnswer { seeds, depth, total, breaks, items, next_cursor, tests_affected, tests_total, completeness: Completeness::from_causes(causes) })
     }
 
     fn path_to(&self, reached: &HashMap<SymbolIndex, Reached>, end: SymbolIndex) -> Vec<SymbolIndex> {
@@ -234,8 +253,3 @@ impl Snapshot {
     }
 }
 
-fn cause_weight(cause: &CompletenessCause) -> usize {
-    match cause {
-        CompletenessCause::UnresolvedCallSites { count, .. } | CompletenessCause::UncertainEdges { count } | CompletenessCause::UnparsedFiles { count, .. } => *count,
-    }
-}

@@ -11,6 +11,7 @@
 
 mod address;
 mod blast;
+mod hidden_callers;
 mod lookup;
 mod neighbours;
 mod page;

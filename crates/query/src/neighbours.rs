@@ -57,6 +57,17 @@ impl Snapshot {
                 for edge in self.incoming(subject, &[EdgeKind::Imports]) {
                     items.push(NeighbourItem { index: edge.source, direction: "imported_by", site_path: site(edge), site_line: edge.edge.line, confidence: edge.edge.confidence, rule: edge.edge.rule });
                 }
+                // `from module import name` imports the module's member: its importers import
+                // the module too.
+                if self.symbol(subject).kind == tether_model::SymbolKind::Module {
+                    for member in self.children(subject).collect::<Vec<_>>() {
+                        for edge in self.incoming(member, &[EdgeKind::Imports]) {
+                            if edge.source != subject {
+                                items.push(NeighbourItem { index: edge.source, direction: "imported_by", site_path: site(edge), site_line: edge.edge.line, confidence: edge.edge.confidence, rule: edge.edge.rule });
+                            }
+                        }
+                    }
+                }
             }
         }
         items.sort_by(|a, b| {
@@ -65,6 +76,8 @@ impl Snapshot {
                 .then_with(|| a.site_path.cmp(&b.site_path))
                 .then(a.site_line.cmp(&b.site_line))
         });
+        // One item per importer and line (`from m import a, b` names the module twice).
+        items.dedup_by(|a, b| a.index == b.index && a.direction == b.direction && a.site_path == b.site_path && a.site_line == b.site_line);
         let total = items.len();
         let completeness = match kind {
             NeighbourKind::Callers => self.callers_completeness(subject, &items),
@@ -79,6 +92,7 @@ impl Snapshot {
     /// files of its language that were never parsed.
     pub(crate) fn callers_completeness(&self, subject: SymbolIndex, items: &[NeighbourItem]) -> Completeness {
         let mut causes = self.unresolved_causes(&[subject]);
+        causes.extend(self.hidden_caller_causes(&[subject], false));
         let uncertain = items.iter().filter(|item| is_uncertain(item.rule)).count();
         if uncertain > 0 {
             causes.push(CompletenessCause::UncertainEdges { count: uncertain });

@@ -64,6 +64,14 @@ impl Completeness {
     pub fn is_exact(&self) -> bool {
         matches!(self, Completeness::Exact)
     }
+
+    /// Adds a cause (an exact answer becomes a lower bound).
+    pub fn add_cause(&mut self, cause: CompletenessCause) {
+        match self {
+            Completeness::Exact => *self = Completeness::LowerBound(vec![cause]),
+            Completeness::LowerBound(causes) => causes.push(cause),
+        }
+    }
 }
 
 /// Why an answer may be missing items.
@@ -75,6 +83,41 @@ pub enum CompletenessCause {
     UncertainEdges { count: usize },
     /// Files of this language that were not parsed at all (binary, too large, unreadable).
     UnparsedFiles { count: usize, examples: Vec<String> },
+    /// The subject (or `escaped` of the subjects) was used as a value (passed, stored,
+    /// returned, decorated; `escapes` says where), and `count` unresolved calls through values
+    /// (`callback()`, `handlers[k]()`) may call it (`examples`).
+    EscapedValue { count: usize, escaped: usize, escapes: Vec<(String, u32, String)>, examples: Vec<(String, u32, String)> },
+    /// The language calls it without a call expression (`__eq__` on `==`, `Display::fmt` in
+    /// `format!`): `count` subjects, each example saying how.
+    ImplicitInvocation { count: usize, examples: Vec<String> },
+    /// Code outside the project may call it: an outside base class or trait, an outside
+    /// decorator or call it was handed to, the test runner, the program's start.
+    CalledFromOutside { count: usize, examples: Vec<String> },
+    /// `count` calls of a base method it overrides may dispatch to it.
+    Overrides { count: usize, examples: Vec<(String, u32, String)> },
+    /// The walk stopped at `depth`; `count` of the symbols it reached last have dependents of
+    /// their own (raise `depth` to see them; `tests_affected` counts all of them already).
+    DepthLimit { depth: u32, count: usize },
+    /// Source files whose content on disk is not what the graph holds (edited, added or
+    /// deleted since it was built): callers may hide there until the graph reflects them.
+    DirtyFiles { count: usize, examples: Vec<String> },
+}
+
+impl CompletenessCause {
+    /// How much the cause may hide, for ranking causes (the largest first).
+    pub fn weight(&self) -> usize {
+        match self {
+            CompletenessCause::UnresolvedCallSites { count, .. }
+            | CompletenessCause::UncertainEdges { count }
+            | CompletenessCause::UnparsedFiles { count, .. }
+            | CompletenessCause::EscapedValue { count, .. }
+            | CompletenessCause::ImplicitInvocation { count, .. }
+            | CompletenessCause::CalledFromOutside { count, .. }
+            | CompletenessCause::Overrides { count, .. }
+            | CompletenessCause::DepthLimit { count, .. }
+            | CompletenessCause::DirtyFiles { count, .. } => *count,
+        }
+    }
 }
 
 /// At most this many examples are given for a cause.

@@ -61,6 +61,9 @@ pub struct Snapshot {
     pub(crate) by_path: HashMap<String, Vec<SymbolIndex>>,
     /// Unresolved call sites by the name they call.
     pub(crate) unresolved_by_name: HashMap<String, Vec<u32>>,
+    /// Unresolved calls through values (`callback()`), by language: any symbol used as a
+    /// value may be their target.
+    pub(crate) value_calls: HashMap<tether_model::Language, Vec<u32>>,
     outgoing: Adjacency,
     incoming: Adjacency,
     /// Each symbol's name and qualified name in lower case, for lookups.
@@ -96,7 +99,14 @@ impl Snapshot {
         }
         let lowercase_names = graph.symbols.iter().map(|symbol| (symbol.name.to_lowercase(), symbol.qualified_name.to_lowercase())).collect();
         let mut unresolved_by_name: HashMap<String, Vec<u32>> = HashMap::default();
+        let mut value_calls: HashMap<tether_model::Language, Vec<u32>> = HashMap::default();
         for (index, call) in graph.unresolved.iter().enumerate() {
+            if crate::hidden_callers::is_value_call(call.reason) {
+                if let Some(language) = tether_model::Language::from_path(&call.path) {
+                    value_calls.entry(language).or_default().push(index as u32);
+                }
+                continue;
+            }
             unresolved_by_name.entry(call.callee_name.clone()).or_default().push(index as u32);
         }
         let skipped_files = graph.files.iter().filter(|file| file.status == FileStatus::Skipped).map(|file| file.path.clone()).collect();
@@ -109,6 +119,7 @@ impl Snapshot {
             by_qualified_name,
             by_path,
             unresolved_by_name,
+            value_calls,
             outgoing,
             incoming,
             lowercase_names,

@@ -133,7 +133,9 @@ impl Resolver<'_> {
                 let wrapper = if path == "Some" { crate::value_types::Wrapper::Option } else { crate::value_types::Wrapper::Result };
                 return Some(Denotation::Wrapped { wrapper, inner: Box::new(Denotation::UntypedLocal) });
             }
-            Denotation::Builtin(path) => return Some(Denotation::Builtin(path)),
+            // What a builtin call returns (`next(nodes)`, `String::from(s)`): marked as a call
+            // result, like an outside call's.
+            Denotation::Builtin(path) => return Some(Denotation::Builtin(format!("{path}()"))),
             _ => return None,
         };
         let symbol = self.index.symbol(sym);

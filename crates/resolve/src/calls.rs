@@ -142,6 +142,39 @@ impl Resolver<'_> {
         Err(UnresolvedReason::ComplexCallee)
     }
 
+    /// A name used as a value (`register(handler)`, `self.cb = cb`, `map(Self::convert)`): the
+    /// project functions, methods, lambdas and classes it denotes. A local or parameter of that
+    /// name is the local, not the function; names no project callable has are not looked up.
+    pub(crate) fn resolve_value_reference(&self, scope: Sym, reference: &CallSite, language: Language) -> Vec<(Sym, ResolutionRule)> {
+        let CalleeExpr::Path(path) = &reference.callee else { return Vec::new() };
+        let Some(name) = path.last() else { return Vec::new() };
+        if !self.index.callables_by_name.contains_key(name.as_str()) {
+            return Vec::new();
+        }
+        let resolved = crate::bindings_in_force::with_use_position(scope, reference.byte, || match language {
+            Language::Python => self.python_path_in(scope, path, BindingUse::Allowed),
+            Language::Rust => self.rust_path_in(scope, path, false, BindingUse::Allowed),
+        });
+        let is_value = |sym: &Sym| {
+            let kind = self.index.symbol(*sym).kind;
+            kind.is_callable() || (language == Language::Python && kind == SymbolKind::Class)
+        };
+        // A decorated definition is named from its own scope (a class body is no enclosing
+        // scope for the names resolution walks, so its members are looked up directly).
+        if let ([name], Err(_)) = (path.as_slice(), &resolved) {
+            let members: Vec<(Sym, ResolutionRule)> = self.index.children_named(scope, name).iter().copied().filter(is_value).map(|sym| (sym, ResolutionRule::SameScope)).collect();
+            if !members.is_empty() {
+                return members;
+            }
+        }
+        let Ok(resolved) = resolved else { return Vec::new() };
+        match resolved.denotation {
+            Denotation::Symbol(sym) if is_value(&sym) => vec![(sym, resolved.rule)],
+            Denotation::Ambiguous(candidates) => candidates.into_iter().filter(is_value).map(|sym| (sym, ResolutionRule::Ambiguous)).collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// A function passed as a value: its targets when it names something callable.
     pub(crate) fn resolve_function_reference(&self, caller: Sym, reference: &CallSite, language: Language) -> Option<CallTargets> {
         // A local variable passed along is a value, not a function: bindings are not consulted.
@@ -374,12 +407,17 @@ impl Resolver<'_> {
                 CallTargets::Outside { qualified_name: format!("<builtin>{separator}{path}"), is_builtin: true, rule: resolved.rule }
             }
             Denotation::Namespace(_) | Denotation::Wrapped { .. } | Denotation::Tuple(_) => CallTargets::Unresolved(UnresolvedReason::ComplexCallee),
-            // Calling a parameter or local (a callback): its value is not visible.
-            Denotation::UntypedLocal => CallTargets::Unresolved(UnresolvedReason::UnknownReceiverType),
+            // Calling a parameter or local (a callback): its value is not visible, and it may
+            // be any function used as a value anywhere.
+            Denotation::UntypedLocal => CallTargets::Unresolved(UnresolvedReason::ValueCall),
         }
     }
 
     fn unresolved_or_guess(&self, call: &CallSite, reason: UnresolvedReason, language: Language) -> CallTargets {
+        // A call through a value may reach any function used as a value, whatever its name.
+        if reason == UnresolvedReason::ValueCall || matches!(call.callee, CalleeExpr::Other | CalleeExpr::Indexed(_)) && reason == UnresolvedReason::ComplexCallee {
+            return CallTargets::Unresolved(UnresolvedReason::ValueCall);
+        }
         let Some(name) = callee_name(&call.callee) else { return CallTargets::Unresolved(reason) };
         if !self.index.names.contains(name) {
             return CallTargets::Unresolved(UnresolvedReason::NoProjectSymbolNamed);

@@ -84,6 +84,13 @@ impl Resolver<'_> {
             // A Python builtin container's attributes are the builtin's (`items.append`).
             Denotation::Wrapped { wrapper, .. } if wrapper.is_python() => found(Denotation::Builtin(format!("{}.{name}", wrapper.std_name())), instance_member_rule(base.rule)),
             Denotation::Wrapped { .. } => Err(UnresolvedReason::UnknownMember),
+            // What an outside call returns is usually an outside value, but not always
+            // (`cast(Foo, x)`, `copy(obj)`, `next(nodes)`, `s.parse::<Config>()`): a member
+            // that a project callable is named after may be that project callable, so it is
+            // not bound to the outside world, where it would hide a project target.
+            Denotation::External(path) | Denotation::Builtin(path) if path.ends_with("()") && self.index.callables_by_name.contains_key(name) => {
+                Err(UnresolvedReason::UnknownReceiverType)
+            }
             Denotation::External(path) => found(Denotation::External(format!("{path}{separator}{name}")), base.rule),
             Denotation::Builtin(path) => found(Denotation::Builtin(format!("{path}{separator}{name}")), base.rule),
             Denotation::Namespace(prefix) => {

@@ -277,6 +277,16 @@ fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls
             record_targets(resolver, &mut result, reference, targets, language);
         }
     }
+    let mut referenced = rustc_hash::FxHashSet::default();
+    for reference in &file.value_references {
+        let Some(scope) = resolver.index.sym_of(reference.caller) else { continue };
+        for (target, rule) in resolver.resolve_value_reference(scope, reference, language) {
+            let target = resolver.index.symbol(target).id;
+            if referenced.insert((reference.caller, target, reference.line)) {
+                result.edges.push(Edge { kind: EdgeKind::References, source: reference.caller, target, line: reference.line, confidence: rule.confidence(), rule });
+            }
+        }
+    }
     for call in &file.calls {
         let Some(caller) = resolver.index.sym_of(call.caller) else { continue };
         let targets = resolver.resolve_call(caller, call, language);

@@ -2,7 +2,7 @@
 //!
 //! Node tables: `Meta` (key/value), `File` (one row per file seen, with its content tag),
 //! `Symbol`, `UnresolvedCall`, `Diagnostic`, `Entry` (the memory graph). Rel tables between
-//! symbols: `CONTAINS`, `CALLS`, `IMPORTS`, `INHERITS`, `IMPLEMENTS`, all with `line`,
+//! symbols: `CONTAINS`, `CALLS`, `IMPORTS`, `INHERITS`, `IMPLEMENTS`, `REFERENCES`, all with `line`,
 //! `confidence` and `rule`; between entries: `PARENT`, `SUPERSEDES`, `DEPENDS_ON`, `RELATED`;
 //! from entries to symbols: `TETHER` (`kind`, `pin`). The code graph's rel tables store the
 //! forward direction only.
@@ -13,7 +13,7 @@ use tether_model::EdgeKind;
 use crate::{GraphStore, StoreError};
 
 /// The version this build reads and writes.
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 
 pub(crate) const NODE_TABLES: &[&str] = &[
     "CREATE NODE TABLE Meta(key STRING, value STRING, PRIMARY KEY(key))",

@@ -1,0 +1,104 @@
+//! Python names used as values: a function, method or class passed as an argument, assigned
+//! or stored (`self.cb = handler`, `table = {"a": f}`), returned or yielded, or a parameter's
+//! default. Whoever receives such a value may call it where no call expression names it; the
+//! resolver turns the names that denote project callables into REFERENCES edges, and answers
+//! about them say so (`escaped_value`). Calls, lambdas and literals are not names and are
+//! skipped; containers and conditional expressions are looked into, a few levels deep.
+
+use tether_model::{CallSite, CalleeExpr, FileFacts};
+use tree_sitter::Node;
+
+use crate::outline::{line_of, text_of, ScopeStack};
+use crate::python::{dotted_path, shorten};
+
+const NON_CALLING_FUNCTIONS: &str = include_str!("../../../queries/python/non_calling_functions.txt");
+
+/// Whether a function (by its last name) takes values without calling them (`isinstance`).
+fn is_non_calling(name: &str) -> bool {
+    static NAMES: std::sync::OnceLock<std::collections::HashSet<&'static str>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| NON_CALLING_FUNCTIONS.lines().map(str::trim).filter(|line| !line.is_empty() && !line.starts_with('#')).collect()).contains(name)
+}
+
+/// How far into nested containers (`[(f, g)]`) names are looked for.
+const MAX_CONTAINER_DEPTH: u32 = 3;
+
+/// Records the names used as values in one captured node: an assignment's right side, a
+/// return or yield value, a parameter default, or a call's arguments.
+pub(crate) fn lower_value_positions(node: Node<'_>, scopes: &ScopeStack<'_>, source: &str, facts: &mut FileFacts) {
+    let scope = scopes.innermost_named().id;
+    match node.kind() {
+        "assignment" => {
+            if let Some(right) = field_child!(node, "right") {
+                record_values(right, scope, source, facts, 0);
+            }
+        }
+        "return_statement" | "yield" => {
+            for child in node.named_children(&mut node.walk()) {
+                record_values(child, scope, source, facts, 0);
+            }
+        }
+        "default_parameter" | "typed_default_parameter" => {
+            if let Some(value) = field_child!(node, "value") {
+                // A default is evaluated where the function is defined.
+                let scope = scopes.enclosing_of_innermost_named().map_or(scope, |enclosing| enclosing.id);
+                record_values(value, scope, source, facts, 0);
+            }
+        }
+        // Class bases are supertypes, not values; a call's arguments are values, except those
+        // a higher-order call already records as called (`map(f, xs)`).
+        "argument_list" if node.parent().is_some_and(|parent| parent.kind() == "call") => {
+            if node.parent().and_then(|call| field_child!(call, "function")).and_then(|function| dotted_path(function, source)).is_some_and(|path| path.last().is_some_and(|name| is_non_calling(name))) {
+                return;
+            }
+            let called = called_argument_bytes(node, facts);
+            for argument in node.named_children(&mut node.walk()) {
+                let value = match argument.kind() {
+                    "keyword_argument" => field_child!(argument, "value"),
+                    "list_splat" | "dictionary_splat" => None,
+                    _ => Some(argument),
+                };
+                if let Some(value) = value.filter(|value| !called.contains(&(value.start_byte() as u32))) {
+                    record_values(value, scope, source, facts, 0);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The bytes of this call's arguments that `record_function_references` recorded as called.
+fn called_argument_bytes(arguments: Node<'_>, facts: &FileFacts) -> Vec<u32> {
+    let (start, end) = (arguments.start_byte() as u32, arguments.end_byte() as u32);
+    facts.function_references.iter().rev().take_while(|reference| reference.byte >= start).filter(|reference| reference.byte < end).map(|reference| reference.byte).collect()
+}
+
+fn record_values(value: Node<'_>, scope: tether_model::SymbolId, source: &str, facts: &mut FileFacts, depth: u32) {
+    match value.kind() {
+        "identifier" | "attribute" => {
+            // `None`, `True` and friends are keywords in the grammar; `self.x` may hold a
+            // function as well as anything else: the resolver decides.
+            if let Some(path) = dotted_path(value, source) {
+                facts.value_references.push(CallSite { caller: scope, callee: CalleeExpr::Path(path), line: line_of(value), byte: value.start_byte() as u32, text: shorten(text_of(value, source)) });
+            }
+        }
+        "list" | "tuple" | "set" | "expression_list" | "parenthesized_expression" | "pattern_list" if depth < MAX_CONTAINER_DEPTH => {
+            for element in value.named_children(&mut value.walk()) {
+                record_values(element, scope, source, facts, depth + 1);
+            }
+        }
+        "dictionary" if depth < MAX_CONTAINER_DEPTH => {
+            for pair in value.named_children(&mut value.walk()).filter(|pair| pair.kind() == "pair") {
+                if let Some(element) = field_child!(pair, "value") {
+                    record_values(element, scope, source, facts, depth + 1);
+                }
+            }
+        }
+        // `handler if debug else other`, `a or b`.
+        "conditional_expression" | "boolean_operator" if depth < MAX_CONTAINER_DEPTH => {
+            for element in value.named_children(&mut value.walk()) {
+                record_values(element, scope, source, facts, depth + 1);
+            }
+        }
+        _ => {}
+    }
+}

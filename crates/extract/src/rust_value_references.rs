@@ -1,0 +1,47 @@
+//! Rust paths used as values: a function item or method passed as an argument
+//! (`xs.iter().map(Self::convert)`, `spawn(worker)`), bound by `let`, stored in a field
+//! (`Handler { run: on_event }`), assigned, returned, or put in a static table. Whoever
+//! receives it may call it through a parameter (`f(x)`) where no call expression names it;
+//! the resolver turns the paths that denote project functions into REFERENCES edges. Most
+//! argument names are locals, which the resolver sees bound and drops.
+
+use tether_model::{CallSite, CalleeExpr, FileFacts};
+use tree_sitter::Node;
+
+use crate::outline::{line_of, text_of, ScopeStack};
+use crate::python::shorten;
+use crate::rust::path_segments;
+
+/// How far into nested arrays, tuples and references (`&[(a, b)]`) paths are looked for.
+const MAX_CONTAINER_DEPTH: u32 = 3;
+
+/// Records the paths used as values in one captured node.
+pub(crate) fn lower_value_positions(node: Node<'_>, scopes: &ScopeStack<'_>, source: &str, facts: &mut FileFacts) {
+    let scope = scopes.innermost_named().id;
+    let values: Vec<Node<'_>> = match node.kind() {
+        "arguments" => node.named_children(&mut node.walk()).collect(),
+        "let_declaration" | "field_initializer" | "static_item" | "const_item" => field_child!(node, "value").into_iter().collect(),
+        "assignment_expression" => field_child!(node, "right").into_iter().collect(),
+        "return_expression" => node.named_child(0).into_iter().collect(),
+        _ => Vec::new(),
+    };
+    for value in values {
+        record_values(value, scope, source, facts, 0);
+    }
+}
+
+fn record_values(value: Node<'_>, scope: tether_model::SymbolId, source: &str, facts: &mut FileFacts, depth: u32) {
+    match value.kind() {
+        "identifier" | "scoped_identifier" | "generic_function" => {
+            if let Some(path) = path_segments(value, source, 0) {
+                facts.value_references.push(CallSite { caller: scope, callee: CalleeExpr::Path(path), line: line_of(value), byte: value.start_byte() as u32, text: shorten(text_of(value, source)) });
+            }
+        }
+        "array_expression" | "tuple_expression" | "parenthesized_expression" | "reference_expression" if depth < MAX_CONTAINER_DEPTH => {
+            for element in value.named_children(&mut value.walk()) {
+                record_values(element, scope, source, facts, depth + 1);
+            }
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,308 @@
+//! Calls the graph cannot see, and which may reach a symbol all the same: through a value it
+//! escaped as (`escaped_value`), by the language itself (`implicit_invocation`: `__eq__` on
+//! `==`, `Drop::drop` at the end of a scope), from code outside the project
+//! (`called_from_outside`: an outside base class or trait, a framework decorator, the test
+//! runner, an outside call it was passed to), or through a base method it overrides
+//! (`overrides`). Each cause makes an answer about the symbol a lower bound, named, counted
+//! and with examples. Which methods and traits the language invokes implicitly is data:
+//! `queries/python/implicit_methods.txt`, `queries/rust/implicit_traits.txt`.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use tether_model::{EdgeKind, Language, SymbolKind, UnresolvedReason};
+
+use crate::page::{CompletenessCause, MAX_CAUSE_EXAMPLES};
+use crate::snapshot::{Snapshot, SymbolIndex};
+
+const PYTHON_IMPLICIT_METHODS: &str = include_str!("../../../queries/python/implicit_methods.txt");
+const RUST_IMPLICIT_TRAITS: &str = include_str!("../../../queries/rust/implicit_traits.txt");
+const PYTHON_TRANSPARENT_DECORATORS: &str = include_str!("../../../queries/python/transparent_decorators.txt");
+
+/// `name  how` lines, comments and blanks skipped.
+fn table(text: &'static str) -> HashMap<&'static str, &'static str> {
+    text.lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(|line| match line.split_once(char::is_whitespace) {
+            Some((name, how)) => (name, how.trim()),
+            None => (line, ""),
+        })
+        .collect()
+}
+
+fn python_implicit_methods() -> &'static HashMap<&'static str, &'static str> {
+    static TABLE: OnceLock<HashMap<&'static str, &'static str>> = OnceLock::new();
+    TABLE.get_or_init(|| table(PYTHON_IMPLICIT_METHODS))
+}
+
+fn rust_implicit_traits() -> &'static HashMap<&'static str, &'static str> {
+    static TABLE: OnceLock<HashMap<&'static str, &'static str>> = OnceLock::new();
+    TABLE.get_or_init(|| table(RUST_IMPLICIT_TRAITS))
+}
+
+fn python_transparent_decorators() -> &'static HashMap<&'static str, &'static str> {
+    static TABLE: OnceLock<HashMap<&'static str, &'static str>> = OnceLock::new();
+    TABLE.get_or_init(|| table(PYTHON_TRANSPARENT_DECORATORS))
+}
+
+/// Decorators that make a method an attribute read: reading it calls it.
+const PROPERTY_DECORATORS: [&str; 5] = ["property", "cached_property", "abstractproperty", "getter", "setter"];
+
+/// How far up a class hierarchy overridden methods are looked for.
+const MAX_BASES_WALKED: usize = 32;
+
+/// The findings for a set of subjects, before they become causes.
+#[derive(Default)]
+struct Findings {
+    /// (path, line, text) of each place a subject escaped as a value.
+    escapes: Vec<(String, u32, String)>,
+    escaped_subjects: usize,
+    escaped_languages: Vec<Language>,
+    implicit: Vec<String>,
+    outside: Vec<String>,
+    overridden_callers: usize,
+    overridden_examples: Vec<(String, u32, String)>,
+    /// Whether being an entry point (a test, `main`) is a finding.
+    entry_points_count: bool,
+}
+
+impl Snapshot {
+    /// The causes, besides unresolved calls by name, through which calls the graph does not
+    /// hold may reach any of `subjects`. Entry points (tests, a program's `main`) are called
+    /// from outside too, but nothing in the project depends on what calls them: a `blast`
+    /// (`for_dependents`) leaves them out, `callers` of one says so.
+    pub(crate) fn hidden_caller_causes(&self, subjects: &[SymbolIndex], for_dependents: bool) -> Vec<CompletenessCause> {
+        let mut findings = Findings { entry_points_count: !for_dependents, ..Findings::default() };
+        for subject in subjects {
+            self.find_hidden_callers(*subject, &mut findings);
+        }
+        let mut causes = Vec::new();
+        if findings.escaped_subjects > 0 {
+            findings.escaped_languages.sort();
+            findings.escaped_languages.dedup();
+            let calls: Vec<u32> = findings.escaped_languages.iter().flat_map(|language| self.value_calls_of(*language).iter().copied()).collect();
+            if !calls.is_empty() {
+                causes.push(CompletenessCause::EscapedValue {
+                    count: calls.len(),
+                    escaped: findings.escaped_subjects,
+                    escapes: findings.escapes.into_iter().take(MAX_CAUSE_EXAMPLES).collect(),
+                    examples: calls
+                        .iter()
+                        .take(MAX_CAUSE_EXAMPLES)
+                        .map(|site| {
+                            let call = &self.unresolved()[*site as usize];
+                            (call.path.clone(), call.line, call.callee_text.clone())
+                        })
+                        .collect(),
+                });
+            }
+        }
+        if !findings.implicit.is_empty() {
+            causes.push(CompletenessCause::ImplicitInvocation { count: findings.implicit.len(), examples: findings.implicit.into_iter().take(MAX_CAUSE_EXAMPLES).collect() });
+        }
+        if !findings.outside.is_empty() {
+            causes.push(CompletenessCause::CalledFromOutside { count: findings.outside.len(), examples: findings.outside.into_iter().take(MAX_CAUSE_EXAMPLES).collect() });
+        }
+        if findings.overridden_callers > 0 {
+            causes.push(CompletenessCause::Overrides { count: findings.overridden_callers, examples: findings.overridden_examples.into_iter().take(MAX_CAUSE_EXAMPLES).collect() });
+        }
+        causes
+    }
+
+    fn find_hidden_callers(&self, subject: SymbolIndex, findings: &mut Findings) {
+        let symbol = self.symbol(subject);
+        if symbol.kind.is_outside() || !(symbol.kind.is_callable() || symbol.kind.is_type()) {
+            return;
+        }
+        let name = symbol.name.as_str();
+        let parent = symbol.parent.and_then(|parent| self.index_of(parent));
+        let mut escaped = self.escapes_of(subject, findings);
+        if symbol.kind == SymbolKind::Lambda {
+            escaped = true;
+        }
+        if symbol.is_test && findings.entry_points_count {
+            findings.outside.push(format!("{} is run by the test runner", symbol.qualified_name));
+        }
+        match symbol.language {
+            Language::Python => {
+                if symbol.kind == SymbolKind::Method {
+                    if let Some(how) = python_implicit_methods().get(name) {
+                        findings.implicit.push(format!("{}: {how}", symbol.qualified_name));
+                    }
+                    // Constructing the class through a value calls its constructor.
+                    if matches!(name, "__init__" | "__new__" | "__post_init__") {
+                        escaped |= parent.is_some_and(|class| self.escapes_of(class, findings));
+                    }
+                    if let Some(class) = parent {
+                        self.python_class_findings(subject, class, findings);
+                    }
+                }
+                if let Some(parent) = parent {
+                    self.python_decorator_findings(subject, parent, findings);
+                }
+            }
+            Language::Rust => self.rust_findings(subject, parent, findings),
+        }
+        if escaped {
+            findings.escaped_subjects += 1;
+            findings.escaped_languages.push(symbol.language);
+        }
+    }
+
+    /// Whether a symbol escaped as a value, recording where; an escape into an outside call
+    /// (`Thread(target=f)`) is recorded as called from outside instead.
+    fn escapes_of(&self, subject: SymbolIndex, findings: &mut Findings) -> bool {
+        let mut escaped = false;
+        for edge in self.incoming(subject, &[EdgeKind::References]) {
+            let source = self.symbol(edge.source);
+            let outside_call = self.outgoing(edge.source, &[EdgeKind::Calls]).find(|call| call.edge.line == edge.edge.line && self.symbol(call.target).kind.is_outside());
+            match outside_call {
+                Some(call) => findings.outside.push(format!("{} is passed to the outside {} at {}:{}", self.symbol(subject).qualified_name, self.symbol(call.target).qualified_name, source.path, edge.edge.line)),
+                None => {
+                    escaped = true;
+                    findings.escapes.push((source.path.clone(), edge.edge.line, format!("used as a value in {}", source.qualified_name)));
+                }
+            }
+        }
+        escaped
+    }
+
+    /// A method of a class that extends an outside class, or that overrides a project base's
+    /// method called through the base.
+    fn python_class_findings(&self, subject: SymbolIndex, class: SymbolIndex, findings: &mut Findings) {
+        let name = &self.symbol(subject).name;
+        let mut seen = vec![class];
+        let mut position = 0;
+        while position < seen.len() && seen.len() < MAX_BASES_WALKED {
+            let current = seen[position];
+            position += 1;
+            for base in self.outgoing(current, &[EdgeKind::Inherits]).map(|edge| edge.target).collect::<Vec<_>>() {
+                if seen.contains(&base) {
+                    continue;
+                }
+                seen.push(base);
+                let base_symbol = self.symbol(base);
+                if base_symbol.kind.is_outside() {
+                    findings.outside.push(format!("{}: its class extends {}, outside the project, which may call it", self.symbol(subject).qualified_name, base_symbol.qualified_name));
+                    continue;
+                }
+                for overridden in self.children(base).filter(|child| self.symbol(*child).kind == SymbolKind::Method && &self.symbol(*child).name == name) {
+                    for call in self.incoming(overridden, &[EdgeKind::Calls]) {
+                        findings.overridden_callers += 1;
+                        if findings.overridden_examples.len() < MAX_CAUSE_EXAMPLES {
+                            let caller = self.symbol(call.source);
+                            findings.overridden_examples.push((caller.path.clone(), call.edge.line, format!("{} calls {}", caller.qualified_name, self.symbol(overridden).qualified_name)));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Decorators applied to a definition are calls from its enclosing scope on its lines: a
+    /// property makes reading the attribute call it; an outside decorator that is not known
+    /// to hand it back registers it with code outside the project.
+    fn python_decorator_findings(&self, subject: SymbolIndex, parent: SymbolIndex, findings: &mut Findings) {
+        let symbol = self.symbol(subject);
+        for call in self.outgoing(parent, &[EdgeKind::Calls]) {
+            if call.edge.line < symbol.span.start_line || call.edge.line > symbol.span.end_line {
+                continue;
+            }
+            let decorator = self.symbol(call.target);
+            if !decorator.kind.is_outside() {
+                continue;
+            }
+            let last = decorator.qualified_name.rsplit('.').next().unwrap_or(&decorator.qualified_name);
+            if PROPERTY_DECORATORS.contains(&last) {
+                findings.implicit.push(format!("{}: reading the attribute (a property)", symbol.qualified_name));
+            } else if !python_transparent_decorators().contains_key(last) {
+                findings.outside.push(format!("{} is decorated with {}, outside the project, which may call it", symbol.qualified_name, decorator.qualified_name));
+            }
+        }
+    }
+
+    /// A method of an impl of a trait the language invokes implicitly, or of an outside trait
+    /// (its code calls the method); a crate's `main`.
+    fn rust_findings(&self, subject: SymbolIndex, parent: Option<SymbolIndex>, findings: &mut Findings) {
+        let symbol = self.symbol(subject);
+        if findings.entry_points_count && symbol.name == "main" && symbol.kind == SymbolKind::Function && parent.is_some_and(|parent| self.symbol(parent).parent.is_none()) {
+            findings.outside.push(format!("{} is the program's entry point", symbol.qualified_name));
+        }
+        let Some(block) = parent.filter(|parent| self.symbol(*parent).kind == SymbolKind::Impl) else { return };
+        let Some(trait_name) = impl_trait_name(&self.symbol(block).name) else { return };
+        if let Some(how) = rust_implicit_traits().get(trait_name) {
+            findings.implicit.push(format!("{} ({trait_name}): {how}", symbol.qualified_name));
+            return;
+        }
+        // The trait as resolved: an IMPLEMENTS edge on the impl's line, from the type (or
+        // from the impl, when its type is not seen).
+        let impl_line = self.symbol(block).span.start_line;
+        let holders = [Some(block), self.symbol(block).parent.and_then(|holder| self.index_of(holder)), self.containing(block)];
+        let implemented = holders
+            .into_iter()
+            .flatten()
+            .flat_map(|holder| self.outgoing(holder, &[EdgeKind::Implements]).filter(move |edge| edge.edge.line == impl_line).map(|edge| edge.target))
+            .find(|target| self.symbol(*target).name == trait_name || self.symbol(*target).qualified_name.ends_with(trait_name));
+        if let Some(implemented) = implemented.filter(|implemented| self.symbol(*implemented).kind.is_outside()) {
+            findings.outside.push(format!("{} implements {}, outside the project, whose code may call it", symbol.qualified_name, self.symbol(implemented).qualified_name));
+        }
+    }
+
+    /// The symbol whose CONTAINS edge holds this one (an impl's type, once resolution moved it).
+    fn containing(&self, child: SymbolIndex) -> Option<SymbolIndex> {
+        self.incoming(child, &[EdgeKind::Contains]).map(|edge| edge.source).next()
+    }
+
+    /// Unresolved calls through values (`callback()`, `handlers[k]()`) of one language.
+    pub(crate) fn value_calls_of(&self, language: Language) -> &[u32] {
+        self.value_calls.get(&language).map(Vec::as_slice).unwrap_or(&[])
+    }
+}
+
+/// The trait an impl symbol implements, by the name extraction gives impls
+/// (`{impl fmt::Display for Wrapper<T>}` → `Display`).
+fn impl_trait_name(impl_name: &str) -> Option<&str> {
+    let inner = impl_name.strip_prefix("{impl")?.trim_end_matches('}').trim_start();
+    // `impl<T: Clone> From<T> for …`: the impl's own generics come first.
+    let inner = match inner.strip_prefix('<') {
+        Some(rest) => {
+            let mut depth = 1usize;
+            let end = rest.char_indices().find(|(_, character)| {
+                match character {
+                    '<' => depth += 1,
+                    '>' => depth -= 1,
+                    _ => {}
+                }
+                depth == 0
+            })?;
+            &rest[end.0 + 1..]
+        }
+        None => inner,
+    };
+    let (trait_part, _) = inner.split_once(" for ")?;
+    let trait_part = trait_part.trim();
+    let trait_part = trait_part.split('<').next().unwrap_or(trait_part);
+    let last = trait_part.rsplit("::").next().unwrap_or(trait_part).trim();
+    (!last.is_empty()).then_some(last)
+}
+
+/// Whether an unresolved call goes through a value.
+pub(crate) fn is_value_call(reason: UnresolvedReason) -> bool {
+    reason == UnresolvedReason::ValueCall
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tables_load_and_impl_names_give_their_trait() {
+        assert!(python_implicit_methods().contains_key("__eq__"));
+        assert!(rust_implicit_traits().contains_key("Display"));
+        assert!(python_transparent_decorators().contains_key("lru_cache"));
+        assert_eq!(impl_trait_name("{impl fmt::Display for Wrapper<T>}"), Some("Display"));
+        assert_eq!(impl_trait_name("{impl<T: Clone> From<T> for Holder<T>}"), Some("From"));
+        assert_eq!(impl_trait_name("{impl Wrapper}"), None);
+    }
+}

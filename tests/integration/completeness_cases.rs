@@ -1,0 +1,213 @@
+//! Honest completeness: a corpus of idioms whose calls no call expression spells out (values,
+//! the language's own invocations, outside code, overrides), in both languages. Each
+//! `hidden:` marker is a call the line truly makes; where the graph lacks it, `callers` of the
+//! callee must be a lower bound naming the marker's cause, and `blast` must not say exact.
+//! Every cause kind is needed by some marker, so removing one makes this fail.
+
+use expect_test::expect;
+use tether_tests::check_hidden;
+
+const PYTHON_IDIOMS: &str = r#"
+//- /app/__init__.py
+//- /app/values.py
+import threading
+from typing import cast
+
+def on_done():
+    return 1
+
+def run(callback):
+    return callback()  # hidden: app.values.on_done by escaped_value
+
+def wire():
+    return run(on_done)
+
+def make():
+    def inner():
+        return 2
+    return inner
+
+def use_made():
+    return make()()  # hidden: app.values.make.inner by escaped_value
+
+class Widget:
+    def __init__(self, size):
+        self.size = size
+
+    def area(self):
+        return self.size
+
+def build(factory):
+    return factory(3)  # hidden: app.values.Widget.__init__ by escaped_value
+
+def assemble():
+    return build(Widget)
+
+REGISTRY = []
+
+def register(function):
+    REGISTRY.append(function)
+    return function
+
+@register
+def plugin():
+    return 3
+
+def run_plugins():
+    for each in REGISTRY:
+        each()  # hidden: app.values.plugin by escaped_value
+
+def casted(thing):
+    return cast(Widget, thing).area()  # hidden: app.values.Widget.area by unresolved_call_sites
+
+def background():
+    return 4
+
+def start():
+    threading.Timer(1.0, background).start()  # hidden: app.values.background by called_from_outside
+//- /app/protocols.py
+class Session:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def __eq__(self, other):
+        return True
+
+    def __iter__(self):
+        return iter([])
+
+    @property
+    def name(self):
+        return "s"
+
+def use_session(other):
+    with Session() as session:  # hidden: app.protocols.Session.__enter__ by implicit_invocation
+        if session == other:  # hidden: app.protocols.Session.__eq__ by implicit_invocation
+            return session.name  # hidden: app.protocols.Session.name by implicit_invocation
+        for item in session:  # hidden: app.protocols.Session.__iter__ by implicit_invocation
+            return item
+//- /app/overrides.py
+import http.server
+
+class Base:
+    def run(self):
+        return self.step()
+
+    def step(self):
+        return 0
+
+class Child(Base):
+    def step(self):  # hidden: app.overrides.Child.step by overrides
+        return 1
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):  # hidden: app.overrides.Handler.do_GET by called_from_outside
+        return None
+//- /tests/test_values.py
+from app.values import wire
+
+def test_wire():  # hidden: test_values.test_wire by called_from_outside
+    assert wire() == 1
+"#;
+
+#[test]
+fn python_calls_no_call_expression_spells_out_are_reported() {
+    let report = check_hidden(PYTHON_IDIOMS);
+    expect![[r#"
+        app/values.py:8 app.values.on_done: lower_bound: 1 escaped as values, 4 value calls
+        app/values.py:19 app.values.make.inner: lower_bound: 1 escaped as values, 4 value calls
+        app/values.py:29 app.values.Widget.__init__: lower_bound: 1 escaped as values, 4 value calls
+        app/values.py:46 app.values.plugin: lower_bound: 1 escaped as values, 4 value calls
+        app/values.py:49 app.values.Widget.area: lower_bound: 1 unresolved sites calling "area"
+        app/values.py:55 app.values.background: lower_bound: outside: app.values.background is passed to the outside threading.Timer at app/values.py:55
+        app/protocols.py:19 app.protocols.Session.__enter__: lower_bound: implicit: app.protocols.Session.__enter__: entering `with obj`
+        app/protocols.py:20 app.protocols.Session.__eq__: lower_bound: implicit: app.protocols.Session.__eq__: ==, !=, `in` on sequences
+        app/protocols.py:21 app.protocols.Session.name: lower_bound: implicit: app.protocols.Session.name: reading the attribute (a property)
+        app/protocols.py:22 app.protocols.Session.__iter__: lower_bound: implicit: app.protocols.Session.__iter__: `for x in obj`, list(obj), unpacking, `yield from obj`
+        app/overrides.py:11 app.overrides.Child.step: lower_bound: 1 overridden calls
+        app/overrides.py:15 app.overrides.Handler.do_GET: lower_bound: outside: app.overrides.Handler.do_GET: its class extends http.server.BaseHTTPRequestHandler, outside the project, which may call it
+        tests/test_values.py:3 test_values.test_wire: lower_bound: outside: test_values.test_wire is run by the test runner
+    "#]]
+    .assert_eq(&report);
+}
+
+const RUST_IDIOMS: &str = r#"
+//- /Cargo.toml
+[package]
+name = "idioms"
+//- /src/lib.rs
+use std::fmt;
+use std::ops::Add;
+
+pub fn target() -> u32 { 1 }
+
+pub fn apply(f: impl Fn() -> u32) -> u32 {
+    f()  // hidden: idioms::target by escaped_value
+}
+
+pub fn wire() -> u32 { apply(target) }
+
+pub struct Handlers { pub run: fn() -> u32 }
+
+pub fn on_event() -> u32 { 2 }
+
+pub fn dispatch(handlers: &Handlers) -> u32 {
+    (handlers.run)()  // hidden: idioms::on_event by escaped_value
+}
+
+pub fn table() -> Handlers { Handlers { run: on_event } }
+
+pub struct Meters(pub u32);
+
+impl fmt::Display for Meters {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {  // hidden: idioms::{impl Display for Meters}::fmt by implicit_invocation
+        write!(f, "{} m", self.0)
+    }
+}
+
+impl Add for Meters {
+    type Output = Meters;
+    fn add(self, other: Meters) -> Meters {  // hidden: idioms::{impl Add for Meters}::add by implicit_invocation
+        Meters(self.0 + other.0)
+    }
+}
+
+impl Drop for Meters {
+    fn drop(&mut self) {}  // hidden: idioms::{impl Drop for Meters}::drop by implicit_invocation
+}
+
+#[derive(Debug)]
+pub struct Failure;
+
+impl std::error::Error for Failure {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {  // hidden: idioms::{impl Error for Failure}::source by called_from_outside
+        None
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { write!(f, "failure") }
+}
+
+pub fn show(distance: Meters) -> String {
+    let total = distance + Meters(1);
+    format!("{total}")
+}
+"#;
+
+#[test]
+fn rust_calls_no_call_expression_spells_out_are_reported() {
+    let report = check_hidden(RUST_IDIOMS);
+    expect![[r#"
+        src/lib.rs:7 idioms::target: lower_bound: 1 escaped as values, 2 value calls
+        src/lib.rs:17 idioms::on_event: lower_bound: 1 escaped as values, 2 value calls
+        src/lib.rs:25 idioms::{impl Display for Meters}::fmt: lower_bound: implicit: idioms::{impl Display for Meters}::fmt (Display): format!, println!, write!, {} and to_string()
+        src/lib.rs:32 idioms::{impl Add for Meters}::add: lower_bound: implicit: idioms::{impl Add for Meters}::add (Add): +
+        src/lib.rs:38 idioms::{impl Drop for Meters}::drop: lower_bound: implicit: idioms::{impl Drop for Meters}::drop (Drop): the end of the value's scope
+        src/lib.rs:45 idioms::{impl Error for Failure}::source: lower_bound: outside: idioms::{impl Error for Failure}::source implements std::error::Error, outside the project, whose code may call it
+    "#]]
+    .assert_eq(&report);
+}
