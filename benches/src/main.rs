@@ -4,6 +4,7 @@
 mod blast_all;
 mod cold_index;
 mod daemon_latency;
+mod exactness;
 mod memory_latency;
 mod soak;
 mod synthetic_corpus;
@@ -81,6 +82,12 @@ enum Command {
         #[arg(long, default_value_t = 600)]
         seconds: u64,
     },
+    /// Build a folder's graph and count how many `callers` answers (over every project
+    /// function, method and class) are exact, and which causes make the rest lower bounds.
+    Exactness {
+        /// The folder to index.
+        path: PathBuf,
+    },
     /// Cold-index a folder into a temporary database, then parse the same files only; print both.
     ColdIndex {
         /// The folder to index.
@@ -104,6 +111,7 @@ fn main() -> anyhow::Result<()> {
             println!("wrote {} files, {} lines, {:.1} MB to {}", written.files, written.lines, written.bytes as f64 / 1e6, out.display());
         }
         Command::Soak { repository, clients, garbage_clients, seconds } => soak::run(&repository, clients, garbage_clients, seconds)?,
+        Command::Exactness { path } => exactness::run(&path)?,
         Command::BlastAll { path, kind, depth, deadline_seconds } => blast_all::run(&path, &kind, depth, deadline_seconds)?,
         Command::ColdIndex { path, runs, buffer_pool_mib } => cold_index::run(&path, runs.max(1), buffer_pool_mib)?,
         Command::Daemon { repository, queries } => daemon_latency::run(&repository, queries.max(10))?,

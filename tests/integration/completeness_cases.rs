@@ -122,7 +122,7 @@ fn python_calls_no_call_expression_spells_out_are_reported() {
         app/values.py:29 app.values.Widget.__init__: lower_bound: 1 escaped as values, 4 value calls
         app/values.py:46 app.values.plugin: lower_bound: 1 escaped as values, 4 value calls
         app/values.py:49 app.values.Widget.area: lower_bound: 1 unresolved sites calling "area"
-        app/values.py:55 app.values.background: lower_bound: outside: app.values.background is passed to the outside threading.Timer at app/values.py:55
+        app/values.py:55 app.values.background: lower_bound: outside: app.values.background is passed to the outside threading.Timer().start at app/values.py:55
         app/protocols.py:19 app.protocols.Session.__enter__: lower_bound: implicit: app.protocols.Session.__enter__: entering `with obj`
         app/protocols.py:20 app.protocols.Session.__eq__: lower_bound: implicit: app.protocols.Session.__eq__: ==, !=, `in` on sequences
         app/protocols.py:21 app.protocols.Session.name: lower_bound: implicit: app.protocols.Session.name: reading the attribute (a property)
@@ -192,6 +192,16 @@ impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { write!(f, "failure") }
 }
 
+pub trait Shape { fn area(&self) -> u32; }
+
+impl Shape for Meters {
+    fn area(&self) -> u32 { self.0 }
+}
+
+pub fn measure(distance: &Meters) -> u32 {
+    <Meters as Shape>::area(distance)  // hidden: idioms::{impl Shape for Meters}::area by unresolved_call_sites
+}
+
 pub fn show(distance: Meters) -> String {
     let total = distance + Meters(1);
     format!("{total}")
@@ -208,6 +218,7 @@ fn rust_calls_no_call_expression_spells_out_are_reported() {
         src/lib.rs:32 idioms::{impl Add for Meters}::add: lower_bound: implicit: idioms::{impl Add for Meters}::add (Add): +
         src/lib.rs:38 idioms::{impl Drop for Meters}::drop: lower_bound: implicit: idioms::{impl Drop for Meters}::drop (Drop): the end of the value's scope
         src/lib.rs:45 idioms::{impl Error for Failure}::source: lower_bound: outside: idioms::{impl Error for Failure}::source implements std::error::Error, outside the project, whose code may call it
+        src/lib.rs:61 idioms::{impl Shape for Meters}::area: lower_bound: 1 unresolved sites calling "area"
     "#]]
     .assert_eq(&report);
 }

@@ -159,3 +159,35 @@ fn changes_read_odd_paths_exactly() {
     let git = tether_git::discover(repository.root()).unwrap();
     assert_eq!(git.changed_paths(&["lib".to_string()]).unwrap(), ["lib/new name.py"]);
 }
+
+/// A file on disk that is not what the graph holds (a new untracked file, an edit after the
+/// graph was built, a deletion) makes answers about its language lower bounds naming it; the
+/// same content again makes them exact.
+#[test]
+fn files_the_graph_does_not_reflect_weaken_answers() {
+    let repository = FixtureRepository::new(LIBRARY);
+    let state = indexed_daemon(&repository);
+    let exact = |answer: &Value| answer["completeness"]["status"] == "exact";
+    let causes = |answer: &Value| answer["completeness"]["causes"].to_string();
+    let answer = call(&state, "callers", json!({ "symbol": "lib.core.render" }));
+    assert!(exact(&answer), "{answer}");
+
+    repository.write("lib/extra.py", "from lib.core import render\n\ndef extra():\n    return render([])\n");
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    let answer = call(&state, "callers", json!({ "symbol": "lib.core.render" }));
+    assert!(!exact(&answer) && causes(&answer).contains("dirty_files") && causes(&answer).contains("lib/extra.py"), "{answer}");
+    let blast = call(&state, "blast", json!({ "symbol": "lib.core.render" }));
+    assert!(causes(&blast).contains("dirty_files"), "{blast}");
+
+    std::fs::remove_file(repository.root().join("lib/extra.py")).unwrap();
+    let original = std::fs::read_to_string(repository.root().join("lib/api.py")).unwrap();
+    repository.write("lib/api.py", &format!("{original}\ndef more():\n    return render([])\n"));
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    let answer = call(&state, "callers", json!({ "symbol": "lib.core.render" }));
+    assert!(causes(&answer).contains("lib/api.py"), "{answer}");
+
+    repository.write("lib/api.py", &original);
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    let answer = call(&state, "callers", json!({ "symbol": "lib.core.render" }));
+    assert!(exact(&answer), "the same content again: {answer}");
+}

@@ -208,3 +208,33 @@ fn cached_rebuilds_equal_cold_builds() {
         assert_eq!(cached.graph.unresolved, cold.graph.unresolved);
     }
 }
+
+/// A blast cut by its depth says so, and still counts every test it reaches beyond it.
+#[test]
+fn a_blast_cut_by_depth_says_so_and_counts_every_test() {
+    let (_directory, snapshot) = snapshot_of(
+        r#"
+        //- /chain.py
+        def base():
+            return 1
+
+        def middle():
+            return base()
+
+        def top():
+            return middle()
+        //- /tests/test_chain.py
+        from chain import top
+
+        def test_top():
+            assert top() == 1
+        "#,
+    );
+    let base = snapshot.resolve_address("chain.base").unwrap();
+    let shallow = snapshot.blast_symbol(base, BlastOptions { depth: 1, ..BlastOptions::default() }).unwrap();
+    let names: Vec<&str> = shallow.tests_affected.iter().map(|test| snapshot.symbol(*test).qualified_name.as_str()).collect();
+    assert_eq!((names, shallow.tests_total), (vec!["test_chain.test_top"], 1), "tests beyond the depth count");
+    assert_eq!(render_completeness(&shallow.completeness), "lower_bound: 1 beyond depth 1");
+    let deep = snapshot.blast_symbol(base, BlastOptions { depth: 4, ..BlastOptions::default() }).unwrap();
+    assert_eq!(render_completeness(&deep.completeness), "exact");
+}

@@ -120,7 +120,11 @@ pub fn changes(state: &DaemonState, snapshot: &Snapshot, params: &Value, options
     }
     seeds.sort_unstable();
     seeds.dedup();
-    let blast = snapshot.blast_symbols(&seeds, options).map_err(cancelled)?;
+    let mut blast = snapshot.blast_symbols(&seeds, options).map_err(cancelled)?;
+    let mut languages: Vec<tether_model::Language> = seeds.iter().map(|seed| snapshot.symbol(*seed).language).collect();
+    languages.sort();
+    languages.dedup();
+    crate::dirty_files::weaken(&mut blast.completeness, &state.dirty_files(snapshot), &languages);
     Ok(tether_protocol::changes_json(snapshot, &changed_rows(&changed), diffs.len(), &blast, &freshness))
 }
 

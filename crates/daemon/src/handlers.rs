@@ -74,14 +74,16 @@ pub fn handle_until(state: &DaemonState, method: &str, params: &Value, deadline:
                     let options = blast_options(params, page, deadline)?;
                     if let Some(file) = optional_str(params, "file")? {
                         let relative = repository_path(&state.paths.root, file, false)?;
-                        let answer = snapshot
+                        let mut answer = snapshot
                             .blast_file(&relative, options)
                             .ok_or_else(|| RpcError::new(RpcError::SYMBOL_NOT_FOUND, format!("no indexed file {file:?}; paths are relative to the repository root")))?
                             .map_err(cancelled)?;
+                        crate::dirty_files::weaken(&mut answer.completeness, &state.dirty_files(&snapshot), &tether_model::Language::from_path(&relative).into_iter().collect::<Vec<_>>());
                         return Ok(tether_protocol::blast_json(&snapshot, file, &answer, &freshness));
                     }
                     let subject = address(&snapshot, params)?;
-                    let answer = snapshot.blast_symbol(subject, options).map_err(cancelled)?;
+                    let mut answer = snapshot.blast_symbol(subject, options).map_err(cancelled)?;
+                    crate::dirty_files::weaken(&mut answer.completeness, &state.dirty_files(&snapshot), &[snapshot.symbol(subject).language]);
                     Ok(tether_protocol::blast_json(&snapshot, &snapshot.symbol(subject).qualified_name, &answer, &freshness))
                 }
                 _ => {
@@ -91,7 +93,8 @@ pub fn handle_until(state: &DaemonState, method: &str, params: &Value, deadline:
                         _ => NeighbourKind::Imports,
                     };
                     let subject = address(&snapshot, params)?;
-                    let answer = snapshot.neighbours(subject, kind, page);
+                    let mut answer = snapshot.neighbours(subject, kind, page);
+                    crate::dirty_files::weaken(&mut answer.completeness, &state.dirty_files(&snapshot), &[snapshot.symbol(subject).language]);
                     Ok(tether_protocol::neighbours_json(&snapshot, &answer, &freshness))
                 }
             }

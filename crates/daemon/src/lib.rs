@@ -9,6 +9,7 @@
 
 mod changes;
 mod cold_index_pipeline;
+mod dirty_files;
 mod follow;
 mod git_queries;
 mod memory_context;

@@ -51,6 +51,7 @@ pub struct DaemonState {
     facts_cache: Mutex<FactsCache>,
     status: Mutex<RebuildStatus>,
     freshness: Mutex<Option<(Instant, Freshness)>>,
+    dirty_files: Mutex<crate::dirty_files::DirtyFilesCache>,
     /// The newest published snapshot not yet written to the database.
     unpersisted: Mutex<Option<Arc<Snapshot>>>,
     persist_wanted: Condvar,
@@ -69,6 +70,7 @@ impl DaemonState {
             facts_cache: Mutex::new(FactsCache::default()),
             status: Mutex::new(RebuildStatus::default()),
             freshness: Mutex::new(None),
+            dirty_files: Mutex::new(Default::default()),
             unpersisted: Mutex::new(None),
             persist_wanted: Condvar::new(),
             persist_lock: Mutex::new(()),
@@ -228,6 +230,11 @@ impl DaemonState {
         if pending.is_none() {
             let _ = self.persist_wanted.wait_timeout(pending, timeout);
         }
+    }
+
+    /// Source files whose content on disk is not what `snapshot` holds (cached briefly).
+    pub(crate) fn dirty_files(&self, snapshot: &Snapshot) -> Vec<String> {
+        crate::dirty_files::dirty_files(&self.paths.root, snapshot, &self.dirty_files)
     }
 
     /// How the published graph compares with the repository now (cached briefly).

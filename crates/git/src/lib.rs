@@ -18,7 +18,7 @@ pub use blame::{aggregate_ownership, looks_like_bot, parse_porcelain, BlameLine,
 pub use command::Revision;
 pub use diff::{parse_unified_diff, CommitDiff, DiffScope, FileDiff, Hunk, Side};
 pub use history::{CommitAuthor, EMPTY_TREE};
-pub use status::parse_status_z;
+pub use status::{parse_status_z, StatusEntry};
 
 use std::fs;
 use std::path::{Path, PathBuf};

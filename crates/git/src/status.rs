@@ -66,6 +66,12 @@ impl Repository {
         Ok(self.status_entries(true, &paths, true)?.into_iter().map(|entry| entry.path).collect())
     }
 
+    /// `.py` and `.rs` files that differ from HEAD in any way, untracked ones included, with
+    /// their status; `None` when `git` fails.
+    pub fn source_file_changes(&self) -> Option<Vec<StatusEntry>> {
+        self.status_entries(true, &["*.py", "*.rs"], false).ok()
+    }
+
     /// Paths with changes staged in the index (what a commit would take now).
     pub fn staged_paths(&self) -> Result<Vec<String>, GitError> {
         Ok(self.status_entries(false, &[], false)?.into_iter().filter(|entry| !matches!(entry.code[0], b' ' | b'?')).map(|entry| entry.path).collect())

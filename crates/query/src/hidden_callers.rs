@@ -10,14 +10,13 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use tether_model::{EdgeKind, Language, SymbolKind, UnresolvedReason};
+use tether_model::{EdgeKind, Language, ResolutionRule, SymbolKind, UnresolvedReason};
 
 use crate::page::{CompletenessCause, MAX_CAUSE_EXAMPLES};
 use crate::snapshot::{Snapshot, SymbolIndex};
 
 const PYTHON_IMPLICIT_METHODS: &str = include_str!("../../../queries/python/implicit_methods.txt");
 const RUST_IMPLICIT_TRAITS: &str = include_str!("../../../queries/rust/implicit_traits.txt");
-const PYTHON_TRANSPARENT_DECORATORS: &str = include_str!("../../../queries/python/transparent_decorators.txt");
 
 /// `name  how` lines, comments and blanks skipped.
 fn table(text: &'static str) -> HashMap<&'static str, &'static str> {
@@ -39,11 +38,6 @@ fn python_implicit_methods() -> &'static HashMap<&'static str, &'static str> {
 fn rust_implicit_traits() -> &'static HashMap<&'static str, &'static str> {
     static TABLE: OnceLock<HashMap<&'static str, &'static str>> = OnceLock::new();
     TABLE.get_or_init(|| table(RUST_IMPLICIT_TRAITS))
-}
-
-fn python_transparent_decorators() -> &'static HashMap<&'static str, &'static str> {
-    static TABLE: OnceLock<HashMap<&'static str, &'static str>> = OnceLock::new();
-    TABLE.get_or_init(|| table(PYTHON_TRANSPARENT_DECORATORS))
 }
 
 /// Decorators that make a method an attribute read: reading it calls it.
@@ -184,11 +178,23 @@ impl Snapshot {
                 seen.push(base);
                 let base_symbol = self.symbol(base);
                 if base_symbol.kind.is_outside() {
-                    findings.outside.push(format!("{}: its class extends {}, outside the project, which may call it", self.symbol(subject).qualified_name, base_symbol.qualified_name));
+                    // A library base may call any of its subclass's methods (a hook, a template
+                    // method); a builtin one (`dict`, `Exception`) only its dunders, which are
+                    // implicit invocations, and `Generic`, `Protocol`, `object` none.
+                    if base_symbol.kind == SymbolKind::External && !is_typing_base(&base_symbol.qualified_name) {
+                        findings.outside.push(format!("{}: its class extends {}, outside the project, which may call it", self.symbol(subject).qualified_name, base_symbol.qualified_name));
+                    }
+                    continue;
+                }
+                // Constructing the base never runs a subclass's constructor.
+                if matches!(name.as_str(), "__init__" | "__new__") {
                     continue;
                 }
                 for overridden in self.children(base).filter(|child| self.symbol(*child).kind == SymbolKind::Method && &self.symbol(*child).name == name) {
-                    for call in self.incoming(overridden, &[EdgeKind::Calls]) {
+                    // Calls through the base's own methods (`self.step()`) or a base-typed
+                    // value may dispatch here; `super().step()` from another override (a
+                    // method of the same name) does not.
+                    for call in self.incoming(overridden, &[EdgeKind::Calls]).filter(|call| matches!(call.edge.rule, ResolutionRule::SelfMethod | ResolutionRule::TypedReceiver) && &self.symbol(call.source).name != name) {
                         findings.overridden_callers += 1;
                         if findings.overridden_examples.len() < MAX_CAUSE_EXAMPLES {
                             let caller = self.symbol(call.source);
@@ -213,11 +219,11 @@ impl Snapshot {
             if !decorator.kind.is_outside() {
                 continue;
             }
+            // (An outside decorator that receives the function is an escape into an outside
+            // call, which `escapes_of` reports.)
             let last = decorator.qualified_name.rsplit('.').next().unwrap_or(&decorator.qualified_name);
             if PROPERTY_DECORATORS.contains(&last) {
                 findings.implicit.push(format!("{}: reading the attribute (a property)", symbol.qualified_name));
-            } else if !python_transparent_decorators().contains_key(last) {
-                findings.outside.push(format!("{} is decorated with {}, outside the project, which may call it", symbol.qualified_name, decorator.qualified_name));
             }
         }
     }
@@ -287,6 +293,12 @@ fn impl_trait_name(impl_name: &str) -> Option<&str> {
     (!last.is_empty()).then_some(last)
 }
 
+/// Bases that add no behaviour of their own: typing's generics and protocols.
+fn is_typing_base(qualified_name: &str) -> bool {
+    let last = qualified_name.rsplit('.').next().unwrap_or(qualified_name);
+    matches!(last, "Generic" | "Protocol" | "NamedTuple" | "TypedDict" | "object")
+}
+
 /// Whether an unresolved call goes through a value.
 pub(crate) fn is_value_call(reason: UnresolvedReason) -> bool {
     reason == UnresolvedReason::ValueCall
@@ -300,7 +312,6 @@ mod tests {
     fn the_tables_load_and_impl_names_give_their_trait() {
         assert!(python_implicit_methods().contains_key("__eq__"));
         assert!(rust_implicit_traits().contains_key("Display"));
-        assert!(python_transparent_decorators().contains_key("lru_cache"));
         assert_eq!(impl_trait_name("{impl fmt::Display for Wrapper<T>}"), Some("Display"));
         assert_eq!(impl_trait_name("{impl<T: Clone> From<T> for Holder<T>}"), Some("From"));
         assert_eq!(impl_trait_name("{impl Wrapper}"), None);

@@ -109,7 +109,23 @@ impl Snapshot {
             }
             unresolved_by_name.entry(call.callee_name.clone()).or_default().push(index as u32);
         }
-        let skipped_files = graph.files.iter().filter(|file| file.status == FileStatus::Skipped).map(|file| file.path.clone()).collect();
+        // A skipped file may hide callers, unless it cannot be source code at all: a binary
+        // file (a fuzz corpus, an image named `.rs`), or a Rust file that is not UTF-8, which
+        // rustc would not compile either.
+        let cannot_be_source: rustc_hash::FxHashSet<&str> = graph
+            .diagnostics
+            .iter()
+            .filter(|diagnostic| {
+                diagnostic.kind == tether_model::DiagnosticKind::Binary || (diagnostic.kind == tether_model::DiagnosticKind::NotUtf8 && diagnostic.path.ends_with(".rs"))
+            })
+            .map(|diagnostic| diagnostic.path.as_str())
+            .collect();
+        let skipped_files = graph
+            .files
+            .iter()
+            .filter(|file| file.status == FileStatus::Skipped && !cannot_be_source.contains(file.path.as_str()))
+            .map(|file| file.path.clone())
+            .collect();
         let files_with_problems = graph.files.iter().filter(|file| file.status != FileStatus::Parsed).map(|file| file.path.clone()).collect();
         Snapshot {
             meta,

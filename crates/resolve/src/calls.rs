@@ -415,7 +415,9 @@ impl Resolver<'_> {
 
     fn unresolved_or_guess(&self, call: &CallSite, reason: UnresolvedReason, language: Language) -> CallTargets {
         // A call through a value may reach any function used as a value, whatever its name.
-        if reason == UnresolvedReason::ValueCall || matches!(call.callee, CalleeExpr::Other | CalleeExpr::Indexed(_)) && reason == UnresolvedReason::ComplexCallee {
+        // (`<T as Trait>::m()` is a path tether does not read, not a value.)
+        let qualified_path = call.text.starts_with('<');
+        if reason == UnresolvedReason::ValueCall || matches!(call.callee, CalleeExpr::Other | CalleeExpr::Indexed(_)) && reason == UnresolvedReason::ComplexCallee && !qualified_path {
             return CallTargets::Unresolved(UnresolvedReason::ValueCall);
         }
         let Some(name) = callee_name(&call.callee) else { return CallTargets::Unresolved(reason) };
@@ -435,6 +437,23 @@ impl Resolver<'_> {
             }
         }
         CallTargets::Unresolved(reason)
+    }
+}
+
+/// The name a call's text ends with, for a callee tether keeps no structure of
+/// (`<T as Trait>::method` → `method`, `Vec::<u8>::new` → `new`).
+pub(crate) fn name_from_text(text: &str) -> String {
+    let mut text = text.trim();
+    // Drop a trailing turbofish (`::<T>`).
+    while let Some(stripped) = text.strip_suffix('>') {
+        let Some(open) = stripped.rfind("::<") else { break };
+        text = &text[..open];
+    }
+    let last = text.rsplit(|character: char| character == ':' || character == '.' || character == '>').next().unwrap_or(text).trim();
+    if last.chars().all(|character| character.is_alphanumeric() || character == '_') {
+        last.to_string()
+    } else {
+        String::new()
     }
 }
 

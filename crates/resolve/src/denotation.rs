@@ -84,11 +84,12 @@ impl Resolver<'_> {
             // A Python builtin container's attributes are the builtin's (`items.append`).
             Denotation::Wrapped { wrapper, .. } if wrapper.is_python() => found(Denotation::Builtin(format!("{}.{name}", wrapper.std_name())), instance_member_rule(base.rule)),
             Denotation::Wrapped { .. } => Err(UnresolvedReason::UnknownMember),
-            // What an outside call returns is usually an outside value, but not always
-            // (`cast(Foo, x)`, `copy(obj)`, `next(nodes)`, `s.parse::<Config>()`): a member
-            // that a project callable is named after may be that project callable, so it is
-            // not bound to the outside world, where it would hide a project target.
-            Denotation::External(path) | Denotation::Builtin(path) if path.ends_with("()") && self.index.callables_by_name.contains_key(name) => {
+            // What an outside free function returns may be a project value (`cast(Foo, x)`,
+            // `copy(obj)`, `next(nodes)`, `std::mem::take(&mut self.state)`): a member that a
+            // project callable is named after may be that project callable, so it is not bound
+            // to the outside world, where it would hide a project target. (What an outside
+            // type's constructor or method returns stays outside: `Barrier::new(2).wait()`.)
+            Denotation::External(path) | Denotation::Builtin(path) if is_free_function_result(path, separator) && self.index.callables_by_name.contains_key(name) => {
                 Err(UnresolvedReason::UnknownReceiverType)
             }
             Denotation::External(path) => found(Denotation::External(format!("{path}{separator}{name}")), base.rule),
@@ -358,4 +359,19 @@ impl Resolver<'_> {
         let value = values.next()?;
         values.next().is_none().then_some(Resolved { denotation: value, rule: ResolutionRule::TypedReceiver })
     }
+}
+
+/// Whether an outside path is the result of calling a free function (`typing.cast()`,
+/// `next()`, `std::mem::take()`), not of a type's constructor or associated function
+/// (`Barrier::new()`, `Path()`) or of a method on another call's result (`a().b()`).
+fn is_free_function_result(path: &str, separator: &str) -> bool {
+    let Some(function) = path.strip_suffix("()") else { return false };
+    if function.contains("()") {
+        return false;
+    }
+    let mut segments = function.rsplit(separator);
+    let name = segments.next().unwrap_or("");
+    let owner = segments.next();
+    let starts_lowercase = |text: &str| text.chars().next().is_some_and(|first| first.is_lowercase() || first == '_');
+    starts_lowercase(name) && owner.is_none_or(starts_lowercase)
 }

@@ -296,7 +296,7 @@ fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls
             result.unresolved.push(UnresolvedCall {
                 caller: call.caller,
                 callee_text: call.text.clone(),
-                callee_name: callee_name(&call.callee).unwrap_or("").to_string(),
+                callee_name: callee_name(&call.callee).map(str::to_string).unwrap_or_else(|| crate::calls::name_from_text(&call.text)),
                 path: file.path.clone(),
                 line: call.line,
                 reason,

@@ -1,0 +1,84 @@
+//! Which source files on disk are not what the published graph holds: edited, added or
+//! deleted since it was built. The graph is built from the working tree, so a file with
+//! uncommitted changes may well be in it; a file counts as dirty only when its content now
+//! differs from the content the graph was built from (by hash), when it is new (untracked or
+//! not indexed), or when it is gone. Answers about a language with dirty files are lower
+//! bounds (`dirty_files`): callers may hide in them until the graph reflects them.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use tether_model::Language;
+use tether_query::{Completeness, CompletenessCause, Snapshot};
+
+/// Asked of git at most this often.
+const TTL: Duration = Duration::from_millis(500);
+/// Changed files hashed at most per check; past this many, the rest count as dirty unread.
+const MAX_FILES_HASHED: usize = 500;
+/// Examples named in a cause.
+const MAX_EXAMPLES: usize = 3;
+
+/// The last check, for one graph.
+#[derive(Default)]
+pub(crate) struct DirtyFilesCache {
+    checked: Option<(Instant, Option<String>, usize, Vec<String>)>,
+}
+
+/// The source files whose content is not what `snapshot` was built from, sorted.
+pub(crate) fn dirty_files(root: &Path, snapshot: &Snapshot, cache: &std::sync::Mutex<DirtyFilesCache>) -> Vec<String> {
+    let identity = (snapshot.meta.head_commit.clone(), snapshot.graph.files.len());
+    {
+        let cached = cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some((at, commit, files, dirty)) = &cached.checked {
+            if at.elapsed() < TTL && (commit, files) == (&identity.0, &identity.1) {
+                return dirty.clone();
+            }
+        }
+    }
+    let dirty = compute(root, snapshot);
+    cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).checked = Some((Instant::now(), identity.0, identity.1, dirty.clone()));
+    dirty
+}
+
+fn compute(root: &Path, snapshot: &Snapshot) -> Vec<String> {
+    let Some(repository) = tether_git::discover(root) else { return Vec::new() };
+    let Some(changes) = repository.source_file_changes() else { return Vec::new() };
+    let indexed: HashMap<&str, u64> = snapshot.graph.files.iter().map(|file| (file.path.as_str(), file.content_hash)).collect();
+    let mut dirty = Vec::new();
+    for (position, change) in changes.iter().enumerate() {
+        let path = change.path.as_str();
+        let on_disk = root.join(path);
+        let differs = match indexed.get(path) {
+            // Not in the graph: new, or not indexed yet.
+            None => on_disk.is_file(),
+            Some(_) if position >= MAX_FILES_HASHED => true,
+            Some(hash) => match std::fs::symlink_metadata(&on_disk) {
+                Ok(metadata) if metadata.is_file() => std::fs::read(&on_disk).map(|bytes| tether_model::stable_hash(&bytes) != *hash).unwrap_or(true),
+                // Deleted (or no longer a file): the graph still holds its symbols.
+                _ => true,
+            },
+        };
+        if differs {
+            dirty.push(change.path.clone());
+        }
+        if let Some(original) = &change.original_path {
+            if indexed.contains_key(original.as_str()) {
+                dirty.push(original.clone());
+            }
+        }
+    }
+    dirty.sort();
+    dirty.dedup();
+    dirty
+}
+
+/// Adds the `dirty_files` cause to an answer about `languages` when some of their files are
+/// dirty.
+pub(crate) fn weaken(completeness: &mut Completeness, dirty: &[String], languages: &[Language]) {
+    let relevant: Vec<&String> = dirty.iter().filter(|path| Language::from_path(path).is_some_and(|language| languages.contains(&language))).collect();
+    if relevant.is_empty() {
+        return;
+    }
+    completeness.add_cause(CompletenessCause::DirtyFiles { count: relevant.len(), examples: relevant.into_iter().take(MAX_EXAMPLES).cloned().collect() });
+}
