@@ -65,6 +65,14 @@ def background():
 
 def start():
     threading.Timer(1.0, background).start()  # hidden: app.values.background by called_from_outside
+
+def rewrapped():
+    return 5
+
+rewrapped = register(rewrapped)
+
+def run_first():
+    return REGISTRY[0]()  # hidden: app.values.rewrapped by escaped_value
 //- /app/protocols.py
 class Session:
     def __enter__(self):
@@ -117,12 +125,13 @@ def test_wire():  # hidden: test_values.test_wire by called_from_outside
 fn python_calls_no_call_expression_spells_out_are_reported() {
     let report = check_hidden(PYTHON_IDIOMS);
     expect![[r#"
-        app/values.py:8 app.values.on_done: lower_bound: 1 escaped as values, 4 value calls
-        app/values.py:19 app.values.make.inner: lower_bound: 1 escaped as values, 4 value calls
-        app/values.py:29 app.values.Widget.__init__: lower_bound: 1 escaped as values, 4 value calls
-        app/values.py:46 app.values.plugin: lower_bound: 1 escaped as values, 4 value calls
+        app/values.py:8 app.values.on_done: lower_bound: 1 escaped as values, 5 value calls
+        app/values.py:19 app.values.make.inner: lower_bound: 1 escaped as values, 5 value calls
+        app/values.py:29 app.values.Widget.__init__: lower_bound: 1 escaped as values, 5 value calls
+        app/values.py:46 app.values.plugin: lower_bound: 1 escaped as values, 5 value calls
         app/values.py:49 app.values.Widget.area: lower_bound: 1 unresolved sites calling "area"
         app/values.py:55 app.values.background: lower_bound: outside: app.values.background is passed to the outside threading.Timer().start at app/values.py:55
+        app/values.py:63 app.values.rewrapped: lower_bound: 1 escaped as values, 5 value calls
         app/protocols.py:19 app.protocols.Session.__enter__: lower_bound: implicit: app.protocols.Session.__enter__: entering `with obj`
         app/protocols.py:20 app.protocols.Session.__eq__: lower_bound: implicit: app.protocols.Session.__eq__: ==, !=, `in` on sequences
         app/protocols.py:21 app.protocols.Session.name: lower_bound: implicit: app.protocols.Session.name: reading the attribute (a property)

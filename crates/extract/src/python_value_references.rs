@@ -8,8 +8,8 @@
 use tether_model::{CallSite, CalleeExpr, FileFacts};
 use tree_sitter::Node;
 
-use crate::outline::{line_of, text_of, ScopeStack};
-use crate::python::{dotted_path, shorten};
+use crate::outline::{line_of, ScopeStack};
+use crate::python::dotted_path;
 
 const NON_CALLING_FUNCTIONS: &str = include_str!("../../../queries/python/non_calling_functions.txt");
 
@@ -78,7 +78,7 @@ fn record_values(value: Node<'_>, scope: tether_model::SymbolId, source: &str, f
             // `None`, `True` and friends are keywords in the grammar; `self.x` may hold a
             // function as well as anything else: the resolver decides.
             if let Some(path) = dotted_path(value, source) {
-                facts.value_references.push(CallSite { caller: scope, callee: CalleeExpr::Path(path), line: line_of(value), byte: value.start_byte() as u32, text: shorten(text_of(value, source)) });
+                facts.value_references.push(CallSite { caller: scope, callee: CalleeExpr::Path(path), line: line_of(value), byte: value.start_byte() as u32, text: String::new() });
             }
         }
         "list" | "tuple" | "set" | "expression_list" | "parenthesized_expression" | "pattern_list" if depth < MAX_CONTAINER_DEPTH => {

@@ -8,8 +8,7 @@
 use tether_model::{CallSite, CalleeExpr, FileFacts};
 use tree_sitter::Node;
 
-use crate::outline::{line_of, text_of, ScopeStack};
-use crate::python::shorten;
+use crate::outline::{line_of, ScopeStack};
 use crate::rust::path_segments;
 
 /// How far into nested arrays, tuples and references (`&[(a, b)]`) paths are looked for.
@@ -34,7 +33,7 @@ fn record_values(value: Node<'_>, scope: tether_model::SymbolId, source: &str, f
     match value.kind() {
         "identifier" | "scoped_identifier" | "generic_function" => {
             if let Some(path) = path_segments(value, source, 0) {
-                facts.value_references.push(CallSite { caller: scope, callee: CalleeExpr::Path(path), line: line_of(value), byte: value.start_byte() as u32, text: shorten(text_of(value, source)) });
+                facts.value_references.push(CallSite { caller: scope, callee: CalleeExpr::Path(path), line: line_of(value), byte: value.start_byte() as u32, text: String::new() });
             }
         }
         "array_expression" | "tuple_expression" | "parenthesized_expression" | "reference_expression" if depth < MAX_CONTAINER_DEPTH => {

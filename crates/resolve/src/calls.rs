@@ -151,6 +151,26 @@ impl Resolver<'_> {
         if !self.index.callables_by_name.contains_key(name.as_str()) {
             return Vec::new();
         }
+        // Most names passed along are locals and parameters: a name bound (where it is used) in
+        // the scope or an enclosing one is a value of that binding, not a function (checked
+        // before the costlier lookup). A scope that also defines a function of that name
+        // (`f = wrap(f)`) is left to the full lookup.
+        if let [name] = path.as_slice() {
+            let mut level = Some(scope);
+            while let Some(current) = level {
+                let bound_here = self
+                    .index
+                    .bindings_named(current, name)
+                    .is_some_and(|bindings| bindings.iter().any(|binding| binding.visible_from <= reference.byte && reference.byte < binding.visible_to));
+                if bound_here && self.index.children_named(current, name).is_empty() {
+                    return Vec::new();
+                }
+                if bound_here {
+                    break;
+                }
+                level = self.index.parent(current);
+            }
+        }
         let resolved = crate::bindings_in_force::with_use_position(scope, reference.byte, || match language {
             Language::Python => self.python_path_in(scope, path, BindingUse::Allowed),
             Language::Rust => self.rust_path_in(scope, path, false, BindingUse::Allowed),
