@@ -73,6 +73,55 @@ rewrapped = register(rewrapped)
 
 def run_first():
     return REGISTRY[0]()  # hidden: app.values.rewrapped by escaped_value
+//- /app/registry.py
+import weakref
+import click
+
+def on_version(ctx, param, value):
+    return value
+
+VERSION = click.Option(
+    ["--version"],
+    callback=on_version,
+)
+
+class Provider:
+    def __init__(self, app):  # hidden: app.registry.Provider.__init__ by escaped_value
+        self.app = app
+
+class DefaultProvider(Provider):
+    pass
+
+class Scaffold:
+    provider_class = DefaultProvider
+
+    def register(self, rules):
+        rules.append(self.serve)
+        self.provider = self.provider_class(self)
+
+class Blueprint(Scaffold):
+    def serve(self):  # hidden: app.registry.Blueprint.serve by escaped_value
+        return 1
+
+class App:
+    def __init__(self, rules):
+        me = weakref.ref(self)
+        rules.append(lambda: me().show())  # hidden: app.registry.App.show by unresolved_call_sites
+
+    def show(self):
+        return 2
+
+class Settings:
+    @property
+    def path(self):
+        return self._path
+
+    @path.setter
+    def path(self, value):
+        self._path = value
+
+def configure(settings: Settings):
+    settings.path = "/"  # hidden: app/registry.py:44 by implicit_invocation
 //- /app/protocols.py
 class Session:
     def __enter__(self):
@@ -132,6 +181,10 @@ fn python_calls_no_call_expression_spells_out_are_reported() {
         app/values.py:49 app.values.Widget.area: lower_bound: 1 unresolved sites calling "area"
         app/values.py:55 app.values.background: lower_bound: outside: app.values.background is passed to the outside threading.Timer().start at app/values.py:55
         app/values.py:63 app.values.rewrapped: lower_bound: 1 escaped as values, 5 value calls
+        app/registry.py:13 app.registry.Provider.__init__: lower_bound: 1 escaped as values, 5 value calls
+        app/registry.py:27 app.registry.Blueprint.serve: lower_bound: 1 escaped as values, 5 value calls
+        app/registry.py:33 app.registry.App.show: lower_bound: 1 unresolved sites calling "show"
+        app/registry.py:48 app/registry.py:44: lower_bound: implicit: app.registry.Settings.path: writing or deleting the attribute (a property's setter or deleter)
         app/protocols.py:19 app.protocols.Session.__enter__: lower_bound: implicit: app.protocols.Session.__enter__: entering `with obj`
         app/protocols.py:20 app.protocols.Session.__eq__: lower_bound: implicit: app.protocols.Session.__eq__: ==, !=, `in` on sequences
         app/protocols.py:21 app.protocols.Session.name: lower_bound: implicit: app.protocols.Session.name: reading the attribute (a property)

@@ -113,7 +113,7 @@ pub fn check(fixture_text: &str, expected: expect_test::Expect) {
             .filter(|edge| edge.kind == EdgeKind::Calls && edge.line == line && paths.get(&edge.source) == Some(&path.as_str()))
             .map(|edge| names.get(&edge.target).copied().unwrap_or("?").to_string())
             .collect();
-        let unresolved_here = graph.unresolved.iter().any(|call| call.path == path && call.line == line);
+        let unresolved_here = graph.unresolved.iter().any(|call| call.path == path && call.line == line && call.reason != tether_model::UnresolvedReason::ValueReference);
         let ok = if targets.len() == 1 && targets.contains("unresolved") {
             actual.is_empty() && unresolved_here
         } else if targets.len() == 1 && targets.contains("none") {

@@ -161,7 +161,7 @@ fn decorator_names(definition: Node<'_>, source: &str) -> Vec<String> {
 }
 
 /// Higher-order functions whose function arguments they call.
-const HIGHER_ORDER_FUNCTIONS: &[&str] = &[
+pub(crate) const HIGHER_ORDER_FUNCTIONS: &[&str] = &[
     "map", "filter", "sorted", "min", "max", "reduce", "partial", "starmap", "filterfalse", "takewhile", "dropwhile", "groupby",
     "accumulate", "submit", "run_in_executor", "apply",
 ];

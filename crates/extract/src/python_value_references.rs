@@ -29,28 +29,33 @@ pub(crate) fn lower_value_positions(node: Node<'_>, scopes: &ScopeStack<'_>, sou
     match node.kind() {
         "assignment" => {
             if let Some(right) = field_child!(node, "right") {
-                record_values(right, scope, source, facts, 0);
+                record_values(right, scope, source, facts, 0, None);
             }
         }
         "return_statement" | "yield" => {
             for child in node.named_children(&mut node.walk()) {
-                record_values(child, scope, source, facts, 0);
+                record_values(child, scope, source, facts, 0, None);
             }
         }
         "default_parameter" | "typed_default_parameter" => {
             if let Some(value) = field_child!(node, "value") {
                 // A default is evaluated where the function is defined.
                 let scope = scopes.enclosing_of_innermost_named().map_or(scope, |enclosing| enclosing.id);
-                record_values(value, scope, source, facts, 0);
+                record_values(value, scope, source, facts, 0, None);
             }
         }
         // Class bases are supertypes, not values; a call's arguments are values, except those
-        // a higher-order call already records as called (`map(f, xs)`).
+        // a higher-order call already records as called (`map(f, xs)`). A callback handed to
+        // any other call (`Option(callback=f)`, `Thread(target=f)`) is recorded as called
+        // there and is a value too: it is called again later, by whoever keeps it.
         "argument_list" if node.parent().is_some_and(|parent| parent.kind() == "call") => {
-            if node.parent().and_then(|call| field_child!(call, "function")).and_then(|function| dotted_path(function, source)).is_some_and(|path| path.last().is_some_and(|name| is_non_calling(name))) {
+            let function_name = node.parent().and_then(|call| field_child!(call, "function")).and_then(|function| dotted_path(function, source)).and_then(|path| path.last().cloned());
+            if function_name.as_deref().is_some_and(is_non_calling) {
                 return;
             }
-            let called = called_argument_bytes(node, facts);
+            let is_higher_order = function_name.as_deref().is_some_and(|name| crate::python::HIGHER_ORDER_FUNCTIONS.contains(&name));
+            let called = if is_higher_order { called_argument_bytes(node, facts) } else { Vec::new() };
+            let call_line = node.parent().map(|call| line_of(call));
             for argument in node.named_children(&mut node.walk()) {
                 let value = match argument.kind() {
                     "keyword_argument" => field_child!(argument, "value"),
@@ -58,7 +63,7 @@ pub(crate) fn lower_value_positions(node: Node<'_>, scopes: &ScopeStack<'_>, sou
                     _ => Some(argument),
                 };
                 if let Some(value) = value.filter(|value| !called.contains(&(value.start_byte() as u32))) {
-                    record_values(value, scope, source, facts, 0);
+                    record_values(value, scope, source, facts, 0, call_line);
                 }
             }
         }
@@ -72,31 +77,33 @@ fn called_argument_bytes(arguments: Node<'_>, facts: &FileFacts) -> Vec<u32> {
     facts.function_references.iter().rev().take_while(|reference| reference.byte >= start).filter(|reference| reference.byte < end).map(|reference| reference.byte).collect()
 }
 
-fn record_values(value: Node<'_>, scope: tether_model::SymbolId, source: &str, facts: &mut FileFacts, depth: u32) {
+/// `call_line`: for a call's arguments, the call's line, so an escape into an outside call
+/// is matched with the call's edge however the arguments wrap.
+fn record_values(value: Node<'_>, scope: tether_model::SymbolId, source: &str, facts: &mut FileFacts, depth: u32, call_line: Option<u32>) {
     match value.kind() {
         "identifier" | "attribute" => {
             // `None`, `True` and friends are keywords in the grammar; `self.x` may hold a
             // function as well as anything else: the resolver decides.
             if let Some(path) = dotted_path(value, source) {
-                facts.value_references.push(CallSite { caller: scope, callee: CalleeExpr::Path(path), line: line_of(value), byte: value.start_byte() as u32, text: String::new() });
+                facts.value_references.push(CallSite { caller: scope, callee: CalleeExpr::Path(path), line: call_line.unwrap_or_else(|| line_of(value)), byte: value.start_byte() as u32, text: String::new() });
             }
         }
         "list" | "tuple" | "set" | "expression_list" | "parenthesized_expression" | "pattern_list" if depth < MAX_CONTAINER_DEPTH => {
             for element in value.named_children(&mut value.walk()) {
-                record_values(element, scope, source, facts, depth + 1);
+                record_values(element, scope, source, facts, depth + 1, call_line);
             }
         }
         "dictionary" if depth < MAX_CONTAINER_DEPTH => {
             for pair in value.named_children(&mut value.walk()).filter(|pair| pair.kind() == "pair") {
                 if let Some(element) = field_child!(pair, "value") {
-                    record_values(element, scope, source, facts, depth + 1);
+                    record_values(element, scope, source, facts, depth + 1, call_line);
                 }
             }
         }
         // `handler if debug else other`, `a or b`.
         "conditional_expression" | "boolean_operator" if depth < MAX_CONTAINER_DEPTH => {
             for element in value.named_children(&mut value.walk()) {
-                record_values(element, scope, source, facts, depth + 1);
+                record_values(element, scope, source, facts, depth + 1, call_line);
             }
         }
         _ => {}

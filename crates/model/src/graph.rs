@@ -154,10 +154,14 @@ pub enum UnresolvedReason {
     /// result or subscript called (`f()()`, `handlers[k]()`). It may call any function,
     /// method or class used as a value anywhere.
     ValueCall,
+    /// Not a call: a name used as a value (`view_func=self.send_static_file`) whose target is
+    /// not visible, recorded so every project callable of that name counts as escaped. Not
+    /// counted among call sites.
+    ValueReference,
 }
 
 impl UnresolvedReason {
-    pub const ALL: [UnresolvedReason; 7] = [
+    pub const ALL: [UnresolvedReason; 8] = [
         UnresolvedReason::UnknownName,
         UnresolvedReason::UnknownReceiverType,
         UnresolvedReason::UnknownMember,
@@ -165,6 +169,7 @@ impl UnresolvedReason {
         UnresolvedReason::ComplexCallee,
         UnresolvedReason::NoProjectSymbolNamed,
         UnresolvedReason::ValueCall,
+        UnresolvedReason::ValueReference,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -176,6 +181,7 @@ impl UnresolvedReason {
             UnresolvedReason::ComplexCallee => "complex_callee",
             UnresolvedReason::NoProjectSymbolNamed => "no_project_symbol_named",
             UnresolvedReason::ValueCall => "value_call",
+            UnresolvedReason::ValueReference => "value_reference",
         }
     }
 
@@ -317,7 +323,7 @@ impl Graph {
         let mut census = Census {
             files: self.files.len() as u64,
             files_skipped: self.files.iter().filter(|file| file.status == FileStatus::Skipped).count() as u64,
-            unresolved_calls: self.unresolved.len() as u64,
+            unresolved_calls: self.unresolved.iter().filter(|call| call.reason != UnresolvedReason::ValueReference).count() as u64,
             diagnostics: self.diagnostics.len() as u64,
             ..Census::default()
         };

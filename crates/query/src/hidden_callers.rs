@@ -124,11 +124,8 @@ impl Snapshot {
                     if let Some(how) = python_implicit_methods().get(name) {
                         findings.implicit.push(format!("{}: {how}", symbol.qualified_name));
                     }
-                    // Constructing the class through a value calls its constructor.
-                    if matches!(name, "__init__" | "__new__" | "__post_init__") {
-                        escaped |= parent.is_some_and(|class| self.escapes_of(class, findings));
-                    }
                     if let Some(class) = parent {
+                        escaped |= self.escapes_through_hierarchy(subject, class, findings);
                         self.python_class_findings(subject, class, findings);
                     }
                 }
@@ -144,10 +141,52 @@ impl Snapshot {
         }
     }
 
+    /// Whether a method escaped through its class hierarchy: constructing the class or any
+    /// project subclass through a value runs `__init__`; a base's method of the same name used
+    /// as a value through `self` (`view_func=self.handle`) may be this override.
+    fn escapes_through_hierarchy(&self, subject: SymbolIndex, class: SymbolIndex, findings: &mut Findings) -> bool {
+        let name = self.symbol(subject).name.as_str();
+        let constructor = matches!(name, "__init__" | "__new__" | "__post_init__");
+        let mut seen = vec![class];
+        let mut position = 0;
+        let mut escaped = false;
+        while position < seen.len() && seen.len() < MAX_BASES_WALKED {
+            let current = seen[position];
+            position += 1;
+            if constructor {
+                escaped |= self.escapes_of(current, findings);
+            } else if current != class {
+                for same_name in self.children(current).filter(|child| self.symbol(*child).kind == SymbolKind::Method && self.symbol(*child).name == name).collect::<Vec<_>>() {
+                    escaped |= self.escapes_of(same_name, findings);
+                }
+            }
+            let next: Vec<SymbolIndex> = if constructor {
+                self.incoming(current, &[EdgeKind::Inherits]).map(|edge| edge.source).collect()
+            } else {
+                self.outgoing(current, &[EdgeKind::Inherits]).map(|edge| edge.target).collect()
+            };
+            for class in next {
+                if !seen.contains(&class) && !self.symbol(class).kind.is_outside() {
+                    seen.push(class);
+                }
+            }
+        }
+        escaped
+    }
+
     /// Whether a symbol escaped as a value, recording where; an escape into an outside call
-    /// (`Thread(target=f)`) is recorded as called from outside instead.
+    /// (`Thread(target=f)`) is recorded as called from outside instead. A value of unknown
+    /// target carrying its name (`view_func=obj.handler`) counts as an escape.
     fn escapes_of(&self, subject: SymbolIndex, findings: &mut Findings) -> bool {
         let mut escaped = false;
+        let symbol = self.symbol(subject);
+        if symbol.language == Language::Python {
+            for site in self.unbound_values_named(&symbol.name) {
+                let value = &self.unresolved()[*site as usize];
+                escaped = true;
+                findings.escapes.push((value.path.clone(), value.line, format!("`{}` may be it", value.callee_text)));
+            }
+        }
         for edge in self.incoming(subject, &[EdgeKind::References]) {
             let source = self.symbol(edge.source);
             let outside_call = self.outgoing(edge.source, &[EdgeKind::Calls]).find(|call| call.edge.line == edge.edge.line && self.symbol(call.target).kind.is_outside());
@@ -207,25 +246,27 @@ impl Snapshot {
     }
 
     /// Decorators applied to a definition are calls from its enclosing scope on its lines: a
-    /// property makes reading the attribute call it; an outside decorator that is not known
-    /// to hand it back registers it with code outside the project.
+    /// property makes reading the attribute call it, and a method sharing a property's name
+    /// (`@name.setter`, `@name.deleter`) is called by writing or deleting the attribute.
     fn python_decorator_findings(&self, subject: SymbolIndex, parent: SymbolIndex, findings: &mut Findings) {
         let symbol = self.symbol(subject);
-        for call in self.outgoing(parent, &[EdgeKind::Calls]) {
-            if call.edge.line < symbol.span.start_line || call.edge.line > symbol.span.end_line {
-                continue;
-            }
-            let decorator = self.symbol(call.target);
-            if !decorator.kind.is_outside() {
-                continue;
-            }
-            // (An outside decorator that receives the function is an escape into an outside
-            // call, which `escapes_of` reports.)
-            let last = decorator.qualified_name.rsplit('.').next().unwrap_or(&decorator.qualified_name);
-            if PROPERTY_DECORATORS.contains(&last) {
-                findings.implicit.push(format!("{}: reading the attribute (a property)", symbol.qualified_name));
-            }
+        if self.is_property(subject, parent) {
+            findings.implicit.push(format!("{}: reading the attribute (a property)", symbol.qualified_name));
+        } else if self.children(parent).any(|sibling| sibling != subject && self.symbol(sibling).name == symbol.name && self.is_property(sibling, parent)) {
+            findings.implicit.push(format!("{}: writing or deleting the attribute (a property's setter or deleter)", symbol.qualified_name));
         }
+    }
+
+    /// Whether an outside property decorator (`property`, `functools.cached_property`) is
+    /// applied to this definition. (An outside decorator that receives the function is an
+    /// escape into an outside call, which `escapes_of` reports.)
+    fn is_property(&self, definition: SymbolIndex, parent: SymbolIndex) -> bool {
+        let span = &self.symbol(definition).span;
+        self.outgoing(parent, &[EdgeKind::Calls]).any(|call| {
+            let decorator = self.symbol(call.target);
+            let last = decorator.qualified_name.rsplit('.').next().unwrap_or(&decorator.qualified_name);
+            call.edge.line >= span.start_line && call.edge.line <= span.end_line && decorator.kind.is_outside() && PROPERTY_DECORATORS.contains(&last)
+        })
     }
 
     /// A method of an impl of a trait the language invokes implicitly, or of an outside trait

@@ -61,6 +61,8 @@ pub struct Snapshot {
     pub(crate) by_path: HashMap<String, Vec<SymbolIndex>>,
     /// Unresolved call sites by the name they call.
     pub(crate) unresolved_by_name: HashMap<String, Vec<u32>>,
+    /// Names used as values whose target is not visible (`value_reference` records), by name.
+    pub(crate) unbound_values_by_name: HashMap<String, Vec<u32>>,
     /// Unresolved calls through values (`callback()`), by language: any symbol used as a
     /// value may be their target.
     pub(crate) value_calls: HashMap<tether_model::Language, Vec<u32>>,
@@ -99,8 +101,13 @@ impl Snapshot {
         }
         let lowercase_names = graph.symbols.iter().map(|symbol| (symbol.name.to_lowercase(), symbol.qualified_name.to_lowercase())).collect();
         let mut unresolved_by_name: HashMap<String, Vec<u32>> = HashMap::default();
+        let mut unbound_values_by_name: HashMap<String, Vec<u32>> = HashMap::default();
         let mut value_calls: HashMap<tether_model::Language, Vec<u32>> = HashMap::default();
         for (index, call) in graph.unresolved.iter().enumerate() {
+            if call.reason == tether_model::UnresolvedReason::ValueReference {
+                unbound_values_by_name.entry(call.callee_name.clone()).or_default().push(index as u32);
+                continue;
+            }
             if crate::hidden_callers::is_value_call(call.reason) {
                 if let Some(language) = tether_model::Language::from_path(&call.path) {
                     value_calls.entry(language).or_default().push(index as u32);
@@ -135,6 +142,7 @@ impl Snapshot {
             by_qualified_name,
             by_path,
             unresolved_by_name,
+            unbound_values_by_name,
             value_calls,
             outgoing,
             incoming,
@@ -194,5 +202,10 @@ impl Snapshot {
     /// Unresolved call sites that call this name.
     pub fn unresolved_calling(&self, name: &str) -> &[u32] {
         self.unresolved_by_name.get(name).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// Values of unknown target that carry this name (`view_func=self.send_static_file`).
+    pub fn unbound_values_named(&self, name: &str) -> &[u32] {
+        self.unbound_values_by_name.get(name).map(Vec::as_slice).unwrap_or(&[])
     }
 }

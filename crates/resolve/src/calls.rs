@@ -74,6 +74,16 @@ impl CallTargets {
     }
 }
 
+/// What a name used as a value denotes.
+pub(crate) enum ValueReference {
+    /// Project functions, methods, lambdas or classes.
+    Targets(Vec<(Sym, ResolutionRule)>),
+    /// A member of a value of unknown type named like a project callable.
+    Unbound,
+    /// Nothing callable of the project: a local, an outside name, a non-callable symbol.
+    NotCallable,
+}
+
 impl Resolver<'_> {
     pub(crate) fn resolve_call(&self, caller: Sym, call: &CallSite, language: Language) -> CallTargets {
         // The call sees the bindings of its scope in force where it is written.
@@ -145,11 +155,11 @@ impl Resolver<'_> {
     /// A name used as a value (`register(handler)`, `self.cb = cb`, `map(Self::convert)`): the
     /// project functions, methods, lambdas and classes it denotes. A local or parameter of that
     /// name is the local, not the function; names no project callable has are not looked up.
-    pub(crate) fn resolve_value_reference(&self, scope: Sym, reference: &CallSite, language: Language) -> Vec<(Sym, ResolutionRule)> {
-        let CalleeExpr::Path(path) = &reference.callee else { return Vec::new() };
-        let Some(name) = path.last() else { return Vec::new() };
+    pub(crate) fn resolve_value_reference(&self, scope: Sym, reference: &CallSite, language: Language) -> ValueReference {
+        let CalleeExpr::Path(path) = &reference.callee else { return ValueReference::NotCallable };
+        let Some(name) = path.last() else { return ValueReference::NotCallable };
         if !self.index.callables_by_name.contains_key(name.as_str()) {
-            return Vec::new();
+            return ValueReference::NotCallable;
         }
         // Most names passed along are locals and parameters: a name bound (where it is used) in
         // the scope or an enclosing one is a value of that binding, not a function (checked
@@ -163,7 +173,7 @@ impl Resolver<'_> {
                     .bindings_named(current, name)
                     .is_some_and(|bindings| bindings.iter().any(|binding| binding.visible_from <= reference.byte && reference.byte < binding.visible_to));
                 if bound_here && self.index.children_named(current, name).is_empty() {
-                    return Vec::new();
+                    return ValueReference::NotCallable;
                 }
                 if bound_here {
                     break;
@@ -184,14 +194,19 @@ impl Resolver<'_> {
         if let ([name], Err(_)) = (path.as_slice(), &resolved) {
             let members: Vec<(Sym, ResolutionRule)> = self.index.children_named(scope, name).iter().copied().filter(is_value).map(|sym| (sym, ResolutionRule::SameScope)).collect();
             if !members.is_empty() {
-                return members;
+                return ValueReference::Targets(members);
             }
         }
-        let Ok(resolved) = resolved else { return Vec::new() };
+        // A member of a value whose type is not visible (`self.send_static_file` where the
+        // class does not define it, `view.handler`) may be any project callable of that name.
+        let Ok(resolved) = resolved else {
+            let is_member = language == Language::Python && path.len() > 1;
+            return if is_member { ValueReference::Unbound } else { ValueReference::NotCallable };
+        };
         match resolved.denotation {
-            Denotation::Symbol(sym) if is_value(&sym) => vec![(sym, resolved.rule)],
-            Denotation::Ambiguous(candidates) => candidates.into_iter().filter(is_value).map(|sym| (sym, ResolutionRule::Ambiguous)).collect(),
-            _ => Vec::new(),
+            Denotation::Symbol(sym) if is_value(&sym) => ValueReference::Targets(vec![(sym, resolved.rule)]),
+            Denotation::Ambiguous(candidates) => ValueReference::Targets(candidates.into_iter().filter(is_value).map(|sym| (sym, ResolutionRule::Ambiguous)).collect()),
+            _ => ValueReference::NotCallable,
         }
     }
 

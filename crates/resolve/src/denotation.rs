@@ -362,10 +362,16 @@ impl Resolver<'_> {
 }
 
 /// Whether an outside path is the result of calling a free function (`typing.cast()`,
-/// `next()`, `std::mem::take()`), not of a type's constructor or associated function
-/// (`Barrier::new()`, `Path()`) or of a method on another call's result (`a().b()`).
+/// `next()`, `std::mem::take()`) or of calling a call's result (`weakref.ref(x)()`), not of a
+/// type's constructor or associated function (`Barrier::new()`, `Path()`) or of a method on
+/// another call's result (`a().b()`).
 fn is_free_function_result(path: &str, separator: &str) -> bool {
     let Some(function) = path.strip_suffix("()") else { return false };
+    // Calling what a call returned (`weakref.ref(obj)()`, `functools.partial(f)()`) may give
+    // anything back.
+    if function.ends_with("()") {
+        return true;
+    }
     if function.contains("()") {
         return false;
     }

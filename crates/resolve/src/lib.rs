@@ -56,7 +56,7 @@ use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 use rustc_hash::FxHashMap as HashMap;
-use tether_model::{CallOutcome, Edge, EdgeKind, FileFacts, Language, Symbol, SymbolId, SymbolKind, UnresolvedCall, UnresolvedReason};
+use tether_model::{CallOutcome, CalleeExpr, Edge, EdgeKind, FileFacts, Language, Symbol, SymbolId, SymbolKind, UnresolvedCall, UnresolvedReason};
 
 use crate::calls::{callee_name, CallTargets};
 use crate::project_index::ProjectIndex;
@@ -280,7 +280,24 @@ fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls
     let mut referenced = rustc_hash::FxHashSet::default();
     for reference in &file.value_references {
         let Some(scope) = resolver.index.sym_of(reference.caller) else { continue };
-        for (target, rule) in resolver.resolve_value_reference(scope, reference, language) {
+        let targets = match resolver.resolve_value_reference(scope, reference, language) {
+            crate::calls::ValueReference::Targets(targets) => targets,
+            crate::calls::ValueReference::Unbound => {
+                // Not a call site: kept beside them, out of the outcomes and reasons counted.
+                let CalleeExpr::Path(path) = &reference.callee else { continue };
+                result.unresolved.push(UnresolvedCall {
+                    caller: reference.caller,
+                    callee_text: path.join("."),
+                    callee_name: path.last().cloned().unwrap_or_default(),
+                    path: file.path.clone(),
+                    line: reference.line,
+                    reason: UnresolvedReason::ValueReference,
+                });
+                continue;
+            }
+            crate::calls::ValueReference::NotCallable => continue,
+        };
+        for (target, rule) in targets {
             let target = resolver.index.symbol(target).id;
             if referenced.insert((reference.caller, target, reference.line)) {
                 result.edges.push(Edge { kind: EdgeKind::References, source: reference.caller, target, line: reference.line, confidence: rule.confidence(), rule });
