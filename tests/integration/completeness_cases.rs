@@ -122,6 +122,21 @@ class Settings:
 
 def configure(settings: Settings):
     settings.path = "/"  # hidden: app/registry.py:44 by implicit_invocation
+
+class RawStream:
+    def readable(self):
+        return True
+
+def wrap_stream():
+    import io
+    return io.BufferedReader(RawStream())  # hidden: app.registry.RawStream.readable by called_from_outside
+
+def __getattr__(name):
+    return name
+
+def old_name():
+    from app import registry
+    return registry.renamed  # hidden: app.registry.__getattr__ by implicit_invocation
 //- /app/protocols.py
 class Session:
     def __enter__(self):
@@ -185,6 +200,8 @@ fn python_calls_no_call_expression_spells_out_are_reported() {
         app/registry.py:27 app.registry.Blueprint.serve: lower_bound: 1 escaped as values, 5 value calls
         app/registry.py:33 app.registry.App.show: lower_bound: 1 unresolved sites calling "show"
         app/registry.py:48 app/registry.py:44: lower_bound: implicit: app.registry.Settings.path: writing or deleting the attribute (a property's setter or deleter)
+        app/registry.py:56 app.registry.RawStream.readable: lower_bound: outside: app.registry.RawStream.readable: the file protocol (io.TextIOWrapper) calls it on objects handed to it
+        app/registry.py:63 app.registry.__getattr__: lower_bound: implicit: app.registry.__getattr__: reading a missing attribute of the module, dir(module)
         app/protocols.py:19 app.protocols.Session.__enter__: lower_bound: implicit: app.protocols.Session.__enter__: entering `with obj`
         app/protocols.py:20 app.protocols.Session.__eq__: lower_bound: implicit: app.protocols.Session.__eq__: ==, !=, `in` on sequences
         app/protocols.py:21 app.protocols.Session.name: lower_bound: implicit: app.protocols.Session.name: reading the attribute (a property)

@@ -17,6 +17,7 @@ use crate::snapshot::{Snapshot, SymbolIndex};
 
 const PYTHON_IMPLICIT_METHODS: &str = include_str!("../../../queries/python/implicit_methods.txt");
 const RUST_IMPLICIT_TRAITS: &str = include_str!("../../../queries/rust/implicit_traits.txt");
+const PYTHON_OUTSIDE_PROTOCOL_METHODS: &str = include_str!("../../../queries/python/outside_protocol_methods.txt");
 
 /// `name  how` lines, comments and blanks skipped.
 fn table(text: &'static str) -> HashMap<&'static str, &'static str> {
@@ -33,6 +34,11 @@ fn table(text: &'static str) -> HashMap<&'static str, &'static str> {
 fn python_implicit_methods() -> &'static HashMap<&'static str, &'static str> {
     static TABLE: OnceLock<HashMap<&'static str, &'static str>> = OnceLock::new();
     TABLE.get_or_init(|| table(PYTHON_IMPLICIT_METHODS))
+}
+
+fn python_outside_protocol_methods() -> &'static HashMap<&'static str, &'static str> {
+    static TABLE: OnceLock<HashMap<&'static str, &'static str>> = OnceLock::new();
+    TABLE.get_or_init(|| table(PYTHON_OUTSIDE_PROTOCOL_METHODS))
 }
 
 fn rust_implicit_traits() -> &'static HashMap<&'static str, &'static str> {
@@ -120,9 +126,17 @@ impl Snapshot {
         }
         match symbol.language {
             Language::Python => {
+                // A module's own `__getattr__` and `__dir__` (PEP 562) run on `module.name`.
+                let in_module = parent.is_some_and(|parent| self.symbol(parent).kind == SymbolKind::Module);
+                if symbol.kind == SymbolKind::Function && in_module && matches!(name, "__getattr__" | "__dir__") {
+                    findings.implicit.push(format!("{}: reading a missing attribute of the module, dir(module)", symbol.qualified_name));
+                }
                 if symbol.kind == SymbolKind::Method {
                     if let Some(how) = python_implicit_methods().get(name) {
                         findings.implicit.push(format!("{}: {how}", symbol.qualified_name));
+                    }
+                    if let Some(protocol) = python_outside_protocol_methods().get(name) {
+                        findings.outside.push(format!("{}: {protocol} calls it on objects handed to it", symbol.qualified_name));
                     }
                     if let Some(class) = parent {
                         escaped |= self.escapes_through_hierarchy(subject, class, findings);
@@ -353,6 +367,7 @@ mod tests {
     fn the_tables_load_and_impl_names_give_their_trait() {
         assert!(python_implicit_methods().contains_key("__eq__"));
         assert!(rust_implicit_traits().contains_key("Display"));
+        assert!(python_outside_protocol_methods().contains_key("readable"));
         assert_eq!(impl_trait_name("{impl fmt::Display for Wrapper<T>}"), Some("Display"));
         assert_eq!(impl_trait_name("{impl<T: Clone> From<T> for Holder<T>}"), Some("From"));
         assert_eq!(impl_trait_name("{impl Wrapper}"), None);
