@@ -7,12 +7,15 @@ entry, run the suite again, and compare the tests that now fail with `tether bla
 `tests_affected` for that function. Reported: recall of really failing (function, test)
 pairs (micro over pairs, macro over functions), precision of the listed tests, and the
 false-safe count: answers that say `exact` while a really failing test is missing from them.
-With `--only-exact`, only functions whose answer says `exact` are sampled: the direct hunt for
+With `--with-coverage` (Python), the suite is also run once with per-test coverage (pytest-cov
+`--cov-context=test`), imported with `tether coverage import`, and recall and precision are
+reported for static answers and for static + runtime evidence. With `--only-exact`, only functions whose answer says `exact` are sampled: the direct hunt for
 false-safe answers. A missing test that passes when run alone with the mutation is state leaking between tests
 (no static graph can know it) and is not counted.
 
     python3 benches/mutation_check.py REPO --tether PATH/TO/tether [--sample 40] [--seed 1]
-        [--source src] [--tests tests] [--pytest-arg ARG]... [--only-exact] [--json OUT]
+        [--source src] [--tests tests] [--pytest-arg ARG]... [--only-exact] [--with-coverage]
+        [--json OUT]
     python3 benches/mutation_check.py REPO --tether PATH/TO/tether --cargo-package NAME
         --source crates/NAME/src [--sample 40] [--seed 1] [--json OUT]
 
@@ -39,7 +42,7 @@ MAX_ALONE_RUNS = 10
 
 
 def blast(tether, work, path, def_line):
-    output = run([tether, "blast", f"{path}:{def_line}", "--json", "--limit", "1"], work, timeout=300)
+    output = run([tether, "blast", f"{path}:{def_line}", "--json", "--limit", "1", "--tests-limit", "10000"], work, timeout=300)
     try:
         return json.loads(output.stdout)
     except json.JSONDecodeError:
@@ -64,9 +67,12 @@ def check_function(runner, tether, work, function, baseline, only_exact):
         return None
     _, failed = outcome
     broken = {ident for ident in failed if ident in baseline}
-    # Tests the suite does not run (another crate's) cannot be measured.
-    listed = [test for test in answer.get("tests_affected", []) if runner.runs(test)]
+    # Tests the suite does not run (another crate's) cannot be measured. Static: the graph's
+    # paths; with evidence: also the tests runtime evidence saw executing the function.
+    everything = [test for test in answer.get("tests_affected", []) if runner.runs(test)]
+    listed = [test for test in everything if "static" in test.get("why", ["static"])]
     found = {ident for ident in broken if runner.is_listed(ident, listed)}
+    found_with_evidence = {ident for ident in broken if runner.is_listed(ident, everything)}
     missing = broken - found
     exact = answer.get("completeness", {}).get("status") == "exact"
     leaking = set()
@@ -86,6 +92,9 @@ def check_function(runner, tether, work, function, baseline, only_exact):
         "listed_total": answer.get("tests_total", len(listed)),
         "listed_truncated": answer.get("tests_truncated", False),
         "found": len(found),
+        "listed_with_evidence": len(everything),
+        "found_with_evidence": len(found_with_evidence),
+        "missing_with_evidence": sorted(runner.describe(ident) for ident in broken - found_with_evidence)[:20],
         "exact": exact,
         "missing": sorted(runner.describe(ident) for ident in missing - leaking),
         "leaking": sorted(runner.describe(ident) for ident in leaking),
@@ -93,20 +102,28 @@ def check_function(runner, tether, work, function, baseline, only_exact):
     }
 
 
-def summarize(results):
+def recall_and_precision(results, found_key, listed_key):
     with_breaks = [result for result in results if result["broken"] > 0]
     pairs = sum(result["broken"] for result in with_breaks)
-    found = sum(result["found"] for result in with_breaks)
-    listed = sum(result["listed"] for result in results)
-    macro = sum(result["found"] / result["broken"] for result in with_breaks) / len(with_breaks) if with_breaks else 0.0
+    found = sum(result[found_key] for result in with_breaks)
+    listed = sum(result[listed_key] for result in results)
+    macro = sum(result[found_key] / result["broken"] for result in with_breaks) / len(with_breaks) if with_breaks else 0.0
+    return {
+        "micro_recall": round(found / pairs, 3) if pairs else None,
+        "macro_recall": round(macro, 3),
+        "listed_precision": round(sum(result[found_key] for result in results) / listed, 3) if listed else None,
+    }
+
+
+def summarize(results):
+    with_breaks = [result for result in results if result["broken"] > 0]
     false_safe = [result for result in results if result["exact"] and result["missing"]]
     return {
         "functions": len(results),
         "functions_with_breaking_tests": len(with_breaks),
-        "failing_pairs": pairs,
-        "micro_recall": round(found / pairs, 3) if pairs else None,
-        "macro_recall": round(macro, 3),
-        "listed_precision": round(sum(result["found"] for result in results) / listed, 3) if listed else None,
+        "failing_pairs": sum(result["broken"] for result in with_breaks),
+        **recall_and_precision(results, "found", "listed"),
+        "with_evidence": recall_and_precision(results, "found_with_evidence", "listed_with_evidence"),
         "exact_answers": sum(1 for result in results if result["exact"]),
         "exact_answers_with_breaking_tests": sum(1 for result in with_breaks if result["exact"]),
         "false_safe": len(false_safe),
@@ -125,6 +142,7 @@ def main():
     parser.add_argument("--pytest-arg", action="append", default=[], help="passed to every pytest run (repeatable)")
     parser.add_argument("--cargo-package", help="measure this crate of a Rust workspace with cargo test")
     parser.add_argument("--only-exact", action="store_true", help="sample only functions whose answer says exact (the false-safe hunt)")
+    parser.add_argument("--with-coverage", action="store_true", help="also record per-test coverage once (pytest-cov) and import it: recall with runtime evidence")
     parser.add_argument("--json")
     arguments = parser.parse_args()
 
@@ -138,10 +156,12 @@ def main():
         return set(skipped(folder, names)) | own
 
     shutil.copytree(arguments.repo, work, symlinks=True, ignore=ignore)
+    if arguments.cargo_package and arguments.with_coverage:
+        raise SystemExit("--with-coverage is for pytest suites: Rust's per-test coverage is not imported yet")
     if arguments.cargo_package:
         runner = CargoRunner(work, scratch, arguments.cargo_package)
     else:
-        runner = PytestRunner(work, scratch, arguments.tests, arguments.pytest_arg)
+        runner = PytestRunner(work, scratch, arguments.tests, arguments.pytest_arg, arguments.with_coverage)
     runner.prepare()
     outcome = runner.suite()
     if outcome is None:
@@ -151,6 +171,12 @@ def main():
     indexed = run([arguments.tether, "index", "."], work, timeout=900)
     if indexed.returncode != 0:
         raise SystemExit(f"tether index failed:\n{indexed.stderr}")
+    if arguments.with_coverage:
+        report = runner.record_coverage(arguments.source)
+        imported = run([arguments.tether, "coverage", "import", report], work, timeout=900)
+        print(f"evidence      {imported.stdout.strip() or imported.stderr.strip()}", flush=True)
+        if imported.returncode != 0:
+            raise SystemExit("tether coverage import failed")
 
     functions = runner.functions(arguments.source)
     random.Random(arguments.seed).shuffle(functions)
@@ -164,7 +190,8 @@ def main():
         results.append(result)
         false_safe = result["exact"] and bool(result["missing"])
         status = "exact" if result["exact"] else "lower_bound"
-        print(f"{result['function']}: {result['broken']} break, {result['listed']} listed, {result['found']} found, {status}{' FALSE SAFE' if false_safe else ''}", flush=True)
+        evidence = f" (with evidence {result['listed_with_evidence']} listed, {result['found_with_evidence']} found)" if arguments.with_coverage else ""
+        print(f"{result['function']}: {result['broken']} break, {result['listed']} listed, {result['found']} found{evidence}, {status}{' FALSE SAFE' if false_safe else ''}", flush=True)
 
     summary = summarize(results)
     print(json.dumps(summary, indent=2))

@@ -50,14 +50,16 @@ def edited(work, path, insert):
 
 
 class PytestRunner:
-    def __init__(self, work, scratch, tests, extra_arguments):
+    def __init__(self, work, scratch, tests, extra_arguments, with_coverage=False):
         self.work, self.scratch, self.tests, self.extra_arguments = work, scratch, tests, extra_arguments
+        self.with_coverage = with_coverage
         self.python = os.path.join(scratch, "venv", "bin", "python")
         self.junit = os.path.join(scratch, "junit.xml")
 
     def prepare(self):
         run([sys.executable, "-m", "venv", os.path.join(self.scratch, "venv")], self.scratch)
-        install = run([self.python, "-m", "pip", "install", "-q", "-e", ".", "pytest"], self.work, timeout=1800)
+        tools = ["pytest", "pytest-cov"] if self.with_coverage else ["pytest"]
+        install = run([self.python, "-m", "pip", "install", "-q", "-e", ".", *tools], self.work, timeout=1800)
         if install.returncode != 0:
             raise SystemExit(f"pip install failed:\n{install.stderr[-2000:]}")
         requirements = python_test_dependencies(self.work)
@@ -89,6 +91,15 @@ class PytestRunner:
             elif case.find("skipped") is None:
                 passed.add(ident)
         return passed, failed
+
+    def record_coverage(self, source_root):
+        """Runs the suite once with per-test contexts; returns the JSON report's path."""
+        run([self.python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", f"--cov={source_root}", "--cov-context=test", *self.extra_arguments, self.tests], self.work, timeout=1800)
+        report = os.path.join(self.work, "coverage.json")
+        written = run([self.python, "-m", "coverage", "json", "--show-contexts", "-o", report], self.work)
+        if written.returncode != 0:
+            raise SystemExit(f"coverage json failed:\n{written.stderr[-2000:]}")
+        return report
 
     def functions(self, source_root):
         """Every function and method with a body of its own lines."""

@@ -19,6 +19,7 @@ mod python_calls;
 mod python_values;
 mod queries;
 mod resolution_cases;
+mod runtime_evidence;
 mod rust_calls;
 mod salsa_struct_cases;
 mod store_round_trip;

@@ -232,7 +232,7 @@ fn a_blast_cut_by_depth_says_so_and_counts_every_test() {
     );
     let base = snapshot.resolve_address("chain.base").unwrap();
     let shallow = snapshot.blast_symbol(base, BlastOptions { depth: 1, ..BlastOptions::default() }).unwrap();
-    let names: Vec<&str> = shallow.tests_affected.iter().map(|test| snapshot.symbol(*test).qualified_name.as_str()).collect();
+    let names: Vec<&str> = shallow.tests_affected.iter().map(|test| snapshot.symbol(test.index).qualified_name.as_str()).collect();
     assert_eq!((names, shallow.tests_total), (vec!["test_chain.test_top"], 1), "tests beyond the depth count");
     assert_eq!(render_completeness(&shallow.completeness), "lower_bound: 1 beyond depth 1");
     let deep = snapshot.blast_symbol(base, BlastOptions { depth: 4, ..BlastOptions::default() }).unwrap();

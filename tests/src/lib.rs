@@ -262,7 +262,7 @@ pub fn render_blast(snapshot: &tether_query::Snapshot, answer: &tether_query::Bl
         );
     }
     for test in &answer.tests_affected {
-        let _ = writeln!(out, "test {}", snapshot.symbol(*test).qualified_name);
+        let _ = writeln!(out, "test {}", snapshot.symbol(test.index).qualified_name);
     }
     let _ = writeln!(out, "completeness {}", render_completeness(&answer.completeness));
     out

@@ -25,7 +25,7 @@ pub fn answer_text(method: &str, answer: &Value) -> String {
                     text(&item["edge"])
                 );
             }
-            let tests: Vec<String> = answer["tests_affected"].as_array().into_iter().flatten().map(|test| format!("{} ({}:{})", text(&test["qualified_name"]), text(&test["path"]), test["line"])).collect();
+            let tests: Vec<String> = answer["tests_affected"].as_array().into_iter().flatten().map(test_line).collect();
             if tests.is_empty() {
                 let _ = writeln!(out, "tests affected: none found");
             } else {
@@ -95,6 +95,12 @@ pub fn answer_text(method: &str, answer: &Value) -> String {
             let _ = writeln!(out, "{} entries match", answer["total"]);
             for entry in answer["items"].as_array().into_iter().flatten() {
                 let _ = writeln!(out, "  {:.1}  {} {:<10} {}  {}", entry["score"].as_f64().unwrap_or(0.0), text(&entry["created_at"]), text(&entry["type"]), text(&entry["title"]), text(&entry["file"]));
+            }
+        }
+        "coverage_import" => {
+            let _ = writeln!(out, "runtime evidence: {} files, {} executed lines, {} test contexts, recorded at {}", answer["files"], answer["lines"], answer["contexts"], answer["commit"].as_str().unwrap_or("no commit"));
+            if answer["files_outside_the_repository"].as_u64().unwrap_or(0) > 0 {
+                let _ = writeln!(out, "  {} measured files are not in this repository (left out)", answer["files_outside_the_repository"]);
             }
         }
         "record" => {
@@ -222,4 +228,15 @@ fn items(answer: &Value) -> impl Iterator<Item = &Value> {
 
 fn text(value: &Value) -> &str {
     value.as_str().unwrap_or("")
+}
+
+/// A listed test, with why when runtime evidence had a part (`executed`, `stale` evidence).
+fn test_line(test: &Value) -> String {
+    let why: Vec<&str> = test["why"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+    let mark = match (why.as_slice(), test["evidence"].as_str()) {
+        (["static"], _) | ([], _) => String::new(),
+        (_, Some("stale")) => format!(" [{}, evidence stale]", why.join("+")),
+        _ => format!(" [{}]", why.join("+")),
+    };
+    format!("{} ({}:{}){mark}", text(&test["qualified_name"]), text(&test["path"]), test["line"])
 }

@@ -52,6 +52,10 @@ enum Command {
     SearchMemory(query_commands::SearchMemoryArgs),
     /// Write a memory entry, commit it, and pin it (to --files committed now, or --commit).
     Record(query_commands::RecordArgs),
+    /// Runtime evidence: import a coverage.py JSON report recorded with per-test contexts,
+    /// so blast lists the tests seen executing a symbol.
+    #[command(subcommand)]
+    Coverage(query_commands::CoverageCommand),
     /// Serve MCP over stdio for an agent, forwarding every tool call to the daemon.
     Mcp(mcp_command::McpArgs),
     /// Run the daemon in the foreground.
@@ -122,6 +126,7 @@ pub fn main_entry() -> ExitCode {
         Command::Context(args) => args.options.require_folder(),
         Command::SearchMemory(args) => args.options.require_folder(),
         Command::Record(args) => args.options.require_folder(),
+        Command::Coverage(query_commands::CoverageCommand::Import(args)) => args.options.require_folder(),
         Command::Mcp(args) => args.repository().require_folder(),
     };
     if let Err(error) = folder_check {
@@ -142,6 +147,7 @@ pub fn main_entry() -> ExitCode {
         Command::Context(args) => query_commands::run_context(args),
         Command::SearchMemory(args) => query_commands::run_search_memory(args),
         Command::Record(args) => query_commands::run_record(args),
+        Command::Coverage(command) => query_commands::run_coverage(command),
         Command::Mcp(args) => mcp_command::run(args),
         Command::Serve(args) => daemon_commands::run_serve(args),
         Command::Start(args) => daemon_commands::run_start(args),

@@ -73,6 +73,9 @@ pub struct BlastArgs {
     /// How many hops to walk back (1 to 8).
     #[arg(long, default_value_t = 3)]
     pub depth: u32,
+    /// List at most this many tests (1 to 10,000; `tests_total` counts them all).
+    #[arg(long, default_value_t = 100)]
+    pub tests_limit: usize,
     #[command(flatten)]
     pub options: QueryOptions,
 }
@@ -232,6 +235,28 @@ pub fn run_record(args: RecordArgs) -> anyhow::Result<()> {
     run_query("record", params, &args.options)
 }
 
+#[derive(clap::Subcommand)]
+pub enum CoverageCommand {
+    /// Read a coverage.py JSON report with per-test contexts (record with `pytest
+    /// --cov=PACKAGE --cov-context=test`, write with `coverage json --show-contexts`); it
+    /// replaces the evidence imported before.
+    Import(CoverageImportArgs),
+}
+
+#[derive(Args)]
+pub struct CoverageImportArgs {
+    /// The report (`coverage.json`), inside the repository.
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub options: QueryOptions,
+}
+
+pub fn run_coverage(command: CoverageCommand) -> anyhow::Result<()> {
+    let CoverageCommand::Import(args) = command;
+    let file = args.file.canonicalize().map_err(|error| anyhow::anyhow!("cannot read {}: {error}", args.file.display()))?;
+    run_query("coverage_import", json!({ "file": file.to_string_lossy() }), &args.options)
+}
+
 pub fn run_ownership(args: OwnershipArgs) -> anyhow::Result<()> {
     let mut params = json!({ "exclude_authors": args.exclude_authors });
     match (&args.symbol, &args.path) {
@@ -260,7 +285,7 @@ pub fn run_neighbours(method: &str, args: SymbolQueryArgs) -> anyhow::Result<()>
 }
 
 pub fn run_blast(args: BlastArgs) -> anyhow::Result<()> {
-    let mut params = json!({ "depth": args.depth });
+    let mut params = json!({ "depth": args.depth, "tests_limit": args.tests_limit });
     match (&args.symbol, &args.file) {
         (Some(symbol), None) => params["symbol"] = json!(symbol),
         (None, Some(file)) => params["file"] = json!(file),

@@ -12,7 +12,7 @@ use crate::state::DaemonState;
 
 /// The methods this daemon answers (besides `shutdown`, which the server handles).
 pub const METHODS: &[&str] = &[
-    "status", "lookup", "callers", "callees", "imports", "blast", "ownership", "changes", "context", "search_memory", "record", "reindex", "shutdown",
+    "status", "lookup", "callers", "callees", "imports", "blast", "ownership", "changes", "context", "search_memory", "record", "reindex", "coverage_import", "shutdown",
 ];
 
 /// Answers one request with no deadline (a CLI process, a benchmark).
@@ -34,6 +34,7 @@ pub fn handle_until(state: &DaemonState, method: &str, params: &Value, deadline:
             Ok(status(state))
         }
         "record" => crate::memory_record::record(state, params),
+        "coverage_import" => crate::runtime_evidence::import(state, &state.evidence, params),
         "lookup" | "callers" | "callees" | "imports" | "blast" | "ownership" | "changes" | "context" | "search_memory" => {
             let snapshot = state.snapshot().ok_or_else(|| RpcError::new(RpcError::NOT_READY, "the first index is still being built; retry in a moment (`status` shows progress)"))?;
             let freshness = state.freshness(&snapshot);
@@ -56,7 +57,7 @@ pub fn handle_until(state: &DaemonState, method: &str, params: &Value, deadline:
                     crate::git_queries::ownership(state, &snapshot, params, subject, deadline)
                 }
                 "changes" => {
-                    let options = blast_options(params, page, deadline)?;
+                    let options = blast_options(state, params, page, deadline)?;
                     crate::git_queries::changes(state, &snapshot, params, options)
                 }
                 "lookup" => match optional_str(params, "query")? {
@@ -71,7 +72,7 @@ pub fn handle_until(state: &DaemonState, method: &str, params: &Value, deadline:
                     }
                 },
                 "blast" => {
-                    let options = blast_options(params, page, deadline)?;
+                    let options = blast_options(state, params, page, deadline)?;
                     if let Some(file) = optional_str(params, "file")? {
                         let relative = repository_path(&state.paths.root, file, false)?;
                         let mut answer = snapshot
@@ -151,11 +152,16 @@ fn address(snapshot: &Snapshot, params: &Value) -> Result<SymbolIndex, RpcError>
     })
 }
 
-/// `depth` (1 to the maximum, default 3) and the page of a blast (`blast`, `changes`).
-pub(crate) fn blast_options(params: &Value, page: PageRequest, deadline: Deadline) -> Result<BlastOptions, RpcError> {
+/// `depth` (1 to the maximum, default 3) and the page of a blast (`blast`, `changes`), with
+/// the runtime evidence in force.
+pub(crate) fn blast_options(state: &DaemonState, params: &Value, page: PageRequest, deadline: Deadline) -> Result<BlastOptions, RpcError> {
     let depth = optional_usize(params, "depth")?.unwrap_or(BlastOptions::DEFAULT_DEPTH as usize);
     if depth == 0 || depth > BlastOptions::MAX_DEPTH as usize {
         return Err(RpcError::invalid_params(format!("depth must be 1 to {}", BlastOptions::MAX_DEPTH)));
     }
-    Ok(BlastOptions { depth: depth as u32, page, deadline })
+    let tests_limit = optional_usize(params, "tests_limit")?.unwrap_or(BlastOptions::DEFAULT_TESTS_LIMIT);
+    if tests_limit == 0 || tests_limit > BlastOptions::MAX_TESTS_LIMIT {
+        return Err(RpcError::invalid_params(format!("tests_limit must be 1 to {}", BlastOptions::MAX_TESTS_LIMIT)));
+    }
+    Ok(BlastOptions { depth: depth as u32, page, deadline, evidence: crate::runtime_evidence::current(state, &state.evidence), tests_limit })
 }

@@ -17,6 +17,7 @@ mod memory_record;
 mod params;
 mod pin_tethers;
 mod record_journal;
+mod runtime_evidence;
 mod handlers;
 mod lock;
 mod paths;

@@ -52,6 +52,8 @@ pub struct DaemonState {
     status: Mutex<RebuildStatus>,
     freshness: Mutex<Option<(Instant, Freshness)>>,
     dirty_files: Mutex<crate::dirty_files::DirtyFilesCache>,
+    /// The runtime evidence in force (`coverage_import`).
+    pub(crate) evidence: Mutex<crate::runtime_evidence::EvidenceCache>,
     /// The newest published snapshot not yet written to the database.
     unpersisted: Mutex<Option<Arc<Snapshot>>>,
     persist_wanted: Condvar,
@@ -71,6 +73,7 @@ impl DaemonState {
             status: Mutex::new(RebuildStatus::default()),
             freshness: Mutex::new(None),
             dirty_files: Mutex::new(Default::default()),
+            evidence: Mutex::new(Default::default()),
             unpersisted: Mutex::new(None),
             persist_wanted: Condvar::new(),
             persist_lock: Mutex::new(()),

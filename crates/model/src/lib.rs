@@ -12,6 +12,7 @@ mod diagnostic;
 mod facts;
 mod graph;
 mod id;
+mod runtime_evidence;
 mod symbol;
 
 pub use deadline::{Cancelled, Deadline, DeadlineTicker};
@@ -25,4 +26,5 @@ pub use graph::{
     UnresolvedCall, UnresolvedReason,
 };
 pub use id::{stable_hash, SymbolId};
+pub use runtime_evidence::{EvidenceFile, RuntimeEvidence};
 pub use symbol::{Language, Span, Symbol, SymbolKind};

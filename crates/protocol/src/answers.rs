@@ -153,9 +153,10 @@ pub fn blast_json(snapshot: &Snapshot, subject: &str, answer: &BlastAnswer, fres
             value["via"] = json!(item.via.iter().map(|index| snapshot.symbol(*index).qualified_name.clone()).collect::<Vec<_>>());
             value
         }).collect::<Vec<_>>(),
-        "tests_affected": answer.tests_affected.iter().map(|index| symbol_json(snapshot, *index)).collect::<Vec<_>>(),
+        "tests_affected": answer.tests_affected.iter().map(|test| affected_test_json(snapshot, test)).collect::<Vec<_>>(),
         "tests_total": answer.tests_total,
         "tests_truncated": answer.tests_total > answer.tests_affected.len(),
+        "evidence_commit": answer.evidence_commit,
         "next_cursor": answer.next_cursor,
         "completeness": completeness_json(&answer.completeness),
         "freshness": freshness_json(freshness),
@@ -219,5 +220,23 @@ pub fn changes_json(snapshot: &Snapshot, changed: &[Value], files: usize, blast:
         Some(first) => format!("blast {{\"symbol\": {:?}}} for one changed symbol alone", first["qualified_name"].as_str().unwrap_or("")),
         None => "no source changes in that scope".to_string(),
     });
+    value
+}
+
+/// A listed test and why: `static` (a path of the graph reaches it), `executed` (runtime
+/// evidence saw it run the subject; `evidence` says `fresh` or `stale`), or both.
+fn affected_test_json(snapshot: &Snapshot, test: &tether_query::AffectedTest) -> Value {
+    let mut value = symbol_json(snapshot, test.index);
+    let mut why = Vec::new();
+    if test.static_path {
+        why.push("static");
+    }
+    if test.executed.is_some() {
+        why.push("executed");
+    }
+    value["why"] = json!(why);
+    if let Some(stale) = test.executed {
+        value["evidence"] = json!(if stale { "stale" } else { "fresh" });
+    }
     value
 }

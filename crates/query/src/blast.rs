@@ -13,22 +13,28 @@ use crate::page::{Completeness, CompletenessCause, PageRequest};
 use crate::snapshot::{Snapshot, SymbolIndex};
 
 /// How far and what to walk.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct BlastOptions {
     pub depth: u32,
     pub page: PageRequest,
     /// The walk stops with [`Cancelled`] once this passes.
     pub deadline: Deadline,
+    /// Tests recorded executing the subject are listed too (`tether coverage import`).
+    pub evidence: Option<std::sync::Arc<tether_model::RuntimeEvidence>>,
+    /// At most this many tests are listed (`tests_total` counts them all).
+    pub tests_limit: usize,
 }
 
 impl BlastOptions {
     pub const DEFAULT_DEPTH: u32 = 3;
     pub const MAX_DEPTH: u32 = 8;
+    pub const DEFAULT_TESTS_LIMIT: usize = 100;
+    pub const MAX_TESTS_LIMIT: usize = 10_000;
 }
 
 impl Default for BlastOptions {
     fn default() -> BlastOptions {
-        BlastOptions { depth: BlastOptions::DEFAULT_DEPTH, page: PageRequest::default(), deadline: Deadline::none() }
+        BlastOptions { depth: BlastOptions::DEFAULT_DEPTH, page: PageRequest::default(), deadline: Deadline::none(), evidence: None, tests_limit: BlastOptions::DEFAULT_TESTS_LIMIT }
     }
 }
 
@@ -74,16 +80,28 @@ pub struct BlastAnswer {
     pub items: Vec<ImpactedSymbol>,
     pub next_cursor: Option<String>,
     /// Tests reached at any distance (not only within `depth`), ranked by distance then
-    /// confidence; not paginated, capped at 100.
-    pub tests_affected: Vec<SymbolIndex>,
-    /// How many tests were reached in all (`tests_affected` lists the first 100).
+    /// confidence, then tests only runtime evidence names; not paginated, capped at 100.
+    pub tests_affected: Vec<AffectedTest>,
+    /// How many tests were reached or recorded in all (`tests_affected` lists the first 100).
     pub tests_total: usize,
+    /// The commit the runtime evidence used was recorded at, when there was some.
+    pub evidence_commit: Option<String>,
     pub completeness: Completeness,
+}
+
+/// A test a blast lists, and why.
+#[derive(Clone, PartialEq, Debug)]
+pub struct AffectedTest {
+    pub index: SymbolIndex,
+    /// A path of the graph leads from the subject to it.
+    pub static_path: bool,
+    /// Runtime evidence saw it execute the subject: `Some(stale)`, stale when the subject's
+    /// file changed since the evidence was recorded.
+    pub executed: Option<bool>,
 }
 
 /// Confidence below which a path counts as uncertain.
 const CONFIDENT: f32 = 0.8;
-const MAX_TESTS_LISTED: usize = 100;
 /// What a dependent depends through. REFERENCES (the symbol used as a value: its receiver
 /// may call it) is always uncertain, so what it reaches is `maybe`.
 const DEPENDENCY_EDGES: [EdgeKind; 5] = [EdgeKind::Calls, EdgeKind::Imports, EdgeKind::Inherits, EdgeKind::Implements, EdgeKind::References];
@@ -213,8 +231,20 @@ impl Snapshot {
         let mut tests: Vec<(SymbolIndex, u32, f32)> =
             reached.iter().filter(|(index, state)| state.distance > 0 && self.symbol(**index).is_test).map(|(index, state)| (*index, state.distance, state.confidence)).collect();
         tests.sort_by(|a, b| a.1.cmp(&b.1).then(b.2.total_cmp(&a.2)).then_with(|| self.symbol(a.0).qualified_name.cmp(&self.symbol(b.0).qualified_name)));
-        let tests_total = tests.len();
-        let tests_affected: Vec<SymbolIndex> = tests.into_iter().take(MAX_TESTS_LISTED).map(|(index, _, _)| index).collect();
+        let mut affected: Vec<AffectedTest> = tests.into_iter().map(|(index, _, _)| AffectedTest { index, static_path: true, executed: None }).collect();
+        if let Some(evidence) = &options.evidence {
+            for (test, stale) in self.tests_executing(&seeds, evidence) {
+                match affected.iter_mut().find(|listed| listed.index == test) {
+                    Some(listed) => listed.executed = Some(stale),
+                    None => affected.push(AffectedTest { index: test, static_path: false, executed: Some(stale) }),
+                }
+            }
+        }
+        let tests_total = affected.len();
+        // Static ones first (by distance), then the recorded ones, fresh before stale.
+        affected.sort_by_key(|test| (!test.static_path, test.executed == Some(true)));
+        let tests_affected: Vec<AffectedTest> = affected.into_iter().take(options.tests_limit).collect();
+        let evidence_commit = options.evidence.as_ref().and_then(|evidence| evidence.commit.clone());
         let total = items.len();
         let breaks = items.iter().filter(|item| item.severity == Severity::Breaks).count();
 
@@ -235,7 +265,7 @@ impl Snapshot {
             causes.extend(self.unparsed_files_cause(*first));
         }
         let (items, next_cursor) = options.page.apply(items);
-        Ok(BlastAnswer { seeds, depth, total, breaks, items, next_cursor, tests_affected, tests_total, completeness: Completeness::from_causes(causes) })
+        Ok(BlastAnswer { seeds, depth, total, breaks, items, next_cursor, tests_affected, tests_total, evidence_commit, completeness: Completeness::from_causes(causes) })
     }
 
     fn path_to(&self, reached: &HashMap<SymbolIndex, Reached>, end: SymbolIndex) -> Vec<SymbolIndex> {

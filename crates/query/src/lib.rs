@@ -15,10 +15,11 @@ mod hidden_callers;
 mod lookup;
 mod neighbours;
 mod page;
+mod runtime_evidence;
 mod snapshot;
 
 pub use address::{AddressError, Candidate};
-pub use blast::{BlastAnswer, BlastOptions, ImpactedSymbol, Severity};
+pub use blast::{AffectedTest, BlastAnswer, BlastOptions, ImpactedSymbol, Severity};
 pub use lookup::{LookupAnswer, LookupItem};
 pub use neighbours::{NeighbourAnswer, NeighbourItem, NeighbourKind};
 pub use page::{Completeness, CompletenessCause, PageRequest};

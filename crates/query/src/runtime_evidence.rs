@@ -1,0 +1,50 @@
+//! Runtime evidence in answers: the tests a coverage tool saw executing a symbol's lines.
+//! Evidence only adds tests to a blast; it never removes one nor makes an answer exact.
+//! Evidence for a file whose content changed since it was recorded is marked stale.
+
+use tether_model::RuntimeEvidence;
+
+use crate::snapshot::{Snapshot, SymbolIndex};
+
+/// The phases pytest-cov appends to a test's context.
+const PHASES: [&str; 3] = ["|run", "|setup", "|teardown"];
+
+impl Snapshot {
+    /// The tests whose recorded execution covered any line of these symbols, each once, with
+    /// whether the evidence for that symbol's file is stale (the file changed since).
+    pub(crate) fn tests_executing(&self, symbols: &[SymbolIndex], evidence: &RuntimeEvidence) -> Vec<(SymbolIndex, bool)> {
+        let mut found: Vec<(SymbolIndex, bool)> = Vec::new();
+        let mut contexts_seen = std::collections::HashMap::new();
+        for symbol in symbols {
+            let symbol = self.symbol(*symbol);
+            let Some(file) = evidence.files.get(&symbol.path) else { continue };
+            let stale = self.graph.files.iter().find(|record| record.path == symbol.path).is_none_or(|record| record.content_hash != file.content_hash);
+            for context in evidence.contexts_executing(&symbol.path, symbol.span.start_line, symbol.span.end_line) {
+                let test = *contexts_seen.entry(context).or_insert_with(|| self.test_of_context(&evidence.contexts[context as usize]));
+                let Some(test) = test else { continue };
+                match found.iter_mut().find(|(index, _)| *index == test) {
+                    Some(entry) => entry.1 &= stale,
+                    None => found.push((test, stale)),
+                }
+            }
+        }
+        found
+    }
+
+    /// The test symbol a coverage context names: pytest-cov's `path::Class::test[param]|run`,
+    /// or coverage.py's `dynamic_context = test_function` dotted name (`tests.test_a.test_b`).
+    pub fn test_of_context(&self, context: &str) -> Option<SymbolIndex> {
+        let context = PHASES.iter().find_map(|phase| context.strip_suffix(phase)).unwrap_or(context);
+        let is_test = |index: &SymbolIndex| self.symbol(*index).is_test;
+        if let Some((path, names)) = context.split_once("::") {
+            let names: Vec<&str> = names.split("::").map(|name| name.split('[').next().unwrap_or(name)).collect();
+            let suffix = names.join(".");
+            return self.symbols_in_file(path).iter().copied().filter(is_test).find(|index| {
+                let qualified = &self.symbol(*index).qualified_name;
+                qualified == &suffix || qualified.ends_with(&format!(".{suffix}"))
+            });
+        }
+        let segments: Vec<&str> = context.split('.').collect();
+        (0..segments.len()).find_map(|start| self.symbols_named(&segments[start..].join(".")).iter().copied().find(is_test))
+    }
+}

@@ -1,0 +1,89 @@
+//! Runtime evidence: a coverage.py JSON report with per-test contexts adds the tests it saw
+//! executing a symbol to `blast` (why: executed), even where no path of the graph reaches
+//! them; evidence for a file changed since is marked stale; a new report replaces the old
+//! one and survives the daemon; reports without contexts are refused.
+
+use tether_daemon::DaemonState;
+use tether_protocol::{json, Value};
+use tether_tests::{indexed_daemon, FixtureRepository};
+
+const APP: &str = r#"
+//- /app/__init__.py
+//- /app/hooks.py
+REGISTRY = {}
+
+def on_start():
+    return 1
+
+def helper():
+    return 2
+//- /tests/test_hooks.py
+from app.hooks import helper
+
+def test_helper():
+    assert helper() == 2
+
+class TestRegistry:
+    def test_started(self):
+        import app.hooks
+        assert app.hooks.REGISTRY
+"#;
+
+/// The report pytest-cov and `coverage json --show-contexts` write, for these tests: line 4
+/// (`on_start`'s body) ran in `TestRegistry::test_started`, reached through the framework.
+const REPORT: &str = r#"{"meta": {"version": "7.6.1", "show_contexts": true}, "files": {
+  "app/hooks.py": {"executed_lines": [1, 3, 4, 6, 7], "contexts": {
+    "1": [""], "4": ["tests/test_hooks.py::TestRegistry::test_started|run"],
+    "7": ["tests/test_hooks.py::test_helper|run", "tests/test_hooks.py::TestRegistry::test_started[fast]|setup"]}},
+  "/elsewhere/site-packages/lib.py": {"executed_lines": [1], "contexts": {"1": ["tests/test_hooks.py::test_helper|run"]}}
+}}"#;
+
+fn call(state: &DaemonState, method: &str, params: Value) -> Value {
+    tether_daemon::handle(state, method, &params).unwrap_or_else(|error| panic!("{method} failed: {error:?}"))
+}
+
+fn tests_of(answer: &Value) -> Vec<String> {
+    answer["tests_affected"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|test| {
+            let why: Vec<&str> = test["why"].as_array().unwrap().iter().map(|why| why.as_str().unwrap()).collect();
+            format!("{} {} {}", test["qualified_name"].as_str().unwrap(), why.join("+"), test["evidence"].as_str().unwrap_or("-"))
+        })
+        .collect()
+}
+
+#[test]
+fn recorded_tests_join_the_static_ones_and_go_stale_with_their_file() {
+    let mut repository = FixtureRepository::new(APP);
+    repository.write("coverage.json", REPORT);
+    let state = indexed_daemon(&repository);
+    assert_eq!(tests_of(&call(&state, "blast", json!({ "symbol": "app.hooks.on_start" }))), Vec::<String>::new());
+
+    let imported = call(&state, "coverage_import", json!({ "file": "coverage.json" }));
+    assert_eq!((imported["files"].as_u64(), imported["contexts"].as_u64(), imported["files_outside_the_repository"].as_u64()), (Some(1), Some(3), Some(1)));
+    let blast = call(&state, "blast", json!({ "symbol": "app.hooks.on_start" }));
+    assert_eq!(tests_of(&blast), ["test_hooks.TestRegistry.test_started executed fresh"]);
+    assert_eq!(blast["evidence_commit"].as_str().map(str::len), Some(40));
+    // Evidence never makes an answer exact that was not.
+    let helper = call(&state, "blast", json!({ "symbol": "app.hooks.helper" }));
+    assert_eq!(tests_of(&helper), ["test_hooks.test_helper static+executed fresh", "test_hooks.TestRegistry.test_started executed fresh"]);
+
+    // The next daemon reads the persisted evidence; a changed file makes it stale.
+    repository.write("app/hooks.py", "REGISTRY = {}\n\ndef on_start():\n    return 10\n\ndef helper():\n    return 2\n");
+    repository.commit_all("change on_start");
+    let state = indexed_daemon(&repository);
+    assert_eq!(tests_of(&call(&state, "blast", json!({ "symbol": "app.hooks.on_start" }))), ["test_hooks.TestRegistry.test_started executed stale"]);
+}
+
+#[test]
+fn reports_without_contexts_or_outside_the_repository_are_refused() {
+    let repository = FixtureRepository::new(APP);
+    repository.write("plain.json", r#"{"meta": {"show_contexts": false}, "files": {}}"#);
+    let state = indexed_daemon(&repository);
+    let error = tether_daemon::handle(&state, "coverage_import", &json!({ "file": "plain.json" })).unwrap_err();
+    assert!(error.message.contains("--cov-context=test"), "{}", error.message);
+    let error = tether_daemon::handle(&state, "coverage_import", &json!({ "file": "/etc/passwd" })).unwrap_err();
+    assert!(error.message.contains("outside the repository"), "{}", error.message);
+}
