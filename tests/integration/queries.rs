@@ -238,3 +238,47 @@ fn a_blast_cut_by_depth_says_so_and_counts_every_test() {
     let deep = snapshot.blast_symbol(base, BlastOptions { depth: 4, ..BlastOptions::default() }).unwrap();
     assert_eq!(render_completeness(&deep.completeness), "exact");
 }
+
+/// A call through a base's method may dispatch to a subclass's override: blast of the
+/// override reaches the base method's callers (and their tests) as `maybe`, via INHERITS.
+#[test]
+fn blast_of_an_override_reaches_the_callers_of_the_method_it_overrides() {
+    let (_directory, snapshot) = snapshot_of(
+        r#"
+        //- /shapes.py
+        class Shape:
+            def area(self):
+                return 0
+
+            def describe(self):
+                return self.area()
+
+        class Square(Shape):
+            def __init__(self, side):
+                self.side = side
+
+            def area(self):
+                return self.side ** 2
+
+        def report(shape: Shape):
+            return shape.area()
+        //- /tests/test_shapes.py
+        from shapes import Square
+
+        def test_describe():
+            assert Square(2).describe() == 4
+        "#,
+    );
+    let square_area = snapshot.resolve_address("shapes.Square.area").unwrap();
+    let answer = snapshot.blast_symbol(square_area, BlastOptions::default()).unwrap();
+    let items: Vec<String> = answer.items.iter().map(|item| format!("{} d{} {} {}", snapshot.symbol(item.index).qualified_name, item.distance, item.edge_kind.as_str(), item.severity.as_str())).collect();
+    assert!(items.contains(&"shapes.Shape.area d1 INHERITS maybe".to_string()), "{items:?}");
+    assert!(items.iter().any(|item| item.starts_with("shapes.Shape.describe d2")), "{items:?}");
+    assert!(items.iter().any(|item| item.starts_with("shapes.report d2")), "{items:?}");
+    let tests: Vec<&str> = answer.tests_affected.iter().map(|test| snapshot.symbol(test.index).qualified_name.as_str()).collect();
+    assert_eq!(tests, ["test_shapes.test_describe"]);
+    // Constructors do not dispatch: constructing a Shape never runs Square.__init__.
+    let square_init = snapshot.resolve_address("shapes.Square.__init__").unwrap();
+    let answer = snapshot.blast_symbol(square_init, BlastOptions::default()).unwrap();
+    assert!(answer.items.iter().all(|item| item.edge_kind != tether_model::EdgeKind::Inherits), "{:?}", answer.items);
+}

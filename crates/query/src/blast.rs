@@ -100,6 +100,12 @@ pub struct AffectedTest {
     pub executed: Option<bool>,
 }
 
+/// The confidence of a dispatch from a base method's call to an override.
+const OVERRIDE_CONFIDENCE: f32 = 0.5;
+
+/// How far up a class hierarchy overridden methods are looked for.
+const MAX_BASES_WALKED: usize = 32;
+
 /// Confidence below which a path counts as uncertain.
 const CONFIDENT: f32 = 0.8;
 /// What a dependent depends through. REFERENCES (the symbol used as a value: its receiver
@@ -201,6 +207,19 @@ impl Snapshot {
                     Some(_) => {}
                 }
             }
+            // A call through a base's method (`self.save()` in the base, a base-typed value)
+            // may dispatch to this override: the base method's callers depend on it too.
+            for overridden in self.overridden_methods(current) {
+                if let std::collections::hash_map::Entry::Vacant(slot) = reached.entry(overridden) {
+                    more = true;
+                    if within {
+                        uncertain_edges += 1;
+                    }
+                    let site_line = self.symbol(current).span.start_line;
+                    slot.insert(Reached { distance: distance + 1, previous: Some(current), edge_kind: EdgeKind::Inherits, site_line, confidence: confidence * OVERRIDE_CONFIDENCE, uncertain: true });
+                    queue.push_back(overridden);
+                }
+            }
             if distance == depth && more {
                 frontier_with_more += 1;
             }
@@ -283,3 +302,31 @@ impl Snapshot {
     }
 }
 
+
+impl Snapshot {
+    /// The project methods a Python method overrides: those of the same name in its class's
+    /// project bases, nearest first. Constructors are left out (constructing a base never
+    /// runs a subclass's `__init__`).
+    fn overridden_methods(&self, method: SymbolIndex) -> Vec<SymbolIndex> {
+        let symbol = self.symbol(method);
+        if symbol.kind != tether_model::SymbolKind::Method || symbol.language != tether_model::Language::Python || matches!(symbol.name.as_str(), "__init__" | "__new__") {
+            return Vec::new();
+        }
+        let Some(class) = symbol.parent.and_then(|parent| self.index_of(parent)) else { return Vec::new() };
+        let mut classes = vec![class];
+        let mut overridden = Vec::new();
+        let mut position = 0;
+        while position < classes.len() && classes.len() < MAX_BASES_WALKED {
+            let current = classes[position];
+            position += 1;
+            for base in self.outgoing(current, &[EdgeKind::Inherits]).map(|edge| edge.target).collect::<Vec<_>>() {
+                if classes.contains(&base) || self.symbol(base).kind.is_outside() {
+                    continue;
+                }
+                classes.push(base);
+                overridden.extend(self.children(base).filter(|child| self.symbol(*child).kind == tether_model::SymbolKind::Method && self.symbol(*child).name == symbol.name));
+            }
+        }
+        overridden
+    }
+}
