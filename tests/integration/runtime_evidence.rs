@@ -87,3 +87,25 @@ fn reports_without_contexts_or_outside_the_repository_are_refused() {
     let error = tether_daemon::handle(&state, "coverage_import", &json!({ "file": "/etc/passwd" })).unwrap_err();
     assert!(error.message.contains("outside the repository"), "{}", error.message);
 }
+
+/// `tether coverage run -- CMD` runs the suite, has coverage.py write its report (a stand-in
+/// Python here, which writes the report a real run would), imports it, and removes it.
+#[test]
+fn coverage_run_records_writes_and_imports_the_report() {
+    use std::os::unix::fs::PermissionsExt;
+    let repository = FixtureRepository::new(APP);
+    repository.write("fake-python", &format!("#!/bin/sh\n# called as: fake-python -m coverage json --show-contexts -o FILE\ncat > \"$6\" <<'REPORT'\n{REPORT}\nREPORT\n"));
+    let fake = repository.root().join("fake-python");
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let run = |arguments: &[&str]| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_tether-test-cli")).args(arguments).current_dir(repository.root()).output().unwrap();
+        (output.status.success(), String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr))
+    };
+    let (ok, output) = run(&["coverage", "run", "--no-daemon", "--python", fake.to_str().unwrap(), "--", "touch", "suite-ran"]);
+    assert!(ok, "{output}");
+    assert!(output.contains("runtime evidence: 1 files, 2 executed lines, 3 test contexts"), "{output}");
+    assert!(repository.root().join("suite-ran").exists());
+    assert!(!repository.root().join(".coverage.tether.json").exists(), "the report is removed once imported");
+    let (ok, output) = run(&["blast", "--no-daemon", "app.hooks.on_start"]);
+    assert!(ok && output.contains("test_hooks.TestRegistry.test_started (tests/test_hooks.py:7) [executed]"), "{output}");
+}

@@ -3,6 +3,7 @@
 
 mod answer_text;
 mod census_text;
+mod coverage_command;
 mod daemon_client;
 mod daemon_commands;
 mod export_command;
@@ -55,7 +56,7 @@ enum Command {
     /// Runtime evidence: import a coverage.py JSON report recorded with per-test contexts,
     /// so blast lists the tests seen executing a symbol.
     #[command(subcommand)]
-    Coverage(query_commands::CoverageCommand),
+    Coverage(coverage_command::CoverageCommand),
     /// Serve MCP over stdio for an agent, forwarding every tool call to the daemon.
     Mcp(mcp_command::McpArgs),
     /// Run the daemon in the foreground.
@@ -126,7 +127,8 @@ pub fn main_entry() -> ExitCode {
         Command::Context(args) => args.options.require_folder(),
         Command::SearchMemory(args) => args.options.require_folder(),
         Command::Record(args) => args.options.require_folder(),
-        Command::Coverage(query_commands::CoverageCommand::Import(args)) => args.options.require_folder(),
+        Command::Coverage(coverage_command::CoverageCommand::Import(args)) => args.options.require_folder(),
+        Command::Coverage(coverage_command::CoverageCommand::Run(args)) => args.options.require_folder(),
         Command::Mcp(args) => args.repository().require_folder(),
     };
     if let Err(error) = folder_check {
@@ -147,7 +149,7 @@ pub fn main_entry() -> ExitCode {
         Command::Context(args) => query_commands::run_context(args),
         Command::SearchMemory(args) => query_commands::run_search_memory(args),
         Command::Record(args) => query_commands::run_record(args),
-        Command::Coverage(command) => query_commands::run_coverage(command),
+        Command::Coverage(command) => coverage_command::run_coverage(command),
         Command::Mcp(args) => mcp_command::run(args),
         Command::Serve(args) => daemon_commands::run_serve(args),
         Command::Start(args) => daemon_commands::run_start(args),

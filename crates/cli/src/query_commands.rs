@@ -235,28 +235,6 @@ pub fn run_record(args: RecordArgs) -> anyhow::Result<()> {
     run_query("record", params, &args.options)
 }
 
-#[derive(clap::Subcommand)]
-pub enum CoverageCommand {
-    /// Read a coverage.py JSON report with per-test contexts (record with `pytest
-    /// --cov=PACKAGE --cov-context=test`, write with `coverage json --show-contexts`); it
-    /// replaces the evidence imported before.
-    Import(CoverageImportArgs),
-}
-
-#[derive(Args)]
-pub struct CoverageImportArgs {
-    /// The report (`coverage.json`), inside the repository.
-    pub file: PathBuf,
-    #[command(flatten)]
-    pub options: QueryOptions,
-}
-
-pub fn run_coverage(command: CoverageCommand) -> anyhow::Result<()> {
-    let CoverageCommand::Import(args) = command;
-    let file = args.file.canonicalize().map_err(|error| anyhow::anyhow!("cannot read {}: {error}", args.file.display()))?;
-    run_query("coverage_import", json!({ "file": file.to_string_lossy() }), &args.options)
-}
-
 pub fn run_ownership(args: OwnershipArgs) -> anyhow::Result<()> {
     let mut params = json!({ "exclude_authors": args.exclude_authors });
     match (&args.symbol, &args.path) {
@@ -305,7 +283,7 @@ pub fn run_lookup(args: LookupArgs) -> anyhow::Result<()> {
     run_query("lookup", args.options.paging(params), &args.options)
 }
 
-fn run_query(method: &str, params: Value, options: &QueryOptions) -> anyhow::Result<()> {
+pub(crate) fn run_query(method: &str, params: Value, options: &QueryOptions) -> anyhow::Result<()> {
     let repository = options.repository();
     let paths = repository.daemon_paths();
     let answer: Result<Value, RpcError> = if options.no_daemon {

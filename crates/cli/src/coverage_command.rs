@@ -1,0 +1,70 @@
+//! `tether coverage`: runtime evidence from coverage.py. `import` hands a JSON report with
+//! per-test contexts to the daemon; `run` runs the test command, writes the report with
+//! coverage.py (`coverage json --show-contexts`) and imports it. coverage.py does the
+//! recording; tether reads its report.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use anyhow::{bail, Context};
+use clap::{Args, Subcommand};
+use tether_protocol::json;
+
+use crate::query_commands::{run_query, QueryOptions};
+
+#[derive(Subcommand)]
+pub enum CoverageCommand {
+    /// Read a coverage.py JSON report with per-test contexts (record with `pytest
+    /// --cov=PACKAGE --cov-context=test`, write with `coverage json --show-contexts`); it
+    /// replaces the evidence imported before.
+    Import(CoverageImportArgs),
+    /// Run a test command that records coverage with per-test contexts (`-- pytest
+    /// --cov=src --cov-context=test`), then write its report and import it.
+    Run(CoverageRunArgs),
+}
+
+#[derive(Args)]
+pub struct CoverageImportArgs {
+    /// The report (`coverage.json`), inside the repository.
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub options: QueryOptions,
+}
+
+#[derive(Args)]
+pub struct CoverageRunArgs {
+    /// The Python whose coverage.py writes the report (the suite's own).
+    #[arg(long, default_value = "python3")]
+    pub python: String,
+    /// The test command, run in the repository's folder.
+    #[arg(last = true, required = true)]
+    pub command: Vec<String>,
+    #[command(flatten)]
+    pub options: QueryOptions,
+}
+
+pub fn run_coverage(command: CoverageCommand) -> anyhow::Result<()> {
+    match command {
+        CoverageCommand::Import(args) => {
+            let file = args.file.canonicalize().with_context(|| format!("cannot read {}", args.file.display()))?;
+            run_query("coverage_import", json!({ "file": file.to_string_lossy() }), &args.options)
+        }
+        CoverageCommand::Run(args) => {
+            let root = args.options.repo.canonicalize().with_context(|| format!("cannot open {}", args.options.repo.display()))?;
+            let (program, arguments) = args.command.split_first().expect("clap requires a command");
+            // A failing suite still recorded what ran: its report is imported all the same.
+            let status = Command::new(program).args(arguments).current_dir(&root).status().with_context(|| format!("cannot run {program}"))?;
+            if !status.success() {
+                eprintln!("tether: the test command exited with {status}; importing what it recorded");
+            }
+            let report = root.join(".coverage.tether.json");
+            let written = Command::new(&args.python).args(["-m", "coverage", "json", "--show-contexts", "-o"]).arg(&report).current_dir(&root).status().with_context(|| format!("cannot run {} -m coverage", args.python))?;
+            if !written.success() {
+                bail!("`{} -m coverage json --show-contexts` failed: did the command record coverage (pytest-cov's --cov, or coverage run)?", args.python);
+            }
+            let imported = run_query("coverage_import", json!({ "file": report.to_string_lossy() }), &args.options);
+            let _ = std::fs::remove_file(&report);
+            imported
+        }
+    }
+}
