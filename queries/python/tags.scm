@@ -48,3 +48,7 @@
 (default_parameter) @reference.value
 (typed_default_parameter) @reference.value
 (argument_list) @reference.value
+
+; Methods the language calls for a construct with no call expression: `with x:` calls
+; `x.__enter__()` and `x.__exit__()`.
+(with_item) @reference.protocol

@@ -202,3 +202,51 @@ fn fallback_imports_of_one_name_are_ambiguous() {
         "#]],
     );
 }
+
+#[test]
+fn with_statements_call_enter_and_exit() {
+    check(
+        r#"
+        //- /ctx.py
+        class Session:
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                return False
+
+        class Pool:
+            async def __aenter__(self):
+                return self
+
+            async def __aexit__(self, *exc):
+                return False
+
+        def make() -> Session:
+            return Session()
+
+        def use(session: Session):
+            with session:  # calls: ctx.Session.__enter__, ctx.Session.__exit__
+                pass
+            with make() as again, open("f") as f:  # calls: ctx.make, ctx.Session.__enter__, ctx.Session.__exit__, <builtin>.open
+                pass
+
+        async def use_pool(pool: Pool):
+            async with pool:  # calls: ctx.Pool.__aenter__, ctx.Pool.__aexit__
+                pass
+        "#,
+        expect![[r#"
+            ctx.make -> ctx.Session @16 constructor 0.9
+            ctx.use -> <builtin>.open @21 same_scope 0.95
+            ctx.use -> ctx.Session.__enter__ @19 typed_receiver 0.85
+            ctx.use -> ctx.Session.__enter__ @21 typed_receiver 0.85
+            ctx.use -> ctx.Session.__exit__ @19 typed_receiver 0.85
+            ctx.use -> ctx.Session.__exit__ @21 typed_receiver 0.85
+            ctx.use -> ctx.make @21 same_scope 0.95
+            ctx.use_pool -> ctx.Pool.__aenter__ @25 typed_receiver 0.85
+            ctx.use_pool -> ctx.Pool.__aexit__ @25 typed_receiver 0.85
+            unresolved ctx.use ctx.py:21 open("f").__enter__ (unknown_receiver_type)
+            unresolved ctx.use ctx.py:21 open("f").__exit__ (unknown_receiver_type)
+        "#]],
+    );
+}

@@ -306,10 +306,10 @@ fn tuples_callable_objects_and_context_managers_type_what_they_give() {
             result.assert_outcomes()  # calls: junit.RunResult.assert_outcomes
             first, *rest = run_and_parse()  # calls: junit.RunAndParse.__call__
             first.assert_outcomes()  # calls: junit.RunResult.assert_outcomes
-            with raises(ValueError) as excinfo:  # calls: junit.raises
+            with raises(ValueError) as excinfo:  # calls: junit.raises, junit.RaisesContext.__enter__
                 pass
             excinfo.match("x")  # calls: junit.ExceptionInfo.match
-            with Watcher() as watcher:  # calls: junit.Watcher
+            with Watcher() as watcher:  # calls: junit.Watcher, junit.Watcher.__enter__
                 watcher.has_new_errors()  # calls: junit.Watcher.has_new_errors
             with patcher.context() as patched:  # calls: junit.Patcher.context
                 patched.setattr("a", 1)  # calls: junit.Patcher.setattr
@@ -335,16 +335,22 @@ fn tuples_callable_objects_and_context_managers_type_what_they_give() {
             junit.test_junit -> junit.ExceptionInfo.match @51 typed_receiver 0.85
             junit.test_junit -> junit.Patcher.context @54 typed_receiver 0.85
             junit.test_junit -> junit.Patcher.setattr @55 typed_receiver 0.85
+            junit.test_junit -> junit.RaisesContext.__enter__ @49 typed_receiver 0.85
             junit.test_junit -> junit.RunAndParse.__call__ @43 typed_receiver 0.85
             junit.test_junit -> junit.RunAndParse.__call__ @47 typed_receiver 0.85
             junit.test_junit -> junit.RunResult.assert_outcomes @46 typed_receiver 0.85
             junit.test_junit -> junit.RunResult.assert_outcomes @48 typed_receiver 0.85
             junit.test_junit -> junit.Watcher @52 constructor 0.9
+            junit.test_junit -> junit.Watcher.__enter__ @52 typed_receiver 0.85
             junit.test_junit -> junit.Watcher.has_new_errors @53 typed_receiver 0.85
             junit.test_junit -> junit.raises @49 same_scope 0.95
             test_fixture.run_and_parse -> junit.RunAndParse @4 constructor 0.9
             test_fixture.test_fixture -> junit.DomNode.assert_attr @8 typed_receiver 0.85
             test_fixture.test_fixture -> junit.RunAndParse.__call__ @7 typed_receiver 0.85
+            unresolved junit.test_junit junit.py:49 raises(ValueError).__exit__ (no_project_symbol_named)
+            unresolved junit.test_junit junit.py:52 Watcher().__exit__ (no_project_symbol_named)
+            unresolved junit.test_junit junit.py:54 patcher.context().__enter__ (unknown_receiver_type)
+            unresolved junit.test_junit junit.py:54 patcher.context().__exit__ (no_project_symbol_named)
         "#]],
     );
 }

@@ -227,10 +227,12 @@ pub fn record(state: &DaemonState, params: &Value) -> Result<Value, RpcError> {
     };
     record_journal::write(&state.paths.folder, &journal).map_err(|error| internal(format!("cannot write the record journal: {error}")))?;
     let outcome = commit_entry(&repository, &root, &journal);
-    if outcome.is_err() {
-        record_journal::roll_back(&repository, &root, &journal);
+    // A failed record is rolled back; when even that fails, the journal stays for the next
+    // record (or daemon start) to settle.
+    let settled = outcome.is_ok() || record_journal::roll_back(&repository, &root, &journal).map_err(|error| tracing::warn!(%error, "an interrupted record's roll back waits for a retry")).is_ok();
+    if settled {
+        let _ = record_journal::remove(&state.paths.folder);
     }
-    let _ = record_journal::remove(&state.paths.folder);
     let (pin_commit, entry_commit) = outcome?;
     Ok(json!({
         "id": id,

@@ -144,7 +144,7 @@ pub(crate) fn recover(repository: &Repository, root: &Path, folder: &Path) -> st
     let base = if journal.files.is_empty() { Some(journal.head_before.clone()) } else { commit_made_after(repository, journal.head_before.as_deref(), &journal.files_message).map(Some) };
     let outcome = match base {
         None => {
-            roll_back(repository, root, &journal);
+            roll_back(repository, root, &journal)?;
             Recovery::RolledBack { entry_path }
         }
         Some(base) if commit_made_after(repository, base.as_deref(), &journal.entry_message).is_some() => Recovery::AlreadyDone { entry_path },
@@ -186,18 +186,19 @@ pub(crate) fn write_new_file(path: &Path, text: &str) -> std::io::Result<()> {
 }
 
 /// Unstages what the record staged and removes an entry file it wrote but did not commit.
-pub(crate) fn roll_back(repository: &Repository, root: &Path, journal: &RecordJournal) {
+/// An error (git's index locked by a git that was killed) leaves the rest for a retry: the
+/// caller keeps the journal.
+pub(crate) fn roll_back(repository: &Repository, root: &Path, journal: &RecordJournal) -> std::io::Result<()> {
     if !journal.staged_by_us.is_empty() {
-        if let Err(error) = repository.unstage_paths(&journal.staged_by_us) {
-            tracing::warn!(%error, "could not unstage the files of an interrupted record");
-        }
+        repository.unstage_paths(&journal.staged_by_us).map_err(std::io::Error::other)?;
     }
     let entry = root.join(&journal.entry_path);
     let tracked = repository.is_tracked(&journal.entry_path);
     if entry.exists() && !tracked {
-        let _ = repository.unstage_paths(std::slice::from_ref(&journal.entry_path));
-        let _ = std::fs::remove_file(entry);
+        repository.unstage_paths(std::slice::from_ref(&journal.entry_path)).map_err(std::io::Error::other)?;
+        std::fs::remove_file(entry)?;
     }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -130,6 +130,7 @@ impl Lowering for PythonLowering {
             }
             CaptureRole::Binding => crate::python_bindings::lower_binding(tag.node, scopes, source, facts),
             CaptureRole::Value => crate::python_value_references::lower_value_positions(tag.node, scopes, source, facts),
+            CaptureRole::Protocol => lower_protocol_calls(tag.node, scopes, source, facts),
             CaptureRole::Name | CaptureRole::Definition(_) | CaptureRole::LocalScope => {}
         }
     }
@@ -158,6 +159,32 @@ fn decorator_names(definition: Node<'_>, source: &str) -> Vec<String> {
         }
     }
     names
+}
+
+/// The methods a construct calls with no call expression: `with x:` (and `async with`) calls
+/// `x.__enter__()` then `x.__exit__()` (`__aenter__`/`__aexit__`). Each becomes a call site of
+/// the statement's line, on the value's receiver, resolved like any method call.
+fn lower_protocol_calls(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+    if node.kind() != "with_item" {
+        return;
+    }
+    let Some(value) = field_child!(node, "value") else { return };
+    // `with open(p) as f`: the value is the `as_pattern`'s first child.
+    let value = if value.kind() == "as_pattern" { value.named_child(0).unwrap_or(value) } else { value };
+    let is_async = node.parent().and_then(|clause| clause.parent()).is_some_and(|statement| text_of(statement, source).starts_with("async"));
+    let methods: [&str; 2] = if is_async { ["__aenter__", "__aexit__"] } else { ["__enter__", "__exit__"] };
+    let caller = caller_scope(node, scopes);
+    for method in methods {
+        let callee = match dotted_path(value, source) {
+            Some(mut path) => {
+                path.push(method.to_string());
+                CalleeExpr::Path(path)
+            }
+            None => CalleeExpr::Method { receiver: value_receiver(value, source), name: method.to_string() },
+        };
+        let text = shorten(&format!("{}.{method}", text_of(value, source)));
+        facts.calls.push(CallSite { caller, callee, line: line_of(node), byte: value.start_byte() as u32, text });
+    }
 }
 
 /// Higher-order functions whose function arguments they call.

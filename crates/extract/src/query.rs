@@ -38,6 +38,9 @@ pub(crate) enum CaptureRole {
     Binding,
     /// `@reference.value`: a node whose names are used as values (passed, stored, returned).
     Value,
+    /// `@reference.protocol`: a construct the language calls methods for without a call
+    /// expression (Python's `with x:` calls `x.__enter__()` and `x.__exit__()`).
+    Protocol,
     /// `@local.scope`: a block whose end ends the locals bound in it (no symbol).
     LocalScope,
     Name,
@@ -62,6 +65,7 @@ impl CaptureRole {
             "reference.import" => CaptureRole::Import,
             "reference.inherits" => CaptureRole::Inherits,
             "reference.value" => CaptureRole::Value,
+            "reference.protocol" => CaptureRole::Protocol,
             "local.definition" => CaptureRole::Binding,
             "local.scope" => CaptureRole::LocalScope,
             _ => return None,
@@ -76,7 +80,7 @@ impl CaptureRole {
 pub enum QueryLoadError {
     #[error("queries/{language}/tags.scm:{line}: {message}")]
     Syntax { language: Language, line: usize, message: String },
-    #[error("queries/{language}/tags.scm: unknown capture @{capture} (known: @name, @definition.*, @reference.call, @reference.import, @reference.inherits, @local.definition, @local.scope)")]
+    #[error("queries/{language}/tags.scm: unknown capture @{capture} (known: @name, @definition.*, @reference.call, @reference.import, @reference.inherits, @reference.value, @reference.protocol, @local.definition, @local.scope)")]
     UnknownCapture { language: Language, capture: String },
 }
 
