@@ -95,6 +95,10 @@ class CargoRunner:
                 return True
         return False
 
+    def failing_listed(self, broken, listed):
+        """How many listed tests (a test module counts once) really fail."""
+        return sum(1 for test in listed if any(self.is_listed(ident, [test]) for ident in broken))
+
     def fails_alone(self, ident):
         target, name = ident
         selection = ["--test", os.path.splitext(os.path.basename(target))[0]] if target.startswith("tests/") else ["--lib"]

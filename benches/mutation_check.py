@@ -73,6 +73,9 @@ def check_function(runner, tether, work, function, baseline, only_exact):
     listed = [test for test in everything if "static" in test.get("why", ["static"])]
     found = {ident for ident in broken if runner.is_listed(ident, listed)}
     found_with_evidence = {ident for ident in broken if runner.is_listed(ident, everything)}
+    # Precision counts listed tests (one per test function, parameters folded) that really fail.
+    failing_listed = runner.failing_listed(broken, listed)
+    failing_listed_with_evidence = runner.failing_listed(broken, everything)
     missing = broken - found
     exact = answer.get("completeness", {}).get("status") == "exact"
     leaking = set()
@@ -92,6 +95,8 @@ def check_function(runner, tether, work, function, baseline, only_exact):
         "listed_total": answer.get("tests_total", len(listed)),
         "listed_truncated": answer.get("tests_truncated", False),
         "found": len(found),
+        "failing_listed": failing_listed,
+        "failing_listed_with_evidence": failing_listed_with_evidence,
         "listed_with_evidence": len(everything),
         "found_with_evidence": len(found_with_evidence),
         "missing_with_evidence": sorted(runner.describe(ident) for ident in broken - found_with_evidence)[:20],
@@ -102,7 +107,7 @@ def check_function(runner, tether, work, function, baseline, only_exact):
     }
 
 
-def recall_and_precision(results, found_key, listed_key):
+def recall_and_precision(results, found_key, listed_key, failing_listed_key):
     with_breaks = [result for result in results if result["broken"] > 0]
     pairs = sum(result["broken"] for result in with_breaks)
     found = sum(result[found_key] for result in with_breaks)
@@ -111,7 +116,7 @@ def recall_and_precision(results, found_key, listed_key):
     return {
         "micro_recall": round(found / pairs, 3) if pairs else None,
         "macro_recall": round(macro, 3),
-        "listed_precision": round(sum(result[found_key] for result in results) / listed, 3) if listed else None,
+        "listed_precision": round(sum(result[failing_listed_key] for result in results) / listed, 3) if listed else None,
     }
 
 
@@ -122,8 +127,8 @@ def summarize(results):
         "functions": len(results),
         "functions_with_breaking_tests": len(with_breaks),
         "failing_pairs": sum(result["broken"] for result in with_breaks),
-        **recall_and_precision(results, "found", "listed"),
-        "with_evidence": recall_and_precision(results, "found_with_evidence", "listed_with_evidence"),
+        **recall_and_precision(results, "found", "listed", "failing_listed"),
+        "with_evidence": recall_and_precision(results, "found_with_evidence", "listed_with_evidence", "failing_listed_with_evidence"),
         "exact_answers": sum(1 for result in results if result["exact"]),
         "exact_answers_with_breaking_tests": sum(1 for result in with_breaks if result["exact"]),
         "false_safe": len(false_safe),

@@ -140,6 +140,11 @@ class PytestRunner:
     def is_listed(self, ident, listed):
         return pytest_key(ident) in {tether_python_test_key(test) for test in listed}
 
+    def failing_listed(self, broken, listed):
+        """How many listed tests (parameters folded) really fail."""
+        failing = {pytest_key(ident) for ident in broken}
+        return sum(1 for test in listed if tether_python_test_key(test) in failing)
+
     def fails_alone(self, ident):
         _, classname, name = ident
         modules = [part for part in classname.split(".") if not part[:1].isupper()]
