@@ -131,7 +131,13 @@ fn head_lines(tool_name: &str, answer: &Value) -> Vec<String> {
             lines.push(format!("blast of {subject} ({} seeds, depth {}): {} dependents, {} breaks", number_of(answer, "seeds"), number_of(answer, "depth"), number_of(answer, "total"), number_of(answer, "breaks")));
             let tests: Vec<&Value> = answer.get("tests_affected").and_then(Value::as_array).into_iter().flatten().collect();
             if !tests.is_empty() {
-                let names: Vec<String> = tests.iter().take(HEADER_LIST_LIMIT).map(|test| format!("{} {}:{}", text_of(test, "qualified_name"), text_of(test, "path"), number_of(test, "line"))).collect();
+                // A test only runtime evidence names says so (`executed`, `stale` evidence).
+                let mark = |test: &Value| match (test.get("why").and_then(Value::as_array).map(|why| why.iter().any(|why| why == "static")), test.get("evidence").and_then(Value::as_str)) {
+                    (Some(false), Some("stale")) => " (executed, stale evidence)",
+                    (Some(false), _) => " (executed)",
+                    _ => "",
+                };
+                let names: Vec<String> = tests.iter().take(HEADER_LIST_LIMIT).map(|test| format!("{} {}:{}{}", text_of(test, "qualified_name"), text_of(test, "path"), number_of(test, "line"), mark(test))).collect();
                 let total = answer.get("tests_total").and_then(Value::as_u64).unwrap_or(tests.len() as u64) as usize;
                 let more = if total > HEADER_LIST_LIMIT.min(tests.len()) { format!(", and {} more", total - HEADER_LIST_LIMIT.min(tests.len())) } else { String::new() };
                 lines.push(format!("tests affected ({total}): {}{more}", names.join(", ")));
