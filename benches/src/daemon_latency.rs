@@ -1,17 +1,16 @@
 //! The daemon benchmark: a clone of a repository served by a daemon in this process; queries
 //! go over the Unix socket exactly as a client's would.
 
-use std::io::{BufRead, BufReader, Write};
-use std::os::unix::net::UnixStream;
 use std::path::Path;
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::daemon_client::{git, rss_mib, Client};
 use anyhow::{bail, Context};
 use tether_daemon::{DaemonPaths, DaemonState};
-use tether_protocol::{json, Value};
+use tether_protocol::json;
 
 pub fn run(repository: &Path, queries: usize) -> anyhow::Result<()> {
     let scratch = tempfile::tempdir()?;
@@ -215,36 +214,4 @@ fn report(method: &str, timings: &mut [Duration]) {
     timings.sort();
     let percentile = |share: f64| timings[((timings.len() as f64 - 1.0) * share) as usize].as_secs_f64() * 1000.0;
     println!("{method:<13} p50 {:.3} ms  p99 {:.3} ms  ({} queries over the socket)", percentile(0.5), percentile(0.99), timings.len());
-}
-
-fn rss_mib() -> f64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status.lines().find_map(|line| line.strip_prefix("VmRSS:")).and_then(|value| value.trim().trim_end_matches("kB").trim().parse::<f64>().ok()).map(|kilobytes| kilobytes / 1024.0).unwrap_or(0.0)
-}
-
-fn git(directory: &Path, arguments: &[&str]) -> anyhow::Result<()> {
-    let status = Command::new("git").arg("-C").arg(directory).args(arguments).status()?;
-    if !status.success() {
-        bail!("git {arguments:?} failed");
-    }
-    Ok(())
-}
-
-struct Client {
-    reader: BufReader<UnixStream>,
-    writer: UnixStream,
-}
-
-impl Client {
-    fn connect(socket: &Path) -> anyhow::Result<Client> {
-        let stream = UnixStream::connect(socket)?;
-        Ok(Client { reader: BufReader::new(stream.try_clone()?), writer: stream })
-    }
-
-    fn call(&mut self, method: &str, params: Value) -> anyhow::Result<Value> {
-        self.writer.write_all(tether_protocol::rpc::request_line(1, method, params).as_bytes())?;
-        let mut line = String::new();
-        self.reader.read_line(&mut line)?;
-        Ok(serde_json::from_str(&line)?)
-    }
 }

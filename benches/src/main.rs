@@ -3,6 +3,7 @@
 
 mod blast_all;
 mod cold_index;
+mod daemon_client;
 mod daemon_latency;
 mod exactness;
 mod memory_latency;

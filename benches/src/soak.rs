@@ -4,17 +4,17 @@
 //! whose callers belong to the other branch than the commit it says it was built from), and
 //! RSS over time. Loopback only (a Unix socket); bounded by `--seconds`.
 
-use std::io::{BufRead, BufReader, Write};
-use std::os::unix::net::UnixStream;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context};
+use crate::daemon_client::{git, rss_mib, Client};
+use anyhow::bail;
 use tether_daemon::{DaemonPaths, DaemonState};
-use tether_protocol::{json, Value};
+use tether_protocol::json;
 
 #[derive(Default)]
 struct Counts {
@@ -208,44 +208,5 @@ fn garbage_client(socket: &Path, seed: u64, end: Instant, counts: &Counts) {
             client = again;
         }
         std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-fn rss_mib() -> f64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status.lines().find_map(|line| line.strip_prefix("VmRSS:")).and_then(|value| value.trim().trim_end_matches("kB").trim().parse::<f64>().ok()).map(|kilobytes| kilobytes / 1024.0).unwrap_or(0.0)
-}
-
-fn git(directory: &Path, arguments: &[&str]) -> anyhow::Result<()> {
-    let status = Command::new("git").arg("-C").arg(directory).args(arguments).status().context("running git")?;
-    if !status.success() {
-        bail!("git {arguments:?} failed");
-    }
-    Ok(())
-}
-
-struct Client {
-    reader: BufReader<UnixStream>,
-    writer: UnixStream,
-}
-
-impl Client {
-    fn connect(socket: &Path) -> anyhow::Result<Client> {
-        let stream = UnixStream::connect(socket)?;
-        stream.set_read_timeout(Some(Duration::from_secs(90)))?;
-        Ok(Client { reader: BufReader::new(stream.try_clone()?), writer: stream })
-    }
-
-    fn call(&mut self, method: &str, params: Value) -> anyhow::Result<Value> {
-        self.send_raw(tether_protocol::rpc::request_line(1, method, params).as_bytes())
-    }
-
-    fn send_raw(&mut self, line: &[u8]) -> anyhow::Result<Value> {
-        self.writer.write_all(line)?;
-        let mut answer = String::new();
-        if self.reader.read_line(&mut answer)? == 0 {
-            bail!("the daemon closed the connection");
-        }
-        Ok(serde_json::from_str(&answer)?)
     }
 }

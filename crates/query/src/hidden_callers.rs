@@ -87,14 +87,7 @@ impl Snapshot {
                     count: calls.len(),
                     escaped: findings.escaped_subjects,
                     escapes: findings.escapes.into_iter().take(MAX_CAUSE_EXAMPLES).collect(),
-                    examples: calls
-                        .iter()
-                        .take(MAX_CAUSE_EXAMPLES)
-                        .map(|site| {
-                            let call = &self.unresolved()[*site as usize];
-                            (call.path.clone(), call.line, call.callee_text.clone())
-                        })
-                        .collect(),
+                    examples: self.unresolved_examples(&calls),
                 });
             }
         }

@@ -119,6 +119,18 @@ impl Snapshot {
         Completeness::from_causes(causes)
     }
 
+    /// The first few of these unresolved sites as (path, line, callee), a cause's examples.
+    pub(crate) fn unresolved_examples(&self, sites: &[u32]) -> Vec<(String, u32, String)> {
+        sites
+            .iter()
+            .take(MAX_CAUSE_EXAMPLES)
+            .map(|site| {
+                let call = &self.unresolved()[*site as usize];
+                (call.path.clone(), call.line, call.callee_text.clone())
+            })
+            .collect()
+    }
+
     /// Unresolved call sites whose callee name is one of these symbols' names.
     pub(crate) fn unresolved_causes(&self, subjects: &[SymbolIndex]) -> Vec<CompletenessCause> {
         let mut names: Vec<&str> = subjects.iter().map(|subject| self.symbol(*subject).name.as_str()).collect();
@@ -133,14 +145,7 @@ impl Snapshot {
             causes.push(CompletenessCause::UnresolvedCallSites {
                 name: name.to_string(),
                 count: sites.len(),
-                examples: sites
-                    .iter()
-                    .take(MAX_CAUSE_EXAMPLES)
-                    .map(|site| {
-                        let call = &self.unresolved()[*site as usize];
-                        (call.path.clone(), call.line, call.callee_text.clone())
-                    })
-                    .collect(),
+                examples: self.unresolved_examples(sites),
             });
         }
         causes
