@@ -30,7 +30,7 @@ pub fn answer_text(method: &str, answer: &Value) -> String {
                 let _ = writeln!(out, "tests affected: none found");
             } else {
                 let total = answer["tests_total"].as_u64().unwrap_or(tests.len() as u64);
-                let listed = if total > tests.len() as u64 { format!(" (the first {} are listed)", tests.len()) } else { String::new() };
+                let listed = if total > tests.len() as u64 { format!(" (the first {} are listed; --tests-limit lists more)", tests.len()) } else { String::new() };
                 let _ = writeln!(out, "tests affected: {total}{listed}");
                 for test in tests.iter().take(MAX_TESTS_SHOWN) {
                     let _ = writeln!(out, "  {test}");
