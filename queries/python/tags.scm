@@ -50,5 +50,15 @@
 (argument_list) @reference.value
 
 ; Methods the language calls for a construct with no call expression: `with x:` calls
-; `x.__enter__()` and `x.__exit__()`.
+; `x.__enter__()` and `x.__exit__()`, `for _ in x` `x.__iter__()`, `a == b` `a.__eq__(b)`,
+; `x[k]` `x.__getitem__(k)`, an f-string's `{x}` `x.__format__()` (see python_implicit_calls.rs).
 (with_item) @reference.protocol
+(for_statement) @reference.protocol
+(for_in_clause) @reference.protocol
+(comparison_operator) @reference.protocol
+(binary_operator) @reference.protocol
+(subscript) @reference.protocol
+(interpolation) @reference.protocol
+; Attribute reads: a property's getter runs with no call expression (`request.blueprint`).
+; The extractor leaves out callees, assignment targets and decorators.
+(attribute) @reference.attribute

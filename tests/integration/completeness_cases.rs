@@ -203,9 +203,9 @@ fn python_calls_no_call_expression_spells_out_are_reported() {
         app/registry.py:56 app.registry.RawStream.readable: lower_bound: outside: app.registry.RawStream.readable: the file protocol (io.TextIOWrapper) calls it on objects handed to it
         app/registry.py:63 app.registry.__getattr__: lower_bound: implicit: app.registry.__getattr__: reading a missing attribute of the module, dir(module)
         app/protocols.py:19 app.protocols.Session.__enter__: in the graph
-        app/protocols.py:20 app.protocols.Session.__eq__: lower_bound: implicit: app.protocols.Session.__eq__: ==, !=, `in` on sequences
-        app/protocols.py:21 app.protocols.Session.name: lower_bound: implicit: app.protocols.Session.name: reading the attribute (a property)
-        app/protocols.py:22 app.protocols.Session.__iter__: lower_bound: implicit: app.protocols.Session.__iter__: `for x in obj`, list(obj), unpacking, `yield from obj`
+        app/protocols.py:20 app.protocols.Session.__eq__: in the graph
+        app/protocols.py:21 app.protocols.Session.name: in the graph
+        app/protocols.py:22 app.protocols.Session.__iter__: in the graph
         app/overrides.py:11 app.overrides.Child.step: lower_bound: 1 overridden calls
         app/overrides.py:15 app.overrides.Handler.do_GET: lower_bound: outside: app.overrides.Handler.do_GET: its class extends http.server.BaseHTTPRequestHandler, outside the project, which may call it
         tests/test_values.py:3 test_values.test_wire: lower_bound: outside: test_values.test_wire is run by the test runner

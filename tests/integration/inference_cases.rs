@@ -363,6 +363,7 @@ fn python_fixtures_return_values_and_dependency_bases() {
             conftest -> pytest.fixture @9 import 0.95
             conftest.app -> app.core.create_app @6 import 0.95
             conftest.client -> app.core.Flask.test_client @11 typed_receiver 0.85
+            conftest.client -> conftest.app @10 pytest_fixture 0.9
             test_views.narrowed -> <builtin>.isinstance @4 same_scope 0.95
             test_views.narrowed -> <builtin>.isinstance @6 same_scope 0.95
             test_views.narrowed -> app.core.Flask.route @5 typed_receiver 0.85
@@ -372,6 +373,8 @@ fn python_fixtures_return_values_and_dependency_bases() {
             test_views.test_index -> app.core.Flask.route @14 typed_receiver 0.85
             test_views.test_index -> app.core.TestClient.session_transaction @12 typed_receiver 0.85
             test_views.test_index -> app.core.create_app @14 import 0.95
+            test_views.test_index -> conftest.app @10 pytest_fixture 0.9
+            test_views.test_index -> conftest.client @10 pytest_fixture 0.9
             test_views.test_index -> werkzeug.test.Client.get @13 typed_receiver 0.85
             unresolved test_views.narrowed tests/test_views.py:7 value.from_mapping (unknown_receiver_type)
             unresolved test_views.narrowed tests/test_views.py:8 value.route (unknown_receiver_type)

@@ -10,6 +10,7 @@ mod extraction_never_panics;
 mod generic_argument_cases;
 mod git_queries;
 mod hostile_inputs;
+mod implicit_edge_cases;
 mod inference_cases;
 mod mcp;
 mod pin_cases;

@@ -245,8 +245,6 @@ fn with_statements_call_enter_and_exit() {
             ctx.use -> ctx.make @21 same_scope 0.95
             ctx.use_pool -> ctx.Pool.__aenter__ @25 typed_receiver 0.85
             ctx.use_pool -> ctx.Pool.__aexit__ @25 typed_receiver 0.85
-            unresolved ctx.use ctx.py:21 open("f").__enter__ (unknown_receiver_type)
-            unresolved ctx.use ctx.py:21 open("f").__exit__ (unknown_receiver_type)
         "#]],
     );
 }

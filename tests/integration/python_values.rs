@@ -87,7 +87,7 @@ fn reading_a_property_gives_what_its_getter_returns() {
                 return 42
 
         def use(request: Request):
-            request.node.warn()  # calls: props.Node.warn
+            request.node.warn()  # calls: props.Node.warn, props.Request.node
             current = request.node
             current.warn()  # calls: props.Node.warn
             value = request.untyped
@@ -99,6 +99,9 @@ fn reading_a_property_gives_what_its_getter_returns() {
             props.Request.__init__ -> props.Node @7 constructor 0.9
             props.use -> props.Node.warn @19 typed_receiver 0.85
             props.use -> props.Node.warn @21 typed_receiver 0.85
+            props.use -> props.Request.node @19 typed_receiver 0.85
+            props.use -> props.Request.node @20 typed_receiver 0.85
+            props.use -> props.Request.untyped @22 typed_receiver 0.85
             unresolved props.Request props.py:11 node.setter (no_project_symbol_named)
             unresolved props.use props.py:23 value (value_call)
         "#]],
@@ -168,8 +171,11 @@ fn fixtures_of_plugins_and_generator_fixtures_feed_tests() {
             plugin.paths.monkeypatch -> plugin.paths.Patcher @14 constructor 0.9
             test_things -> pytest.fixture @3 import 0.95
             test_things.path1 -> plugin.paths.Factory.mktemp @5 typed_receiver 0.85
+            test_things.path1 -> plugin.paths.LegacyPlugin.tmpdir_factory @4 pytest_fixture 0.9
             test_things.test_patch -> plugin.paths.Patcher.setattr @10 typed_receiver 0.85
             test_things.test_patch -> plugin.paths.Patcher.setattr @9 typed_receiver 0.85
+            test_things.test_patch -> plugin.paths.monkeypatch @8 pytest_fixture 0.9
+            test_things.test_patch -> test_things.path1 @8 pytest_fixture 0.9
             unresolved test_things.test_patch tests/test_things.py:11 helper.mktemp (unknown_receiver_type)
         "#]],
     );
@@ -347,10 +353,7 @@ fn tuples_callable_objects_and_context_managers_type_what_they_give() {
             test_fixture.run_and_parse -> junit.RunAndParse @4 constructor 0.9
             test_fixture.test_fixture -> junit.DomNode.assert_attr @8 typed_receiver 0.85
             test_fixture.test_fixture -> junit.RunAndParse.__call__ @7 typed_receiver 0.85
-            unresolved junit.test_junit junit.py:49 raises(ValueError).__exit__ (no_project_symbol_named)
-            unresolved junit.test_junit junit.py:52 Watcher().__exit__ (no_project_symbol_named)
-            unresolved junit.test_junit junit.py:54 patcher.context().__enter__ (unknown_receiver_type)
-            unresolved junit.test_junit junit.py:54 patcher.context().__exit__ (no_project_symbol_named)
+            test_fixture.test_fixture -> test_fixture.run_and_parse @6 pytest_fixture 0.9
         "#]],
     );
 }
@@ -412,7 +415,9 @@ fn factory_fixtures_class_fixtures_stub_subclasses_and_outside_super() {
             test_factories.ColorMapping -> <builtin>.classmethod @4 same_scope 0.95
             test_factories.TestThings -> pytest.fixture @13 import 0.95
             test_factories.TestThings.test_import -> test_factories.ColorMapping.format @21 typed_receiver 0.85
+            test_factories.TestThings.test_import -> test_factories.TestThings.importasmod @19 pytest_fixture 0.9
             test_factories.TestThings.test_import -> test_factories.TestThings.importasmod.importasmod @20 typed_receiver 0.85
+            test_factories.TestThings.test_import -> test_factories.color_mapping @19 pytest_fixture 0.9
         "#]],
     );
 }
@@ -483,7 +488,7 @@ fn subscripts_read_elements_of_containers_and_getitem() {
             rep = reports[1]
             rep.to_json()  # calls: reports.Report.to_json
             by_id["a"].to_json()  # calls: reports.Report.to_json
-            traceback[-1].to_json()  # calls: reports.Report.to_json
+            traceback[-1].to_json()  # calls: reports.Report.to_json, reports.Traceback.__getitem__
             pairs[0].to_json()  # calls: unresolved
         "#,
         expect![[r#"
@@ -492,6 +497,7 @@ fn subscripts_read_elements_of_containers_and_getitem() {
             reports.use -> reports.Report.to_json @12 typed_receiver 0.85
             reports.use -> reports.Report.to_json @13 typed_receiver 0.85
             reports.use -> reports.Report.to_json @14 typed_receiver 0.85
+            reports.use -> reports.Traceback.__getitem__ @14 typed_receiver 0.85
             unresolved reports.use reports.py:15 pairs[0].to_json (unknown_member)
         "#]],
     );

@@ -24,6 +24,8 @@ mod python;
 mod python_annotations;
 mod python_bindings;
 mod python_decorators;
+mod python_fixture_requests;
+mod python_implicit_calls;
 mod python_value_references;
 mod query;
 mod query_plan;
@@ -59,6 +61,10 @@ pub const PROPERTY_BINDING: &str = "property";
 /// The binding that marks a Python function decorated as a pytest fixture (`@pytest.fixture`,
 /// `@fixture(scope=…)`): tests elsewhere may receive its value by naming it.
 pub const FIXTURE_BINDING: &str = "fixture";
+
+/// The binding that marks a pytest fixture declared `autouse=True`: every test in its scope
+/// (its class, module, or the folders under its `conftest.py`) runs it.
+pub const AUTOUSE_FIXTURE_BINDING: &str = "autouse_fixture";
 
 /// The binding that marks a Python `@overload` stub: the implementation of the same name is
 /// what runs.

@@ -60,6 +60,9 @@ impl Lowering for PythonLowering {
     }
 
     fn after_definition(&self, tag: &Tag<'_>, symbol: &tether_model::Symbol, _scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+        if symbol.kind == SymbolKind::Class {
+            crate::python_fixture_requests::record_fixture_requests(tag.node, symbol, false, source, facts);
+        }
         if !symbol.kind.is_callable() {
             return;
         }
@@ -80,9 +83,11 @@ impl Lowering for PythonLowering {
         if decorators.iter().any(|name| name == "overload") {
             facts.bindings.push(Binding::everywhere(symbol.id, OVERLOAD_BINDING.to_string(), BindingValue::Unknown, line));
         }
-        if decorators.iter().any(|name| name == "fixture") {
+        let is_fixture = decorators.iter().any(|name| name == "fixture");
+        if is_fixture {
             facts.bindings.push(Binding::everywhere(symbol.id, FIXTURE_BINDING.to_string(), BindingValue::Unknown, line));
         }
+        crate::python_fixture_requests::record_fixture_requests(tag.node, symbol, is_fixture, source, facts);
         // A decorator that is not known to hand the function back as it was receives it as a
         // value (a registry, a framework route, a wrapper): the function escapes there.
         if let (Some(decorator), Some(parent)) = (first_decorator(tag.node), symbol.parent) {
@@ -107,6 +112,7 @@ impl Lowering for PythonLowering {
                 let callee = callee_expression(callee_node, source);
                 if tag.node.kind() == "call" {
                     record_function_references(tag.node, &callee, caller, source, facts);
+                    crate::python_implicit_calls::lower_builtin_protocol_call(tag.node, &callee, caller, source, facts);
                 }
                 facts.calls.push(CallSite { caller, callee, line: line_of(tag.node), byte: tag.node.start_byte() as u32, text: shorten(text_of(callee_node, source)) });
             }
@@ -130,7 +136,8 @@ impl Lowering for PythonLowering {
             }
             CaptureRole::Binding => crate::python_bindings::lower_binding(tag.node, scopes, source, facts),
             CaptureRole::Value => crate::python_value_references::lower_value_positions(tag.node, scopes, source, facts),
-            CaptureRole::Protocol => lower_protocol_calls(tag.node, scopes, source, facts),
+            CaptureRole::Protocol => crate::python_implicit_calls::lower_protocol_calls(tag.node, scopes, source, facts),
+            CaptureRole::Attribute => crate::python_implicit_calls::lower_attribute_read(tag.node, scopes, source, facts),
             CaptureRole::Name | CaptureRole::Definition(_) | CaptureRole::LocalScope => {}
         }
     }
@@ -159,32 +166,6 @@ fn decorator_names(definition: Node<'_>, source: &str) -> Vec<String> {
         }
     }
     names
-}
-
-/// The methods a construct calls with no call expression: `with x:` (and `async with`) calls
-/// `x.__enter__()` then `x.__exit__()` (`__aenter__`/`__aexit__`). Each becomes a call site of
-/// the statement's line, on the value's receiver, resolved like any method call.
-fn lower_protocol_calls(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
-    if node.kind() != "with_item" {
-        return;
-    }
-    let Some(value) = field_child!(node, "value") else { return };
-    // `with open(p) as f`: the value is the `as_pattern`'s first child.
-    let value = if value.kind() == "as_pattern" { value.named_child(0).unwrap_or(value) } else { value };
-    let is_async = node.parent().and_then(|clause| clause.parent()).is_some_and(|statement| text_of(statement, source).starts_with("async"));
-    let methods: [&str; 2] = if is_async { ["__aenter__", "__aexit__"] } else { ["__enter__", "__exit__"] };
-    let caller = caller_scope(node, scopes);
-    for method in methods {
-        let callee = match dotted_path(value, source) {
-            Some(mut path) => {
-                path.push(method.to_string());
-                CalleeExpr::Path(path)
-            }
-            None => CalleeExpr::Method { receiver: value_receiver(value, source), name: method.to_string() },
-        };
-        let text = shorten(&format!("{}.{method}", text_of(value, source)));
-        facts.calls.push(CallSite { caller, callee, line: line_of(node), byte: value.start_byte() as u32, text });
-    }
 }
 
 /// Higher-order functions whose function arguments they call.
@@ -225,7 +206,7 @@ fn record_function_references(call: Node<'_>, callee: &CalleeExpr, caller: tethe
 
 /// The scope a call belongs to. Default values are evaluated where the function is defined,
 /// so a call inside a parameter list belongs to the function's enclosing scope.
-fn caller_scope(call: Node<'_>, scopes: &ScopeStack<'_>) -> tether_model::SymbolId {
+pub(crate) fn caller_scope(call: Node<'_>, scopes: &ScopeStack<'_>) -> tether_model::SymbolId {
     let named = scopes.innermost_named();
     if named.kind.is_callable() && scopes.innermost().id == named.id && is_inside_parameters(call, named) {
         if let Some(enclosing) = scopes.enclosing_of_innermost_named() {

@@ -8,8 +8,8 @@
 use tether_model::{CallSite, CalleeExpr, FileFacts};
 use tree_sitter::Node;
 
-use crate::outline::{line_of, ScopeStack};
-use crate::python::dotted_path;
+use crate::outline::{line_of, text_of, ScopeStack};
+use crate::python::{dotted_path, shorten};
 
 const NON_CALLING_FUNCTIONS: &str = include_str!("../../../queries/python/non_calling_functions.txt");
 
@@ -55,7 +55,9 @@ pub(crate) fn lower_value_positions(node: Node<'_>, scopes: &ScopeStack<'_>, sou
             }
             let is_higher_order = function_name.as_deref().is_some_and(|name| crate::python::HIGHER_ORDER_FUNCTIONS.contains(&name));
             let called = if is_higher_order { called_argument_bytes(node, facts) } else { Vec::new() };
-            let call_line = node.parent().map(|call| line_of(call));
+            // The receiving call, by its line and callee text (as its call site records them).
+            let call = node.parent().and_then(|call| Some((line_of(call), shorten(text_of(field_child!(call, "function")?, source)))));
+            let call = call.as_ref().map(|(line, text)| (*line, text.as_str()));
             for argument in node.named_children(&mut node.walk()) {
                 let value = match argument.kind() {
                     "keyword_argument" => field_child!(argument, "value"),
@@ -63,7 +65,7 @@ pub(crate) fn lower_value_positions(node: Node<'_>, scopes: &ScopeStack<'_>, sou
                     _ => Some(argument),
                 };
                 if let Some(value) = value.filter(|value| !called.contains(&(value.start_byte() as u32))) {
-                    record_values(value, scope, source, facts, 0, call_line);
+                    record_values(value, scope, source, facts, 0, call);
                 }
             }
         }
@@ -77,33 +79,34 @@ fn called_argument_bytes(arguments: Node<'_>, facts: &FileFacts) -> Vec<u32> {
     facts.function_references.iter().rev().take_while(|reference| reference.byte >= start).filter(|reference| reference.byte < end).map(|reference| reference.byte).collect()
 }
 
-/// `call_line`: for a call's arguments, the call's line, so an escape into an outside call
-/// is matched with the call's edge however the arguments wrap.
-fn record_values(value: Node<'_>, scope: tether_model::SymbolId, source: &str, facts: &mut FileFacts, depth: u32, call_line: Option<u32>) {
+/// `call`: for a call's arguments, the call's line and callee text, so an escape into an
+/// outside call is matched with the call's edge however the arguments wrap.
+fn record_values(value: Node<'_>, scope: tether_model::SymbolId, source: &str, facts: &mut FileFacts, depth: u32, call: Option<(u32, &str)>) {
     match value.kind() {
         "identifier" | "attribute" => {
             // `None`, `True` and friends are keywords in the grammar; `self.x` may hold a
             // function as well as anything else: the resolver decides.
             if let Some(path) = dotted_path(value, source) {
-                facts.value_references.push(CallSite { caller: scope, callee: CalleeExpr::Path(path), line: call_line.unwrap_or_else(|| line_of(value)), byte: value.start_byte() as u32, text: String::new() });
+                let (line, text) = call.map_or_else(|| (line_of(value), String::new()), |(line, text)| (line, text.to_string()));
+                facts.value_references.push(CallSite { caller: scope, callee: CalleeExpr::Path(path), line, byte: value.start_byte() as u32, text });
             }
         }
         "list" | "tuple" | "set" | "expression_list" | "parenthesized_expression" | "pattern_list" if depth < MAX_CONTAINER_DEPTH => {
             for element in value.named_children(&mut value.walk()) {
-                record_values(element, scope, source, facts, depth + 1, call_line);
+                record_values(element, scope, source, facts, depth + 1, call);
             }
         }
         "dictionary" if depth < MAX_CONTAINER_DEPTH => {
             for pair in value.named_children(&mut value.walk()).filter(|pair| pair.kind() == "pair") {
                 if let Some(element) = field_child!(pair, "value") {
-                    record_values(element, scope, source, facts, depth + 1, call_line);
+                    record_values(element, scope, source, facts, depth + 1, call);
                 }
             }
         }
         // `handler if debug else other`, `a or b`.
         "conditional_expression" | "boolean_operator" if depth < MAX_CONTAINER_DEPTH => {
             for element in value.named_children(&mut value.walk()) {
-                record_values(element, scope, source, facts, depth + 1, call_line);
+                record_values(element, scope, source, facts, depth + 1, call);
             }
         }
         _ => {}

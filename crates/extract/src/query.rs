@@ -41,6 +41,9 @@ pub(crate) enum CaptureRole {
     /// `@reference.protocol`: a construct the language calls methods for without a call
     /// expression (Python's `with x:` calls `x.__enter__()` and `x.__exit__()`).
     Protocol,
+    /// `@reference.attribute`: an attribute read (`x.name` not called, not assigned), which
+    /// runs a getter when the attribute is a property.
+    Attribute,
     /// `@local.scope`: a block whose end ends the locals bound in it (no symbol).
     LocalScope,
     Name,
@@ -66,6 +69,7 @@ impl CaptureRole {
             "reference.inherits" => CaptureRole::Inherits,
             "reference.value" => CaptureRole::Value,
             "reference.protocol" => CaptureRole::Protocol,
+            "reference.attribute" => CaptureRole::Attribute,
             "local.definition" => CaptureRole::Binding,
             "local.scope" => CaptureRole::LocalScope,
             _ => return None,

@@ -37,6 +37,9 @@ pub fn render_facts(facts: &FileFacts) -> String {
     for value in &facts.value_references {
         let _ = writeln!(out, "value {} -> {} @{}", name_of(value.caller), render_callee(&value.callee, separator), value.line);
     }
+    for request in &facts.fixture_requests {
+        let _ = writeln!(out, "fixture {} -> {} @{}", name_of(request.requester), request.name, request.line);
+    }
     for import in &facts.imports {
         let style = match import.style {
             ImportStyle::PythonImport => "import",

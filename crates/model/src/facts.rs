@@ -22,6 +22,14 @@ pub struct FileFacts {
     /// those that denote project functions, methods or classes become REFERENCES edges, and
     /// answers about those symbols say that calls through values may reach them.
     pub value_references: Vec<CallSite>,
+    /// Calls the language makes for a construct with no call expression (`with x:` calls
+    /// `x.__enter__()`, `a == b` `a.__eq__(b)`, `len(x)` `x.__len__()`): resolved like calls,
+    /// kept only when bound to project code, and not counted among call sites.
+    pub implicit_calls: Vec<CallSite>,
+    /// Python attribute reads (`x.name`, not called or assigned): a property's getter runs.
+    pub attribute_reads: Vec<CallSite>,
+    /// Pytest fixtures a test or fixture asks for by name (its parameters, `usefixtures`).
+    pub fixture_requests: Vec<FixtureRequest>,
     pub imports: Vec<Import>,
     pub supertypes: Vec<SupertypeRef>,
     pub impls: Vec<ImplBlock>,
@@ -34,6 +42,18 @@ impl FileFacts {
     pub fn module(&self) -> Option<&Symbol> {
         self.symbols.first()
     }
+}
+
+/// A pytest fixture asked for by name: a parameter of a test or fixture (`def test_x(client)`),
+/// or `@pytest.mark.usefixtures("db")` on a test, fixture or test class (the class's requests
+/// are its test methods'). Pytest runs the fixture before the requester, whose result depends
+/// on it.
+#[derive(Clone, PartialEq, Debug)]
+pub struct FixtureRequest {
+    pub requester: SymbolId,
+    pub name: String,
+    /// 1-based line of the parameter or decorator.
+    pub line: u32,
 }
 
 /// One call site (or Rust macro invocation) inside a caller.

@@ -67,10 +67,16 @@ pub enum ResolutionRule {
     Ambiguous,
     /// Only the name matched; no scope, import or type supported it.
     NameOnly,
+    /// A pytest test or fixture asking for a fixture (a parameter, `usefixtures`, `autouse`):
+    /// pytest calls the fixture first.
+    PytestFixture,
+    /// Code outside the project may call it back: a project object handed to an outside call
+    /// (its `__call__`), or a method of a project class an outside base may call.
+    Callback,
 }
 
 impl ResolutionRule {
-    pub const ALL: [ResolutionRule; 12] = [
+    pub const ALL: [ResolutionRule; 14] = [
         ResolutionRule::Syntax,
         ResolutionRule::SameScope,
         ResolutionRule::Import,
@@ -83,6 +89,8 @@ impl ResolutionRule {
         ResolutionRule::DynamicDispatch,
         ResolutionRule::Ambiguous,
         ResolutionRule::NameOnly,
+        ResolutionRule::PytestFixture,
+        ResolutionRule::Callback,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -99,6 +107,8 @@ impl ResolutionRule {
             ResolutionRule::DynamicDispatch => "dynamic_dispatch",
             ResolutionRule::Ambiguous => "ambiguous",
             ResolutionRule::NameOnly => "name_only",
+            ResolutionRule::PytestFixture => "pytest_fixture",
+            ResolutionRule::Callback => "callback",
         }
     }
 
@@ -117,6 +127,8 @@ impl ResolutionRule {
             ResolutionRule::DynamicDispatch => 0.5,
             ResolutionRule::Ambiguous => 0.4,
             ResolutionRule::NameOnly => 0.2,
+            ResolutionRule::PytestFixture => 0.9,
+            ResolutionRule::Callback => 0.5,
         }
     }
 }

@@ -18,7 +18,7 @@ mod symbol;
 pub use deadline::{Cancelled, Deadline, DeadlineTicker};
 pub use diagnostic::{Diagnostic, DiagnosticKind};
 pub use facts::{
-    Binding, BindingValue, CallSite, CalleeExpr, FileFacts, ImplBlock, Import, ImportStyle,
+    Binding, BindingValue, CallSite, CalleeExpr, FileFacts, FixtureRequest, ImplBlock, Import, ImportStyle,
     Receiver, SupertypeRef,
 };
 pub use graph::{

@@ -167,5 +167,5 @@ impl Snapshot {
 
 /// Edges that may not hold at run time.
 pub(crate) fn is_uncertain(rule: ResolutionRule) -> bool {
-    matches!(rule, ResolutionRule::DynamicDispatch | ResolutionRule::Ambiguous | ResolutionRule::NameOnly)
+    matches!(rule, ResolutionRule::DynamicDispatch | ResolutionRule::Ambiguous | ResolutionRule::NameOnly | ResolutionRule::Callback)
 }

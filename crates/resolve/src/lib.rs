@@ -26,6 +26,7 @@ mod bindings_in_force;
 mod blanket_impls;
 mod builtins;
 mod call_results;
+mod callback_edges;
 mod calls;
 mod closure_arguments;
 mod closure_results;
@@ -35,6 +36,8 @@ mod generic_arguments;
 mod macro_defined_types;
 mod project_index;
 mod project_iterators;
+mod property_reads;
+mod pytest_fixture_edges;
 mod pytest_fixtures;
 mod python_containers;
 mod python_rules;
@@ -73,6 +76,9 @@ pub(crate) const PROPERTY_BINDING: &str = "property";
 
 /// The binding under which extraction marks a pytest fixture function.
 pub(crate) const FIXTURE_BINDING: &str = "fixture";
+
+/// The binding under which extraction marks a pytest fixture declared `autouse=True`.
+pub(crate) const AUTOUSE_FIXTURE_BINDING: &str = "autouse_fixture";
 
 /// The binding under which extraction marks a Python `@overload` stub.
 pub(crate) const OVERLOAD_BINDING: &str = "overload";
@@ -304,6 +310,20 @@ fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls
             }
         }
     }
+    result.edges.extend(crate::pytest_fixture_edges::fixture_edges_of_file(resolver, file));
+    if language == Language::Python {
+        result.edges.extend(crate::callback_edges::escaping_instance_callbacks(resolver, file));
+        result.edges.extend(crate::property_reads::property_read_edges(resolver, file));
+    }
+    // The language's own calls (`with`, operators, subscripts): project targets only, and not
+    // counted among call sites.
+    for call in &file.implicit_calls {
+        let Some(method) = crate::calls::callee_name(&call.callee) else { continue };
+        let Some(caller) = resolver.index.sym_of(call.caller).filter(|_| resolver.index.names.contains(method)) else { continue };
+        if let targets @ CallTargets::Project(_) = resolver.resolve_call(caller, call, language) {
+            record_targets(resolver, &mut result, call, targets, language);
+        }
+    }
     for call in &file.calls {
         let Some(caller) = resolver.index.sym_of(call.caller) else { continue };
         let targets = resolver.resolve_call(caller, call, language);
@@ -319,6 +339,9 @@ fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls
                 reason,
             });
             continue;
+        }
+        if language == Language::Python {
+            result.edges.extend(crate::callback_edges::outside_base_callbacks(resolver, caller, call, &targets));
         }
         record_targets(resolver, &mut result, call, targets, language);
     }

@@ -40,6 +40,10 @@ pub(crate) struct ProjectIndex<'a> {
     /// Functions decorated as pytest fixtures in plugin modules (neither test files nor
     /// `conftest.py`), by name: the fixtures a plugin such as pytest itself provides.
     pub python_plugin_fixtures: HashMap<&'a str, Vec<Sym>>,
+    /// Pytest fixtures declared `autouse=True`, by the module or class that defines them.
+    pub python_autouse_fixtures: HashMap<Sym, Vec<Sym>>,
+    /// The names of Python property getters: only reads of these names may run project code.
+    pub python_property_names: HashSet<&'a str>,
 }
 
 impl<'a> ProjectIndex<'a> {
@@ -81,6 +85,8 @@ impl<'a> ProjectIndex<'a> {
             python_module_prefixes: by_name.python_module_prefixes,
             python_conftests: by_name.python_conftests,
             python_plugin_fixtures: by_scope.python_plugin_fixtures,
+            python_autouse_fixtures: by_scope.python_autouse_fixtures,
+            python_property_names: by_scope.python_property_names,
         }
     }
 
@@ -209,6 +215,8 @@ struct ScopeTables<'a> {
     imports_by_scope: HashMap<Sym, Vec<u32>>,
     bindings_by_scope: HashMap<Sym, HashMap<&'a str, Vec<&'a Binding>>>,
     python_plugin_fixtures: HashMap<&'a str, Vec<Sym>>,
+    python_autouse_fixtures: HashMap<Sym, Vec<Sym>>,
+    python_property_names: HashSet<&'a str>,
 }
 
 impl<'a> ScopeTables<'a> {
@@ -243,6 +251,14 @@ impl<'a> ScopeTables<'a> {
                 let Some(scope) = scope else { continue };
                 if is_plugin_file && binding.name == crate::FIXTURE_BINDING {
                     tables.python_plugin_fixtures.entry(symbols[scope as usize].name.as_str()).or_default().push(scope);
+                }
+                if binding.name == crate::PROPERTY_BINDING {
+                    tables.python_property_names.insert(symbols[scope as usize].name.as_str());
+                }
+                if binding.name == crate::AUTOUSE_FIXTURE_BINDING {
+                    if let Some(owner) = symbols[scope as usize].parent.and_then(|parent| by_id.get(&parent).copied()) {
+                        tables.python_autouse_fixtures.entry(owner).or_default().push(scope);
+                    }
                 }
                 tables.bindings_by_scope.entry(scope).or_default().entry(binding.name.as_str()).or_default().push(binding);
             }

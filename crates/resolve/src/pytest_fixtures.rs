@@ -26,7 +26,7 @@ impl Resolver<'_> {
         if !is_pytest_file(&self.index.symbol(module).path) && !is_fixture {
             return None;
         }
-        let fixture = self.pytest_class_fixture_named(function, name).or_else(|| self.pytest_fixture_named(module, function, name))?;
+        let fixture = self.pytest_fixture_for(function, name)?;
         // What the fixture returns (its annotation or a `return`), else what it yields, else
         // a function or class it returns (a factory such as `importasmod`).
         self.declared_return_type(fixture, Language::Python)
@@ -41,6 +41,13 @@ impl Resolver<'_> {
                     _ => None,
                 })
             })
+    }
+
+    /// The fixture pytest gives `requester` for the name `name`: a fixture method of its class,
+    /// else a function of its module, of a `conftest.py` above, or of a plugin.
+    pub(crate) fn pytest_fixture_for(&self, requester: Sym, name: &str) -> Option<Sym> {
+        let module = self.index.module_of[requester as usize];
+        self.pytest_class_fixture_named(requester, name).or_else(|| self.pytest_fixture_named(module, requester, name))
     }
 
     /// A `@fixture` method of the requesting method's class (or its bases), not itself.

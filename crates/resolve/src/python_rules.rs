@@ -32,7 +32,7 @@ impl Resolver<'_> {
     }
 
     fn python_head(&self, scope: Sym, name: &str, bindings: BindingUse) -> Option<Resolved> {
-        if name == "self" || name == "cls" {
+        if (name == "self" || name == "cls") && !self.python_rebinds_receiver_name(scope, name) {
             // An attribute's value (`self.config = self.make_config()`) is recorded on the class
             // but written in a method: there, too, `self` is an instance of the class.
             let class_of_attribute = (self.index.symbol(scope).kind == SymbolKind::Class).then_some(scope);
@@ -73,6 +73,17 @@ impl Resolver<'_> {
             return Some(Resolved { denotation: Denotation::Builtin(name.to_string()), rule: ResolutionRule::SameScope });
         }
         None
+    }
+
+    /// Whether the method around `scope` rebinds `self` or `cls` (`from .testing import
+    /// FlaskClient as cls`, `cls = self.client_class`): there the name is that local, not the
+    /// method's class.
+    fn python_rebinds_receiver_name(&self, scope: Sym, name: &str) -> bool {
+        let Some(method) = self.index.enclosing_of_kind(scope, &[SymbolKind::Method, SymbolKind::Function]) else { return false };
+        if self.imported_name(method, name, 0).is_some() {
+            return true;
+        }
+        self.index.bindings_named(method, name).is_some_and(|bindings| bindings.iter().any(|binding| !matches!(binding.value, tether_model::BindingValue::Type { .. } | tether_model::BindingValue::UntypedParameter)))
     }
 
     /// A typed local binding of `name` visible in exactly this scope.

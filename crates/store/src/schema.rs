@@ -13,7 +13,7 @@ use tether_model::EdgeKind;
 use crate::{GraphStore, StoreError};
 
 /// The version this build reads and writes.
-pub const SCHEMA_VERSION: u32 = 5;
+pub const SCHEMA_VERSION: u32 = 6;
 
 pub(crate) const NODE_TABLES: &[&str] = &[
     "CREATE NODE TABLE Meta(key STRING, value STRING, PRIMARY KEY(key))",

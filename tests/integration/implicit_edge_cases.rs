@@ -1,0 +1,309 @@
+//! Edges no call expression spells out: pytest fixtures (parameters, `usefixtures`, autouse,
+//! conftest chains), callbacks through outside code, and `cls` rebound inside a method. Each
+//! marker line must reach exactly its targets; removing a rule fails its test.
+
+use expect_test::expect;
+use tether_tests::check;
+
+#[test]
+fn tests_and_fixtures_depend_on_the_fixtures_they_request() {
+    check(
+        r#"
+        //- /tests/conftest.py
+        import pytest
+        from app import make_app
+
+        @pytest.fixture
+        def app():
+            return make_app()  # calls: app.make_app
+
+        @pytest.fixture
+        def client(app):  # calls: conftest.app
+            return app.client()  # calls: app.App.client
+
+        @pytest.fixture(autouse=True)
+        def clean_environment(monkeypatch):  # calls: none
+            pass
+
+        @pytest.fixture
+        def database():
+            return 1
+        //- /tests/test_views.py
+        import pytest
+
+        @pytest.fixture
+        def client():
+            return 2
+
+        def test_index(client, tmp_path):  # calls: test_views.client, conftest.clean_environment
+            pass
+
+        def test_app(app):  # calls: conftest.app, conftest.clean_environment
+            pass
+
+        @pytest.mark.usefixtures("database")  # calls: pytest.mark.usefixtures, conftest.database, conftest.clean_environment
+        def test_with_database():  # calls: none
+            pass
+
+        def helper(app):  # calls: none
+            pass
+
+        @pytest.mark.usefixtures("database")  # calls: pytest.mark.usefixtures, conftest.database
+        class TestGroup:
+            @pytest.fixture(autouse=True)
+            def reset(self):  # calls: none
+                pass
+
+            def test_one(self, app):  # calls: conftest.app, test_views.TestGroup.reset, conftest.clean_environment
+                pass
+        //- /app.py
+        class App:
+            def client(self):
+                return 3
+
+        def make_app() -> App:
+            return App()  # calls: app.App
+        "#,
+        expect![[r#"
+            app.make_app -> app.App @6 constructor 0.9
+            conftest -> pytest.fixture @12 import 0.95
+            conftest -> pytest.fixture @16 import 0.95
+            conftest -> pytest.fixture @4 import 0.95
+            conftest -> pytest.fixture @8 import 0.95
+            conftest.app -> app.make_app @6 import 0.95
+            conftest.client -> app.App.client @10 typed_receiver 0.85
+            conftest.client -> conftest.app @9 pytest_fixture 0.9
+            test_views -> pytest.fixture @3 import 0.95
+            test_views -> pytest.mark.usefixtures @13 import 0.95
+            test_views -> pytest.mark.usefixtures @20 import 0.95
+            test_views.TestGroup -> pytest.fixture @22 import 0.95
+            test_views.TestGroup.test_one -> conftest.app @26 pytest_fixture 0.9
+            test_views.TestGroup.test_one -> conftest.clean_environment @26 pytest_fixture 0.9
+            test_views.TestGroup.test_one -> conftest.database @20 pytest_fixture 0.9
+            test_views.TestGroup.test_one -> test_views.TestGroup.reset @26 pytest_fixture 0.9
+            test_views.test_app -> conftest.app @10 pytest_fixture 0.9
+            test_views.test_app -> conftest.clean_environment @10 pytest_fixture 0.9
+            test_views.test_index -> conftest.clean_environment @7 pytest_fixture 0.9
+            test_views.test_index -> test_views.client @7 pytest_fixture 0.9
+            test_views.test_with_database -> conftest.clean_environment @13 pytest_fixture 0.9
+            test_views.test_with_database -> conftest.database @13 pytest_fixture 0.9
+        "#]],
+    );
+}
+
+#[test]
+fn outside_code_calls_back_into_project_objects() {
+    check(
+        r#"
+        //- /web/__init__.py
+        //- /web/app.py
+        from werkzeug.serving import run_simple
+        from werkzeug.test import Client
+        from signals import started
+
+        class App:
+            def __call__(self, environ, start_response):
+                return self.dispatch(environ)  # calls: web.app.App.dispatch
+
+            def dispatch(self, environ):
+                return []
+
+            def run(self):
+                started.send(self)  # calls: signals.started.send
+                run_simple("localhost", 5000, self)  # calls: werkzeug.serving.run_simple, web.app.App.__call__
+
+            def test_client(self):
+                return AppClient(self)  # calls: web.app.AppClient, web.app.App.__call__
+
+        class AppClient(Client):
+            def open(self, *args):
+                return super().open(*args)  # calls: <builtin>.super, werkzeug.test.Client.open
+
+            def session(self):
+                return 1
+
+            def _private(self):
+                return 2
+
+        def use(client: AppClient):
+            client.get("/")  # calls: werkzeug.test.Client.get, web.app.AppClient.open
+            client.session()  # calls: web.app.AppClient.session
+        //- /web/cli.py
+        import click
+        from click.testing import CliRunner
+
+        class AppGroup(click.Group):
+            def get_command(self, ctx, name):
+                return None
+
+            def helper(self):
+                return None
+
+        def run_cli():
+            runner = CliRunner()
+            group = AppGroup()
+            runner.invoke(group, ["x"])  # calls: click.testing.CliRunner().invoke, web.cli.AppGroup.get_command
+        "#,
+        expect![[r#"
+            web.app.App.__call__ -> web.app.App.dispatch @7 self_method 0.9
+            web.app.App.run -> signals.started.send @13 import 0.95
+            web.app.App.run -> web.app.App.__call__ @14 callback 0.5
+            web.app.App.run -> werkzeug.serving.run_simple @14 import 0.95
+            web.app.App.test_client -> web.app.App.__call__ @17 callback 0.5
+            web.app.App.test_client -> web.app.AppClient @17 constructor 0.9
+            web.app.AppClient.open -> <builtin>.super @21 same_scope 0.95
+            web.app.AppClient.open -> werkzeug.test.Client.open @21 self_method 0.9
+            web.app.use -> web.app.AppClient.open @30 callback 0.5
+            web.app.use -> web.app.AppClient.session @31 typed_receiver 0.85
+            web.app.use -> werkzeug.test.Client.get @30 typed_receiver 0.85
+            web.cli.run_cli -> click.testing.CliRunner @12 import 0.95
+            web.cli.run_cli -> click.testing.CliRunner().invoke @14 typed_receiver 0.85
+            web.cli.run_cli -> web.cli.AppGroup @13 constructor 0.9
+            web.cli.run_cli -> web.cli.AppGroup.get_command @14 callback 0.5
+        "#]],
+    );
+}
+
+#[test]
+fn cls_rebound_inside_a_method_is_the_local() {
+    check(
+        r#"
+        //- /pkg/__init__.py
+        //- /pkg/app.py
+        class App:
+            def make_client(self):
+                cls = self.client_class
+                if cls is None:
+                    from pkg.client import Client as cls
+                return cls(self)  # calls: pkg.client.Client.__init__
+
+            @classmethod
+            def create(cls):
+                return cls()  # calls: pkg.app.App
+        //- /pkg/client.py
+        class Client:
+            def __init__(self, app):
+                self.app = app
+        "#,
+        expect![[r#"
+            pkg.app.App -> <builtin>.classmethod @8 same_scope 0.95
+            pkg.app.App.create -> pkg.app.App @10 constructor 0.9
+            pkg.app.App.make_client -> pkg.client.Client.__init__ @6 constructor 0.9
+        "#]],
+    );
+}
+
+#[test]
+fn reading_a_property_runs_its_getter() {
+    check(
+        r#"
+        //- /shop/__init__.py
+        //- /shop/cart.py
+        from functools import cached_property
+
+        class Cart:
+            def __init__(self):
+                self.items = []
+
+            @property
+            def total(self) -> int:
+                return len(self.items)  # calls: <builtin>.len
+
+            @total.setter
+            def total(self, value):
+                pass
+
+            @cached_property
+            def owner(self) -> "Cart":
+                return self
+
+            def describe(self):
+                print(self.total)  # calls: <builtin>.print, shop.cart.Cart.total
+                return self.owner.total  # calls: shop.cart.Cart.owner, shop.cart.Cart.total
+
+        def reset(cart: Cart, other):
+            cart.total = 0  # calls: none
+            if cart.total > 1:  # calls: shop.cart.Cart.total
+                return other.total  # calls: none
+            return cart.items  # calls: none
+        "#,
+        expect![[r#"
+            shop.cart.Cart -> <builtin>.property @7 same_scope 0.95
+            shop.cart.Cart -> functools.cached_property @15 import 0.95
+            shop.cart.Cart.describe -> <builtin>.print @20 same_scope 0.95
+            shop.cart.Cart.describe -> shop.cart.Cart.owner @21 self_method 0.9
+            shop.cart.Cart.describe -> shop.cart.Cart.total @20 self_method 0.9
+            shop.cart.Cart.describe -> shop.cart.Cart.total @21 self_method 0.9
+            shop.cart.Cart.total -> <builtin>.len @9 same_scope 0.95
+            shop.cart.reset -> shop.cart.Cart.total @25 typed_receiver 0.85
+            unresolved shop.cart.Cart shop/cart.py:11 total.setter (no_project_symbol_named)
+            unresolved shop.cart.reset shop/cart.py:26 other.total (value_reference)
+        "#]],
+    );
+}
+
+#[test]
+fn operators_loops_subscripts_and_builtins_call_dunders() {
+    check(
+        r#"
+        //- /vec/__init__.py
+        //- /vec/point.py
+        class Point:
+            def __eq__(self, other):
+                return True
+
+            def __add__(self, other) -> "Point":
+                return self
+
+            def __iter__(self):
+                return iter([1, 2])  # calls: <builtin>.iter
+
+            def __contains__(self, item):
+                return False
+
+            def __getitem__(self, index):
+                return 0
+
+            def __setitem__(self, index, value):
+                pass
+
+            def __len__(self):
+                return 2
+
+            def __repr__(self):
+                return "Point"
+
+            def __format__(self, spec):
+                return "P"
+
+        def use(a: Point, b: Point, items):
+            same = a == b  # calls: vec.point.Point.__eq__
+            total = a + b  # calls: vec.point.Point.__add__
+            for x in a:  # calls: vec.point.Point.__iter__
+                pass
+            squares = [x for x in b]  # calls: vec.point.Point.__iter__
+            found = 1 in a  # calls: vec.point.Point.__contains__
+            first = a[0]  # calls: vec.point.Point.__getitem__
+            a[1] = 3  # calls: vec.point.Point.__setitem__
+            size = len(a)  # calls: <builtin>.len, vec.point.Point.__len__
+            text = f"{a!r} {b}"  # calls: vec.point.Point.__repr__, vec.point.Point.__format__
+            other = items[0] + 1  # calls: none
+            return (a) == b  # calls: vec.point.Point.__eq__
+        "#,
+        expect![[r#"
+            vec.point.Point.__iter__ -> <builtin>.iter @9 same_scope 0.95
+            vec.point.use -> <builtin>.len @38 same_scope 0.95
+            vec.point.use -> vec.point.Point.__add__ @31 typed_receiver 0.85
+            vec.point.use -> vec.point.Point.__contains__ @35 typed_receiver 0.85
+            vec.point.use -> vec.point.Point.__eq__ @30 typed_receiver 0.85
+            vec.point.use -> vec.point.Point.__eq__ @41 typed_receiver 0.85
+            vec.point.use -> vec.point.Point.__format__ @39 typed_receiver 0.85
+            vec.point.use -> vec.point.Point.__getitem__ @36 typed_receiver 0.85
+            vec.point.use -> vec.point.Point.__iter__ @32 typed_receiver 0.85
+            vec.point.use -> vec.point.Point.__iter__ @34 typed_receiver 0.85
+            vec.point.use -> vec.point.Point.__len__ @38 typed_receiver 0.85
+            vec.point.use -> vec.point.Point.__repr__ @39 typed_receiver 0.85
+            vec.point.use -> vec.point.Point.__setitem__ @37 typed_receiver 0.85
+        "#]],
+    );
+}
