@@ -282,3 +282,50 @@ fn blast_of_an_override_reaches_the_callers_of_the_method_it_overrides() {
     let answer = snapshot.blast_symbol(square_init, BlastOptions::default()).unwrap();
     assert!(answer.items.iter().all(|item| item.edge_kind != tether_model::EdgeKind::Inherits), "{:?}", answer.items);
 }
+
+#[test]
+fn blast_of_code_run_at_import_reaches_every_test_of_the_importing_modules() {
+    let (_directory, snapshot) = snapshot_of(
+        r#"
+        //- /app/__init__.py
+        from app.routes import index
+        //- /app/registry.py
+        def register(function):
+            return function
+
+        def unused():
+            return 1
+        //- /app/routes.py
+        from app.registry import register
+
+        class Views:
+            @register
+            def index(self):
+                return "home"
+
+        def index():
+            return "home"
+        //- /tests/conftest.py
+        //- /tests/test_routes.py
+        import app
+
+        def test_home():
+            assert app.index() == "home"
+
+        def test_nothing():
+            assert True
+        //- /tests/test_other.py
+        def test_unrelated():
+            assert True
+        "#,
+    );
+    let tests_of = |address: &str| -> Vec<String> {
+        let subject = snapshot.resolve_address(address).unwrap();
+        let answer = snapshot.blast_symbol(subject, BlastOptions::default()).unwrap();
+        answer.tests_affected.iter().map(|test| snapshot.symbol(test.index).qualified_name.clone()).collect()
+    };
+    // `@register` runs when app.routes is imported, which `import app` does in test_routes.
+    assert_eq!(tests_of("app.registry.register"), ["test_routes.test_home", "test_routes.test_nothing"]);
+    // Nothing runs `unused` at import: no test depends on it.
+    assert!(tests_of("app.registry.unused").is_empty());
+}

@@ -36,6 +36,7 @@ mod rust_imports;
 mod rust_pin_projections;
 mod rust_receivers;
 mod rust_salsa_structs;
+mod rust_test_macros;
 mod rust_value_references;
 mod rust_item_macros;
 mod rust_macro_arguments;

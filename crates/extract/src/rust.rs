@@ -91,6 +91,10 @@ impl Lowering for RustLowering {
     }
 
     fn after_definition(&self, tag: &Tag<'_>, symbol: &Symbol, _scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+        if symbol.kind == SymbolKind::Macro {
+            crate::rust_test_macros::record_test_macro(tag.node, symbol, source, facts);
+            return;
+        }
         if symbol.kind.is_callable() {
             // The declared return type, as the binding `return` of the function.
             if let Some(value) = field_child!(tag.node, "return_type").and_then(|return_type| crate::rust_bindings::binding_type(return_type, tag.node, source)) {
@@ -268,6 +272,7 @@ fn lower_call(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut Fil
             if let Some(arguments) = node.named_children(&mut node.walk()).find(|child| child.kind() == "token_tree") {
                 let name = text_of(macro_path, source).rsplit("::").next().unwrap_or_default();
                 crate::rust_macro_arguments::calls_in_macro_arguments(name, arguments, caller, source, facts, 0);
+                crate::rust_test_macros::push_macro_written_test(node, name, scopes, source, facts);
             }
         }
         _ => {}

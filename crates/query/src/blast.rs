@@ -110,6 +110,9 @@ const MAX_BASES_WALKED: usize = 32;
 const CONFIDENT: f32 = 0.8;
 /// What a dependent depends through. REFERENCES (the symbol used as a value: its receiver
 /// may call it) is always uncertain, so what it reaches is `maybe`.
+/// The confidence of a test listed because importing its module runs the change.
+const IMPORT_TIME_CONFIDENCE: f32 = 0.8;
+
 const DEPENDENCY_EDGES: [EdgeKind; 5] = [EdgeKind::Calls, EdgeKind::Imports, EdgeKind::Inherits, EdgeKind::Implements, EdgeKind::References];
 
 struct Reached {
@@ -170,6 +173,9 @@ impl Snapshot {
             queue.push_back(*seed);
         }
         let mut uncertain_edges = 0usize;
+        // Modules whose import-time code (top level, class bodies) calls what was reached, with
+        // the distance of that code.
+        let mut import_time: HashMap<SymbolIndex, u32> = HashMap::default();
         // Symbols at the depth limit with dependents beyond it.
         let mut frontier_with_more = 0usize;
         // The walk goes on past `depth` (without paths) so that every test reached counts.
@@ -183,6 +189,11 @@ impl Snapshot {
             let mut more = false;
             for edge in self.incoming(current, &DEPENDENCY_EDGES) {
                 let dependent = edge.source;
+                if edge.edge.kind == EdgeKind::Calls {
+                    if let Some(module) = self.import_time_module(dependent) {
+                        import_time.entry(module).or_insert(distance + 1);
+                    }
+                }
                 let edge_uncertain = is_uncertain(edge.edge.rule) || edge.edge.kind == EdgeKind::References;
                 if edge_uncertain && within {
                     uncertain_edges += 1;
@@ -249,6 +260,18 @@ impl Snapshot {
         });
         let mut tests: Vec<(SymbolIndex, u32, f32)> =
             reached.iter().filter(|(index, state)| state.distance > 0 && self.symbol(**index).is_test).map(|(index, state)| (*index, state.distance, state.confidence)).collect();
+        // Tests whose module (or a module it imports) runs the change when imported.
+        if !import_time.is_empty() {
+            let modules: Vec<SymbolIndex> = import_time.keys().copied().collect();
+            let nearest = import_time.values().copied().min().unwrap_or(1);
+            let listed: HashSet<SymbolIndex> = tests.iter().map(|(test, _, _)| *test).collect();
+            let mut added: HashSet<SymbolIndex> = HashSet::default();
+            for (test, hops) in self.import_time_tests(&modules) {
+                if !listed.contains(&test) && added.insert(test) {
+                    tests.push((test, nearest + hops, IMPORT_TIME_CONFIDENCE));
+                }
+            }
+        }
         tests.sort_by(|a, b| a.1.cmp(&b.1).then(b.2.total_cmp(&a.2)).then_with(|| self.symbol(a.0).qualified_name.cmp(&self.symbol(b.0).qualified_name)));
         let mut affected: Vec<AffectedTest> = tests.into_iter().map(|(index, _, _)| AffectedTest { index, static_path: true, executed: None }).collect();
         if let Some(evidence) = &options.evidence {

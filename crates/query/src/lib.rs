@@ -12,6 +12,7 @@
 mod address;
 mod blast;
 mod hidden_callers;
+mod import_time;
 mod lookup;
 mod neighbours;
 mod page;
