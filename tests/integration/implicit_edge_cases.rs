@@ -307,3 +307,51 @@ fn operators_loops_subscripts_and_builtins_call_dunders() {
         "#]],
     );
 }
+
+#[test]
+fn rust_tests_written_by_a_macro_call_what_the_macro_calls() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "globs"
+        //- /src/lib.rs
+        pub struct Glob;
+        impl Glob {
+            pub fn new(pattern: &str) -> Glob { Glob }
+        }
+        pub fn is_match(glob: &Glob, path: &str) -> bool { true }
+
+        #[cfg(test)]
+        mod tests {
+            use super::{is_match, Glob};
+
+            macro_rules! matches {
+                ($name:ident, $pattern:expr, $path:expr) => {
+                    #[test]
+                    fn $name() {
+                        let glob = Glob::new($pattern);  // calls: globs::Glob::new
+                        assert!(is_match(&glob, $path));  // calls: <builtin>::assert!, globs::is_match
+                    }
+                };
+            }
+
+            macro_rules! plain {
+                () => { helper() };  // calls: none
+            }
+
+            matches!(star, "*", "a");  // calls: globs::tests::matches
+            matches!(question, "?", "b");  // calls: globs::tests::matches
+        }
+        "#,
+        expect![[r#"
+            globs::tests -> globs::tests::matches @25 macro 0.9
+            globs::tests -> globs::tests::matches @26 macro 0.9
+            globs::tests::matches -> <builtin>::assert! @16 macro 0.9
+            globs::tests::matches -> globs::Glob::new @15 import 0.95
+            globs::tests::matches -> globs::is_match @16 import 0.95
+            globs::tests::question -> globs::tests::matches @26 macro 0.9
+            globs::tests::star -> globs::tests::matches @25 macro 0.9
+        "#]],
+    );
+}

@@ -329,3 +329,38 @@ fn blast_of_code_run_at_import_reaches_every_test_of_the_importing_modules() {
     // Nothing runs `unused` at import: no test depends on it.
     assert!(tests_of("app.registry.unused").is_empty());
 }
+
+#[test]
+fn blast_lists_the_tests_a_macro_writes_not_the_macro() {
+    let (_directory, snapshot) = snapshot_of(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "globs"
+        //- /src/lib.rs
+        pub fn is_match(path: &str) -> bool { true }
+
+        #[cfg(test)]
+        mod tests {
+            use super::is_match;
+
+            macro_rules! matches {
+                ($name:ident, $path:expr) => {
+                    #[test]
+                    fn $name() {
+                        assert!(is_match($path));
+                    }
+                };
+            }
+
+            matches!(star, "a");
+            matches!(question, "b");
+        }
+        "#,
+    );
+    let subject = snapshot.resolve_address("globs::is_match").unwrap();
+    let answer = snapshot.blast_symbol(subject, BlastOptions::default()).unwrap();
+    let tests: Vec<&str> = answer.tests_affected.iter().map(|test| snapshot.symbol(test.index).qualified_name.as_str()).collect();
+    // The module stands for tests its macro calls write that tether cannot name.
+    assert_eq!(tests, ["globs::tests", "globs::tests::question", "globs::tests::star"]);
+}

@@ -259,7 +259,8 @@ impl Snapshot {
                 .then_with(|| self.symbol(a.index).qualified_name.cmp(&self.symbol(b.index).qualified_name))
         });
         let mut tests: Vec<(SymbolIndex, u32, f32)> =
-            reached.iter().filter(|(index, state)| state.distance > 0 && self.symbol(**index).is_test).map(|(index, state)| (*index, state.distance, state.confidence)).collect();
+            // A macro inside a test module is test code, not a test (the tests it writes are).
+            reached.iter().filter(|(index, state)| state.distance > 0 && self.symbol(**index).is_test && self.symbol(**index).kind != tether_model::SymbolKind::Macro).map(|(index, state)| (*index, state.distance, state.confidence)).collect();
         // Tests whose module (or a module it imports) runs the change when imported.
         if !import_time.is_empty() {
             let modules: Vec<SymbolIndex> = import_time.keys().copied().collect();
