@@ -321,6 +321,13 @@ fn rust_tests_written_by_a_macro_call_what_the_macro_calls() {
             pub fn new(pattern: &str) -> Glob { Glob }
         }
         pub fn is_match(glob: &Glob, path: &str) -> bool { true }
+        impl Glob {
+            pub fn matcher(&self) -> Matcher { Matcher }
+        }
+        pub struct Matcher;
+        impl Matcher {
+            pub fn matches(&self, path: &str) -> bool { true }
+        }
 
         #[cfg(test)]
         mod tests {
@@ -332,6 +339,8 @@ fn rust_tests_written_by_a_macro_call_what_the_macro_calls() {
                     fn $name() {
                         let glob = Glob::new($pattern);  // calls: globs::Glob::new
                         assert!(is_match(&glob, $path));  // calls: <builtin>::assert!, globs::is_match
+                        let matcher = glob.matcher();  // calls: globs::Glob::matcher
+                        assert!(matcher.matches($path));  // calls: <builtin>::assert!, globs::Matcher::matches
                     }
                 };
             }
@@ -345,13 +354,16 @@ fn rust_tests_written_by_a_macro_call_what_the_macro_calls() {
         }
         "#,
         expect![[r#"
-            globs::tests -> globs::tests::matches @25 macro 0.9
-            globs::tests -> globs::tests::matches @26 macro 0.9
-            globs::tests::matches -> <builtin>::assert! @16 macro 0.9
-            globs::tests::matches -> globs::Glob::new @15 import 0.95
-            globs::tests::matches -> globs::is_match @16 import 0.95
-            globs::tests::question -> globs::tests::matches @26 macro 0.9
-            globs::tests::star -> globs::tests::matches @25 macro 0.9
+            globs::tests -> globs::tests::matches @34 macro 0.9
+            globs::tests -> globs::tests::matches @35 macro 0.9
+            globs::tests::matches -> <builtin>::assert! @23 macro 0.9
+            globs::tests::matches -> <builtin>::assert! @25 macro 0.9
+            globs::tests::matches -> globs::Glob::matcher @24 typed_receiver 0.85
+            globs::tests::matches -> globs::Glob::new @22 import 0.95
+            globs::tests::matches -> globs::Matcher::matches @25 typed_receiver 0.85
+            globs::tests::matches -> globs::is_match @23 import 0.95
+            globs::tests::question -> globs::tests::matches @35 macro 0.9
+            globs::tests::star -> globs::tests::matches @34 macro 0.9
         "#]],
     );
 }

@@ -54,6 +54,9 @@ fn calls_in_tokens(children: &[Node<'_>], caller: SymbolId, source: &str, facts:
             index = typed_closure_parameters(&children, index, caller, source, facts);
             continue;
         }
+        if node.kind() == "let" {
+            let_binding(children, index, caller, source, facts);
+        }
         if !is_path_segment(node) {
             index += 1;
             continue;
@@ -131,6 +134,31 @@ fn typed_closure_parameters(children: &[Node<'_>], bar: usize, caller: SymbolId,
     }
     facts.bindings.extend(bindings);
     closing + 1
+}
+
+/// `let name = value;` (or `let mut name`) at `let`: when the value ends in a call or is a
+/// name, records it as a binding of `caller`, in force from the `;` to the token tree's end
+/// (a test macro's body: `let set = GlobSetBuilder::new().build();` types `set.is_match(…)`).
+fn let_binding(children: &[Node<'_>], at: usize, caller: SymbolId, source: &str, facts: &mut FileFacts) {
+    let mut position = at + 1;
+    if children.get(position).is_some_and(|token| matches!(token.kind(), "mutable_specifier" | "mut")) {
+        position += 1;
+    }
+    let (Some(name), Some(equals)) = (children.get(position), children.get(position + 1)) else { return };
+    if name.kind() != "identifier" || equals.kind() != "=" {
+        return;
+    }
+    let Some(semicolon) = children[position + 2..].iter().position(|token| token.kind() == ";").map(|offset| position + 2 + offset) else { return };
+    if semicolon == position + 2 {
+        return;
+    }
+    let value = match receiver_ending_at(children, semicolon - 1, source, 0) {
+        Receiver::Call(callee) => BindingValue::CallResult(*callee),
+        path @ Receiver::Path(_) => BindingValue::Expression(path),
+        _ => return,
+    };
+    let visible_to = name.parent().map_or(u32::MAX, |tree| tree.end_byte() as u32);
+    facts.bindings.push(Binding { scope: caller, name: text_of(*name, source).to_string(), value, line: line_of(*name), visible_from: children[semicolon].end_byte() as u32, visible_to });
 }
 
 fn is_path_segment(node: Node<'_>) -> bool {
