@@ -140,6 +140,13 @@ fn typed_closure_parameters(children: &[Node<'_>], bar: usize, caller: SymbolId,
 /// name, records it as a binding of `caller`, in force from the `;` to the token tree's end
 /// (a test macro's body: `let set = GlobSetBuilder::new().build();` types `set.is_match(…)`).
 fn let_binding(children: &[Node<'_>], at: usize, caller: SymbolId, source: &str, facts: &mut FileFacts) {
+    // Only a function's (or the macro being defined, not yet a symbol) locals: a `let` in
+    // functions a macro wraps in an impl or module (`cfg_x! { fn f() { let now = … } }`) would
+    // be read as the impl's, visible in its other functions.
+    let scope_kind = facts.symbols.iter().rev().find(|symbol| symbol.id == caller).map(|symbol| symbol.kind);
+    if scope_kind.is_some_and(|kind| !kind.is_callable()) {
+        return;
+    }
     let mut position = at + 1;
     if children.get(position).is_some_and(|token| matches!(token.kind(), "mutable_specifier" | "mut")) {
         position += 1;
