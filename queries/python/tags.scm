@@ -8,6 +8,9 @@
   name: (identifier) @name) @definition.function
 
 (lambda) @definition.lambda
+; `if __name__ == "__main__":` (the extractor keeps only that one, at module level): a script's
+; entry, a function named `__main__`, whose calls do not run on import.
+(if_statement) @definition.script
 
 ; Every call, whatever its callee; the extractor keeps the callee's structure.
 (call) @reference.call

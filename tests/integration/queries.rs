@@ -295,6 +295,12 @@ fn blast_of_code_run_at_import_reaches_every_test_of_the_importing_modules() {
 
         def unused():
             return 1
+
+        def cli():
+            return 2
+
+        if __name__ == "__main__":
+            cli()
         //- /app/routes.py
         from app.registry import register
 
@@ -326,8 +332,9 @@ fn blast_of_code_run_at_import_reaches_every_test_of_the_importing_modules() {
     };
     // `@register` runs when app.routes is imported, which `import app` does in test_routes.
     assert_eq!(tests_of("app.registry.register"), ["test_routes.test_home", "test_routes.test_nothing"]);
-    // Nothing runs `unused` at import: no test depends on it.
+    // Nothing runs `unused` at import: no test depends on it; `cli` runs only as a script.
     assert!(tests_of("app.registry.unused").is_empty());
+    assert!(tests_of("app.registry.cli").is_empty());
 }
 
 #[test]

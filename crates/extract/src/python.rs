@@ -47,6 +47,16 @@ impl Lowering for PythonLowering {
                 (kind, text_of(tag.name?, source).to_string())
             }
             DefinitionCapture::Lambda => (SymbolKind::Lambda, "<lambda>".to_string()),
+            // `if __name__ == "__main__":` at module level runs only as a script.
+            DefinitionCapture::Script => {
+                let condition = field_child!(tag.node, "condition")?;
+                let compact: String = text_of(condition, source).chars().filter(|character| !character.is_whitespace()).collect();
+                let is_guard = parent.kind == SymbolKind::Module && matches!(compact.as_str(), "__name__==\"__main__\"" | "__name__=='__main__'");
+                if !is_guard {
+                    return None;
+                }
+                (SymbolKind::Function, "__main__".to_string())
+            }
             _ => return None,
         };
         let is_test = self.is_test_file

@@ -26,6 +26,9 @@ pub(crate) enum DefinitionCapture {
     Lambda,
     Macro,
     TypeAlias,
+    /// A block that runs only when the file is run as a script (Python's `if __name__ ==
+    /// "__main__":`): a function named `__main__`, so its calls are not import-time code.
+    Script,
 }
 
 /// The role of one capture name.
@@ -64,6 +67,7 @@ impl CaptureRole {
             "definition.lambda" => CaptureRole::Definition(DefinitionCapture::Lambda),
             "definition.macro" => CaptureRole::Definition(DefinitionCapture::Macro),
             "definition.type" => CaptureRole::Definition(DefinitionCapture::TypeAlias),
+            "definition.script" => CaptureRole::Definition(DefinitionCapture::Script),
             "reference.call" => CaptureRole::Call,
             "reference.import" => CaptureRole::Import,
             "reference.inherits" => CaptureRole::Inherits,

@@ -62,7 +62,7 @@ impl Lowering for RustLowering {
                     }
                 }
             }
-            DefinitionCapture::Class | DefinitionCapture::Lambda => return None,
+            DefinitionCapture::Class | DefinitionCapture::Lambda | DefinitionCapture::Script => return None,
         };
         let attributes = preceding_attribute_paths_and_arguments(item, source);
         let is_cfg_test = attributes.iter().any(|(path, arguments)| path.len() == 1 && path[0] == "cfg" && arguments_say_test(arguments));

@@ -189,7 +189,9 @@ impl Snapshot {
             let mut more = false;
             for edge in self.incoming(current, &DEPENDENCY_EDGES) {
                 let dependent = edge.source;
-                if edge.edge.kind == EdgeKind::Calls {
+                // Code that runs (a function reached by certain edges, not a class or a value
+                // passed along) called at import time runs the change when its module loads.
+                if edge.edge.kind == EdgeKind::Calls && !uncertain && !is_uncertain(edge.edge.rule) && self.symbol(current).kind.is_callable() {
                     if let Some(module) = self.import_time_module(dependent) {
                         import_time.entry(module).or_insert(distance + 1);
                     }
