@@ -166,10 +166,10 @@ fn deref_to_the_type_parameter_reaches_the_argument() {
             pub fn broadcast(&self) {}
         }
         fn run(state: Guard<Shared>, other: Guard<Unknown>) {
-            state.broadcast();  // calls: guards::Shared::broadcast
+            state.broadcast();  // calls: guards::Shared::broadcast, guards::{impl Deref for Guard}::deref
             state.release();  // calls: guards::Guard::release
-            other.broadcast();  // calls: none
-            (*state).broadcast();  // calls: guards::Shared::broadcast
+            other.broadcast();  // calls: guards::{impl Deref for Guard}::deref
+            (*state).broadcast();  // calls: guards::Shared::broadcast, guards::{impl Deref for Guard}::deref
             (*state).release();  // calls: none
         }
         "#,
@@ -177,6 +177,9 @@ fn deref_to_the_type_parameter_reaches_the_argument() {
             guards::run -> guards::Guard::release @16 typed_receiver 0.85
             guards::run -> guards::Shared::broadcast @15 typed_receiver 0.85
             guards::run -> guards::Shared::broadcast @18 typed_receiver 0.85
+            guards::run -> guards::{impl Deref for Guard}::deref @15 typed_receiver 0.85
+            guards::run -> guards::{impl Deref for Guard}::deref @17 typed_receiver 0.85
+            guards::run -> guards::{impl Deref for Guard}::deref @18 typed_receiver 0.85
             unresolved guards::run src/lib.rs:17 other.broadcast (unknown_member)
             unresolved guards::run src/lib.rs:19 (*state).release (unknown_receiver_type)
         "#]],

@@ -367,3 +367,48 @@ fn rust_tests_written_by_a_macro_call_what_the_macro_calls() {
         "#]],
     );
 }
+
+#[test]
+fn rust_methods_reached_through_deref_call_deref() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "tokens"
+        //- /src/lib.rs
+        use std::ops::{Deref, DerefMut};
+
+        pub struct Token;
+        pub struct Tokens(Vec<Token>);
+
+        impl Deref for Tokens {
+            type Target = Vec<Token>;
+            fn deref(&self) -> &Vec<Token> { &self.0 }
+        }
+
+        impl DerefMut for Tokens {
+            fn deref_mut(&mut self) -> &mut Vec<Token> { &mut self.0 }
+        }
+
+        impl Tokens {
+            pub fn new() -> Tokens { Tokens(Vec::new()) }  // calls: <builtin>::Vec::new, tokens::Tokens
+            pub fn first(&self) -> Option<&Token> { None }
+        }
+
+        pub fn fill(tokens: &mut Tokens) {
+            tokens.push(Token);  // calls: tokens::{impl Deref for Tokens}::deref, tokens::{impl DerefMut for Tokens}::deref_mut
+            tokens.first();  // calls: tokens::Tokens::first
+            let again = Tokens::new();  // calls: tokens::Tokens::new
+        }
+        "#,
+        expect![[r#"
+            tokens::Tokens::new -> <builtin>::Vec::new @16 same_scope 0.95
+            tokens::Tokens::new -> tokens::Tokens @16 constructor 0.9
+            tokens::fill -> tokens::Tokens::first @22 typed_receiver 0.85
+            tokens::fill -> tokens::Tokens::new @23 type_member 0.9
+            tokens::fill -> tokens::{impl Deref for Tokens}::deref @21 ambiguous 0.4
+            tokens::fill -> tokens::{impl DerefMut for Tokens}::deref_mut @21 ambiguous 0.4
+            unresolved tokens::fill src/lib.rs:21 tokens.push (no_project_symbol_named)
+        "#]],
+    );
+}

@@ -139,7 +139,7 @@ fn rust_closure_parameters_sharing_a_name_keep_their_own_types() {
             fn deref(&self) -> &Shared { &self.inner }
         }
         pub fn through_deref(sema: &Semantics) {
-            sema.get();  // calls: zoo::Shared::get
+            sema.get();  // calls: zoo::Shared::get, zoo::{impl Deref for Semantics}::deref
         }
         pub fn pair() -> (Cat, Dog) { (Cat, Dog) }
         pub fn tuples(pets: std::collections::HashMap<String, Dog>, cats: Vec<Cat>) {
@@ -178,6 +178,7 @@ fn rust_closure_parameters_sharing_a_name_keep_their_own_types() {
             zoo::shadowing -> zoo::FnPtr::ret_type @21 typed_receiver 0.85
             zoo::shadowing -> zoo::Ret::ty @19 typed_receiver 0.85
             zoo::through_deref -> zoo::Shared::get @37 typed_receiver 0.85
+            zoo::through_deref -> zoo::{impl Deref for Semantics}::deref @37 typed_receiver 0.85
             zoo::tuples -> <builtin>::HashMap::iter @44 typed_receiver 0.85
             zoo::tuples -> <builtin>::Iterator::enumerate @47 typed_receiver 0.85
             zoo::tuples -> <builtin>::Iterator::fold @53 typed_receiver 0.85

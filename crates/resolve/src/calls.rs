@@ -253,6 +253,10 @@ impl Resolver<'_> {
         if let (Language::Rust, Denotation::Instance { type_sym, is_dyn, arguments }) = (language, &receiver.denotation) {
             let rule = if *is_dyn { ResolutionRule::DynamicDispatch } else { crate::denotation::member_rule(receiver.rule, ResolutionRule::TypedReceiver) };
             let member = self.type_member(*type_sym, name, *is_dyn, language, rule);
+            // A method the type's own impls do not define is looked up through its `Deref`.
+            if !*is_dyn && self.has_deref_impl(*type_sym) && !self.type_defines_method(*type_sym, name) {
+                crate::deref_calls::note_dereferenced(*type_sym);
+            }
             if let Err(UnresolvedReason::UnknownMember) = member {
                 // A std iterator adapter of a project iterator (`node.children().map(…)`).
                 if let Some(Denotation::Wrapped { wrapper, .. }) = self.as_std_iterator(&receiver.denotation, Some(name)) {

@@ -32,6 +32,7 @@ mod closure_arguments;
 mod closure_results;
 mod denotation;
 mod deref_arguments;
+mod deref_calls;
 mod generic_arguments;
 mod macro_defined_types;
 mod project_index;
@@ -326,7 +327,10 @@ fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls
     }
     for call in &file.calls {
         let Some(caller) = resolver.index.sym_of(call.caller) else { continue };
-        let targets = resolver.resolve_call(caller, call, language);
+        let (targets, dereferenced) = crate::deref_calls::noting_dereferences(|| resolver.resolve_call(caller, call, language));
+        if language == Language::Rust && !dereferenced.is_empty() {
+            result.edges.extend(crate::deref_calls::deref_edges(resolver, call, &dereferenced));
+        }
         *result.outcomes.entry(targets.outcome()).or_default() += 1;
         if let CallTargets::Unresolved(reason) = targets {
             *result.reasons.entry(reason).or_default() += 1;
