@@ -80,3 +80,9 @@
 (return_expression) @reference.value
 (static_item) @reference.value
 (const_item) @reference.value
+; Operators and loops that call trait methods with no call expression: `a == b` calls
+; `PartialEq::eq`, `a + b` `Add::add`, `a[i]` `Index::index`, `for x in v` `into_iter`/`next`
+; (see rust_implicit_calls.rs).
+(binary_expression) @reference.protocol
+(index_expression) @reference.protocol
+(for_expression) @reference.protocol

@@ -412,3 +412,61 @@ fn rust_methods_reached_through_deref_call_deref() {
         "#]],
     );
 }
+
+#[test]
+fn rust_operators_and_loops_call_the_project_impls() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "money"
+        //- /src/lib.rs
+        use std::ops::{Add, Index};
+
+        #[derive(Clone, Copy)]
+        pub struct Cents(u64);
+
+        impl PartialEq for Cents {
+            fn eq(&self, other: &Cents) -> bool { self.0 == other.0 }  // calls: none
+        }
+
+        impl Add for Cents {
+            type Output = Cents;
+            fn add(self, other: Cents) -> Cents { Cents(self.0 + other.0) }  // calls: money::Cents
+        }
+
+        #[derive(PartialEq)]
+        pub struct Derived(u64);
+
+        pub struct Ledger { entries: Vec<Cents> }
+
+        impl Index<usize> for Ledger {
+            type Output = Cents;
+            fn index(&self, at: usize) -> &Cents { &self.entries[at] }  // calls: none
+        }
+
+        pub struct Countdown(u32);
+
+        impl Iterator for Countdown {
+            type Item = u32;
+            fn next(&mut self) -> Option<u32> { None }
+        }
+
+        pub fn use_them(a: Cents, b: Cents, ledger: &Ledger, d: Derived, e: Derived, count: Countdown) {
+            let same = a == b;  // calls: money::{impl PartialEq for Cents}::eq
+            let total = a + b;  // calls: money::{impl Add for Cents}::add
+            let first = ledger[0];  // calls: money::{impl Index for Ledger}::index
+            let derived = d == e;  // calls: none
+            for n in count {}  // calls: money::{impl Iterator for Countdown}::next
+            let plain = 1 + 2;  // calls: none
+        }
+        "#,
+        expect![[r#"
+            money::use_them -> money::{impl Add for Cents}::add @34 typed_receiver 0.85
+            money::use_them -> money::{impl Index for Ledger}::index @35 typed_receiver 0.85
+            money::use_them -> money::{impl Iterator for Countdown}::next @37 typed_receiver 0.85
+            money::use_them -> money::{impl PartialEq for Cents}::eq @33 typed_receiver 0.85
+            money::{impl Add for Cents}::add -> money::Cents @12 constructor 0.9
+        "#]],
+    );
+}

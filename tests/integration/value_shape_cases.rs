@@ -140,7 +140,7 @@ fn project_iterators_have_std_adapters_over_their_item() {
         pub fn fields() -> AstChildren<Field> { unreachable!("fixture") }
         pub fn run() {
             fields().map(|it| it.name());  // calls: ast::fields, <builtin>::Iterator::map, ast::Field::name
-            for field in fields() {  // calls: ast::fields
+            for field in fields() {  // calls: ast::fields, ast::{impl Iterator for AstChildren}::next
                 field.name();  // calls: ast::Field::name
             }
             fields().filter(|it| true).next().unwrap().name();  // calls: ast::fields, <builtin>::Iterator::filter, <builtin>::Iterator::next, <builtin>::Option::unwrap, ast::Field::name
@@ -164,6 +164,7 @@ fn project_iterators_have_std_adapters_over_their_item() {
             ast::run -> ast::fields @16 same_scope 0.95
             ast::run -> ast::fields @19 same_scope 0.95
             ast::run -> ast::fields @20 same_scope 0.95
+            ast::run -> ast::{impl Iterator for AstChildren}::next @16 typed_receiver 0.85
             ast::run -> ast::{impl Iterator for AstChildren}::next @22 typed_receiver 0.85
         "#]],
     );
@@ -195,11 +196,11 @@ fn fields_of_call_results_and_indexed_elements_are_typed() {
             fn index(&self, id: u32) -> &T { unreachable!("fixture") }
         }
         pub fn run(def_map: DefMap, arena: Arena<Scope>) -> Option<()> {
-            def_map[0].scope.get();  // calls: defs::Scope::get
+            def_map[0].scope.get();  // calls: defs::Scope::get, defs::{impl Index for DefMap}::index
             def_map.modules[1].scope.get();  // calls: defs::Scope::get
             def_map.root()?.scope.get();  // calls: defs::DefMap::root, defs::Scope::get
             def_map.modules[1..].len();  // calls: unresolved
-            arena[0].get();  // calls: defs::Scope::get
+            arena[0].get();  // calls: defs::Scope::get, defs::{impl Index for Arena}::index
             None
         }
         "#,
@@ -209,6 +210,8 @@ fn fields_of_call_results_and_indexed_elements_are_typed() {
             defs::run -> defs::Scope::get @20 typed_receiver 0.85
             defs::run -> defs::Scope::get @21 typed_receiver 0.85
             defs::run -> defs::Scope::get @23 typed_receiver 0.85
+            defs::run -> defs::{impl Index for Arena}::index @23 typed_receiver 0.85
+            defs::run -> defs::{impl Index for DefMap}::index @19 typed_receiver 0.85
             defs::{impl Index for Arena}::index -> <builtin>::unreachable! @16 macro 0.9
             defs::{impl Index for DefMap}::index -> <builtin>::unreachable! @8 macro 0.9
             unresolved defs::run src/lib.rs:22 def_map.modules[1..].len (no_project_symbol_named)

@@ -32,6 +32,7 @@ mod query_plan;
 mod render;
 mod rust;
 mod rust_bindings;
+mod rust_implicit_calls;
 mod rust_imports;
 mod rust_pin_projections;
 mod rust_receivers;

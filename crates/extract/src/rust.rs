@@ -78,7 +78,8 @@ impl Lowering for RustLowering {
             CaptureRole::Inherits => lower_supertraits(tag.node, scopes, source, facts),
             CaptureRole::Binding => crate::rust_bindings::lower_binding(tag.node, scopes, source, facts),
             CaptureRole::Value => crate::rust_value_references::lower_value_positions(tag.node, scopes, source, facts),
-            CaptureRole::Name | CaptureRole::Definition(_) | CaptureRole::LocalScope | CaptureRole::Protocol | CaptureRole::Attribute => {}
+            CaptureRole::Protocol => crate::rust_implicit_calls::lower_protocol_calls(tag.node, scopes, source, facts),
+            CaptureRole::Name | CaptureRole::Definition(_) | CaptureRole::LocalScope | CaptureRole::Attribute => {}
         }
     }
 

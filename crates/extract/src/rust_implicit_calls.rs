@@ -1,0 +1,91 @@
+//! Rust operators and loops that call trait methods with no call expression. Each becomes an
+//! implicit call site (`FileFacts::implicit_calls`) on the operand's receiver, resolved like a
+//! method call; only those bound to project impls become edges (a derived `PartialEq` or an
+//! integer's `Add` is std's):
+//!
+//! - `a == b` / `a != b` call `PartialEq::eq`; `<`, `<=`, `>`, `>=` call `PartialOrd::partial_cmp`;
+//! - `a + b`, `a - b`, `a * b`, `a / b`, `a % b`, `&`, `|`, `^`, `<<`, `>>` call `Add::add`…;
+//! - `a[i]` calls `Index::index` (`IndexMut::index_mut` when assigned to);
+//! - `for x in v` calls `IntoIterator::into_iter` and then `Iterator::next` on what it gives
+//!   (recorded on `v`: a project iterator's own `next`).
+//!
+//! Not lowered: `?` (`From::from` into the function's error type), `Display`/`Debug` through
+//! `format!`, `Drop` at the end of a scope, unary operators, compound assignment (`+=`), and
+//! `Ord` through `sort`/`max`/`BTreeMap` keys.
+
+use tether_model::{CallSite, CalleeExpr, FileFacts};
+use tree_sitter::Node;
+
+use crate::outline::{line_of, text_of, ScopeStack};
+use crate::python::shorten;
+
+/// The trait method a binary operator calls on its left operand.
+fn operator_method(operator: &str) -> Option<&'static str> {
+    let method = match operator {
+        "==" | "!=" => "eq",
+        "<" | "<=" | ">" | ">=" => "partial_cmp",
+        "+" => "add",
+        "-" => "sub",
+        "*" => "mul",
+        "/" => "div",
+        "%" => "rem",
+        "&" => "bitand",
+        "|" => "bitor",
+        "^" => "bitxor",
+        "<<" => "shl",
+        ">>" => "shr",
+        _ => return None,
+    };
+    Some(method)
+}
+
+fn push_implicit_call(operand: Node<'_>, method: &str, site: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+    // A literal's operators are std's.
+    if matches!(operand.kind(), "integer_literal" | "float_literal" | "string_literal" | "char_literal" | "boolean_literal" | "raw_string_literal") {
+        return;
+    }
+    let receiver = crate::rust_receivers::receiver_of(operand, source, 0);
+    if receiver == tether_model::Receiver::Other {
+        return;
+    }
+    let text = shorten(&format!("{}.{method}", text_of(operand, source)));
+    facts.implicit_calls.push(CallSite { caller: scopes.innermost_named().id, callee: CalleeExpr::Method { receiver, name: method.to_string() }, line: line_of(site), byte: operand.start_byte() as u32, text });
+}
+
+/// Whether a place expression is written to or borrowed mutably: `x[i] = v`, `x[i].f += 1`,
+/// `&mut x[i]` (through the fields and indexes it is the base of).
+fn is_mutable_place(place: Node<'_>) -> bool {
+    let mut current = place;
+    while let Some(parent) = current.parent() {
+        let is_base = parent.named_child(0).is_some_and(|base| base.id() == current.id());
+        match parent.kind() {
+            "field_expression" | "index_expression" if is_base => current = parent,
+            "assignment_expression" | "compound_assignment_expr" => return field_child!(parent, "left").is_some_and(|left| left.id() == current.id()),
+            "reference_expression" => return parent.child(1).is_some_and(|second| second.kind() == "mutable_specifier"),
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// Lowers one `@reference.protocol` node of a Rust file.
+pub(crate) fn lower_protocol_calls(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+    match node.kind() {
+        "binary_expression" => {
+            let (Some(left), Some(operator)) = (field_child!(node, "left"), field_child!(node, "operator")) else { return };
+            if let Some(method) = operator_method(text_of(operator, source)) {
+                push_implicit_call(left, method, node, scopes, source, facts);
+            }
+        }
+        "index_expression" => {
+            let Some(value) = node.named_child(0) else { return };
+            push_implicit_call(value, if is_mutable_place(node) { "index_mut" } else { "index" }, node, scopes, source, facts);
+        }
+        "for_expression" => {
+            let Some(value) = field_child!(node, "value") else { return };
+            push_implicit_call(value, "into_iter", node, scopes, source, facts);
+            push_implicit_call(value, "next", node, scopes, source, facts);
+        }
+        _ => {}
+    }
+}
