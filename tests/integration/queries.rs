@@ -371,3 +371,21 @@ fn blast_lists_the_tests_a_macro_writes_not_the_macro() {
     // The module stands for tests its macro calls write that tether cannot name.
     assert_eq!(tests, ["globs::tests", "globs::tests::question", "globs::tests::star"]);
 }
+
+#[test]
+fn a_script_block_is_called_from_outside() {
+    let (_directory, snapshot) = snapshot_of(
+        r#"
+        //- /tool.py
+        def run():
+            return 1
+
+        if __name__ == "__main__":
+            run()
+        "#,
+    );
+    let script = snapshot.resolve_address("tool.__main__").unwrap();
+    let answer = snapshot.neighbours(script, NeighbourKind::Callers, PageRequest::default());
+    let text = format!("{:?}", answer.completeness);
+    assert!(text.contains("runs when the file is run as a script"), "{text}");
+}

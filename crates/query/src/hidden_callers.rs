@@ -124,6 +124,10 @@ impl Snapshot {
                 if symbol.kind == SymbolKind::Function && in_module && matches!(name, "__getattr__" | "__dir__") {
                     findings.implicit.push(format!("{}: reading a missing attribute of the module, dir(module)", symbol.qualified_name));
                 }
+                // An `if __name__ == "__main__":` block runs when the file is run as a script.
+                if symbol.kind == SymbolKind::Function && in_module && name == "__main__" && findings.entry_points_count {
+                    findings.outside.push(format!("{} runs when the file is run as a script", symbol.qualified_name));
+                }
                 if symbol.kind == SymbolKind::Method {
                     if let Some(how) = python_implicit_methods().get(name) {
                         findings.implicit.push(format!("{}: {how}", symbol.qualified_name));
