@@ -445,6 +445,15 @@ fn rust_operators_and_loops_call_the_project_impls() {
             fn index(&self, at: usize) -> &Cents { &self.entries[at] }  // calls: none
         }
 
+        impl std::ops::IndexMut<usize> for Ledger {
+            fn index_mut(&mut self, at: usize) -> &mut Cents { &mut self.entries[at] }  // calls: none
+        }
+
+        pub fn write(ledger: &mut Ledger, c: Cents) {
+            ledger[0] = c;  // calls: money::{impl IndexMut for Ledger}::index_mut
+            let place = &mut ledger[1];  // calls: money::{impl IndexMut for Ledger}::index_mut
+        }
+
         pub struct Countdown(u32);
 
         impl Iterator for Countdown {
@@ -462,10 +471,12 @@ fn rust_operators_and_loops_call_the_project_impls() {
         }
         "#,
         expect![[r#"
-            money::use_them -> money::{impl Add for Cents}::add @34 typed_receiver 0.85
-            money::use_them -> money::{impl Index for Ledger}::index @35 typed_receiver 0.85
-            money::use_them -> money::{impl Iterator for Countdown}::next @37 typed_receiver 0.85
-            money::use_them -> money::{impl PartialEq for Cents}::eq @33 typed_receiver 0.85
+            money::use_them -> money::{impl Add for Cents}::add @43 typed_receiver 0.85
+            money::use_them -> money::{impl Index for Ledger}::index @44 typed_receiver 0.85
+            money::use_them -> money::{impl Iterator for Countdown}::next @46 typed_receiver 0.85
+            money::use_them -> money::{impl PartialEq for Cents}::eq @42 typed_receiver 0.85
+            money::write -> money::{impl IndexMut for Ledger}::index_mut @30 typed_receiver 0.85
+            money::write -> money::{impl IndexMut for Ledger}::index_mut @31 typed_receiver 0.85
             money::{impl Add for Cents}::add -> money::Cents @12 constructor 0.9
         "#]],
     );
