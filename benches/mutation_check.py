@@ -65,11 +65,11 @@ def check_function(runner, tether, work, function, baseline, only_exact):
         outcome = runner.suite()
     if outcome is None:
         return None
-    passed, _ = outcome
-    # A test that passed before and does not pass now breaks, whether it fails or no longer
-    # runs at all (its module, or a conftest it needs, fails to import: pytest reports the
-    # collection error, not the test).
-    broken = {ident for ident in baseline if ident not in passed}
+    _, failed = outcome
+    # A test that passed before breaks when it fails now, or when it is not run because its
+    # module (or a conftest it needs) fails to import: pytest reports the collection error,
+    # not the test. Tests missing for another reason (an aborted session) are not counted.
+    broken = {ident for ident in failed if ident in baseline} | runner.not_collected(baseline)
     # Tests the suite does not run (another crate's) cannot be measured. Static: the graph's
     # paths; with evidence: also the tests runtime evidence saw executing the function.
     everything = [test for test in answer.get("tests_affected", []) if runner.runs(test)]

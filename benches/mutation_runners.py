@@ -55,6 +55,7 @@ class PytestRunner:
         self.with_coverage = with_coverage
         self.python = os.path.join(scratch, "venv", "bin", "python")
         self.junit = os.path.join(scratch, "junit.xml")
+        self.collection_failures = set()
 
     def prepare(self):
         run([sys.executable, "-m", "venv", os.path.join(self.scratch, "venv")], self.scratch)
@@ -74,23 +75,34 @@ class PytestRunner:
 
     def suite(self, only=None, timeout=900):
         """The test ids (file, classname, name) that passed and failed, from a JUnit report."""
-        command = [self.python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", f"--junitxml={self.junit}", *self.extra_arguments]
+        # A module that fails to import stops only its own tests, not the session.
+        command = [self.python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "--continue-on-collection-errors", f"--junitxml={self.junit}", *self.extra_arguments]
         command += only if only else [self.tests]
         if os.path.exists(self.junit):
             os.remove(self.junit)
         run(command, self.work, timeout=timeout)
         passed, failed = set(), set()
+        self.collection_failures = set()
         try:
             root = ElementTree.parse(self.junit).getroot()
         except (ElementTree.ParseError, FileNotFoundError):
             return passed, failed
         for case in root.iter("testcase"):
+            error = case.find("error")
+            # A module that failed to import: `classname=""`, its dotted path as the name.
+            if error is not None and not case.get("classname") and "collection failure" in (error.get("message") or ""):
+                self.collection_failures.add(case.get("name", ""))
+                continue
             ident = (case.get("file"), case.get("classname", ""), case.get("name", ""))
             if case.find("failure") is not None or case.find("error") is not None:
                 failed.add(ident)
             elif case.find("skipped") is None:
                 passed.add(ident)
         return passed, failed
+
+    def not_collected(self, baseline):
+        """The baseline tests of the modules the last run could not import."""
+        return {ident for ident in baseline for module in self.collection_failures if module and (ident[1] == module or ident[1].startswith(module + "."))}
 
     def record_coverage(self, source_root):
         """Runs the suite once with per-test contexts; returns the JSON report's path."""
