@@ -29,14 +29,16 @@ const INERT_OUTSIDE_BASES: &str = include_str!("../../../queries/python/inert_ou
 
 const OUTSIDE_CALLERS: &str = include_str!("../../../queries/python/outside_callers.txt");
 
+/// The lines of a data file in `queries/python/` that say something (not blank, not `#`).
+fn data_lines(text: &'static str) -> impl Iterator<Item = &'static str> {
+    text.lines().map(str::trim).filter(|line| !line.is_empty() && !line.starts_with('#'))
+}
+
 /// The method an outside callable calls on an object passed to it, by the callable's name.
 fn outside_caller_method(qualified_name: &str) -> Option<&'static str> {
     static CALLERS: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, &'static str>> = std::sync::OnceLock::new();
     let callers = CALLERS.get_or_init(|| {
-        OUTSIDE_CALLERS
-            .lines()
-            .map(str::trim)
-            .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        data_lines(OUTSIDE_CALLERS)
             .filter_map(|line| {
                 let mut fields = line.split_whitespace();
                 Some((fields.next()?, fields.next()?))
@@ -55,10 +57,7 @@ const OUTSIDE_BASE_HOOKS: &str = include_str!("../../../queries/python/outside_b
 fn outside_base_hooks(qualified_name: &str) -> Option<&'static [&'static str]> {
     static HOOKS: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, Vec<&'static str>>> = std::sync::OnceLock::new();
     let hooks = HOOKS.get_or_init(|| {
-        OUTSIDE_BASE_HOOKS
-            .lines()
-            .map(str::trim)
-            .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        data_lines(OUTSIDE_BASE_HOOKS)
             .filter_map(|line| {
                 let mut fields = line.split_whitespace();
                 Some((fields.next()?, fields.next()?.split(',').collect()))
@@ -73,7 +72,7 @@ fn outside_base_hooks(qualified_name: &str) -> Option<&'static [&'static str]> {
 
 fn is_inert_base(qualified_name: &str) -> bool {
     static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
-    let names = NAMES.get_or_init(|| INERT_OUTSIDE_BASES.lines().map(str::trim).filter(|line| !line.is_empty() && !line.starts_with('#')).collect());
+    let names = NAMES.get_or_init(|| data_lines(INERT_OUTSIDE_BASES).collect());
     names.iter().any(|name| qualified_name == *name || qualified_name.strip_prefix(name).is_some_and(|rest| rest.starts_with('.')))
 }
 
@@ -144,11 +143,20 @@ pub(crate) fn outside_base_callbacks(resolver: &Resolver<'_>, caller: Sym, call:
 /// The `callback` edges of one file's project objects passed to outside APIs that call them.
 pub(crate) fn escaping_instance_callbacks(resolver: &Resolver<'_>, file: &FileFacts) -> Vec<Edge> {
     let mut edges = Vec::new();
-    for reference in file.value_references.iter().filter(|reference| !reference.text.is_empty()) {
+    let arguments: Vec<&CallSite> = file.value_references.iter().filter(|reference| !reference.text.is_empty()).collect();
+    if arguments.is_empty() {
+        return edges;
+    }
+    // The call each value is an argument of: same scope, line and callee text (looked up once
+    // per file, and each receiving call resolved once).
+    let calls: rustc_hash::FxHashMap<(tether_model::SymbolId, u32, &str), &CallSite> =
+        file.calls.iter().rev().map(|call| ((call.caller, call.line, call.text.as_str()), call)).collect();
+    let mut called_methods: rustc_hash::FxHashMap<*const CallSite, Option<&'static str>> = rustc_hash::FxHashMap::default();
+    for reference in arguments {
         let (CalleeExpr::Path(path), Some(scope)) = (&reference.callee, resolver.index.sym_of(reference.caller)) else { continue };
-        // The call the value is an argument of: same scope, line and callee text.
-        let receiving = file.calls.iter().find(|call| call.caller == reference.caller && call.line == reference.line && call.text == reference.text);
-        let Some(method_name) = receiving.and_then(|call| method_called_by_receiver(resolver, scope, call)) else { continue };
+        let Some(receiving) = calls.get(&(reference.caller, reference.line, reference.text.as_str())) else { continue };
+        let method_name = *called_methods.entry(*receiving as *const CallSite).or_insert_with(|| method_called_by_receiver(resolver, scope, receiving));
+        let Some(method_name) = method_name else { continue };
         let value = crate::bindings_in_force::with_use_position(scope, reference.byte, || resolver.python_path_in(scope, path, BindingUse::Allowed));
         let Ok(Resolved { denotation: Denotation::Instance { type_sym, is_dyn: false, .. }, .. }) = value else { continue };
         match resolver.type_member(type_sym, method_name, false, Language::Python, ResolutionRule::TypedReceiver) {
