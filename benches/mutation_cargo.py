@@ -68,6 +68,10 @@ class CargoRunner:
                     passed.add(ident)
         return passed, failed
 
+    def import_coverage(self, tether, source_root):
+        """`tether coverage cargo`: every test of the targets the check runs, alone, instrumented."""
+        return run([tether, "coverage", "cargo", "-p", self.package, "--", "--lib", "--bins", "--tests"], self.work, env=self.environment, timeout=3600)
+
     def functions(self, source_root):
         found = []
         for folder, _, files in os.walk(os.path.join(self.work, source_root)):

@@ -7,8 +7,9 @@ entry, run the suite again, and compare the tests that now fail with `tether bla
 `tests_affected` for that function. Reported: recall of really failing (function, test)
 pairs (micro over pairs, macro over functions), precision of the listed tests, and the
 false-safe count: answers that say `exact` while a really failing test is missing from them.
-With `--with-coverage` (Python), the suite is also run once with per-test coverage (pytest-cov
-`--cov-context=test`), imported with `tether coverage import`, and recall and precision are
+With `--with-coverage`, the suite is also run once with per-test coverage (pytest-cov
+`--cov-context=test`, imported with `tether coverage import`; Rust: `tether coverage cargo`,
+every test alone with `-C instrument-coverage`), and recall and precision are
 reported for static answers and for static + runtime evidence. With `--only-exact`, only functions whose answer says `exact` are sampled: the direct hunt for
 false-safe answers. A missing test that passes when run alone with the mutation is state leaking between tests
 (no static graph can know it) and is not counted.
@@ -17,7 +18,7 @@ false-safe answers. A missing test that passes when run alone with the mutation 
         [--source src] [--tests tests] [--pytest-arg ARG]... [--only-exact] [--with-coverage]
         [--json OUT]
     python3 benches/mutation_check.py REPO --tether PATH/TO/tether --cargo-package NAME
-        --source crates/NAME/src [--sample 40] [--seed 1] [--json OUT]
+        --source crates/NAME/src [--sample 40] [--seed 1] [--with-coverage] [--json OUT]
 
 REPO is copied to a temporary folder (the original is not touched). Python: a virtualenv
 there gets the project (`pip install -e .`), pytest and the project's pinned test
@@ -150,7 +151,7 @@ def main():
     parser.add_argument("--pytest-arg", action="append", default=[], help="passed to every pytest run (repeatable)")
     parser.add_argument("--cargo-package", help="measure this crate of a Rust workspace with cargo test")
     parser.add_argument("--only-exact", action="store_true", help="sample only functions whose answer says exact (the false-safe hunt)")
-    parser.add_argument("--with-coverage", action="store_true", help="also record per-test coverage once (pytest-cov) and import it: recall with runtime evidence")
+    parser.add_argument("--with-coverage", action="store_true", help="also record per-test coverage once (pytest-cov, or tether coverage cargo) and import it: recall with runtime evidence")
     parser.add_argument("--json")
     arguments = parser.parse_args()
 
@@ -164,8 +165,6 @@ def main():
         return set(skipped(folder, names)) | own
 
     shutil.copytree(arguments.repo, work, symlinks=True, ignore=ignore)
-    if arguments.cargo_package and arguments.with_coverage:
-        raise SystemExit("--with-coverage is for pytest suites: Rust's per-test coverage is not imported yet")
     if arguments.cargo_package:
         runner = CargoRunner(work, scratch, arguments.cargo_package)
     else:
@@ -180,8 +179,7 @@ def main():
     if indexed.returncode != 0:
         raise SystemExit(f"tether index failed:\n{indexed.stderr}")
     if arguments.with_coverage:
-        report = runner.record_coverage(arguments.source)
-        imported = run([arguments.tether, "coverage", "import", report], work, timeout=900)
+        imported = runner.import_coverage(arguments.tether, arguments.source)
         print(f"evidence      {imported.stdout.strip() or imported.stderr.strip()}", flush=True)
         if imported.returncode != 0:
             raise SystemExit("tether coverage import failed")

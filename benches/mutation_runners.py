@@ -104,6 +104,10 @@ class PytestRunner:
         """The baseline tests of the modules the last run could not import."""
         return {ident for ident in baseline for module in self.collection_failures if module and (ident[1] == module or ident[1].startswith(module + "."))}
 
+    def import_coverage(self, tether, source_root):
+        """Records per-test coverage once and imports it; returns tether's run."""
+        return run([tether, "coverage", "import", self.record_coverage(source_root)], self.work, timeout=900)
+
     def record_coverage(self, source_root):
         """Runs the suite once with per-test contexts; returns the JSON report's path."""
         run([self.python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", f"--cov={source_root}", "--cov-context=test", *self.extra_arguments, self.tests], self.work, timeout=1800)

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs what building tether needs and the machine lacks: clang-19, libc++ 19, cmake.
+# Installs what building tether needs and the machine lacks: clang-19, libc++ 19, cmake, and
+# LLVM 19's tools (llvm-profdata, llvm-cov: `tether coverage cargo` and its test read Rust
+# coverage profiles with them).
 # LadybugDB's C++20 engine (crate `lbug`) needs <format>, which Debian 12's GCC 12 lacks;
 # clang-19 with libc++ builds it (see ARCHITECTURE.md, "Building"). Idempotent and quiet
 # when everything is present.
@@ -12,6 +14,8 @@ command -v cmake >/dev/null 2>&1 || missing+=(cmake)
 [ -e /usr/lib/llvm-19/lib/libc++.so ] || [ -e /usr/lib/llvm-19/lib/libc++.a ] || missing+=(libc++-19-dev)
 [ -e /usr/lib/llvm-19/lib/libc++abi.so ] || [ -e /usr/lib/llvm-19/lib/libc++abi.a ] || missing+=(libc++abi-19-dev)
 command -v git >/dev/null 2>&1 || missing+=(git)
+command -v llvm-profdata-19 >/dev/null 2>&1 || missing+=(llvm-19)
+command -v llvm-cov-19 >/dev/null 2>&1 || missing+=(llvm-19)
 
 if [ "${#missing[@]}" -eq 0 ]; then
   exit 0

@@ -109,3 +109,64 @@ fn coverage_run_records_writes_and_imports_the_report() {
     let (ok, output) = run(&["blast", "--no-daemon", "app.hooks.on_start"]);
     assert!(ok && output.contains("test_hooks.TestRegistry.test_started (tests/test_hooks.py:7) [executed]"), "{output}");
 }
+
+/// A crate whose test reaches `on_start` only through a function pointer chosen at run time:
+/// no static edge finds it, the instrumented run does.
+const CRATE: &str = r#"
+//- /Cargo.toml
+[package]
+name = "hooks"
+version = "0.1.0"
+edition = "2021"
+
+[workspace]
+//- /src/lib.rs
+pub fn on_start() -> u32 {
+    7
+}
+
+pub fn helper() -> u32 {
+    2
+}
+
+pub fn run_hook(name: &str) -> u32 {
+    let hooks: Vec<(&str, fn() -> u32)> = vec![("start", on_start)];
+    hooks.iter().find(|(hook, _)| *hook == name).map_or(0, |(_, hook)| hook())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn helper_is_two() {
+        assert_eq!(super::helper(), 2);
+    }
+}
+//- /tests/hooks_run.rs
+#[test]
+fn start_hook_runs() {
+    let name = std::env::args().next().map(|_| "start").unwrap();
+    assert_eq!(hooks::run_hook(name), 7);
+}
+"#;
+
+/// `tether coverage cargo` builds the tests instrumented, runs each alone, and imports what
+/// each executed as `ROOT_FILE::libtest::path` contexts, for unit and integration tests.
+#[test]
+fn coverage_cargo_records_each_rust_test_alone() {
+    let repository = FixtureRepository::new(CRATE);
+    repository.write(".gitignore", "/target\n");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_tether-test-cli"))
+        .args(["coverage", "cargo", "--no-daemon", "--jobs", "2"])
+        .current_dir(repository.root())
+        .env("CARGO_TARGET_DIR", repository.root().join("target"))
+        .env_remove("RUSTFLAGS")
+        .output()
+        .unwrap();
+    let printed = String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{printed}");
+    assert!(printed.contains("recording coverage of 2 tests in 2 test executables") && printed.contains("2 test contexts"), "{printed}");
+    assert!(!repository.root().join(".coverage.tether.lcov").exists(), "the tracefile is removed once imported");
+    let state = indexed_daemon(&repository);
+    assert_eq!(tests_of(&call(&state, "blast", json!({ "symbol": "hooks::on_start" }))), ["hooks_run::start_hook_runs executed fresh"]);
+    assert_eq!(tests_of(&call(&state, "blast", json!({ "symbol": "hooks::helper" }))), ["hooks::tests::helper_is_two static+executed fresh"]);
+}

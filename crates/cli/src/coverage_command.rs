@@ -1,7 +1,8 @@
-//! `tether coverage`: runtime evidence from coverage.py. `import` hands a JSON report with
-//! per-test contexts to the daemon; `run` runs the test command, writes the report with
-//! coverage.py (`coverage json --show-contexts`) and imports it. coverage.py does the
-//! recording; tether reads its report.
+//! `tether coverage`: runtime evidence. `import` hands a report with per-test contexts to the
+//! daemon (coverage.py's JSON, or LCOV with `TN:` test names); `run` runs a Python test
+//! command, writes the report with coverage.py (`coverage json --show-contexts`) and imports
+//! it; `cargo` records Rust tests one by one (`cargo_coverage`). The coverage tools do the
+//! recording; tether reads their reports.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -15,12 +16,16 @@ use crate::query_commands::{run_query, QueryOptions};
 #[derive(Subcommand)]
 pub enum CoverageCommand {
     /// Read a coverage.py JSON report with per-test contexts (record with `pytest
-    /// --cov=PACKAGE --cov-context=test`, write with `coverage json --show-contexts`); it
-    /// replaces the evidence imported before.
+    /// --cov=PACKAGE --cov-context=test`, write with `coverage json --show-contexts`), or an
+    /// LCOV tracefile with a `TN:` test name per section; it replaces the evidence imported
+    /// before.
     Import(CoverageImportArgs),
     /// Run a test command that records coverage with per-test contexts (`-- pytest
     /// --cov=src --cov-context=test`), then write its report and import it.
     Run(CoverageRunArgs),
+    /// Record every Rust test alone with `-C instrument-coverage` and the LLVM tools, then
+    /// import what each executed (`tether coverage cargo -p PACKAGE`).
+    Cargo(crate::cargo_coverage::CargoCoverageArgs),
 }
 
 #[derive(Args)]
@@ -66,5 +71,6 @@ pub fn run_coverage(command: CoverageCommand) -> anyhow::Result<()> {
             let _ = std::fs::remove_file(&report);
             imported
         }
+        CoverageCommand::Cargo(args) => crate::cargo_coverage::run_cargo_coverage(args),
     }
 }

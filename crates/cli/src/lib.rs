@@ -2,6 +2,7 @@
 //! so that the tests can build the same program as a binary of their own.
 
 mod answer_text;
+mod cargo_coverage;
 mod census_text;
 mod coverage_command;
 mod daemon_client;
@@ -53,8 +54,8 @@ enum Command {
     SearchMemory(query_commands::SearchMemoryArgs),
     /// Write a memory entry, commit it, and pin it (to --files committed now, or --commit).
     Record(query_commands::RecordArgs),
-    /// Runtime evidence: import a coverage.py JSON report recorded with per-test contexts,
-    /// so blast lists the tests seen executing a symbol.
+    /// Runtime evidence: record or import per-test coverage (coverage.py, or Rust tests run
+    /// one by one), so blast lists the tests seen executing a symbol.
     #[command(subcommand)]
     Coverage(coverage_command::CoverageCommand),
     /// Serve MCP over stdio for an agent, forwarding every tool call to the daemon.
@@ -129,6 +130,7 @@ pub fn main_entry() -> ExitCode {
         Command::Record(args) => args.options.require_folder(),
         Command::Coverage(coverage_command::CoverageCommand::Import(args)) => args.options.require_folder(),
         Command::Coverage(coverage_command::CoverageCommand::Run(args)) => args.options.require_folder(),
+        Command::Coverage(coverage_command::CoverageCommand::Cargo(args)) => args.options.require_folder(),
         Command::Mcp(args) => args.repository().require_folder(),
     };
     if let Err(error) = folder_check {

@@ -1,5 +1,5 @@
-//! Runtime evidence kept by the daemon: `coverage_import` reads a coverage.py JSON report
-//! with per-test contexts, keeps the lines of files in the repository with each file's
+//! Runtime evidence kept by the daemon: `coverage_import` reads a coverage report with
+//! per-test contexts (coverage.py's JSON, or LCOV with `TN:` test names), keeps the lines of files in the repository with each file's
 //! content hash on disk and HEAD's commit, and persists them in `runtime-evidence.tsv` in the
 //! daemon's folder (read back by the next daemon). A new import replaces the old evidence.
 
@@ -42,9 +42,9 @@ pub(crate) fn current(state: &DaemonState, cache: &Mutex<EvidenceCache>) -> Opti
     cache.evidence.clone()
 }
 
-/// `coverage_import {"file": PATH}`: PATH is a coverage.py JSON report inside the repository.
+/// `coverage_import {"file": PATH}`: PATH is a coverage report inside the repository.
 pub(crate) fn import(state: &DaemonState, cache: &Mutex<EvidenceCache>, params: &Value) -> Result<Value, RpcError> {
-    let file = optional_str(params, "file")?.ok_or_else(|| RpcError::invalid_params("missing \"file\": a coverage.py JSON report (`coverage json --show-contexts`)"))?;
+    let file = optional_str(params, "file")?.ok_or_else(|| RpcError::invalid_params("missing \"file\": a coverage.py JSON report (`coverage json --show-contexts`) or an LCOV tracefile with `TN:` test names"))?;
     let relative = repository_path(&state.paths.root, file, true)?;
     let full = state.paths.root.join(&relative);
     let size = std::fs::metadata(&full).map_err(|error| RpcError::invalid_params(format!("cannot read {file}: {error}")))?.len();
@@ -54,7 +54,9 @@ pub(crate) fn import(state: &DaemonState, cache: &Mutex<EvidenceCache>, params: 
     let text = std::fs::read_to_string(&full).map_err(|error| RpcError::invalid_params(format!("cannot read {file}: {error}")))?;
     let covered = tether_protocol::parse_coverage_report(&text).map_err(|error| RpcError::invalid_params(format!("{file}: {error}")))?;
     let root = std::fs::canonicalize(&state.paths.root).unwrap_or_else(|_| state.paths.root.clone());
-    let mut evidence = RuntimeEvidence { commit: state.snapshot().and_then(|snapshot| snapshot.meta.head_commit.clone()), ..RuntimeEvidence::default() };
+    // HEAD now, not the graph's commit: the graph may still be building when a report arrives.
+    let head = tether_git::discover(&state.paths.root).and_then(|repository| repository.head().ok()).and_then(|head| head.commit);
+    let mut evidence = RuntimeEvidence { commit: head, ..RuntimeEvidence::default() };
     let mut context_ids = std::collections::HashMap::new();
     let mut outside = 0usize;
     for covered_file in covered {

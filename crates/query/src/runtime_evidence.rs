@@ -32,10 +32,15 @@ impl Snapshot {
     }
 
     /// The test symbol a coverage context names: pytest-cov's `path::Class::test[param]|run`,
-    /// or coverage.py's `dynamic_context = test_function` dotted name (`tests.test_a.test_b`).
+    /// coverage.py's `dynamic_context = test_function` dotted name (`tests.test_a.test_b`), or
+    /// a Rust test as `tether coverage cargo` names it: the test crate's root file, then
+    /// libtest's path of the test inside that crate (`src/lib.rs::glob::tests::matchrec1`).
     pub fn test_of_context(&self, context: &str) -> Option<SymbolIndex> {
         let context = PHASES.iter().find_map(|phase| context.strip_suffix(phase)).unwrap_or(context);
         let is_test = |index: &SymbolIndex| self.symbol(*index).is_test;
+        if let Some((root_file, test_path)) = context.split_once(".rs::") {
+            return self.rust_test_of_context(&format!("{root_file}.rs"), test_path);
+        }
         if let Some((path, names)) = context.split_once("::") {
             let names: Vec<&str> = names.split("::").map(|name| name.split('[').next().unwrap_or(name)).collect();
             let suffix = names.join(".");
@@ -46,5 +51,24 @@ impl Snapshot {
         }
         let segments: Vec<&str> = context.split('.').collect();
         (0..segments.len()).find_map(|start| self.symbols_named(&segments[start..].join(".")).iter().copied().find(is_test))
+    }
+
+    /// A Rust test by its crate root file and libtest path: the crate's module (the root
+    /// file's outermost module symbol) joined with the path, else the one test under the
+    /// root's folder whose qualified name ends with the path (a crate whose modules tether
+    /// names otherwise).
+    fn rust_test_of_context(&self, root_file: &str, test_path: &str) -> Option<SymbolIndex> {
+        let is_test = |index: &SymbolIndex| self.symbol(*index).is_test;
+        let crate_module = self.symbols_in_file(root_file).iter().map(|index| self.symbol(*index)).filter(|symbol| symbol.kind == tether_model::SymbolKind::Module).min_by_key(|symbol| symbol.qualified_name.len());
+        if let Some(crate_module) = crate_module {
+            if let Some(test) = self.symbols_named(&format!("{}::{test_path}", crate_module.qualified_name)).iter().copied().find(is_test) {
+                return Some(test);
+            }
+        }
+        let folder = root_file.rsplit_once('/').map_or("", |(folder, _)| folder);
+        let suffix = format!("::{test_path}");
+        let mut found = self.by_path.iter().filter(|(path, _)| folder.is_empty() || path.starts_with(&format!("{folder}/"))).flat_map(|(_, symbols)| symbols.iter().copied()).filter(|index| is_test(index) && self.symbol(*index).qualified_name.ends_with(&suffix));
+        let first = found.next()?;
+        found.next().is_none().then_some(first)
     }
 }
