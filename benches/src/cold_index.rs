@@ -25,7 +25,10 @@ pub fn run(root: &Path, runs: usize, buffer_pool_mib: u64) -> anyhow::Result<()>
         let database = scratch.path().join("graph.lbug");
         let started = Instant::now();
         let meta = index_meta(root);
-        let config = tether_store::StoreConfig { buffer_pool_bytes: buffer_pool_mib * 1024 * 1024, max_threads: 0 };
+        let config = tether_store::StoreConfig {
+            buffer_pool_bytes: buffer_pool_mib * 1024 * 1024,
+            max_threads: 0,
+        };
         let outcome = tether_daemon::index_into_fresh_database(
             &IndexOptions::new(root),
             &database,
@@ -83,7 +86,8 @@ pub fn run(root: &Path, runs: usize, buffer_pool_mib: u64) -> anyhow::Result<()>
     // Noise on a shared machine only adds time: the fastest runs are the closest to the cost.
     let fastest_index = index_seconds.iter().copied().fold(f64::INFINITY, f64::min);
     let fastest_parse = parse_seconds.iter().copied().fold(f64::INFINITY, f64::min);
-    let mut ratios: Vec<f64> = index_seconds.iter().zip(&parse_seconds).map(|(index, parse)| index / parse).collect();
+    let mut ratios: Vec<f64> =
+        index_seconds.iter().zip(&parse_seconds).map(|(index, parse)| index / parse).collect();
     let ratio = median(&mut ratios);
     let index = median(&mut index_seconds.clone());
     let parse = median(&mut parse_seconds);
@@ -93,7 +97,11 @@ pub fn run(root: &Path, runs: usize, buffer_pool_mib: u64) -> anyhow::Result<()>
     let (phase, store) = (phases[median_run], store_timings[median_run]);
     println!("corpus        {} ({files} files, {megabytes:.1} MB; {census_line})", root.display());
     println!("threads       {threads}");
-    println!("cold index    {index:.2} s  ({:.0} files/s, {:.1} MB/s)  [median of {runs}]", files as f64 / index, megabytes / index);
+    println!(
+        "cold index    {index:.2} s  ({:.0} files/s, {:.1} MB/s)  [median of {runs}]",
+        files as f64 / index,
+        megabytes / index
+    );
     println!(
         "  phases      walk {:.2} · parse+extract {:.2} · resolve {:.2} · store (after resolve) {:.2}",
         phase.walk_seconds, phase.parse_seconds, phase.resolve_seconds, phase.store_seconds
@@ -104,7 +112,10 @@ pub fn run(root: &Path, runs: usize, buffer_pool_mib: u64) -> anyhow::Result<()>
     );
     println!("parse only    {parse:.2} s  ({:.1} MB/s)", megabytes / parse);
     println!("ratio         {ratio:.2}x parse-only  [median of the {runs} runs' ratios, each index timed next to its own parse-only pass; range {:.2}-{:.2}]", ratios[0], ratios[ratios.len() - 1]);
-    println!("fastest       cold index {fastest_index:.2} s, parse only {fastest_parse:.2} s: {:.2}x", fastest_index / fastest_parse);
+    println!(
+        "fastest       cold index {fastest_index:.2} s, parse only {fastest_parse:.2} s: {:.2}x",
+        fastest_index / fastest_parse
+    );
     println!("peak RSS      {peak_rss_mib:.0} MiB");
     Ok(())
 }

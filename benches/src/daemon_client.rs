@@ -13,11 +13,21 @@ use tether_protocol::Value;
 /// This process's resident set, in MiB.
 pub(crate) fn rss_mib() -> f64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status.lines().find_map(|line| line.strip_prefix("VmRSS:")).and_then(|value| value.trim().trim_end_matches("kB").trim().parse::<f64>().ok()).map(|kilobytes| kilobytes / 1024.0).unwrap_or(0.0)
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|value| value.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        .map(|kilobytes| kilobytes / 1024.0)
+        .unwrap_or(0.0)
 }
 
 pub(crate) fn git(directory: &Path, arguments: &[&str]) -> anyhow::Result<()> {
-    let status = Command::new("git").arg("-C").arg(directory).args(arguments).status().context("running git")?;
+    let status = Command::new("git")
+        .arg("-C")
+        .arg(directory)
+        .args(arguments)
+        .status()
+        .context("running git")?;
     if !status.success() {
         bail!("git {arguments:?} failed");
     }

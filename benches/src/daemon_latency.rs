@@ -15,7 +15,10 @@ use tether_protocol::json;
 pub fn run(repository: &Path, queries: usize) -> anyhow::Result<()> {
     let scratch = tempfile::tempdir()?;
     let root = scratch.path().join("repo");
-    git(scratch.path(), &["clone", "-q", "--no-hardlinks", &repository.display().to_string(), "repo"])?;
+    git(
+        scratch.path(),
+        &["clone", "-q", "--no-hardlinks", &repository.display().to_string(), "repo"],
+    )?;
     let paths = DaemonPaths::new(&root, &root.join(".git/tether/graph.lbug"));
     let state = Arc::new(DaemonState::new(paths.clone(), tether_store::StoreConfig::default()));
     let started = Instant::now();
@@ -34,20 +37,28 @@ pub fn run(repository: &Path, queries: usize) -> anyhow::Result<()> {
     });
     let mut client = Client::connect(&paths.socket)?;
     let snapshot = state.snapshot().context("a published snapshot")?;
-    println!("repository    {} ({} symbols; first index {first_index:.2} s)", repository.display(), snapshot.symbols().len());
+    println!(
+        "repository    {} ({} symbols; first index {first_index:.2} s)",
+        repository.display(),
+        snapshot.symbols().len()
+    );
     println!("RSS at rest   {:.0} MiB", rss_mib());
 
     // Deterministic sample of functions and methods.
     let targets: Vec<String> = snapshot
         .symbols()
         .iter()
-        .filter(|symbol| symbol.kind.is_callable() && symbol.kind != tether_model::SymbolKind::Lambda)
+        .filter(|symbol| {
+            symbol.kind.is_callable() && symbol.kind != tether_model::SymbolKind::Lambda
+        })
         .map(|symbol| symbol.id.to_string())
         .collect();
     let stride = (targets.len() / queries).max(1);
     let sample: Vec<&String> = targets.iter().step_by(stride).take(queries).collect();
     drop(snapshot);
-    for (method, extra) in [("callers", json!({})), ("callees", json!({})), ("blast", json!({ "depth": 3 }))] {
+    for (method, extra) in
+        [("callers", json!({})), ("callees", json!({})), ("blast", json!({ "depth": 3 }))]
+    {
         let mut timings = Vec::with_capacity(sample.len());
         for target in &sample {
             let mut params = extra.clone();
@@ -79,19 +90,45 @@ pub fn run(repository: &Path, queries: usize) -> anyhow::Result<()> {
     let file = first_source_file(&root)?;
     let path = root.join(&file);
     let comment = if file.ends_with(".py") { "\n# tether bench\n" } else { "\n// tether bench\n" };
-    let function = if file.ends_with(".py") { "\n\ndef tether_bench_added():\n    return 1\n" } else { "\n\npub fn tether_bench_added() -> u32 { 1 }\n" };
-    for (label, addition) in [("one-file commit, body or comment edit", comment), ("one-file commit adding a function", function)] {
+    let function = if file.ends_with(".py") {
+        "\n\ndef tether_bench_added():\n    return 1\n"
+    } else {
+        "\n\npub fn tether_bench_added() -> u32 { 1 }\n"
+    };
+    for (label, addition) in [
+        ("one-file commit, body or comment edit", comment),
+        ("one-file commit adding a function", function),
+    ] {
         let mut text = std::fs::read_to_string(&path)?;
         text.push_str(addition);
         std::fs::write(&path, text)?;
         git(&root, &["add", "-A"])?;
-        let seconds = time_until_published(&state, &root, &["-c", "user.name=bench", "-c", "user.email=bench@example.com", "commit", "-q", "-m", "bench"])?;
-        println!("{label}: published in {:.0} ms (HEAD moved to answers from the new graph)", seconds * 1000.0);
+        let seconds = time_until_published(
+            &state,
+            &root,
+            &[
+                "-c",
+                "user.name=bench",
+                "-c",
+                "user.email=bench@example.com",
+                "commit",
+                "-q",
+                "-m",
+                "bench",
+            ],
+        )?;
+        println!(
+            "{label}: published in {:.0} ms (HEAD moved to answers from the new graph)",
+            seconds * 1000.0
+        );
         wait_until_persisted(&state);
     }
     if let Some((commit, changed)) = commit_about_100_files_away(&root)? {
         let seconds = time_until_published(&state, &root, &["checkout", "-q", &commit])?;
-        println!("checkout touching {changed} source files published in {:.0} ms", seconds * 1000.0);
+        println!(
+            "checkout touching {changed} source files published in {:.0} ms",
+            seconds * 1000.0
+        );
     }
     println!("RSS after updates {:.0} MiB", rss_mib());
     Ok(())
@@ -100,15 +137,27 @@ pub fn run(repository: &Path, queries: usize) -> anyhow::Result<()> {
 /// Ownership on the busiest files against `git blame -L` for the same lines, cold and cached;
 /// then `changes` on a 20-file working-tree diff.
 fn git_queries(state: &DaemonState, root: &Path) -> anyhow::Result<()> {
-    let log = Command::new("git").arg("-C").arg(root).args(["log", "--format=", "--name-only", "--", "*.rs", "*.py"]).output()?;
+    let log = Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args(["log", "--format=", "--name-only", "--", "*.rs", "*.py"])
+        .output()?;
     let mut counts: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for path in String::from_utf8_lossy(&log.stdout).lines().filter(|line| !line.is_empty()) {
         *counts.entry(path.to_string()).or_default() += 1;
     }
-    let mut busiest: Vec<(String, usize)> = counts.into_iter().filter(|(path, _)| root.join(path).exists()).collect();
+    let mut busiest: Vec<(String, usize)> =
+        counts.into_iter().filter(|(path, _)| root.join(path).exists()).collect();
     busiest.sort_by(|a, b| b.1.cmp(&a.1));
     let snapshot = state.snapshot().context("snapshot")?;
-    let commits = String::from_utf8(Command::new("git").arg("-C").arg(root).args(["rev-list", "--count", "HEAD"]).output()?.stdout)?;
+    let commits = String::from_utf8(
+        Command::new("git")
+            .arg("-C")
+            .arg(root)
+            .args(["rev-list", "--count", "HEAD"])
+            .output()?
+            .stdout,
+    )?;
     println!("ownership on the 5 busiest files ({} commits in the history): the largest function of each", commits.trim());
     for (path, touched) in busiest.iter().take(5) {
         let Some(symbol) = snapshot
@@ -122,17 +171,23 @@ fn git_queries(state: &DaemonState, root: &Path) -> anyhow::Result<()> {
         };
         let range = format!("{},{}", symbol.span.start_line, symbol.span.end_line);
         let started = Instant::now();
-        let output = Command::new("git").arg("-C").arg(root).args(["blame", "--porcelain", "-L", &range, "--", path]).output()?;
+        let output = Command::new("git")
+            .arg("-C")
+            .arg(root)
+            .args(["blame", "--porcelain", "-L", &range, "--", path])
+            .output()?;
         let git_seconds = started.elapsed().as_secs_f64();
         if !output.status.success() {
             continue;
         }
         let params = json!({ "symbol": symbol.id.to_string() });
         let started = Instant::now();
-        tether_daemon::handle(state, "ownership", &params).map_err(|error| anyhow::anyhow!(error.message))?;
+        tether_daemon::handle(state, "ownership", &params)
+            .map_err(|error| anyhow::anyhow!(error.message))?;
         let cold = started.elapsed().as_secs_f64();
         let started = Instant::now();
-        tether_daemon::handle(state, "ownership", &params).map_err(|error| anyhow::anyhow!(error.message))?;
+        tether_daemon::handle(state, "ownership", &params)
+            .map_err(|error| anyhow::anyhow!(error.message))?;
         let cached = started.elapsed().as_secs_f64();
         println!(
             "  {path} ({touched} commits), {} lines: git blame -L {:.0} ms, ownership cold {:.0} ms ({:.2}x), cached {:.2} ms",
@@ -144,17 +199,35 @@ fn git_queries(state: &DaemonState, root: &Path) -> anyhow::Result<()> {
         );
     }
     // A 20-file diff in the working tree.
-    let files: Vec<String> = snapshot.graph.files.iter().filter(|file| file.status == tether_model::FileStatus::Parsed).map(|file| file.path.clone()).step_by(7).take(20).collect();
+    let files: Vec<String> = snapshot
+        .graph
+        .files
+        .iter()
+        .filter(|file| file.status == tether_model::FileStatus::Parsed)
+        .map(|file| file.path.clone())
+        .step_by(7)
+        .take(20)
+        .collect();
     for path in &files {
         let full = root.join(path);
         let mut text = std::fs::read_to_string(&full)?;
-        text.push_str(if path.ends_with(".py") { "\n\ndef tether_bench_changed():\n    return 2\n" } else { "\n\npub fn tether_bench_changed() -> u32 { 2 }\n" });
+        text.push_str(if path.ends_with(".py") {
+            "\n\ndef tether_bench_changed():\n    return 2\n"
+        } else {
+            "\n\npub fn tether_bench_changed() -> u32 { 2 }\n"
+        });
         std::fs::write(&full, text)?;
     }
     for attempt in ["first", "second"] {
         let started = Instant::now();
-        let answer = tether_daemon::handle(state, "changes", &json!({ "scope": "unstaged" })).map_err(|error| anyhow::anyhow!(error.message))?;
-        println!("changes on a {}-file diff ({attempt} call): {:.0} ms, {} changed symbols", files.len(), started.elapsed().as_secs_f64() * 1000.0, answer["changed"].as_array().map_or(0, Vec::len));
+        let answer = tether_daemon::handle(state, "changes", &json!({ "scope": "unstaged" }))
+            .map_err(|error| anyhow::anyhow!(error.message))?;
+        println!(
+            "changes on a {}-file diff ({attempt} call): {:.0} ms, {} changed symbols",
+            files.len(),
+            started.elapsed().as_secs_f64() * 1000.0,
+            answer["changed"].as_array().map_or(0, Vec::len)
+        );
     }
     git(root, &["checkout", "--", "."])?;
     // Re-extract the restored files now, so the HEAD measurements start from a settled cache.
@@ -173,12 +246,22 @@ fn wait_until_persisted(state: &DaemonState) {
 }
 
 /// Runs a git command that moves HEAD, then waits until the daemon answers from the new commit.
-fn time_until_published(state: &DaemonState, root: &Path, arguments: &[&str]) -> anyhow::Result<f64> {
+fn time_until_published(
+    state: &DaemonState,
+    root: &Path,
+    arguments: &[&str],
+) -> anyhow::Result<f64> {
     git(root, arguments)?;
     let moved = Instant::now();
-    let head = String::from_utf8(Command::new("git").arg("-C").arg(root).args(["rev-parse", "HEAD"]).output()?.stdout)?.trim().to_string();
+    let head = String::from_utf8(
+        Command::new("git").arg("-C").arg(root).args(["rev-parse", "HEAD"]).output()?.stdout,
+    )?
+    .trim()
+    .to_string();
     loop {
-        if state.snapshot().and_then(|snapshot| snapshot.meta.head_commit.clone()).as_deref() == Some(head.as_str()) {
+        if state.snapshot().and_then(|snapshot| snapshot.meta.head_commit.clone()).as_deref()
+            == Some(head.as_str())
+        {
             return Ok(moved.elapsed().as_secs_f64());
         }
         if moved.elapsed() > Duration::from_secs(120) {
@@ -189,7 +272,8 @@ fn time_until_published(state: &DaemonState, root: &Path, arguments: &[&str]) ->
 }
 
 fn first_source_file(root: &Path) -> anyhow::Result<String> {
-    let output = Command::new("git").arg("-C").arg(root).args(["ls-files", "*.rs", "*.py"]).output()?;
+    let output =
+        Command::new("git").arg("-C").arg(root).args(["ls-files", "*.rs", "*.py"]).output()?;
     String::from_utf8(output.stdout)?.lines().next().map(str::to_string).context("no source file")
 }
 
@@ -197,13 +281,26 @@ fn first_source_file(root: &Path) -> anyhow::Result<String> {
 fn commit_about_100_files_away(root: &Path) -> anyhow::Result<Option<(String, usize)>> {
     for distance in [5, 10, 20, 40, 80, 160, 320, 640] {
         let target = format!("HEAD~{distance}");
-        let output = Command::new("git").arg("-C").arg(root).args(["diff", "--name-only", &target, "HEAD", "--", "*.rs", "*.py"]).output()?;
+        let output = Command::new("git")
+            .arg("-C")
+            .arg(root)
+            .args(["diff", "--name-only", &target, "HEAD", "--", "*.rs", "*.py"])
+            .output()?;
         if !output.status.success() {
             return Ok(None);
         }
         let changed = String::from_utf8_lossy(&output.stdout).lines().count();
         if (80..=200).contains(&changed) || changed > 200 {
-            let commit = String::from_utf8(Command::new("git").arg("-C").arg(root).args(["rev-parse", &target]).output()?.stdout)?.trim().to_string();
+            let commit = String::from_utf8(
+                Command::new("git")
+                    .arg("-C")
+                    .arg(root)
+                    .args(["rev-parse", &target])
+                    .output()?
+                    .stdout,
+            )?
+            .trim()
+            .to_string();
             return Ok(Some((commit, changed)));
         }
     }
@@ -212,6 +309,13 @@ fn commit_about_100_files_away(root: &Path) -> anyhow::Result<Option<(String, us
 
 fn report(method: &str, timings: &mut [Duration]) {
     timings.sort();
-    let percentile = |share: f64| timings[((timings.len() as f64 - 1.0) * share) as usize].as_secs_f64() * 1000.0;
-    println!("{method:<13} p50 {:.3} ms  p99 {:.3} ms  ({} queries over the socket)", percentile(0.5), percentile(0.99), timings.len());
+    let percentile = |share: f64| {
+        timings[((timings.len() as f64 - 1.0) * share) as usize].as_secs_f64() * 1000.0
+    };
+    println!(
+        "{method:<13} p50 {:.3} ms  p99 {:.3} ms  ({} queries over the socket)",
+        percentile(0.5),
+        percentile(0.99),
+        timings.len()
+    );
 }

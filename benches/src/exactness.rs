@@ -20,7 +20,10 @@ pub fn run(path: &Path) -> anyhow::Result<()> {
     let verbose = std::env::var_os("TETHER_BENCH_VERBOSE").is_some();
     let mut tests = 0usize;
     for (index, symbol) in snapshot.symbols().iter().enumerate() {
-        if symbol.kind.is_outside() || !(symbol.kind.is_callable() || symbol.kind == tether_model::SymbolKind::Class) || symbol.kind == tether_model::SymbolKind::Lambda {
+        if symbol.kind.is_outside()
+            || !(symbol.kind.is_callable() || symbol.kind == tether_model::SymbolKind::Class)
+            || symbol.kind == tether_model::SymbolKind::Lambda
+        {
             continue;
         }
         // Nobody asks who calls a test; the test runner does.
@@ -29,7 +32,8 @@ pub fn run(path: &Path) -> anyhow::Result<()> {
             continue;
         }
         total += 1;
-        let answer = snapshot.neighbours(index as u32, NeighbourKind::Callers, PageRequest::default());
+        let answer =
+            snapshot.neighbours(index as u32, NeighbourKind::Callers, PageRequest::default());
         let has_callers = answer.total > 0;
         with_callers.0 += usize::from(has_callers);
         match &answer.completeness {
@@ -55,9 +59,23 @@ pub fn run(path: &Path) -> anyhow::Result<()> {
             }
         }
     }
-    let share = |part: usize, whole: usize| if whole == 0 { 0.0 } else { part as f64 * 100.0 / whole as f64 };
-    println!("symbols       {total} project functions, methods and classes ({tests} tests left out)");
-    println!("exact         {exact} ({:.1} %); of the {} with callers, {} ({:.1} %)", share(exact, total), with_callers.0, with_callers.1, share(with_callers.1, with_callers.0));
+    let share = |part: usize, whole: usize| {
+        if whole == 0 {
+            0.0
+        } else {
+            part as f64 * 100.0 / whole as f64
+        }
+    };
+    println!(
+        "symbols       {total} project functions, methods and classes ({tests} tests left out)"
+    );
+    println!(
+        "exact         {exact} ({:.1} %); of the {} with callers, {} ({:.1} %)",
+        share(exact, total),
+        with_callers.0,
+        with_callers.1,
+        share(with_callers.1, with_callers.0)
+    );
     for (kind, count) in causes {
         println!("  {kind:<24} {count} ({:.1} %)", share(count, total));
     }

@@ -109,14 +109,30 @@ fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
         Command::Generate { out, lines, seed } => {
             let written = synthetic_corpus::generate(&out, lines, seed)?;
-            println!("wrote {} files, {} lines, {:.1} MB to {}", written.files, written.lines, written.bytes as f64 / 1e6, out.display());
+            println!(
+                "wrote {} files, {} lines, {:.1} MB to {}",
+                written.files,
+                written.lines,
+                written.bytes as f64 / 1e6,
+                out.display()
+            );
         }
-        Command::Soak { repository, clients, garbage_clients, seconds } => soak::run(&repository, clients, garbage_clients, seconds)?,
+        Command::Soak { repository, clients, garbage_clients, seconds } => {
+            soak::run(&repository, clients, garbage_clients, seconds)?
+        }
         Command::Exactness { path } => exactness::run(&path)?,
-        Command::BlastAll { path, kind, depth, deadline_seconds } => blast_all::run(&path, &kind, depth, deadline_seconds)?,
-        Command::ColdIndex { path, runs, buffer_pool_mib } => cold_index::run(&path, runs.max(1), buffer_pool_mib)?,
-        Command::Daemon { repository, queries } => daemon_latency::run(&repository, queries.max(10))?,
-        Command::Memory { commits, entries, queries, keep } => memory_latency::run(commits.max(2), entries, queries.max(10), keep.as_deref())?,
+        Command::BlastAll { path, kind, depth, deadline_seconds } => {
+            blast_all::run(&path, &kind, depth, deadline_seconds)?
+        }
+        Command::ColdIndex { path, runs, buffer_pool_mib } => {
+            cold_index::run(&path, runs.max(1), buffer_pool_mib)?
+        }
+        Command::Daemon { repository, queries } => {
+            daemon_latency::run(&repository, queries.max(10))?
+        }
+        Command::Memory { commits, entries, queries, keep } => {
+            memory_latency::run(commits.max(2), entries, queries.max(10), keep.as_deref())?
+        }
     }
     Ok(())
 }

@@ -15,7 +15,12 @@ use tether_protocol::json;
 const MODULES: usize = 200;
 const FUNCTIONS_PER_MODULE: usize = 5;
 
-pub fn run(commits: usize, entries: usize, queries: usize, keep: Option<&Path>) -> anyhow::Result<()> {
+pub fn run(
+    commits: usize,
+    entries: usize,
+    queries: usize,
+    keep: Option<&Path>,
+) -> anyhow::Result<()> {
     let scratch = tempfile::tempdir()?;
     let root = match keep {
         Some(folder) => folder.to_path_buf(),
@@ -26,7 +31,10 @@ pub fn run(commits: usize, entries: usize, queries: usize, keep: Option<&Path>) 
     let started = Instant::now();
     let marks = scratch.path().join("marks");
     fast_import(&root, commits, &marks)?;
-    let shas: Vec<String> = std::fs::read_to_string(&marks)?.lines().filter_map(|line| line.split_once(' ').map(|(_, sha)| sha.to_string())).collect();
+    let shas: Vec<String> = std::fs::read_to_string(&marks)?
+        .lines()
+        .filter_map(|line| line.split_once(' ').map(|(_, sha)| sha.to_string()))
+        .collect();
     git(&root, &["checkout", "-q", "-f", "main"])?;
     // Entries pinned to evenly spread commits, each naming the module that commit changed.
     let step = (commits / entries.max(1)).max(1);
@@ -37,15 +45,35 @@ pub fn run(commits: usize, entries: usize, queries: usize, keep: Option<&Path>) 
         let folder = format!("{kind}s");
         let path = root.join(".memory").join(&folder).join(format!("entry-{entry}.md"));
         std::fs::create_dir_all(path.parent().expect("a folder"))?;
-        let depends = if entry > 0 && entry % 7 == 0 { format!("depends_on: [entry-{}]\n", entry - 1) } else { String::new() };
-        let supersedes = if entry > 1 && entry % 11 == 0 { format!("supersedes: [entry-{}]\n", entry - 2) } else { String::new() };
+        let depends = if entry > 0 && entry % 7 == 0 {
+            format!("depends_on: [entry-{}]\n", entry - 1)
+        } else {
+            String::new()
+        };
+        let supersedes = if entry > 1 && entry % 11 == 0 {
+            format!("supersedes: [entry-{}]\n", entry - 2)
+        } else {
+            String::new()
+        };
         std::fs::write(
             &path,
             format!("---\nid: entry-{entry}\ntype: {kind}\ntitle: Why module {module} works this way ({entry})\nstatus: active\ncreated_at: 2026-01-01T00:00:00Z\nupdated_at: 2026-01-01T00:00:00Z\ntags: [module{module}]\npins:\n  - commit: {}\n    files: [app/m{module}.py]\n{depends}{supersedes}---\nBody of entry {entry}.\n", shas[commit_index]),
         )?;
     }
     git(&root, &["add", "-A"])?;
-    git(&root, &["-c", "user.name=bench", "-c", "user.email=bench@example.com", "commit", "-q", "-m", "entries"])?;
+    git(
+        &root,
+        &[
+            "-c",
+            "user.name=bench",
+            "-c",
+            "user.email=bench@example.com",
+            "commit",
+            "-q",
+            "-m",
+            "entries",
+        ],
+    )?;
     println!("repository    {commits} commits, {entries} entries, {MODULES} modules (generated in {:.1} s)", started.elapsed().as_secs_f64());
 
     let paths = DaemonPaths::new(&root, &root.join(".git/tether/graph.lbug"));
@@ -53,39 +81,61 @@ pub fn run(commits: usize, entries: usize, queries: usize, keep: Option<&Path>) 
     let started = Instant::now();
     let state = DaemonState::new(paths.clone(), tether_store::StoreConfig::default());
     state.load_or_build()?;
-    println!("first index   {:.2} s (the code graph, every pin mapped, the database written)", started.elapsed().as_secs_f64());
+    println!(
+        "first index   {:.2} s (the code graph, every pin mapped, the database written)",
+        started.elapsed().as_secs_f64()
+    );
     let snapshot = state.snapshot().context("snapshot")?;
-    let targets: Vec<String> = snapshot.symbols().iter().filter(|symbol| symbol.kind == tether_model::SymbolKind::Function).map(|symbol| symbol.id.to_string()).collect();
+    let targets: Vec<String> = snapshot
+        .symbols()
+        .iter()
+        .filter(|symbol| symbol.kind == tether_model::SymbolKind::Function)
+        .map(|symbol| symbol.id.to_string())
+        .collect();
     let started = Instant::now();
-    let first = tether_daemon::handle(&state, "context", &json!({ "symbol": targets[0] })).map_err(|error| anyhow::anyhow!(error.message))?;
+    let first = tether_daemon::handle(&state, "context", &json!({ "symbol": targets[0] }))
+        .map_err(|error| anyhow::anyhow!(error.message))?;
     println!("first context (loads entries, tethers every pin, reads the history): {:.0} ms; {} entries on that function", started.elapsed().as_secs_f64() * 1000.0, first["chain"].as_array().map_or(0, Vec::len));
     // Warm the staleness caches of the queried symbols once, then measure.
     for target in targets.iter().take(queries) {
-        tether_daemon::handle(&state, "context", &json!({ "symbol": target })).map_err(|error| anyhow::anyhow!(error.message))?;
+        tether_daemon::handle(&state, "context", &json!({ "symbol": target }))
+            .map_err(|error| anyhow::anyhow!(error.message))?;
     }
     let mut timings = Vec::new();
     let mut tethered = 0;
     for target in targets.iter().cycle().take(queries) {
         let started = Instant::now();
-        let answer = tether_daemon::handle(&state, "context", &json!({ "symbol": target })).map_err(|error| anyhow::anyhow!(error.message))?;
+        let answer = tether_daemon::handle(&state, "context", &json!({ "symbol": target }))
+            .map_err(|error| anyhow::anyhow!(error.message))?;
         timings.push(started.elapsed());
         tethered += usize::from(answer["chain"].as_array().is_some_and(|chain| !chain.is_empty()));
     }
     timings.sort();
-    let percentile = |share: f64| timings[((timings.len() as f64 - 1.0) * share) as usize].as_secs_f64() * 1000.0;
-    println!("context       p50 {:.3} ms  p99 {:.3} ms  ({} queries, {tethered} with entries)", percentile(0.5), percentile(0.99), timings.len());
+    let percentile = |share: f64| {
+        timings[((timings.len() as f64 - 1.0) * share) as usize].as_secs_f64() * 1000.0
+    };
+    println!(
+        "context       p50 {:.3} ms  p99 {:.3} ms  ({} queries, {tethered} with entries)",
+        percentile(0.5),
+        percentile(0.99),
+        timings.len()
+    );
 
     // A restart: a new daemon on the same database, which matches HEAD (nothing is rebuilt or
     // written). Its first context maps every pin: from the persisted file, or from git when
     // the file is gone.
-    for (label, forget) in [("after a restart", false), ("after a restart, pins not persisted", true)] {
+    for (label, forget) in
+        [("after a restart", false), ("after a restart, pins not persisted", true)]
+    {
         if forget {
-            std::fs::remove_file(paths.folder.join("pin-tethers.tsv")).context("the persisted pins")?;
+            std::fs::remove_file(paths.folder.join("pin-tethers.tsv"))
+                .context("the persisted pins")?;
         }
         let restarted = DaemonState::new(paths.clone(), tether_store::StoreConfig::default());
         restarted.load_or_build()?;
         let started = Instant::now();
-        tether_daemon::handle(&restarted, "context", &json!({ "symbol": targets[0] })).map_err(|error| anyhow::anyhow!(error.message))?;
+        tether_daemon::handle(&restarted, "context", &json!({ "symbol": targets[0] }))
+            .map_err(|error| anyhow::anyhow!(error.message))?;
         println!("first context {label}: {:.0} ms", started.elapsed().as_secs_f64() * 1000.0);
     }
 
@@ -95,10 +145,17 @@ pub fn run(commits: usize, entries: usize, queries: usize, keep: Option<&Path>) 
     text = text.replacen("return value + 0", "return value + 1000", 1);
     std::fs::write(&module_path, text)?;
     let started = Instant::now();
-    let recorded = tether_daemon::handle(&state, "record", &json!({ "type": "decision", "title": "A new decision", "files": ["app/m3.py"] })).map_err(|error| anyhow::anyhow!(error.message))?;
+    let recorded = tether_daemon::handle(
+        &state,
+        "record",
+        &json!({ "type": "decision", "title": "A new decision", "files": ["app/m3.py"] }),
+    )
+    .map_err(|error| anyhow::anyhow!(error.message))?;
     let recorded_at = started.elapsed();
-    let answer = tether_daemon::handle(&state, "context", &json!({ "path": "app/m3.py" })).map_err(|error| anyhow::anyhow!(error.message))?;
-    let shown = answer["chain"].as_array().into_iter().flatten().any(|entry| entry["id"] == recorded["id"]);
+    let answer = tether_daemon::handle(&state, "context", &json!({ "path": "app/m3.py" }))
+        .map_err(|error| anyhow::anyhow!(error.message))?;
+    let shown =
+        answer["chain"].as_array().into_iter().flatten().any(|entry| entry["id"] == recorded["id"]);
     if !shown {
         bail!("the new entry is not tethered: {answer}");
     }
@@ -131,7 +188,8 @@ fn fast_import(root: &Path, commits: usize, marks: &Path) -> anyhow::Result<()> 
         if commit > 0 {
             let _ = writeln!(stream, "from :{commit}");
         }
-        let touched: Vec<usize> = if commit == 0 { (0..MODULES).collect() } else { vec![commit % MODULES] };
+        let touched: Vec<usize> =
+            if commit == 0 { (0..MODULES).collect() } else { vec![commit % MODULES] };
         for module in touched {
             if commit > 0 {
                 versions[module] += 1;
@@ -162,7 +220,12 @@ fn module_text(module: usize, version: usize) -> String {
 }
 
 fn git(directory: &Path, arguments: &[&str]) -> anyhow::Result<()> {
-    let status = Command::new("git").arg("-C").arg(directory).args(arguments).stdout(Stdio::null()).status()?;
+    let status = Command::new("git")
+        .arg("-C")
+        .arg(directory)
+        .args(arguments)
+        .stdout(Stdio::null())
+        .status()?;
     if !status.success() {
         bail!("git {arguments:?} failed");
     }

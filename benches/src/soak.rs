@@ -25,10 +25,18 @@ struct Counts {
     garbage_answers: AtomicU64,
 }
 
-pub fn run(repository: &Path, clients: usize, garbage_clients: usize, seconds: u64) -> anyhow::Result<()> {
+pub fn run(
+    repository: &Path,
+    clients: usize,
+    garbage_clients: usize,
+    seconds: u64,
+) -> anyhow::Result<()> {
     let scratch = tempfile::tempdir()?;
     let root = scratch.path().join("repo");
-    git(scratch.path(), &["clone", "-q", "--no-hardlinks", &repository.display().to_string(), "repo"])?;
+    git(
+        scratch.path(),
+        &["clone", "-q", "--no-hardlinks", &repository.display().to_string(), "repo"],
+    )?;
     // Two branches that differ in who calls `soak_target`: an answer built from one branch's
     // commit must list that branch's caller only.
     let commits = make_branches(&root)?;
@@ -53,18 +61,24 @@ pub fn run(repository: &Path, clients: usize, garbage_clients: usize, seconds: u
     let end = started + Duration::from_secs(seconds);
     let mut threads = Vec::new();
     for client in 0..clients {
-        let (socket, counts, commits) = (paths.socket.clone(), Arc::clone(&counts), commits.clone());
-        threads.push(std::thread::spawn(move || querying_client(&socket, client as u64, end, &counts, &commits)));
+        let (socket, counts, commits) =
+            (paths.socket.clone(), Arc::clone(&counts), commits.clone());
+        threads.push(std::thread::spawn(move || {
+            querying_client(&socket, client as u64, end, &counts, &commits)
+        }));
     }
     for client in 0..garbage_clients {
         let (socket, counts) = (paths.socket.clone(), Arc::clone(&counts));
-        threads.push(std::thread::spawn(move || garbage_client(&socket, client as u64, end, &counts)));
+        threads
+            .push(std::thread::spawn(move || garbage_client(&socket, client as u64, end, &counts)));
     }
     let flipper_root = root.clone();
     threads.push(std::thread::spawn(move || flip_and_save(&flipper_root, end)));
     let samples: Arc<Mutex<Vec<(u64, f64)>>> = Arc::default();
     while Instant::now() < end {
-        std::thread::sleep(Duration::from_secs(10).min(end.saturating_duration_since(Instant::now())));
+        std::thread::sleep(
+            Duration::from_secs(10).min(end.saturating_duration_since(Instant::now())),
+        );
         samples.lock().unwrap().push((started.elapsed().as_secs(), rss_mib()));
     }
     for thread in threads {
@@ -74,13 +88,25 @@ pub fn run(repository: &Path, clients: usize, garbage_clients: usize, seconds: u
     let samples = samples.lock().unwrap().clone();
     println!("soak          {seconds} s, {clients} clients querying, {garbage_clients} sending garbage, HEAD flipping every second, a file saved every 0.5 s");
     println!("answers       {}", counts.answers.load(Ordering::Relaxed));
-    println!("errors        {} (besides {} not-ready answers while the first graph was built)", counts.errors.load(Ordering::Relaxed), counts.not_ready.load(Ordering::Relaxed));
-    println!("mixed         {} answers listing the other branch's caller", counts.mixed.load(Ordering::Relaxed));
-    println!("garbage       {} error answers to garbage lines", counts.garbage_answers.load(Ordering::Relaxed));
+    println!(
+        "errors        {} (besides {} not-ready answers while the first graph was built)",
+        counts.errors.load(Ordering::Relaxed),
+        counts.not_ready.load(Ordering::Relaxed)
+    );
+    println!(
+        "mixed         {} answers listing the other branch's caller",
+        counts.mixed.load(Ordering::Relaxed)
+    );
+    println!(
+        "garbage       {} error answers to garbage lines",
+        counts.garbage_answers.load(Ordering::Relaxed)
+    );
     println!("rebuilds      {}", state.rebuild_status().rebuilds);
     let series: Vec<String> = samples.iter().map(|(at, rss)| format!("{at}s {rss:.0}")).collect();
     println!("RSS MiB       {}", series.join(", "));
-    if let (Some(warm), Some(last)) = (samples.iter().find(|(at, _)| *at >= 60).or(samples.first()), samples.last()) {
+    if let (Some(warm), Some(last)) =
+        (samples.iter().find(|(at, _)| *at >= 60).or(samples.first()), samples.last())
+    {
         println!("RSS drift     {:+.0} MiB from {} s to the end", last.1 - warm.1, warm.0);
     }
     if counts.errors.load(Ordering::Relaxed) > 0 || counts.mixed.load(Ordering::Relaxed) > 0 {
@@ -103,8 +129,12 @@ fn make_branches(root: &Path) -> anyhow::Result<BranchCommits> {
         git(root, &["checkout", "-q", "-B", &format!("soak-{branch}"), "HEAD"])?;
         std::fs::write(root.join("tether_soak.py"), format!("def soak_target():\n    return 1\n\ndef soak_caller_{branch}():\n    return soak_target()\n"))?;
         git(root, &["add", "tether_soak.py"])?;
-        git(root, &[identity[0], identity[1], identity[2], identity[3], "commit", "-q", "-m", "soak"])?;
-        let output = Command::new("git").arg("-C").arg(root).args(["rev-parse", "HEAD"]).output()?;
+        git(
+            root,
+            &[identity[0], identity[1], identity[2], identity[3], "commit", "-q", "-m", "soak"],
+        )?;
+        let output =
+            Command::new("git").arg("-C").arg(root).args(["rev-parse", "HEAD"]).output()?;
         tips.push(String::from_utf8(output.stdout)?.trim().to_string());
         git(root, &["checkout", "-q", "HEAD~1"])?;
     }
@@ -119,23 +149,41 @@ fn flip_and_save(root: &Path, end: Instant) {
         for _ in 0..2 {
             std::thread::sleep(Duration::from_millis(500));
             if let Some(saved) = &saved {
-                let _ = std::fs::OpenOptions::new().append(true).open(saved).and_then(|mut file| file.write_all(b"\n"));
+                let _ = std::fs::OpenOptions::new()
+                    .append(true)
+                    .open(saved)
+                    .and_then(|mut file| file.write_all(b"\n"));
             }
         }
         flips += 1;
         let branch = if flips % 2 == 0 { "soak-a" } else { "soak-b" };
         // A save can make checkout refuse; stash nothing, just force the branch's files.
-        let _ = Command::new("git").arg("-C").arg(root).args(["checkout", "-q", "-f", branch]).status();
+        let _ =
+            Command::new("git").arg("-C").arg(root).args(["checkout", "-q", "-f", branch]).status();
     }
 }
 
 /// A tracked source file to append newlines to (a save the graph reports as uncommitted).
 fn saved_file(root: &Path) -> Option<PathBuf> {
-    let output = Command::new("git").arg("-C").arg(root).args(["ls-files", "--", "*.py", "*.rs"]).output().ok()?;
-    String::from_utf8_lossy(&output.stdout).lines().find(|path| !path.contains("tether_soak")).map(|path| root.join(path))
+    let output = Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args(["ls-files", "--", "*.py", "*.rs"])
+        .output()
+        .ok()?;
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .find(|path| !path.contains("tether_soak"))
+        .map(|path| root.join(path))
 }
 
-fn querying_client(socket: &Path, seed: u64, end: Instant, counts: &Counts, commits: &BranchCommits) {
+fn querying_client(
+    socket: &Path,
+    seed: u64,
+    end: Instant,
+    counts: &Counts,
+    commits: &BranchCommits,
+) {
     let Ok(mut client) = Client::connect(socket) else {
         counts.errors.fetch_add(1, Ordering::Relaxed);
         return;
@@ -171,7 +219,12 @@ fn querying_client(socket: &Path, seed: u64, end: Instant, counts: &Counts, comm
         }
         if method == "callers" {
             let indexed = answer["result"]["freshness"]["indexed_commit"].as_str().unwrap_or("");
-            let callers: Vec<&str> = answer["result"]["items"].as_array().into_iter().flatten().filter_map(|item| item["qualified_name"].as_str()).collect();
+            let callers: Vec<&str> = answer["result"]["items"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|item| item["qualified_name"].as_str())
+                .collect();
             let expected = if indexed == commits.a {
                 Some("tether_soak.soak_caller_a")
             } else if indexed == commits.b {
@@ -197,7 +250,10 @@ fn garbage_client(socket: &Path, seed: u64, end: Instant, counts: &Counts) {
         random ^= random >> 7;
         random ^= random << 17;
         let length = (random % 300) as usize;
-        let mut line: Vec<u8> = (0..length).map(|index| (random.rotate_left(index as u32 % 64) % 255) as u8).filter(|byte| *byte != b'\n').collect();
+        let mut line: Vec<u8> = (0..length)
+            .map(|index| (random.rotate_left(index as u32 % 64) % 255) as u8)
+            .filter(|byte| *byte != b'\n')
+            .collect();
         // Never blank (a blank line gets no answer) and never valid JSON.
         line.insert(0, b'#');
         line.push(b'\n');

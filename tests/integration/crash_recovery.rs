@@ -25,8 +25,17 @@ impl Moments {
 
 fn tether(repository: &Path, arguments: &[&str]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_tether-test-cli"));
-    command.args(arguments).current_dir(repository).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
-    command.env("GIT_AUTHOR_NAME", "Ada Fixture").env("GIT_AUTHOR_EMAIL", "ada@example.com").env("GIT_COMMITTER_NAME", "Ada Fixture").env("GIT_COMMITTER_EMAIL", "ada@example.com");
+    command
+        .args(arguments)
+        .current_dir(repository)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    command
+        .env("GIT_AUTHOR_NAME", "Ada Fixture")
+        .env("GIT_AUTHOR_EMAIL", "ada@example.com")
+        .env("GIT_COMMITTER_NAME", "Ada Fixture")
+        .env("GIT_COMMITTER_EMAIL", "ada@example.com");
     command
 }
 
@@ -58,7 +67,11 @@ fn leftovers(folder: &Path) -> Vec<String> {
             entries
                 .flatten()
                 .map(|entry| entry.file_name().to_string_lossy().into_owned())
-                .filter(|name| name.contains(".building") || name.starts_with("tether-load-") || (name.starts_with("graph.lbug.") && name != "graph.lbug.wal"))
+                .filter(|name| {
+                    name.contains(".building")
+                        || name.starts_with("tether-load-")
+                        || (name.starts_with("graph.lbug.") && name != "graph.lbug.wal")
+                })
                 .collect()
         })
         .unwrap_or_default()
@@ -70,7 +83,13 @@ fn builds_left_by_killed_runs_are_removed_and_the_next_index_succeeds() {
     let folder = repository.root().join(".git/tether");
     std::fs::create_dir_all(folder.join(".graph.lbug.building-old/tether-load-x")).unwrap();
     std::fs::create_dir_all(folder.join("tether-load-abc")).unwrap();
-    for name in ["graph.lbug.building", "graph.lbug.building.wal", "graph.lbug.building.wal.checkpoint", "graph.lbug.building.shadow", ".graph.lbug.building-old/graph.lbug.wal"] {
+    for name in [
+        "graph.lbug.building",
+        "graph.lbug.building.wal",
+        "graph.lbug.building.wal.checkpoint",
+        "graph.lbug.building.shadow",
+        ".graph.lbug.building-old/graph.lbug.wal",
+    ] {
         std::fs::write(folder.join(name), b"left by a killed build").unwrap();
     }
     // A write-ahead log of some other database beside the final path ("Database ID … does
@@ -79,7 +98,9 @@ fn builds_left_by_killed_runs_are_removed_and_the_next_index_succeeds() {
     let status = tether(repository.root(), &["index", "."]).status().unwrap();
     assert!(status.success());
     assert_eq!(leftovers(&folder), Vec::<String>::new());
-    let status = tether(repository.root(), &["callers", "app.core.compute", "--no-daemon"]).status().unwrap();
+    let status = tether(repository.root(), &["callers", "app.core.compute", "--no-daemon"])
+        .status()
+        .unwrap();
     assert!(status.success(), "the database that index wrote opens");
 }
 
@@ -89,9 +110,15 @@ fn an_index_killed_at_any_point_is_recovered_by_the_next_one() {
     let folder = repository.root().join(".git/tether");
     let mut moments = Moments(0x5eed_7e7e);
     for _ in 0..6 {
-        run_and_kill_after(tether(repository.root(), &["index", "."]), 10 + moments.next_millis(900));
+        run_and_kill_after(
+            tether(repository.root(), &["index", "."]),
+            10 + moments.next_millis(900),
+        );
     }
-    let output = tether(repository.root(), &["index", ".", "--json"]).stdout(Stdio::piped()).output().unwrap();
+    let output = tether(repository.root(), &["index", ".", "--json"])
+        .stdout(Stdio::piped())
+        .output()
+        .unwrap();
     assert!(output.status.success());
     let census: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(census["census"]["edges_by_kind"]["CALLS"], 3, "{census}");
@@ -104,9 +131,24 @@ fn a_record_killed_at_any_point_is_committed_whole_or_not_at_all() {
     let mut outcomes = Vec::new();
     for run in 0..7u64 {
         let repository = FixtureRepository::new(APP_FIXTURE);
-        repository.write("app/core.py", "def compute(x):\n    return x + 2\n\ndef report(x):\n    return compute(x) * 2\n");
+        repository.write(
+            "app/core.py",
+            "def compute(x):\n    return x + 2\n\ndef report(x):\n    return compute(x) * 2\n",
+        );
         let title = format!("Compute adds two {run}");
-        let record = tether(repository.root(), &["record", "--no-daemon", "--type", "decision", "--title", &title, "--files", "app/core.py"]);
+        let record = tether(
+            repository.root(),
+            &[
+                "record",
+                "--no-daemon",
+                "--type",
+                "decision",
+                "--title",
+                &title,
+                "--files",
+                "app/core.py",
+            ],
+        );
         // The first run is killed before it can start, the last one only long after it ended;
         // the others anywhere between.
         let delay = match run {
@@ -116,31 +158,64 @@ fn a_record_killed_at_any_point_is_committed_whole_or_not_at_all() {
         };
         run_and_kill_after(record, delay);
         // What the daemon does at start (and every record first).
-        let paths = tether_daemon::DaemonPaths::new(repository.root(), &repository.root().join(".git/tether/graph.lbug"));
+        let paths = tether_daemon::DaemonPaths::new(
+            repository.root(),
+            &repository.root().join(".git/tether/graph.lbug"),
+        );
         if let Err(error) = tether_daemon::recover_interrupted_record(&paths) {
             // git killed while holding its index lock leaves it behind, and git (so tether)
             // refuses to touch the index until someone removes it: the journal waits.
             let lock = repository.root().join(".git/index.lock");
-            assert!(lock.exists() && format!("{error:?}").contains("index.lock"), "run {run}: recovery failed: {error:?}");
+            assert!(
+                lock.exists() && format!("{error:?}").contains("index.lock"),
+                "run {run}: recovery failed: {error:?}"
+            );
             std::fs::remove_file(&lock).unwrap();
-            tether_daemon::recover_interrupted_record(&paths).expect("an interrupted record is settled once git's lock is gone");
+            tether_daemon::recover_interrupted_record(&paths)
+                .expect("an interrupted record is settled once git's lock is gone");
         }
-        assert_eq!(repository.git(&["diff", "--cached", "--name-only"]), "", "run {run}: the record left files staged");
+        assert_eq!(
+            repository.git(&["diff", "--cached", "--name-only"]),
+            "",
+            "run {run}: the record left files staged"
+        );
         let log = repository.git(&["log", "--format=%s"]);
         let files_committed = log.lines().any(|subject| subject == format!("decision: {title}"));
-        let entry_committed = log.lines().any(|subject| subject == format!("memory: decision: {title}"));
-        assert_eq!(files_committed, entry_committed, "run {run}: half a record was committed:\n{log}");
-        let untracked = repository.git(&["status", "--porcelain", "--untracked-files=all", "--", ".memory"]);
+        let entry_committed =
+            log.lines().any(|subject| subject == format!("memory: decision: {title}"));
+        assert_eq!(
+            files_committed, entry_committed,
+            "run {run}: half a record was committed:\n{log}"
+        );
+        let untracked =
+            repository.git(&["status", "--porcelain", "--untracked-files=all", "--", ".memory"]);
         assert_eq!(untracked, "", "run {run}: an entry was left uncommitted");
         if entry_committed {
-            let pin = repository.git(&["log", "-1", "--format=%H", "--grep", &format!("^decision: {title}$")]);
-            let entries = repository.git(&["ls-tree", "-r", "--name-only", "HEAD", "--", ".memory"]);
+            let pin = repository.git(&[
+                "log",
+                "-1",
+                "--format=%H",
+                "--grep",
+                &format!("^decision: {title}$"),
+            ]);
+            let entries =
+                repository.git(&["ls-tree", "-r", "--name-only", "HEAD", "--", ".memory"]);
             let entry_path = entries.lines().next().expect("the entry is in HEAD").to_string();
             let text = repository.git(&["show", &format!("HEAD:{entry_path}")]);
-            assert!(text.contains(pin.trim()), "run {run}: the entry is not pinned to the files' commit:\n{text}");
-            assert_eq!(repository.git(&["status", "--porcelain", "--", "app/core.py"]), "", "the files' change is committed");
+            assert!(
+                text.contains(pin.trim()),
+                "run {run}: the entry is not pinned to the files' commit:\n{text}"
+            );
+            assert_eq!(
+                repository.git(&["status", "--porcelain", "--", "app/core.py"]),
+                "",
+                "the files' change is committed"
+            );
         } else {
-            assert!(repository.git(&["status", "--porcelain", "--", "app/core.py"]).starts_with(" M"), "run {run}: the user's change is kept");
+            assert!(
+                repository.git(&["status", "--porcelain", "--", "app/core.py"]).starts_with(" M"),
+                "run {run}: the user's change is kept"
+            );
         }
         outcomes.push(entry_committed);
     }
@@ -153,7 +228,8 @@ fn a_record_killed_at_any_point_is_committed_whole_or_not_at_all() {
 #[test]
 fn two_starts_at_once_make_one_daemon() {
     let repository = FixtureRepository::new(APP_FIXTURE);
-    let starts: Vec<std::process::Child> = (0..3).map(|_| tether(repository.root(), &["start", "."]).spawn().unwrap()).collect();
+    let starts: Vec<std::process::Child> =
+        (0..3).map(|_| tether(repository.root(), &["start", "."]).spawn().unwrap()).collect();
     for mut start in starts {
         assert!(start.wait().unwrap().success());
     }
@@ -164,13 +240,16 @@ fn two_starts_at_once_make_one_daemon() {
             .flatten()
             .filter_map(|entry| std::fs::read(entry.path().join("cmdline")).ok())
             .map(|cmdline| String::from_utf8_lossy(&cmdline).replace('\0', " "))
-            .filter(|cmdline| cmdline.contains(" serve ") && cmdline.contains(&root.display().to_string()))
+            .filter(|cmdline| {
+                cmdline.contains(" serve ") && cmdline.contains(&root.display().to_string())
+            })
             .count()
     };
     std::thread::sleep(Duration::from_millis(500));
     assert_eq!(serving(), 1, "one daemon serves the repository");
     // No second daemon was even spawned (one would have logged that it lost the lock).
-    let log = std::fs::read_to_string(repository.root().join(".git/tether/daemon.log")).unwrap_or_default();
+    let log = std::fs::read_to_string(repository.root().join(".git/tether/daemon.log"))
+        .unwrap_or_default();
     assert!(!log.contains("already serves"), "a second daemon was started:\n{log}");
     assert!(tether(repository.root(), &["stop", "."]).status().unwrap().success());
     let stopped = std::time::Instant::now();

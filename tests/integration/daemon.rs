@@ -13,7 +13,6 @@ use tether_daemon::{DaemonPaths, DaemonState};
 use tether_protocol::{json, Value};
 use tether_tests::{FixtureRepository, APP_FIXTURE};
 
-
 /// A daemon serving a repository from this process, stopped on drop.
 pub(crate) struct RunningDaemon {
     pub(crate) socket: std::path::PathBuf,
@@ -26,11 +25,15 @@ impl RunningDaemon {
     pub(crate) fn start(root: &Path) -> RunningDaemon {
         let paths = DaemonPaths::new(root, &root.join(".git/tether/graph.lbug"));
         paths.prepare().expect("the daemon's folders");
-        let state = Arc::new(DaemonState::new(paths.clone(), tether_store::StoreConfig { buffer_pool_bytes: 128 << 20, max_threads: 1 }));
+        let state = Arc::new(DaemonState::new(
+            paths.clone(),
+            tether_store::StoreConfig { buffer_pool_bytes: 128 << 20, max_threads: 1 },
+        ));
         state.load_or_build().expect("the first index");
         let stop = Arc::new(AtomicBool::new(false));
         tether_daemon::spawn_follower(Arc::clone(&state), Arc::clone(&stop));
-        let listener = std::os::unix::net::UnixListener::bind(&paths.socket).expect("bind the socket");
+        let listener =
+            std::os::unix::net::UnixListener::bind(&paths.socket).expect("bind the socket");
         listener.set_nonblocking(true).unwrap();
         let (sender, receiver) = tokio::sync::oneshot::channel::<()>();
         let server = std::thread::spawn(move || {
@@ -76,16 +79,24 @@ impl Client {
         self.writer.write_all(b"\n").unwrap();
         let mut answer = String::new();
         self.reader.read_line(&mut answer).unwrap();
-        serde_json::from_str(&answer).unwrap_or_else(|error| panic!("invalid answer {answer:?}: {error}"))
+        serde_json::from_str(&answer)
+            .unwrap_or_else(|error| panic!("invalid answer {answer:?}: {error}"))
     }
 
     pub(crate) fn call(&mut self, method: &str, params: Value) -> Value {
-        self.send_raw(&json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params }).to_string())
+        self.send_raw(
+            &json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params }).to_string(),
+        )
     }
 }
 
 pub(crate) fn caller_names(answer: &Value) -> Vec<String> {
-    answer["result"]["items"].as_array().unwrap().iter().map(|item| item["qualified_name"].as_str().unwrap().to_string()).collect()
+    answer["result"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["qualified_name"].as_str().unwrap().to_string())
+        .collect()
 }
 
 #[test]
@@ -99,14 +110,24 @@ fn queries_over_the_socket_follow_commits_and_checkouts() {
     assert_eq!(answer["result"]["freshness"]["head_moved"], false);
 
     let blast = client.call("blast", json!({ "symbol": "compute" }));
-    let tests: Vec<&str> = blast["result"]["tests_affected"].as_array().unwrap().iter().map(|test| test["qualified_name"].as_str().unwrap()).collect();
+    let tests: Vec<&str> = blast["result"]["tests_affected"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|test| test["qualified_name"].as_str().unwrap())
+        .collect();
     assert_eq!(tests, ["test_core.test_report"]);
 
     // A commit adds a caller: the daemon rebuilds and publishes without a restart.
     repository.git(&["checkout", "-q", "-b", "feature"]);
-    repository.write("app/extra.py", "from app.core import compute\n\ndef extra():\n    return compute(2)\n");
+    repository.write(
+        "app/extra.py",
+        "from app.core import compute\n\ndef extra():\n    return compute(2)\n",
+    );
     let new_head = repository.commit_all("add extra");
-    let updated = wait_for(&mut client, |answer| caller_names(answer).contains(&"app.extra.extra".to_string()));
+    let updated = wait_for(&mut client, |answer| {
+        caller_names(answer).contains(&"app.extra.extra".to_string())
+    });
     assert_eq!(updated["result"]["freshness"]["indexed_commit"], new_head.as_str());
 
     // Checking out main again removes it.
@@ -121,7 +142,10 @@ fn wait_for(client: &mut Client, done: impl Fn(&Value) -> bool) -> Value {
         if done(&answer) {
             return answer;
         }
-        assert!(started.elapsed() < Duration::from_secs(30), "the daemon did not follow HEAD: {answer}");
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the daemon did not follow HEAD: {answer}"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
 }
@@ -136,9 +160,18 @@ fn bad_requests_get_errors_and_the_connection_stays_usable() {
     assert_eq!(client.call("no_such_method", json!({}))["error"]["code"], -32601);
     assert_eq!(client.call("callers", json!({}))["error"]["code"], -32602);
     assert_eq!(client.call("callers", json!({ "symbol": 7 }))["error"]["code"], -32602);
-    assert_eq!(client.call("blast", json!({ "symbol": "compute", "depth": 99 }))["error"]["code"], -32602);
-    assert_eq!(client.call("callers", json!({ "symbol": "compute", "cursor": "bogus" }))["error"]["code"], -32602);
-    assert_eq!(client.call("callers", json!({ "symbol": "nothing_like_this" }))["error"]["code"], -32001);
+    assert_eq!(
+        client.call("blast", json!({ "symbol": "compute", "depth": 99 }))["error"]["code"],
+        -32602
+    );
+    assert_eq!(
+        client.call("callers", json!({ "symbol": "compute", "cursor": "bogus" }))["error"]["code"],
+        -32602
+    );
+    assert_eq!(
+        client.call("callers", json!({ "symbol": "nothing_like_this" }))["error"]["code"],
+        -32001
+    );
     // A client that goes away mid-request harms nothing.
     {
         let mut gone = daemon.client();
@@ -156,18 +189,25 @@ fn golden_requests_get_golden_responses() {
     let daemon = RunningDaemon::start(repository.root());
     let mut client = daemon.client();
     let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/protocol");
-    let mut requests: Vec<_> = std::fs::read_dir(&folder).unwrap().flatten().map(|entry| entry.path()).filter(|path| path.to_string_lossy().ends_with(".request.json")).collect();
+    let mut requests: Vec<_> = std::fs::read_dir(&folder)
+        .unwrap()
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.to_string_lossy().ends_with(".request.json"))
+        .collect();
     requests.sort();
     assert!(requests.len() >= 5, "golden requests are missing from {}", folder.display());
     let mut mismatches = Vec::new();
     for request_path in requests {
-        let request: Value = serde_json::from_str(&std::fs::read_to_string(&request_path).unwrap()).unwrap();
+        let request: Value =
+            serde_json::from_str(&std::fs::read_to_string(&request_path).unwrap()).unwrap();
         let mut answer = client.send_raw(&request.to_string());
         // Freshness depends on the moment, not on the protocol.
         if let Some(freshness) = answer.pointer_mut("/result/freshness") {
             *freshness = json!("<freshness>");
         }
-        let response_path = request_path.to_string_lossy().replace(".request.json", ".response.json");
+        let response_path =
+            request_path.to_string_lossy().replace(".request.json", ".response.json");
         let rendered = serde_json::to_string_pretty(&answer).unwrap() + "\n";
         if std::env::var_os("UPDATE_GOLDEN").is_some() {
             std::fs::write(&response_path, &rendered).unwrap();
@@ -178,5 +218,9 @@ fn golden_requests_get_golden_responses() {
             mismatches.push(format!("{response_path}:\n{rendered}"));
         }
     }
-    assert!(mismatches.is_empty(), "answers differ from the golden files (UPDATE_GOLDEN=1 rewrites them):\n{}", mismatches.join("\n"));
+    assert!(
+        mismatches.is_empty(),
+        "answers differ from the golden files (UPDATE_GOLDEN=1 rewrites them):\n{}",
+        mismatches.join("\n")
+    );
 }

@@ -40,10 +40,18 @@ fn ids_come_back_verbatim_and_notifications_get_no_answer() {
     let mut client = daemon.client();
     client.writer.write_all(b"{\"jsonrpc\": \"2.0\", \"method\": \"status\"}\n").unwrap();
     client.writer.write_all(b"{\"jsonrpc\": \"2.0\", \"method\": \"no_such_method\"}\n").unwrap();
-    client.writer.write_all(b"{\"jsonrpc\": \"2.0\", \"id\": 18446744073709551617, \"method\": \"status\"}\n").unwrap();
+    client
+        .writer
+        .write_all(
+            b"{\"jsonrpc\": \"2.0\", \"id\": 18446744073709551617, \"method\": \"status\"}\n",
+        )
+        .unwrap();
     let mut line = String::new();
     client.reader.read_line(&mut line).unwrap();
-    assert!(line.starts_with("{\"jsonrpc\":\"2.0\",\"id\":18446744073709551617,"), "the first answer is the request's, id verbatim: {line}");
+    assert!(
+        line.starts_with("{\"jsonrpc\":\"2.0\",\"id\":18446744073709551617,"),
+        "the first answer is the request's, id verbatim: {line}"
+    );
 }
 
 #[test]
@@ -56,7 +64,9 @@ fn paths_outside_the_repository_and_special_files_are_refused() {
     std::os::unix::fs::symlink("/etc/passwd", repository.root().join("app/link.py")).unwrap();
     let daemon = RunningDaemon::start(repository.root());
     let mut client = daemon.client();
-    for path in ["/dev/zero", "/etc/shadow", "../../etc/passwd", "app/pipe.py", "app/link.py", "app"] {
+    for path in
+        ["/dev/zero", "/etc/shadow", "../../etc/passwd", "app/pipe.py", "app/link.py", "app"]
+    {
         for method in ["ownership", "context"] {
             let answer = client.call(method, json!({ "path": path }));
             let refused = method == "ownership" || !matches!(path, "app/pipe.py" | "app");
@@ -86,7 +96,10 @@ fn option_shaped_revisions_are_refused_and_write_nothing() {
         assert_eq!(code(&client.call("changes", params.clone())), -32602, "{params}");
     }
     assert!(!target.exists(), "git wrote a file named by a request");
-    let record = client.call("record", json!({ "type": "note", "title": "x", "commit": "--output=/tmp/tether-record-injection" }));
+    let record = client.call(
+        "record",
+        json!({ "type": "note", "title": "x", "commit": "--output=/tmp/tether-record-injection" }),
+    );
     assert_eq!(code(&record), -32602);
     assert!(!std::path::Path::new("/tmp/tether-record-injection").exists());
 }
@@ -110,8 +123,15 @@ fn wrong_parameter_types_and_extreme_pages_are_refused() {
     ] {
         assert_eq!(code(&client.call(method, params.clone())), -32602, "{method} {params}");
     }
-    let far = client.call("callers", json!({ "symbol": "app.core.compute", "cursor": format!("o:{}", u64::MAX - 1) }));
-    assert_eq!((far["result"]["items"].as_array().map(Vec::len), far["result"]["next_cursor"].clone()), (Some(0), Value::Null), "{far}");
+    let far = client.call(
+        "callers",
+        json!({ "symbol": "app.core.compute", "cursor": format!("o:{}", u64::MAX - 1) }),
+    );
+    assert_eq!(
+        (far["result"]["items"].as_array().map(Vec::len), far["result"]["next_cursor"].clone()),
+        (Some(0), Value::Null),
+        "{far}"
+    );
 }
 
 #[test]
@@ -134,5 +154,8 @@ fn connections_past_the_cap_are_told_so_and_the_daemon_keeps_serving() {
     held.truncate(1);
     std::thread::sleep(std::time::Duration::from_millis(200));
     let mut client = daemon.client();
-    assert_eq!(caller_names(&client.call("callers", json!({ "symbol": "app.core.compute" }))), ["app.api.handle", "app.core.report"]);
+    assert_eq!(
+        caller_names(&client.call("callers", json!({ "symbol": "app.core.compute" }))),
+        ["app.api.handle", "app.core.report"]
+    );
 }

@@ -1,7 +1,6 @@
 //! `ownership` and `changes` on fixture repositories with several authors, a bot, a mailmap,
 //! a rename, whitespace-only edits, and staged against unstaged changes.
 
-
 use tether_daemon::DaemonState;
 use tether_protocol::{json, Value};
 use tether_tests::{indexed_daemon, FixtureRepository};
@@ -26,13 +25,20 @@ def test_handle():
     assert handle("a b") == "a, b"
 "#;
 
-
 fn call(state: &DaemonState, method: &str, params: Value) -> Value {
-    tether_daemon::handle(state, method, &params).unwrap_or_else(|error| panic!("{method} failed: {error:?}"))
+    tether_daemon::handle(state, method, &params)
+        .unwrap_or_else(|error| panic!("{method} failed: {error:?}"))
 }
 
 fn owners(answer: &Value) -> Vec<(String, u64)> {
-    answer["owners"].as_array().unwrap().iter().map(|owner| (owner["author"].as_str().unwrap().to_string(), owner["lines"].as_u64().unwrap())).collect()
+    answer["owners"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|owner| {
+            (owner["author"].as_str().unwrap().to_string(), owner["lines"].as_u64().unwrap())
+        })
+        .collect()
 }
 
 #[test]
@@ -41,7 +47,11 @@ fn ownership_aggregates_blame_by_author_through_the_mailmap_without_bots() {
     repository.write("lib/core.py", "def parse(text):\n    words = text.split()\n    return words\n\ndef render(items):\n    return \", \".join(items)\n");
     repository.commit_all_as("Bea Old", "bea@old.example", "parse in two steps");
     repository.write("lib/core.py", "def parse(text):\n    words = text.split()\n    return words\n\ndef render(items):\n    return \" | \".join(items)\n");
-    repository.commit_all_as("dependabot[bot]", "49699333+dependabot[bot]@users.noreply.github.com", "bump");
+    repository.commit_all_as(
+        "dependabot[bot]",
+        "49699333+dependabot[bot]@users.noreply.github.com",
+        "bump",
+    );
     repository.write(".mailmap", "Bea New <bea@new.example> Bea Old <bea@old.example>\n");
     repository.commit_all("mailmap");
     let state = indexed_daemon(&repository);
@@ -67,7 +77,17 @@ fn ownership_aggregates_blame_by_author_through_the_mailmap_without_bots() {
 }
 
 fn changed(answer: &Value) -> Vec<(String, String)> {
-    answer["changed"].as_array().unwrap().iter().map(|symbol| (symbol["qualified_name"].as_str().unwrap().to_string(), symbol["change"].as_str().unwrap().to_string())).collect()
+    answer["changed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|symbol| {
+            (
+                symbol["qualified_name"].as_str().unwrap().to_string(),
+                symbol["change"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
 }
 
 #[test]
@@ -80,16 +100,34 @@ fn changes_map_hunks_to_added_modified_and_deleted_symbols_then_blast() {
         "def parse(text):\n    return text.split(\",\")\n\ndef render(items):\n    return \", \".join(items)\n\ndef brand_new():\n    return 1\n",
     );
     let answer = call(&state, "changes", json!({ "scope": "unstaged" }));
-    assert_eq!(changed(&answer), [("lib.core.parse".to_string(), "modified".to_string()), ("lib.core.brand_new".to_string(), "added".to_string())]);
-    let tests: Vec<&str> = answer["tests_affected"].as_array().unwrap().iter().map(|test| test["qualified_name"].as_str().unwrap()).collect();
+    assert_eq!(
+        changed(&answer),
+        [
+            ("lib.core.parse".to_string(), "modified".to_string()),
+            ("lib.core.brand_new".to_string(), "added".to_string())
+        ]
+    );
+    let tests: Vec<&str> = answer["tests_affected"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|test| test["qualified_name"].as_str().unwrap())
+        .collect();
     assert_eq!(tests, ["test_api.test_handle"]);
-    assert!(answer["items"].as_array().unwrap().iter().any(|item| item["qualified_name"] == "lib.api.handle" && item["severity"] == "breaks"));
+    assert!(answer["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|item| item["qualified_name"] == "lib.api.handle" && item["severity"] == "breaks"));
 
     // Staged changes are told apart from unstaged ones.
     repository.git(&["add", "lib/core.py"]);
     repository.write("lib/api.py", "from lib.core import parse, render\n\ndef handle(text):\n    return render(parse(text.strip()))\n");
     assert_eq!(changed(&call(&state, "changes", json!({ "scope": "staged" }))).len(), 2);
-    assert_eq!(changed(&call(&state, "changes", json!({ "scope": "unstaged" }))), [("lib.api.handle".to_string(), "modified".to_string())]);
+    assert_eq!(
+        changed(&call(&state, "changes", json!({ "scope": "unstaged" }))),
+        [("lib.api.handle".to_string(), "modified".to_string())]
+    );
     assert_eq!(changed(&call(&state, "changes", json!({ "scope": "all" }))).len(), 3);
 }
 
@@ -101,7 +139,10 @@ fn changes_ignore_whitespace_edits_see_deletions_and_keep_renames_whole() {
     // Whitespace only: nothing changed unless asked.
     repository.write("lib/core.py", "def parse(text):\n    return text.split()   \n\ndef render(items):\n    return \", \".join(items)\n");
     assert!(changed(&call(&state, "changes", json!({}))).is_empty());
-    assert_eq!(changed(&call(&state, "changes", json!({ "include_whitespace": true }))), [("lib.core.parse".to_string(), "modified".to_string())]);
+    assert_eq!(
+        changed(&call(&state, "changes", json!({ "include_whitespace": true }))),
+        [("lib.core.parse".to_string(), "modified".to_string())]
+    );
 
     // A deletion and a rename in one commit, seen through a range.
     repository.write("lib/core.py", "def parse(text):\n    return text.split()\n");
@@ -110,10 +151,23 @@ fn changes_ignore_whitespace_edits_see_deletions_and_keep_renames_whole() {
     let answer = call(&state, "changes", json!({ "range": format!("{first}..{second}") }));
     let rows = changed(&answer);
     assert!(rows.contains(&("lib.core.render".to_string(), "deleted".to_string())), "{rows:?}");
-    assert!(!rows.iter().any(|(_, change)| change == "added"), "a renamed file is not a deletion plus an addition: {rows:?}");
-    assert!(answer["items"].as_array().unwrap().iter().any(|item| item["qualified_name"] == "lib.api.handle"), "render's callers are impacted");
+    assert!(
+        !rows.iter().any(|(_, change)| change == "added"),
+        "a renamed file is not a deletion plus an addition: {rows:?}"
+    );
+    assert!(
+        answer["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|item| item["qualified_name"] == "lib.api.handle"),
+        "render's callers are impacted"
+    );
 
-    assert_eq!(tether_daemon::handle(&state, "changes", &json!({ "range": "nonsense" })).unwrap_err().code, -32602);
+    assert_eq!(
+        tether_daemon::handle(&state, "changes", &json!({ "range": "nonsense" })).unwrap_err().code,
+        -32602
+    );
 }
 
 /// A rebuild is published only if HEAD stayed put while the working tree was read; the stamp
@@ -150,7 +204,17 @@ fn changes_read_odd_paths_exactly() {
         repository.write(name, "def odd(x):\n    return x + 1\n");
     }
     let answer = call(&state, "changes", json!({ "scope": "unstaged" }));
-    let mut changed: Vec<(String, String)> = answer["changed"].as_array().unwrap().iter().map(|symbol| (symbol["path"].as_str().unwrap().to_string(), symbol["qualified_name"].as_str().unwrap().to_string())).collect();
+    let mut changed: Vec<(String, String)> = answer["changed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|symbol| {
+            (
+                symbol["path"].as_str().unwrap().to_string(),
+                symbol["qualified_name"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
     changed.sort();
     let paths: Vec<&str> = changed.iter().map(|(path, _)| path.as_str()).collect();
     assert_eq!(paths, ["lib/q\"uote.py", "lib/sp ace.py", "lib/ta\tb.py", "lib/é.py"], "{answer}");
@@ -172,10 +236,18 @@ fn files_the_graph_does_not_reflect_weaken_answers() {
     let answer = call(&state, "callers", json!({ "symbol": "lib.core.render" }));
     assert!(exact(&answer), "{answer}");
 
-    repository.write("lib/extra.py", "from lib.core import render\n\ndef extra():\n    return render([])\n");
+    repository.write(
+        "lib/extra.py",
+        "from lib.core import render\n\ndef extra():\n    return render([])\n",
+    );
     std::thread::sleep(std::time::Duration::from_millis(600));
     let answer = call(&state, "callers", json!({ "symbol": "lib.core.render" }));
-    assert!(!exact(&answer) && causes(&answer).contains("dirty_files") && causes(&answer).contains("lib/extra.py"), "{answer}");
+    assert!(
+        !exact(&answer)
+            && causes(&answer).contains("dirty_files")
+            && causes(&answer).contains("lib/extra.py"),
+        "{answer}"
+    );
     let blast = call(&state, "blast", json!({ "symbol": "lib.core.render" }));
     assert!(causes(&blast).contains("dirty_files"), "{blast}");
 

@@ -10,9 +10,14 @@ use rmcp::ServiceExt;
 use tether_protocol::{json, Value};
 use tether_tests::{FixtureRepository, APP_FIXTURE};
 
-
 fn text_of(result: &CallToolResult) -> String {
-    result.content.iter().filter_map(|content| content.as_text()).map(|text| text.text.clone()).collect::<Vec<_>>().join("\n")
+    result
+        .content
+        .iter()
+        .filter_map(|content| content.as_text())
+        .map(|text| text.text.clone())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn arguments(value: Value) -> serde_json::Map<String, Value> {
@@ -26,12 +31,15 @@ impl Drop for StopDaemonOnDrop {
     fn drop(&mut self) {
         let socket = self.0.join(".git/tether/daemon.sock");
         if let Ok(mut stream) = UnixStream::connect(socket) {
-            let _ = stream.write_all(b"{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"shutdown\"}\n");
+            let _ =
+                stream.write_all(b"{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"shutdown\"}\n");
         }
         // Let it finish (it writes its last graph) before the folder is removed under it.
         let lock = self.0.join(".git/tether/daemon.lock");
         let started = std::time::Instant::now();
-        while tether_daemon::DaemonLock::is_held(&lock) && started.elapsed() < std::time::Duration::from_secs(20) {
+        while tether_daemon::DaemonLock::is_held(&lock)
+            && started.elapsed() < std::time::Duration::from_secs(20)
+        {
             std::thread::sleep(std::time::Duration::from_millis(50));
         }
     }
@@ -40,14 +48,19 @@ impl Drop for StopDaemonOnDrop {
 #[test]
 fn an_agent_answers_what_breaks_who_owns_and_why_through_mcp() {
     let mut repository = FixtureRepository::new(APP_FIXTURE);
-    repository.write("app/core.py", "def compute(x):\n    return x + 2\n\ndef report(x):\n    return compute(x) * 2\n");
+    repository.write(
+        "app/core.py",
+        "def compute(x):\n    return x + 2\n\ndef report(x):\n    return compute(x) * 2\n",
+    );
     repository.commit_all_as("Bea", "bea@example.com", "compute adds two");
-    let many: String = (0..80).map(|index| format!("def caller_{index}(x):\n    return compute(x)\n\n")).collect();
+    let many: String =
+        (0..80).map(|index| format!("def caller_{index}(x):\n    return compute(x)\n\n")).collect();
     repository.write("app/many.py", &format!("from app.core import compute\n\n{many}"));
     repository.commit_all("many callers");
     let root = repository.root().to_path_buf();
     let _stop_daemon = StopDaemonOnDrop(root.clone());
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let runtime =
+        tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let outcome = runtime.block_on(async {
         let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_tether-test-cli"))
             .args(["mcp", "-C"])
@@ -64,17 +77,39 @@ fn an_agent_answers_what_breaks_who_owns_and_why_through_mcp() {
 
         let tools = client.list_tools(None).await.expect("tools/list");
         let names: Vec<String> = tools.tools.iter().map(|tool| tool.name.to_string()).collect();
-        assert_eq!(names, ["blast", "callers", "callees", "imports", "lookup", "changes", "ownership", "context", "search_memory", "record"]);
+        assert_eq!(
+            names,
+            [
+                "blast",
+                "callers",
+                "callees",
+                "imports",
+                "lookup",
+                "changes",
+                "ownership",
+                "context",
+                "search_memory",
+                "record"
+            ]
+        );
 
         let call = |name: &'static str, value: Value| {
             let client = &client;
-            async move { client.call_tool(CallToolRequestParams::new(name).with_arguments(arguments(value))).await.expect("tools/call") }
+            async move {
+                client
+                    .call_tool(CallToolRequestParams::new(name).with_arguments(arguments(value)))
+                    .await
+                    .expect("tools/call")
+            }
         };
         // What breaks if I change compute, and which tests cover it.
         let blast = call("blast", json!({ "symbol": "app.core.compute" })).await;
         assert_eq!(blast.is_error, Some(false), "{}", text_of(&blast));
         let blast_text = text_of(&blast);
-        assert!(blast_text.contains("app.api.handle") && blast_text.contains("test_core.test_report"), "{blast_text}");
+        assert!(
+            blast_text.contains("app.api.handle") && blast_text.contains("test_core.test_report"),
+            "{blast_text}"
+        );
         for (tool, value) in [
             ("callers", json!({ "symbol": "compute" })),
             ("callees", json!({ "symbol": "app.core.report" })),
@@ -91,16 +126,29 @@ fn an_agent_answers_what_breaks_who_owns_and_why_through_mcp() {
         assert!(text_of(&ownership).contains("Bea"), "{}", text_of(&ownership));
         // Why it exists: record a decision pinned to the last commit, then ask.
         let head = repository.git(&["rev-parse", "HEAD~1"]).trim().to_string();
-        let recorded = call("record", json!({ "type": "decision", "title": "Compute adds two", "commit": head })).await;
+        let recorded = call(
+            "record",
+            json!({ "type": "decision", "title": "Compute adds two", "commit": head }),
+        )
+        .await;
         assert_eq!(recorded.is_error, Some(false), "{}", text_of(&recorded));
-        let context = call("context", json!({ "symbol": "app.core.compute", "format": "json" })).await;
+        let context =
+            call("context", json!({ "symbol": "app.core.compute", "format": "json" })).await;
         let context: Value = serde_json::from_str(&text_of(&context)).expect("json format");
         assert_eq!(context["chain"][0]["title"], "Compute adds two", "{context}");
 
         // An oversized answer is paged within its budget.
-        let paged = call("callers", json!({ "symbol": "app.core.compute", "limit": 200, "budget_tokens": 200 })).await;
+        let paged = call(
+            "callers",
+            json!({ "symbol": "app.core.compute", "limit": 200, "budget_tokens": 200 }),
+        )
+        .await;
         let paged_text = text_of(&paged);
-        assert!(paged_text.len() <= 200 * 4, "the answer stays within its budget ({} chars): {paged_text}", paged_text.len());
+        assert!(
+            paged_text.len() <= 200 * 4,
+            "the answer stays within its budget ({} chars): {paged_text}",
+            paged_text.len()
+        );
         assert!(paged_text.contains("cursor"), "{paged_text}");
         assert!(paged_text.contains("complete"), "completeness survives the cut: {paged_text}");
 

@@ -20,17 +20,30 @@ def helper():
     return 1
 "#;
 
-
 fn call(state: &DaemonState, method: &str, params: Value) -> Value {
-    tether_daemon::handle(state, method, &params).unwrap_or_else(|error| panic!("{method} {params} failed: {error:?}"))
+    tether_daemon::handle(state, method, &params)
+        .unwrap_or_else(|error| panic!("{method} {params} failed: {error:?}"))
 }
 
 fn refusal(state: &DaemonState, params: Value) -> String {
-    tether_daemon::handle(state, "record", &params).err().unwrap_or_else(|| panic!("record {params} was accepted")).message
+    tether_daemon::handle(state, "record", &params)
+        .err()
+        .unwrap_or_else(|| panic!("record {params} was accepted"))
+        .message
 }
 
 fn chain(answer: &Value) -> Vec<(String, String)> {
-    answer["chain"].as_array().unwrap().iter().map(|entry| (entry["id"].as_str().unwrap().to_string(), entry["tether"].as_str().unwrap().to_string())).collect()
+    answer["chain"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| {
+            (
+                entry["id"].as_str().unwrap().to_string(),
+                entry["tether"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
 }
 
 #[test]
@@ -41,29 +54,44 @@ fn record_tethers_survive_shifts_and_renames_and_report_staleness() {
     // Refusals: nothing is written for any of them.
     assert!(refusal(&state, json!({ "type": "musing", "title": "x" })).contains("unknown type"));
     assert!(refusal(&state, json!({ "type": "note", "title": "  " })).contains("title is empty"));
-    assert!(refusal(&state, json!({ "type": "note", "title": "x", "parent": "nope" })).contains("does not exist"));
-    assert!(refusal(&state, json!({ "type": "note", "title": "x", "files": ["../outside.py"] })).contains("escapes"));
-    assert!(refusal(&state, json!({ "type": "note", "title": "x", "files": ["/etc/hostname"] })).contains("outside"));
-    assert!(refusal(&state, json!({ "type": "note", "title": "x", "files": ["lib/core.py"] })).contains("nothing to commit"));
+    assert!(refusal(&state, json!({ "type": "note", "title": "x", "parent": "nope" }))
+        .contains("does not exist"));
+    assert!(refusal(&state, json!({ "type": "note", "title": "x", "files": ["../outside.py"] }))
+        .contains("escapes"));
+    assert!(refusal(&state, json!({ "type": "note", "title": "x", "files": ["/etc/hostname"] }))
+        .contains("outside"));
+    assert!(refusal(&state, json!({ "type": "note", "title": "x", "files": ["lib/core.py"] }))
+        .contains("nothing to commit"));
     assert!(refusal(&state, json!({ "type": "note", "title": "x", "commit": "0123456789abcdef0123456789abcdef01234567" })).contains("no commit"));
-    assert!(refusal(&state, json!({ "type": "note", "title": "x", "id": "../evil" })).contains("invalid id"));
+    assert!(refusal(&state, json!({ "type": "note", "title": "x", "id": "../evil" }))
+        .contains("invalid id"));
     // References must name entries that exist (an entry pointing at a ghost once committed
     // fine and then vanished from search and context).
-    assert!(refusal(&state, json!({ "type": "note", "title": "x", "supersedes": ["ghost"] })).contains("does not exist"));
-    assert!(refusal(&state, json!({ "type": "note", "title": "x", "depends_on": ["Not An Id"] })).contains("depends_on"));
-    assert!(refusal(&state, json!({ "type": "note", "title": "x", "related": [7] })).contains("list of strings"));
+    assert!(refusal(&state, json!({ "type": "note", "title": "x", "supersedes": ["ghost"] }))
+        .contains("does not exist"));
+    assert!(refusal(&state, json!({ "type": "note", "title": "x", "depends_on": ["Not An Id"] }))
+        .contains("depends_on"));
+    assert!(refusal(&state, json!({ "type": "note", "title": "x", "related": [7] }))
+        .contains("list of strings"));
     assert!(refusal(&state, json!({ "type": "note", "title": "two\nlines" })).contains("one line"));
     assert!(!repository.root().join(".memory").exists(), "a refused record writes nothing");
 
     // A decision recorded with the change it explains: the changed function is tethered.
     repository.write("lib/core.py", "def parse(text):\n    return text.split(\",\")\n\ndef render(items):\n    return \", \".join(items)\n");
-    let recorded = call(&state, "record", json!({ "type": "decision", "title": "Split on commas", "body": "CSV input.", "files": ["lib/core.py"] }));
+    let recorded = call(
+        &state,
+        "record",
+        json!({ "type": "decision", "title": "Split on commas", "body": "CSV input.", "files": ["lib/core.py"] }),
+    );
     assert_eq!(recorded["id"], "split-on-commas");
     let context = call(&state, "context", json!({ "symbol": "lib.core.parse" }));
     assert_eq!(chain(&context), [("split-on-commas".to_string(), "changed".to_string())]);
     assert_eq!(context["tip"], "split-on-commas");
     assert_eq!(context["chain"][0]["staleness"]["commits_since"], 0);
-    assert!(chain(&call(&state, "context", json!({ "symbol": "lib.core.render" }))).is_empty(), "render was not changed by the pin");
+    assert!(
+        chain(&call(&state, "context", json!({ "symbol": "lib.core.render" }))).is_empty(),
+        "render was not changed by the pin"
+    );
 
     // A note pinned to a commit that did not touch a file's symbols is `referenced` on it.
     let pin = repository.git(&["rev-parse", "HEAD~1"]).trim().to_string();
@@ -99,9 +127,19 @@ fn record_tethers_survive_shifts_and_renames_and_report_staleness() {
 
     // The memory graph is stored beside the code graph.
     state.persist_now().expect("persist");
-    let store = tether_store::GraphStore::open(&repository.root().join(".git/tether/graph.lbug"), tether_store::StoreConfig { buffer_pool_bytes: 128 << 20, max_threads: 1 }).unwrap();
+    let store = tether_store::GraphStore::open(
+        &repository.root().join(".git/tether/graph.lbug"),
+        tether_store::StoreConfig { buffer_pool_bytes: 128 << 20, max_threads: 1 },
+    )
+    .unwrap();
     let (_, rows) = store.query_as_text("MATCH (e:Entry)-[t:TETHER]->(s:Symbol) RETURN e.id, t.kind, s.qualified_name ORDER BY e.id").unwrap();
-    assert_eq!(rows, [["helper-note", "referenced", "lib.other"], ["split-on-commas", "changed", "lib.text.parse"]]);
+    assert_eq!(
+        rows,
+        [
+            ["helper-note", "referenced", "lib.other"],
+            ["split-on-commas", "changed", "lib.text.parse"]
+        ]
+    );
 }
 
 fn wait_for_head(state: &DaemonState, repository: &FixtureRepository) {
@@ -125,16 +163,31 @@ fn needs_recheck_through_a_two_step_chain_and_malformed_entries_reported() {
     repository.commit_all("entries");
     let state = indexed_daemon(&repository);
     let context = call(&state, "context", json!({ "symbol": "lib.core.parse" }));
-    let verdicts: Vec<(String, Value)> = context["chain"].as_array().unwrap().iter().map(|entry| (entry["id"].as_str().unwrap().to_string(), entry["needs_recheck"].clone())).collect();
+    let verdicts: Vec<(String, Value)> = context["chain"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| (entry["id"].as_str().unwrap().to_string(), entry["needs_recheck"].clone()))
+        .collect();
     let a = verdicts.iter().find(|(id, _)| id == "a").expect("a is tethered");
     assert_eq!(a.1["status"], "needs_recheck", "{context}");
     assert_eq!(a.1["path"], json!(["a", "b", "c", "dd"]));
     let problems = context["memory_problems"].as_array().unwrap();
-    assert!(problems.iter().any(|problem| problem.as_str().unwrap().contains(".memory/notes/broken.md")), "{problems:?}");
+    assert!(
+        problems
+            .iter()
+            .any(|problem| problem.as_str().unwrap().contains(".memory/notes/broken.md")),
+        "{problems:?}"
+    );
     assert_eq!(verdicts.len(), 4, "the malformed entry loses no other entry");
 
     let found = call(&state, "search_memory", json!({ "query": "split" }));
-    let ids: Vec<&str> = found["items"].as_array().unwrap().iter().map(|item| item["id"].as_str().unwrap()).collect();
+    let ids: Vec<&str> = found["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["id"].as_str().unwrap())
+        .collect();
     assert!(ids.contains(&"c") && ids.contains(&"dd"), "{found}");
 }
 
@@ -147,18 +200,30 @@ fn record_refuses_links_and_takes_file_names_literally() {
     let outside = tempfile::tempdir().unwrap();
     std::os::unix::fs::symlink(outside.path(), repository.root().join(".memory")).unwrap();
     repository.write("lib/core.py", "def parse(text):\n    return text.split(\";\")\n\ndef render(items):\n    return \", \".join(items)\n");
-    assert!(refusal(&state, json!({ "type": "note", "title": "x", "files": ["lib/core.py"] })).contains("symbolic link"));
-    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0, "nothing was written through the link");
+    assert!(refusal(&state, json!({ "type": "note", "title": "x", "files": ["lib/core.py"] }))
+        .contains("symbolic link"));
+    assert_eq!(
+        std::fs::read_dir(outside.path()).unwrap().count(),
+        0,
+        "nothing was written through the link"
+    );
     assert_eq!(repository.git(&["diff", "--cached", "--name-only"]), "", "nothing was left staged");
     std::fs::remove_file(repository.root().join(".memory")).unwrap();
 
     // `*.py` names the file called `*.py`, not every Python file.
     repository.write("lib/*.py", "odd = 1\n");
-    let recorded = call(&state, "record", json!({ "type": "note", "title": "An odd name", "files": ["lib/*.py"] }));
+    let recorded = call(
+        &state,
+        "record",
+        json!({ "type": "note", "title": "An odd name", "files": ["lib/*.py"] }),
+    );
     let pinned = recorded["pinned_commit"].as_str().unwrap().to_string();
     let committed = repository.git(&["show", "--name-only", "--format=", &pinned]);
     assert_eq!(committed.trim(), "lib/*.py");
-    assert!(repository.git(&["status", "--porcelain", "--", "lib/core.py"]).starts_with(" M"), "the other change stays uncommitted");
+    assert!(
+        repository.git(&["status", "--porcelain", "--", "lib/core.py"]).starts_with(" M"),
+        "the other change stays uncommitted"
+    );
 }
 
 /// A pin is mapped once, ever: the next daemon reads `pin-tethers.tsv` instead of diffing the
@@ -169,22 +234,45 @@ fn mapped_pins_are_persisted_and_read_by_the_next_daemon() {
     let repository = FixtureRepository::new(TEXT_TOOLS);
     let state = indexed_daemon(&repository);
     repository.write("lib/core.py", "def parse(text):\n    return text.split(\",\")\n\ndef render(items):\n    return \", \".join(items)\n");
-    let recorded = call(&state, "record", json!({ "type": "decision", "title": "Split on commas", "files": ["lib/core.py"] }));
-    assert_eq!(chain(&call(&state, "context", json!({ "symbol": "lib.core.parse" }))), [("split-on-commas".to_string(), "changed".to_string())]);
+    let recorded = call(
+        &state,
+        "record",
+        json!({ "type": "decision", "title": "Split on commas", "files": ["lib/core.py"] }),
+    );
+    assert_eq!(
+        chain(&call(&state, "context", json!({ "symbol": "lib.core.parse" }))),
+        [("split-on-commas".to_string(), "changed".to_string())]
+    );
     let persisted = repository.root().join(".git/tether/pin-tethers.tsv");
     let text = std::fs::read_to_string(&persisted).expect("the mapped pins are persisted");
     let pin = recorded["pinned_commit"].as_str().unwrap();
-    assert!(text.contains(&format!("P\t{pin}\tlib/core.py\nT\tchanged\tlib/core.py\tparse\tfunction\n")), "{text}");
+    assert!(
+        text.contains(&format!(
+            "P\t{pin}\tlib/core.py\nT\tchanged\tlib/core.py\tparse\tfunction\n"
+        )),
+        "{text}"
+    );
     drop(state);
 
     std::fs::write(&persisted, text.replace("\tparse\tfunction", "\trender\tfunction")).unwrap();
     let restarted = indexed_daemon(&repository);
     assert!(chain(&call(&restarted, "context", json!({ "symbol": "lib.core.parse" }))).is_empty());
-    assert_eq!(chain(&call(&restarted, "context", json!({ "symbol": "lib.core.render" }))), [("split-on-commas".to_string(), "changed".to_string())]);
+    assert_eq!(
+        chain(&call(&restarted, "context", json!({ "symbol": "lib.core.render" }))),
+        [("split-on-commas".to_string(), "changed".to_string())]
+    );
     drop(restarted);
 
     // Another version's file is not trusted: the pin is mapped again from git.
-    std::fs::write(&persisted, text.replace("tether-pin-tethers 1", "tether-pin-tethers 0").replace("\tparse\tfunction", "\trender\tfunction")).unwrap();
+    std::fs::write(
+        &persisted,
+        text.replace("tether-pin-tethers 1", "tether-pin-tethers 0")
+            .replace("\tparse\tfunction", "\trender\tfunction"),
+    )
+    .unwrap();
     let again = indexed_daemon(&repository);
-    assert_eq!(chain(&call(&again, "context", json!({ "symbol": "lib.core.parse" }))), [("split-on-commas".to_string(), "changed".to_string())]);
+    assert_eq!(
+        chain(&call(&again, "context", json!({ "symbol": "lib.core.parse" }))),
+        [("split-on-commas".to_string(), "changed".to_string())]
+    );
 }

@@ -30,8 +30,43 @@ impl Random {
     }
 }
 
-const METHODS: &[&str] = &["status", "lookup", "callers", "callees", "imports", "blast", "ownership", "changes", "context", "search_memory", "record", "nope", "", "shutdown "];
-const KEYS: &[&str] = &["symbol", "path", "file", "depth", "limit", "cursor", "range", "base", "scope", "query", "folder", "type", "title", "files", "commit", "include_whitespace", "exclude_authors", "supersedes", "id"];
+const METHODS: &[&str] = &[
+    "status",
+    "lookup",
+    "callers",
+    "callees",
+    "imports",
+    "blast",
+    "ownership",
+    "changes",
+    "context",
+    "search_memory",
+    "record",
+    "nope",
+    "",
+    "shutdown ",
+];
+const KEYS: &[&str] = &[
+    "symbol",
+    "path",
+    "file",
+    "depth",
+    "limit",
+    "cursor",
+    "range",
+    "base",
+    "scope",
+    "query",
+    "folder",
+    "type",
+    "title",
+    "files",
+    "commit",
+    "include_whitespace",
+    "exclude_authors",
+    "supersedes",
+    "id",
+];
 
 fn random_value(random: &mut Random, depth: u32) -> Value {
     let strings = [
@@ -59,14 +94,21 @@ fn random_value(random: &mut Random, depth: u32) -> Value {
         4 => json!(random.pick(&strings)),
         5 => json!(f64::from(random.below(1000) as u32) / 7.0),
         6 => Value::Array((0..random.below(4)).map(|_| random_value(random, depth + 1)).collect()),
-        _ => Value::Object((0..random.below(4)).map(|_| (random.pick(KEYS).to_string(), random_value(random, depth + 1))).collect()),
+        _ => Value::Object(
+            (0..random.below(4))
+                .map(|_| (random.pick(KEYS).to_string(), random_value(random, depth + 1)))
+                .collect(),
+        ),
     }
 }
 
 fn random_frame(random: &mut Random) -> Vec<u8> {
     match random.below(10) {
         // Bytes of any kind (but the line's end).
-        0 => (0..random.below(200)).map(|_| (random.next() % 256) as u8).filter(|byte| *byte != b'\n').collect(),
+        0 => (0..random.below(200))
+            .map(|_| (random.next() % 256) as u8)
+            .filter(|byte| *byte != b'\n')
+            .collect(),
         // Truncated or mangled JSON.
         1 => {
             let text = json!({ "jsonrpc": "2.0", "id": 1, "method": "callers", "params": { "symbol": "compute" } }).to_string();
@@ -88,8 +130,13 @@ fn random_frame(random: &mut Random) -> Vec<u8> {
                 }
             }
             request.insert("method".into(), json!(random.pick(METHODS).trim()));
-            let params: serde_json::Map<String, Value> = (0..random.below(5)).map(|_| (random.pick(KEYS).to_string(), random_value(random, 0))).collect();
-            request.insert("params".into(), if random.below(10) == 0 { random_value(random, 0) } else { Value::Object(params) });
+            let params: serde_json::Map<String, Value> = (0..random.below(5))
+                .map(|_| (random.pick(KEYS).to_string(), random_value(random, 0)))
+                .collect();
+            request.insert(
+                "params".into(),
+                if random.below(10) == 0 { random_value(random, 0) } else { Value::Object(params) },
+            );
             Value::Object(request).to_string().into_bytes()
         }
     }
@@ -111,27 +158,47 @@ fn random_frames_never_break_the_daemon() {
         frame.push(b'\n');
         client.writer.write_all(&frame).unwrap();
         let sentinel = format!("sentinel-{frames}");
-        client.writer.write_all(format!("{}\n", json!({ "jsonrpc": "2.0", "id": sentinel, "method": "status" })).as_bytes()).unwrap();
+        client
+            .writer
+            .write_all(
+                format!("{}\n", json!({ "jsonrpc": "2.0", "id": sentinel, "method": "status" }))
+                    .as_bytes(),
+            )
+            .unwrap();
         let mut answers = 0;
         loop {
             let mut line = String::new();
             client.reader.read_line(&mut line).unwrap();
-            let answer: Value = serde_json::from_str(&line).unwrap_or_else(|error| panic!("not JSON ({error}) after {:?}: {line:?}", String::from_utf8_lossy(&frame)));
+            let answer: Value = serde_json::from_str(&line).unwrap_or_else(|error| {
+                panic!("not JSON ({error}) after {:?}: {line:?}", String::from_utf8_lossy(&frame))
+            });
             assert_eq!(answer["jsonrpc"], "2.0", "{line}");
             assert!(answer.get("result").is_some() != answer.get("error").is_some(), "{line}");
             if let Some(code) = answer["error"]["code"].as_i64() {
-                assert_ne!(code, -32603, "an internal error for {:?}: {line}", String::from_utf8_lossy(&frame));
+                assert_ne!(
+                    code,
+                    -32603,
+                    "an internal error for {:?}: {line}",
+                    String::from_utf8_lossy(&frame)
+                );
             }
             if answer["id"] == sentinel.as_str() {
                 break;
             }
             answers += 1;
         }
-        assert!(answers <= 1, "one frame got {answers} answers: {:?}", String::from_utf8_lossy(&frame));
+        assert!(
+            answers <= 1,
+            "one frame got {answers} answers: {:?}",
+            String::from_utf8_lossy(&frame)
+        );
         frames += 1;
     }
     assert!(frames >= 200, "only {frames} frames in the time allowed");
     assert!(!std::path::Path::new("/tmp/tether-fuzz-written").exists());
     let mut fresh = daemon.client();
-    assert_eq!(caller_names(&fresh.call("callers", json!({ "symbol": "app.core.compute" }))), ["app.api.handle", "app.core.report"]);
+    assert_eq!(
+        caller_names(&fresh.call("callers", json!({ "symbol": "app.core.compute" }))),
+        ["app.api.handle", "app.core.report"]
+    );
 }

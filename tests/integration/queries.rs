@@ -44,12 +44,16 @@ fn addresses_resolve_by_name_suffix_path_line_and_id_and_never_guess() {
     assert_eq!(snapshot.resolve_address(&snapshot.symbol(total).id.to_string()).unwrap(), total);
     match snapshot.resolve_address("tax") {
         Err(AddressError::Ambiguous { candidates, .. }) => {
-            let names: Vec<&str> = candidates.iter().map(|candidate| candidate.qualified_name.as_str()).collect();
+            let names: Vec<&str> =
+                candidates.iter().map(|candidate| candidate.qualified_name.as_str()).collect();
             assert_eq!(names, ["shop.other.tax", "shop.prices.tax"]);
         }
         other => panic!("expected an ambiguity, got {other:?}"),
     }
-    assert!(matches!(snapshot.resolve_address("nothing_like_it"), Err(AddressError::NotFound { .. })));
+    assert!(matches!(
+        snapshot.resolve_address("nothing_like_it"),
+        Err(AddressError::NotFound { .. })
+    ));
 }
 
 #[test]
@@ -57,10 +61,15 @@ fn callers_say_when_unresolved_sites_could_add_to_them() {
     let (_directory, snapshot) = snapshot_of(SHOP);
     let tax = snapshot.resolve_address("shop.prices.tax").unwrap();
     let answer = snapshot.neighbours(tax, NeighbourKind::Callers, PageRequest::default());
-    let callers: Vec<&str> = answer.items.iter().map(|item| snapshot.symbol(item.index).qualified_name.as_str()).collect();
+    let callers: Vec<&str> = answer
+        .items
+        .iter()
+        .map(|item| snapshot.symbol(item.index).qualified_name.as_str())
+        .collect();
     assert_eq!(callers, ["shop.prices.total"]);
     // `thing.tax(1)` could be a call of either `tax`: the answer is a lower bound, and says why.
-    expect![[r#"lower_bound: 1 unresolved sites calling "tax""#]].assert_eq(&render_completeness(&answer.completeness));
+    expect![[r#"lower_bound: 1 unresolved sites calling "tax""#]]
+        .assert_eq(&render_completeness(&answer.completeness));
 
     let handler = snapshot.resolve_address("shop.cart.handler").unwrap();
     let answer = snapshot.neighbours(handler, NeighbourKind::Callers, PageRequest::default());
@@ -93,21 +102,60 @@ fn blast_pages_through_a_large_answer() {
     }
     let (_directory, snapshot) = snapshot_of(&fixture);
     let hub = snapshot.resolve_address("hub.hub").unwrap();
-    let first = snapshot.blast_symbol(hub, BlastOptions { depth: 1, page: PageRequest::new(None, Some(20)).unwrap(), ..BlastOptions::default() }).unwrap();
+    let first = snapshot
+        .blast_symbol(
+            hub,
+            BlastOptions {
+                depth: 1,
+                page: PageRequest::new(None, Some(20)).unwrap(),
+                ..BlastOptions::default()
+            },
+        )
+        .unwrap();
     assert_eq!((first.total, first.items.len()), (45, 20));
     let cursor = first.next_cursor.clone().expect("more pages");
-    let second = snapshot.blast_symbol(hub, BlastOptions { depth: 1, page: PageRequest::new(Some(&cursor), Some(20)).unwrap(), ..BlastOptions::default() }).unwrap();
-    let third = snapshot.blast_symbol(hub, BlastOptions { depth: 1, page: PageRequest::new(second.next_cursor.as_deref(), Some(20)).unwrap(), ..BlastOptions::default() }).unwrap();
+    let second = snapshot
+        .blast_symbol(
+            hub,
+            BlastOptions {
+                depth: 1,
+                page: PageRequest::new(Some(&cursor), Some(20)).unwrap(),
+                ..BlastOptions::default()
+            },
+        )
+        .unwrap();
+    let third = snapshot
+        .blast_symbol(
+            hub,
+            BlastOptions {
+                depth: 1,
+                page: PageRequest::new(second.next_cursor.as_deref(), Some(20)).unwrap(),
+                ..BlastOptions::default()
+            },
+        )
+        .unwrap();
     assert_eq!((second.items.len(), third.items.len(), third.next_cursor.clone()), (20, 5, None));
-    let mut seen: Vec<u32> = first.items.iter().chain(&second.items).chain(&third.items).map(|item| item.index).collect();
+    let mut seen: Vec<u32> = first
+        .items
+        .iter()
+        .chain(&second.items)
+        .chain(&third.items)
+        .map(|item| item.index)
+        .collect();
     seen.sort_unstable();
     seen.dedup();
     assert_eq!(seen.len(), 45, "pages neither repeat nor skip");
     assert!(PageRequest::new(Some("garbage"), None).is_err());
     assert!(PageRequest::new(None, Some(0)).is_err(), "limit 0 is refused, not one item");
     let far = PageRequest::new(Some(&format!("o:{}", usize::MAX - 3)), Some(20)).unwrap();
-    let beyond = snapshot.blast_symbol(hub, BlastOptions { depth: 1, page: far, ..BlastOptions::default() }).unwrap();
-    assert_eq!((beyond.items.len(), beyond.next_cursor), (0, None), "a cursor near the maximum does not wrap");
+    let beyond = snapshot
+        .blast_symbol(hub, BlastOptions { depth: 1, page: far, ..BlastOptions::default() })
+        .unwrap();
+    assert_eq!(
+        (beyond.items.len(), beyond.next_cursor),
+        (0, None),
+        "a cursor near the maximum does not wrap"
+    );
 }
 
 /// An impl standing for a type a macro defines is its own self type. It was once recorded as
@@ -137,25 +185,43 @@ fn contains_is_a_forest_and_blast_of_a_stand_in_impl_ends() {
         .edges
         .iter()
         .filter(|edge| edge.kind == tether_model::EdgeKind::Contains && edge.source == edge.target)
-        .map(|edge| snapshot.symbols().iter().find(|symbol| symbol.id == edge.source).map_or("?", |symbol| symbol.qualified_name.as_str()))
+        .map(|edge| {
+            snapshot
+                .symbols()
+                .iter()
+                .find(|symbol| symbol.id == edge.source)
+                .map_or("?", |symbol| symbol.qualified_name.as_str())
+        })
         .collect();
     assert_eq!(self_contained, Vec::<&str>::new());
     let deadline = tether_model::Deadline::after(std::time::Duration::from_secs(20));
     for (index, symbol) in snapshot.symbols().iter().enumerate() {
         if symbol.kind == tether_model::SymbolKind::Impl {
-            let answer = snapshot.blast_symbol(index as u32, BlastOptions { deadline, ..BlastOptions::default() }).expect("the blast ends before its deadline");
+            let answer = snapshot
+                .blast_symbol(index as u32, BlastOptions { deadline, ..BlastOptions::default() })
+                .expect("the blast ends before its deadline");
             assert!(answer.seeds.len() < snapshot.symbols().len(), "{}", symbol.qualified_name);
         }
     }
     let new = snapshot.resolve_address("flagged::Flags::new").unwrap();
     let answer = snapshot.blast_symbol(new, BlastOptions::default()).unwrap();
-    assert!(answer.items.iter().any(|item| snapshot.symbol(item.index).qualified_name == "flagged::user"), "{}", render_blast(&snapshot, &answer));
+    assert!(
+        answer
+            .items
+            .iter()
+            .any(|item| snapshot.symbol(item.index).qualified_name == "flagged::user"),
+        "{}",
+        render_blast(&snapshot, &answer)
+    );
 }
 
 /// A graph whose CONTAINS edges loop (a damaged database) is still walked to an end.
 #[test]
 fn a_contains_cycle_in_a_damaged_graph_cannot_loop_a_blast() {
-    use tether_model::{Edge, EdgeKind, Graph, IndexMeta, Language, ResolutionRule, Span, Symbol, SymbolId, SymbolKind};
+    use tether_model::{
+        Edge, EdgeKind, Graph, IndexMeta, Language, ResolutionRule, Span, Symbol, SymbolId,
+        SymbolKind,
+    };
     let symbol = |name: &str, id: u64| Symbol {
         id: SymbolId(id),
         kind: SymbolKind::Impl,
@@ -167,8 +233,19 @@ fn a_contains_cycle_in_a_damaged_graph_cannot_loop_a_blast() {
         parent: None,
         is_test: false,
     };
-    let contains = |source: u64, target: u64| Edge { kind: EdgeKind::Contains, source: SymbolId(source), target: SymbolId(target), line: 1, confidence: 1.0, rule: ResolutionRule::Syntax };
-    let graph = Graph { symbols: vec![symbol("a", 1), symbol("b", 2)], edges: vec![contains(1, 2), contains(2, 1), contains(1, 1)], ..Graph::default() };
+    let contains = |source: u64, target: u64| Edge {
+        kind: EdgeKind::Contains,
+        source: SymbolId(source),
+        target: SymbolId(target),
+        line: 1,
+        confidence: 1.0,
+        rule: ResolutionRule::Syntax,
+    };
+    let graph = Graph {
+        symbols: vec![symbol("a", 1), symbol("b", 2)],
+        edges: vec![contains(1, 2), contains(2, 1), contains(1, 1)],
+        ..Graph::default()
+    };
     assert_eq!(graph.contains_cycle_edges().len(), 2);
     let snapshot = tether_query::Snapshot::new(graph, IndexMeta::default());
     let answer = snapshot.blast_symbol(0, BlastOptions::default()).unwrap();
@@ -188,7 +265,20 @@ fn cached_rebuilds_equal_cold_builds() {
     let mut cache = FactsCache::default();
     build_graph_cached(&options, &mut cache, &|_, _| {}).unwrap();
     let edges = |graph: &tether_model::Graph| {
-        let mut edges: Vec<String> = graph.edges.iter().map(|edge| format!("{:?} {} {} {} {}", edge.kind, edge.source, edge.target, edge.line, edge.rule.as_str())).collect();
+        let mut edges: Vec<String> = graph
+            .edges
+            .iter()
+            .map(|edge| {
+                format!(
+                    "{:?} {} {} {} {}",
+                    edge.kind,
+                    edge.source,
+                    edge.target,
+                    edge.line,
+                    edge.rule.as_str()
+                )
+            })
+            .collect();
         edges.sort();
         edges
     };
@@ -231,11 +321,21 @@ fn a_blast_cut_by_depth_says_so_and_counts_every_test() {
         "#,
     );
     let base = snapshot.resolve_address("chain.base").unwrap();
-    let shallow = snapshot.blast_symbol(base, BlastOptions { depth: 1, ..BlastOptions::default() }).unwrap();
-    let names: Vec<&str> = shallow.tests_affected.iter().map(|test| snapshot.symbol(test.index).qualified_name.as_str()).collect();
-    assert_eq!((names, shallow.tests_total), (vec!["test_chain.test_top"], 1), "tests beyond the depth count");
+    let shallow =
+        snapshot.blast_symbol(base, BlastOptions { depth: 1, ..BlastOptions::default() }).unwrap();
+    let names: Vec<&str> = shallow
+        .tests_affected
+        .iter()
+        .map(|test| snapshot.symbol(test.index).qualified_name.as_str())
+        .collect();
+    assert_eq!(
+        (names, shallow.tests_total),
+        (vec!["test_chain.test_top"], 1),
+        "tests beyond the depth count"
+    );
     assert_eq!(render_completeness(&shallow.completeness), "lower_bound: 1 beyond depth 1");
-    let deep = snapshot.blast_symbol(base, BlastOptions { depth: 4, ..BlastOptions::default() }).unwrap();
+    let deep =
+        snapshot.blast_symbol(base, BlastOptions { depth: 4, ..BlastOptions::default() }).unwrap();
     assert_eq!(render_completeness(&deep.completeness), "exact");
 }
 
@@ -271,16 +371,36 @@ fn blast_of_an_override_reaches_the_callers_of_the_method_it_overrides() {
     );
     let square_area = snapshot.resolve_address("shapes.Square.area").unwrap();
     let answer = snapshot.blast_symbol(square_area, BlastOptions::default()).unwrap();
-    let items: Vec<String> = answer.items.iter().map(|item| format!("{} d{} {} {}", snapshot.symbol(item.index).qualified_name, item.distance, item.edge_kind.as_str(), item.severity.as_str())).collect();
+    let items: Vec<String> = answer
+        .items
+        .iter()
+        .map(|item| {
+            format!(
+                "{} d{} {} {}",
+                snapshot.symbol(item.index).qualified_name,
+                item.distance,
+                item.edge_kind.as_str(),
+                item.severity.as_str()
+            )
+        })
+        .collect();
     assert!(items.contains(&"shapes.Shape.area d1 INHERITS maybe".to_string()), "{items:?}");
     assert!(items.iter().any(|item| item.starts_with("shapes.Shape.describe d2")), "{items:?}");
     assert!(items.iter().any(|item| item.starts_with("shapes.report d2")), "{items:?}");
-    let tests: Vec<&str> = answer.tests_affected.iter().map(|test| snapshot.symbol(test.index).qualified_name.as_str()).collect();
+    let tests: Vec<&str> = answer
+        .tests_affected
+        .iter()
+        .map(|test| snapshot.symbol(test.index).qualified_name.as_str())
+        .collect();
     assert_eq!(tests, ["test_shapes.test_describe"]);
     // Constructors do not dispatch: constructing a Shape never runs Square.__init__.
     let square_init = snapshot.resolve_address("shapes.Square.__init__").unwrap();
     let answer = snapshot.blast_symbol(square_init, BlastOptions::default()).unwrap();
-    assert!(answer.items.iter().all(|item| item.edge_kind != tether_model::EdgeKind::Inherits), "{:?}", answer.items);
+    assert!(
+        answer.items.iter().all(|item| item.edge_kind != tether_model::EdgeKind::Inherits),
+        "{:?}",
+        answer.items
+    );
 }
 
 #[test]
@@ -328,10 +448,17 @@ fn blast_of_code_run_at_import_reaches_every_test_of_the_importing_modules() {
     let tests_of = |address: &str| -> Vec<String> {
         let subject = snapshot.resolve_address(address).unwrap();
         let answer = snapshot.blast_symbol(subject, BlastOptions::default()).unwrap();
-        answer.tests_affected.iter().map(|test| snapshot.symbol(test.index).qualified_name.clone()).collect()
+        answer
+            .tests_affected
+            .iter()
+            .map(|test| snapshot.symbol(test.index).qualified_name.clone())
+            .collect()
     };
     // `@register` runs when app.routes is imported, which `import app` does in test_routes.
-    assert_eq!(tests_of("app.registry.register"), ["test_routes.test_home", "test_routes.test_nothing"]);
+    assert_eq!(
+        tests_of("app.registry.register"),
+        ["test_routes.test_home", "test_routes.test_nothing"]
+    );
     // Nothing runs `unused` at import: no test depends on it; `cli` runs only as a script.
     assert!(tests_of("app.registry.unused").is_empty());
     assert!(tests_of("app.registry.cli").is_empty());
@@ -367,7 +494,11 @@ fn blast_lists_the_tests_a_macro_writes_not_the_macro() {
     );
     let subject = snapshot.resolve_address("globs::is_match").unwrap();
     let answer = snapshot.blast_symbol(subject, BlastOptions::default()).unwrap();
-    let tests: Vec<&str> = answer.tests_affected.iter().map(|test| snapshot.symbol(test.index).qualified_name.as_str()).collect();
+    let tests: Vec<&str> = answer
+        .tests_affected
+        .iter()
+        .map(|test| snapshot.symbol(test.index).qualified_name.as_str())
+        .collect();
     // The module stands for tests its macro calls write that tether cannot name.
     assert_eq!(tests, ["globs::tests", "globs::tests::question", "globs::tests::star"]);
 }

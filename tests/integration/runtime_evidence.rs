@@ -39,7 +39,8 @@ const REPORT: &str = r#"{"meta": {"version": "7.6.1", "show_contexts": true}, "f
 }}"#;
 
 fn call(state: &DaemonState, method: &str, params: Value) -> Value {
-    tether_daemon::handle(state, method, &params).unwrap_or_else(|error| panic!("{method} failed: {error:?}"))
+    tether_daemon::handle(state, method, &params)
+        .unwrap_or_else(|error| panic!("{method} failed: {error:?}"))
 }
 
 fn tests_of(answer: &Value) -> Vec<String> {
@@ -48,8 +49,14 @@ fn tests_of(answer: &Value) -> Vec<String> {
         .unwrap()
         .iter()
         .map(|test| {
-            let why: Vec<&str> = test["why"].as_array().unwrap().iter().map(|why| why.as_str().unwrap()).collect();
-            format!("{} {} {}", test["qualified_name"].as_str().unwrap(), why.join("+"), test["evidence"].as_str().unwrap_or("-"))
+            let why: Vec<&str> =
+                test["why"].as_array().unwrap().iter().map(|why| why.as_str().unwrap()).collect();
+            format!(
+                "{} {} {}",
+                test["qualified_name"].as_str().unwrap(),
+                why.join("+"),
+                test["evidence"].as_str().unwrap_or("-")
+            )
         })
         .collect()
 }
@@ -59,22 +66,44 @@ fn recorded_tests_join_the_static_ones_and_go_stale_with_their_file() {
     let mut repository = FixtureRepository::new(APP);
     repository.write("coverage.json", REPORT);
     let state = indexed_daemon(&repository);
-    assert_eq!(tests_of(&call(&state, "blast", json!({ "symbol": "app.hooks.on_start" }))), Vec::<String>::new());
+    assert_eq!(
+        tests_of(&call(&state, "blast", json!({ "symbol": "app.hooks.on_start" }))),
+        Vec::<String>::new()
+    );
 
     let imported = call(&state, "coverage_import", json!({ "file": "coverage.json" }));
-    assert_eq!((imported["files"].as_u64(), imported["contexts"].as_u64(), imported["files_outside_the_repository"].as_u64()), (Some(1), Some(3), Some(1)));
+    assert_eq!(
+        (
+            imported["files"].as_u64(),
+            imported["contexts"].as_u64(),
+            imported["files_outside_the_repository"].as_u64()
+        ),
+        (Some(1), Some(3), Some(1))
+    );
     let blast = call(&state, "blast", json!({ "symbol": "app.hooks.on_start" }));
     assert_eq!(tests_of(&blast), ["test_hooks.TestRegistry.test_started executed fresh"]);
     assert_eq!(blast["evidence_commit"].as_str().map(str::len), Some(40));
     // Evidence never makes an answer exact that was not.
     let helper = call(&state, "blast", json!({ "symbol": "app.hooks.helper" }));
-    assert_eq!(tests_of(&helper), ["test_hooks.test_helper static+executed fresh", "test_hooks.TestRegistry.test_started executed fresh"]);
+    assert_eq!(
+        tests_of(&helper),
+        [
+            "test_hooks.test_helper static+executed fresh",
+            "test_hooks.TestRegistry.test_started executed fresh"
+        ]
+    );
 
     // The next daemon reads the persisted evidence; a changed file makes it stale.
-    repository.write("app/hooks.py", "REGISTRY = {}\n\ndef on_start():\n    return 10\n\ndef helper():\n    return 2\n");
+    repository.write(
+        "app/hooks.py",
+        "REGISTRY = {}\n\ndef on_start():\n    return 10\n\ndef helper():\n    return 2\n",
+    );
     repository.commit_all("change on_start");
     let state = indexed_daemon(&repository);
-    assert_eq!(tests_of(&call(&state, "blast", json!({ "symbol": "app.hooks.on_start" }))), ["test_hooks.TestRegistry.test_started executed stale"]);
+    assert_eq!(
+        tests_of(&call(&state, "blast", json!({ "symbol": "app.hooks.on_start" }))),
+        ["test_hooks.TestRegistry.test_started executed stale"]
+    );
 }
 
 #[test]
@@ -82,9 +111,11 @@ fn reports_without_contexts_or_outside_the_repository_are_refused() {
     let repository = FixtureRepository::new(APP);
     repository.write("plain.json", r#"{"meta": {"show_contexts": false}, "files": {}}"#);
     let state = indexed_daemon(&repository);
-    let error = tether_daemon::handle(&state, "coverage_import", &json!({ "file": "plain.json" })).unwrap_err();
+    let error = tether_daemon::handle(&state, "coverage_import", &json!({ "file": "plain.json" }))
+        .unwrap_err();
     assert!(error.message.contains("--cov-context=test"), "{}", error.message);
-    let error = tether_daemon::handle(&state, "coverage_import", &json!({ "file": "/etc/passwd" })).unwrap_err();
+    let error = tether_daemon::handle(&state, "coverage_import", &json!({ "file": "/etc/passwd" }))
+        .unwrap_err();
     assert!(error.message.contains("outside the repository"), "{}", error.message);
 }
 
@@ -98,16 +129,43 @@ fn coverage_run_records_writes_and_imports_the_report() {
     let fake = repository.root().join("fake-python");
     std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
     let run = |arguments: &[&str]| {
-        let output = std::process::Command::new(env!("CARGO_BIN_EXE_tether-test-cli")).args(arguments).current_dir(repository.root()).output().unwrap();
-        (output.status.success(), String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr))
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_tether-test-cli"))
+            .args(arguments)
+            .current_dir(repository.root())
+            .output()
+            .unwrap();
+        (
+            output.status.success(),
+            String::from_utf8_lossy(&output.stdout).into_owned()
+                + &String::from_utf8_lossy(&output.stderr),
+        )
     };
-    let (ok, output) = run(&["coverage", "run", "--no-daemon", "--python", fake.to_str().unwrap(), "--", "touch", "suite-ran"]);
+    let (ok, output) = run(&[
+        "coverage",
+        "run",
+        "--no-daemon",
+        "--python",
+        fake.to_str().unwrap(),
+        "--",
+        "touch",
+        "suite-ran",
+    ]);
     assert!(ok, "{output}");
-    assert!(output.contains("runtime evidence: 1 files, 2 executed lines, 3 test contexts"), "{output}");
+    assert!(
+        output.contains("runtime evidence: 1 files, 2 executed lines, 3 test contexts"),
+        "{output}"
+    );
     assert!(repository.root().join("suite-ran").exists());
-    assert!(!repository.root().join(".coverage.tether.json").exists(), "the report is removed once imported");
+    assert!(
+        !repository.root().join(".coverage.tether.json").exists(),
+        "the report is removed once imported"
+    );
     let (ok, output) = run(&["blast", "--no-daemon", "app.hooks.on_start"]);
-    assert!(ok && output.contains("test_hooks.TestRegistry.test_started (tests/test_hooks.py:7) [executed]"), "{output}");
+    assert!(
+        ok && output
+            .contains("test_hooks.TestRegistry.test_started (tests/test_hooks.py:7) [executed]"),
+        "{output}"
+    );
 }
 
 /// A crate whose test reaches `on_start` only through a function pointer chosen at run time:
@@ -162,11 +220,25 @@ fn coverage_cargo_records_each_rust_test_alone() {
         .env_remove("RUSTFLAGS")
         .output()
         .unwrap();
-    let printed = String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr);
+    let printed = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{printed}");
-    assert!(printed.contains("recording coverage of 2 tests in 2 test executables") && printed.contains("2 test contexts"), "{printed}");
-    assert!(!repository.root().join(".coverage.tether.lcov").exists(), "the tracefile is removed once imported");
+    assert!(
+        printed.contains("recording coverage of 2 tests in 2 test executables")
+            && printed.contains("2 test contexts"),
+        "{printed}"
+    );
+    assert!(
+        !repository.root().join(".coverage.tether.lcov").exists(),
+        "the tracefile is removed once imported"
+    );
     let state = indexed_daemon(&repository);
-    assert_eq!(tests_of(&call(&state, "blast", json!({ "symbol": "hooks::on_start" }))), ["hooks_run::start_hook_runs executed fresh"]);
-    assert_eq!(tests_of(&call(&state, "blast", json!({ "symbol": "hooks::helper" }))), ["hooks::tests::helper_is_two static+executed fresh"]);
+    assert_eq!(
+        tests_of(&call(&state, "blast", json!({ "symbol": "hooks::on_start" }))),
+        ["hooks_run::start_hook_runs executed fresh"]
+    );
+    assert_eq!(
+        tests_of(&call(&state, "blast", json!({ "symbol": "hooks::helper" }))),
+        ["hooks::tests::helper_is_two static+executed fresh"]
+    );
 }

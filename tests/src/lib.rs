@@ -48,7 +48,9 @@ impl Fixture {
                 files.push(FixtureFile { path: path.trim().to_string(), text: String::new() });
                 continue;
             }
-            let Some(file) = files.last_mut() else { panic!("fixture text before the first `//- /path` line: {line:?}") };
+            let Some(file) = files.last_mut() else {
+                panic!("fixture text before the first `//- /path` line: {line:?}")
+            };
             let line = if let Some(position) = line.find("$0") {
                 cursor = Some((file.path.clone(), file.text.lines().count() as u32 + 1));
                 format!("{}{}", &line[..position], &line[position + 2..])
@@ -65,7 +67,8 @@ impl Fixture {
     pub fn write_to(&self, root: &Path) {
         for file in &self.files {
             let path = root.join(&file.path);
-            std::fs::create_dir_all(path.parent().expect("fixture paths have a parent")).expect("create fixture folder");
+            std::fs::create_dir_all(path.parent().expect("fixture paths have a parent"))
+                .expect("create fixture folder");
             std::fs::write(&path, &file.text).expect("write fixture file");
         }
     }
@@ -80,8 +83,11 @@ impl Fixture {
                 if !(comment_start.ends_with('#') || comment_start.ends_with("//")) {
                     continue;
                 }
-                let targets: BTreeSet<String> =
-                    line[position + "calls: ".len()..].split(',').map(|target| target.trim().to_string()).filter(|target| !target.is_empty()).collect();
+                let targets: BTreeSet<String> = line[position + "calls: ".len()..]
+                    .split(',')
+                    .map(|target| target.trim().to_string())
+                    .filter(|target| !target.is_empty())
+                    .collect();
                 expected.insert((file.path.clone(), index as u32 + 1), targets);
             }
         }
@@ -93,7 +99,8 @@ impl Fixture {
 pub fn graph_of(fixture: &Fixture) -> (tempfile::TempDir, Graph) {
     let directory = tempfile::tempdir().expect("temporary folder");
     fixture.write_to(directory.path());
-    let built = build_graph(&IndexOptions::new(directory.path()), &|_, _| {}).expect("fixture indexes");
+    let built =
+        build_graph(&IndexOptions::new(directory.path()), &|_, _| {}).expect("fixture indexes");
     (directory, built.graph)
 }
 
@@ -102,18 +109,28 @@ pub fn graph_of(fixture: &Fixture) -> (tempfile::TempDir, Graph) {
 pub fn check(fixture_text: &str, expected: expect_test::Expect) {
     let fixture = Fixture::parse(fixture_text);
     let (_directory, graph) = graph_of(&fixture);
-    let names: BTreeMap<SymbolId, &str> = graph.symbols.iter().map(|symbol| (symbol.id, symbol.qualified_name.as_str())).collect();
-    let paths: BTreeMap<SymbolId, &str> = graph.symbols.iter().map(|symbol| (symbol.id, symbol.path.as_str())).collect();
+    let names: BTreeMap<SymbolId, &str> =
+        graph.symbols.iter().map(|symbol| (symbol.id, symbol.qualified_name.as_str())).collect();
+    let paths: BTreeMap<SymbolId, &str> =
+        graph.symbols.iter().map(|symbol| (symbol.id, symbol.path.as_str())).collect();
 
     let mut failures = Vec::new();
     for ((path, line), targets) in fixture.expected_calls() {
         let actual: BTreeSet<String> = graph
             .edges
             .iter()
-            .filter(|edge| edge.kind == EdgeKind::Calls && edge.line == line && paths.get(&edge.source) == Some(&path.as_str()))
+            .filter(|edge| {
+                edge.kind == EdgeKind::Calls
+                    && edge.line == line
+                    && paths.get(&edge.source) == Some(&path.as_str())
+            })
             .map(|edge| names.get(&edge.target).copied().unwrap_or("?").to_string())
             .collect();
-        let unresolved_here = graph.unresolved.iter().any(|call| call.path == path && call.line == line && call.reason != tether_model::UnresolvedReason::ValueReference);
+        let unresolved_here = graph.unresolved.iter().any(|call| {
+            call.path == path
+                && call.line == line
+                && call.reason != tether_model::UnresolvedReason::ValueReference
+        });
         let ok = if targets.len() == 1 && targets.contains("unresolved") {
             actual.is_empty() && unresolved_here
         } else if targets.len() == 1 && targets.contains("none") {
@@ -136,8 +153,15 @@ pub fn hidden_calls(fixture: &Fixture) -> Vec<(String, u32, String, String)> {
         for (index, line) in file.text.lines().enumerate() {
             let Some(position) = line.find("hidden: ") else { continue };
             let rest = &line[position + "hidden: ".len()..];
-            let Some((callee, cause)) = rest.split_once(" by ") else { panic!("`hidden: CALLEE by CAUSE` expected: {line:?}") };
-            hidden.push((file.path.clone(), index as u32 + 1, callee.trim().to_string(), cause.trim().to_string()));
+            let Some((callee, cause)) = rest.split_once(" by ") else {
+                panic!("`hidden: CALLEE by CAUSE` expected: {line:?}")
+            };
+            hidden.push((
+                file.path.clone(),
+                index as u32 + 1,
+                callee.trim().to_string(),
+                cause.trim().to_string(),
+            ));
         }
     }
     hidden
@@ -155,28 +179,53 @@ pub fn check_hidden(fixture_text: &str) -> String {
     let mut report = String::new();
     let mut failures = Vec::new();
     for (path, line, callee, cause) in hidden_calls(&fixture) {
-        let target = snapshot.resolve_address(&callee).unwrap_or_else(|error| panic!("{path}:{line}: no symbol {callee}: {error:?}"));
-        let caller_lines: Vec<(String, u32)> = snapshot.incoming(target, &[EdgeKind::Calls]).map(|edge| (snapshot.symbol(edge.source).path.clone(), edge.edge.line)).collect();
+        let target = snapshot
+            .resolve_address(&callee)
+            .unwrap_or_else(|error| panic!("{path}:{line}: no symbol {callee}: {error:?}"));
+        let caller_lines: Vec<(String, u32)> = snapshot
+            .incoming(target, &[EdgeKind::Calls])
+            .map(|edge| (snapshot.symbol(edge.source).path.clone(), edge.edge.line))
+            .collect();
         if caller_lines.contains(&(path.clone(), line)) {
             let _ = writeln!(report, "{path}:{line} {callee}: in the graph");
             continue;
         }
-        let callers = snapshot.neighbours(target, tether_query::NeighbourKind::Callers, tether_query::PageRequest::default());
+        let callers = snapshot.neighbours(
+            target,
+            tether_query::NeighbourKind::Callers,
+            tether_query::PageRequest::default(),
+        );
         let causes: Vec<&'static str> = match &callers.completeness {
             tether_query::Completeness::Exact => Vec::new(),
-            tether_query::Completeness::LowerBound(causes) => causes.iter().map(cause_kind).collect(),
+            tether_query::Completeness::LowerBound(causes) => {
+                causes.iter().map(cause_kind).collect()
+            }
         };
         if !causes.contains(&cause.as_str()) {
-            failures.push(format!("{path}:{line}: callers of {callee} miss this call but say {:?}, not {cause}", render_completeness(&callers.completeness)));
+            failures.push(format!(
+                "{path}:{line}: callers of {callee} miss this call but say {:?}, not {cause}",
+                render_completeness(&callers.completeness)
+            ));
         }
         // Nothing in the project depends on what calls a test: its blast may be exact.
-        let blast = snapshot.blast_symbol(target, tether_query::BlastOptions::default()).expect("no deadline");
+        let blast = snapshot
+            .blast_symbol(target, tether_query::BlastOptions::default())
+            .expect("no deadline");
         if blast.completeness.is_exact() && !snapshot.symbol(target).is_test {
-            failures.push(format!("{path}:{line}: blast of {callee} misses this call and says exact"));
+            failures
+                .push(format!("{path}:{line}: blast of {callee} misses this call and says exact"));
         }
-        let _ = writeln!(report, "{path}:{line} {callee}: {}", render_completeness(&callers.completeness));
+        let _ = writeln!(
+            report,
+            "{path}:{line} {callee}: {}",
+            render_completeness(&callers.completeness)
+        );
     }
-    assert!(failures.is_empty(), "calls hidden from the graph went unreported:\n{}\n\n{report}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "calls hidden from the graph went unreported:\n{}\n\n{report}",
+        failures.join("\n")
+    );
     report
 }
 
@@ -197,7 +246,8 @@ pub fn cause_kind(cause: &tether_query::CompletenessCause) -> &'static str {
 
 /// Every CALLS edge as `caller -> callee @line rule confidence`, then unresolved sites.
 pub fn render_calls(graph: &Graph) -> String {
-    let names: BTreeMap<SymbolId, &str> = graph.symbols.iter().map(|symbol| (symbol.id, symbol.qualified_name.as_str())).collect();
+    let names: BTreeMap<SymbolId, &str> =
+        graph.symbols.iter().map(|symbol| (symbol.id, symbol.qualified_name.as_str())).collect();
     let mut lines: Vec<String> = graph
         .edges
         .iter()
@@ -221,7 +271,15 @@ pub fn render_calls(graph: &Graph) -> String {
     let mut unresolved: Vec<String> = graph
         .unresolved
         .iter()
-        .map(|call| format!("unresolved {} {}:{} {}", names.get(&call.caller).copied().unwrap_or("?"), call.path, call.line, call.callee_text) + &format!(" ({})", call.reason.as_str()))
+        .map(|call| {
+            format!(
+                "unresolved {} {}:{} {}",
+                names.get(&call.caller).copied().unwrap_or("?"),
+                call.path,
+                call.line,
+                call.callee_text
+            ) + &format!(" ({})", call.reason.as_str())
+        })
         .collect();
     unresolved.sort();
     for line in unresolved {
@@ -233,8 +291,17 @@ pub fn render_calls(graph: &Graph) -> String {
 /// Removes the common indentation of a fixture written indented in a raw string.
 fn trim_indent(text: &str) -> String {
     let text = text.strip_prefix('\n').unwrap_or(text);
-    let indent = text.lines().filter(|line| !line.trim().is_empty()).map(|line| line.len() - line.trim_start().len()).min().unwrap_or(0);
-    text.lines().map(|line| if line.len() >= indent { &line[indent..] } else { line.trim_start() }).collect::<Vec<_>>().join("\n") + "\n"
+    let indent = text
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| line.len() - line.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    text.lines()
+        .map(|line| if line.len() >= indent { &line[indent..] } else { line.trim_start() })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
 }
 
 /// A query snapshot of a fixture (the graph built with the real pipeline).
@@ -245,11 +312,15 @@ pub fn snapshot_of(fixture_text: &str) -> (tempfile::TempDir, tether_query::Snap
 }
 
 /// A blast answer as text: one line per impacted symbol, then tests and completeness.
-pub fn render_blast(snapshot: &tether_query::Snapshot, answer: &tether_query::BlastAnswer) -> String {
+pub fn render_blast(
+    snapshot: &tether_query::Snapshot,
+    answer: &tether_query::BlastAnswer,
+) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "total {} (breaks {})", answer.total, answer.breaks);
     for item in &answer.items {
-        let via: Vec<&str> = item.via.iter().map(|index| snapshot.symbol(*index).qualified_name.as_str()).collect();
+        let via: Vec<&str> =
+            item.via.iter().map(|index| snapshot.symbol(*index).qualified_name.as_str()).collect();
         let _ = writeln!(
             out,
             "{} {} d={} conf={:.2} {} via {}",
@@ -275,15 +346,33 @@ pub fn render_completeness(completeness: &tether_query::Completeness) -> String 
             let causes: Vec<String> = causes
                 .iter()
                 .map(|cause| match cause {
-                    tether_query::CompletenessCause::UnresolvedCallSites { name, count, .. } => format!("{count} unresolved sites calling {name:?}"),
-                    tether_query::CompletenessCause::UncertainEdges { count } => format!("{count} uncertain edges"),
-                    tether_query::CompletenessCause::UnparsedFiles { count, .. } => format!("{count} unparsed files"),
-                    tether_query::CompletenessCause::EscapedValue { count, escaped, .. } => format!("{escaped} escaped as values, {count} value calls"),
-                    tether_query::CompletenessCause::ImplicitInvocation { examples, .. } => format!("implicit: {}", examples.join(" | ")),
-                    tether_query::CompletenessCause::CalledFromOutside { examples, .. } => format!("outside: {}", examples.join(" | ")),
-                    tether_query::CompletenessCause::Overrides { count, .. } => format!("{count} overridden calls"),
-                    tether_query::CompletenessCause::DepthLimit { depth, count } => format!("{count} beyond depth {depth}"),
-                    tether_query::CompletenessCause::DirtyFiles { count, .. } => format!("{count} dirty files"),
+                    tether_query::CompletenessCause::UnresolvedCallSites {
+                        name, count, ..
+                    } => format!("{count} unresolved sites calling {name:?}"),
+                    tether_query::CompletenessCause::UncertainEdges { count } => {
+                        format!("{count} uncertain edges")
+                    }
+                    tether_query::CompletenessCause::UnparsedFiles { count, .. } => {
+                        format!("{count} unparsed files")
+                    }
+                    tether_query::CompletenessCause::EscapedValue { count, escaped, .. } => {
+                        format!("{escaped} escaped as values, {count} value calls")
+                    }
+                    tether_query::CompletenessCause::ImplicitInvocation { examples, .. } => {
+                        format!("implicit: {}", examples.join(" | "))
+                    }
+                    tether_query::CompletenessCause::CalledFromOutside { examples, .. } => {
+                        format!("outside: {}", examples.join(" | "))
+                    }
+                    tether_query::CompletenessCause::Overrides { count, .. } => {
+                        format!("{count} overridden calls")
+                    }
+                    tether_query::CompletenessCause::DepthLimit { depth, count } => {
+                        format!("{count} beyond depth {depth}")
+                    }
+                    tether_query::CompletenessCause::DirtyFiles { count, .. } => {
+                        format!("{count} dirty files")
+                    }
                 })
                 .collect();
             format!("lower_bound: {}", causes.join("; "))
@@ -319,7 +408,14 @@ impl FixtureRepository {
         let date = format!("2026-01-01T00:{:02}:00Z", self.commits.min(59));
         let output = std::process::Command::new("git")
             .current_dir(self.root())
-            .args(["-c", "user.name=Ada Fixture", "-c", "user.email=ada@example.com", "-c", "commit.gpgsign=false"])
+            .args([
+                "-c",
+                "user.name=Ada Fixture",
+                "-c",
+                "user.email=ada@example.com",
+                "-c",
+                "commit.gpgsign=false",
+            ])
             .args(arguments)
             .env("GIT_AUTHOR_DATE", &date)
             .env("GIT_COMMITTER_DATE", &date)
@@ -327,7 +423,11 @@ impl FixtureRepository {
             .env("GIT_COMMITTER_EMAIL", "ada@example.com")
             .output()
             .expect("git runs");
-        assert!(output.status.success(), "git {arguments:?} failed: {}", String::from_utf8_lossy(&output.stderr));
+        assert!(
+            output.status.success(),
+            "git {arguments:?} failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
         String::from_utf8_lossy(&output.stdout).into_owned()
     }
 
@@ -379,7 +479,10 @@ def test_report():
 pub fn indexed_daemon(repository: &FixtureRepository) -> tether_daemon::DaemonState {
     let root = repository.root();
     let paths = tether_daemon::DaemonPaths::new(root, &root.join(".git/tether/graph.lbug"));
-    let state = tether_daemon::DaemonState::new(paths, tether_store::StoreConfig { buffer_pool_bytes: 128 << 20, max_threads: 1 });
+    let state = tether_daemon::DaemonState::new(
+        paths,
+        tether_store::StoreConfig { buffer_pool_bytes: 128 << 20, max_threads: 1 },
+    );
     state.load_or_build().expect("the fixture indexes");
     state
 }

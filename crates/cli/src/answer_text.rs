@@ -12,7 +12,14 @@ pub fn answer_text(method: &str, answer: &Value) -> String {
     let mut out = String::new();
     match method {
         "blast" => {
-            let _ = writeln!(out, "blast radius of {} (depth {}): {} dependents, {} break", text(&answer["subject"]), answer["depth"], answer["total"], answer["breaks"]);
+            let _ = writeln!(
+                out,
+                "blast radius of {} (depth {}): {} dependents, {} break",
+                text(&answer["subject"]),
+                answer["depth"],
+                answer["total"],
+                answer["breaks"]
+            );
             for item in items(answer) {
                 let _ = writeln!(
                     out,
@@ -25,23 +32,37 @@ pub fn answer_text(method: &str, answer: &Value) -> String {
                     text(&item["edge"])
                 );
             }
-            let tests: Vec<String> = answer["tests_affected"].as_array().into_iter().flatten().map(test_line).collect();
+            let tests: Vec<String> =
+                answer["tests_affected"].as_array().into_iter().flatten().map(test_line).collect();
             if tests.is_empty() {
                 let _ = writeln!(out, "tests affected: none found");
             } else {
                 let total = answer["tests_total"].as_u64().unwrap_or(tests.len() as u64);
-                let listed = if total > tests.len() as u64 { format!(" (the first {} are listed; --tests-limit lists more)", tests.len()) } else { String::new() };
+                let listed = if total > tests.len() as u64 {
+                    format!(" (the first {} are listed; --tests-limit lists more)", tests.len())
+                } else {
+                    String::new()
+                };
                 let _ = writeln!(out, "tests affected: {total}{listed}");
                 for test in tests.iter().take(MAX_TESTS_SHOWN) {
                     let _ = writeln!(out, "  {test}");
                 }
                 if tests.len() > MAX_TESTS_SHOWN {
-                    let _ = writeln!(out, "  … {} more (--json lists them all)", tests.len() - MAX_TESTS_SHOWN);
+                    let _ = writeln!(
+                        out,
+                        "  … {} more (--json lists them all)",
+                        tests.len() - MAX_TESTS_SHOWN
+                    );
                 }
             }
         }
         "ownership" => {
-            let _ = writeln!(out, "ownership of {} ({} lines)", text(&answer["range"]), answer["total_lines"]);
+            let _ = writeln!(
+                out,
+                "ownership of {} ({} lines)",
+                text(&answer["range"]),
+                answer["total_lines"]
+            );
             for owner in answer["owners"].as_array().into_iter().flatten() {
                 let _ = writeln!(
                     out,
@@ -50,12 +71,17 @@ pub fn answer_text(method: &str, answer: &Value) -> String {
                     owner["lines"],
                     owner["share"].as_f64().unwrap_or(0.0) * 100.0,
                     owner["commits"],
-                    &text(&owner["latest"]["commit"])[..text(&owner["latest"]["commit"]).len().min(10)],
+                    &text(&owner["latest"]["commit"])
+                        [..text(&owner["latest"]["commit"]).len().min(10)],
                     text(&owner["latest"]["summary"])
                 );
             }
             if answer["excluded_bot_lines"].as_u64().unwrap_or(0) > 0 {
-                let _ = writeln!(out, "  ({} lines by bots left out: {})", answer["excluded_bot_lines"], answer["excluded_bots"]);
+                let _ = writeln!(
+                    out,
+                    "  ({} lines by bots left out: {})",
+                    answer["excluded_bot_lines"], answer["excluded_bots"]
+                );
             }
             if let Some(note) = answer["note"].as_str() {
                 let _ = writeln!(out, "note: {note}");
@@ -64,24 +90,61 @@ pub fn answer_text(method: &str, answer: &Value) -> String {
         "changes" => {
             let _ = writeln!(out, "{} files changed; changed symbols:", answer["files_changed"]);
             for symbol in answer["changed"].as_array().into_iter().flatten() {
-                let renamed = symbol["renamed_from"].as_str().map(|from| format!(" (file renamed from {from})")).unwrap_or_default();
-                let _ = writeln!(out, "  {:<8} {}  {}:{}{renamed}", text(&symbol["change"]), text(&symbol["qualified_name"]), text(&symbol["path"]), symbol["line"]);
+                let renamed = symbol["renamed_from"]
+                    .as_str()
+                    .map(|from| format!(" (file renamed from {from})"))
+                    .unwrap_or_default();
+                let _ = writeln!(
+                    out,
+                    "  {:<8} {}  {}:{}{renamed}",
+                    text(&symbol["change"]),
+                    text(&symbol["qualified_name"]),
+                    text(&symbol["path"]),
+                    symbol["line"]
+                );
             }
-            let _ = writeln!(out, "impact: {} dependents, {} break", answer["total"], answer["breaks"]);
+            let _ =
+                writeln!(out, "impact: {} dependents, {} break", answer["total"], answer["breaks"]);
             for item in items(answer) {
-                let _ = writeln!(out, "  {:<6} d{} {:.2}  {}  {}", text(&item["severity"]), item["distance"], item["confidence"].as_f64().unwrap_or(0.0), text(&item["qualified_name"]), text(&item["site"]));
+                let _ = writeln!(
+                    out,
+                    "  {:<6} d{} {:.2}  {}  {}",
+                    text(&item["severity"]),
+                    item["distance"],
+                    item["confidence"].as_f64().unwrap_or(0.0),
+                    text(&item["qualified_name"]),
+                    text(&item["site"])
+                );
             }
-            let tests: Vec<&str> = answer["tests_affected"].as_array().into_iter().flatten().map(|test| text(&test["qualified_name"])).collect();
-            let _ = writeln!(out, "tests affected: {}", if tests.is_empty() { "none found".to_string() } else { tests.join(", ") });
+            let tests: Vec<&str> = answer["tests_affected"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|test| text(&test["qualified_name"]))
+                .collect();
+            let _ = writeln!(
+                out,
+                "tests affected: {}",
+                if tests.is_empty() { "none found".to_string() } else { tests.join(", ") }
+            );
         }
         "context" => {
             let subject = &answer["subject"];
-            let name = subject["qualified_name"].as_str().or(subject["path"].as_str()).unwrap_or("");
+            let name =
+                subject["qualified_name"].as_str().or(subject["path"].as_str()).unwrap_or("");
             let chain = answer["chain"].as_array().cloned().unwrap_or_default();
             let _ = writeln!(out, "context of {name}: {} entries", chain.len());
             for entry in &chain {
                 let tip = if answer["tip"] == entry["id"] { " [tip]" } else { "" };
-                let _ = writeln!(out, "  {} {:<10} {}  ({}, {}){tip}", text(&entry["created_at"]), text(&entry["type"]), text(&entry["title"]), text(&entry["tether"]), text(&entry["file"]));
+                let _ = writeln!(
+                    out,
+                    "  {} {:<10} {}  ({}, {}){tip}",
+                    text(&entry["created_at"]),
+                    text(&entry["type"]),
+                    text(&entry["title"]),
+                    text(&entry["tether"]),
+                    text(&entry["file"])
+                );
                 let _ = writeln!(out, "      {}", text(&entry["staleness"]["summary"]));
                 if entry["needs_recheck"]["status"] != "fine" {
                     let _ = writeln!(out, "      needs recheck: {}", entry["needs_recheck"]);
@@ -94,13 +157,32 @@ pub fn answer_text(method: &str, answer: &Value) -> String {
         "search_memory" => {
             let _ = writeln!(out, "{} entries match", answer["total"]);
             for entry in answer["items"].as_array().into_iter().flatten() {
-                let _ = writeln!(out, "  {:.1}  {} {:<10} {}  {}", entry["score"].as_f64().unwrap_or(0.0), text(&entry["created_at"]), text(&entry["type"]), text(&entry["title"]), text(&entry["file"]));
+                let _ = writeln!(
+                    out,
+                    "  {:.1}  {} {:<10} {}  {}",
+                    entry["score"].as_f64().unwrap_or(0.0),
+                    text(&entry["created_at"]),
+                    text(&entry["type"]),
+                    text(&entry["title"]),
+                    text(&entry["file"])
+                );
             }
         }
         "coverage_import" => {
-            let _ = writeln!(out, "runtime evidence: {} files, {} executed lines, {} test contexts, recorded at {}", answer["files"], answer["lines"], answer["contexts"], answer["commit"].as_str().unwrap_or("no commit"));
+            let _ = writeln!(
+                out,
+                "runtime evidence: {} files, {} executed lines, {} test contexts, recorded at {}",
+                answer["files"],
+                answer["lines"],
+                answer["contexts"],
+                answer["commit"].as_str().unwrap_or("no commit")
+            );
             if answer["files_outside_the_repository"].as_u64().unwrap_or(0) > 0 {
-                let _ = writeln!(out, "  {} measured files are not in this repository (left out)", answer["files_outside_the_repository"]);
+                let _ = writeln!(
+                    out,
+                    "  {} measured files are not in this repository (left out)",
+                    answer["files_outside_the_repository"]
+                );
             }
         }
         "record" => {
@@ -111,7 +193,15 @@ pub fn answer_text(method: &str, answer: &Value) -> String {
         }
         "callers" | "callees" | "imports" => {
             let subject = &answer["subject"];
-            let _ = writeln!(out, "{method} of {} ({}, {}:{}): {}", text(&subject["qualified_name"]), text(&subject["kind"]), text(&subject["path"]), subject["line"], answer["total"]);
+            let _ = writeln!(
+                out,
+                "{method} of {} ({}, {}:{}): {}",
+                text(&subject["qualified_name"]),
+                text(&subject["kind"]),
+                text(&subject["path"]),
+                subject["line"],
+                answer["total"]
+            );
             for item in items(answer) {
                 let _ = writeln!(
                     out,
@@ -120,17 +210,37 @@ pub fn answer_text(method: &str, answer: &Value) -> String {
                     text(&item["site"]),
                     item["confidence"].as_f64().unwrap_or(0.0),
                     text(&item["rule"]),
-                    if method == "imports" { format!(" ({})", text(&item["direction"])) } else { String::new() }
+                    if method == "imports" {
+                        format!(" ({})", text(&item["direction"]))
+                    } else {
+                        String::new()
+                    }
                 );
             }
         }
         "lookup" => {
             if let Some(census) = answer.get("census") {
-                let _ = writeln!(out, "census: {} files, symbols {}, edges {}, {} unresolved call sites", census["files"], census["symbols_by_kind"], census["edges_by_kind"], census["unresolved_calls"]);
+                let _ = writeln!(
+                    out,
+                    "census: {} files, symbols {}, edges {}, {} unresolved call sites",
+                    census["files"],
+                    census["symbols_by_kind"],
+                    census["edges_by_kind"],
+                    census["unresolved_calls"]
+                );
             } else {
-                let _ = writeln!(out, "{} symbols match {:?}", answer["total"], text(&answer["query"]));
+                let _ =
+                    writeln!(out, "{} symbols match {:?}", answer["total"], text(&answer["query"]));
                 for item in items(answer) {
-                    let _ = writeln!(out, "  {}  {}  {}:{}  id {}", text(&item["qualified_name"]), text(&item["kind"]), text(&item["path"]), item["line"], text(&item["id"]));
+                    let _ = writeln!(
+                        out,
+                        "  {}  {}  {}:{}  id {}",
+                        text(&item["qualified_name"]),
+                        text(&item["kind"]),
+                        text(&item["path"]),
+                        item["line"],
+                        text(&item["id"])
+                    );
                 }
             }
         }
@@ -145,7 +255,8 @@ pub fn answer_text(method: &str, answer: &Value) -> String {
         if completeness["status"] == "exact" {
             let _ = writeln!(out, "complete: exact");
         } else {
-            let causes: Vec<String> = completeness["causes"].as_array().into_iter().flatten().map(cause_text).collect();
+            let causes: Vec<String> =
+                completeness["causes"].as_array().into_iter().flatten().map(cause_text).collect();
             let _ = writeln!(out, "complete: lower bound; {}", causes.join("; "));
         }
     }
@@ -163,7 +274,11 @@ pub fn status_text(status: &Value) -> String {
     let _ = writeln!(out, "tether daemon pid {} serving {}", status["pid"], text(&status["root"]));
     let _ = writeln!(out, "  socket    {}", text(&status["socket"]));
     let _ = writeln!(out, "  database  {}", text(&status["database"]));
-    let _ = writeln!(out, "  ready     {} (rebuilding: {}, rebuilds: {})", status["ready"], status["rebuilding"], status["rebuilds"]);
+    let _ = writeln!(
+        out,
+        "  ready     {} (rebuilding: {}, rebuilds: {})",
+        status["ready"], status["rebuilding"], status["rebuilds"]
+    );
     if let Some(error) = status["last_error"].as_str() {
         let _ = writeln!(out, "  last error {error}");
     }
@@ -174,8 +289,15 @@ pub fn status_text(status: &Value) -> String {
 }
 
 fn freshness_text(freshness: &Value) -> String {
-    let commit = freshness["indexed_commit"].as_str().map(|commit| &commit[..commit.len().min(12)]).unwrap_or("(no commit)");
-    let moved = if freshness["head_moved"] == true { ", HEAD has moved since: answers may be stale" } else { "" };
+    let commit = freshness["indexed_commit"]
+        .as_str()
+        .map(|commit| &commit[..commit.len().min(12)])
+        .unwrap_or("(no commit)");
+    let moved = if freshness["head_moved"] == true {
+        ", HEAD has moved since: answers may be stale"
+    } else {
+        ""
+    };
     let uncommitted = freshness["uncommitted_files"].as_array().map(|files| files.len());
     let uncommitted = match uncommitted {
         Some(0) => String::new(),
@@ -232,7 +354,8 @@ fn text(value: &Value) -> &str {
 
 /// A listed test, with why when runtime evidence had a part (`executed`, `stale` evidence).
 fn test_line(test: &Value) -> String {
-    let why: Vec<&str> = test["why"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+    let why: Vec<&str> =
+        test["why"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
     let mark = match (why.as_slice(), test["evidence"].as_str()) {
         (["static"], _) | ([], _) => String::new(),
         (_, Some("stale")) => format!(" [{}, evidence stale]", why.join("+")),

@@ -55,25 +55,49 @@ struct TestRun<'a> {
 }
 
 pub fn run_cargo_coverage(args: CargoCoverageArgs) -> anyhow::Result<()> {
-    let root = args.options.repo.canonicalize().with_context(|| format!("cannot open {}", args.options.repo.display()))?;
+    let root = args
+        .options
+        .repo
+        .canonicalize()
+        .with_context(|| format!("cannot open {}", args.options.repo.display()))?;
     let tools = find_llvm_tools(args.llvm_tools.as_deref())?;
-    let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target")).join("tether-coverage");
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target"))
+        .join("tether-coverage");
     let built = build_instrumented_tests(&root, &target, &args)?;
-    let harnesses: Vec<&BuiltExecutable> = built.iter().filter(|built| built.is_test_harness).collect();
-    let binaries: Vec<&str> = built.iter().filter(|built| !built.is_test_harness).map(|built| built.executable.as_str()).collect();
+    let harnesses: Vec<&BuiltExecutable> =
+        built.iter().filter(|built| built.is_test_harness).collect();
+    let binaries: Vec<&str> = built
+        .iter()
+        .filter(|built| !built.is_test_harness)
+        .map(|built| built.executable.as_str())
+        .collect();
     let mut runs = Vec::new();
     for harness in &harnesses {
         runs.extend(list_tests(harness)?.into_iter().map(|name| TestRun { harness, name }));
     }
-    eprintln!("tether: recording coverage of {} tests in {} test executables", runs.len(), harnesses.len());
+    eprintln!(
+        "tether: recording coverage of {} tests in {} test executables",
+        runs.len(),
+        harnesses.len()
+    );
     let scratch = target.join("profiles");
     let _ = std::fs::remove_dir_all(&scratch);
-    std::fs::create_dir_all(&scratch).with_context(|| format!("cannot create {}", scratch.display()))?;
+    std::fs::create_dir_all(&scratch)
+        .with_context(|| format!("cannot create {}", scratch.display()))?;
     let report_path = root.join(".coverage.tether.lcov");
-    let report = Mutex::new(std::io::BufWriter::new(std::fs::File::create(&report_path).with_context(|| format!("cannot write {}", report_path.display()))?));
+    let report = Mutex::new(std::io::BufWriter::new(
+        std::fs::File::create(&report_path)
+            .with_context(|| format!("cannot write {}", report_path.display()))?,
+    ));
     let next = AtomicUsize::new(0);
-    let (recorded, stopped, failed_exports) = (AtomicUsize::new(0), AtomicUsize::new(0), Mutex::new(Vec::new()));
-    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)).max(1);
+    let (recorded, stopped, failed_exports) =
+        (AtomicUsize::new(0), AtomicUsize::new(0), Mutex::new(Vec::new()));
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+        .max(1);
     let started = Instant::now();
     std::thread::scope(|scope| {
         for _ in 0..jobs {
@@ -81,23 +105,39 @@ pub fn run_cargo_coverage(args: CargoCoverageArgs) -> anyhow::Result<()> {
                 let index = next.fetch_add(1, Ordering::Relaxed);
                 let Some(run) = runs.get(index) else { break };
                 let folder = scratch.join(index.to_string());
-                match record_one_test(run, &folder, &tools, &binaries, &root, Duration::from_secs(args.test_timeout)) {
+                match record_one_test(
+                    run,
+                    &folder,
+                    &tools,
+                    &binaries,
+                    &root,
+                    Duration::from_secs(args.test_timeout),
+                ) {
                     Ok(Some(section)) => {
                         recorded.fetch_add(1, Ordering::Relaxed);
-                        let mut report = report.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                        let mut report =
+                            report.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
                         let _ = report.write_all(section.as_bytes());
                     }
                     Ok(None) => {
                         stopped.fetch_add(1, Ordering::Relaxed);
                     }
-                    Err(error) => failed_exports.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(format!("{}: {error:#}", run.name)),
+                    Err(error) => failed_exports
+                        .lock()
+                        .unwrap_or_else(|poisoned| poisoned.into_inner())
+                        .push(format!("{}: {error:#}", run.name)),
                 }
                 let _ = std::fs::remove_dir_all(&folder);
             });
         }
     });
-    report.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()).flush().context("cannot write the tracefile")?;
-    let failed_exports = failed_exports.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+    report
+        .into_inner()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .flush()
+        .context("cannot write the tracefile")?;
+    let failed_exports =
+        failed_exports.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
     eprintln!(
         "tether: {} tests recorded in {:.1} s{}{}",
         recorded.load(Ordering::Relaxed),
@@ -106,7 +146,11 @@ pub fn run_cargo_coverage(args: CargoCoverageArgs) -> anyhow::Result<()> {
             0 => String::new(),
             count => format!(", {count} stopped after {} s or wrote no profile", args.test_timeout),
         },
-        if failed_exports.is_empty() { String::new() } else { format!(", {} unreadable profiles", failed_exports.len()) }
+        if failed_exports.is_empty() {
+            String::new()
+        } else {
+            format!(", {} unreadable profiles", failed_exports.len())
+        }
     );
     if let Some(first) = failed_exports.first() {
         if recorded.load(Ordering::Relaxed) == 0 {
@@ -115,19 +159,32 @@ pub fn run_cargo_coverage(args: CargoCoverageArgs) -> anyhow::Result<()> {
         }
         eprintln!("tether: first unreadable profile: {first}");
     }
-    let imported = run_query("coverage_import", json!({ "file": report_path.to_string_lossy() }), &args.options);
+    let imported = run_query(
+        "coverage_import",
+        json!({ "file": report_path.to_string_lossy() }),
+        &args.options,
+    );
     let _ = std::fs::remove_file(&report_path);
     imported
 }
 
 /// `cargo test --no-run` with coverage instrumentation, and what it built.
-fn build_instrumented_tests(root: &Path, target: &Path, args: &CargoCoverageArgs) -> anyhow::Result<Vec<BuiltExecutable>> {
+fn build_instrumented_tests(
+    root: &Path,
+    target: &Path,
+    args: &CargoCoverageArgs,
+) -> anyhow::Result<Vec<BuiltExecutable>> {
     let rustflags = match std::env::var("RUSTFLAGS") {
         Ok(flags) if !flags.trim().is_empty() => format!("{flags} -C instrument-coverage"),
         _ => "-C instrument-coverage".to_string(),
     };
     let mut cargo = Command::new("cargo");
-    cargo.args(["test", "--no-run", "--message-format=json-render-diagnostics"]).current_dir(root).env("RUSTFLAGS", rustflags).env("CARGO_TARGET_DIR", target).stderr(Stdio::inherit());
+    cargo
+        .args(["test", "--no-run", "--message-format=json-render-diagnostics"])
+        .current_dir(root)
+        .env("RUSTFLAGS", rustflags)
+        .env("CARGO_TARGET_DIR", target)
+        .stderr(Stdio::inherit());
     for package in &args.package {
         cargo.args(["-p", package]);
     }
@@ -145,11 +202,21 @@ fn build_instrumented_tests(root: &Path, target: &Path, args: &CargoCoverageArgs
 
 /// libtest's names of a harness's tests (`--list --format terse`: `name: test`).
 fn list_tests(harness: &BuiltExecutable) -> anyhow::Result<Vec<String>> {
-    let output = Command::new(&harness.executable).args(["--list", "--format", "terse"]).current_dir(package_folder(harness)).env("LLVM_PROFILE_FILE", "/dev/null").stderr(Stdio::null()).output().with_context(|| format!("cannot run {}", harness.executable))?;
+    let output = Command::new(&harness.executable)
+        .args(["--list", "--format", "terse"])
+        .current_dir(package_folder(harness))
+        .env("LLVM_PROFILE_FILE", "/dev/null")
+        .stderr(Stdio::null())
+        .output()
+        .with_context(|| format!("cannot run {}", harness.executable))?;
     if !output.status.success() {
         bail!("{} --list failed ({})", harness.executable, output.status);
     }
-    Ok(String::from_utf8_lossy(&output.stdout).lines().filter_map(|line| line.strip_suffix(": test")).map(str::to_string).collect())
+    Ok(String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| line.strip_suffix(": test"))
+        .map(str::to_string)
+        .collect())
 }
 
 fn package_folder(harness: &BuiltExecutable) -> &Path {
@@ -158,7 +225,14 @@ fn package_folder(harness: &BuiltExecutable) -> &Path {
 
 /// Runs one test alone and returns its tracefile section (`TN:` then the repository's files
 /// with their executed lines), or `None` when it was stopped or wrote no profile.
-fn record_one_test(run: &TestRun, folder: &Path, tools: &LlvmTools, binaries: &[&str], root: &Path, timeout: Duration) -> anyhow::Result<Option<String>> {
+fn record_one_test(
+    run: &TestRun,
+    folder: &Path,
+    tools: &LlvmTools,
+    binaries: &[&str],
+    root: &Path,
+    timeout: Duration,
+) -> anyhow::Result<Option<String>> {
     std::fs::create_dir_all(folder)?;
     // %p: a process the test spawns (the crate's own binary) writes a profile of its own.
     let mut child = Command::new(&run.harness.executable)
@@ -179,29 +253,54 @@ fn record_one_test(run: &TestRun, folder: &Path, tools: &LlvmTools, binaries: &[
         }
         std::thread::sleep(Duration::from_millis(5));
     }
-    let profiles: Vec<PathBuf> = std::fs::read_dir(folder)?.filter_map(Result::ok).map(|entry| entry.path()).filter(|path| path.extension().is_some_and(|extension| extension == "profraw")).collect();
+    let profiles: Vec<PathBuf> = std::fs::read_dir(folder)?
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|extension| extension == "profraw"))
+        .collect();
     if profiles.is_empty() {
         return Ok(None);
     }
     let merged = folder.join("merged.profdata");
-    let merge = Command::new(&tools.profdata).args(["merge", "-sparse"]).args(&profiles).arg("-o").arg(&merged).stdout(Stdio::null()).output()?;
+    let merge = Command::new(&tools.profdata)
+        .args(["merge", "-sparse"])
+        .args(&profiles)
+        .arg("-o")
+        .arg(&merged)
+        .stdout(Stdio::null())
+        .output()?;
     if !merge.status.success() {
         let message = String::from_utf8_lossy(&merge.stderr).trim().to_string();
-        let hint = if message.contains("unsupported") { " (this llvm-profdata is older than rustc's LLVM, `rustc -vV`: use rustup's `llvm-tools` component or a newer LLVM with --llvm-tools)" } else { "" };
+        let hint = if message.contains("unsupported") {
+            " (this llvm-profdata is older than rustc's LLVM, `rustc -vV`: use rustup's `llvm-tools` component or a newer LLVM with --llvm-tools)"
+        } else {
+            ""
+        };
         bail!("{} merge: {message}{hint}", tools.profdata.display());
     }
     let mut export = Command::new(&tools.cov);
-    export.args(["export", "-format=lcov", "-instr-profile"]).arg(&merged).arg(&run.harness.executable);
+    export
+        .args(["export", "-format=lcov", "-instr-profile"])
+        .arg(&merged)
+        .arg(&run.harness.executable);
     for binary in binaries {
         export.args(["-object", binary]);
     }
     let exported = export.output()?;
     if !exported.status.success() {
-        bail!("{} export: {}", tools.cov.display(), String::from_utf8_lossy(&exported.stderr).trim());
+        bail!(
+            "{} export: {}",
+            tools.cov.display(),
+            String::from_utf8_lossy(&exported.stderr).trim()
+        );
     }
     let crate_root = Path::new(&run.harness.crate_root);
     let crate_root = crate_root.strip_prefix(root).unwrap_or(crate_root);
-    Ok(Some(tracefile_section(&format!("{}::{}", crate_root.display(), run.name), &String::from_utf8_lossy(&exported.stdout), root)))
+    Ok(Some(tracefile_section(
+        &format!("{}::{}", crate_root.display(), run.name),
+        &String::from_utf8_lossy(&exported.stdout),
+        root,
+    )))
 }
 
 /// One test's section of the tracefile: its `TN:` line, then llvm-cov's records of files
@@ -243,8 +342,16 @@ fn find_llvm_tools(folder: Option<&Path>) -> anyhow::Result<LlvmTools> {
         let path = std::env::var_os("PATH")?;
         // Newest versioned names first: a distribution's plain name is often an older LLVM
         // than rustc's, whose profiles it cannot read.
-        let candidates: Vec<String> = (11..=40).rev().map(|version| format!("{name}-{version}")).chain(std::iter::once(name.to_string())).collect();
-        candidates.iter().find_map(|candidate| std::env::split_paths(&path).map(|folder| folder.join(candidate)).find(|path| path.is_file()))
+        let candidates: Vec<String> = (11..=40)
+            .rev()
+            .map(|version| format!("{name}-{version}"))
+            .chain(std::iter::once(name.to_string()))
+            .collect();
+        candidates.iter().find_map(|candidate| {
+            std::env::split_paths(&path)
+                .map(|folder| folder.join(candidate))
+                .find(|path| path.is_file())
+        })
     };
     match (find("llvm-profdata"), find("llvm-cov")) {
         (Some(profdata), Some(cov)) => Ok(LlvmTools { profdata, cov }),
@@ -258,6 +365,10 @@ fn rustup_llvm_tool(name: &str) -> Option<PathBuf> {
     let version = Command::new("rustc").arg("-vV").output().ok()?;
     let version = String::from_utf8_lossy(&version.stdout).into_owned();
     let host = version.lines().find_map(|line| line.strip_prefix("host: "))?;
-    let tool = PathBuf::from(String::from_utf8_lossy(&sysroot.stdout).trim()).join("lib/rustlib").join(host).join("bin").join(name);
+    let tool = PathBuf::from(String::from_utf8_lossy(&sysroot.stdout).trim())
+        .join("lib/rustlib")
+        .join(host)
+        .join("bin")
+        .join(name);
     tool.is_file().then_some(tool)
 }

@@ -7,12 +7,20 @@ use std::path::Path;
 use tether_index::BuiltGraph;
 use tether_model::{CallOutcome, IndexMeta, UnresolvedReason};
 
-pub fn render_census(built: &BuiltGraph, meta: &IndexMeta, database: &Path, seconds: f64, report: bool) -> String {
+pub fn render_census(
+    built: &BuiltGraph,
+    meta: &IndexMeta,
+    database: &Path,
+    seconds: f64,
+    report: bool,
+) -> String {
     let graph = &built.graph;
     let census = graph.census();
     let mut out = String::new();
     let head = match (&meta.head_commit, &meta.head_branch) {
-        (Some(commit), Some(branch)) => format!(" at {} ({branch})", &commit[..commit.len().min(12)]),
+        (Some(commit), Some(branch)) => {
+            format!(" at {} ({branch})", &commit[..commit.len().min(12)])
+        }
         (Some(commit), None) => format!(" at {} (detached)", &commit[..commit.len().min(12)]),
         (None, Some(branch)) => format!(" on {branch} (no commits yet)"),
         (None, None) => " (not a git repository)".to_string(),
@@ -26,15 +34,29 @@ pub fn render_census(built: &BuiltGraph, meta: &IndexMeta, database: &Path, seco
         built.bytes_read as f64 / 1e6
     );
     let total_symbols: u64 = census.symbols_by_kind.values().sum();
-    let _ = writeln!(out, "  symbols      {:>9}  {}", total_symbols, join_counts(census.symbols_by_kind.iter().map(|(kind, count)| (kind.as_str(), *count))));
+    let _ = writeln!(
+        out,
+        "  symbols      {:>9}  {}",
+        total_symbols,
+        join_counts(census.symbols_by_kind.iter().map(|(kind, count)| (kind.as_str(), *count)))
+    );
     let total_edges: u64 = census.edges_by_kind.values().sum();
-    let _ = writeln!(out, "  edges        {:>9}  {}", total_edges, join_counts(census.edges_by_kind.iter().map(|(kind, count)| (kind.as_str(), *count))));
+    let _ = writeln!(
+        out,
+        "  edges        {:>9}  {}",
+        total_edges,
+        join_counts(census.edges_by_kind.iter().map(|(kind, count)| (kind.as_str(), *count)))
+    );
     let total_calls: u64 = graph.call_outcomes.values().sum();
     let shares = CallOutcome::ALL
         .iter()
         .filter_map(|outcome| {
             let count = *graph.call_outcomes.get(outcome)?;
-            Some(format!("{} {:.1}%", outcome.as_str(), 100.0 * count as f64 / total_calls.max(1) as f64))
+            Some(format!(
+                "{} {:.1}%",
+                outcome.as_str(),
+                100.0 * count as f64 / total_calls.max(1) as f64
+            ))
         })
         .collect::<Vec<_>>()
         .join(" · ");
@@ -43,15 +65,27 @@ pub fn render_census(built: &BuiltGraph, meta: &IndexMeta, database: &Path, seco
         out,
         "  unresolved   {:>9}  {}",
         census.unresolved_calls,
-        join_counts(graph.unresolved_reasons.iter().map(|(reason, count)| (reason.as_str(), *count)))
+        join_counts(
+            graph.unresolved_reasons.iter().map(|(reason, count)| (reason.as_str(), *count))
+        )
     );
     let mut diagnostic_kinds: BTreeMap<&str, u64> = BTreeMap::new();
     for diagnostic in &graph.diagnostics {
         *diagnostic_kinds.entry(diagnostic.kind.as_str()).or_default() += 1;
     }
-    let _ = writeln!(out, "  diagnostics  {:>9}  {}", census.diagnostics, join_counts(diagnostic_kinds.into_iter()));
+    let _ = writeln!(
+        out,
+        "  diagnostics  {:>9}  {}",
+        census.diagnostics,
+        join_counts(diagnostic_kinds.into_iter())
+    );
     let size = std::fs::metadata(database).map(|metadata| metadata.len()).unwrap_or(0);
-    let _ = writeln!(out, "  database     {} ({:.1} MiB)", database.display(), size as f64 / (1024.0 * 1024.0));
+    let _ = writeln!(
+        out,
+        "  database     {} ({:.1} MiB)",
+        database.display(),
+        size as f64 / (1024.0 * 1024.0)
+    );
     let timings = &built.timings;
     let _ = writeln!(
         out,
@@ -87,7 +121,11 @@ fn render_report(built: &BuiltGraph) -> String {
             let _ = writeln!(out, "  {diagnostic}");
         }
         if graph.diagnostics.len() > 50 {
-            let _ = writeln!(out, "  … and {} more (tether export lists them all)", graph.diagnostics.len() - 50);
+            let _ = writeln!(
+                out,
+                "  … and {} more (tether export lists them all)",
+                graph.diagnostics.len() - 50
+            );
         }
     }
     out

@@ -51,23 +51,45 @@ pub struct CoverageRunArgs {
 pub fn run_coverage(command: CoverageCommand) -> anyhow::Result<()> {
     match command {
         CoverageCommand::Import(args) => {
-            let file = args.file.canonicalize().with_context(|| format!("cannot read {}", args.file.display()))?;
+            let file = args
+                .file
+                .canonicalize()
+                .with_context(|| format!("cannot read {}", args.file.display()))?;
             run_query("coverage_import", json!({ "file": file.to_string_lossy() }), &args.options)
         }
         CoverageCommand::Run(args) => {
-            let root = args.options.repo.canonicalize().with_context(|| format!("cannot open {}", args.options.repo.display()))?;
+            let root = args
+                .options
+                .repo
+                .canonicalize()
+                .with_context(|| format!("cannot open {}", args.options.repo.display()))?;
             let (program, arguments) = args.command.split_first().expect("clap requires a command");
             // A failing suite still recorded what ran: its report is imported all the same.
-            let status = Command::new(program).args(arguments).current_dir(&root).status().with_context(|| format!("cannot run {program}"))?;
+            let status = Command::new(program)
+                .args(arguments)
+                .current_dir(&root)
+                .status()
+                .with_context(|| format!("cannot run {program}"))?;
             if !status.success() {
-                eprintln!("tether: the test command exited with {status}; importing what it recorded");
+                eprintln!(
+                    "tether: the test command exited with {status}; importing what it recorded"
+                );
             }
             let report = root.join(".coverage.tether.json");
-            let written = Command::new(&args.python).args(["-m", "coverage", "json", "--show-contexts", "-o"]).arg(&report).current_dir(&root).status().with_context(|| format!("cannot run {} -m coverage", args.python))?;
+            let written = Command::new(&args.python)
+                .args(["-m", "coverage", "json", "--show-contexts", "-o"])
+                .arg(&report)
+                .current_dir(&root)
+                .status()
+                .with_context(|| format!("cannot run {} -m coverage", args.python))?;
             if !written.success() {
                 bail!("`{} -m coverage json --show-contexts` failed: did the command record coverage (pytest-cov's --cov, or coverage run)?", args.python);
             }
-            let imported = run_query("coverage_import", json!({ "file": report.to_string_lossy() }), &args.options);
+            let imported = run_query(
+                "coverage_import",
+                json!({ "file": report.to_string_lossy() }),
+                &args.options,
+            );
             let _ = std::fs::remove_file(&report);
             imported
         }

@@ -31,7 +31,11 @@ impl DaemonClient {
         if peer != tether_daemon::current_uid() {
             return Err(std::io::Error::new(
                 std::io::ErrorKind::PermissionDenied,
-                format!("{} is served by uid {peer}, not by you (uid {}); refusing to talk to it", socket.display(), tether_daemon::current_uid()),
+                format!(
+                    "{} is served by uid {peer}, not by you (uid {}); refusing to talk to it",
+                    socket.display(),
+                    tether_daemon::current_uid()
+                ),
             ));
         }
         let writer = stream.try_clone()?;
@@ -42,7 +46,9 @@ impl DaemonClient {
     pub fn call(&mut self, method: &str, params: Value) -> anyhow::Result<Result<Value, RpcError>> {
         let id = self.next_id;
         self.next_id += 1;
-        self.writer.write_all(request_line(id, method, params).as_bytes()).context("sending the request to the daemon")?;
+        self.writer
+            .write_all(request_line(id, method, params).as_bytes())
+            .context("sending the request to the daemon")?;
         let mut line = Vec::new();
         self.reader.read_until(b'\n', &mut line).context("reading the daemon's answer")?;
         if line.is_empty() {
@@ -52,11 +58,17 @@ impl DaemonClient {
     }
 
     /// Calls a method, waiting while the daemon's first index is still being built.
-    pub fn call_when_ready(&mut self, method: &str, params: Value) -> anyhow::Result<Result<Value, RpcError>> {
+    pub fn call_when_ready(
+        &mut self,
+        method: &str,
+        params: Value,
+    ) -> anyhow::Result<Result<Value, RpcError>> {
         let started = Instant::now();
         loop {
             match self.call(method, params.clone())? {
-                Err(error) if error.code == RpcError::NOT_READY && started.elapsed() < READY_TIMEOUT => {
+                Err(error)
+                    if error.code == RpcError::NOT_READY && started.elapsed() < READY_TIMEOUT =>
+                {
                     std::thread::sleep(Duration::from_millis(200));
                 }
                 other => return Ok(other),
@@ -68,10 +80,15 @@ impl DaemonClient {
 /// Connects to the daemon, starting it in the background first when none is running.
 /// Starters take `start.lock` in turn, so two clients (or `tether start` right after a
 /// crash) never spawn two daemons: the second finds the first's lock held.
-pub fn connect_or_start(paths: &DaemonPaths, serve_arguments: &[String]) -> anyhow::Result<DaemonClient> {
+pub fn connect_or_start(
+    paths: &DaemonPaths,
+    serve_arguments: &[String],
+) -> anyhow::Result<DaemonClient> {
     match DaemonClient::connect(&paths.socket) {
         Ok(client) => return Ok(client),
-        Err(error) if error.kind() == std::io::ErrorKind::PermissionDenied => return Err(error.into()),
+        Err(error) if error.kind() == std::io::ErrorKind::PermissionDenied => {
+            return Err(error.into())
+        }
         Err(_) => {}
     }
     {
@@ -85,8 +102,15 @@ pub fn connect_or_start(paths: &DaemonPaths, serve_arguments: &[String]) -> anyh
     loop {
         match DaemonClient::connect(&paths.socket) {
             Ok(client) => return Ok(client),
-            Err(_) if started.elapsed() < START_TIMEOUT => std::thread::sleep(Duration::from_millis(50)),
-            Err(error) => bail!("the daemon did not open {} within {} s ({error}); see {}", paths.socket.display(), START_TIMEOUT.as_secs(), paths.log.display()),
+            Err(_) if started.elapsed() < START_TIMEOUT => {
+                std::thread::sleep(Duration::from_millis(50))
+            }
+            Err(error) => bail!(
+                "the daemon did not open {} within {} s ({error}); see {}",
+                paths.socket.display(),
+                START_TIMEOUT.as_secs(),
+                paths.log.display()
+            ),
         }
     }
 }
@@ -100,7 +124,12 @@ impl StartLock {
     fn acquire(paths: &DaemonPaths) -> anyhow::Result<StartLock> {
         paths.prepare().with_context(|| format!("preparing {}", paths.folder.display()))?;
         let path = paths.lock.with_file_name("start.lock");
-        let file = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path).with_context(|| format!("opening {}", path.display()))?;
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .with_context(|| format!("opening {}", path.display()))?;
         file.lock().with_context(|| format!("locking {}", path.display()))?;
         Ok(StartLock { _file: file })
     }
@@ -117,10 +146,16 @@ fn wait_until_locked(paths: &DaemonPaths) {
 /// Runs `tether serve …` detached, its output appended to the daemon log (mode 0600).
 pub fn start_in_background(paths: &DaemonPaths, serve_arguments: &[String]) -> anyhow::Result<u32> {
     paths.prepare().with_context(|| format!("preparing {}", paths.folder.display()))?;
-    let log = tether_daemon::open_private_append(&paths.log).with_context(|| format!("opening {}", paths.log.display()))?;
+    let log = tether_daemon::open_private_append(&paths.log)
+        .with_context(|| format!("opening {}", paths.log.display()))?;
     let executable = std::env::current_exe().context("finding the tether executable")?;
     let mut command = Command::new(executable);
-    command.arg("serve").args(serve_arguments).stdin(Stdio::null()).stdout(log.try_clone()?).stderr(log);
+    command
+        .arg("serve")
+        .args(serve_arguments)
+        .stdin(Stdio::null())
+        .stdout(log.try_clone()?)
+        .stderr(log);
     std::os::unix::process::CommandExt::process_group(&mut command, 0);
     let child = command.spawn().context("starting the daemon")?;
     Ok(child.id())

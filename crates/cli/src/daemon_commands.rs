@@ -28,7 +28,13 @@ impl RepositoryArgs {
 
     /// The arguments that make `tether serve` serve this same repository and database.
     pub fn serve_arguments(&self) -> Vec<String> {
-        vec![self.root().display().to_string(), "--db".into(), self.database_path().display().to_string(), "--buffer-pool-mib".into(), self.buffer_pool_mib.to_string()]
+        vec![
+            self.root().display().to_string(),
+            "--db".into(),
+            self.database_path().display().to_string(),
+            "--buffer-pool-mib".into(),
+            self.buffer_pool_mib.to_string(),
+        ]
     }
 }
 
@@ -42,12 +48,20 @@ pub fn run_serve(args: DaemonArgs) -> anyhow::Result<()> {
         tracing::error!(%error, "an interrupted record could not be settled; the next record retries");
     }
     if paths.socket.exists() {
-        std::fs::remove_file(&paths.socket).with_context(|| format!("removing the stale socket {}", paths.socket.display()))?;
+        std::fs::remove_file(&paths.socket)
+            .with_context(|| format!("removing the stale socket {}", paths.socket.display()))?;
     }
-    let listener = std::os::unix::net::UnixListener::bind(&paths.socket).with_context(|| format!("binding {}", paths.socket.display()))?;
-    std::fs::set_permissions(&paths.socket, std::fs::Permissions::from_mode(0o600)).context("restricting the socket to its owner")?;
+    let listener = std::os::unix::net::UnixListener::bind(&paths.socket)
+        .with_context(|| format!("binding {}", paths.socket.display()))?;
+    std::fs::set_permissions(&paths.socket, std::fs::Permissions::from_mode(0o600))
+        .context("restricting the socket to its owner")?;
     listener.set_nonblocking(true)?;
-    println!("tether daemon serving {} on {} (log: {})", paths.root.display(), paths.socket.display(), paths.log.display());
+    println!(
+        "tether daemon serving {} on {} (log: {})",
+        paths.root.display(),
+        paths.socket.display(),
+        paths.log.display()
+    );
     tracing::info!(root = %paths.root.display(), socket = %paths.socket.display(), "daemon started");
 
     let state = Arc::new(DaemonState::new(paths.clone(), args.repository.store_config()));
@@ -64,7 +78,8 @@ pub fn run_serve(args: DaemonArgs) -> anyhow::Result<()> {
     let runtime = tether_daemon::server_runtime(2).context("starting the async runtime")?;
     let serving_state = Arc::clone(&state);
     runtime.block_on(async move {
-        let listener = tokio::net::UnixListener::from_std(listener).context("adopting the socket")?;
+        let listener =
+            tokio::net::UnixListener::from_std(listener).context("adopting the socket")?;
         let (root, socket) = (serving_state.paths.root.clone(), serving_state.paths.socket.clone());
         tether_daemon::serve(listener, serving_state, shutdown_signal(root, socket)).await;
         anyhow::Ok(())
@@ -112,8 +127,13 @@ async fn shutdown_signal(root: std::path::PathBuf, socket: std::path::PathBuf) {
 }
 
 fn init_logging(paths: &DaemonPaths) -> anyhow::Result<()> {
-    let log = tether_daemon::open_private_append(&paths.log).with_context(|| format!("opening {}", paths.log.display()))?;
-    let _ = tracing_subscriber::fmt().with_writer(std::sync::Mutex::new(log)).with_ansi(false).with_target(false).try_init();
+    let log = tether_daemon::open_private_append(&paths.log)
+        .with_context(|| format!("opening {}", paths.log.display()))?;
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::sync::Mutex::new(log))
+        .with_ansi(false)
+        .with_target(false)
+        .try_init();
     Ok(())
 }
 
@@ -121,11 +141,16 @@ fn init_logging(paths: &DaemonPaths) -> anyhow::Result<()> {
 pub fn run_start(args: DaemonArgs) -> anyhow::Result<()> {
     let paths = args.repository.daemon_paths();
     if DaemonLock::is_held(&paths.lock) {
-        println!("a tether daemon already serves {} ({})", paths.root.display(), paths.socket.display());
+        println!(
+            "a tether daemon already serves {} ({})",
+            paths.root.display(),
+            paths.socket.display()
+        );
         return print_status(&paths, args.json);
     }
     let mut client = connect_or_start(&paths, &args.repository.serve_arguments())?;
-    let status = client.call("status", json!({}))?.map_err(|error| anyhow::anyhow!(error.message))?;
+    let status =
+        client.call("status", json!({}))?.map_err(|error| anyhow::anyhow!(error.message))?;
     println!("started the tether daemon for {} (pid {})", paths.root.display(), status["pid"]);
     Ok(())
 }
@@ -157,10 +182,14 @@ pub fn run_status(args: DaemonArgs) -> anyhow::Result<()> {
 
 fn print_status(paths: &DaemonPaths, as_json: bool) -> anyhow::Result<()> {
     let Ok(mut client) = DaemonClient::connect(&paths.socket) else {
-        println!("no tether daemon is running for {} (start one with `tether start`)", paths.root.display());
+        println!(
+            "no tether daemon is running for {} (start one with `tether start`)",
+            paths.root.display()
+        );
         return Ok(());
     };
-    let status = client.call("status", json!({}))?.map_err(|error| anyhow::anyhow!(error.message))?;
+    let status =
+        client.call("status", json!({}))?.map_err(|error| anyhow::anyhow!(error.message))?;
     if as_json {
         println!("{}", tether_protocol::rpc::pretty(&status));
     } else {

@@ -37,7 +37,8 @@ pub struct CypherArgs {
 /// Only one process opens the database: refuse while the daemon owns it.
 fn lock_database(repository: &RepositoryArgs) -> anyhow::Result<tether_daemon::DaemonLock> {
     let paths = repository.daemon_paths();
-    tether_daemon::DaemonLock::acquire(&paths.lock).map_err(|error| anyhow::anyhow!("{error}; run `tether stop` first, then retry"))
+    tether_daemon::DaemonLock::acquire(&paths.lock)
+        .map_err(|error| anyhow::anyhow!("{error}; run `tether stop` first, then retry"))
 }
 
 pub fn run_export(args: ExportArgs) -> anyhow::Result<()> {
@@ -49,7 +50,8 @@ pub fn run_export(args: ExportArgs) -> anyhow::Result<()> {
     let ExportFormat::Json = args.format;
     match &args.output {
         Some(path) => {
-            let file = std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
+            let file = std::fs::File::create(path)
+                .with_context(|| format!("creating {}", path.display()))?;
             let mut out = BufWriter::new(file);
             tether_protocol::write_export_json(&graph, &meta, &mut out)?;
             out.flush()?;

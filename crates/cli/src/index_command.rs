@@ -32,9 +32,15 @@ pub fn run(args: IndexArgs) -> anyhow::Result<()> {
     let paths = args.repository.daemon_paths();
     if tether_daemon::DaemonLock::is_held(&paths.lock) {
         // The daemon owns the database: ask it to rebuild instead of writing beside it.
-        let mut client = crate::daemon_client::DaemonClient::connect(&paths.socket).context("connecting to the running daemon")?;
-        let status = client.call("reindex", tether_protocol::json!({}))?.map_err(|error| anyhow::anyhow!(error.message))?;
-        println!("the running daemon rebuilt the graph in {:.1} s", status["last_rebuild_seconds"].as_f64().unwrap_or(0.0));
+        let mut client = crate::daemon_client::DaemonClient::connect(&paths.socket)
+            .context("connecting to the running daemon")?;
+        let status = client
+            .call("reindex", tether_protocol::json!({}))?
+            .map_err(|error| anyhow::anyhow!(error.message))?;
+        println!(
+            "the running daemon rebuilt the graph in {:.1} s",
+            status["last_rebuild_seconds"].as_f64().unwrap_or(0.0)
+        );
         print!("{}", crate::answer_text::status_text(&status));
         return Ok(());
     }
@@ -62,15 +68,27 @@ pub fn run(args: IndexArgs) -> anyhow::Result<()> {
             tether_model::MemoryGraph::default()
         }
     };
-    let outcome = tether_daemon::index_into_fresh_database(&options, &database, args.repository.store_config(), &meta, memory_for, &progress)
-        .with_context(|| format!("indexing {} into the graph database at {}", root.display(), database.display()))?;
+    let outcome = tether_daemon::index_into_fresh_database(
+        &options,
+        &database,
+        args.repository.store_config(),
+        &meta,
+        memory_for,
+        &progress,
+    )
+    .with_context(|| {
+        format!("indexing {} into the graph database at {}", root.display(), database.display())
+    })?;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
     let built = outcome.built;
     let seconds = started.elapsed().as_secs_f64();
     if args.json {
-        println!("{}", tether_protocol::census_json(&built.graph.census(), Some(&built.graph), &meta));
+        println!(
+            "{}",
+            tether_protocol::census_json(&built.graph.census(), Some(&built.graph), &meta)
+        );
     } else {
         print!("{}", render_census(&built, &meta, &database, seconds, args.report));
     }
@@ -82,6 +100,9 @@ fn progress_bar() -> Option<ProgressBar> {
         return None;
     }
     let bar = ProgressBar::new(0);
-    bar.set_style(ProgressStyle::with_template("{spinner} parsing {pos}/{len} files {wide_bar} {eta}").ok()?);
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} parsing {pos}/{len} files {wide_bar} {eta}")
+            .ok()?,
+    );
     Some(bar)
 }

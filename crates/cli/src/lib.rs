@@ -90,10 +90,16 @@ impl RepositoryArgs {
     /// created beside it: the lock, the database, the socket).
     pub fn require_folder(&self) -> anyhow::Result<()> {
         if !self.path.exists() {
-            anyhow::bail!("{} does not exist; pass the repository folder to work on", self.path.display());
+            anyhow::bail!(
+                "{} does not exist; pass the repository folder to work on",
+                self.path.display()
+            );
         }
         if !self.path.is_dir() {
-            anyhow::bail!("{} is not a folder; pass the repository folder to work on", self.path.display());
+            anyhow::bail!(
+                "{} is not a folder; pass the repository folder to work on",
+                self.path.display()
+            );
         }
         Ok(())
     }
@@ -108,7 +114,10 @@ impl RepositoryArgs {
     }
 
     pub fn store_config(&self) -> tether_store::StoreConfig {
-        tether_store::StoreConfig { buffer_pool_bytes: self.buffer_pool_mib.max(64) * 1024 * 1024, max_threads: 0 }
+        tether_store::StoreConfig {
+            buffer_pool_bytes: self.buffer_pool_mib.max(64) * 1024 * 1024,
+            max_threads: 0,
+        }
     }
 }
 
@@ -119,18 +128,29 @@ pub fn main_entry() -> ExitCode {
         Command::Index(args) => args.repository.require_folder(),
         Command::Export(args) => args.repository.require_folder(),
         Command::Cypher(args) => args.repository.require_folder(),
-        Command::Serve(args) | Command::Start(args) | Command::Stop(args) | Command::Status(args) => args.repository.require_folder(),
+        Command::Serve(args)
+        | Command::Start(args)
+        | Command::Stop(args)
+        | Command::Status(args) => args.repository.require_folder(),
         Command::Blast(args) => args.options.require_folder(),
-        Command::Callers(args) | Command::Callees(args) | Command::Imports(args) => args.options.require_folder(),
+        Command::Callers(args) | Command::Callees(args) | Command::Imports(args) => {
+            args.options.require_folder()
+        }
         Command::Lookup(args) => args.options.require_folder(),
         Command::Ownership(args) => args.options.require_folder(),
         Command::Changes(args) => args.options.require_folder(),
         Command::Context(args) => args.options.require_folder(),
         Command::SearchMemory(args) => args.options.require_folder(),
         Command::Record(args) => args.options.require_folder(),
-        Command::Coverage(coverage_command::CoverageCommand::Import(args)) => args.options.require_folder(),
-        Command::Coverage(coverage_command::CoverageCommand::Run(args)) => args.options.require_folder(),
-        Command::Coverage(coverage_command::CoverageCommand::Cargo(args)) => args.options.require_folder(),
+        Command::Coverage(coverage_command::CoverageCommand::Import(args)) => {
+            args.options.require_folder()
+        }
+        Command::Coverage(coverage_command::CoverageCommand::Run(args)) => {
+            args.options.require_folder()
+        }
+        Command::Coverage(coverage_command::CoverageCommand::Cargo(args)) => {
+            args.options.require_folder()
+        }
         Command::Mcp(args) => args.repository().require_folder(),
     };
     if let Err(error) = folder_check {

@@ -44,7 +44,15 @@ impl tether_mcp::DaemonCaller for SocketCaller {
                 let paths = self.repository.daemon_paths();
                 match connect_or_start(&paths, &self.repository.serve_arguments()) {
                     Ok(connected) => *client = Some(connected),
-                    Err(error) => return Err(RpcError::new(RpcError::INTERNAL_ERROR, format!("cannot reach the tether daemon at {}: {error:#}", paths.socket.display()))),
+                    Err(error) => {
+                        return Err(RpcError::new(
+                            RpcError::INTERNAL_ERROR,
+                            format!(
+                                "cannot reach the tether daemon at {}: {error:#}",
+                                paths.socket.display()
+                            ),
+                        ))
+                    }
                 }
             }
             let Some(connected) = client.as_mut() else { continue };
@@ -54,7 +62,12 @@ impl tether_mcp::DaemonCaller for SocketCaller {
                     tracing::debug!(%error, "the daemon connection broke; reconnecting");
                     *client = None;
                 }
-                Err(error) => return Err(RpcError::new(RpcError::INTERNAL_ERROR, format!("the tether daemon did not answer: {error:#}"))),
+                Err(error) => {
+                    return Err(RpcError::new(
+                        RpcError::INTERNAL_ERROR,
+                        format!("the tether daemon did not answer: {error:#}"),
+                    ))
+                }
             }
         }
         Err(RpcError::new(RpcError::INTERNAL_ERROR, "the tether daemon did not answer"))
@@ -63,7 +76,11 @@ impl tether_mcp::DaemonCaller for SocketCaller {
 
 pub fn run(args: McpArgs) -> anyhow::Result<()> {
     let caller = Arc::new(SocketCaller { repository: args.repository(), client: Mutex::new(None) });
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().context("starting the async runtime")?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
     runtime.block_on(tether_mcp::serve_stdio(caller)).context("serving MCP over stdio")?;
     Ok(())
 }

@@ -203,7 +203,12 @@ pub fn run_context(args: ContextArgs) -> anyhow::Result<()> {
 
 pub fn run_search_memory(args: SearchMemoryArgs) -> anyhow::Result<()> {
     let mut params = json!({ "query": args.query });
-    for (name, value) in [("type", &args.entry_type), ("status", &args.status), ("symbol", &args.symbol), ("path", &args.path)] {
+    for (name, value) in [
+        ("type", &args.entry_type),
+        ("status", &args.status),
+        ("symbol", &args.symbol),
+        ("path", &args.path),
+    ] {
         if let Some(value) = value {
             params[name] = json!(value);
         }
@@ -214,7 +219,8 @@ pub fn run_search_memory(args: SearchMemoryArgs) -> anyhow::Result<()> {
 pub fn run_record(args: RecordArgs) -> anyhow::Result<()> {
     let body = match (&args.body, &args.body_file) {
         (Some(body), _) => body.clone(),
-        (None, Some(path)) => std::fs::read_to_string(path).map_err(|error| anyhow::anyhow!("cannot read {}: {error}", path.display()))?,
+        (None, Some(path)) => std::fs::read_to_string(path)
+            .map_err(|error| anyhow::anyhow!("cannot read {}: {error}", path.display()))?,
         (None, None) => String::new(),
     };
     let mut params = json!({
@@ -247,7 +253,13 @@ pub fn run_ownership(args: OwnershipArgs) -> anyhow::Result<()> {
 
 pub fn run_changes(args: ChangesArgs) -> anyhow::Result<()> {
     let mut params = json!({ "depth": args.depth, "include_whitespace": args.include_whitespace });
-    params["scope"] = json!(if args.staged { "staged" } else if args.unstaged { "unstaged" } else { "all" });
+    params["scope"] = json!(if args.staged {
+        "staged"
+    } else if args.unstaged {
+        "unstaged"
+    } else {
+        "all"
+    });
     if let Some(base) = &args.base {
         params["base"] = json!(base);
     }
@@ -313,12 +325,29 @@ pub(crate) fn run_query(method: &str, params: Value, options: &QueryOptions) -> 
         }
         Err(error) => {
             if options.json {
-                println!("{}", tether_protocol::rpc::pretty(&json!({ "error": { "code": error.code, "message": error.message, "data": error.data } })));
+                println!(
+                    "{}",
+                    tether_protocol::rpc::pretty(
+                        &json!({ "error": { "code": error.code, "message": error.message, "data": error.data } })
+                    )
+                );
             }
             let mut message = error.message.clone();
-            if let Some(candidates) = error.data.as_ref().and_then(|data| data.get("candidates").or_else(|| data.get("similar"))).and_then(Value::as_array) {
+            if let Some(candidates) = error
+                .data
+                .as_ref()
+                .and_then(|data| data.get("candidates").or_else(|| data.get("similar")))
+                .and_then(Value::as_array)
+            {
                 for candidate in candidates {
-                    message.push_str(&format!("\n  {} ({}, {}:{}) id {}", candidate["qualified_name"].as_str().unwrap_or(""), candidate["kind"].as_str().unwrap_or(""), candidate["path"].as_str().unwrap_or(""), candidate["line"], candidate["id"].as_str().unwrap_or("")));
+                    message.push_str(&format!(
+                        "\n  {} ({}, {}:{}) id {}",
+                        candidate["qualified_name"].as_str().unwrap_or(""),
+                        candidate["kind"].as_str().unwrap_or(""),
+                        candidate["path"].as_str().unwrap_or(""),
+                        candidate["line"],
+                        candidate["id"].as_str().unwrap_or("")
+                    ));
                 }
             }
             bail!(message)

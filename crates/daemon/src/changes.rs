@@ -54,7 +54,15 @@ impl SideFactsCache {
         if self.facts.len() > 4096 {
             self.facts.clear();
         }
-        self.facts.entry(key).or_insert_with(|| tether_extract::extract_bytes(path, language, module_name, text.as_bytes(), tether_extract::DEFAULT_MAX_FILE_BYTES))
+        self.facts.entry(key).or_insert_with(|| {
+            tether_extract::extract_bytes(
+                path,
+                language,
+                module_name,
+                text.as_bytes(),
+                tether_extract::DEFAULT_MAX_FILE_BYTES,
+            )
+        })
     }
 }
 
@@ -67,8 +75,10 @@ pub fn changed_symbols(
     cache: &mut SideFactsCache,
     deadline: tether_model::Deadline,
 ) -> Result<Vec<ChangedSymbol>, tether_git::GitError> {
-    let old_paths: Vec<String> = diffs.iter().map(|diff| diff.old_path.clone().unwrap_or_default()).collect();
-    let new_paths: Vec<String> = diffs.iter().map(|diff| diff.new_path.clone().unwrap_or_default()).collect();
+    let old_paths: Vec<String> =
+        diffs.iter().map(|diff| diff.old_path.clone().unwrap_or_default()).collect();
+    let new_paths: Vec<String> =
+        diffs.iter().map(|diff| diff.new_path.clone().unwrap_or_default()).collect();
     let old_texts = repository.texts_at(&sides.0, &old_paths)?;
     let new_texts = repository.texts_at(&sides.1, &new_paths)?;
     changed_symbols_in_texts(snapshot, diffs, &old_texts, &new_texts, cache, deadline)
@@ -87,7 +97,9 @@ pub fn changed_symbols_in_texts(
     let mut changed = Vec::new();
     for (index, diff) in diffs.iter().enumerate() {
         if deadline.has_passed() {
-            return Err(tether_git::GitError::Cancelled { command: "mapping the diff onto symbols".to_string() });
+            return Err(tether_git::GitError::Cancelled {
+                command: "mapping the diff onto symbols".to_string(),
+            });
         }
         let path = diff.new_path.clone().or_else(|| diff.old_path.clone()).unwrap_or_default();
         // Both sides are named as the new path's module, so a moved file's symbols pair up.
@@ -105,7 +117,13 @@ pub fn changed_symbols_in_texts(
         let sides = Sides { old: old.as_ref(), new: new.as_ref(), old_text, new_text };
         changed.extend(classify(diff, &sides, &path));
     }
-    changed.sort_by(|a, b| (a.path.as_str(), a.line, a.qualified_name.as_str()).cmp(&(b.path.as_str(), b.line, b.qualified_name.as_str())));
+    changed.sort_by(|a, b| {
+        (a.path.as_str(), a.line, a.qualified_name.as_str()).cmp(&(
+            b.path.as_str(),
+            b.line,
+            b.qualified_name.as_str(),
+        ))
+    });
     Ok(changed)
 }
 
@@ -123,7 +141,10 @@ struct BlankLines(Vec<bool>);
 
 impl BlankLines {
     fn of(text: Option<&str>) -> BlankLines {
-        BlankLines(text.map(|text| text.lines().map(|line| line.trim().is_empty()).collect()).unwrap_or_default())
+        BlankLines(
+            text.map(|text| text.lines().map(|line| line.trim().is_empty()).collect())
+                .unwrap_or_default(),
+        )
     }
 
     fn is_blank(&self, line: u32) -> bool {
@@ -140,22 +161,36 @@ pub fn classify(diff: &FileDiff, sides: &Sides<'_>, path: &str) -> Vec<ChangedSy
     let (old_blank, new_blank) = (BlankLines::of(sides.old_text), BlankLines::of(sides.new_text));
     for hunk in &diff.hunks {
         if let Some(old) = old {
-            for line in (hunk.old_start..hunk.old_start.saturating_add(hunk.old_count)).filter(|line| !old_blank.is_blank(*line)) {
+            for line in (hunk.old_start..hunk.old_start.saturating_add(hunk.old_count))
+                .filter(|line| !old_blank.is_blank(*line))
+            {
                 if let Some(symbol) = innermost(old, line) {
                     *touched_old.entry(key(symbol)).or_default() += 1;
                 }
             }
         }
         if let Some(new) = new {
-            for line in (hunk.new_start..hunk.new_start.saturating_add(hunk.new_count)).filter(|line| !new_blank.is_blank(*line)) {
+            for line in (hunk.new_start..hunk.new_start.saturating_add(hunk.new_count))
+                .filter(|line| !new_blank.is_blank(*line))
+            {
                 if let Some(symbol) = innermost(new, line) {
                     *touched_new.entry(key(symbol)).or_default() += 1;
                 }
             }
         }
     }
-    let exists = |facts: Option<&FileFacts>, wanted: &(String, SymbolKind)| facts.is_some_and(|facts| facts.symbols.iter().any(|symbol| &key(symbol) == wanted));
-    let find = |facts: Option<&FileFacts>, wanted: &(String, SymbolKind)| facts.and_then(|facts| facts.symbols.iter().find(|symbol| &key(symbol) == wanted).map(|symbol| symbol.span.start_line));
+    let exists = |facts: Option<&FileFacts>, wanted: &(String, SymbolKind)| {
+        facts.is_some_and(|facts| facts.symbols.iter().any(|symbol| &key(symbol) == wanted))
+    };
+    let find = |facts: Option<&FileFacts>, wanted: &(String, SymbolKind)| {
+        facts.and_then(|facts| {
+            facts
+                .symbols
+                .iter()
+                .find(|symbol| &key(symbol) == wanted)
+                .map(|symbol| symbol.span.start_line)
+        })
+    };
     let mut result: BTreeMap<(String, SymbolKind), ChangedSymbol> = BTreeMap::new();
     let renamed_from = diff.is_rename.then(|| diff.old_path.clone()).flatten();
     for (symbol_key, lines) in &touched_new {
@@ -182,10 +217,22 @@ pub fn classify(diff: &FileDiff, sides: &Sides<'_>, path: &str) -> Vec<ChangedSy
             Some(line) => (ChangeKind::Modified, line),
             None => (ChangeKind::Deleted, find(old, symbol_key).unwrap_or(0)),
         };
-        let path = if change == ChangeKind::Deleted { diff.old_path.clone().unwrap_or_else(|| path.to_string()) } else { path.to_string() };
+        let path = if change == ChangeKind::Deleted {
+            diff.old_path.clone().unwrap_or_else(|| path.to_string())
+        } else {
+            path.to_string()
+        };
         result.insert(
             symbol_key.clone(),
-            ChangedSymbol { qualified_name: symbol_key.0.clone(), kind: symbol_key.1, path, line, change, lines_changed: *lines, renamed_from: renamed_from.clone() },
+            ChangedSymbol {
+                qualified_name: symbol_key.0.clone(),
+                kind: symbol_key.1,
+                path,
+                line,
+                change,
+                lines_changed: *lines,
+                renamed_from: renamed_from.clone(),
+            },
         );
     }
     result.into_values().collect()
@@ -197,12 +244,21 @@ fn innermost(facts: &FileFacts, line: u32) -> Option<&Symbol> {
         .symbols
         .iter()
         .filter(|symbol| symbol.span.contains_line(line) && symbol.kind != SymbolKind::Lambda)
-        .min_by_key(|symbol| (symbol.span.end_line - symbol.span.start_line, std::cmp::Reverse(symbol.span.start_line)))
+        .min_by_key(|symbol| {
+            (
+                symbol.span.end_line - symbol.span.start_line,
+                std::cmp::Reverse(symbol.span.start_line),
+            )
+        })
 }
 
 /// The module name the index gave a file, or one derived from its path for a new file.
 pub(crate) fn module_name_of(snapshot: &Snapshot, path: &str) -> String {
-    let indexed = snapshot.symbols_in_file(path).iter().map(|index| snapshot.symbol(*index)).find(|symbol| symbol.kind == SymbolKind::Module && symbol.parent.is_none());
+    let indexed = snapshot
+        .symbols_in_file(path)
+        .iter()
+        .map(|index| snapshot.symbol(*index))
+        .find(|symbol| symbol.kind == SymbolKind::Module && symbol.parent.is_none());
     if let Some(module) = indexed {
         return module.qualified_name.clone();
     }

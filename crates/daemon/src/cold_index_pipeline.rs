@@ -90,7 +90,8 @@ pub fn index_into_fresh_database(
         });
         let resolved = extracted.resolve(&mut cache);
         let waiting = Instant::now();
-        let (fresh, loaded, seconds) = loading.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        let (fresh, loaded, seconds) =
+            loading.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         timings.waited_seconds += waiting.elapsed().as_secs_f64();
         timings.extracted_nodes_seconds = seconds;
         (fresh, loaded, resolved)
@@ -111,7 +112,9 @@ pub fn index_into_fresh_database(
     let load = load?;
     timings.finish_seconds = started.elapsed().as_secs_f64();
 
-    built.timings.store_seconds = timings.waited_seconds + timings.memory_seconds + timings.finish_seconds;
-    built.timings.store_overlapped_seconds = timings.create_seconds + timings.extracted_nodes_seconds;
+    built.timings.store_seconds =
+        timings.waited_seconds + timings.memory_seconds + timings.finish_seconds;
+    built.timings.store_overlapped_seconds =
+        timings.create_seconds + timings.extracted_nodes_seconds;
     Ok(ColdIndexOutcome { built, load, store: timings })
 }

@@ -26,7 +26,11 @@ pub(crate) struct DirtyFilesCache {
 }
 
 /// The source files whose content is not what `snapshot` was built from, sorted.
-pub(crate) fn dirty_files(root: &Path, snapshot: &Snapshot, cache: &std::sync::Mutex<DirtyFilesCache>) -> Vec<String> {
+pub(crate) fn dirty_files(
+    root: &Path,
+    snapshot: &Snapshot,
+    cache: &std::sync::Mutex<DirtyFilesCache>,
+) -> Vec<String> {
     let identity = (snapshot.meta.head_commit.clone(), snapshot.graph.files.len());
     {
         let cached = cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -37,14 +41,16 @@ pub(crate) fn dirty_files(root: &Path, snapshot: &Snapshot, cache: &std::sync::M
         }
     }
     let dirty = compute(root, snapshot);
-    cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).checked = Some((Instant::now(), identity.0, identity.1, dirty.clone()));
+    cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).checked =
+        Some((Instant::now(), identity.0, identity.1, dirty.clone()));
     dirty
 }
 
 fn compute(root: &Path, snapshot: &Snapshot) -> Vec<String> {
     let Some(repository) = tether_git::discover(root) else { return Vec::new() };
     let Some(changes) = repository.source_file_changes() else { return Vec::new() };
-    let indexed: HashMap<&str, u64> = snapshot.graph.files.iter().map(|file| (file.path.as_str(), file.content_hash)).collect();
+    let indexed: HashMap<&str, u64> =
+        snapshot.graph.files.iter().map(|file| (file.path.as_str(), file.content_hash)).collect();
     let mut dirty = Vec::new();
     for (position, change) in changes.iter().enumerate() {
         let path = change.path.as_str();
@@ -54,7 +60,9 @@ fn compute(root: &Path, snapshot: &Snapshot) -> Vec<String> {
             None => on_disk.is_file(),
             Some(_) if position >= MAX_FILES_HASHED => true,
             Some(hash) => match std::fs::symlink_metadata(&on_disk) {
-                Ok(metadata) if metadata.is_file() => std::fs::read(&on_disk).map(|bytes| tether_model::stable_hash(&bytes) != *hash).unwrap_or(true),
+                Ok(metadata) if metadata.is_file() => std::fs::read(&on_disk)
+                    .map(|bytes| tether_model::stable_hash(&bytes) != *hash)
+                    .unwrap_or(true),
                 // Deleted (or no longer a file): the graph still holds its symbols.
                 _ => true,
             },
@@ -76,9 +84,17 @@ fn compute(root: &Path, snapshot: &Snapshot) -> Vec<String> {
 /// Adds the `dirty_files` cause to an answer about `languages` when some of their files are
 /// dirty.
 pub(crate) fn weaken(completeness: &mut Completeness, dirty: &[String], languages: &[Language]) {
-    let relevant: Vec<&String> = dirty.iter().filter(|path| Language::from_path(path).is_some_and(|language| languages.contains(&language))).collect();
+    let relevant: Vec<&String> = dirty
+        .iter()
+        .filter(|path| {
+            Language::from_path(path).is_some_and(|language| languages.contains(&language))
+        })
+        .collect();
     if relevant.is_empty() {
         return;
     }
-    completeness.add_cause(CompletenessCause::DirtyFiles { count: relevant.len(), examples: relevant.into_iter().take(MAX_EXAMPLES).cloned().collect() });
+    completeness.add_cause(CompletenessCause::DirtyFiles {
+        count: relevant.len(),
+        examples: relevant.into_iter().take(MAX_EXAMPLES).cloned().collect(),
+    });
 }

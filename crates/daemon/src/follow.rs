@@ -32,13 +32,20 @@ pub(crate) fn follow_head(state: Arc<DaemonState>, stop: Arc<AtomicBool>) {
     });
     let _watcher = match watcher {
         Ok(mut watcher) => {
-            let mut watched = watcher.watch(&repository.git_dir, RecursiveMode::NonRecursive).is_ok();
-            watched &= watcher.watch(&repository.common_dir.join("refs"), RecursiveMode::Recursive).is_ok();
+            let mut watched =
+                watcher.watch(&repository.git_dir, RecursiveMode::NonRecursive).is_ok();
+            watched &= watcher
+                .watch(&repository.common_dir.join("refs"), RecursiveMode::Recursive)
+                .is_ok();
             if repository.common_dir != repository.git_dir {
-                watched &= watcher.watch(&repository.common_dir, RecursiveMode::NonRecursive).is_ok();
+                watched &=
+                    watcher.watch(&repository.common_dir, RecursiveMode::NonRecursive).is_ok();
             }
             if !watched {
-                tracing::warn!("could not watch every git path; HEAD is also polled every {} ms", FALLBACK_POLL.as_millis());
+                tracing::warn!(
+                    "could not watch every git path; HEAD is also polled every {} ms",
+                    FALLBACK_POLL.as_millis()
+                );
             }
             Some(watcher)
         }
@@ -82,12 +89,18 @@ pub(crate) fn persist_in_background(state: Arc<DaemonState>, stop: Arc<AtomicBoo
 }
 
 /// Starts the follower thread.
-pub fn spawn_follower(state: Arc<DaemonState>, stop: Arc<AtomicBool>) -> std::thread::JoinHandle<()> {
+pub fn spawn_follower(
+    state: Arc<DaemonState>,
+    stop: Arc<AtomicBool>,
+) -> std::thread::JoinHandle<()> {
     let persister_state = Arc::clone(&state);
     let persister_stop = Arc::clone(&stop);
     std::thread::Builder::new()
         .name("tether-persist".into())
         .spawn(move || persist_in_background(persister_state, persister_stop))
         .expect("spawn the persister");
-    std::thread::Builder::new().name("tether-follow-head".into()).spawn(move || follow_head(state, stop)).expect("spawn the HEAD follower")
+    std::thread::Builder::new()
+        .name("tether-follow-head".into())
+        .spawn(move || follow_head(state, stop))
+        .expect("spawn the HEAD follower")
 }

@@ -33,15 +33,27 @@ pub struct GitQueryCaches {
     pub side_facts: Mutex<SideFactsCache>,
 }
 
-pub fn ownership(state: &DaemonState, snapshot: &Snapshot, params: &Value, subject: Option<tether_query::SymbolIndex>, deadline: Deadline) -> Result<Value, RpcError> {
+pub fn ownership(
+    state: &DaemonState,
+    snapshot: &Snapshot,
+    params: &Value,
+    subject: Option<tether_query::SymbolIndex>,
+    deadline: Deadline,
+) -> Result<Value, RpcError> {
     let extra_bots = string_list(params, "exclude_authors")?;
     let (path, start, end, subject_json) = match subject {
         Some(index) => {
             let symbol = snapshot.symbol(index);
-            (symbol.path.clone(), symbol.span.start_line, symbol.span.end_line, tether_protocol::symbol_json(snapshot, index))
+            (
+                symbol.path.clone(),
+                symbol.span.start_line,
+                symbol.span.end_line,
+                tether_protocol::symbol_json(snapshot, index),
+            )
         }
         None => {
-            let path = optional_str(params, "path")?.ok_or_else(|| RpcError::invalid_params("name a \"symbol\" or a \"path\""))?;
+            let path = optional_str(params, "path")?
+                .ok_or_else(|| RpcError::invalid_params("name a \"symbol\" or a \"path\""))?;
             let path = repository_path(&state.paths.root, path, true)?;
             let lines = count_lines(&state.paths.root.join(&path))?;
             (path.clone(), 1, lines.max(1), json!({ "path": path }))
@@ -49,14 +61,26 @@ pub fn ownership(state: &DaemonState, snapshot: &Snapshot, params: &Value, subje
     };
     let freshness = state.freshness(snapshot);
     let answer = |note: Option<String>, ownership: tether_git::Ownership| {
-        tether_protocol::ownership_json(subject_json.clone(), &path, start, end, &ownership, note.as_deref(), &freshness)
+        tether_protocol::ownership_json(
+            subject_json.clone(),
+            &path,
+            start,
+            end,
+            &ownership,
+            note.as_deref(),
+            &freshness,
+        )
     };
     let Some(repository) = tether_git::discover(&state.paths.root) else {
-        return Ok(answer(Some("not a git repository: nobody to blame".into()), Default::default()));
+        return Ok(answer(
+            Some("not a git repository: nobody to blame".into()),
+            Default::default(),
+        ));
     };
     let head = repository.head().ok().and_then(|head| head.commit);
     let lines = {
-        let mut cache = state.git_caches.blame.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut cache =
+            state.git_caches.blame.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         if cache.head != head {
             cache.head = head.clone();
             cache.entries.clear();
@@ -67,41 +91,68 @@ pub fn ownership(state: &DaemonState, snapshot: &Snapshot, params: &Value, subje
         Some(lines) => lines,
         None => match repository.blame(&path, start, end, deadline) {
             Ok(lines) => {
-                let mut cache = state.git_caches.blame.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                let mut cache =
+                    state.git_caches.blame.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
                 cache.entries.insert((path.clone(), start, end), lines.clone());
                 lines
             }
             Err(GitError::Cancelled { .. }) => return Err(cancelled(tether_model::Cancelled)),
             Err(error) => {
-                let note = if head.is_none() { "no commits yet: every line is new".to_string() } else { format!("blame unavailable (untracked or new file?): {error}") };
+                let note = if head.is_none() {
+                    "no commits yet: every line is new".to_string()
+                } else {
+                    format!("blame unavailable (untracked or new file?): {error}")
+                };
                 return Ok(answer(Some(note), Default::default()));
             }
         },
     };
     let ownership = aggregate_ownership(&lines, &extra_bots);
-    let note = (ownership.uncommitted_lines > 0).then(|| format!("{} lines are not committed yet", ownership.uncommitted_lines));
+    let note = (ownership.uncommitted_lines > 0)
+        .then(|| format!("{} lines are not committed yet", ownership.uncommitted_lines));
     Ok(answer(note, ownership))
 }
 
-pub fn changes(state: &DaemonState, snapshot: &Snapshot, params: &Value, options: BlastOptions) -> Result<Value, RpcError> {
+pub fn changes(
+    state: &DaemonState,
+    snapshot: &Snapshot,
+    params: &Value,
+    options: BlastOptions,
+) -> Result<Value, RpcError> {
     let include_whitespace = optional_bool(params, "include_whitespace")?.unwrap_or(false);
-    let (scope_name, base, range) = (optional_str(params, "scope")?, optional_str(params, "base")?, optional_str(params, "range")?);
+    let (scope_name, base, range) = (
+        optional_str(params, "scope")?,
+        optional_str(params, "base")?,
+        optional_str(params, "range")?,
+    );
     let freshness = state.freshness(snapshot);
     let Some(repository) = tether_git::discover(&state.paths.root) else {
-        return Ok(json!({ "changed": [], "note": "not a git repository: no diff to map", "freshness": tether_protocol::freshness_json(&freshness) }));
+        return Ok(
+            json!({ "changed": [], "note": "not a git repository: no diff to map", "freshness": tether_protocol::freshness_json(&freshness) }),
+        );
     };
     // User revisions become checked object ids before git sees them as revisions.
-    let revision = |text: &str| repository.resolve_revision(text).map_err(|error| RpcError::invalid_params(error.to_string()));
+    let revision = |text: &str| {
+        repository
+            .resolve_revision(text)
+            .map_err(|error| RpcError::invalid_params(error.to_string()))
+    };
     let scope = match (scope_name, base, range) {
         (_, Some(base), _) => DiffScope::Base(revision(base)?),
         (_, _, Some(range)) => match range.split_once("..") {
-            Some((from, to)) if !from.is_empty() && !to.is_empty() && !to.starts_with('.') => DiffScope::Range(revision(from)?, revision(to)?),
+            Some((from, to)) if !from.is_empty() && !to.is_empty() && !to.starts_with('.') => {
+                DiffScope::Range(revision(from)?, revision(to)?)
+            }
             _ => return Err(RpcError::invalid_params("\"range\" must be A..B")),
         },
         (None | Some("all"), None, None) => DiffScope::All,
         (Some("unstaged"), None, None) => DiffScope::Unstaged,
         (Some("staged"), None, None) => DiffScope::Staged,
-        (Some(other), None, None) => return Err(RpcError::invalid_params(format!("unknown scope {other:?}; use unstaged, staged, all, or pass base or range"))),
+        (Some(other), None, None) => {
+            return Err(RpcError::invalid_params(format!(
+                "unknown scope {other:?}; use unstaged, staged, all, or pass base or range"
+            )))
+        }
     };
     let git_error = |error: GitError| match error {
         GitError::Cancelled { .. } => cancelled(tether_model::Cancelled),
@@ -110,22 +161,37 @@ pub fn changes(state: &DaemonState, snapshot: &Snapshot, params: &Value, options
     let sides = repository.diff_sides(&scope).map_err(git_error)?;
     let diffs = repository.diff(&scope, include_whitespace, options.deadline).map_err(git_error)?;
     let changed = {
-        let mut cache = state.git_caches.side_facts.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        changed_symbols(&repository, snapshot, &diffs, &sides, &mut cache, options.deadline).map_err(git_error)?
+        let mut cache =
+            state.git_caches.side_facts.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        changed_symbols(&repository, snapshot, &diffs, &sides, &mut cache, options.deadline)
+            .map_err(git_error)?
     };
     // Blast from what the graph knows of the changed symbols (added ones have no dependents yet).
     let mut seeds = Vec::new();
     for symbol in changed.iter().filter(|symbol| symbol.change != ChangeKind::Added) {
-        seeds.extend(snapshot.symbols_named(&symbol.qualified_name).iter().copied().filter(|index| snapshot.symbol(*index).kind == symbol.kind));
+        seeds.extend(
+            snapshot
+                .symbols_named(&symbol.qualified_name)
+                .iter()
+                .copied()
+                .filter(|index| snapshot.symbol(*index).kind == symbol.kind),
+        );
     }
     seeds.sort_unstable();
     seeds.dedup();
     let mut blast = snapshot.blast_symbols(&seeds, options).map_err(cancelled)?;
-    let mut languages: Vec<tether_model::Language> = seeds.iter().map(|seed| snapshot.symbol(*seed).language).collect();
+    let mut languages: Vec<tether_model::Language> =
+        seeds.iter().map(|seed| snapshot.symbol(*seed).language).collect();
     languages.sort();
     languages.dedup();
     crate::dirty_files::weaken(&mut blast.completeness, &state.dirty_files(snapshot), &languages);
-    Ok(tether_protocol::changes_json(snapshot, &changed_rows(&changed), diffs.len(), &blast, &freshness))
+    Ok(tether_protocol::changes_json(
+        snapshot,
+        &changed_rows(&changed),
+        diffs.len(),
+        &blast,
+        &freshness,
+    ))
 }
 
 /// The number of lines of a regular file, read in bounded chunks.
@@ -135,7 +201,10 @@ fn count_lines(path: &std::path::Path) -> Result<u32, RpcError> {
     let file = std::fs::File::open(path).map_err(|error| refuse(error.to_string()))?;
     let length = file.metadata().map_err(|error| refuse(error.to_string()))?.len();
     if length > MAX_OWNERSHIP_FILE_BYTES {
-        return Err(refuse(format!("{length} bytes is over the {} MiB ownership reads", MAX_OWNERSHIP_FILE_BYTES >> 20)));
+        return Err(refuse(format!(
+            "{length} bytes is over the {} MiB ownership reads",
+            MAX_OWNERSHIP_FILE_BYTES >> 20
+        )));
     }
     let mut lines = 0u32;
     let mut last = b'\n';
@@ -146,7 +215,8 @@ fn count_lines(path: &std::path::Path) -> Result<u32, RpcError> {
         if read == 0 {
             break;
         }
-        lines = lines.saturating_add(buffer[..read].iter().filter(|byte| **byte == b'\n').count() as u32);
+        lines = lines
+            .saturating_add(buffer[..read].iter().filter(|byte| **byte == b'\n').count() as u32);
         last = buffer[read - 1];
     }
     Ok(if last == b'\n' { lines } else { lines + 1 })

@@ -12,7 +12,20 @@ use crate::state::DaemonState;
 
 /// The methods this daemon answers (besides `shutdown`, which the server handles).
 pub const METHODS: &[&str] = &[
-    "status", "lookup", "callers", "callees", "imports", "blast", "ownership", "changes", "context", "search_memory", "record", "reindex", "coverage_import", "shutdown",
+    "status",
+    "lookup",
+    "callers",
+    "callees",
+    "imports",
+    "blast",
+    "ownership",
+    "changes",
+    "context",
+    "search_memory",
+    "record",
+    "reindex",
+    "coverage_import",
+    "shutdown",
 ];
 
 /// Answers one request with no deadline (a CLI process, a benchmark).
@@ -26,29 +39,50 @@ pub(crate) fn cancelled(_: Cancelled) -> RpcError {
 }
 
 /// Answers one request; work that runs past `deadline` stops and answers a timeout error.
-pub fn handle_until(state: &DaemonState, method: &str, params: &Value, deadline: Deadline) -> Result<Value, RpcError> {
+pub fn handle_until(
+    state: &DaemonState,
+    method: &str,
+    params: &Value,
+    deadline: Deadline,
+) -> Result<Value, RpcError> {
     match method {
         "status" => Ok(status(state)),
         "reindex" => {
-            state.rebuild().and_then(|()| state.persist_now()).map_err(|error| RpcError::new(RpcError::INTERNAL_ERROR, format!("rebuild failed: {error}")))?;
+            state.rebuild().and_then(|()| state.persist_now()).map_err(|error| {
+                RpcError::new(RpcError::INTERNAL_ERROR, format!("rebuild failed: {error}"))
+            })?;
             Ok(status(state))
         }
         "record" => crate::memory_record::record(state, params),
         "coverage_import" => crate::runtime_evidence::import(state, &state.evidence, params),
-        "lookup" | "callers" | "callees" | "imports" | "blast" | "ownership" | "changes" | "context" | "search_memory" => {
+        "lookup" | "callers" | "callees" | "imports" | "blast" | "ownership" | "changes"
+        | "context" | "search_memory" => {
             let snapshot = state.snapshot().ok_or_else(|| RpcError::new(RpcError::NOT_READY, "the first index is still being built; retry in a moment (`status` shows progress)"))?;
             let freshness = state.freshness(&snapshot);
-            let page = PageRequest::new(optional_str(params, "cursor")?, optional_usize(params, "limit")?).map_err(RpcError::invalid_params)?;
+            let page =
+                PageRequest::new(optional_str(params, "cursor")?, optional_usize(params, "limit")?)
+                    .map_err(RpcError::invalid_params)?;
             match method {
                 "context" => {
-                    let subject = match (optional_str(params, "symbol")?, optional_str(params, "path")?) {
-                        (Some(_), _) => crate::memory_context::ContextSubject::Symbol(address(&snapshot, params)?),
-                        (None, Some(path)) => crate::memory_context::ContextSubject::File(repository_path(&state.paths.root, path, false)?),
-                        (None, None) => return Err(RpcError::invalid_params("name a \"symbol\" or a \"path\"")),
-                    };
+                    let subject =
+                        match (optional_str(params, "symbol")?, optional_str(params, "path")?) {
+                            (Some(_), _) => crate::memory_context::ContextSubject::Symbol(address(
+                                &snapshot, params,
+                            )?),
+                            (None, Some(path)) => crate::memory_context::ContextSubject::File(
+                                repository_path(&state.paths.root, path, false)?,
+                            ),
+                            (None, None) => {
+                                return Err(RpcError::invalid_params(
+                                    "name a \"symbol\" or a \"path\"",
+                                ))
+                            }
+                        };
                     crate::memory_context::context(state, &snapshot, subject, deadline)
                 }
-                "search_memory" => crate::memory_context::search_memory(state, &snapshot, params, page, deadline),
+                "search_memory" => {
+                    crate::memory_context::search_memory(state, &snapshot, params, page, deadline)
+                }
                 "ownership" => {
                     let subject = match optional_str(params, "symbol")? {
                         Some(_) => Some(address(&snapshot, params)?),
@@ -79,13 +113,30 @@ pub fn handle_until(state: &DaemonState, method: &str, params: &Value, deadline:
                             .blast_file(&relative, options)
                             .ok_or_else(|| RpcError::new(RpcError::SYMBOL_NOT_FOUND, format!("no indexed file {file:?}; paths are relative to the repository root")))?
                             .map_err(cancelled)?;
-                        crate::dirty_files::weaken(&mut answer.completeness, &state.dirty_files(&snapshot), &tether_model::Language::from_path(&relative).into_iter().collect::<Vec<_>>());
-                        return Ok(tether_protocol::blast_json(&snapshot, file, &answer, &freshness));
+                        crate::dirty_files::weaken(
+                            &mut answer.completeness,
+                            &state.dirty_files(&snapshot),
+                            &tether_model::Language::from_path(&relative)
+                                .into_iter()
+                                .collect::<Vec<_>>(),
+                        );
+                        return Ok(tether_protocol::blast_json(
+                            &snapshot, file, &answer, &freshness,
+                        ));
                     }
                     let subject = address(&snapshot, params)?;
                     let mut answer = snapshot.blast_symbol(subject, options).map_err(cancelled)?;
-                    crate::dirty_files::weaken(&mut answer.completeness, &state.dirty_files(&snapshot), &[snapshot.symbol(subject).language]);
-                    Ok(tether_protocol::blast_json(&snapshot, &snapshot.symbol(subject).qualified_name, &answer, &freshness))
+                    crate::dirty_files::weaken(
+                        &mut answer.completeness,
+                        &state.dirty_files(&snapshot),
+                        &[snapshot.symbol(subject).language],
+                    );
+                    Ok(tether_protocol::blast_json(
+                        &snapshot,
+                        &snapshot.symbol(subject).qualified_name,
+                        &answer,
+                        &freshness,
+                    ))
                 }
                 _ => {
                     let kind = match method {
@@ -95,12 +146,19 @@ pub fn handle_until(state: &DaemonState, method: &str, params: &Value, deadline:
                     };
                     let subject = address(&snapshot, params)?;
                     let mut answer = snapshot.neighbours(subject, kind, page);
-                    crate::dirty_files::weaken(&mut answer.completeness, &state.dirty_files(&snapshot), &[snapshot.symbol(subject).language]);
+                    crate::dirty_files::weaken(
+                        &mut answer.completeness,
+                        &state.dirty_files(&snapshot),
+                        &[snapshot.symbol(subject).language],
+                    );
                     Ok(tether_protocol::neighbours_json(&snapshot, &answer, &freshness))
                 }
             }
         }
-        other => Err(RpcError::new(RpcError::METHOD_NOT_FOUND, format!("unknown method {other:?}; methods: {}", METHODS.join(", ")))),
+        other => Err(RpcError::new(
+            RpcError::METHOD_NOT_FOUND,
+            format!("unknown method {other:?}; methods: {}", METHODS.join(", ")),
+        )),
     }
 }
 
@@ -140,7 +198,9 @@ fn census_json(snapshot: &Snapshot) -> Value {
 /// The `symbol` parameter, resolved; ambiguity and absence are errors with candidates.
 fn address(snapshot: &Snapshot, params: &Value) -> Result<SymbolIndex, RpcError> {
     let Some(symbol) = optional_str(params, "symbol")? else {
-        return Err(RpcError::invalid_params("missing \"symbol\": a qualified name, a unique suffix, path:line, or an id"));
+        return Err(RpcError::invalid_params(
+            "missing \"symbol\": a qualified name, a unique suffix, path:line, or an id",
+        ));
     };
     snapshot.resolve_address(symbol).map_err(|error| {
         let code = match error {
@@ -154,14 +214,32 @@ fn address(snapshot: &Snapshot, params: &Value) -> Result<SymbolIndex, RpcError>
 
 /// `depth` (1 to the maximum, default 3) and the page of a blast (`blast`, `changes`), with
 /// the runtime evidence in force.
-pub(crate) fn blast_options(state: &DaemonState, params: &Value, page: PageRequest, deadline: Deadline) -> Result<BlastOptions, RpcError> {
+pub(crate) fn blast_options(
+    state: &DaemonState,
+    params: &Value,
+    page: PageRequest,
+    deadline: Deadline,
+) -> Result<BlastOptions, RpcError> {
     let depth = optional_usize(params, "depth")?.unwrap_or(BlastOptions::DEFAULT_DEPTH as usize);
     if depth == 0 || depth > BlastOptions::MAX_DEPTH as usize {
-        return Err(RpcError::invalid_params(format!("depth must be 1 to {}", BlastOptions::MAX_DEPTH)));
+        return Err(RpcError::invalid_params(format!(
+            "depth must be 1 to {}",
+            BlastOptions::MAX_DEPTH
+        )));
     }
-    let tests_limit = optional_usize(params, "tests_limit")?.unwrap_or(BlastOptions::DEFAULT_TESTS_LIMIT);
+    let tests_limit =
+        optional_usize(params, "tests_limit")?.unwrap_or(BlastOptions::DEFAULT_TESTS_LIMIT);
     if tests_limit == 0 || tests_limit > BlastOptions::MAX_TESTS_LIMIT {
-        return Err(RpcError::invalid_params(format!("tests_limit must be 1 to {}", BlastOptions::MAX_TESTS_LIMIT)));
+        return Err(RpcError::invalid_params(format!(
+            "tests_limit must be 1 to {}",
+            BlastOptions::MAX_TESTS_LIMIT
+        )));
     }
-    Ok(BlastOptions { depth: depth as u32, page, deadline, evidence: crate::runtime_evidence::current(state, &state.evidence), tests_limit })
+    Ok(BlastOptions {
+        depth: depth as u32,
+        page,
+        deadline,
+        evidence: crate::runtime_evidence::current(state, &state.evidence),
+        tests_limit,
+    })
 }

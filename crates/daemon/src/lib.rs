@@ -12,31 +12,36 @@ mod cold_index_pipeline;
 mod dirty_files;
 mod follow;
 mod git_queries;
+mod handlers;
+mod lock;
 mod memory_context;
 mod memory_record;
 mod params;
+mod paths;
 mod pin_tethers;
+mod private_paths;
 mod record_journal;
 mod runtime_evidence;
-mod handlers;
-mod lock;
-mod paths;
-mod private_paths;
 mod server;
 mod state;
 
-pub use cold_index_pipeline::{index_into_fresh_database, ColdIndexError, ColdIndexOutcome, ColdIndexStoreTimings};
+pub use cold_index_pipeline::{
+    index_into_fresh_database, ColdIndexError, ColdIndexOutcome, ColdIndexStoreTimings,
+};
 pub use lock::{DaemonLock, LockError};
 pub use memory_record::recover_interrupted_record;
 pub use paths::DaemonPaths;
 pub use private_paths::{current_uid, open_private_append, peer_uid};
-pub use server::{IDLE_TIMEOUT, MAX_CONNECTIONS, MAX_REQUESTS_IN_FLIGHT};
 pub use server::{serve, server_runtime};
+pub use server::{IDLE_TIMEOUT, MAX_CONNECTIONS, MAX_REQUESTS_IN_FLIGHT};
 pub use state::{DaemonState, RebuildError};
 
 /// The memory graph of a repository against a snapshot of its code graph, for a process that
 /// writes the database without a daemon (`tether index`).
-pub fn memory_graph_for(paths: DaemonPaths, snapshot: &tether_query::Snapshot) -> tether_model::MemoryGraph {
+pub fn memory_graph_for(
+    paths: DaemonPaths,
+    snapshot: &tether_query::Snapshot,
+) -> tether_model::MemoryGraph {
     let state = DaemonState::new(paths, tether_store::StoreConfig::default());
     memory_context::memory_graph(&state, snapshot)
 }

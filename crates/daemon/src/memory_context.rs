@@ -7,8 +7,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use tether_git::{Repository, Revision};
-use tether_model::Deadline;
 use tether_memory::{Entry, EntryProblem, TetherKind};
+use tether_model::Deadline;
 use tether_model::SymbolKind;
 use tether_protocol::rpc::RpcError;
 use tether_protocol::{json, Value};
@@ -37,7 +37,8 @@ pub struct MemoryCache {
     pub(crate) pin_tethers_loaded: bool,
     history: Option<(String, Arc<History>)>,
     index: Option<((Option<String>, u64), Arc<MemoryIndex>)>,
-    staleness: HashMap<(String, String, u32, u32, Option<String>), Arc<Vec<tether_git::CommitAuthor>>>,
+    staleness:
+        HashMap<(String, String, u32, u32, Option<String>), Arc<Vec<tether_git::CommitAuthor>>>,
 }
 
 /// HEAD's commits oldest first, each with its renames, and each commit's position.
@@ -51,8 +52,17 @@ pub struct History {
 
 impl History {
     fn new(commits: Vec<(String, Vec<(String, String)>)>) -> History {
-        let position = commits.iter().enumerate().map(|(index, (commit, _))| (commit.clone(), index)).collect();
-        let renaming = commits.iter().enumerate().filter(|(_, (_, renames))| !renames.is_empty()).map(|(index, _)| index).collect();
+        let position = commits
+            .iter()
+            .enumerate()
+            .map(|(index, (commit, _))| (commit.clone(), index))
+            .collect();
+        let renaming = commits
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, renames))| !renames.is_empty())
+            .map(|(index, _)| index)
+            .collect();
         History { commits, position, renaming }
     }
 
@@ -91,11 +101,17 @@ pub fn memory_file_names(root: &Path) -> (Vec<String>, u64) {
             let path = entry.path();
             if file_type.is_dir() {
                 stack.push(path);
-            } else if file_type.is_file() && path.extension().is_some_and(|extension| extension == "md") {
+            } else if file_type.is_file()
+                && path.extension().is_some_and(|extension| extension == "md")
+            {
                 let Ok(relative) = path.strip_prefix(root) else { continue };
                 let relative = relative.to_string_lossy().replace('\\', "/");
                 let metadata = entry.metadata().ok();
-                stamps.push((relative.clone(), metadata.as_ref().map(|metadata| metadata.len()), metadata.and_then(|metadata| metadata.modified().ok())));
+                stamps.push((
+                    relative.clone(),
+                    metadata.as_ref().map(|metadata| metadata.len()),
+                    metadata.and_then(|metadata| metadata.modified().ok()),
+                ));
                 files.push(relative);
             }
         }
@@ -110,7 +126,10 @@ pub fn memory_file_names(root: &Path) -> (Vec<String>, u64) {
 /// The `.memory/**/*.md` files with their text, and their signature.
 pub fn memory_files(root: &Path) -> (Vec<(String, String)>, u64) {
     let (names, signature) = memory_file_names(root);
-    let files = names.into_iter().filter_map(|name| std::fs::read_to_string(root.join(&name)).ok().map(|text| (name, text))).collect();
+    let files = names
+        .into_iter()
+        .filter_map(|name| std::fs::read_to_string(root.join(&name)).ok().map(|text| (name, text)))
+        .collect();
     (files, signature)
 }
 
@@ -130,20 +149,29 @@ impl MemoryCache {
 }
 
 /// HEAD's history with renames, extended from the cached one when HEAD moved forward.
-fn history(state: &DaemonState, repository: &Repository, head: &str, deadline: Deadline) -> Arc<History> {
-    let cached = state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).history.clone();
+fn history(
+    state: &DaemonState,
+    repository: &Repository,
+    head: &str,
+    deadline: Deadline,
+) -> Arc<History> {
+    let cached =
+        state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).history.clone();
     let history = match cached {
         Some((cached_head, history)) if cached_head == head => return history,
         Some((cached_head, history)) if is_ancestor_id(repository, &cached_head, head) => {
             let mut commits = history.commits.clone();
             let cached = Revision::from_object_id(&cached_head).expect("checked by is_ancestor_id");
-            commits.extend(repository.history_with_renames(Some(&cached), deadline).unwrap_or_default());
+            commits.extend(
+                repository.history_with_renames(Some(&cached), deadline).unwrap_or_default(),
+            );
             History::new(commits)
         }
         _ => History::new(repository.history_with_renames(None, deadline).unwrap_or_default()),
     };
     let history = Arc::new(history);
-    state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).history = Some((head.to_string(), Arc::clone(&history)));
+    state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).history =
+        Some((head.to_string(), Arc::clone(&history)));
     history
 }
 
@@ -158,17 +186,32 @@ fn is_ancestor_id(repository: &Repository, ancestor: &str, descendant: &str) -> 
 /// The index of the memory as loaded now, rebuilt when `.memory/` or HEAD changed. `None`
 /// when the deadline passed before every pin was mapped (the pins mapped so far stay cached,
 /// so the next call goes on from there).
-pub fn memory_index(state: &DaemonState, repository: &Repository, snapshot: &Snapshot, head: &Option<String>, deadline: Deadline) -> Option<Arc<MemoryIndex>> {
+pub fn memory_index(
+    state: &DaemonState,
+    repository: &Repository,
+    snapshot: &Snapshot,
+    head: &Option<String>,
+    deadline: Deadline,
+) -> Option<Arc<MemoryIndex>> {
     let (loaded, signature, cached) = {
         let mut cache = state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let loaded = cache.current(&state.paths.root, head.clone());
         let signature = cache.signature.clone().unwrap_or_default();
-        (loaded, signature.clone(), cache.index.clone().filter(|(indexed, _)| *indexed == signature).map(|(_, index)| index))
+        (
+            loaded,
+            signature.clone(),
+            cache
+                .index
+                .clone()
+                .filter(|(indexed, _)| *indexed == signature)
+                .map(|(_, index)| index),
+        )
     };
     if let Some(index) = cached {
         return Some(index);
     }
-    let history = head.as_deref().map(|head| history(state, repository, head, deadline)).unwrap_or_default();
+    let history =
+        head.as_deref().map(|head| history(state, repository, head, deadline)).unwrap_or_default();
     // Every pin's full commit, then the pins mapped in batches (most from the persisted file).
     let mut pins: Vec<(usize, Revision, &Vec<String>)> = Vec::new();
     for (position, entry) in loaded.entries.iter().enumerate() {
@@ -182,7 +225,8 @@ pub fn memory_index(state: &DaemonState, repository: &Repository, snapshot: &Sna
             }
         }
     }
-    let wanted: Vec<(Revision, Vec<String>)> = pins.iter().map(|(_, commit, files)| (commit.clone(), (*files).clone())).collect();
+    let wanted: Vec<(Revision, Vec<String>)> =
+        pins.iter().map(|(_, commit, files)| (commit.clone(), (*files).clone())).collect();
     crate::pin_tethers::ensure_mapped(state, repository, snapshot, &wanted, deadline).ok()?;
     let mut by_path: HashMap<String, Vec<(usize, PinTether, String)>> = HashMap::new();
     for (position, commit, files) in &pins {
@@ -193,7 +237,8 @@ pub fn memory_index(state: &DaemonState, repository: &Repository, snapshot: &Sna
         }
     }
     let index = Arc::new(MemoryIndex { loaded, by_path });
-    state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).index = Some((signature, Arc::clone(&index)));
+    state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).index =
+        Some((signature, Arc::clone(&index)));
     Some(index)
 }
 
@@ -205,30 +250,50 @@ pub enum ContextSubject {
 
 /// `context`: every entry tethered to a symbol or file, oldest first, with the tip, staleness
 /// and needs-recheck verdicts.
-pub fn context(state: &DaemonState, snapshot: &Snapshot, subject: ContextSubject, deadline: Deadline) -> Result<Value, RpcError> {
+pub fn context(
+    state: &DaemonState,
+    snapshot: &Snapshot,
+    subject: ContextSubject,
+    deadline: Deadline,
+) -> Result<Value, RpcError> {
     let freshness = state.freshness(snapshot);
     let repository = tether_git::discover(&state.paths.root);
-    let head = repository.as_ref().and_then(|repository| repository.head().ok()).and_then(|head| head.commit);
+    let head = repository
+        .as_ref()
+        .and_then(|repository| repository.head().ok())
+        .and_then(|head| head.commit);
     let (path, relative, kind, span, subject_json) = match &subject {
         ContextSubject::Symbol(index) => {
             let symbol = snapshot.symbol(*index);
             let module = module_name_of(snapshot, &symbol.path);
-            let relative = name_inside_module(&symbol.qualified_name, &module).unwrap_or_default().to_string();
+            let relative =
+                name_inside_module(&symbol.qualified_name, &module).unwrap_or_default().to_string();
             let relative = if symbol.kind == SymbolKind::Module { None } else { Some(relative) };
-            (symbol.path.clone(), relative, Some(symbol.kind), Some((symbol.span.start_line, symbol.span.end_line)), tether_protocol::symbol_json(snapshot, *index))
+            (
+                symbol.path.clone(),
+                relative,
+                Some(symbol.kind),
+                Some((symbol.span.start_line, symbol.span.end_line)),
+                tether_protocol::symbol_json(snapshot, *index),
+            )
         }
         ContextSubject::File(path) => (path.clone(), None, None, None, json!({ "path": path })),
     };
     let Some(repository) = repository else {
-        return Ok(json!({ "subject": subject_json, "chain": [], "tip": null, "note": "not a git repository: entries cannot be tethered", "freshness": tether_protocol::freshness_json(&freshness) }));
+        return Ok(
+            json!({ "subject": subject_json, "chain": [], "tip": null, "note": "not a git repository: entries cannot be tethered", "freshness": tether_protocol::freshness_json(&freshness) }),
+        );
     };
-    let index = memory_index(state, &repository, snapshot, &head, deadline).ok_or_else(|| crate::handlers::cancelled(tether_model::Cancelled))?;
+    let index = memory_index(state, &repository, snapshot, &head, deadline)
+        .ok_or_else(|| crate::handlers::cancelled(tether_model::Cancelled))?;
     let memory = &index.loaded;
     let mut best: HashMap<usize, (TetherKind, String)> = HashMap::new();
     for (position, tether, commit) in index.by_path.get(&path).into_iter().flatten() {
         let matches = match (&relative, tether.kind) {
             // A symbol: changed tethers with its name, or its file referenced.
-            (Some(relative), TetherKind::Changed) => tether.relative_name.as_ref() == Some(relative) && tether.symbol_kind == kind,
+            (Some(relative), TetherKind::Changed) => {
+                tether.relative_name.as_ref() == Some(relative) && tether.symbol_kind == kind
+            }
             (_, TetherKind::Referenced) => true,
             // A file (or a module): every tether in it.
             (None, TetherKind::Changed) => true,
@@ -237,12 +302,18 @@ pub fn context(state: &DaemonState, snapshot: &Snapshot, subject: ContextSubject
             best.insert(*position, (tether.kind, commit.clone()));
         }
     }
-    let mut chain: Vec<(&Entry, TetherKind, String)> = best.into_iter().map(|(position, (kind, commit))| (&memory.entries[position], kind, commit)).collect();
+    let mut chain: Vec<(&Entry, TetherKind, String)> = best
+        .into_iter()
+        .map(|(position, (kind, commit))| (&memory.entries[position], kind, commit))
+        .collect();
     chain.sort_by(|a, b| {
-        let key = |entry: &Entry| (entry.created_at.as_deref().and_then(tether_memory::parse_timestamp), entry.id.clone());
+        let key = |entry: &Entry| {
+            (entry.created_at.as_deref().and_then(tether_memory::parse_timestamp), entry.id.clone())
+        };
         key(a.0).cmp(&key(b.0))
     });
-    let tip_candidates: Vec<(&Entry, TetherKind)> = chain.iter().map(|(entry, kind, _)| (*entry, *kind)).collect();
+    let tip_candidates: Vec<(&Entry, TetherKind)> =
+        chain.iter().map(|(entry, kind, _)| (*entry, *kind)).collect();
     let tip = tether_memory::tip(&tip_candidates).map(|entry| entry.id.clone());
     let mut rows = Vec::new();
     for (entry, kind, commit) in &chain {
@@ -252,8 +323,12 @@ pub fn context(state: &DaemonState, snapshot: &Snapshot, subject: ContextSubject
         authors.dedup();
         let recheck = match tether_memory::needs_recheck(&memory.entries, &entry.id) {
             tether_memory::RecheckVerdict::Fine => json!({ "status": "fine" }),
-            tether_memory::RecheckVerdict::NeedsRecheck { path } => json!({ "status": "needs_recheck", "path": path }),
-            tether_memory::RecheckVerdict::Unknown { reason } => json!({ "status": "unknown", "reason": reason }),
+            tether_memory::RecheckVerdict::NeedsRecheck { path } => {
+                json!({ "status": "needs_recheck", "path": path })
+            }
+            tether_memory::RecheckVerdict::Unknown { reason } => {
+                json!({ "status": "unknown", "reason": reason })
+            }
         };
         rows.push(json!({
             "id": entry.id,
@@ -287,10 +362,20 @@ pub fn context(state: &DaemonState, snapshot: &Snapshot, subject: ContextSubject
 }
 
 /// Commits after the pin that touched the subject (its current lines, or the file).
-fn staleness(state: &DaemonState, repository: &Repository, pin: &str, path: &str, span: Option<(u32, u32)>, head: &Option<String>, deadline: Deadline) -> Arc<Vec<tether_git::CommitAuthor>> {
+fn staleness(
+    state: &DaemonState,
+    repository: &Repository,
+    pin: &str,
+    path: &str,
+    span: Option<(u32, u32)>,
+    head: &Option<String>,
+    deadline: Deadline,
+) -> Arc<Vec<tether_git::CommitAuthor>> {
     let (start, end) = span.unwrap_or((0, 0));
     let key = (pin.to_string(), path.to_string(), start, end, head.clone());
-    if let Some(cached) = state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).staleness.get(&key) {
+    if let Some(cached) =
+        state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).staleness.get(&key)
+    {
         return Arc::clone(cached);
     }
     let Some(pin) = Revision::from_object_id(pin) else { return Arc::default() };
@@ -300,21 +385,37 @@ fn staleness(state: &DaemonState, repository: &Repository, pin: &str, path: &str
     }
     .unwrap_or_default();
     let commits = Arc::new(commits);
-    state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).staleness.insert(key, Arc::clone(&commits));
+    state
+        .memory
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .staleness
+        .insert(key, Arc::clone(&commits));
     commits
 }
 
 /// `search_memory`: ranked lexical search over the entries (title above tags above body),
 /// filtered by type, status, and the entries tethered to a symbol or path.
-pub fn search_memory(state: &DaemonState, snapshot: &Snapshot, params: &Value, page: tether_query::PageRequest, deadline: Deadline) -> Result<Value, RpcError> {
+pub fn search_memory(
+    state: &DaemonState,
+    snapshot: &Snapshot,
+    params: &Value,
+    page: tether_query::PageRequest,
+    deadline: Deadline,
+) -> Result<Value, RpcError> {
     use crate::params::optional_str;
     let query = optional_str(params, "query")?.unwrap_or("");
     let mut filters = tether_memory::SearchFilters::default();
     if let Some(entry_type) = optional_str(params, "type")? {
-        filters.entry_types.push(tether_memory::EntryType::parse(entry_type).ok_or_else(|| RpcError::invalid_params(format!("unknown type {entry_type:?}")))?);
+        filters.entry_types.push(
+            tether_memory::EntryType::parse(entry_type)
+                .ok_or_else(|| RpcError::invalid_params(format!("unknown type {entry_type:?}")))?,
+        );
     }
     if let Some(status) = optional_str(params, "status")? {
-        filters.statuses.push(tether_memory::EntryStatus::parse(status).ok_or_else(|| RpcError::invalid_params(format!("unknown status {status:?}; use active or discarded")))?);
+        filters.statuses.push(tether_memory::EntryStatus::parse(status).ok_or_else(|| {
+            RpcError::invalid_params(format!("unknown status {status:?}; use active or discarded"))
+        })?);
     }
     let tethered_to = match (optional_str(params, "symbol")?, optional_str(params, "path")?) {
         (Some(symbol), _) => {
@@ -324,14 +425,32 @@ pub fn search_memory(state: &DaemonState, snapshot: &Snapshot, params: &Value, p
             })?;
             Some(context(state, snapshot, ContextSubject::Symbol(index), deadline)?)
         }
-        (None, Some(path)) => Some(context(state, snapshot, ContextSubject::File(crate::params::repository_path(&state.paths.root, path, false)?), deadline)?),
+        (None, Some(path)) => Some(context(
+            state,
+            snapshot,
+            ContextSubject::File(crate::params::repository_path(&state.paths.root, path, false)?),
+            deadline,
+        )?),
         (None, None) => None,
     };
     if let Some(answer) = tethered_to {
-        filters.allowed_ids = Some(answer["chain"].as_array().into_iter().flatten().filter_map(|entry| entry["id"].as_str().map(str::to_string)).collect());
+        filters.allowed_ids = Some(
+            answer["chain"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|entry| entry["id"].as_str().map(str::to_string))
+                .collect(),
+        );
     }
-    let repository_head = tether_git::discover(&state.paths.root).and_then(|repository| repository.head().ok()).and_then(|head| head.commit);
-    let memory = state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).current(&state.paths.root, repository_head);
+    let repository_head = tether_git::discover(&state.paths.root)
+        .and_then(|repository| repository.head().ok())
+        .and_then(|head| head.commit);
+    let memory = state
+        .memory
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .current(&state.paths.root, repository_head);
     let found = tether_memory::search(&memory.entries, query, &filters);
     let total = found.len();
     let rows: Vec<Value> = found
@@ -363,9 +482,13 @@ pub fn search_memory(state: &DaemonState, snapshot: &Snapshot, params: &Value, p
 /// The memory graph to store beside a snapshot's code graph: entries, their links, and their
 /// tethers resolved to the snapshot's symbols (`referenced` ones to the file's module).
 pub fn memory_graph(state: &DaemonState, snapshot: &Snapshot) -> tether_model::MemoryGraph {
-    let Some(repository) = tether_git::discover(&state.paths.root) else { return Default::default() };
+    let Some(repository) = tether_git::discover(&state.paths.root) else {
+        return Default::default();
+    };
     let head = repository.head().ok().and_then(|head| head.commit);
-    let Some(index) = memory_index(state, &repository, snapshot, &head, Deadline::none()) else { return Default::default() };
+    let Some(index) = memory_index(state, &repository, snapshot, &head, Deadline::none()) else {
+        return Default::default();
+    };
     let mut graph = tether_model::MemoryGraph::default();
     for entry in &index.loaded.entries {
         graph.entries.push(tether_model::MemoryEntryRecord {
@@ -379,8 +502,14 @@ pub fn memory_graph(state: &DaemonState, snapshot: &Snapshot) -> tether_model::M
         if let Some(parent) = &entry.parent {
             graph.links.push(("PARENT", entry.id.clone(), parent.clone()));
         }
-        for (kind, targets) in [("SUPERSEDES", &entry.supersedes), ("DEPENDS_ON", &entry.depends_on), ("RELATED", &entry.related)] {
-            graph.links.extend(targets.iter().map(|target| (kind, entry.id.clone(), target.clone())));
+        for (kind, targets) in [
+            ("SUPERSEDES", &entry.supersedes),
+            ("DEPENDS_ON", &entry.depends_on),
+            ("RELATED", &entry.related),
+        ] {
+            graph
+                .links
+                .extend(targets.iter().map(|target| (kind, entry.id.clone(), target.clone())));
         }
     }
     for (path, tethers) in &index.by_path {
@@ -390,9 +519,14 @@ pub fn memory_graph(state: &DaemonState, snapshot: &Snapshot) -> tether_model::M
             let target = match (tether.kind, &tether.relative_name) {
                 (TetherKind::Changed, Some(relative)) => symbols.iter().copied().find(|index| {
                     let symbol = snapshot.symbol(*index);
-                    Some(symbol.kind) == tether.symbol_kind && name_inside_module(&symbol.qualified_name, &module) == Some(relative.as_str())
+                    Some(symbol.kind) == tether.symbol_kind
+                        && name_inside_module(&symbol.qualified_name, &module)
+                            == Some(relative.as_str())
                 }),
-                _ => symbols.iter().copied().find(|index| snapshot.symbol(*index).kind == SymbolKind::Module),
+                _ => symbols
+                    .iter()
+                    .copied()
+                    .find(|index| snapshot.symbol(*index).kind == SymbolKind::Module),
             };
             if let Some(target) = target {
                 graph.tethers.push(tether_model::TetherRecord {

@@ -31,8 +31,11 @@ fn inside_repository(root: &Path, path: &str) -> Result<String, RpcError> {
     }
     let candidate = Path::new(path);
     if candidate.is_absolute() {
-        let canonical = candidate.canonicalize().map_err(|_| refuse(format!("{path} does not exist")))?;
-        let relative = canonical.strip_prefix(root).map_err(|_| refuse(format!("{path} is outside the repository")))?;
+        let canonical =
+            candidate.canonicalize().map_err(|_| refuse(format!("{path} does not exist")))?;
+        let relative = canonical
+            .strip_prefix(root)
+            .map_err(|_| refuse(format!("{path} is outside the repository")))?;
         return Ok(relative.to_string_lossy().replace('\\', "/"));
     }
     if path.split(['/', '\\']).any(|part| part == "..") {
@@ -57,7 +60,9 @@ fn check_memory_folders(root: &Path, entry_path: &str) -> Result<(), RpcError> {
             Ok(metadata) if metadata.file_type().is_symlink() => {
                 return Err(refuse(format!("{} is a symbolic link; entries are only written into real folders of the repository", folder.display())));
             }
-            Ok(metadata) if !metadata.is_dir() => return Err(refuse(format!("{} is not a folder", folder.display()))),
+            Ok(metadata) if !metadata.is_dir() => {
+                return Err(refuse(format!("{} is not a folder", folder.display())))
+            }
             _ => {}
         }
     }
@@ -68,12 +73,15 @@ fn check_memory_folders(root: &Path, entry_path: &str) -> Result<(), RpcError> {
 /// `supersedes`, any existing entry but itself).
 fn check_references(entry: &Entry, existing_ids: &HashSet<String>) -> Result<(), RpcError> {
     for (field, referenced) in entry.references() {
-        tether_memory::validate_id(referenced).map_err(|problem| refuse(format!("{field}: {problem}")))?;
+        tether_memory::validate_id(referenced)
+            .map_err(|problem| refuse(format!("{field}: {problem}")))?;
         if referenced == entry.id {
             return Err(refuse(format!("{field}: an entry cannot refer to itself")));
         }
         if !existing_ids.contains(referenced) {
-            return Err(refuse(format!("{field} {referenced:?} does not exist: no entry has that id")));
+            return Err(refuse(format!(
+                "{field} {referenced:?} does not exist: no entry has that id"
+            )));
         }
     }
     Ok(())
@@ -106,8 +114,15 @@ struct RecordRequest {
 }
 
 fn read_request(params: &Value) -> Result<RecordRequest, RpcError> {
-    let text = |name: &str| -> Result<Option<String>, RpcError> { Ok(optional_str(params, name)?.map(str::trim).filter(|text| !text.is_empty()).map(str::to_string)) };
-    let entry_type = text("type")?.ok_or_else(|| refuse("missing \"type\" (plan, checkpoint, experiment, decision, todo, note, annotation)"))?;
+    let text = |name: &str| -> Result<Option<String>, RpcError> {
+        Ok(optional_str(params, name)?
+            .map(str::trim)
+            .filter(|text| !text.is_empty())
+            .map(str::to_string))
+    };
+    let entry_type = text("type")?.ok_or_else(|| {
+        refuse("missing \"type\" (plan, checkpoint, experiment, decision, todo, note, annotation)")
+    })?;
     let entry_type = EntryType::parse(&entry_type).ok_or_else(|| refuse(format!("unknown type {entry_type:?}; use plan, checkpoint, experiment, decision, todo, note or annotation")))?;
     let title = text("title")?.ok_or_else(|| refuse("the title is empty"))?;
     if title.contains(['\n', '\r']) {
@@ -141,45 +156,82 @@ pub fn recover_interrupted_record(paths: &crate::DaemonPaths) -> Result<(), Stri
         return Ok(());
     }
     let lock_path = paths.lock.with_file_name("record.lock");
-    let lock = OpenOptions::new().create(true).truncate(false).write(true).open(&lock_path).map_err(|error| format!("cannot open {}: {error}", lock_path.display()))?;
+    let lock = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .map_err(|error| format!("cannot open {}: {error}", lock_path.display()))?;
     lock.lock().map_err(|error| format!("cannot lock {}: {error}", lock_path.display()))?;
-    record_journal::recover(&repository, &root, &paths.folder).map(|_| ()).map_err(|error| error.to_string())
+    record_journal::recover(&repository, &root, &paths.folder)
+        .map(|_| ())
+        .map_err(|error| error.to_string())
 }
 
 pub fn record(state: &DaemonState, params: &Value) -> Result<Value, RpcError> {
     let request = read_request(params)?;
     let root = state.paths.root.canonicalize().unwrap_or_else(|_| state.paths.root.clone());
-    let repository = tether_git::discover(&root).ok_or_else(|| refuse("not a git repository: entries are committed to git"))?;
+    let repository = tether_git::discover(&root)
+        .ok_or_else(|| refuse("not a git repository: entries are committed to git"))?;
 
     // One record at a time, across processes; an interrupted one is settled first.
     let lock_path = state.paths.lock.with_file_name("record.lock");
-    let lock = OpenOptions::new().create(true).truncate(false).write(true).open(&lock_path).map_err(|error| internal(format!("cannot open {}: {error}", lock_path.display())))?;
-    lock.lock().map_err(|error| internal(format!("cannot lock {}: {error}", lock_path.display())))?;
-    record_journal::recover(&repository, &root, &state.paths.folder).map_err(|error| internal(format!("settling an interrupted record failed: {error}")))?;
+    let lock = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .map_err(|error| internal(format!("cannot open {}: {error}", lock_path.display())))?;
+    lock.lock()
+        .map_err(|error| internal(format!("cannot lock {}: {error}", lock_path.display())))?;
+    record_journal::recover(&repository, &root, &state.paths.folder)
+        .map_err(|error| internal(format!("settling an interrupted record failed: {error}")))?;
 
     let (existing_files, _) = crate::memory_context::memory_files(&root);
     let existing = tether_memory::load_entries(&existing_files);
-    let existing_ids: HashSet<String> = existing.entries.iter().map(|entry| entry.id.clone()).collect();
+    let existing_ids: HashSet<String> =
+        existing.entries.iter().map(|entry| entry.id.clone()).collect();
     let id = match &request.id {
         Some(id) => {
-            tether_memory::validate_id(id).map_err(|problem| refuse(format!("invalid id {id:?}: {problem}")))?;
+            tether_memory::validate_id(id)
+                .map_err(|problem| refuse(format!("invalid id {id:?}: {problem}")))?;
             if existing_ids.contains(id) {
                 return Err(refuse(format!("an entry with id {id:?} exists already")));
             }
             id.clone()
         }
-        None => tether_memory::unique_id(&tether_memory::slugify_title(&request.title), &existing_ids),
+        None => {
+            tether_memory::unique_id(&tether_memory::slugify_title(&request.title), &existing_ids)
+        }
     };
-    let files = request.files.iter().map(|file| inside_repository(&root, file)).collect::<Result<Vec<_>, _>>()?;
+    let files = request
+        .files
+        .iter()
+        .map(|file| inside_repository(&root, file))
+        .collect::<Result<Vec<_>, _>>()?;
     if !files.is_empty() {
-        let changed = repository.changed_paths(&files).map_err(|error| internal(error.to_string()))?;
-        let unchanged: Vec<&String> = files.iter().filter(|file| !changed.iter().any(|changed| changed == *file || changed.starts_with(&format!("{file}/")))).collect();
+        let changed =
+            repository.changed_paths(&files).map_err(|error| internal(error.to_string()))?;
+        let unchanged: Vec<&String> = files
+            .iter()
+            .filter(|file| {
+                !changed
+                    .iter()
+                    .any(|changed| changed == *file || changed.starts_with(&format!("{file}/")))
+            })
+            .collect();
         if !unchanged.is_empty() {
-            return Err(refuse(format!("nothing to commit in {unchanged:?}: files must have changes")));
+            return Err(refuse(format!(
+                "nothing to commit in {unchanged:?}: files must have changes"
+            )));
         }
     }
     let pinned_commit = match &request.commit {
-        Some(commit) => Some(repository.resolve_commit(commit).ok_or_else(|| refuse(format!("no commit {commit:?} in this repository")))?),
+        Some(commit) => Some(
+            repository
+                .resolve_commit(commit)
+                .ok_or_else(|| refuse(format!("no commit {commit:?} in this repository")))?,
+        ),
         None => None,
     };
     let pin_files = match &pinned_commit {
@@ -198,7 +250,10 @@ pub fn record(state: &DaemonState, params: &Value) -> Result<Value, RpcError> {
         updated_at: Some(now),
         tags: request.tags.clone(),
         // A files record's pin is the files' commit, known only once it is made.
-        pins: pinned_commit.iter().map(|commit| Pin { commit: commit.clone(), files: pin_files.clone() }).collect(),
+        pins: pinned_commit
+            .iter()
+            .map(|commit| Pin { commit: commit.clone(), files: pin_files.clone() })
+            .collect(),
         supersedes: request.supersedes.clone(),
         depends_on: request.depends_on.clone(),
         related: request.related.clone(),
@@ -210,7 +265,10 @@ pub fn record(state: &DaemonState, params: &Value) -> Result<Value, RpcError> {
     if root.join(&entry_path).exists() {
         return Err(refuse(format!("{entry_path} exists already")));
     }
-    if let Some(problem) = tether_memory::validate_new_entry(&entry, &existing_ids).into_iter().find(|problem| problem.severity == tether_memory::Severity::Error) {
+    if let Some(problem) = tether_memory::validate_new_entry(&entry, &existing_ids)
+        .into_iter()
+        .find(|problem| problem.severity == tether_memory::Severity::Error)
+    {
         return Err(refuse(format!("the entry would not load back: {problem}")));
     }
 
@@ -225,7 +283,8 @@ pub fn record(state: &DaemonState, params: &Value) -> Result<Value, RpcError> {
         entry_path: entry_path.clone(),
         entry_text: tether_memory::render_entry(&entry),
     };
-    record_journal::write(&state.paths.folder, &journal).map_err(|error| internal(format!("cannot write the record journal: {error}")))?;
+    record_journal::write(&state.paths.folder, &journal)
+        .map_err(|error| internal(format!("cannot write the record journal: {error}")))?;
     let outcome = commit_entry(&repository, &root, &journal);
     // A failed record is rolled back; when even that fails, the journal stays for the next
     // record (or daemon start) to settle.
@@ -246,16 +305,26 @@ pub fn record(state: &DaemonState, params: &Value) -> Result<Value, RpcError> {
 
 /// The git steps of a journaled record: the files' commit (the pin), then the entry written
 /// and committed alone. Returns (pin, entry commit).
-fn commit_entry(repository: &tether_git::Repository, root: &Path, journal: &RecordJournal) -> Result<(Option<String>, String), RpcError> {
+fn commit_entry(
+    repository: &tether_git::Repository,
+    root: &Path,
+    journal: &RecordJournal,
+) -> Result<(Option<String>, String), RpcError> {
     let (pin, text) = if journal.files.is_empty() {
-        let pin = tether_memory::parse_entry(&journal.entry_path, &journal.entry_text).ok().and_then(|(entry, _)| entry.pins.first().map(|pin| pin.commit.clone()));
+        let pin = tether_memory::parse_entry(&journal.entry_path, &journal.entry_text)
+            .ok()
+            .and_then(|(entry, _)| entry.pins.first().map(|pin| pin.commit.clone()));
         (pin, journal.entry_text.clone())
     } else {
-        let pin = repository.commit_paths(&journal.files, &journal.files_message).map_err(|error| internal(format!("committing the files failed: {error}")))?.to_string();
+        let pin = repository
+            .commit_paths(&journal.files, &journal.files_message)
+            .map_err(|error| internal(format!("committing the files failed: {error}")))?
+            .to_string();
         let text = entry_text_pinned(journal, &pin);
         (Some(pin), text)
     };
-    record_journal::finish_entry(repository, root, journal, &text).map_err(|error| internal(format!("committing the entry failed: {error}")))?;
+    record_journal::finish_entry(repository, root, journal, &text)
+        .map_err(|error| internal(format!("committing the entry failed: {error}")))?;
     let entry_commit = repository.resolve_commit("HEAD").unwrap_or_default();
     Ok((pin, entry_commit))
 }
@@ -272,18 +341,27 @@ fn repository_files_of(repository: &tether_git::Repository, commit: &str) -> Vec
 
 /// Now, as an RFC 3339 UTC timestamp (`2026-11-30T05:00:00Z`).
 fn timestamp() -> String {
-    let seconds = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|elapsed| elapsed.as_secs() as i64).unwrap_or(0);
+    let seconds = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|elapsed| elapsed.as_secs() as i64)
+        .unwrap_or(0);
     let days = seconds.div_euclid(86_400);
     let time = seconds.rem_euclid(86_400);
     // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let day_of_era = z.rem_euclid(146_097);
-    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
     let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
     let month_index = (5 * day_of_year + 2) / 153;
     let day = day_of_year - (153 * month_index + 2) / 5 + 1;
     let month = if month_index < 10 { month_index + 3 } else { month_index - 9 };
     let year = year_of_era + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", time / 3600, time % 3600 / 60, time % 60)
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        time / 3600,
+        time % 3600 / 60,
+        time % 60
+    )
 }

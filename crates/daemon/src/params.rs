@@ -21,7 +21,9 @@ pub(crate) fn optional_usize(params: &Value, name: &str) -> Result<Option<usize>
         Some(value) => value
             .as_u64()
             .map(|number| Some(usize::try_from(number).unwrap_or(usize::MAX)))
-            .ok_or_else(|| RpcError::invalid_params(format!("\"{name}\" must be a non-negative integer"))),
+            .ok_or_else(|| {
+                RpcError::invalid_params(format!("\"{name}\" must be a non-negative integer"))
+            }),
     }
 }
 
@@ -39,7 +41,11 @@ pub(crate) fn string_list(params: &Value, name: &str) -> Result<Vec<String>, Rpc
         None | Some(Value::Null) => Ok(Vec::new()),
         Some(Value::Array(items)) => items
             .iter()
-            .map(|item| item.as_str().map(str::to_string).ok_or_else(|| RpcError::invalid_params(format!("\"{name}\" must be a list of strings"))))
+            .map(|item| {
+                item.as_str().map(str::to_string).ok_or_else(|| {
+                    RpcError::invalid_params(format!("\"{name}\" must be a list of strings"))
+                })
+            })
             .collect(),
         Some(_) => Err(RpcError::invalid_params(format!("\"{name}\" must be a list of strings"))),
     }
@@ -49,8 +55,16 @@ pub(crate) fn string_list(params: &Value, name: &str) -> Result<Vec<String>, Rpc
 /// taken from the repository root; absolute ones must lie inside it. `..` may not climb out,
 /// and a path that exists must resolve (through links) inside the root. With `must_be_file`,
 /// it must exist and be a regular file (not a FIFO, a device or a folder).
-pub(crate) fn repository_path(root: &Path, path: &str, must_be_file: bool) -> Result<String, RpcError> {
-    let refuse = |why: &str| RpcError::invalid_params(format!("{path:?} {why}; paths name files of this repository, relative to its root"));
+pub(crate) fn repository_path(
+    root: &Path,
+    path: &str,
+    must_be_file: bool,
+) -> Result<String, RpcError> {
+    let refuse = |why: &str| {
+        RpcError::invalid_params(format!(
+            "{path:?} {why}; paths name files of this repository, relative to its root"
+        ))
+    };
     if path.is_empty() || path.contains('\0') {
         return Err(refuse("is not a path"));
     }
@@ -60,8 +74,12 @@ pub(crate) fn repository_path(root: &Path, path: &str, must_be_file: bool) -> Re
         match candidate.strip_prefix(&root) {
             Ok(relative) => relative.to_path_buf(),
             Err(_) => {
-                let resolved = candidate.canonicalize().map_err(|_| refuse("is outside the repository"))?;
-                resolved.strip_prefix(&root).map_err(|_| refuse("is outside the repository"))?.to_path_buf()
+                let resolved =
+                    candidate.canonicalize().map_err(|_| refuse("is outside the repository"))?;
+                resolved
+                    .strip_prefix(&root)
+                    .map_err(|_| refuse("is outside the repository"))?
+                    .to_path_buf()
             }
         }
     } else {
@@ -77,7 +95,9 @@ pub(crate) fn repository_path(root: &Path, path: &str, must_be_file: bool) -> Re
                     return Err(refuse("climbs out of the repository"));
                 }
             }
-            Component::RootDir | Component::Prefix(_) => return Err(refuse("is not a repository path")),
+            Component::RootDir | Component::Prefix(_) => {
+                return Err(refuse("is not a repository path"))
+            }
         }
     }
     if parts.is_empty() {
@@ -87,7 +107,8 @@ pub(crate) fn repository_path(root: &Path, path: &str, must_be_file: bool) -> Re
     let full = root.join(&normalized);
     match std::fs::symlink_metadata(&full) {
         Ok(_) => {
-            let resolved = full.canonicalize().map_err(|_| refuse("cannot be resolved (a link loop?)"))?;
+            let resolved =
+                full.canonicalize().map_err(|_| refuse("cannot be resolved (a link loop?)"))?;
             if !resolved.starts_with(&root) {
                 return Err(refuse("leads outside the repository through a link"));
             }
@@ -120,10 +141,15 @@ mod tests {
         // SAFETY: a valid NUL-terminated path.
         assert_eq!(unsafe { libc::mkfifo(fifo_name.as_ptr(), 0o600) }, 0);
 
-        let ok = |path: &str, file: bool| repository_path(&root, path, file).map_err(|error| error.message);
+        let ok = |path: &str, file: bool| {
+            repository_path(&root, path, file).map_err(|error| error.message)
+        };
         assert_eq!(ok("src/a.py", true), Ok("src/a.py".to_string()));
         assert_eq!(ok("./src/../src/a.py", true), Ok("src/a.py".to_string()));
-        assert_eq!(ok(&root.join("src/a.py").display().to_string(), true), Ok("src/a.py".to_string()));
+        assert_eq!(
+            ok(&root.join("src/a.py").display().to_string(), true),
+            Ok("src/a.py".to_string())
+        );
         assert_eq!(ok("src/inside", true), Ok("src/inside".to_string()));
         assert_eq!(ok("src/gone.py", false), Ok("src/gone.py".to_string()));
         for (path, why) in [

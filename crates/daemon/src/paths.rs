@@ -32,7 +32,14 @@ impl DaemonPaths {
         let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
         let folder = database.parent().map(Path::to_path_buf).unwrap_or_else(|| root.clone());
         let socket = socket_path(&folder);
-        DaemonPaths { root, database: database.to_path_buf(), socket, lock: folder.join("daemon.lock"), log: folder.join("daemon.log"), folder }
+        DaemonPaths {
+            root,
+            database: database.to_path_buf(),
+            socket,
+            lock: folder.join("daemon.lock"),
+            log: folder.join("daemon.log"),
+            folder,
+        }
     }
 
     /// Creates the daemon's folder (0700 when tether names it: `.git/tether`, `.tether`) and
@@ -62,7 +69,11 @@ fn is_tether_folder(folder: &Path) -> bool {
 /// folder not created yet is made 0700), else in the private runtime folder.
 fn socket_path(folder: &Path) -> PathBuf {
     let beside = folder.join("daemon.sock");
-    let private = if folder.exists() { private_paths::folder_is_private_to_write(folder) || is_tether_folder(folder) } else { is_tether_folder(folder) };
+    let private = if folder.exists() {
+        private_paths::folder_is_private_to_write(folder) || is_tether_folder(folder)
+    } else {
+        is_tether_folder(folder)
+    };
     if private && beside.as_os_str().len() <= MAX_SOCKET_PATH_BYTES {
         return beside;
     }
@@ -82,7 +93,11 @@ mod tests {
         std::fs::create_dir(&shared).unwrap();
         std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o777)).unwrap();
         let paths = DaemonPaths::new(scratch.path(), &shared.join("graph.lbug"));
-        assert!(paths.socket.starts_with(private_paths::runtime_folder()), "{}", paths.socket.display());
+        assert!(
+            paths.socket.starts_with(private_paths::runtime_folder()),
+            "{}",
+            paths.socket.display()
+        );
         paths.prepare().unwrap();
         assert!(private_paths::folder_is_private_to_write(paths.socket.parent().unwrap()));
 

@@ -49,7 +49,13 @@ pub(crate) fn name_inside_module<'a>(qualified_name: &'a str, module: &str) -> O
 
 /// Makes sure every pin is mapped (from memory, the persisted file, or git). `Err` when the
 /// deadline passed first; the pins mapped so far are kept, so the next call goes on.
-pub(crate) fn ensure_mapped(state: &DaemonState, repository: &Repository, snapshot: &Snapshot, pins: &[(Revision, Vec<String>)], deadline: Deadline) -> Result<(), Cancelled> {
+pub(crate) fn ensure_mapped(
+    state: &DaemonState,
+    repository: &Repository,
+    snapshot: &Snapshot,
+    pins: &[(Revision, Vec<String>)],
+    deadline: Deadline,
+) -> Result<(), Cancelled> {
     let unmapped: Vec<&(Revision, Vec<String>)> = {
         let mut memory = state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         if !memory.pin_tethers_loaded {
@@ -57,30 +63,55 @@ pub(crate) fn ensure_mapped(state: &DaemonState, repository: &Repository, snapsh
             memory.pin_tethers_loaded = true;
         }
         let mut seen = std::collections::HashSet::new();
-        pins.iter().filter(|(commit, files)| !memory.pin_tethers.contains_key(&(commit.to_string(), files.clone())) && seen.insert((commit.clone(), files.clone()))).collect()
+        pins.iter()
+            .filter(|(commit, files)| {
+                !memory.pin_tethers.contains_key(&(commit.to_string(), files.clone()))
+                    && seen.insert((commit.clone(), files.clone()))
+            })
+            .collect()
     };
     for batch in unmapped.chunks(PINS_PER_BATCH) {
         deadline.check()?;
         let mapped = map_batch(repository, snapshot, batch, deadline)?;
         append_to_store(&store_path(&state.paths.folder), &mapped);
         let mut memory = state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        memory.pin_tethers.extend(mapped.into_iter().map(|(key, tethers)| (key, Arc::new(tethers))));
+        memory
+            .pin_tethers
+            .extend(mapped.into_iter().map(|(key, tethers)| (key, Arc::new(tethers))));
     }
     Ok(())
 }
 
 /// The tethers of a mapped pin.
-pub(crate) fn tethers_of(state: &DaemonState, commit: &Revision, files: &[String]) -> Option<Arc<Vec<PinTether>>> {
-    state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).pin_tethers.get(&(commit.to_string(), files.to_vec())).cloned()
+pub(crate) fn tethers_of(
+    state: &DaemonState,
+    commit: &Revision,
+    files: &[String],
+) -> Option<Arc<Vec<PinTether>>> {
+    state
+        .memory
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .pin_tethers
+        .get(&(commit.to_string(), files.to_vec()))
+        .cloned()
 }
 
 /// Maps one batch of pins with one `git log` and one `git cat-file`.
-fn map_batch(repository: &Repository, snapshot: &Snapshot, pins: &[&(Revision, Vec<String>)], deadline: Deadline) -> Result<Vec<(PinKey, Vec<PinTether>)>, Cancelled> {
+fn map_batch(
+    repository: &Repository,
+    snapshot: &Snapshot,
+    pins: &[&(Revision, Vec<String>)],
+    deadline: Deadline,
+) -> Result<Vec<(PinKey, Vec<PinTether>)>, Cancelled> {
     let mut commits: Vec<Revision> = pins.iter().map(|(commit, _)| commit.clone()).collect();
     commits.sort_by(|a, b| a.as_str().cmp(b.as_str()));
     commits.dedup();
-    let diffs: HashMap<String, CommitDiff> = match repository.first_parent_diffs(&commits, deadline) {
-        Ok(diffs) => diffs.into_iter().map(|diff| (diff.commit.as_str().to_string(), diff)).collect(),
+    let diffs: HashMap<String, CommitDiff> = match repository.first_parent_diffs(&commits, deadline)
+    {
+        Ok(diffs) => {
+            diffs.into_iter().map(|diff| (diff.commit.as_str().to_string(), diff)).collect()
+        }
         Err(tether_git::GitError::Cancelled { .. }) => return Err(Cancelled),
         // A commit git no longer has (a rewritten history) tethers its files only.
         Err(_) => HashMap::new(),
@@ -91,7 +122,19 @@ fn map_batch(repository: &Repository, snapshot: &Snapshot, pins: &[&(Revision, V
         .map(|(commit, files)| {
             let diff = diffs.get(commit.as_str());
             let chosen = diff
-                .map(|diff| diff.files.iter().filter(|file| files.is_empty() || file.new_path.as_ref().or(file.old_path.as_ref()).is_some_and(|path| files.contains(path))).collect())
+                .map(|diff| {
+                    diff.files
+                        .iter()
+                        .filter(|file| {
+                            files.is_empty()
+                                || file
+                                    .new_path
+                                    .as_ref()
+                                    .or(file.old_path.as_ref())
+                                    .is_some_and(|path| files.contains(path))
+                        })
+                        .collect()
+                })
                 .unwrap_or_default();
             (diff, chosen)
         })
@@ -112,14 +155,25 @@ fn map_batch(repository: &Repository, snapshot: &Snapshot, pins: &[&(Revision, V
         Ok(texts) => wanted.into_iter().zip(texts).collect(),
         Err(_) => HashMap::new(),
     };
-    let text = |revision: Option<&Revision>, path: Option<&String>| -> Option<String> { texts.get(&(revision?.clone(), path?.clone())).cloned().flatten() };
+    let text = |revision: Option<&Revision>, path: Option<&String>| -> Option<String> {
+        texts.get(&(revision?.clone(), path?.clone())).cloned().flatten()
+    };
     let mut cache = crate::changes::SideFactsCache::default();
     let mut mapped = Vec::with_capacity(pins.len());
     for ((commit, files), (diff, file_diffs)) in pins.iter().zip(&pin_diffs) {
-        let owned: Vec<tether_git::FileDiff> = file_diffs.iter().map(|file| (*file).clone()).collect();
-        let old_texts: Vec<Option<String>> = owned.iter().map(|file| text(diff.and_then(|diff| diff.parent.as_ref()), file.old_path.as_ref())).collect();
-        let new_texts: Vec<Option<String>> = owned.iter().map(|file| text(diff.map(|diff| &diff.commit), file.new_path.as_ref())).collect();
-        let changed = match changed_symbols_in_texts(snapshot, &owned, &old_texts, &new_texts, &mut cache, deadline) {
+        let owned: Vec<tether_git::FileDiff> =
+            file_diffs.iter().map(|file| (*file).clone()).collect();
+        let old_texts: Vec<Option<String>> = owned
+            .iter()
+            .map(|file| text(diff.and_then(|diff| diff.parent.as_ref()), file.old_path.as_ref()))
+            .collect();
+        let new_texts: Vec<Option<String>> = owned
+            .iter()
+            .map(|file| text(diff.map(|diff| &diff.commit), file.new_path.as_ref()))
+            .collect();
+        let changed = match changed_symbols_in_texts(
+            snapshot, &owned, &old_texts, &new_texts, &mut cache, deadline,
+        ) {
             Ok(changed) => changed,
             Err(tether_git::GitError::Cancelled { .. }) => return Err(Cancelled),
             Err(_) => Vec::new(),
@@ -127,13 +181,25 @@ fn map_batch(repository: &Repository, snapshot: &Snapshot, pins: &[&(Revision, V
         let mut tethers = Vec::new();
         for symbol in &changed {
             let module = module_name_of(snapshot, &symbol.path);
-            let relative = name_inside_module(&symbol.qualified_name, &module).unwrap_or(&symbol.qualified_name).to_string();
-            tethers.push(PinTether { kind: TetherKind::Changed, path: symbol.path.clone(), relative_name: Some(relative), symbol_kind: Some(symbol.kind) });
+            let relative = name_inside_module(&symbol.qualified_name, &module)
+                .unwrap_or(&symbol.qualified_name)
+                .to_string();
+            tethers.push(PinTether {
+                kind: TetherKind::Changed,
+                path: symbol.path.clone(),
+                relative_name: Some(relative),
+                symbol_kind: Some(symbol.kind),
+            });
         }
         // A pinned file whose diff is empty, or holds no parsed symbol, is referenced as a file.
         for file in files {
             if !changed.iter().any(|symbol| &symbol.path == file) {
-                tethers.push(PinTether { kind: TetherKind::Referenced, path: file.clone(), relative_name: None, symbol_kind: None });
+                tethers.push(PinTether {
+                    kind: TetherKind::Referenced,
+                    path: file.clone(),
+                    relative_name: None,
+                    symbol_kind: None,
+                });
             }
         }
         mapped.push(((commit.to_string(), files.clone()), tethers));
@@ -178,7 +244,8 @@ fn render_records(mapped: &[(PinKey, Vec<PinTether>)]) -> String {
                 TetherKind::Changed => "changed",
                 TetherKind::Referenced => "referenced",
             };
-            let name = tether.relative_name.as_deref().map(escape).unwrap_or_else(|| "-".to_string());
+            let name =
+                tether.relative_name.as_deref().map(escape).unwrap_or_else(|| "-".to_string());
             let symbol_kind = tether.symbol_kind.map(SymbolKind::as_str).unwrap_or("-");
             text.push_str(&format!("T\t{kind}\t{}\t{name}\t{symbol_kind}\n", escape(&tether.path)));
         }
@@ -194,12 +261,17 @@ fn parse_records(text: &str) -> Vec<(PinKey, Arc<Vec<PinTether>>)> {
         let fields: Vec<&str> = line.split('\t').collect();
         match fields.as_slice() {
             ["P", commit, files] => {
-                let files = if files.is_empty() { Vec::new() } else { files.split('\u{1f}').map(unescape).collect() };
+                let files = if files.is_empty() {
+                    Vec::new()
+                } else {
+                    files.split('\u{1f}').map(unescape).collect()
+                };
                 records.push(((commit.to_string(), files), Vec::new()));
             }
             ["T", kind, path, name, symbol_kind] => {
                 let Some((_, tethers)) = records.last_mut() else { continue };
-                let kind = if *kind == "changed" { TetherKind::Changed } else { TetherKind::Referenced };
+                let kind =
+                    if *kind == "changed" { TetherKind::Changed } else { TetherKind::Referenced };
                 let relative_name = (*name != "-").then(|| unescape(name));
                 let symbol_kind = SymbolKind::parse(symbol_kind);
                 tethers.push(PinTether { kind, path: unescape(path), relative_name, symbol_kind });
@@ -234,11 +306,16 @@ fn append_to_store(path: &Path, mapped: &[(PinKey, Vec<PinTether>)]) {
             return;
         }
     }
-    let current = std::fs::File::open(path).ok().and_then(|file| std::io::BufRead::lines(std::io::BufReader::new(file)).next()).and_then(Result::ok).is_some_and(|header| header == STORE_HEADER);
+    let current = std::fs::File::open(path)
+        .ok()
+        .and_then(|file| std::io::BufRead::lines(std::io::BufReader::new(file)).next())
+        .and_then(Result::ok)
+        .is_some_and(|header| header == STORE_HEADER);
     let file = if current {
         std::fs::OpenOptions::new().append(true).open(path)
     } else {
-        crate::record_journal::write_atomically(path, &format!("{STORE_HEADER}\n")).and_then(|()| std::fs::OpenOptions::new().append(true).open(path))
+        crate::record_journal::write_atomically(path, &format!("{STORE_HEADER}\n"))
+            .and_then(|()| std::fs::OpenOptions::new().append(true).open(path))
     };
     match file {
         Ok(mut file) => {
@@ -246,7 +323,9 @@ fn append_to_store(path: &Path, mapped: &[(PinKey, Vec<PinTether>)]) {
                 tracing::warn!(%error, path = %path.display(), "could not persist mapped pins");
             }
         }
-        Err(error) => tracing::warn!(%error, path = %path.display(), "could not persist mapped pins"),
+        Err(error) => {
+            tracing::warn!(%error, path = %path.display(), "could not persist mapped pins")
+        }
     }
 }
 
@@ -258,18 +337,36 @@ mod tests {
     fn persisted_pins_read_back_and_a_torn_tail_is_dropped() {
         let mapped = vec![
             (
-                ("0123456789abcdef0123456789abcdef01234567".to_string(), vec!["a b.py".to_string(), "t\tab.rs".to_string()]),
+                (
+                    "0123456789abcdef0123456789abcdef01234567".to_string(),
+                    vec!["a b.py".to_string(), "t\tab.rs".to_string()],
+                ),
                 vec![
-                    PinTether { kind: TetherKind::Changed, path: "a b.py".into(), relative_name: Some("C.m".into()), symbol_kind: Some(SymbolKind::Method) },
-                    PinTether { kind: TetherKind::Referenced, path: "t\tab.rs".into(), relative_name: None, symbol_kind: None },
+                    PinTether {
+                        kind: TetherKind::Changed,
+                        path: "a b.py".into(),
+                        relative_name: Some("C.m".into()),
+                        symbol_kind: Some(SymbolKind::Method),
+                    },
+                    PinTether {
+                        kind: TetherKind::Referenced,
+                        path: "t\tab.rs".into(),
+                        relative_name: None,
+                        symbol_kind: None,
+                    },
                 ],
             ),
             (("fedcba9876543210fedcba9876543210fedcba98".to_string(), vec![]), vec![]),
         ];
         let text = render_records(&mapped);
-        let read: Vec<(PinKey, Vec<PinTether>)> = parse_records(&text).into_iter().map(|(key, tethers)| (key, tethers.as_ref().clone())).collect();
+        let read: Vec<(PinKey, Vec<PinTether>)> = parse_records(&text)
+            .into_iter()
+            .map(|(key, tethers)| (key, tethers.as_ref().clone()))
+            .collect();
         assert_eq!(read, mapped);
-        let torn = format!("{text}P\tfedcba9876543210fedcba9876543210fedcba99\t\nT\tchanged\tx.py\tf\tfunction\n");
+        let torn = format!(
+            "{text}P\tfedcba9876543210fedcba9876543210fedcba99\t\nT\tchanged\tx.py\tf\tfunction\n"
+        );
         assert_eq!(parse_records(&torn).len(), 2, "an unfinished batch is not read");
     }
 }

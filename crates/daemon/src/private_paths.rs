@@ -30,12 +30,23 @@ pub fn ensure_private_folder(folder: &Path) -> io::Result<()> {
     }
     let metadata = std::fs::symlink_metadata(folder)?;
     if !metadata.file_type().is_dir() {
-        return Err(io::Error::new(io::ErrorKind::PermissionDenied, format!("{} is not a folder (a link or a file stands there); refusing to use it", folder.display())));
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!(
+                "{} is not a folder (a link or a file stands there); refusing to use it",
+                folder.display()
+            ),
+        ));
     }
     if metadata.uid() != current_uid() {
         return Err(io::Error::new(
             io::ErrorKind::PermissionDenied,
-            format!("{} belongs to uid {}, not to you (uid {}); refusing to use it", folder.display(), metadata.uid(), current_uid()),
+            format!(
+                "{} belongs to uid {}, not to you (uid {}); refusing to use it",
+                folder.display(),
+                metadata.uid(),
+                current_uid()
+            ),
         ));
     }
     if metadata.mode() & 0o077 != 0 {
@@ -47,7 +58,11 @@ pub fn ensure_private_folder(folder: &Path) -> io::Result<()> {
 /// Whether only this user can create or remove entries in `folder` (it is theirs and not
 /// writable by group or others), so a socket there cannot be squatted.
 pub fn folder_is_private_to_write(folder: &Path) -> bool {
-    std::fs::symlink_metadata(folder).is_ok_and(|metadata| metadata.file_type().is_dir() && metadata.uid() == current_uid() && metadata.mode() & 0o022 == 0)
+    std::fs::symlink_metadata(folder).is_ok_and(|metadata| {
+        metadata.file_type().is_dir()
+            && metadata.uid() == current_uid()
+            && metadata.mode() & 0o022 == 0
+    })
 }
 
 /// This user's runtime folder for sockets: `$XDG_RUNTIME_DIR/tether` when that variable names
@@ -55,7 +70,10 @@ pub fn folder_is_private_to_write(folder: &Path) -> bool {
 pub fn runtime_folder() -> PathBuf {
     let uid = current_uid();
     if let Some(runtime) = std::env::var_os("XDG_RUNTIME_DIR").map(PathBuf::from) {
-        if runtime.is_absolute() && std::fs::symlink_metadata(&runtime).is_ok_and(|metadata| metadata.is_dir() && metadata.uid() == uid) {
+        if runtime.is_absolute()
+            && std::fs::symlink_metadata(&runtime)
+                .is_ok_and(|metadata| metadata.is_dir() && metadata.uid() == uid)
+        {
             return runtime.join("tether");
         }
     }
@@ -69,7 +87,13 @@ pub fn peer_uid(socket: &impl std::os::fd::AsRawFd) -> io::Result<u32> {
     // SAFETY: the fd is a live socket for the duration of the call, and `credentials` is a
     // writable ucred of the length passed.
     let result = unsafe {
-        libc::getsockopt(socket.as_raw_fd(), libc::SOL_SOCKET, libc::SO_PEERCRED, (&mut credentials as *mut libc::ucred).cast(), &mut length)
+        libc::getsockopt(
+            socket.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_PEERCRED,
+            (&mut credentials as *mut libc::ucred).cast(),
+            &mut length,
+        )
     };
     if result != 0 {
         return Err(io::Error::last_os_error());

@@ -35,8 +35,12 @@ const HEADER: &str = "tether-record-journal 1";
 
 impl RecordJournal {
     fn render(&self) -> String {
-        let mut text = format!("{HEADER}\nhead_before {}\n", self.head_before.as_deref().unwrap_or("-"));
-        text.push_str(&format!("files_message {}\nentry_message {}\nentry_path {}\n", self.files_message, self.entry_message, self.entry_path));
+        let mut text =
+            format!("{HEADER}\nhead_before {}\n", self.head_before.as_deref().unwrap_or("-"));
+        text.push_str(&format!(
+            "files_message {}\nentry_message {}\nentry_path {}\n",
+            self.files_message, self.entry_message, self.entry_path
+        ));
         for file in &self.files {
             text.push_str(&format!("file {file}\n"));
         }
@@ -54,7 +58,8 @@ impl RecordJournal {
         if lines.next()? != HEADER {
             return None;
         }
-        let mut journal = RecordJournal { entry_text: entry_text.to_string(), ..RecordJournal::default() };
+        let mut journal =
+            RecordJournal { entry_text: entry_text.to_string(), ..RecordJournal::default() };
         for line in lines {
             let (key, value) = line.split_once(' ').unwrap_or((line, ""));
             match key {
@@ -80,7 +85,11 @@ pub(crate) fn journal_path(folder: &Path) -> PathBuf {
 /// reader sees the old text or the new one, never a torn one.
 pub(crate) fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     use std::io::Write;
-    let temporary = path.with_file_name(format!(".{}.tmp-{}", path.file_name().and_then(|name| name.to_str()).unwrap_or("file"), std::process::id()));
+    let temporary = path.with_file_name(format!(
+        ".{}.tmp-{}",
+        path.file_name().and_then(|name| name.to_str()).unwrap_or("file"),
+        std::process::id()
+    ));
     let mut file = std::fs::File::create(&temporary)?;
     file.write_all(text.as_bytes())?;
     file.sync_all()?;
@@ -111,12 +120,18 @@ pub(crate) enum Recovery {
 
 /// The commit a message made right after `after`, if HEAD's own history shows it: HEAD or
 /// HEAD's parent has that message and `after` as its parent.
-fn commit_made_after(repository: &Repository, after: Option<&str>, message: &str) -> Option<String> {
+fn commit_made_after(
+    repository: &Repository,
+    after: Option<&str>,
+    message: &str,
+) -> Option<String> {
     let mut candidate = repository.resolve_commit("HEAD")?;
     for _ in 0..2 {
         let revision = Revision::from_object_id(&candidate)?;
         let parent = repository.resolve_commit(&format!("{candidate}^"));
-        if repository.commit_message(&revision).ok()?.trim_end() == message.trim_end() && parent.as_deref() == after {
+        if repository.commit_message(&revision).ok()?.trim_end() == message.trim_end()
+            && parent.as_deref() == after
+        {
             return Some(candidate);
         }
         candidate = parent?;
@@ -126,7 +141,11 @@ fn commit_made_after(repository: &Repository, after: Option<&str>, message: &str
 
 /// Settles a journal left by an interrupted record (see the module's doc). The caller holds
 /// the record lock.
-pub(crate) fn recover(repository: &Repository, root: &Path, folder: &Path) -> std::io::Result<Recovery> {
+pub(crate) fn recover(
+    repository: &Repository,
+    root: &Path,
+    folder: &Path,
+) -> std::io::Result<Recovery> {
     let path = journal_path(folder);
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
@@ -141,13 +160,22 @@ pub(crate) fn recover(repository: &Repository, root: &Path, folder: &Path) -> st
     let entry_path = journal.entry_path.clone();
     // The commit the entry goes on top of: the files' commit, or HEAD before a record that
     // pins an existing commit. `None`: the files' commit was not made.
-    let base = if journal.files.is_empty() { Some(journal.head_before.clone()) } else { commit_made_after(repository, journal.head_before.as_deref(), &journal.files_message).map(Some) };
+    let base = if journal.files.is_empty() {
+        Some(journal.head_before.clone())
+    } else {
+        commit_made_after(repository, journal.head_before.as_deref(), &journal.files_message)
+            .map(Some)
+    };
     let outcome = match base {
         None => {
             roll_back(repository, root, &journal)?;
             Recovery::RolledBack { entry_path }
         }
-        Some(base) if commit_made_after(repository, base.as_deref(), &journal.entry_message).is_some() => Recovery::AlreadyDone { entry_path },
+        Some(base)
+            if commit_made_after(repository, base.as_deref(), &journal.entry_message).is_some() =>
+        {
+            Recovery::AlreadyDone { entry_path }
+        }
         Some(base) => {
             let text = match (&base, journal.files.is_empty()) {
                 (Some(pin), false) => crate::memory_record::entry_text_pinned(&journal, pin),
@@ -163,7 +191,12 @@ pub(crate) fn recover(repository: &Repository, root: &Path, folder: &Path) -> st
 }
 
 /// Writes the entry (if it is not there yet) and commits it alone.
-pub(crate) fn finish_entry(repository: &Repository, root: &Path, journal: &RecordJournal, text: &str) -> std::io::Result<()> {
+pub(crate) fn finish_entry(
+    repository: &Repository,
+    root: &Path,
+    journal: &RecordJournal,
+    text: &str,
+) -> std::io::Result<()> {
     let full = root.join(&journal.entry_path);
     if !full.exists() {
         if let Some(folder) = full.parent() {
@@ -171,14 +204,20 @@ pub(crate) fn finish_entry(repository: &Repository, root: &Path, journal: &Recor
         }
         write_new_file(&full, text)?;
     }
-    repository.commit_paths(std::slice::from_ref(&journal.entry_path), &journal.entry_message).map_err(std::io::Error::other)?;
+    repository
+        .commit_paths(std::slice::from_ref(&journal.entry_path), &journal.entry_message)
+        .map_err(std::io::Error::other)?;
     Ok(())
 }
 
 /// Writes a file that must not exist yet, atomically: a temporary file hard-linked into
 /// place (which fails if something is there), then removed.
 pub(crate) fn write_new_file(path: &Path, text: &str) -> std::io::Result<()> {
-    let temporary = path.with_file_name(format!(".{}.tmp-{}", path.file_name().and_then(|name| name.to_str()).unwrap_or("entry"), std::process::id()));
+    let temporary = path.with_file_name(format!(
+        ".{}.tmp-{}",
+        path.file_name().and_then(|name| name.to_str()).unwrap_or("entry"),
+        std::process::id()
+    ));
     write_atomically(&temporary, text)?;
     let linked = std::fs::hard_link(&temporary, path);
     let _ = std::fs::remove_file(&temporary);
@@ -188,14 +227,20 @@ pub(crate) fn write_new_file(path: &Path, text: &str) -> std::io::Result<()> {
 /// Unstages what the record staged and removes an entry file it wrote but did not commit.
 /// An error (git's index locked by a git that was killed) leaves the rest for a retry: the
 /// caller keeps the journal.
-pub(crate) fn roll_back(repository: &Repository, root: &Path, journal: &RecordJournal) -> std::io::Result<()> {
+pub(crate) fn roll_back(
+    repository: &Repository,
+    root: &Path,
+    journal: &RecordJournal,
+) -> std::io::Result<()> {
     if !journal.staged_by_us.is_empty() {
         repository.unstage_paths(&journal.staged_by_us).map_err(std::io::Error::other)?;
     }
     let entry = root.join(&journal.entry_path);
     let tracked = repository.is_tracked(&journal.entry_path);
     if entry.exists() && !tracked {
-        repository.unstage_paths(std::slice::from_ref(&journal.entry_path)).map_err(std::io::Error::other)?;
+        repository
+            .unstage_paths(std::slice::from_ref(&journal.entry_path))
+            .map_err(std::io::Error::other)?;
         std::fs::remove_file(entry)?;
     }
     Ok(())
@@ -217,7 +262,8 @@ mod tests {
             entry_text: "---\nid: split\n---\n\nbody\n\nwith blank lines\n".into(),
         };
         assert_eq!(RecordJournal::parse(&journal.render()), Some(journal.clone()));
-        let unborn = RecordJournal { head_before: None, files: vec![], staged_by_us: vec![], ..journal };
+        let unborn =
+            RecordJournal { head_before: None, files: vec![], staged_by_us: vec![], ..journal };
         assert_eq!(RecordJournal::parse(&unborn.render()), Some(unborn));
         assert_eq!(RecordJournal::parse("garbage\n\ntext"), None);
     }

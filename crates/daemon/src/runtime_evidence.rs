@@ -27,7 +27,10 @@ pub(crate) struct EvidenceCache {
     evidence: Option<Arc<RuntimeEvidence>>,
 }
 
-pub(crate) fn current(state: &DaemonState, cache: &Mutex<EvidenceCache>) -> Option<Arc<RuntimeEvidence>> {
+pub(crate) fn current(
+    state: &DaemonState,
+    cache: &Mutex<EvidenceCache>,
+) -> Option<Arc<RuntimeEvidence>> {
     let mut cache = cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     if !cache.loaded {
         cache.loaded = true;
@@ -43,19 +46,32 @@ pub(crate) fn current(state: &DaemonState, cache: &Mutex<EvidenceCache>) -> Opti
 }
 
 /// `coverage_import {"file": PATH}`: PATH is a coverage report inside the repository.
-pub(crate) fn import(state: &DaemonState, cache: &Mutex<EvidenceCache>, params: &Value) -> Result<Value, RpcError> {
+pub(crate) fn import(
+    state: &DaemonState,
+    cache: &Mutex<EvidenceCache>,
+    params: &Value,
+) -> Result<Value, RpcError> {
     let file = optional_str(params, "file")?.ok_or_else(|| RpcError::invalid_params("missing \"file\": a coverage.py JSON report (`coverage json --show-contexts`) or an LCOV tracefile with `TN:` test names"))?;
     let relative = repository_path(&state.paths.root, file, true)?;
     let full = state.paths.root.join(&relative);
-    let size = std::fs::metadata(&full).map_err(|error| RpcError::invalid_params(format!("cannot read {file}: {error}")))?.len();
+    let size = std::fs::metadata(&full)
+        .map_err(|error| RpcError::invalid_params(format!("cannot read {file}: {error}")))?
+        .len();
     if size > MAX_REPORT_BYTES {
-        return Err(RpcError::invalid_params(format!("{file} is {size} bytes; reports over {MAX_REPORT_BYTES} are refused")));
+        return Err(RpcError::invalid_params(format!(
+            "{file} is {size} bytes; reports over {MAX_REPORT_BYTES} are refused"
+        )));
     }
-    let text = std::fs::read_to_string(&full).map_err(|error| RpcError::invalid_params(format!("cannot read {file}: {error}")))?;
-    let covered = tether_protocol::parse_coverage_report(&text).map_err(|error| RpcError::invalid_params(format!("{file}: {error}")))?;
-    let root = std::fs::canonicalize(&state.paths.root).unwrap_or_else(|_| state.paths.root.clone());
+    let text = std::fs::read_to_string(&full)
+        .map_err(|error| RpcError::invalid_params(format!("cannot read {file}: {error}")))?;
+    let covered = tether_protocol::parse_coverage_report(&text)
+        .map_err(|error| RpcError::invalid_params(format!("{file}: {error}")))?;
+    let root =
+        std::fs::canonicalize(&state.paths.root).unwrap_or_else(|_| state.paths.root.clone());
     // HEAD now, not the graph's commit: the graph may still be building when a report arrives.
-    let head = tether_git::discover(&state.paths.root).and_then(|repository| repository.head().ok()).and_then(|head| head.commit);
+    let head = tether_git::discover(&state.paths.root)
+        .and_then(|repository| repository.head().ok())
+        .and_then(|head| head.commit);
     let mut evidence = RuntimeEvidence { commit: head, ..RuntimeEvidence::default() };
     let mut context_ids = std::collections::HashMap::new();
     let mut outside = 0usize;
@@ -63,7 +79,10 @@ pub(crate) fn import(state: &DaemonState, cache: &Mutex<EvidenceCache>, params: 
         // Paths are relative to where coverage ran (the repository root, as `coverage json`
         // is run there) or absolute.
         let absolute = Path::new(&covered_file.path);
-        let path = match absolute.strip_prefix(&root).or_else(|_| absolute.strip_prefix(&state.paths.root)) {
+        let path = match absolute
+            .strip_prefix(&root)
+            .or_else(|_| absolute.strip_prefix(&state.paths.root))
+        {
             Ok(inside) => inside.to_string_lossy().into_owned(),
             Err(_) if absolute.is_relative() => covered_file.path.clone(),
             Err(_) => {
@@ -89,9 +108,14 @@ pub(crate) fn import(state: &DaemonState, cache: &Mutex<EvidenceCache>, params: 
                 .collect();
             lines.insert(line, ids);
         }
-        evidence.files.insert(path, EvidenceFile { content_hash: tether_model::stable_hash(&bytes), lines });
+        evidence
+            .files
+            .insert(path, EvidenceFile { content_hash: tether_model::stable_hash(&bytes), lines });
     }
-    let written = crate::record_journal::write_atomically(&store_path(&state.paths.folder), &evidence.to_text());
+    let written = crate::record_journal::write_atomically(
+        &store_path(&state.paths.folder),
+        &evidence.to_text(),
+    );
     if let Err(error) = &written {
         tracing::warn!(%error, "runtime evidence not persisted");
     }

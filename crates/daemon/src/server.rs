@@ -14,7 +14,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tether_model::Deadline;
-use tether_protocol::rpc::{error_line, parse_request, success_line, RequestId, RpcError, MAX_REQUEST_BYTES};
+use tether_protocol::rpc::{
+    error_line, parse_request, success_line, RequestId, RpcError, MAX_REQUEST_BYTES,
+};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{UnixListener, UnixStream};
 use tokio::sync::{Notify, Semaphore};
@@ -44,7 +46,11 @@ pub fn server_runtime(worker_threads: usize) -> std::io::Result<tokio::runtime::
 }
 
 /// Serves until `shutdown` completes or a client calls `shutdown`.
-pub async fn serve(listener: UnixListener, state: Arc<DaemonState>, shutdown: impl Future<Output = ()>) {
+pub async fn serve(
+    listener: UnixListener,
+    state: Arc<DaemonState>,
+    shutdown: impl Future<Output = ()>,
+) {
     let stop = Arc::new(Notify::new());
     let connections = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     let in_flight = Arc::new(Semaphore::new(MAX_REQUESTS_IN_FLIGHT));
@@ -86,7 +92,9 @@ pub async fn serve(listener: UnixListener, state: Arc<DaemonState>, shutdown: im
 /// Whether the connecting process runs as this daemon's user. The socket is already 0600 in
 /// a 0700 folder; this holds even where a file system ignores those modes.
 fn peer_is_this_user(stream: &UnixStream) -> bool {
-    stream.peer_cred().is_ok_and(|credentials| credentials.uid() == crate::private_paths::current_uid())
+    stream
+        .peer_cred()
+        .is_ok_and(|credentials| credentials.uid() == crate::private_paths::current_uid())
 }
 
 async fn refuse(mut stream: UnixStream, message: &str) {
@@ -107,7 +115,10 @@ enum ReadLine {
 
 /// Reads one line into `line`, never holding more than `MAX_REQUEST_BYTES` of it: past the
 /// limit, bytes are consumed and dropped until the newline.
-async fn read_bounded_line(reader: &mut BufReader<tokio::net::unix::OwnedReadHalf>, line: &mut Vec<u8>) -> std::io::Result<ReadLine> {
+async fn read_bounded_line(
+    reader: &mut BufReader<tokio::net::unix::OwnedReadHalf>,
+    line: &mut Vec<u8>,
+) -> std::io::Result<ReadLine> {
     line.clear();
     let mut discarding = false;
     loop {
@@ -117,7 +128,13 @@ async fn read_bounded_line(reader: &mut BufReader<tokio::net::unix::OwnedReadHal
         };
         if buffer.is_empty() {
             // End of stream: a last line without a newline still counts.
-            return Ok(if discarding { ReadLine::TooLong } else if line.is_empty() { ReadLine::Closed } else { ReadLine::Line });
+            return Ok(if discarding {
+                ReadLine::TooLong
+            } else if line.is_empty() {
+                ReadLine::Closed
+            } else {
+                ReadLine::Line
+            });
         }
         let newline = buffer.iter().position(|byte| *byte == b'\n');
         let take = newline.map_or(buffer.len(), |position| position + 1);
@@ -137,7 +154,12 @@ async fn read_bounded_line(reader: &mut BufReader<tokio::net::unix::OwnedReadHal
     }
 }
 
-async fn connection(stream: UnixStream, state: Arc<DaemonState>, stop: Arc<Notify>, in_flight: Arc<Semaphore>) -> std::io::Result<()> {
+async fn connection(
+    stream: UnixStream,
+    state: Arc<DaemonState>,
+    stop: Arc<Notify>,
+    in_flight: Arc<Semaphore>,
+) -> std::io::Result<()> {
     let (reader, mut writer) = stream.into_split();
     let mut reader = BufReader::new(reader);
     let mut line = Vec::new();
@@ -145,7 +167,10 @@ async fn connection(stream: UnixStream, state: Arc<DaemonState>, stop: Arc<Notif
         match read_bounded_line(&mut reader, &mut line).await? {
             ReadLine::Closed => return Ok(()),
             ReadLine::TooLong => {
-                let error = RpcError::new(RpcError::INVALID_REQUEST, format!("request larger than {MAX_REQUEST_BYTES} bytes"));
+                let error = RpcError::new(
+                    RpcError::INVALID_REQUEST,
+                    format!("request larger than {MAX_REQUEST_BYTES} bytes"),
+                );
                 writer.write_all(error_line(&RequestId::null(), &error).as_bytes()).await?;
                 continue;
             }
@@ -165,7 +190,12 @@ async fn connection(stream: UnixStream, state: Arc<DaemonState>, stop: Arc<Notif
         };
         if request.method == "shutdown" {
             if !request.id.is_notification() {
-                writer.write_all(success_line(&request.id, tether_protocol::json!({ "stopping": true })).as_bytes()).await?;
+                writer
+                    .write_all(
+                        success_line(&request.id, tether_protocol::json!({ "stopping": true }))
+                            .as_bytes(),
+                    )
+                    .await?;
             }
             stop.notify_one();
             return Ok(());
@@ -185,27 +215,51 @@ async fn connection(stream: UnixStream, state: Arc<DaemonState>, stop: Arc<Notif
 
 /// Runs one request on the blocking pool, after waiting for an in-flight slot, under a
 /// deadline that both the answer and the work respect.
-async fn answer(state: &Arc<DaemonState>, in_flight: &Arc<Semaphore>, method: String, params: tether_protocol::Value) -> Result<tether_protocol::Value, RpcError> {
+async fn answer(
+    state: &Arc<DaemonState>,
+    in_flight: &Arc<Semaphore>,
+    method: String,
+    params: tether_protocol::Value,
+) -> Result<tether_protocol::Value, RpcError> {
     let deadline = Deadline::after(REQUEST_TIMEOUT);
-    let timeout_error = || RpcError::new(RpcError::TIMEOUT, format!("the request took longer than {} s", REQUEST_TIMEOUT.as_secs()));
-    let permit = match tokio::time::timeout(REQUEST_TIMEOUT, Arc::clone(in_flight).acquire_owned()).await {
-        Err(_) => return Err(timeout_error()),
-        Ok(permit) => permit.map_err(|_| RpcError::new(RpcError::INTERNAL_ERROR, "the daemon is stopping"))?,
+    let timeout_error = || {
+        RpcError::new(
+            RpcError::TIMEOUT,
+            format!("the request took longer than {} s", REQUEST_TIMEOUT.as_secs()),
+        )
     };
+    let permit =
+        match tokio::time::timeout(REQUEST_TIMEOUT, Arc::clone(in_flight).acquire_owned()).await {
+            Err(_) => return Err(timeout_error()),
+            Ok(permit) => permit
+                .map_err(|_| RpcError::new(RpcError::INTERNAL_ERROR, "the daemon is stopping"))?,
+        };
     let state = Arc::clone(state);
     let logged_method = method.clone();
     let work = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handle_until(&state, &method, &params, deadline)))
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            handle_until(&state, &method, &params, deadline)
+        }))
     });
     let remaining = deadline.remaining().unwrap_or(REQUEST_TIMEOUT);
     match tokio::time::timeout(remaining, work).await {
         Err(_) => Err(timeout_error()),
-        Ok(Err(join_error)) => Err(RpcError::new(RpcError::INTERNAL_ERROR, format!("the request failed: {join_error}"))),
+        Ok(Err(join_error)) => Err(RpcError::new(
+            RpcError::INTERNAL_ERROR,
+            format!("the request failed: {join_error}"),
+        )),
         Ok(Ok(Err(panic))) => {
-            let message = panic.downcast_ref::<String>().cloned().or_else(|| panic.downcast_ref::<&str>().map(|text| text.to_string())).unwrap_or_default();
+            let message = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|text| text.to_string()))
+                .unwrap_or_default();
             tracing::error!(method = %logged_method, %message, "a request panicked");
-            Err(RpcError::new(RpcError::INTERNAL_ERROR, format!("internal error (a bug in tether): {message}")))
+            Err(RpcError::new(
+                RpcError::INTERNAL_ERROR,
+                format!("internal error (a bug in tether): {message}"),
+            ))
         }
         Ok(Ok(Ok(result))) => result,
     }

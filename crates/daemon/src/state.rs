@@ -90,7 +90,8 @@ impl DaemonState {
     }
 
     fn publish(&self, snapshot: Snapshot) {
-        *self.snapshot.write().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(Arc::new(snapshot));
+        *self.snapshot.write().unwrap_or_else(|poisoned| poisoned.into_inner()) =
+            Some(Arc::new(snapshot));
         *self.freshness.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = None;
     }
 
@@ -101,14 +102,25 @@ impl DaemonState {
                 let graph = store.read_graph()?;
                 let meta = store.meta()?;
                 drop(store);
-                let head = tether_git::discover(&self.paths.root).and_then(|repository| repository.head().ok()).and_then(|head| head.commit);
+                let head = tether_git::discover(&self.paths.root)
+                    .and_then(|repository| repository.head().ok())
+                    .and_then(|head| head.commit);
                 let matches_head = head == meta.head_commit;
-                tracing::info!(symbols = graph.symbols.len(), matches_head, "loaded the graph database");
+                tracing::info!(
+                    symbols = graph.symbols.len(),
+                    matches_head,
+                    "loaded the graph database"
+                );
                 self.publish(Snapshot::new(graph, meta));
                 if matches_head {
                     // Fill the facts cache so the first HEAD move re-extracts only what changed.
-                    let mut cache = self.facts_cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-                    build_graph_cached(&IndexOptions::new(&self.paths.root), &mut cache, &|_, _| {})?;
+                    let mut cache =
+                        self.facts_cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                    build_graph_cached(
+                        &IndexOptions::new(&self.paths.root),
+                        &mut cache,
+                        &|_, _| {},
+                    )?;
                     return Ok(());
                 }
                 tracing::info!("HEAD moved while the daemon was down; rebuilding");
@@ -132,7 +144,11 @@ impl DaemonState {
         status.rebuilding = false;
         status.rebuilds += 1;
         status.last_seconds = Some(started.elapsed().as_secs_f64());
-        status.last_error = result.as_ref().err().map(|error| error.to_string()).or_else(|| status.last_persist_error.clone());
+        status.last_error = result
+            .as_ref()
+            .err()
+            .map(|error| error.to_string())
+            .or_else(|| status.last_persist_error.clone());
         if let Err(error) = &result {
             tracing::error!(%error, "rebuild failed; the previous graph stays published");
         }
@@ -153,7 +169,8 @@ impl DaemonState {
             attempt += 1;
             let before = repository.as_ref().map(tether_git::Repository::head_stamp);
             let meta = index_meta(&self.paths.root);
-            let built = build_graph_cached(&IndexOptions::new(&self.paths.root), cache, &|_, _| {})?;
+            let built =
+                build_graph_cached(&IndexOptions::new(&self.paths.root), cache, &|_, _| {})?;
             let after = repository.as_ref().map(tether_git::Repository::head_stamp);
             if before == after {
                 break (meta, built);
@@ -166,7 +183,8 @@ impl DaemonState {
         };
         let built_seconds = started.elapsed().as_secs_f64();
         let snapshot = Arc::new(Snapshot::new(built.graph, meta));
-        *self.snapshot.write().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(Arc::clone(&snapshot));
+        *self.snapshot.write().unwrap_or_else(|poisoned| poisoned.into_inner()) =
+            Some(Arc::clone(&snapshot));
         *self.freshness.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = None;
         let published_seconds = started.elapsed().as_secs_f64();
         tracing::info!(
@@ -178,7 +196,8 @@ impl DaemonState {
             published_seconds,
             "published a new graph"
         );
-        self.status.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).last_publish_seconds = Some(published_seconds);
+        self.status.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).last_publish_seconds =
+            Some(published_seconds);
         *self.unpersisted.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(snapshot);
         self.persist_wanted.notify_one();
         Ok(())
@@ -188,17 +207,31 @@ impl DaemonState {
     /// was one. Runs on the persister thread (and synchronously in `persist_now`).
     pub fn persist_pending(&self) -> Result<bool, RebuildError> {
         let _one_writer = self.persist_lock.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let Some(snapshot) = self.unpersisted.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take() else { return Ok(false) };
+        let Some(snapshot) =
+            self.unpersisted.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take()
+        else {
+            return Ok(false);
+        };
         let started = Instant::now();
         // One engine thread: the write runs beside rebuilds and queries on a small machine.
         let config = StoreConfig { max_threads: 1, ..self.store_config };
         let memory = crate::memory_context::memory_graph(self, &snapshot);
-        let written = tether_store::write_fresh_database_with_memory(&self.paths.database, &snapshot.graph, &memory, &snapshot.meta, config);
+        let written = tether_store::write_fresh_database_with_memory(
+            &self.paths.database,
+            &snapshot.graph,
+            &memory,
+            &snapshot.meta,
+            config,
+        );
         {
             let mut status = self.status.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
             match &written {
                 Ok(_) => {
-                    if status.last_persist_error.take().is_some() && status.last_error.as_deref().is_some_and(|error| error.starts_with("writing the graph database failed")) {
+                    if status.last_persist_error.take().is_some()
+                        && status.last_error.as_deref().is_some_and(|error| {
+                            error.starts_with("writing the graph database failed")
+                        })
+                    {
                         status.last_error = None;
                     }
                 }
@@ -210,7 +243,11 @@ impl DaemonState {
             }
         }
         written?;
-        tracing::info!(seconds = started.elapsed().as_secs_f64(), commit = snapshot.meta.head_commit.as_deref().unwrap_or("none"), "persisted the graph");
+        tracing::info!(
+            seconds = started.elapsed().as_secs_f64(),
+            commit = snapshot.meta.head_commit.as_deref().unwrap_or("none"),
+            "persisted the graph"
+        );
         Ok(true)
     }
 
@@ -244,11 +281,13 @@ impl DaemonState {
     pub fn freshness(&self, snapshot: &Snapshot) -> Freshness {
         let mut cached = self.freshness.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         if let Some((at, freshness)) = cached.as_ref() {
-            if at.elapsed() < FRESHNESS_TTL && freshness.indexed_commit == snapshot.meta.head_commit {
+            if at.elapsed() < FRESHNESS_TTL && freshness.indexed_commit == snapshot.meta.head_commit
+            {
                 return freshness.clone();
             }
         }
-        let freshness = tether_git::freshness(&self.paths.root, snapshot.meta.head_commit.as_deref());
+        let freshness =
+            tether_git::freshness(&self.paths.root, snapshot.meta.head_commit.as_deref());
         *cached = Some((Instant::now(), freshness.clone()));
         freshness
     }

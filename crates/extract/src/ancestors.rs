@@ -83,7 +83,8 @@ mod tests {
     fn the_descent_finds_what_walking_up_finds() {
         let mut parser = tree_sitter::Parser::new();
         parser.set_language(&tree_sitter_rust::LANGUAGE.into()).unwrap();
-        let source = "impl<T: Clone> S<T> { fn f(&self) { let x = || { g::<T>(a.b().c()) }; } }\nfn h() {}";
+        let source =
+            "impl<T: Clone> S<T> { fn f(&self) { let x = || { g::<T>(a.b().c()) }; } }\nfn h() {}";
         let tree = parser.parse(source, None).unwrap();
         let mut checked = 0;
         let mut cursor = tree.walk();
@@ -96,7 +97,9 @@ mod tests {
                 walked.push(identity(&ancestor));
                 current = ancestor.parent();
             }
-            let descended = while_extracting(&tree, || with_ancestors(node, |chain| chain.iter().map(identity).collect::<Vec<_>>()));
+            let descended = while_extracting(&tree, || {
+                with_ancestors(node, |chain| chain.iter().map(identity).collect::<Vec<_>>())
+            });
             assert_eq!(descended, walked, "{}", node.kind());
             checked += 1;
             if cursor.goto_first_child() {

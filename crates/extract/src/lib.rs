@@ -11,9 +11,12 @@
 /// than by comparing field names on every call. A call site sees one language's nodes only.
 macro_rules! field_child {
     ($node:expr, $name:literal) => {{
-        static FIELD_ID: std::sync::OnceLock<Option<std::num::NonZeroU16>> = std::sync::OnceLock::new();
+        static FIELD_ID: std::sync::OnceLock<Option<std::num::NonZeroU16>> =
+            std::sync::OnceLock::new();
         let node: tree_sitter::Node<'_> = $node;
-        FIELD_ID.get_or_init(|| node.language().field_id_for_name($name)).and_then(|id| node.child_by_field_id(id.get()))
+        FIELD_ID
+            .get_or_init(|| node.language().field_id_for_name($name))
+            .and_then(|id| node.child_by_field_id(id.get()))
     }};
 }
 
@@ -34,13 +37,13 @@ mod rust;
 mod rust_bindings;
 mod rust_implicit_calls;
 mod rust_imports;
+mod rust_item_macros;
+mod rust_macro_arguments;
 mod rust_pin_projections;
 mod rust_receivers;
 mod rust_salsa_structs;
 mod rust_test_macros;
 mod rust_value_references;
-mod rust_item_macros;
-mod rust_macro_arguments;
 
 use std::cell::RefCell;
 
@@ -104,15 +107,30 @@ pub struct SourceFile<'a> {
 ///
 /// Binary content (a NUL byte), invalid UTF-8 and files over `max_bytes` yield a facts value
 /// with no symbols and one diagnostic saying why.
-pub fn extract_bytes(path: &str, language: Language, module_name: &str, bytes: &[u8], max_bytes: u64) -> FileFacts {
+pub fn extract_bytes(
+    path: &str,
+    language: Language,
+    module_name: &str,
+    bytes: &[u8],
+    max_bytes: u64,
+) -> FileFacts {
     match text_or_diagnostic(path, bytes, max_bytes) {
         Ok(text) => extract(&SourceFile { path, language, module_name, text }),
-        Err(diagnostic) => FileFacts { path: path.to_string(), language: Some(language), diagnostics: vec![diagnostic], ..FileFacts::default() },
+        Err(diagnostic) => FileFacts {
+            path: path.to_string(),
+            language: Some(language),
+            diagnostics: vec![diagnostic],
+            ..FileFacts::default()
+        },
     }
 }
 
 /// The bytes as text (validated once), or why they are not.
-fn text_or_diagnostic<'a>(path: &str, bytes: &'a [u8], max_bytes: u64) -> Result<&'a str, Diagnostic> {
+fn text_or_diagnostic<'a>(
+    path: &str,
+    bytes: &'a [u8],
+    max_bytes: u64,
+) -> Result<&'a str, Diagnostic> {
     if bytes.len() as u64 <= max_bytes && !bytes.iter().take(8192).any(|byte| *byte == 0) {
         if let Ok(text) = std::str::from_utf8(bytes) {
             return Ok(text);
@@ -124,17 +142,24 @@ fn text_or_diagnostic<'a>(path: &str, bytes: &'a [u8], max_bytes: u64) -> Result
 /// Why bytes cannot be parsed as source text, if they cannot.
 pub fn reject_non_text(path: &str, bytes: &[u8], max_bytes: u64) -> Option<Diagnostic> {
     let (kind, message) = if bytes.len() as u64 > max_bytes {
-        (DiagnosticKind::TooLarge, format!("{} bytes is over the limit of {max_bytes} bytes; not parsed", bytes.len()))
+        (
+            DiagnosticKind::TooLarge,
+            format!("{} bytes is over the limit of {max_bytes} bytes; not parsed", bytes.len()),
+        )
     } else if bytes.iter().take(8192).any(|byte| *byte == 0) {
         (DiagnosticKind::Binary, "contains NUL bytes; looks binary, not parsed".to_string())
     } else if let Err(error) = std::str::from_utf8(bytes) {
-        (DiagnosticKind::NotUtf8, format!("not valid UTF-8 at byte {}; not parsed", error.valid_up_to()))
+        (
+            DiagnosticKind::NotUtf8,
+            format!("not valid UTF-8 at byte {}; not parsed", error.valid_up_to()),
+        )
     } else {
         return None;
     };
     let line = match kind {
         DiagnosticKind::NotUtf8 => {
-            let valid = std::str::from_utf8(bytes).err().map(|error| error.valid_up_to()).unwrap_or(0);
+            let valid =
+                std::str::from_utf8(bytes).err().map(|error| error.valid_up_to()).unwrap_or(0);
             Some(bytes[..valid].iter().filter(|byte| **byte == b'\n').count() as u32 + 1)
         }
         _ => None,
@@ -157,7 +182,9 @@ pub fn extract(file: &SourceFile<'_>) -> FileFacts {
     };
     // Items inside `cfg_rt! { … }`-style wrappers parse in place once the wrappers are blanked.
     let unwrapped = match file.language {
-        Language::Rust => rust_item_macros::unwrap_item_macros(&tree, file.text, |text| parse_tree(file.language, grammar, text)),
+        Language::Rust => rust_item_macros::unwrap_item_macros(&tree, file.text, |text| {
+            parse_tree(file.language, grammar, text)
+        }),
         Language::Python => None,
     };
     let (text, tree) = match &unwrapped {
@@ -188,7 +215,11 @@ pub fn parse_only(language: Language, text: &str) -> Option<usize> {
 }
 
 /// Parses with this thread's parser for the language, created on first use.
-fn parse_tree(language: Language, grammar: &tree_sitter::Language, text: &str) -> Option<tree_sitter::Tree> {
+fn parse_tree(
+    language: Language,
+    grammar: &tree_sitter::Language,
+    text: &str,
+) -> Option<tree_sitter::Tree> {
     PARSERS.with(|parsers| {
         let mut parsers = parsers.borrow_mut();
         let position = match parsers.iter().position(|(candidate, _)| *candidate == language) {
@@ -223,7 +254,12 @@ fn unsupported(file: &SourceFile<'_>, message: String) -> FileFacts {
     FileFacts {
         path: file.path.to_string(),
         language: Some(file.language),
-        diagnostics: vec![Diagnostic { path: file.path.to_string(), line: None, kind: DiagnosticKind::Unsupported, message }],
+        diagnostics: vec![Diagnostic {
+            path: file.path.to_string(),
+            line: None,
+            kind: DiagnosticKind::Unsupported,
+            message,
+        }],
         ..FileFacts::default()
     }
 }

@@ -27,7 +27,8 @@ pub struct RustCrate {
 /// case: `src/` holds no `__init__.py`.
 pub fn python_module_name(path: &str, is_package: impl Fn(&str) -> bool) -> String {
     let without_extension = path.strip_suffix(".py").unwrap_or(path);
-    let mut segments: Vec<&str> = without_extension.split('/').filter(|segment| !segment.is_empty()).collect();
+    let mut segments: Vec<&str> =
+        without_extension.split('/').filter(|segment| !segment.is_empty()).collect();
     let is_init = segments.len() > 1 && segments.last() == Some(&"__init__");
     if is_init {
         segments.pop();
@@ -50,7 +51,9 @@ pub fn python_module_name(path: &str, is_package: impl Fn(&str) -> bool) -> Stri
 pub fn rust_module_path(path: &str, crates: &[RustCrate]) -> String {
     let owner = crates
         .iter()
-        .filter(|candidate| candidate.directory.is_empty() || path.starts_with(&format!("{}/", candidate.directory)))
+        .filter(|candidate| {
+            candidate.directory.is_empty() || path.starts_with(&format!("{}/", candidate.directory))
+        })
         .max_by_key(|candidate| candidate.directory.len());
     let without_extension = path.strip_suffix(".rs").unwrap_or(path);
     let Some(owner) = owner else {
@@ -63,7 +66,8 @@ pub fn rust_module_path(path: &str, crates: &[RustCrate]) -> String {
     };
     let segments: Vec<&str> = inside.split('/').collect();
     if let Some(root_file) = owner.root_file.as_deref() {
-        let mut rest: Vec<&str> = segments.into_iter().filter(|segment| !segment.is_empty()).collect();
+        let mut rest: Vec<&str> =
+            segments.into_iter().filter(|segment| !segment.is_empty()).collect();
         if rest == [root_file] || rest.last() == Some(&"mod") {
             rest.pop();
         }
@@ -75,7 +79,8 @@ pub fn rust_module_path(path: &str, crates: &[RustCrate]) -> String {
         ["src", "bin", binary, "main"] => sanitize_segments([*binary].into_iter()),
         ["tests", rest @ ..] if owner.tests_root.is_some() && !rest.is_empty() => {
             let root = owner.tests_root.as_deref().unwrap_or_default();
-            let mut rest: Vec<&str> = rest.iter().copied().filter(|segment| rest.len() > 1 || *segment != root).collect();
+            let mut rest: Vec<&str> =
+                rest.iter().copied().filter(|segment| rest.len() > 1 || *segment != root).collect();
             if rest.last() == Some(&"mod") {
                 rest.pop();
             }
@@ -129,14 +134,27 @@ mod tests {
         assert_eq!(python_module_name("scripts/tool.py", is_package), "tool");
         assert_eq!(python_module_name("__init__.py", is_package), "__init__");
         // A namespace folder inside a package keeps the package's prefix.
-        assert_eq!(python_module_name("mypy/server/plain/deep.py", is_package), "mypy.server.plain.deep");
+        assert_eq!(
+            python_module_name("mypy/server/plain/deep.py", is_package),
+            "mypy.server.plain.deep"
+        );
     }
 
     #[test]
     fn rust_paths_follow_the_crate_layout() {
         let crates = [
-            RustCrate { name: "root_crate".into(), directory: "".into(), tests_root: None, root_file: None },
-            RustCrate { name: "my_lib".into(), directory: "crates/my-lib".into(), tests_root: None, root_file: None },
+            RustCrate {
+                name: "root_crate".into(),
+                directory: "".into(),
+                tests_root: None,
+                root_file: None,
+            },
+            RustCrate {
+                name: "my_lib".into(),
+                directory: "crates/my-lib".into(),
+                tests_root: None,
+                root_file: None,
+            },
         ];
         assert_eq!(rust_module_path("src/lib.rs", &crates), "root_crate");
         assert_eq!(rust_module_path("src/a/mod.rs", &crates), "root_crate::a");

@@ -3,7 +3,9 @@
 
 use std::collections::HashMap;
 
-use tether_model::{Diagnostic, DiagnosticKind, FileFacts, Language, Span, Symbol, SymbolId, SymbolKind};
+use tether_model::{
+    Diagnostic, DiagnosticKind, FileFacts, Language, Span, Symbol, SymbolId, SymbolKind,
+};
 use tree_sitter::{Node, Tree};
 
 use crate::query::{CaptureRole, DefinitionCapture, Tag};
@@ -37,7 +39,11 @@ impl<'tree> ScopeStack<'tree> {
 
     /// The innermost scope that is not a lambda: where call sites are attributed.
     pub(crate) fn innermost_named(&self) -> &OpenScope<'tree> {
-        self.scopes.iter().rev().find(|scope| scope.kind != SymbolKind::Lambda).expect("the module scope is named")
+        self.scopes
+            .iter()
+            .rev()
+            .find(|scope| scope.kind != SymbolKind::Lambda)
+            .expect("the module scope is named")
     }
 
     /// Where the innermost open `@local.scope` block ends: the end of a `let`'s reach,
@@ -51,7 +57,6 @@ impl<'tree> ScopeStack<'tree> {
         let position = self.scopes.iter().rposition(|scope| scope.kind != SymbolKind::Lambda)?;
         position.checked_sub(1).map(|index| &self.scopes[index])
     }
-
 }
 
 /// What a language decided about a definition tag.
@@ -78,25 +83,55 @@ pub(crate) trait Lowering {
     }
 
     /// The symbol a definition tag declares, or `None` to ignore the tag.
-    fn definition<'tree>(&self, capture: DefinitionCapture, tag: &Tag<'tree>, scopes: &ScopeStack, source: &str) -> Option<NewSymbol<'tree>>;
+    fn definition<'tree>(
+        &self,
+        capture: DefinitionCapture,
+        tag: &Tag<'tree>,
+        scopes: &ScopeStack,
+        source: &str,
+    ) -> Option<NewSymbol<'tree>>;
 
     /// Records the facts of a reference tag (calls, imports, supertypes, bindings). For
     /// definitions that carry references of their own (Rust impls), `definition_id` is set.
     fn reference(&self, tag: &Tag<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts);
 
     /// Called before a definition's symbol is pushed, for facts that belong to it (Rust impls).
-    fn after_definition(&self, _tag: &Tag<'_>, _symbol: &Symbol, _scopes: &ScopeStack, _source: &str, _facts: &mut FileFacts) {}
+    fn after_definition(
+        &self,
+        _tag: &Tag<'_>,
+        _symbol: &Symbol,
+        _scopes: &ScopeStack,
+        _source: &str,
+        _facts: &mut FileFacts,
+    ) {
+    }
 
     /// Called after a struct's symbol is pushed: the members an attribute macro generates for
     /// it (salsa's field getters), pushed after their parent.
-    fn generated_members(&self, _tag: &Tag<'_>, _symbol: &Symbol, _source: &str, _facts: &mut FileFacts) {}
+    fn generated_members(
+        &self,
+        _tag: &Tag<'_>,
+        _symbol: &Symbol,
+        _source: &str,
+        _facts: &mut FileFacts,
+    ) {
+    }
 }
 
 /// Runs the sweep over a parsed tree.
-pub(crate) fn sweep<L: Lowering>(lowering: &L, path: &str, module_name: &str, tree: &Tree, tags: &[Tag<'_>], source: &str) -> FileFacts {
-    let mut facts = FileFacts { path: path.to_string(), language: Some(L::LANGUAGE), ..FileFacts::default() };
+pub(crate) fn sweep<L: Lowering>(
+    lowering: &L,
+    path: &str,
+    module_name: &str,
+    tree: &Tree,
+    tags: &[Tag<'_>],
+    source: &str,
+) -> FileFacts {
+    let mut facts =
+        FileFacts { path: path.to_string(), language: Some(L::LANGUAGE), ..FileFacts::default() };
     let root = tree.root_node();
-    let module_short_name = module_name.rsplit(L::SEPARATOR).next().unwrap_or(module_name).to_string();
+    let module_short_name =
+        module_name.rsplit(L::SEPARATOR).next().unwrap_or(module_name).to_string();
     let module = Symbol {
         id: SymbolId::for_symbol(path, module_name, SymbolKind::Module, 0),
         kind: SymbolKind::Module,
@@ -104,7 +139,12 @@ pub(crate) fn sweep<L: Lowering>(lowering: &L, path: &str, module_name: &str, tr
         qualified_name: module_name.to_string(),
         path: path.to_string(),
         language: L::LANGUAGE,
-        span: Span { start_line: 1, end_line: (root.end_position().row as u32 + 1).max(1), start_byte: 0, end_byte: source.len() as u32 },
+        span: Span {
+            start_line: 1,
+            end_line: (root.end_position().row as u32 + 1).max(1),
+            start_byte: 0,
+            end_byte: source.len() as u32,
+        },
         parent: None,
         is_test: lowering.module_is_test(),
     };
@@ -132,11 +172,13 @@ pub(crate) fn sweep<L: Lowering>(lowering: &L, path: &str, module_name: &str, tr
         match tag.role {
             CaptureRole::LocalScope => scopes.local_scope_ends.push(tag.node.end_byte()),
             CaptureRole::Definition(capture) => {
-                let Some(new) = lowering.definition(capture, tag, &scopes, source) else { continue };
+                let Some(new) = lowering.definition(capture, tag, &scopes, source) else {
+                    continue;
+                };
                 let parent = scopes.innermost();
-                let qualified_name = new
-                    .qualified_name
-                    .unwrap_or_else(|| format!("{}{}{}", parent.child_prefix, L::SEPARATOR, new.name));
+                let qualified_name = new.qualified_name.unwrap_or_else(|| {
+                    format!("{}{}{}", parent.child_prefix, L::SEPARATOR, new.name)
+                });
                 let occurrence = occurrences.entry((qualified_name.clone(), new.kind)).or_insert(0);
                 let id = SymbolId::for_symbol(path, &qualified_name, new.kind, *occurrence);
                 *occurrence += 1;
@@ -218,7 +260,12 @@ fn report_syntax_errors(path: &str, root: Node<'_>, diagnostics: &mut Vec<Diagno
             } else {
                 "syntax error; facts outside the error region are kept".to_string()
             };
-            diagnostics.push(Diagnostic { path: path.to_string(), line: Some(line_of(node)), kind: DiagnosticKind::SyntaxError, message });
+            diagnostics.push(Diagnostic {
+                path: path.to_string(),
+                line: Some(line_of(node)),
+                kind: DiagnosticKind::SyntaxError,
+                message,
+            });
             continue;
         }
         if node.has_error() {

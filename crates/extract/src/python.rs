@@ -1,12 +1,15 @@
 //! Python lowering: classes, functions, methods and lambdas; calls, imports, bases, bindings.
 
-use tether_model::{Binding, BindingValue, CallSite, CalleeExpr, FileFacts, Import, ImportStyle, Language, Receiver, SupertypeRef, SymbolKind};
+use tether_model::{
+    Binding, BindingValue, CallSite, CalleeExpr, FileFacts, Import, ImportStyle, Language,
+    Receiver, SupertypeRef, SymbolKind,
+};
 use tree_sitter::Node;
 
-use crate::{FIXTURE_BINDING, OVERLOAD_BINDING, PROPERTY_BINDING, RETURN_BINDING, YIELD_BINDING};
 use crate::outline::{line_of, text_of, Lowering, NewSymbol, OpenScope, ScopeStack};
 use crate::python_annotations::{annotation_value, generator_element_path};
 use crate::query::{CaptureRole, DefinitionCapture, Tag};
+use crate::{FIXTURE_BINDING, OVERLOAD_BINDING, PROPERTY_BINDING, RETURN_BINDING, YIELD_BINDING};
 
 /// Call-site texts longer than this are cut (with `…`) in reports.
 const MAX_CALL_TEXT_BYTES: usize = 120;
@@ -27,14 +30,24 @@ fn is_python_test_file(path: &str) -> bool {
     file_name.starts_with("test_")
         || file_name.ends_with("_test.py")
         || file_name == "conftest.py"
-        || path.split('/').rev().skip(1).any(|directory| directory == "tests" || directory == "test")
+        || path
+            .split('/')
+            .rev()
+            .skip(1)
+            .any(|directory| directory == "tests" || directory == "test")
 }
 
 impl Lowering for PythonLowering {
     const LANGUAGE: Language = Language::Python;
     const SEPARATOR: &'static str = ".";
 
-    fn definition<'tree>(&self, capture: DefinitionCapture, tag: &Tag<'tree>, scopes: &ScopeStack, source: &str) -> Option<NewSymbol<'tree>> {
+    fn definition<'tree>(
+        &self,
+        capture: DefinitionCapture,
+        tag: &Tag<'tree>,
+        scopes: &ScopeStack,
+        source: &str,
+    ) -> Option<NewSymbol<'tree>> {
         let parent = scopes.innermost();
         let span_node = match tag.node.parent() {
             Some(decorated) if decorated.kind() == "decorated_definition" => decorated,
@@ -43,15 +56,26 @@ impl Lowering for PythonLowering {
         let (kind, name) = match capture {
             DefinitionCapture::Class => (SymbolKind::Class, text_of(tag.name?, source).to_string()),
             DefinitionCapture::Function => {
-                let kind = if parent.kind == SymbolKind::Class { SymbolKind::Method } else { SymbolKind::Function };
+                let kind = if parent.kind == SymbolKind::Class {
+                    SymbolKind::Method
+                } else {
+                    SymbolKind::Function
+                };
                 (kind, text_of(tag.name?, source).to_string())
             }
             DefinitionCapture::Lambda => (SymbolKind::Lambda, "<lambda>".to_string()),
             // `if __name__ == "__main__":` at module level runs only as a script.
             DefinitionCapture::Script => {
                 let condition = field_child!(tag.node, "condition")?;
-                let compact: String = text_of(condition, source).chars().filter(|character| !character.is_whitespace()).collect();
-                let is_guard = parent.kind == SymbolKind::Module && matches!(compact.as_str(), "__name__==\"__main__\"" | "__name__=='__main__'");
+                let compact: String = text_of(condition, source)
+                    .chars()
+                    .filter(|character| !character.is_whitespace())
+                    .collect();
+                let is_guard = parent.kind == SymbolKind::Module
+                    && matches!(
+                        compact.as_str(),
+                        "__name__==\"__main__\"" | "__name__=='__main__'"
+                    );
                 if !is_guard {
                     return None;
                 }
@@ -62,16 +86,27 @@ impl Lowering for PythonLowering {
         let is_test = self.is_test_file
             && match kind {
                 SymbolKind::Class => name.starts_with("Test"),
-                SymbolKind::Function => name.starts_with("test") && parent.kind == SymbolKind::Module,
+                SymbolKind::Function => {
+                    name.starts_with("test") && parent.kind == SymbolKind::Module
+                }
                 SymbolKind::Method => name.starts_with("test") && parent.is_test,
                 _ => false,
             };
         Some(NewSymbol { kind, name, span_node, child_prefix: None, qualified_name: None, is_test })
     }
 
-    fn after_definition(&self, tag: &Tag<'_>, symbol: &tether_model::Symbol, _scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+    fn after_definition(
+        &self,
+        tag: &Tag<'_>,
+        symbol: &tether_model::Symbol,
+        _scopes: &ScopeStack,
+        source: &str,
+        facts: &mut FileFacts,
+    ) {
         if symbol.kind == SymbolKind::Class {
-            crate::python_fixture_requests::record_fixture_requests(tag.node, symbol, false, source, facts);
+            crate::python_fixture_requests::record_fixture_requests(
+                tag.node, symbol, false, source, facts,
+            );
         }
         if !symbol.kind.is_callable() {
             return;
@@ -81,23 +116,57 @@ impl Lowering for PythonLowering {
         // (`-> Iterator[T]`) as what it yields, which is what a pytest fixture gives.
         if let Some(annotation) = field_child!(tag.node, "return_type") {
             if let Some(path) = generator_element_path(annotation, source) {
-                facts.bindings.push(Binding::everywhere(symbol.id, YIELD_BINDING.to_string(), BindingValue::named_type(path), line));
+                facts.bindings.push(Binding::everywhere(
+                    symbol.id,
+                    YIELD_BINDING.to_string(),
+                    BindingValue::named_type(path),
+                    line,
+                ));
             } else if let Some(value) = annotation_value(annotation, source) {
-                facts.bindings.push(Binding::everywhere(symbol.id, RETURN_BINDING.to_string(), value, line));
+                facts.bindings.push(Binding::everywhere(
+                    symbol.id,
+                    RETURN_BINDING.to_string(),
+                    value,
+                    line,
+                ));
             }
         }
         let decorators = decorator_names(tag.node, source);
-        if symbol.kind == SymbolKind::Method && decorators.iter().any(|name| matches!(name.as_str(), "property" | "cached_property" | "abstractproperty" | "getter")) {
-            facts.bindings.push(Binding::everywhere(symbol.id, PROPERTY_BINDING.to_string(), BindingValue::Unknown, line));
+        if symbol.kind == SymbolKind::Method
+            && decorators.iter().any(|name| {
+                matches!(
+                    name.as_str(),
+                    "property" | "cached_property" | "abstractproperty" | "getter"
+                )
+            })
+        {
+            facts.bindings.push(Binding::everywhere(
+                symbol.id,
+                PROPERTY_BINDING.to_string(),
+                BindingValue::Unknown,
+                line,
+            ));
         }
         if decorators.iter().any(|name| name == "overload") {
-            facts.bindings.push(Binding::everywhere(symbol.id, OVERLOAD_BINDING.to_string(), BindingValue::Unknown, line));
+            facts.bindings.push(Binding::everywhere(
+                symbol.id,
+                OVERLOAD_BINDING.to_string(),
+                BindingValue::Unknown,
+                line,
+            ));
         }
         let is_fixture = decorators.iter().any(|name| name == "fixture");
         if is_fixture {
-            facts.bindings.push(Binding::everywhere(symbol.id, FIXTURE_BINDING.to_string(), BindingValue::Unknown, line));
+            facts.bindings.push(Binding::everywhere(
+                symbol.id,
+                FIXTURE_BINDING.to_string(),
+                BindingValue::Unknown,
+                line,
+            ));
         }
-        crate::python_fixture_requests::record_fixture_requests(tag.node, symbol, is_fixture, source, facts);
+        crate::python_fixture_requests::record_fixture_requests(
+            tag.node, symbol, is_fixture, source, facts,
+        );
         // A decorator that is not known to hand the function back as it was receives it as a
         // value (a registry, a framework route, a wrapper): the function escapes there.
         if let (Some(decorator), Some(parent)) = (first_decorator(tag.node), symbol.parent) {
@@ -116,15 +185,27 @@ impl Lowering for PythonLowering {
     fn reference(&self, tag: &Tag<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
         match tag.role {
             CaptureRole::Call => {
-                let callee_node = if tag.node.kind() == "call" { field_child!(tag.node, "function") } else { Some(tag.node) };
+                let callee_node = if tag.node.kind() == "call" {
+                    field_child!(tag.node, "function")
+                } else {
+                    Some(tag.node)
+                };
                 let Some(callee_node) = callee_node else { return };
                 let caller = caller_scope(tag.node, scopes);
                 let callee = callee_expression(callee_node, source);
                 if tag.node.kind() == "call" {
                     record_function_references(tag.node, &callee, caller, source, facts);
-                    crate::python_implicit_calls::lower_builtin_protocol_call(tag.node, &callee, caller, source, facts);
+                    crate::python_implicit_calls::lower_builtin_protocol_call(
+                        tag.node, &callee, caller, source, facts,
+                    );
                 }
-                facts.calls.push(CallSite { caller, callee, line: line_of(tag.node), byte: tag.node.start_byte() as u32, text: shorten(text_of(callee_node, source)) });
+                facts.calls.push(CallSite {
+                    caller,
+                    callee,
+                    line: line_of(tag.node),
+                    byte: tag.node.start_byte() as u32,
+                    text: shorten(text_of(callee_node, source)),
+                });
             }
             CaptureRole::Import => lower_import(tag.node, scopes, source, facts),
             CaptureRole::Inherits => {
@@ -133,21 +214,38 @@ impl Lowering for PythonLowering {
                 }
                 // `class FDCapture(FDCaptureBase[str])`: the generic base's class.
                 let base = match tag.node.kind() {
-                    "subscript" => field_child!(tag.node, "value").filter(|value| !matches!(text_of(*value, source), "Generic" | "Protocol" | "typing.Generic" | "typing.Protocol")),
+                    "subscript" => field_child!(tag.node, "value").filter(|value| {
+                        !matches!(
+                            text_of(*value, source),
+                            "Generic" | "Protocol" | "typing.Generic" | "typing.Protocol"
+                        )
+                    }),
                     _ => Some(tag.node),
                 };
                 if let Some(path) = base.and_then(|base| dotted_path(base, source)) {
                     // The class being defined is the innermost scope: its name precedes its bases.
                     let subtype = scopes.innermost();
                     if subtype.kind == SymbolKind::Class {
-                        facts.supertypes.push(SupertypeRef { subtype: subtype.id, path, line: line_of(tag.node) });
+                        facts.supertypes.push(SupertypeRef {
+                            subtype: subtype.id,
+                            path,
+                            line: line_of(tag.node),
+                        });
                     }
                 }
             }
-            CaptureRole::Binding => crate::python_bindings::lower_binding(tag.node, scopes, source, facts),
-            CaptureRole::Value => crate::python_value_references::lower_value_positions(tag.node, scopes, source, facts),
-            CaptureRole::Protocol => crate::python_implicit_calls::lower_protocol_calls(tag.node, scopes, source, facts),
-            CaptureRole::Attribute => crate::python_implicit_calls::lower_attribute_read(tag.node, scopes, source, facts),
+            CaptureRole::Binding => {
+                crate::python_bindings::lower_binding(tag.node, scopes, source, facts)
+            }
+            CaptureRole::Value => crate::python_value_references::lower_value_positions(
+                tag.node, scopes, source, facts,
+            ),
+            CaptureRole::Protocol => {
+                crate::python_implicit_calls::lower_protocol_calls(tag.node, scopes, source, facts)
+            }
+            CaptureRole::Attribute => {
+                crate::python_implicit_calls::lower_attribute_read(tag.node, scopes, source, facts)
+            }
             CaptureRole::Name | CaptureRole::Definition(_) | CaptureRole::LocalScope => {}
         }
     }
@@ -156,16 +254,23 @@ impl Lowering for PythonLowering {
 /// The first decorator of a decorated definition.
 fn first_decorator(definition: Node<'_>) -> Option<Node<'_>> {
     let decorated = definition.parent().filter(|parent| parent.kind() == "decorated_definition")?;
-    let first = decorated.named_children(&mut decorated.walk()).find(|child| child.kind() == "decorator");
+    let first =
+        decorated.named_children(&mut decorated.walk()).find(|child| child.kind() == "decorator");
     first
 }
 
 /// The last name of each decorator of a definition: `property` for `@property`, `fixture` for
 /// `@pytest.fixture(scope="session")`, `setter` for `@x.setter`.
 fn decorator_names(definition: Node<'_>, source: &str) -> Vec<String> {
-    let Some(decorated) = definition.parent().filter(|parent| parent.kind() == "decorated_definition") else { return Vec::new() };
+    let Some(decorated) =
+        definition.parent().filter(|parent| parent.kind() == "decorated_definition")
+    else {
+        return Vec::new();
+    };
     let mut names = Vec::new();
-    for decorator in decorated.named_children(&mut decorated.walk()).filter(|child| child.kind() == "decorator") {
+    for decorator in
+        decorated.named_children(&mut decorated.walk()).filter(|child| child.kind() == "decorator")
+    {
         let Some(mut expression) = decorator.named_child(0) else { continue };
         if expression.kind() == "call" {
             let Some(function) = field_child!(expression, "function") else { continue };
@@ -180,13 +285,33 @@ fn decorator_names(definition: Node<'_>, source: &str) -> Vec<String> {
 
 /// Higher-order functions whose function arguments they call.
 pub(crate) const HIGHER_ORDER_FUNCTIONS: &[&str] = &[
-    "map", "filter", "sorted", "min", "max", "reduce", "partial", "starmap", "filterfalse", "takewhile", "dropwhile", "groupby",
-    "accumulate", "submit", "run_in_executor", "apply",
+    "map",
+    "filter",
+    "sorted",
+    "min",
+    "max",
+    "reduce",
+    "partial",
+    "starmap",
+    "filterfalse",
+    "takewhile",
+    "dropwhile",
+    "groupby",
+    "accumulate",
+    "submit",
+    "run_in_executor",
+    "apply",
 ];
 
 /// Function names passed to a higher-order call: positional arguments and `key=`, `func=`,
 /// `function=`, `callback=`, `target=`, `default_factory=`.
-fn record_function_references(call: Node<'_>, callee: &CalleeExpr, caller: tether_model::SymbolId, source: &str, facts: &mut FileFacts) {
+fn record_function_references(
+    call: Node<'_>,
+    callee: &CalleeExpr,
+    caller: tether_model::SymbolId,
+    source: &str,
+    facts: &mut FileFacts,
+) {
     let name = match callee {
         CalleeExpr::Path(path) => path.last().map(String::as_str),
         CalleeExpr::Method { name, .. } => Some(name.as_str()),
@@ -198,8 +323,12 @@ fn record_function_references(call: Node<'_>, callee: &CalleeExpr, caller: tethe
     for argument in arguments.named_children(&mut arguments.walk()) {
         let value = match argument.kind() {
             "keyword_argument" => {
-                let keyword = field_child!(argument, "name").map(|name| text_of(name, source)).unwrap_or("");
-                if !matches!(keyword, "key" | "func" | "function" | "callback" | "target" | "default_factory") {
+                let keyword =
+                    field_child!(argument, "name").map(|name| text_of(name, source)).unwrap_or("");
+                if !matches!(
+                    keyword,
+                    "key" | "func" | "function" | "callback" | "target" | "default_factory"
+                ) {
                     continue;
                 }
                 field_child!(argument, "value")
@@ -209,7 +338,13 @@ fn record_function_references(call: Node<'_>, callee: &CalleeExpr, caller: tethe
         };
         let Some(value) = value else { continue };
         if let Some(path) = dotted_path(value, source) {
-            facts.function_references.push(CallSite { caller, callee: CalleeExpr::Path(path), line: line_of(value), byte: value.start_byte() as u32, text: shorten(text_of(value, source)) });
+            facts.function_references.push(CallSite {
+                caller,
+                callee: CalleeExpr::Path(path),
+                line: line_of(value),
+                byte: value.start_byte() as u32,
+                text: shorten(text_of(value, source)),
+            });
         }
     }
 }
@@ -218,7 +353,10 @@ fn record_function_references(call: Node<'_>, callee: &CalleeExpr, caller: tethe
 /// so a call inside a parameter list belongs to the function's enclosing scope.
 pub(crate) fn caller_scope(call: Node<'_>, scopes: &ScopeStack<'_>) -> tether_model::SymbolId {
     let named = scopes.innermost_named();
-    if named.kind.is_callable() && scopes.innermost().id == named.id && is_inside_parameters(call, named) {
+    if named.kind.is_callable()
+        && scopes.innermost().id == named.id
+        && is_inside_parameters(call, named)
+    {
         if let Some(enclosing) = scopes.enclosing_of_innermost_named() {
             return enclosing.id;
         }
@@ -229,7 +367,10 @@ pub(crate) fn caller_scope(call: Node<'_>, scopes: &ScopeStack<'_>) -> tether_mo
 /// Whether `node` lies in the parameter list of `function`, its innermost scope (a default
 /// value), read from the function's `parameters` field rather than by walking up the tree.
 fn is_inside_parameters(node: Node<'_>, function: &OpenScope<'_>) -> bool {
-    let parameters = function.node.filter(|definition| definition.kind() == "function_definition").and_then(|definition| field_child!(definition, "parameters"));
+    let parameters = function
+        .node
+        .filter(|definition| definition.kind() == "function_definition")
+        .and_then(|definition| field_child!(definition, "parameters"));
     parameters.is_some_and(|parameters| parameters.byte_range().contains(&node.start_byte()))
 }
 
@@ -239,13 +380,19 @@ pub(crate) fn callee_expression(node: Node<'_>, source: &str) -> CalleeExpr {
         return CalleeExpr::Path(path);
     }
     if node.kind() == "subscript" {
-        if let Some(path) = field_child!(node, "value").and_then(|value| dotted_path(value, source)) {
+        if let Some(path) = field_child!(node, "value").and_then(|value| dotted_path(value, source))
+        {
             return CalleeExpr::Indexed(path);
         }
     }
     if node.kind() == "attribute" {
-        if let (Some(object), Some(attribute)) = (field_child!(node, "object"), field_child!(node, "attribute")) {
-            return CalleeExpr::Method { receiver: value_receiver(object, source), name: text_of(attribute, source).to_string() };
+        if let (Some(object), Some(attribute)) =
+            (field_child!(node, "object"), field_child!(node, "attribute"))
+        {
+            return CalleeExpr::Method {
+                receiver: value_receiver(object, source),
+                name: text_of(attribute, source).to_string(),
+            };
         }
     }
     CalleeExpr::Other
@@ -283,7 +430,11 @@ pub(crate) fn dotted_path(node: Node<'_>, source: &str) -> Option<Vec<String>> {
             path.push(text_of(field_child!(node, "attribute")?, source).to_string());
             Some(path)
         }
-        "dotted_name" => Some(node.named_children(&mut node.walk()).map(|part| text_of(part, source).to_string()).collect()),
+        "dotted_name" => Some(
+            node.named_children(&mut node.walk())
+                .map(|part| text_of(part, source).to_string())
+                .collect(),
+        ),
         _ => None,
     }
 }
@@ -296,17 +447,35 @@ fn lower_import(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut F
         "import_statement" => {
             for name in node.children_by_field_name("name", &mut cursor) {
                 let (path_node, alias) = split_alias(name, source);
-                let Some(path) = path_node.and_then(|path_node| dotted_path(path_node, source)) else { continue };
+                let Some(path) = path_node.and_then(|path_node| dotted_path(path_node, source))
+                else {
+                    continue;
+                };
                 // `import a.b` binds `a`.
                 let alias = alias.or_else(|| path.first().cloned());
-                facts.imports.push(Import { scope, style: ImportStyle::PythonImport, relative_level: 0, path, alias, is_glob: false, is_public: true, line });
+                facts.imports.push(Import {
+                    scope,
+                    style: ImportStyle::PythonImport,
+                    relative_level: 0,
+                    path,
+                    alias,
+                    is_glob: false,
+                    is_public: true,
+                    line,
+                });
             }
         }
         "import_from_statement" => {
             let Some(module_node) = field_child!(node, "module_name") else { return };
             let (relative_level, module_path) = if module_node.kind() == "relative_import" {
-                let prefix = module_node.named_children(&mut module_node.walk()).find(|child| child.kind() == "import_prefix");
-                let level = prefix.map(|prefix| text_of(prefix, source).chars().filter(|c| *c == '.').count() as u32).unwrap_or(1);
+                let prefix = module_node
+                    .named_children(&mut module_node.walk())
+                    .find(|child| child.kind() == "import_prefix");
+                let level = prefix
+                    .map(|prefix| {
+                        text_of(prefix, source).chars().filter(|c| *c == '.').count() as u32
+                    })
+                    .unwrap_or(1);
                 let path = module_node
                     .named_children(&mut module_node.walk())
                     .find(|child| child.kind() == "dotted_name")
@@ -316,18 +485,41 @@ fn lower_import(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut F
             } else {
                 (0, dotted_path(module_node, source).unwrap_or_default())
             };
-            let is_glob = node.named_children(&mut node.walk()).any(|child| child.kind() == "wildcard_import");
+            let is_glob = node
+                .named_children(&mut node.walk())
+                .any(|child| child.kind() == "wildcard_import");
             if is_glob {
-                facts.imports.push(Import { scope, style: ImportStyle::PythonFrom, relative_level, path: module_path, alias: None, is_glob: true, is_public: true, line });
+                facts.imports.push(Import {
+                    scope,
+                    style: ImportStyle::PythonFrom,
+                    relative_level,
+                    path: module_path,
+                    alias: None,
+                    is_glob: true,
+                    is_public: true,
+                    line,
+                });
                 return;
             }
             for name in node.children_by_field_name("name", &mut cursor) {
                 let (name_node, alias) = split_alias(name, source);
-                let Some(imported) = name_node.and_then(|name_node| dotted_path(name_node, source)) else { continue };
+                let Some(imported) = name_node.and_then(|name_node| dotted_path(name_node, source))
+                else {
+                    continue;
+                };
                 let mut path = module_path.clone();
                 path.extend(imported.iter().cloned());
                 let alias = alias.or_else(|| imported.last().cloned());
-                facts.imports.push(Import { scope, style: ImportStyle::PythonFrom, relative_level, path, alias, is_glob: false, is_public: true, line });
+                facts.imports.push(Import {
+                    scope,
+                    style: ImportStyle::PythonFrom,
+                    relative_level,
+                    path,
+                    alias,
+                    is_glob: false,
+                    is_public: true,
+                    line,
+                });
             }
         }
         _ => {}
@@ -361,7 +553,12 @@ pub(crate) fn literal_type(kind: &str) -> Option<&'static str> {
 
 pub(crate) fn shorten(text: &str) -> String {
     // Most callees are short and on one line: copy them as they are.
-    if text.len() <= MAX_CALL_TEXT_BYTES && !text.contains(['\n', '\r', '\t']) && !text.contains("  ") && !text.starts_with(' ') && !text.ends_with(' ') {
+    if text.len() <= MAX_CALL_TEXT_BYTES
+        && !text.contains(['\n', '\r', '\t'])
+        && !text.contains("  ")
+        && !text.starts_with(' ')
+        && !text.ends_with(' ')
+    {
         return text.to_string();
     }
     let single_line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");

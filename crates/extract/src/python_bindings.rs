@@ -4,14 +4,19 @@
 use tether_model::{Binding, BindingValue, FileFacts, Receiver, SymbolKind};
 use tree_sitter::Node;
 
-use crate::{RETURN_BINDING, YIELD_BINDING};
 use crate::outline::{line_of, text_of, ScopeStack};
 use crate::python::{callee_expression, dotted_path, literal_type, value_receiver};
 use crate::python_annotations::annotation_value;
+use crate::{RETURN_BINDING, YIELD_BINDING};
 
 /// Lowers one `@local.definition` capture. Parameter lists, loops and `with` items are
 /// captured whole, which keeps the query cheap, and their binding children are lowered.
-pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+pub(crate) fn lower_binding(
+    node: Node<'_>,
+    scopes: &ScopeStack,
+    source: &str,
+    facts: &mut FileFacts,
+) {
     match node.kind() {
         "parameters" => {
             let mut cursor = node.walk();
@@ -21,7 +26,9 @@ pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, f
         }
         "for_statement" | "for_in_clause" => lower_loop_variables(node, scopes, source, facts),
         "with_item" => {
-            if let Some(pattern) = field_child!(node, "value").filter(|value| value.kind() == "as_pattern") {
+            if let Some(pattern) =
+                field_child!(node, "value").filter(|value| value.kind() == "as_pattern")
+            {
                 lower_one_binding(pattern, scopes, source, facts);
             }
         }
@@ -43,7 +50,14 @@ pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, f
                 },
             };
             let scope = scopes.innermost_named().id;
-            facts.bindings.push(Binding { scope, name, value: BindingValue::named_type(class_path), line: line_of(node), visible_from, visible_to });
+            facts.bindings.push(Binding {
+                scope,
+                name,
+                value: BindingValue::named_type(class_path),
+                line: line_of(node),
+                visible_from,
+                visible_to,
+            });
         }
         _ => lower_one_binding(node, scopes, source, facts),
     }
@@ -68,24 +82,44 @@ fn lower_one_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &
                 annotation_value(annotation, source)
             } else if let Some(right) = right {
                 match right.kind() {
-                    "call" => field_child!(right, "function").map(|function| BindingValue::CallResult(callee_expression(function, source))),
+                    "call" => field_child!(right, "function").map(|function| {
+                        BindingValue::CallResult(callee_expression(function, source))
+                    }),
                     // `self.x = x` copies what is known of a parameter or local `x`.
                     "identifier" => {
                         let source_name = text_of(right, source);
-                        let copied = facts.bindings.iter().rev().find(|binding| binding.scope == named.id && binding.name == source_name).map(|binding| binding.value.clone());
+                        let copied = facts
+                            .bindings
+                            .iter()
+                            .rev()
+                            .find(|binding| {
+                                binding.scope == named.id && binding.name == source_name
+                            })
+                            .map(|binding| binding.value.clone());
                         // Otherwise the name as the scope sees it: `local = LocalPath` (an alias).
-                        Some(copied.unwrap_or_else(|| BindingValue::Expression(tether_model::Receiver::Path(vec![source_name.to_string()]))))
+                        Some(copied.unwrap_or_else(|| {
+                            BindingValue::Expression(tether_model::Receiver::Path(vec![
+                                source_name.to_string(),
+                            ]))
+                        }))
                     }
                     // `tw = reporter._tw`, `LEGACY_PATH = py.path.local`: the attribute's value.
-                    "attribute" => dotted_path(right, source).map(|path| BindingValue::Expression(tether_model::Receiver::Path(path))),
+                    "attribute" => dotted_path(right, source)
+                        .map(|path| BindingValue::Expression(tether_model::Receiver::Path(path))),
                     // `rep = reports[1]`: an element.
                     "subscript" => Some(BindingValue::Expression(value_receiver(right, source))),
                     // `__all__ = ["a", "b"]`: the names a star import takes.
                     "list" | "tuple" if name_path == ["__all__"] => exported_names(right, source),
-                    "list" | "tuple" | "set" | "dictionary" => Some(collection_of_names(right, source).unwrap_or_else(|| {
-                        BindingValue::named_type(vec![literal_type(right.kind()).unwrap_or("list").to_string()])
+                    "list" | "tuple" | "set" | "dictionary" => {
+                        Some(collection_of_names(right, source).unwrap_or_else(|| {
+                            BindingValue::named_type(vec![literal_type(right.kind())
+                                .unwrap_or("list")
+                                .to_string()])
+                        }))
+                    }
+                    kind => Some(literal_type(kind).map_or(BindingValue::Unknown, |type_name| {
+                        BindingValue::named_type(vec![type_name.to_string()])
                     })),
-                    kind => Some(literal_type(kind).map_or(BindingValue::Unknown, |type_name| BindingValue::named_type(vec![type_name.to_string()]))),
                 }
             } else {
                 None
@@ -93,7 +127,12 @@ fn lower_one_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &
             let Some(value) = value else { return };
             // A class-body annotation or assignment (`x: T`) describes an attribute (`self.x`).
             if named.kind == SymbolKind::Class && name_path.len() == 1 {
-                facts.bindings.push(Binding::everywhere(named.id, format!("self.{}", name_path[0]), value, line));
+                facts.bindings.push(Binding::everywhere(
+                    named.id,
+                    format!("self.{}", name_path[0]),
+                    value,
+                    line,
+                ));
                 return;
             }
             // `self.h = H()` inside a method describes the class's attribute.
@@ -110,21 +149,38 @@ fn lower_one_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &
             };
             // An attribute is everywhere in its class; a local from the end of its assignment.
             let binding = match name_path.len() {
-                1 => Binding { scope, name: name_path.join("."), value, line, visible_from: node.end_byte() as u32, visible_to: u32::MAX },
+                1 => Binding {
+                    scope,
+                    name: name_path.join("."),
+                    value,
+                    line,
+                    visible_from: node.end_byte() as u32,
+                    visible_to: u32::MAX,
+                },
                 _ => Binding::everywhere(scope, name_path.join("."), value, line),
             };
             facts.bindings.push(binding);
         }
         // Untyped parameters and loop variables: locals of no visible type.
         "identifier" | "default_parameter" => {
-            let name = if node.kind() == "identifier" { Some(node) } else { field_child!(node, "name") };
+            let name =
+                if node.kind() == "identifier" { Some(node) } else { field_child!(node, "name") };
             let Some(name) = name.filter(|name| name.kind() == "identifier") else { return };
             let is_parameter = node.parent().is_some_and(|parent| parent.kind() == "parameters");
             // Parameters belong to the function being defined (the innermost scope); loop
             // variables to the innermost named scope.
-            let scope = if is_parameter { scopes.innermost().id } else { scopes.innermost_named().id };
-            let value = if is_parameter { BindingValue::UntypedParameter } else { BindingValue::Unknown };
-            facts.bindings.push(Binding { scope, name: text_of(name, source).to_string(), value, line, visible_from: node.start_byte() as u32, visible_to: u32::MAX });
+            let scope =
+                if is_parameter { scopes.innermost().id } else { scopes.innermost_named().id };
+            let value =
+                if is_parameter { BindingValue::UntypedParameter } else { BindingValue::Unknown };
+            facts.bindings.push(Binding {
+                scope,
+                name: text_of(name, source).to_string(),
+                value,
+                line,
+                visible_from: node.start_byte() as u32,
+                visible_to: u32::MAX,
+            });
         }
         // `return x` / `yield x` in a function without a return annotation: the binding `return`.
         "return_statement" | "yield" => {
@@ -135,43 +191,84 @@ fn lower_one_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &
             // An annotation says it all; and a function's own statements only (not a class's
             // or a nested function's, which are their own innermost scopes).
             let mut ancestor = node.parent();
-            while let Some(current) = ancestor.filter(|current| !matches!(current.kind(), "function_definition" | "lambda" | "class_definition")) {
+            while let Some(current) = ancestor.filter(|current| {
+                !matches!(current.kind(), "function_definition" | "lambda" | "class_definition")
+            }) {
                 ancestor = current.parent();
             }
-            if ancestor.is_none_or(|definition| definition.kind() != "function_definition" || field_child!(definition, "return_type").is_some()) {
+            if ancestor.is_none_or(|definition| {
+                definition.kind() != "function_definition"
+                    || field_child!(definition, "return_type").is_some()
+            }) {
                 return;
             }
-            let Some(value) = node.named_child(0).filter(|value| !value.kind().ends_with("comment")) else { return };
+            let Some(value) =
+                node.named_child(0).filter(|value| !value.kind().ends_with("comment"))
+            else {
+                return;
+            };
             let value = match value.kind() {
-                "call" => field_child!(value, "function").map(|callee| BindingValue::CallResult(callee_expression(callee, source))),
-                "identifier" | "attribute" => dotted_path(value, source).map(|path| BindingValue::Expression(tether_model::Receiver::Path(path))),
+                "call" => field_child!(value, "function")
+                    .map(|callee| BindingValue::CallResult(callee_expression(callee, source))),
+                "identifier" | "attribute" => dotted_path(value, source)
+                    .map(|path| BindingValue::Expression(tether_model::Receiver::Path(path))),
                 _ => None,
             };
             let Some(value) = value else { return };
             // A generator's yields are not what calling it returns, but they are what a pytest
             // fixture gives the tests that name it.
             let name = if node.kind() == "yield" { YIELD_BINDING } else { RETURN_BINDING };
-            facts.bindings.push(Binding { scope: function.id, name: name.to_string(), value, line, visible_from: node.start_byte() as u32, visible_to: u32::MAX });
+            facts.bindings.push(Binding {
+                scope: function.id,
+                name: name.to_string(),
+                value,
+                line,
+                visible_from: node.start_byte() as u32,
+                visible_to: u32::MAX,
+            });
         }
         "as_pattern" => {
-            let Some(alias) = field_child!(node, "alias").and_then(|alias| alias.named_child(0)).filter(|alias| alias.kind() == "identifier") else { return };
+            let Some(alias) = field_child!(node, "alias")
+                .and_then(|alias| alias.named_child(0))
+                .filter(|alias| alias.kind() == "identifier")
+            else {
+                return;
+            };
             let value = node
                 .named_child(0)
                 .filter(|value| value.kind() == "call")
                 .and_then(|call| field_child!(call, "function"))
-                .map_or(BindingValue::Unknown, |function| BindingValue::EnteredContext(callee_expression(function, source)));
-            facts.bindings.push(Binding { scope: scopes.innermost_named().id, name: text_of(alias, source).to_string(), value, line, visible_from: node.end_byte() as u32, visible_to: u32::MAX });
+                .map_or(BindingValue::Unknown, |function| {
+                    BindingValue::EnteredContext(callee_expression(function, source))
+                });
+            facts.bindings.push(Binding {
+                scope: scopes.innermost_named().id,
+                name: text_of(alias, source).to_string(),
+                value,
+                line,
+                visible_from: node.end_byte() as u32,
+                visible_to: u32::MAX,
+            });
         }
         "typed_parameter" | "typed_default_parameter" => {
             let name = match node.kind() {
-                "typed_parameter" => node.named_children(&mut node.walk()).find(|child| child.kind() == "identifier"),
+                "typed_parameter" => {
+                    node.named_children(&mut node.walk()).find(|child| child.kind() == "identifier")
+                }
                 _ => field_child!(node, "name"),
             };
             let (Some(name), Some(annotation)) = (name, field_child!(node, "type")) else { return };
             let Some(value) = annotation_value(annotation, source) else { return };
             // Parameters belong to the function being defined, which is the innermost scope.
             let scope = scopes.innermost().id;
-            facts.bindings.push(Binding { scope, name: text_of(name, source).to_string(), value, line, visible_from: node.start_byte() as u32, visible_to: u32::MAX });
+            facts.bindings.push(Binding {
+                scope,
+                name: text_of(name, source).to_string(),
+                value,
+                line,
+                visible_from: node.start_byte() as u32,
+                visible_to: u32::MAX,
+            });
         }
         _ => {}
     }
@@ -180,11 +277,18 @@ fn lower_one_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &
 /// `for x in xs` (or a comprehension's `for x in xs`): `x` is an element of `xs`; `for a, b in
 /// pairs` binds each name to an element of the pair.
 fn lower_loop_variables(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
-    let (Some(left), Some(right)) = (field_child!(node, "left"), field_child!(node, "right")) else { return };
-    let element = Some(value_receiver(right, source)).filter(|iterated| *iterated != Receiver::Other).map(BindingValue::ElementOf);
+    let (Some(left), Some(right)) = (field_child!(node, "left"), field_child!(node, "right"))
+    else {
+        return;
+    };
+    let element = Some(value_receiver(right, source))
+        .filter(|iterated| *iterated != Receiver::Other)
+        .map(BindingValue::ElementOf);
     // A loop's names are in force after its iterable; a comprehension's in all of it.
     let (visible_from, visible_to) = match (node.kind(), node.parent()) {
-        ("for_in_clause", Some(comprehension)) => (comprehension.start_byte() as u32, comprehension.end_byte() as u32),
+        ("for_in_clause", Some(comprehension)) => {
+            (comprehension.start_byte() as u32, comprehension.end_byte() as u32)
+        }
         _ => (right.end_byte() as u32, u32::MAX),
     };
     let scope = scopes.innermost_named().id;
@@ -204,19 +308,38 @@ fn lower_loop_variables(node: Node<'_>, scopes: &ScopeStack, source: &str, facts
     for (name, position) in names {
         let value = match (&element, position) {
             (Some(element), None) => element.clone(),
-            (Some(element), Some(position)) => BindingValue::TupleElement { of: Box::new(element.clone()), position },
+            (Some(element), Some(position)) => {
+                BindingValue::TupleElement { of: Box::new(element.clone()), position }
+            }
             (None, _) => BindingValue::Unknown,
         };
-        facts.bindings.push(Binding { scope, name: text_of(name, source).to_string(), value, line, visible_from, visible_to });
+        facts.bindings.push(Binding {
+            scope,
+            name: text_of(name, source).to_string(),
+            value,
+            line,
+            visible_from,
+            visible_to,
+        });
     }
 }
 
 /// `a, b = value`: each name is an element of the value, when the value is a call or a name.
-fn lower_tuple_assignment(assignment: Node<'_>, left: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+fn lower_tuple_assignment(
+    assignment: Node<'_>,
+    left: Node<'_>,
+    scopes: &ScopeStack,
+    source: &str,
+    facts: &mut FileFacts,
+) {
     let Some(right) = field_child!(assignment, "right") else { return };
     let value = match right.kind() {
-        "call" => field_child!(right, "function").map(|function| BindingValue::CallResult(callee_expression(function, source))),
-        "identifier" | "attribute" | "subscript" => Some(BindingValue::Expression(value_receiver(right, source))).filter(|value| *value != BindingValue::Expression(Receiver::Other)),
+        "call" => field_child!(right, "function")
+            .map(|function| BindingValue::CallResult(callee_expression(function, source))),
+        "identifier" | "attribute" | "subscript" => {
+            Some(BindingValue::Expression(value_receiver(right, source)))
+                .filter(|value| *value != BindingValue::Expression(Receiver::Other))
+        }
         _ => None,
     };
     let scope = scopes.innermost_named();
@@ -225,7 +348,11 @@ fn lower_tuple_assignment(assignment: Node<'_>, left: Node<'_>, scopes: &ScopeSt
     }
     let line = line_of(assignment);
     let visible_from = assignment.end_byte() as u32;
-    for (position, element) in left.named_children(&mut left.walk()).filter(|element| !element.kind().ends_with("comment")).enumerate() {
+    for (position, element) in left
+        .named_children(&mut left.walk())
+        .filter(|element| !element.kind().ends_with("comment"))
+        .enumerate()
+    {
         // After a `*rest`, positions count from the end: nothing more is known.
         if element.kind() == "list_splat_pattern" {
             break;
@@ -234,10 +361,20 @@ fn lower_tuple_assignment(assignment: Node<'_>, left: Node<'_>, scopes: &ScopeSt
             continue;
         }
         let value = match &value {
-            Some(value) => BindingValue::TupleElement { of: Box::new(value.clone()), position: position as u32 },
+            Some(value) => BindingValue::TupleElement {
+                of: Box::new(value.clone()),
+                position: position as u32,
+            },
             None => BindingValue::Unknown,
         };
-        facts.bindings.push(Binding { scope: scope.id, name: text_of(element, source).to_string(), value, line, visible_from, visible_to: u32::MAX });
+        facts.bindings.push(Binding {
+            scope: scope.id,
+            name: text_of(element, source).to_string(),
+            value,
+            line,
+            visible_from,
+            visible_to: u32::MAX,
+        });
     }
 }
 
@@ -246,7 +383,9 @@ fn exported_names(node: Node<'_>, source: &str) -> Option<BindingValue> {
     let names: Vec<Vec<String>> = node
         .named_children(&mut node.walk())
         .filter(|element| element.kind() == "string")
-        .map(|element| vec![text_of(element, source).trim_matches(|c| c == '"' || c == '\'').to_string()])
+        .map(|element| {
+            vec![text_of(element, source).trim_matches(|c| c == '"' || c == '\'').to_string()]
+        })
         .filter(|name| !name[0].is_empty())
         .collect();
     Some(BindingValue::Collection(names))
@@ -256,7 +395,8 @@ fn exported_names(node: Node<'_>, source: &str) -> Option<BindingValue> {
 fn collection_of_names(node: Node<'_>, source: &str) -> Option<BindingValue> {
     let mut elements = Vec::new();
     for element in node.named_children(&mut node.walk()) {
-        let value = if element.kind() == "pair" { field_child!(element, "value")? } else { element };
+        let value =
+            if element.kind() == "pair" { field_child!(element, "value")? } else { element };
         if value.kind() == "comment" {
             continue;
         }
@@ -265,15 +405,19 @@ fn collection_of_names(node: Node<'_>, source: &str) -> Option<BindingValue> {
     (!elements.is_empty()).then_some(BindingValue::Collection(elements))
 }
 
-
 /// `isinstance(name, Class)` (a plain name and one class): the name and the class's path.
 fn isinstance_check(condition: Node<'_>, source: &str) -> Option<(String, Vec<String>)> {
-    if condition.kind() != "call" || field_child!(condition, "function").map(|function| text_of(function, source)) != Some("isinstance") {
+    if condition.kind() != "call"
+        || field_child!(condition, "function").map(|function| text_of(function, source))
+            != Some("isinstance")
+    {
         return None;
     }
     let arguments = field_child!(condition, "arguments")?;
     let mut cursor = arguments.walk();
-    let mut arguments = arguments.named_children(&mut cursor).filter(|argument| !argument.kind().ends_with("comment"));
+    let mut arguments = arguments
+        .named_children(&mut cursor)
+        .filter(|argument| !argument.kind().ends_with("comment"));
     let (name, class) = (arguments.next()?, arguments.next()?);
     if name.kind() != "identifier" || arguments.next().is_some() {
         return None;

@@ -13,20 +13,40 @@ use crate::python::dotted_path;
 use crate::AUTOUSE_FIXTURE_BINDING;
 
 /// Records what a definition asks pytest for. `is_fixture`: it is decorated as a fixture.
-pub(crate) fn record_fixture_requests(definition: Node<'_>, symbol: &Symbol, is_fixture: bool, source: &str, facts: &mut FileFacts) {
+pub(crate) fn record_fixture_requests(
+    definition: Node<'_>,
+    symbol: &Symbol,
+    is_fixture: bool,
+    source: &str,
+    facts: &mut FileFacts,
+) {
     for decorator in decorator_calls(definition) {
-        let Some(name) = field_child!(decorator, "function").and_then(|function| dotted_path(function, source)).and_then(|path| path.last().cloned()) else { continue };
+        let Some(name) = field_child!(decorator, "function")
+            .and_then(|function| dotted_path(function, source))
+            .and_then(|path| path.last().cloned())
+        else {
+            continue;
+        };
         let Some(arguments) = field_child!(decorator, "arguments") else { continue };
         match name.as_str() {
             "usefixtures" => {
                 for argument in arguments.named_children(&mut arguments.walk()) {
                     if let Some(fixture) = string_literal(argument, source) {
-                        facts.fixture_requests.push(FixtureRequest { requester: symbol.id, name: fixture, line: line_of(argument) });
+                        facts.fixture_requests.push(FixtureRequest {
+                            requester: symbol.id,
+                            name: fixture,
+                            line: line_of(argument),
+                        });
                     }
                 }
             }
             "fixture" if is_autouse(arguments, source) => {
-                facts.bindings.push(Binding::everywhere(symbol.id, AUTOUSE_FIXTURE_BINDING.to_string(), BindingValue::Unknown, line_of(decorator)));
+                facts.bindings.push(Binding::everywhere(
+                    symbol.id,
+                    AUTOUSE_FIXTURE_BINDING.to_string(),
+                    BindingValue::Unknown,
+                    line_of(decorator),
+                ));
             }
             _ => {}
         }
@@ -35,27 +55,41 @@ pub(crate) fn record_fixture_requests(definition: Node<'_>, symbol: &Symbol, is_
     // have no default (`self` and `cls` are the method's own).
     // (A function nested in a test counts as test code but is not one pytest runs.)
     let is_test_function = symbol.is_test && symbol.name.starts_with("test");
-    if !matches!(symbol.kind, SymbolKind::Function | SymbolKind::Method) || !(is_test_function || is_fixture) {
+    if !matches!(symbol.kind, SymbolKind::Function | SymbolKind::Method)
+        || !(is_test_function || is_fixture)
+    {
         return;
     }
     let Some(parameters) = field_child!(definition, "parameters") else { return };
     for (position, parameter) in parameters.named_children(&mut parameters.walk()).enumerate() {
         let name = match parameter.kind() {
             "identifier" => Some(parameter),
-            "typed_parameter" => parameter.named_children(&mut parameter.walk()).find(|child| child.kind() == "identifier"),
+            "typed_parameter" => parameter
+                .named_children(&mut parameter.walk())
+                .find(|child| child.kind() == "identifier"),
             _ => None,
         };
-        let Some(name) = name.and_then(|name| name.utf8_text(source.as_bytes()).ok()) else { continue };
+        let Some(name) = name.and_then(|name| name.utf8_text(source.as_bytes()).ok()) else {
+            continue;
+        };
         if position == 0 && symbol.kind == SymbolKind::Method && matches!(name, "self" | "cls") {
             continue;
         }
-        facts.fixture_requests.push(FixtureRequest { requester: symbol.id, name: name.to_string(), line: line_of(parameter) });
+        facts.fixture_requests.push(FixtureRequest {
+            requester: symbol.id,
+            name: name.to_string(),
+            line: line_of(parameter),
+        });
     }
 }
 
 /// The decorators of a definition that are calls (`@pytest.fixture(autouse=True)`).
 fn decorator_calls(definition: Node<'_>) -> Vec<Node<'_>> {
-    let Some(decorated) = definition.parent().filter(|parent| parent.kind() == "decorated_definition") else { return Vec::new() };
+    let Some(decorated) =
+        definition.parent().filter(|parent| parent.kind() == "decorated_definition")
+    else {
+        return Vec::new();
+    };
     decorated
         .named_children(&mut decorated.walk())
         .filter(|child| child.kind() == "decorator")
@@ -68,7 +102,9 @@ fn decorator_calls(definition: Node<'_>) -> Vec<Node<'_>> {
 fn is_autouse(arguments: Node<'_>, source: &str) -> bool {
     arguments.named_children(&mut arguments.walk()).any(|argument| {
         argument.kind() == "keyword_argument"
-            && field_child!(argument, "name").and_then(|name| name.utf8_text(source.as_bytes()).ok()) == Some("autouse")
+            && field_child!(argument, "name")
+                .and_then(|name| name.utf8_text(source.as_bytes()).ok())
+                == Some("autouse")
             && field_child!(argument, "value").is_some_and(|value| value.kind() == "true")
     })
 }

@@ -24,14 +24,34 @@ use crate::outline::{line_of, text_of, ScopeStack};
 use crate::python::{caller_scope, dotted_path, shorten, value_receiver};
 
 /// A call of `method` on the value of `operand`, at `site`'s line.
-fn push_implicit_call(operand: Node<'_>, method: &str, site: Node<'_>, caller: SymbolId, source: &str, facts: &mut FileFacts) {
+fn push_implicit_call(
+    operand: Node<'_>,
+    method: &str,
+    site: Node<'_>,
+    caller: SymbolId,
+    source: &str,
+    facts: &mut FileFacts,
+) {
     let mut operand = operand;
     while operand.kind() == "parenthesized_expression" {
         let Some(inner) = operand.named_child(0) else { return };
         operand = inner;
     }
     // A literal's methods are a builtin's.
-    if matches!(operand.kind(), "integer" | "float" | "string" | "concatenated_string" | "true" | "false" | "none" | "list" | "dictionary" | "set" | "tuple") {
+    if matches!(
+        operand.kind(),
+        "integer"
+            | "float"
+            | "string"
+            | "concatenated_string"
+            | "true"
+            | "false"
+            | "none"
+            | "list"
+            | "dictionary"
+            | "set"
+            | "tuple"
+    ) {
         return;
     }
     let callee = match dotted_path(operand, source) {
@@ -39,10 +59,19 @@ fn push_implicit_call(operand: Node<'_>, method: &str, site: Node<'_>, caller: S
             path.push(method.to_string());
             CalleeExpr::Path(path)
         }
-        None => CalleeExpr::Method { receiver: value_receiver(operand, source), name: method.to_string() },
+        None => CalleeExpr::Method {
+            receiver: value_receiver(operand, source),
+            name: method.to_string(),
+        },
     };
     let text = shorten(&format!("{}.{method}", text_of(operand, source)));
-    facts.implicit_calls.push(CallSite { caller, callee, line: line_of(site), byte: operand.start_byte() as u32, text });
+    facts.implicit_calls.push(CallSite {
+        caller,
+        callee,
+        line: line_of(site),
+        byte: operand.start_byte() as u32,
+        text,
+    });
 }
 
 /// The dunder a binary or comparison operator calls on its left operand.
@@ -73,22 +102,39 @@ fn operator_method(operator: &str) -> Option<&'static str> {
 }
 
 /// Lowers one `@reference.protocol` node.
-pub(crate) fn lower_protocol_calls(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+pub(crate) fn lower_protocol_calls(
+    node: Node<'_>,
+    scopes: &ScopeStack,
+    source: &str,
+    facts: &mut FileFacts,
+) {
     let caller = caller_scope(node, scopes);
     match node.kind() {
         "with_item" => {
             let Some(value) = field_child!(node, "value") else { return };
             // `with open(p) as f`: the value is the `as_pattern`'s first child.
-            let value = if value.kind() == "as_pattern" { value.named_child(0).unwrap_or(value) } else { value };
-            let is_async = node.parent().and_then(|clause| clause.parent()).is_some_and(|statement| text_of(statement, source).starts_with("async"));
-            let methods: [&str; 2] = if is_async { ["__aenter__", "__aexit__"] } else { ["__enter__", "__exit__"] };
+            let value = if value.kind() == "as_pattern" {
+                value.named_child(0).unwrap_or(value)
+            } else {
+                value
+            };
+            let is_async = node
+                .parent()
+                .and_then(|clause| clause.parent())
+                .is_some_and(|statement| text_of(statement, source).starts_with("async"));
+            let methods: [&str; 2] =
+                if is_async { ["__aenter__", "__aexit__"] } else { ["__enter__", "__exit__"] };
             for method in methods {
                 push_implicit_call(value, method, node, caller, source, facts);
             }
         }
         "for_statement" | "for_in_clause" => {
             if let Some(iterated) = field_child!(node, "right") {
-                let method = if text_of(node, source).starts_with("async") { "__aiter__" } else { "__iter__" };
+                let method = if text_of(node, source).starts_with("async") {
+                    "__aiter__"
+                } else {
+                    "__iter__"
+                };
                 push_implicit_call(iterated, method, node, caller, source, facts);
             }
         }
@@ -97,7 +143,9 @@ pub(crate) fn lower_protocol_calls(node: Node<'_>, scopes: &ScopeStack, source: 
             let Some(operator) = field_child!(node, "operators") else { return };
             let [left, right] = operands.as_slice() else { return };
             match text_of(operator, source) {
-                "in" | "not in" => push_implicit_call(*right, "__contains__", node, caller, source, facts),
+                "in" | "not in" => {
+                    push_implicit_call(*right, "__contains__", node, caller, source, facts)
+                }
                 other => {
                     if let Some(method) = operator_method(other) {
                         push_implicit_call(*left, method, node, caller, source, facts);
@@ -106,7 +154,11 @@ pub(crate) fn lower_protocol_calls(node: Node<'_>, scopes: &ScopeStack, source: 
             }
         }
         "binary_operator" => {
-            let (Some(left), Some(operator)) = (field_child!(node, "left"), field_child!(node, "operator")) else { return };
+            let (Some(left), Some(operator)) =
+                (field_child!(node, "left"), field_child!(node, "operator"))
+            else {
+                return;
+            };
             if let Some(method) = operator_method(text_of(operator, source)) {
                 push_implicit_call(left, method, node, caller, source, facts);
             }
@@ -114,14 +166,24 @@ pub(crate) fn lower_protocol_calls(node: Node<'_>, scopes: &ScopeStack, source: 
         "subscript" => {
             let Some(value) = field_child!(node, "value") else { return };
             let parent = node.parent();
-            let is_target = parent.is_some_and(|parent| matches!(parent.kind(), "assignment" | "augmented_assignment") && field_child!(parent, "left").is_some_and(|left| left.id() == node.id()));
+            let is_target = parent.is_some_and(|parent| {
+                matches!(parent.kind(), "assignment" | "augmented_assignment")
+                    && field_child!(parent, "left").is_some_and(|left| left.id() == node.id())
+            });
             let is_deleted = parent.is_some_and(|parent| parent.kind() == "delete_statement");
-            let method = if is_target { "__setitem__" } else if is_deleted { "__delitem__" } else { "__getitem__" };
+            let method = if is_target {
+                "__setitem__"
+            } else if is_deleted {
+                "__delitem__"
+            } else {
+                "__getitem__"
+            };
             push_implicit_call(value, method, node, caller, source, facts);
         }
         "interpolation" => {
             let Some(expression) = field_child!(node, "expression") else { return };
-            let conversion = field_child!(node, "type_conversion").map(|conversion| text_of(conversion, source));
+            let conversion =
+                field_child!(node, "type_conversion").map(|conversion| text_of(conversion, source));
             let methods: &[&str] = match conversion {
                 Some("!r") => &["__repr__"],
                 Some(_) => &["__str__"],
@@ -136,7 +198,13 @@ pub(crate) fn lower_protocol_calls(node: Node<'_>, scopes: &ScopeStack, source: 
 }
 
 /// `len(x)`, `str(x)`… call a dunder of their single argument.
-pub(crate) fn lower_builtin_protocol_call(call: Node<'_>, callee: &CalleeExpr, caller: SymbolId, source: &str, facts: &mut FileFacts) {
+pub(crate) fn lower_builtin_protocol_call(
+    call: Node<'_>,
+    callee: &CalleeExpr,
+    caller: SymbolId,
+    source: &str,
+    facts: &mut FileFacts,
+) {
     let CalleeExpr::Path(path) = callee else { return };
     let [name] = path.as_slice() else { return };
     let method = match name.as_str() {
@@ -154,7 +222,9 @@ pub(crate) fn lower_builtin_protocol_call(call: Node<'_>, callee: &CalleeExpr, c
     };
     let Some(arguments) = field_child!(call, "arguments") else { return };
     let mut cursor = arguments.walk();
-    let first = arguments.named_children(&mut cursor).find(|argument| !argument.kind().ends_with("comment"));
+    let first = arguments
+        .named_children(&mut cursor)
+        .find(|argument| !argument.kind().ends_with("comment"));
     if let Some(argument) = first.filter(|argument| argument.kind() != "keyword_argument") {
         push_implicit_call(argument, method, call, caller, source, facts);
     }
@@ -163,24 +233,42 @@ pub(crate) fn lower_builtin_protocol_call(call: Node<'_>, callee: &CalleeExpr, c
 /// An attribute read (`x.name`): recorded unless the attribute is called (the call records
 /// it), assigned or deleted, or is a decorator (`@name.setter`). Only reads of project
 /// properties become edges (the resolver's filter), so most are dropped there.
-pub(crate) fn lower_attribute_read(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+pub(crate) fn lower_attribute_read(
+    node: Node<'_>,
+    scopes: &ScopeStack,
+    source: &str,
+    facts: &mut FileFacts,
+) {
     let Some(parent) = node.parent() else { return };
     let is_same = |other: Option<Node<'_>>| other.is_some_and(|other| other.id() == node.id());
     let skipped = match parent.kind() {
         "call" => is_same(field_child!(parent, "function")),
-        "assignment" | "augmented_assignment" | "for_statement" => is_same(field_child!(parent, "left")),
+        "assignment" | "augmented_assignment" | "for_statement" => {
+            is_same(field_child!(parent, "left"))
+        }
         "decorator" | "delete_statement" => true,
         // `a.b, c.d = …` are targets too.
-        "pattern_list" | "tuple_pattern" => parent.parent().is_some_and(|grand| matches!(grand.kind(), "assignment" | "for_statement")),
+        "pattern_list" | "tuple_pattern" => parent
+            .parent()
+            .is_some_and(|grand| matches!(grand.kind(), "assignment" | "for_statement")),
         _ => false,
     };
     let (Some(name), false) = (field_child!(node, "attribute"), skipped) else { return };
     let callee = match dotted_path(node, source) {
         Some(path) => CalleeExpr::Path(path),
         None => match field_child!(node, "object") {
-            Some(object) => CalleeExpr::Method { receiver: value_receiver(object, source), name: text_of(name, source).to_string() },
+            Some(object) => CalleeExpr::Method {
+                receiver: value_receiver(object, source),
+                name: text_of(name, source).to_string(),
+            },
             None => return,
         },
     };
-    facts.attribute_reads.push(CallSite { caller: caller_scope(node, scopes), callee, line: line_of(node), byte: node.start_byte() as u32, text: shorten(text_of(node, source)) });
+    facts.attribute_reads.push(CallSite {
+        caller: caller_scope(node, scopes),
+        callee,
+        line: line_of(node),
+        byte: node.start_byte() as u32,
+        text: shorten(text_of(node, source)),
+    });
 }

@@ -11,12 +11,22 @@ use tree_sitter::Node;
 use crate::outline::{line_of, text_of, ScopeStack};
 use crate::python::{dotted_path, shorten};
 
-const NON_CALLING_FUNCTIONS: &str = include_str!("../../../queries/python/non_calling_functions.txt");
+const NON_CALLING_FUNCTIONS: &str =
+    include_str!("../../../queries/python/non_calling_functions.txt");
 
 /// Whether a function (by its last name) takes values without calling them (`isinstance`).
 fn is_non_calling(name: &str) -> bool {
-    static NAMES: std::sync::OnceLock<std::collections::HashSet<&'static str>> = std::sync::OnceLock::new();
-    NAMES.get_or_init(|| NON_CALLING_FUNCTIONS.lines().map(str::trim).filter(|line| !line.is_empty() && !line.starts_with('#')).collect()).contains(name)
+    static NAMES: std::sync::OnceLock<std::collections::HashSet<&'static str>> =
+        std::sync::OnceLock::new();
+    NAMES
+        .get_or_init(|| {
+            NON_CALLING_FUNCTIONS
+                .lines()
+                .map(str::trim)
+                .filter(|line| !line.is_empty() && !line.starts_with('#'))
+                .collect()
+        })
+        .contains(name)
 }
 
 /// How far into nested containers (`[(f, g)]`) names are looked for.
@@ -24,7 +34,12 @@ const MAX_CONTAINER_DEPTH: u32 = 3;
 
 /// Records the names used as values in one captured node: an assignment's right side, a
 /// return or yield value, a parameter default, or a call's arguments.
-pub(crate) fn lower_value_positions(node: Node<'_>, scopes: &ScopeStack<'_>, source: &str, facts: &mut FileFacts) {
+pub(crate) fn lower_value_positions(
+    node: Node<'_>,
+    scopes: &ScopeStack<'_>,
+    source: &str,
+    facts: &mut FileFacts,
+) {
     let scope = scopes.innermost_named().id;
     match node.kind() {
         "assignment" => {
@@ -40,7 +55,8 @@ pub(crate) fn lower_value_positions(node: Node<'_>, scopes: &ScopeStack<'_>, sou
         "default_parameter" | "typed_default_parameter" => {
             if let Some(value) = field_child!(node, "value") {
                 // A default is evaluated where the function is defined.
-                let scope = scopes.enclosing_of_innermost_named().map_or(scope, |enclosing| enclosing.id);
+                let scope =
+                    scopes.enclosing_of_innermost_named().map_or(scope, |enclosing| enclosing.id);
                 record_values(value, scope, source, facts, 0, None);
             }
         }
@@ -49,14 +65,23 @@ pub(crate) fn lower_value_positions(node: Node<'_>, scopes: &ScopeStack<'_>, sou
         // any other call (`Option(callback=f)`, `Thread(target=f)`) is recorded as called
         // there and is a value too: it is called again later, by whoever keeps it.
         "argument_list" if node.parent().is_some_and(|parent| parent.kind() == "call") => {
-            let function_name = node.parent().and_then(|call| field_child!(call, "function")).and_then(|function| dotted_path(function, source)).and_then(|path| path.last().cloned());
+            let function_name = node
+                .parent()
+                .and_then(|call| field_child!(call, "function"))
+                .and_then(|function| dotted_path(function, source))
+                .and_then(|path| path.last().cloned());
             if function_name.as_deref().is_some_and(is_non_calling) {
                 return;
             }
-            let is_higher_order = function_name.as_deref().is_some_and(|name| crate::python::HIGHER_ORDER_FUNCTIONS.contains(&name));
-            let called = if is_higher_order { called_argument_bytes(node, facts) } else { Vec::new() };
+            let is_higher_order = function_name
+                .as_deref()
+                .is_some_and(|name| crate::python::HIGHER_ORDER_FUNCTIONS.contains(&name));
+            let called =
+                if is_higher_order { called_argument_bytes(node, facts) } else { Vec::new() };
             // The receiving call, by its line and callee text (as its call site records them).
-            let call = node.parent().and_then(|call| Some((line_of(call), shorten(text_of(field_child!(call, "function")?, source)))));
+            let call = node.parent().and_then(|call| {
+                Some((line_of(call), shorten(text_of(field_child!(call, "function")?, source))))
+            });
             let call = call.as_ref().map(|(line, text)| (*line, text.as_str()));
             for argument in node.named_children(&mut node.walk()) {
                 let value = match argument.kind() {
@@ -64,7 +89,9 @@ pub(crate) fn lower_value_positions(node: Node<'_>, scopes: &ScopeStack<'_>, sou
                     "list_splat" | "dictionary_splat" => None,
                     _ => Some(argument),
                 };
-                if let Some(value) = value.filter(|value| !called.contains(&(value.start_byte() as u32))) {
+                if let Some(value) =
+                    value.filter(|value| !called.contains(&(value.start_byte() as u32)))
+                {
                     record_values(value, scope, source, facts, 0, call);
                 }
             }
@@ -76,28 +103,59 @@ pub(crate) fn lower_value_positions(node: Node<'_>, scopes: &ScopeStack<'_>, sou
 /// The bytes of this call's arguments that `record_function_references` recorded as called.
 fn called_argument_bytes(arguments: Node<'_>, facts: &FileFacts) -> Vec<u32> {
     let (start, end) = (arguments.start_byte() as u32, arguments.end_byte() as u32);
-    facts.function_references.iter().rev().take_while(|reference| reference.byte >= start).filter(|reference| reference.byte < end).map(|reference| reference.byte).collect()
+    facts
+        .function_references
+        .iter()
+        .rev()
+        .take_while(|reference| reference.byte >= start)
+        .filter(|reference| reference.byte < end)
+        .map(|reference| reference.byte)
+        .collect()
 }
 
 /// `call`: for a call's arguments, the call's line and callee text, so an escape into an
 /// outside call is matched with the call's edge however the arguments wrap.
-fn record_values(value: Node<'_>, scope: tether_model::SymbolId, source: &str, facts: &mut FileFacts, depth: u32, call: Option<(u32, &str)>) {
+fn record_values(
+    value: Node<'_>,
+    scope: tether_model::SymbolId,
+    source: &str,
+    facts: &mut FileFacts,
+    depth: u32,
+    call: Option<(u32, &str)>,
+) {
     match value.kind() {
         "identifier" | "attribute" => {
             // `None`, `True` and friends are keywords in the grammar; `self.x` may hold a
             // function as well as anything else: the resolver decides.
             if let Some(path) = dotted_path(value, source) {
-                let (line, text) = call.map_or_else(|| (line_of(value), String::new()), |(line, text)| (line, text.to_string()));
-                facts.value_references.push(CallSite { caller: scope, callee: CalleeExpr::Path(path), line, byte: value.start_byte() as u32, text });
+                let (line, text) = call.map_or_else(
+                    || (line_of(value), String::new()),
+                    |(line, text)| (line, text.to_string()),
+                );
+                facts.value_references.push(CallSite {
+                    caller: scope,
+                    callee: CalleeExpr::Path(path),
+                    line,
+                    byte: value.start_byte() as u32,
+                    text,
+                });
             }
         }
-        "list" | "tuple" | "set" | "expression_list" | "parenthesized_expression" | "pattern_list" if depth < MAX_CONTAINER_DEPTH => {
+        "list"
+        | "tuple"
+        | "set"
+        | "expression_list"
+        | "parenthesized_expression"
+        | "pattern_list"
+            if depth < MAX_CONTAINER_DEPTH =>
+        {
             for element in value.named_children(&mut value.walk()) {
                 record_values(element, scope, source, facts, depth + 1, call);
             }
         }
         "dictionary" if depth < MAX_CONTAINER_DEPTH => {
-            for pair in value.named_children(&mut value.walk()).filter(|pair| pair.kind() == "pair") {
+            for pair in value.named_children(&mut value.walk()).filter(|pair| pair.kind() == "pair")
+            {
                 if let Some(element) = field_child!(pair, "value") {
                     record_values(element, scope, source, facts, depth + 1, call);
                 }

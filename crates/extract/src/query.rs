@@ -109,7 +109,11 @@ pub(crate) struct Tag<'tree> {
 }
 
 impl TagQuery {
-    pub(crate) fn load(language: Language, grammar: &tree_sitter::Language, source: &str) -> Result<TagQuery, QueryLoadError> {
+    pub(crate) fn load(
+        language: Language,
+        grammar: &tree_sitter::Language,
+        source: &str,
+    ) -> Result<TagQuery, QueryLoadError> {
         let query = Query::new(grammar, source).map_err(|error| QueryLoadError::Syntax {
             language,
             line: error.row + 1,
@@ -119,7 +123,12 @@ impl TagQuery {
         for capture in query.capture_names() {
             match CaptureRole::from_capture_name(capture) {
                 Some(role) => roles.push(role),
-                None => return Err(QueryLoadError::UnknownCapture { language, capture: capture.to_string() }),
+                None => {
+                    return Err(QueryLoadError::UnknownCapture {
+                        language,
+                        capture: capture.to_string(),
+                    })
+                }
             }
         }
         let plan = QueryPlan::new(grammar, source, &query, &roles);
@@ -133,7 +142,14 @@ impl TagQuery {
         let depth = match &self.plan {
             Some(plan) => plan.run(tree, source, &self.roles, &mut found),
             None => {
-                push_matches(&self.query, &mut QueryCursor::new(), tree.root_node(), source, &self.roles, &mut found);
+                push_matches(
+                    &self.query,
+                    &mut QueryCursor::new(),
+                    tree.root_node(),
+                    source,
+                    &self.roles,
+                    &mut found,
+                );
                 crate::query_plan::tree_depth(tree)
             }
         };
@@ -142,16 +158,28 @@ impl TagQuery {
 
     /// [`tags`](TagQuery::tags) by tree-sitter's query cursor alone: what the plan must equal.
     #[cfg(test)]
-    pub(crate) fn tags_by_cursor<'tree>(&self, tree: &'tree Tree, source: &[u8]) -> Vec<Tag<'tree>> {
+    pub(crate) fn tags_by_cursor<'tree>(
+        &self,
+        tree: &'tree Tree,
+        source: &[u8],
+    ) -> Vec<Tag<'tree>> {
         let mut found = Vec::new();
-        push_matches(&self.query, &mut QueryCursor::new(), tree.root_node(), source, &self.roles, &mut found);
+        push_matches(
+            &self.query,
+            &mut QueryCursor::new(),
+            tree.root_node(),
+            source,
+            &self.roles,
+            &mut found,
+        );
         sorted_tags(found)
     }
 }
 
 /// Tags in document order (an enclosing node before the nodes inside it), each (node, role) once.
 fn sorted_tags(found: Vec<FoundTag<'_>>) -> Vec<Tag<'_>> {
-    let mut tags: Vec<Tag<'_>> = found.into_iter().map(|(role, node, name)| Tag { role, node, name }).collect();
+    let mut tags: Vec<Tag<'_>> =
+        found.into_iter().map(|(role, node, name)| Tag { role, node, name }).collect();
     tags.sort_by_key(|tag| (tag.node.start_byte(), std::cmp::Reverse(tag.node.end_byte())));
     tags.dedup_by(|a, b| a.node.id() == b.node.id() && a.role == b.role);
     tags
@@ -161,9 +189,13 @@ pub(crate) const PYTHON_TAGS: &str = include_str!("../../../queries/python/tags.
 pub(crate) const RUST_TAGS: &str = include_str!("../../../queries/rust/tags.scm");
 
 /// The grammar and compiled query of a language, built on first use.
-pub(crate) fn grammar_and_query(language: Language) -> &'static Result<(tree_sitter::Language, TagQuery), QueryLoadError> {
-    static PYTHON: OnceLock<Result<(tree_sitter::Language, TagQuery), QueryLoadError>> = OnceLock::new();
-    static RUST: OnceLock<Result<(tree_sitter::Language, TagQuery), QueryLoadError>> = OnceLock::new();
+pub(crate) fn grammar_and_query(
+    language: Language,
+) -> &'static Result<(tree_sitter::Language, TagQuery), QueryLoadError> {
+    static PYTHON: OnceLock<Result<(tree_sitter::Language, TagQuery), QueryLoadError>> =
+        OnceLock::new();
+    static RUST: OnceLock<Result<(tree_sitter::Language, TagQuery), QueryLoadError>> =
+        OnceLock::new();
     let (cell, grammar, source): (_, tree_sitter::Language, _) = match language {
         Language::Python => (&PYTHON, tree_sitter_python::LANGUAGE.into(), PYTHON_TAGS),
         Language::Rust => (&RUST, tree_sitter_rust::LANGUAGE.into(), RUST_TAGS),
@@ -194,9 +226,19 @@ mod tests {
     }
 
     /// Kind, span, role and `@name` span of each tag: what the plan and the cursor must agree on.
-    fn tag_summary(tags: &[Tag<'_>]) -> Vec<(String, usize, usize, CaptureRole, Option<(usize, usize)>)> {
+    fn tag_summary(
+        tags: &[Tag<'_>],
+    ) -> Vec<(String, usize, usize, CaptureRole, Option<(usize, usize)>)> {
         tags.iter()
-            .map(|tag| (tag.node.kind().to_string(), tag.node.start_byte(), tag.node.end_byte(), tag.role, tag.name.map(|name| (name.start_byte(), name.end_byte()))))
+            .map(|tag| {
+                (
+                    tag.node.kind().to_string(),
+                    tag.node.start_byte(),
+                    tag.node.end_byte(),
+                    tag.role,
+                    tag.name.map(|name| (name.start_byte(), name.end_byte())),
+                )
+            })
             .collect()
     }
 
@@ -214,7 +256,12 @@ mod tests {
 
     #[test]
     fn the_planned_walk_finds_what_the_query_cursor_finds() {
-        for source in [include_str!("rust_bindings.rs"), include_str!("rust.rs"), include_str!("outline.rs"), include_str!("query_plan.rs")] {
+        for source in [
+            include_str!("rust_bindings.rs"),
+            include_str!("rust.rs"),
+            include_str!("outline.rs"),
+            include_str!("query_plan.rs"),
+        ] {
             assert_plan_matches_cursor(Language::Rust, source);
         }
         assert_plan_matches_cursor(Language::Rust, "trait A: B + C where Self: D { fn f(&self); }\nmacro_rules! m { () => {} }\ntype T = u8;\nmod x { union U { a: u8 } enum E { V(u8) } }\nfn g() { let Some(v) = h() else { return }; for (a, b) in i() { m!(a); } |x: T| x; }");
@@ -251,7 +298,8 @@ def outer():
     #[test]
     fn unknown_captures_are_rejected_at_load() {
         let grammar: tree_sitter::Language = tree_sitter_python::LANGUAGE.into();
-        let error = TagQuery::load(Language::Python, &grammar, "(call) @reference.cal").err().unwrap();
+        let error =
+            TagQuery::load(Language::Python, &grammar, "(call) @reference.cal").err().unwrap();
         assert!(error.to_string().contains("unknown capture @reference.cal"), "{error}");
         let error = TagQuery::load(Language::Python, &grammar, "(call").err().unwrap();
         assert!(matches!(error, QueryLoadError::Syntax { .. }), "{error}");

@@ -42,18 +42,27 @@ pub(crate) type FoundTag<'tree> = (CaptureRole, Node<'tree>, Option<Node<'tree>>
 impl QueryPlan {
     /// Plans `source` (already compiled as `query`); `None` if any pattern's root is not a
     /// plain named node kind, in which case the caller runs the cursor over the whole tree.
-    pub(crate) fn new(grammar: &tree_sitter::Language, source: &str, query: &Query, roles: &[CaptureRole]) -> Option<QueryPlan> {
+    pub(crate) fn new(
+        grammar: &tree_sitter::Language,
+        source: &str,
+        query: &Query,
+        roles: &[CaptureRole],
+    ) -> Option<QueryPlan> {
         let mut rest = Query::new(grammar, source).ok()?;
         let mut by_kind = vec![KindPlan::default(); grammar.node_kind_count()];
         for pattern in 0..query.pattern_count() {
-            let text = &source[query.start_byte_for_pattern(pattern)..query.end_byte_for_pattern(pattern)];
+            let text =
+                &source[query.start_byte_for_pattern(pattern)..query.end_byte_for_pattern(pattern)];
             let tokens = pattern_tokens(text);
             let root = match tokens.as_slice() {
                 [PatternToken::Open, PatternToken::Word(kind), ..] => kind_id(grammar, kind)?,
                 _ => return None,
             };
             match simple_pattern(grammar, &tokens, roles, query) {
-                Some(found) if query.general_predicates(pattern).is_empty() && query.property_predicates(pattern).is_empty() => {
+                Some(found)
+                    if query.general_predicates(pattern).is_empty()
+                        && query.property_predicates(pattern).is_empty() =>
+                {
                     by_kind[root as usize].patterns.push(found);
                     rest.disable_pattern(pattern);
                 }
@@ -65,7 +74,13 @@ impl QueryPlan {
 
     /// Every match of the query in `tree`, in walk order (not yet sorted), and the depth of
     /// the deepest node (the root is at depth 0), which the walk measures for free.
-    pub(crate) fn run<'tree>(&self, tree: &'tree Tree, source: &[u8], roles: &[CaptureRole], found: &mut Vec<FoundTag<'tree>>) -> usize {
+    pub(crate) fn run<'tree>(
+        &self,
+        tree: &'tree Tree,
+        source: &[u8],
+        roles: &[CaptureRole],
+        found: &mut Vec<FoundTag<'tree>>,
+    ) -> usize {
         let mut cursor = tree.walk();
         let mut rest_cursor: Option<QueryCursor> = None;
         let (mut depth, mut deepest) = (0usize, 0usize);
@@ -133,7 +148,8 @@ fn named_child(node: Node<'_>, field: std::num::NonZeroU16, kind: u16) -> Option
         return Some(first);
     }
     let mut children = node.walk();
-    let found = node.children_by_field_id(field, &mut children).find(|child| child.kind_id() == kind);
+    let found =
+        node.children_by_field_id(field, &mut children).find(|child| child.kind_id() == kind);
     found
 }
 
@@ -148,7 +164,11 @@ pub(crate) fn push_matches<'tree>(
 ) {
     let mut matches = cursor.matches(query, node, source);
     while let Some(matched) = matches.next() {
-        let name = matched.captures().iter().find(|capture| roles[capture.index as usize] == CaptureRole::Name).map(|capture| capture.node);
+        let name = matched
+            .captures()
+            .iter()
+            .find(|capture| roles[capture.index as usize] == CaptureRole::Name)
+            .map(|capture| capture.node);
         for capture in matched.captures() {
             let role = roles[capture.index as usize];
             if role != CaptureRole::Name {
@@ -202,7 +222,9 @@ fn pattern_tokens(text: &str) -> Vec<PatternToken<'_>> {
                 }
                 tokens.push(PatternToken::Capture(&text[start..at]));
             }
-            byte if is_word(byte) && byte != b'.' && byte != b'_' || byte == b'_' && bytes.get(at + 1).is_some_and(|next| is_word(*next)) => {
+            byte if is_word(byte) && byte != b'.' && byte != b'_'
+                || byte == b'_' && bytes.get(at + 1).is_some_and(|next| is_word(*next)) =>
+            {
                 let start = at;
                 while at < bytes.len() && is_word(bytes[at]) {
                     at += 1;
@@ -224,17 +246,28 @@ fn pattern_tokens(text: &str) -> Vec<PatternToken<'_>> {
 }
 
 /// `(kind) @role` or `(kind field: (child) @name) @role`, with the capture's role.
-fn simple_pattern(grammar: &tree_sitter::Language, tokens: &[PatternToken<'_>], roles: &[CaptureRole], query: &Query) -> Option<NodePattern> {
+fn simple_pattern(
+    grammar: &tree_sitter::Language,
+    tokens: &[PatternToken<'_>],
+    roles: &[CaptureRole],
+    query: &Query,
+) -> Option<NodePattern> {
     use PatternToken::{Capture, Close, Field, Open, Word};
     let role_of = |capture: &str| {
         let index = query.capture_index_for_name(capture)?;
         roles.get(index as usize).copied().filter(|role| *role != CaptureRole::Name)
     };
     match tokens {
-        [Open, Word(_), Close, Capture(capture)] => Some(NodePattern { role: role_of(capture)?, name_child: None }),
-        [Open, Word(_), Field(field), Open, Word(child), Close, Capture("name"), Close, Capture(capture)] => {
+        [Open, Word(_), Close, Capture(capture)] => {
+            Some(NodePattern { role: role_of(capture)?, name_child: None })
+        }
+        [Open, Word(_), Field(field), Open, Word(child), Close, Capture("name"), Close, Capture(capture)] =>
+        {
             let field = grammar.field_id_for_name(field)?;
-            Some(NodePattern { role: role_of(capture)?, name_child: Some((field, kind_id(grammar, child)?)) })
+            Some(NodePattern {
+                role: role_of(capture)?,
+                name_child: Some((field, kind_id(grammar, child)?)),
+            })
         }
         _ => None,
     }
@@ -247,7 +280,8 @@ fn kind_id(grammar: &tree_sitter::Language, kind: &str) -> Option<u16> {
         return None;
     }
     // `ERROR` has an id beyond the grammar's kinds; it is left to the cursor.
-    Some(grammar.id_for_node_kind(kind, true)).filter(|id| *id != 0 && (*id as usize) < grammar.node_kind_count())
+    Some(grammar.id_for_node_kind(kind, true))
+        .filter(|id| *id != 0 && (*id as usize) < grammar.node_kind_count())
 }
 
 #[cfg(test)]
@@ -257,12 +291,30 @@ mod tests {
     #[test]
     fn pattern_shapes_are_read() {
         use PatternToken::{Capture, Close, Field, Open, Other, Word};
-        assert_eq!(pattern_tokens("(call) @reference.call"), vec![Open, Word("call"), Close, Capture("reference.call")]);
         assert_eq!(
-            pattern_tokens("(function_item ; the name\n  name: (identifier) @name) @definition.function"),
-            vec![Open, Word("function_item"), Field("name"), Open, Word("identifier"), Close, Capture("name"), Close, Capture("definition.function")]
+            pattern_tokens("(call) @reference.call"),
+            vec![Open, Word("call"), Close, Capture("reference.call")]
         );
-        assert_eq!(pattern_tokens("(argument_list (_) @x)"), vec![Open, Word("argument_list"), Open, Other, Close, Capture("x"), Close]);
+        assert_eq!(
+            pattern_tokens(
+                "(function_item ; the name\n  name: (identifier) @name) @definition.function"
+            ),
+            vec![
+                Open,
+                Word("function_item"),
+                Field("name"),
+                Open,
+                Word("identifier"),
+                Close,
+                Capture("name"),
+                Close,
+                Capture("definition.function")
+            ]
+        );
+        assert_eq!(
+            pattern_tokens("(argument_list (_) @x)"),
+            vec![Open, Word("argument_list"), Open, Other, Close, Capture("x"), Close]
+        );
         assert_eq!(pattern_tokens("[(a) (b)] @x")[0], Other);
     }
 
@@ -274,11 +326,18 @@ mod tests {
             let query = Query::new(&grammar, source).unwrap();
             QueryPlan::new(&grammar, source, &query, &roles[..query.capture_names().len()])
         };
-        let planned = plan("(call) @reference.call (decorator (identifier) @reference.call)").unwrap();
+        let planned =
+            plan("(call) @reference.call (decorator (identifier) @reference.call)").unwrap();
         let call = grammar.id_for_node_kind("call", true) as usize;
         let decorator = grammar.id_for_node_kind("decorator", true) as usize;
-        assert_eq!((planned.by_kind[call].patterns.len(), planned.by_kind[call].needs_cursor), (1, false));
-        assert_eq!((planned.by_kind[decorator].patterns.len(), planned.by_kind[decorator].needs_cursor), (0, true));
+        assert_eq!(
+            (planned.by_kind[call].patterns.len(), planned.by_kind[call].needs_cursor),
+            (1, false)
+        );
+        assert_eq!(
+            (planned.by_kind[decorator].patterns.len(), planned.by_kind[decorator].needs_cursor),
+            (0, true)
+        );
         // Roots the walk cannot read: the whole query runs on the cursor.
         assert!(plan("[(call) (decorator)] @reference.call").is_none());
         assert!(plan("(ERROR) @reference.call").is_none());

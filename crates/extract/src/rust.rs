@@ -7,16 +7,15 @@ use tether_model::{
 };
 use tree_sitter::Node;
 
-use crate::{RETURN_BINDING, TYPE_ALIAS_BINDING};
 use crate::outline::{line_of, text_of, Lowering, NewSymbol, ScopeStack};
 use crate::python::shorten;
 use crate::query::{CaptureRole, DefinitionCapture, Tag};
 pub(crate) use crate::rust_receivers::receiver_of;
+use crate::{RETURN_BINDING, TYPE_ALIAS_BINDING};
 
 /// Expressions, types and use trees nested deeper than this are not followed (the facts
 /// degrade to `Other` or nothing), so that pathological input cannot exhaust the stack.
 pub(crate) const MAX_NESTING_FOLLOWED: usize = 64;
-
 
 pub(crate) struct RustLowering;
 
@@ -30,10 +29,18 @@ impl Lowering for RustLowering {
     const LANGUAGE: Language = Language::Rust;
     const SEPARATOR: &'static str = "::";
 
-    fn definition<'tree>(&self, capture: DefinitionCapture, tag: &Tag<'tree>, scopes: &ScopeStack, source: &str) -> Option<NewSymbol<'tree>> {
+    fn definition<'tree>(
+        &self,
+        capture: DefinitionCapture,
+        tag: &Tag<'tree>,
+        scopes: &ScopeStack,
+        source: &str,
+    ) -> Option<NewSymbol<'tree>> {
         let parent = scopes.innermost();
         let item = tag.node;
-        let name_text = || tag.name.map(|name| text_of(name, source).to_string()).filter(|name| !name.is_empty());
+        let name_text = || {
+            tag.name.map(|name| text_of(name, source).to_string()).filter(|name| !name.is_empty())
+        };
         let (kind, name, child_prefix) = match capture {
             DefinitionCapture::Module => (SymbolKind::Module, name_text()?, None),
             DefinitionCapture::Struct => (SymbolKind::Struct, name_text()?, None),
@@ -43,7 +50,11 @@ impl Lowering for RustLowering {
             DefinitionCapture::Macro => (SymbolKind::Macro, name_text()?, None),
             DefinitionCapture::TypeAlias => (SymbolKind::TypeAlias, name_text()?, None),
             DefinitionCapture::Function => {
-                let kind = if matches!(parent.kind, SymbolKind::Impl | SymbolKind::Trait) { SymbolKind::Method } else { SymbolKind::Function };
+                let kind = if matches!(parent.kind, SymbolKind::Impl | SymbolKind::Trait) {
+                    SymbolKind::Method
+                } else {
+                    SymbolKind::Function
+                };
                 (kind, name_text()?, None)
             }
             DefinitionCapture::Impl => {
@@ -52,69 +63,130 @@ impl Lowering for RustLowering {
                 match field_child!(item, "trait") {
                     Some(trait_node) => {
                         let trait_name = type_display_name(trait_node, source);
-                        (SymbolKind::Impl, format!("{{impl {trait_name} for {self_type_name}}}"), None)
+                        (
+                            SymbolKind::Impl,
+                            format!("{{impl {trait_name} for {self_type_name}}}"),
+                            None,
+                        )
                     }
                     None => {
                         // Methods of an inherent impl are named after the type: `m::Type::new`.
                         let has_path = type_path(self_type_node, source).is_some();
-                        let child_prefix = has_path.then(|| format!("{}{}{}", parent.child_prefix, Self::SEPARATOR, self_type_name));
+                        let child_prefix = has_path.then(|| {
+                            format!("{}{}{}", parent.child_prefix, Self::SEPARATOR, self_type_name)
+                        });
                         (SymbolKind::Impl, format!("{{impl {self_type_name}}}"), child_prefix)
                     }
                 }
             }
-            DefinitionCapture::Class | DefinitionCapture::Lambda | DefinitionCapture::Script => return None,
+            DefinitionCapture::Class | DefinitionCapture::Lambda | DefinitionCapture::Script => {
+                return None
+            }
         };
         let attributes = preceding_attribute_paths_and_arguments(item, source);
-        let is_cfg_test = attributes.iter().any(|(path, arguments)| path.len() == 1 && path[0] == "cfg" && arguments_say_test(arguments));
+        let is_cfg_test = attributes.iter().any(|(path, arguments)| {
+            path.len() == 1 && path[0] == "cfg" && arguments_say_test(arguments)
+        });
         let is_test_attribute = matches!(kind, SymbolKind::Function | SymbolKind::Method)
             && attributes.iter().any(|(path, _)| path.last().is_some_and(|last| last == "test"));
-        Some(NewSymbol { kind, name, span_node: item, child_prefix, qualified_name: None, is_test: is_cfg_test || is_test_attribute })
+        Some(NewSymbol {
+            kind,
+            name,
+            span_node: item,
+            child_prefix,
+            qualified_name: None,
+            is_test: is_cfg_test || is_test_attribute,
+        })
     }
 
     fn reference(&self, tag: &Tag<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
         match tag.role {
             CaptureRole::Call => lower_call(tag.node, scopes, source, facts),
-            CaptureRole::Import => crate::rust_imports::lower_import(tag.node, scopes, source, facts),
+            CaptureRole::Import => {
+                crate::rust_imports::lower_import(tag.node, scopes, source, facts)
+            }
             CaptureRole::Inherits => lower_supertraits(tag.node, scopes, source, facts),
-            CaptureRole::Binding => crate::rust_bindings::lower_binding(tag.node, scopes, source, facts),
-            CaptureRole::Value => crate::rust_value_references::lower_value_positions(tag.node, scopes, source, facts),
-            CaptureRole::Protocol => crate::rust_implicit_calls::lower_protocol_calls(tag.node, scopes, source, facts),
-            CaptureRole::Name | CaptureRole::Definition(_) | CaptureRole::LocalScope | CaptureRole::Attribute => {}
+            CaptureRole::Binding => {
+                crate::rust_bindings::lower_binding(tag.node, scopes, source, facts)
+            }
+            CaptureRole::Value => {
+                crate::rust_value_references::lower_value_positions(tag.node, scopes, source, facts)
+            }
+            CaptureRole::Protocol => {
+                crate::rust_implicit_calls::lower_protocol_calls(tag.node, scopes, source, facts)
+            }
+            CaptureRole::Name
+            | CaptureRole::Definition(_)
+            | CaptureRole::LocalScope
+            | CaptureRole::Attribute => {}
         }
     }
 
-    fn generated_members(&self, tag: &Tag<'_>, symbol: &Symbol, source: &str, facts: &mut FileFacts) {
+    fn generated_members(
+        &self,
+        tag: &Tag<'_>,
+        symbol: &Symbol,
+        source: &str,
+        facts: &mut FileFacts,
+    ) {
         // Only the text before the item is read when it holds no attribute.
-        if crate::rust_salsa_structs::is_salsa_struct(&preceding_attribute_paths_and_arguments(tag.node, source)) {
+        if crate::rust_salsa_structs::is_salsa_struct(&preceding_attribute_paths_and_arguments(
+            tag.node, source,
+        )) {
             crate::rust_salsa_structs::push_field_getters(tag.node, symbol, source, facts);
         }
         crate::rust_pin_projections::push_projection_methods(tag.node, symbol, source, facts);
     }
 
-    fn after_definition(&self, tag: &Tag<'_>, symbol: &Symbol, _scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+    fn after_definition(
+        &self,
+        tag: &Tag<'_>,
+        symbol: &Symbol,
+        _scopes: &ScopeStack,
+        source: &str,
+        facts: &mut FileFacts,
+    ) {
         if symbol.kind == SymbolKind::Macro {
             crate::rust_test_macros::record_test_macro(tag.node, symbol, source, facts);
             return;
         }
         if symbol.kind.is_callable() {
             // The declared return type, as the binding `return` of the function.
-            if let Some(value) = field_child!(tag.node, "return_type").and_then(|return_type| crate::rust_bindings::binding_type(return_type, tag.node, source)) {
+            if let Some(value) = field_child!(tag.node, "return_type").and_then(|return_type| {
+                crate::rust_bindings::binding_type(return_type, tag.node, source)
+            }) {
                 // An `async fn` returns a future of its declared type (`.await` gives it).
                 let value = match is_async(tag.node, source) {
                     true => {
                         let future = ["std", "future", "Future"].map(String::from).to_vec();
-                        tether_model::BindingValue::Type { path: future, is_dyn: true, arguments: vec![value] }
+                        tether_model::BindingValue::Type {
+                            path: future,
+                            is_dyn: true,
+                            arguments: vec![value],
+                        }
                     }
                     false => value,
                 };
-                facts.bindings.push(Binding::everywhere(symbol.id, RETURN_BINDING.to_string(), value, line_of(tag.node)));
+                facts.bindings.push(Binding::everywhere(
+                    symbol.id,
+                    RETURN_BINDING.to_string(),
+                    value,
+                    line_of(tag.node),
+                ));
             }
             return;
         }
         if symbol.kind == SymbolKind::TypeAlias {
             // What the alias stands for, as the binding `type` of the alias.
-            if let Some(value) = field_child!(tag.node, "type").and_then(|aliased| crate::rust_bindings::binding_type(aliased, tag.node, source)) {
-                facts.bindings.push(Binding::everywhere(symbol.id, TYPE_ALIAS_BINDING.to_string(), value, line_of(tag.node)));
+            if let Some(value) = field_child!(tag.node, "type")
+                .and_then(|aliased| crate::rust_bindings::binding_type(aliased, tag.node, source))
+            {
+                facts.bindings.push(Binding::everywhere(
+                    symbol.id,
+                    TYPE_ALIAS_BINDING.to_string(),
+                    value,
+                    line_of(tag.node),
+                ));
             }
             return;
         }
@@ -126,31 +198,49 @@ impl Lowering for RustLowering {
             return;
         }
         // `impl<L: Link> LinkedList<L>`: `L::pointers(…)` in its methods.
-        crate::rust_bindings::callables::record_generic_parameter_bounds(tag.node, symbol.id, source, facts);
+        crate::rust_bindings::callables::record_generic_parameter_bounds(
+            tag.node, symbol.id, source, facts,
+        );
         let Some(self_type_node) = field_child!(tag.node, "type") else { return };
         let Some(self_type) = type_path(self_type_node, source) else { return };
-        let trait_path = field_child!(tag.node, "trait").and_then(|trait_node| type_path(trait_node, source));
+        let trait_path =
+            field_child!(tag.node, "trait").and_then(|trait_node| type_path(trait_node, source));
         // `impl<R: AsyncRead> AsyncReadExt for R`: the trait's methods reach every `AsyncRead`.
         let blanket_bound = match (self_type_node.kind(), &trait_path) {
-            ("type_identifier", Some(_)) => {
-                crate::rust_bindings::generic_parameter_bound_in_item(text_of(self_type_node, source), tag.node, source).map(Option::unwrap_or_default)
-            }
+            ("type_identifier", Some(_)) => crate::rust_bindings::generic_parameter_bound_in_item(
+                text_of(self_type_node, source),
+                tag.node,
+                source,
+            )
+            .map(Option::unwrap_or_default),
             _ => None,
         };
-        facts.impls.push(ImplBlock { impl_symbol: symbol.id, self_type, trait_path, blanket_bound, line: line_of(tag.node) });
+        facts.impls.push(ImplBlock {
+            impl_symbol: symbol.id,
+            self_type,
+            trait_path,
+            blanket_bound,
+            line: line_of(tag.node),
+        });
     }
 }
 
 /// Whether a function item is `async` (its modifiers say so).
 fn is_async(function: Node<'_>, source: &str) -> bool {
     let mut cursor = function.walk();
-    let modifiers = function.named_children(&mut cursor).find(|child| child.kind() == "function_modifiers");
-    modifiers.is_some_and(|modifiers| text_of(modifiers, source).split_whitespace().any(|word| word == "async"))
+    let modifiers =
+        function.named_children(&mut cursor).find(|child| child.kind() == "function_modifiers");
+    modifiers.is_some_and(|modifiers| {
+        text_of(modifiers, source).split_whitespace().any(|word| word == "async")
+    })
 }
 
 /// The attributes (`#[…]`) written before an item, each as (path segments, argument text),
 /// found by walking back over attribute and comment siblings.
-fn preceding_attribute_paths_and_arguments(item: Node<'_>, source: &str) -> Vec<(Vec<String>, String)> {
+fn preceding_attribute_paths_and_arguments(
+    item: Node<'_>,
+    source: &str,
+) -> Vec<(Vec<String>, String)> {
     let mut attributes = Vec::new();
     // Finding a node's previous sibling walks the tree from its root: look at the text first.
     if !text_before_ends_with_attribute(&source[..item.start_byte().min(source.len())]) {
@@ -160,9 +250,15 @@ fn preceding_attribute_paths_and_arguments(item: Node<'_>, source: &str) -> Vec<
     while let Some(node) = sibling {
         match node.kind() {
             "attribute_item" => {
-                if let Some(attribute) = node.named_children(&mut node.walk()).find(|child| child.kind() == "attribute") {
-                    let path = attribute.named_child(0).and_then(|path_node| path_segments(path_node, source, 0));
-                    let arguments = field_child!(attribute, "arguments").map(|arguments| text_of(arguments, source)).unwrap_or("");
+                if let Some(attribute) =
+                    node.named_children(&mut node.walk()).find(|child| child.kind() == "attribute")
+                {
+                    let path = attribute
+                        .named_child(0)
+                        .and_then(|path_node| path_segments(path_node, source, 0));
+                    let arguments = field_child!(attribute, "arguments")
+                        .map(|arguments| text_of(arguments, source))
+                        .unwrap_or("");
                     if let Some(path) = path {
                         attributes.push((path, arguments.to_string()));
                     }
@@ -236,7 +332,8 @@ pub(crate) fn path_segments(node: Node<'_>, source: &str, depth: usize) -> Optio
         return None;
     }
     match node.kind() {
-        "identifier" | "type_identifier" | "field_identifier" | "primitive_type" | "crate" | "self" | "super" | "metavariable" => {
+        "identifier" | "type_identifier" | "field_identifier" | "primitive_type" | "crate"
+        | "self" | "super" | "metavariable" => {
             let text = text_of(node, source);
             (!text.is_empty()).then(|| vec![text.to_string()])
         }
@@ -252,7 +349,9 @@ pub(crate) fn path_segments(node: Node<'_>, source: &str, depth: usize) -> Optio
             segments.push(name.to_string());
             Some(segments)
         }
-        "generic_type" | "generic_type_with_turbofish" => path_segments(field_child!(node, "type")?, source, depth + 1),
+        "generic_type" | "generic_type_with_turbofish" => {
+            path_segments(field_child!(node, "type")?, source, depth + 1)
+        }
         "generic_function" => path_segments(field_child!(node, "function")?, source, depth + 1),
         _ => None,
     }
@@ -264,15 +363,33 @@ fn lower_call(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut Fil
     match node.kind() {
         "call_expression" => {
             let Some(function) = field_child!(node, "function") else { return };
-            facts.calls.push(CallSite { caller, callee: callee_expression(function, source, 0), line, byte: node.start_byte() as u32, text: shorten(text_of(function, source)) });
+            facts.calls.push(CallSite {
+                caller,
+                callee: callee_expression(function, source, 0),
+                line,
+                byte: node.start_byte() as u32,
+                text: shorten(text_of(function, source)),
+            });
         }
         "macro_invocation" => {
             let Some(macro_path) = field_child!(node, "macro") else { return };
-            let callee = path_segments(macro_path, source, 0).map(CalleeExpr::Macro).unwrap_or(CalleeExpr::Other);
-            facts.calls.push(CallSite { caller, callee, line, byte: node.start_byte() as u32, text: shorten(&format!("{}!", text_of(macro_path, source))) });
-            if let Some(arguments) = node.named_children(&mut node.walk()).find(|child| child.kind() == "token_tree") {
+            let callee = path_segments(macro_path, source, 0)
+                .map(CalleeExpr::Macro)
+                .unwrap_or(CalleeExpr::Other);
+            facts.calls.push(CallSite {
+                caller,
+                callee,
+                line,
+                byte: node.start_byte() as u32,
+                text: shorten(&format!("{}!", text_of(macro_path, source))),
+            });
+            if let Some(arguments) =
+                node.named_children(&mut node.walk()).find(|child| child.kind() == "token_tree")
+            {
                 let name = text_of(macro_path, source).rsplit("::").next().unwrap_or_default();
-                crate::rust_macro_arguments::calls_in_macro_arguments(name, arguments, caller, source, facts, 0);
+                crate::rust_macro_arguments::calls_in_macro_arguments(
+                    name, arguments, caller, source, facts, 0,
+                );
                 crate::rust_test_macros::push_macro_written_test(node, name, scopes, source, facts);
             }
         }
@@ -287,14 +404,21 @@ pub(crate) fn callee_expression(function: Node<'_>, source: &str, depth: usize) 
     }
     let method_node = match function.kind() {
         "field_expression" => Some(function),
-        "generic_function" => field_child!(function, "function").filter(|inner| inner.kind() == "field_expression"),
+        "generic_function" => {
+            field_child!(function, "function").filter(|inner| inner.kind() == "field_expression")
+        }
         _ => None,
     };
     if let Some(method_node) = method_node {
-        let (Some(value), Some(field)) = (field_child!(method_node, "value"), field_child!(method_node, "field")) else {
+        let (Some(value), Some(field)) =
+            (field_child!(method_node, "value"), field_child!(method_node, "field"))
+        else {
             return CalleeExpr::Other;
         };
-        return CalleeExpr::Method { receiver: receiver_of(value, source, depth), name: text_of(field, source).to_string() };
+        return CalleeExpr::Method {
+            receiver: receiver_of(value, source, depth),
+            name: text_of(field, source).to_string(),
+        };
     }
     match function.kind() {
         "identifier" | "scoped_identifier" | "generic_function" | "self" | "super" | "crate" => {
@@ -325,7 +449,8 @@ fn lower_supertraits(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &
         return;
     }
     let bounds: Vec<Node<'_>> = if node.kind() == "where_predicate" {
-        let left_is_self = field_child!(node, "left").is_some_and(|left| text_of(left, source) == "Self");
+        let left_is_self =
+            field_child!(node, "left").is_some_and(|left| text_of(left, source) == "Self");
         match field_child!(node, "bounds") {
             Some(bounds) if left_is_self => bounds.named_children(&mut bounds.walk()).collect(),
             _ => return,
@@ -334,7 +459,10 @@ fn lower_supertraits(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &
         vec![node]
     };
     for bound in bounds {
-        if matches!(bound.kind(), "lifetime" | "removed_trait_bound" | "line_comment" | "block_comment") {
+        if matches!(
+            bound.kind(),
+            "lifetime" | "removed_trait_bound" | "line_comment" | "block_comment"
+        ) {
             continue;
         }
         if let Some(path) = type_path(bound, source) {

@@ -7,7 +7,9 @@ use tether_model::{Binding, BindingValue, FileFacts, Receiver, SymbolKind};
 use tree_sitter::Node;
 
 use crate::outline::{line_of, text_of, ScopeStack};
-use crate::rust::{callee_expression, literal_type, path_segments, receiver_of, MAX_NESTING_FOLLOWED};
+use crate::rust::{
+    callee_expression, literal_type, path_segments, receiver_of, MAX_NESTING_FOLLOWED,
+};
 
 pub(crate) mod adapters;
 mod branches;
@@ -16,19 +18,31 @@ mod patterns;
 mod written_types;
 
 use patterns::without_binding_modifiers;
-pub(crate) use written_types::{binding_type, generic_parameter_bound_in_item, written_type_arguments};
+pub(crate) use written_types::{
+    binding_type, generic_parameter_bound_in_item, written_type_arguments,
+};
 
 /// Lowers one `@local.definition` capture. Lists (`parameters`, `closure_parameters`, a
 /// tuple-struct pattern, a `for` loop) are captured whole, which keeps the query cheap; what
 /// their bindings share (the owner, the bytes where they are in force, the call a closure is
 /// passed to, the value a pattern matches) is worked out once per list, since walking up a
 /// tree-sitter tree costs a walk down from the root at every step.
-pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+pub(crate) fn lower_binding(
+    node: Node<'_>,
+    scopes: &ScopeStack,
+    source: &str,
+    facts: &mut FileFacts,
+) {
     let line = line_of(node);
     match node.kind() {
         "let_declaration" => {
             // `let Some(x) = …` and `let Variant(x) = …` bind through their pattern's capture.
-            let Some(pattern) = field_child!(node, "pattern").map(without_binding_modifiers).filter(|pattern| matches!(pattern.kind(), "identifier" | "tuple_pattern")) else { return };
+            let Some(pattern) = field_child!(node, "pattern")
+                .map(without_binding_modifiers)
+                .filter(|pattern| matches!(pattern.kind(), "identifier" | "tuple_pattern"))
+            else {
+                return;
+            };
             let value = match field_child!(node, "type") {
                 Some(annotation) => binding_type(annotation, node, source),
                 None => field_child!(node, "value").map(|value| expression_value(value, source)),
@@ -43,35 +57,74 @@ pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, f
             }
         }
         "parameters" => {
-            let Some(function) = node.parent().filter(|owner| matches!(owner.kind(), "function_item" | "function_signature_item")) else { return };
+            let Some(function) = node.parent().filter(|owner| {
+                matches!(owner.kind(), "function_item" | "function_signature_item")
+            }) else {
+                return;
+            };
             // Parameters belong to the function being defined, which is the innermost scope.
             let scope = scopes.innermost().id;
             callables::record_generic_parameter_bounds(function, scope, source, facts);
             let mut cursor = node.walk();
             // Positions count `self`: a method call's arguments start at 1.
-            let parameters = node.named_children(&mut cursor).filter(|child| matches!(child.kind(), "parameter" | "self_parameter"));
-            for (position, parameter) in parameters.enumerate().filter(|(_, child)| child.kind() == "parameter") {
-                let Some(value) = field_child!(parameter, "type").and_then(|annotation| binding_type(annotation, parameter, source)) else { continue };
+            let parameters = node
+                .named_children(&mut cursor)
+                .filter(|child| matches!(child.kind(), "parameter" | "self_parameter"));
+            for (position, parameter) in
+                parameters.enumerate().filter(|(_, child)| child.kind() == "parameter")
+            {
+                let Some(value) = field_child!(parameter, "type")
+                    .and_then(|annotation| binding_type(annotation, parameter, source))
+                else {
+                    continue;
+                };
                 callables::record_callback_parameter(scope, position, parameter, &value, facts);
                 // `mut f: impl FnMut(…)` binds `f`; `self: Pin<&mut Self>` binds `self`.
-                let Some(pattern) = field_child!(parameter, "pattern").map(without_binding_modifiers).filter(|pattern| matches!(pattern.kind(), "identifier" | "self")) else { continue };
+                let Some(pattern) = field_child!(parameter, "pattern")
+                    .map(without_binding_modifiers)
+                    .filter(|pattern| matches!(pattern.kind(), "identifier" | "self"))
+                else {
+                    continue;
+                };
                 let name = text_of(pattern, source).to_string();
-                facts.bindings.push(Binding { scope, name, value, line: line_of(parameter), visible_from: parameter.start_byte() as u32, visible_to: function.end_byte() as u32 });
+                facts.bindings.push(Binding {
+                    scope,
+                    name,
+                    value,
+                    line: line_of(parameter),
+                    visible_from: parameter.start_byte() as u32,
+                    visible_to: function.end_byte() as u32,
+                });
             }
         }
         "closure_parameters" => lower_closure_parameters(node, scopes, source, facts),
         // `for item in items`: an element of what is iterated, in force in the body.
         "for_expression" => {
-            let Some(pattern) = field_child!(node, "pattern").map(without_binding_modifiers).filter(|pattern| matches!(pattern.kind(), "identifier" | "tuple_pattern")) else { return };
-            let iterated = field_child!(node, "value").map_or(Receiver::Other, |iterated| receiver_of(iterated, source, 0));
+            let Some(pattern) = field_child!(node, "pattern")
+                .map(without_binding_modifiers)
+                .filter(|pattern| matches!(pattern.kind(), "identifier" | "tuple_pattern"))
+            else {
+                return;
+            };
+            let iterated = field_child!(node, "value")
+                .map_or(Receiver::Other, |iterated| receiver_of(iterated, source, 0));
             let value = match iterated {
                 Receiver::Other => BindingValue::Unknown,
                 receiver => BindingValue::ElementOf(receiver),
             };
-            let visible_from = field_child!(node, "body").map_or(pattern.end_byte(), |body| body.start_byte()) as u32;
+            let visible_from = field_child!(node, "body")
+                .map_or(pattern.end_byte(), |body| body.start_byte())
+                as u32;
             let scope = scopes.innermost_named().id;
             for (name, value) in pattern_bindings(pattern, value, source) {
-                facts.bindings.push(Binding { scope, name, value, line, visible_from, visible_to: node.end_byte() as u32 });
+                facts.bindings.push(Binding {
+                    scope,
+                    name,
+                    value,
+                    line,
+                    visible_from,
+                    visible_to: node.end_byte() as u32,
+                });
             }
         }
         "tuple_struct_pattern" => lower_tuple_struct_pattern(node, scopes, source, facts),
@@ -81,16 +134,39 @@ pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, f
             if !matches!(owner.kind, SymbolKind::Struct | SymbolKind::Union) {
                 return;
             }
-            let Some(name) = field_child!(node, "name").map(|name| text_of(name, source)).filter(|name| !name.is_empty()) else { return };
-            let Some(value) = field_child!(node, "type").and_then(|annotation| binding_type(annotation, node, source)) else { return };
+            let Some(name) = field_child!(node, "name")
+                .map(|name| text_of(name, source))
+                .filter(|name| !name.is_empty())
+            else {
+                return;
+            };
+            let Some(value) = field_child!(node, "type")
+                .and_then(|annotation| binding_type(annotation, node, source))
+            else {
+                return;
+            };
             facts.bindings.push(Binding::everywhere(owner.id, format!("self.{name}"), value, line));
         }
         // `static ONCE: OnceCell<u32> = …;`, `const ALL: &[Kind] = …;`: a value of the written
         // type, named in the module, impl, trait or function around it.
         "const_item" | "static_item" => {
-            let Some(name) = field_child!(node, "name").map(|name| text_of(name, source)).filter(|name| !name.is_empty()) else { return };
-            let Some(value) = field_child!(node, "type").and_then(|annotation| binding_type(annotation, node, source)) else { return };
-            facts.bindings.push(Binding::everywhere(scopes.innermost().id, name.to_string(), value, line));
+            let Some(name) = field_child!(node, "name")
+                .map(|name| text_of(name, source))
+                .filter(|name| !name.is_empty())
+            else {
+                return;
+            };
+            let Some(value) = field_child!(node, "type")
+                .and_then(|annotation| binding_type(annotation, node, source))
+            else {
+                return;
+            };
+            facts.bindings.push(Binding::everywhere(
+                scopes.innermost().id,
+                name.to_string(),
+                value,
+                line,
+            ));
         }
         _ => {}
     }
@@ -99,7 +175,12 @@ pub(crate) fn lower_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, f
 /// Read from a struct's or enum's own definition (no query capture needed): `struct S(A, B);`
 /// gives `self.0` and `self.1`; `enum E { V(A), W }` gives `V` and `W` (the variants exist)
 /// and `V.0`, all on the type.
-pub(crate) fn lower_tuple_fields_and_variants(item: Node<'_>, symbol: &tether_model::Symbol, source: &str, facts: &mut FileFacts) {
+pub(crate) fn lower_tuple_fields_and_variants(
+    item: Node<'_>,
+    symbol: &tether_model::Symbol,
+    source: &str,
+    facts: &mut FileFacts,
+) {
     let Some(body) = field_child!(item, "body") else { return };
     if symbol.kind == SymbolKind::Struct {
         if body.kind() == "ordered_field_declaration_list" {
@@ -109,11 +190,25 @@ pub(crate) fn lower_tuple_fields_and_variants(item: Node<'_>, symbol: &tether_mo
     }
     let mut cursor = body.walk();
     for variant in body.named_children(&mut cursor).filter(|child| child.kind() == "enum_variant") {
-        let Some(name) = field_child!(variant, "name").map(|name| text_of(name, source)).filter(|name| !name.is_empty()) else { continue };
-        facts.bindings.push(Binding::everywhere(symbol.id, name.to_string(), BindingValue::Unknown, line_of(variant)));
+        let Some(name) = field_child!(variant, "name")
+            .map(|name| text_of(name, source))
+            .filter(|name| !name.is_empty())
+        else {
+            continue;
+        };
+        facts.bindings.push(Binding::everywhere(
+            symbol.id,
+            name.to_string(),
+            BindingValue::Unknown,
+            line_of(variant),
+        ));
         match field_child!(variant, "body") {
-            Some(fields) if fields.kind() == "ordered_field_declaration_list" => tuple_field_bindings(fields, symbol.id, name, source, facts),
-            Some(fields) if fields.kind() == "field_declaration_list" => patterns::variant_named_field_bindings(fields, symbol.id, name, source, facts),
+            Some(fields) if fields.kind() == "ordered_field_declaration_list" => {
+                tuple_field_bindings(fields, symbol.id, name, source, facts)
+            }
+            Some(fields) if fields.kind() == "field_declaration_list" => {
+                patterns::variant_named_field_bindings(fields, symbol.id, name, source, facts)
+            }
             _ => {}
         }
     }
@@ -121,60 +216,115 @@ pub(crate) fn lower_tuple_fields_and_variants(item: Node<'_>, symbol: &tether_mo
 
 /// `receiver.method(|a, b: T| …)`: `a` is parameter 0 of the closure passed to `method`, `b`
 /// is a `T`; both are in force inside the closure and belong to the function around it.
-fn lower_closure_parameters(parameters: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
-    let Some(closure) = parameters.parent().filter(|closure| closure.kind() == "closure_expression") else { return };
+fn lower_closure_parameters(
+    parameters: Node<'_>,
+    scopes: &ScopeStack,
+    source: &str,
+    facts: &mut FileFacts,
+) {
+    let Some(closure) =
+        parameters.parent().filter(|closure| closure.kind() == "closure_expression")
+    else {
+        return;
+    };
     let passed_to = callables::closure_passed_to(closure, source);
     let scope = scopes.innermost_named().id;
     let visible_to = closure.end_byte() as u32;
     let mut cursor = parameters.walk();
-    for (position, parameter) in parameters.children(&mut cursor).filter(|child| is_list_element(*child)).enumerate() {
+    for (position, parameter) in
+        parameters.children(&mut cursor).filter(|child| is_list_element(*child)).enumerate()
+    {
         // `|mut x|` binds `x`.
         let parameter = without_binding_modifiers(parameter);
         let (name_node, value) = match parameter.kind() {
             "identifier" | "tuple_pattern" => {
-                let value = passed_to.as_ref().map_or(BindingValue::Unknown, |passed_to| passed_to.parameter_value(position as u32));
+                let value = passed_to.as_ref().map_or(BindingValue::Unknown, |passed_to| {
+                    passed_to.parameter_value(position as u32)
+                });
                 // `|(key, value)|`: each name is an element of the parameter.
                 if parameter.kind() == "tuple_pattern" {
                     for (name, value) in pattern_bindings(parameter, value, source) {
-                        facts.bindings.push(Binding { scope, name, value, line: line_of(parameter), visible_from: parameter.start_byte() as u32, visible_to });
+                        facts.bindings.push(Binding {
+                            scope,
+                            name,
+                            value,
+                            line: line_of(parameter),
+                            visible_from: parameter.start_byte() as u32,
+                            visible_to,
+                        });
                     }
                     continue;
                 }
                 (parameter, value)
             }
             "parameter" => {
-                let Some(pattern) = field_child!(parameter, "pattern").filter(|pattern| pattern.kind() == "identifier") else { continue };
+                let Some(pattern) = field_child!(parameter, "pattern")
+                    .filter(|pattern| pattern.kind() == "identifier")
+                else {
+                    continue;
+                };
                 // An untyped closure parameter is still a local: it hides outer names.
-                let value = field_child!(parameter, "type").and_then(|annotation| binding_type(annotation, parameter, source));
+                let value = field_child!(parameter, "type")
+                    .and_then(|annotation| binding_type(annotation, parameter, source));
                 (pattern, value.unwrap_or(BindingValue::Unknown))
             }
             _ => continue,
         };
         let name = text_of(name_node, source).to_string();
-        facts.bindings.push(Binding { scope, name, value, line: line_of(name_node), visible_from: name_node.start_byte() as u32, visible_to });
+        facts.bindings.push(Binding {
+            scope,
+            name,
+            value,
+            line: line_of(name_node),
+            visible_from: name_node.start_byte() as u32,
+            visible_to,
+        });
     }
 }
 
 /// The names an identifier or (nested) tuple pattern binds, each with its part of `value`.
-fn pattern_bindings(pattern: Node<'_>, value: BindingValue, source: &str) -> Vec<(String, BindingValue)> {
+fn pattern_bindings(
+    pattern: Node<'_>,
+    value: BindingValue,
+    source: &str,
+) -> Vec<(String, BindingValue)> {
     let mut bindings = Vec::new();
     collect_pattern_bindings(pattern, value, source, &mut bindings, 0);
     bindings
 }
 
-fn collect_pattern_bindings(pattern: Node<'_>, value: BindingValue, source: &str, bindings: &mut Vec<(String, BindingValue)>, depth: usize) {
+fn collect_pattern_bindings(
+    pattern: Node<'_>,
+    value: BindingValue,
+    source: &str,
+    bindings: &mut Vec<(String, BindingValue)>,
+    depth: usize,
+) {
     match pattern.kind() {
         "identifier" => bindings.push((text_of(pattern, source).to_string(), value)),
-        "mut_pattern" | "ref_pattern" | "reference_pattern" if depth < 8 => collect_pattern_bindings(without_binding_modifiers(pattern), value, source, bindings, depth + 1),
+        "mut_pattern" | "ref_pattern" | "reference_pattern" if depth < 8 => {
+            collect_pattern_bindings(
+                without_binding_modifiers(pattern),
+                value,
+                source,
+                bindings,
+                depth + 1,
+            )
+        }
         "tuple_pattern" if depth < 8 => {
             let mut cursor = pattern.walk();
             // Positions after a `..` count from the end: those names are locals of no known type.
             let mut after_rest = false;
-            for (position, element) in pattern.children(&mut cursor).filter(|child| is_list_element(*child)).enumerate() {
+            for (position, element) in
+                pattern.children(&mut cursor).filter(|child| is_list_element(*child)).enumerate()
+            {
                 after_rest |= element.kind() == "remaining_field_pattern";
                 let element_value = match after_rest {
                     true => BindingValue::Unknown,
-                    false => BindingValue::TupleElement { of: Box::new(value.clone()), position: position as u32 },
+                    false => BindingValue::TupleElement {
+                        of: Box::new(value.clone()),
+                        position: position as u32,
+                    },
                 };
                 collect_pattern_bindings(element, element_value, source, bindings, depth + 1);
             }
@@ -192,14 +342,21 @@ fn is_list_element(child: Node<'_>) -> bool {
 /// `Some(x)` / `Ok(x)` hold what the matched value holds (`value?`); `Variant(a, b)` holds the
 /// variant's fields by position. In force from after the matched value to the end of the
 /// `if let`, `while let`, `match` arm, or `let … else` block.
-fn lower_tuple_struct_pattern(pattern: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+fn lower_tuple_struct_pattern(
+    pattern: Node<'_>,
+    scopes: &ScopeStack,
+    source: &str,
+    facts: &mut FileFacts,
+) {
     let Some(variant) = field_child!(pattern, "type") else { return };
     let Some(variant_path) = path_segments(variant, source, 0) else { return };
     let (matched, (visible_from, visible_to)) = pattern_context(pattern);
     let unwraps = matches!(variant_path.as_slice(), [name] if name == "Some" || name == "Ok");
     let scope = scopes.innermost_named().id;
     let mut cursor = pattern.walk();
-    let fields = pattern.children(&mut cursor).filter(|child| child.id() != variant.id() && is_list_element(*child));
+    let fields = pattern
+        .children(&mut cursor)
+        .filter(|child| child.id() != variant.id() && is_list_element(*child));
     let mut after_rest = false;
     for (position, field) in fields.enumerate() {
         // Positions after a `..` count from the end: those names are locals of no known type.
@@ -216,11 +373,21 @@ fn lower_tuple_struct_pattern(pattern: Node<'_>, scopes: &ScopeStack, source: &s
                 receiver => BindingValue::Expression(Receiver::Try(Box::new(receiver))),
             },
             (true, None) => BindingValue::Unknown,
-            (false, _) => BindingValue::VariantField { variant: variant_path.clone(), position: position as u32 },
+            (false, _) => BindingValue::VariantField {
+                variant: variant_path.clone(),
+                position: position as u32,
+            },
         };
         // `Some((a, b))`: each name is an element of what the variant holds.
         for (name, value) in pattern_bindings(field, value, source) {
-            facts.bindings.push(Binding { scope, name, value, line: line_of(field), visible_from, visible_to });
+            facts.bindings.push(Binding {
+                scope,
+                name,
+                value,
+                line: line_of(field),
+                visible_from,
+                visible_to,
+            });
         }
     }
 }
@@ -248,25 +415,41 @@ pub(crate) fn pattern_context(pattern: Node<'_>) -> (Option<Node<'_>>, (u32, u32
                     matched = field_child!(ancestor, "value");
                 }
                 let mut owner = ancestor.parent();
-                while let Some(current) = owner.filter(|current| !matches!(current.kind(), "if_expression" | "while_expression")) {
+                while let Some(current) = owner.filter(|current| {
+                    !matches!(current.kind(), "if_expression" | "while_expression")
+                }) {
                     owner = current.parent();
                 }
-                return (matched, (ancestor.end_byte() as u32, owner.map_or(u32::MAX, |owner| owner.end_byte() as u32)));
+                return (
+                    matched,
+                    (
+                        ancestor.end_byte() as u32,
+                        owner.map_or(u32::MAX, |owner| owner.end_byte() as u32),
+                    ),
+                );
             }
             "match_arm" => {
                 if depth == 1 {
-                    matched = ancestor.parent().and_then(|block| block.parent()).and_then(|expression| field_child!(expression, "value"));
+                    matched = ancestor
+                        .parent()
+                        .and_then(|block| block.parent())
+                        .and_then(|expression| field_child!(expression, "value"));
                 }
                 return (matched, (from, ancestor.end_byte() as u32));
             }
             "for_expression" => {
-                let body_start = field_child!(ancestor, "body").map_or(from, |body| body.start_byte() as u32);
+                let body_start =
+                    field_child!(ancestor, "body").map_or(from, |body| body.start_byte() as u32);
                 return (None, (body_start, ancestor.end_byte() as u32));
             }
             // A parameter's pattern (`TypeInfo { original, adjusted }: &TypeInfo`) binds in the
             // whole function or closure, not only in its parameter list.
-            "parameters" | "closure_parameters" => return (None, (from, ancestor.parent().unwrap_or(ancestor).end_byte() as u32)),
-            "function_item" | "closure_expression" => return (None, (from, ancestor.end_byte() as u32)),
+            "parameters" | "closure_parameters" => {
+                return (None, (from, ancestor.parent().unwrap_or(ancestor).end_byte() as u32))
+            }
+            "function_item" | "closure_expression" => {
+                return (None, (from, ancestor.end_byte() as u32))
+            }
             _ => current = ancestor.parent(),
         }
     }
@@ -274,11 +457,22 @@ pub(crate) fn pattern_context(pattern: Node<'_>) -> (Option<Node<'_>>, (u32, u32
 }
 
 /// `prefix.0`, `prefix.1`… for the types of a tuple field list.
-fn tuple_field_bindings(fields: Node<'_>, owner: tether_model::SymbolId, prefix: &str, source: &str, facts: &mut FileFacts) {
+fn tuple_field_bindings(
+    fields: Node<'_>,
+    owner: tether_model::SymbolId,
+    prefix: &str,
+    source: &str,
+    facts: &mut FileFacts,
+) {
     let mut cursor = fields.walk();
     for (position, field_type) in fields.children_by_field_name("type", &mut cursor).enumerate() {
         let Some(value) = binding_type(field_type, fields, source) else { continue };
-        facts.bindings.push(Binding::everywhere(owner, format!("{prefix}.{position}"), value, line_of(field_type)));
+        facts.bindings.push(Binding::everywhere(
+            owner,
+            format!("{prefix}.{position}"),
+            value,
+            line_of(field_type),
+        ));
     }
 }
 
@@ -287,7 +481,9 @@ fn expression_value(value: Node<'_>, source: &str) -> BindingValue {
     match value.kind() {
         "call_expression" => match receiver_of(value, source, 0) {
             // `let names = xs.map(|x| x.name())`: what the closure returns is kept.
-            adapted @ (Receiver::Adapted { .. } | Receiver::Turbofish { .. }) => BindingValue::Expression(adapted),
+            adapted @ (Receiver::Adapted { .. } | Receiver::Turbofish { .. }) => {
+                BindingValue::Expression(adapted)
+            }
             _ => match field_child!(value, "function") {
                 Some(function) => BindingValue::CallResult(callee_expression(function, source, 0)),
                 None => BindingValue::Unknown,
@@ -299,19 +495,23 @@ fn expression_value(value: Node<'_>, source: &str) -> BindingValue {
             None => BindingValue::Unknown,
         },
         // `let x = if c { a } else { b };`: the first branch whose value is visible.
-        "if_expression" | "match_expression" => branches::branch_values(value, source).unwrap_or(BindingValue::Unknown),
-        "struct_expression" => {
-            field_child!(value, "name").and_then(|name| path_segments(name, source, 0)).map_or(BindingValue::Unknown, BindingValue::named_type)
+        "if_expression" | "match_expression" => {
+            branches::branch_values(value, source).unwrap_or(BindingValue::Unknown)
         }
+        "struct_expression" => field_child!(value, "name")
+            .and_then(|name| path_segments(name, source, 0))
+            .map_or(BindingValue::Unknown, BindingValue::named_type),
         // `vec![…]` and `format!(…)` build a `Vec` and a `String`.
-        "macro_invocation" => match field_child!(value, "macro").map(|name| text_of(name, source)) {
-            Some("vec") => BindingValue::named_type(vec!["Vec".to_string()]),
-            Some("format") => BindingValue::named_type(vec!["String".to_string()]),
-            _ => match crate::rust_macro_arguments::ready_macro_value(value, source) {
-                Some(inner) => BindingValue::Expression(Receiver::Ready(Box::new(inner))),
-                None => BindingValue::Unknown,
-            },
-        },
+        "macro_invocation" => {
+            match field_child!(value, "macro").map(|name| text_of(name, source)) {
+                Some("vec") => BindingValue::named_type(vec!["Vec".to_string()]),
+                Some("format") => BindingValue::named_type(vec!["String".to_string()]),
+                _ => match crate::rust_macro_arguments::ready_macro_value(value, source) {
+                    Some(inner) => BindingValue::Expression(Receiver::Ready(Box::new(inner))),
+                    None => BindingValue::Unknown,
+                },
+            }
+        }
         kind => match literal_type(kind) {
             Some(type_name) => BindingValue::named_type(vec![type_name.to_string()]),
             None => match receiver_of(value, source, 0) {

@@ -39,9 +39,24 @@ fn operator_method(operator: &str) -> Option<&'static str> {
     Some(method)
 }
 
-fn push_implicit_call(operand: Node<'_>, method: &str, site: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+fn push_implicit_call(
+    operand: Node<'_>,
+    method: &str,
+    site: Node<'_>,
+    scopes: &ScopeStack,
+    source: &str,
+    facts: &mut FileFacts,
+) {
     // A literal's operators are std's.
-    if matches!(operand.kind(), "integer_literal" | "float_literal" | "string_literal" | "char_literal" | "boolean_literal" | "raw_string_literal") {
+    if matches!(
+        operand.kind(),
+        "integer_literal"
+            | "float_literal"
+            | "string_literal"
+            | "char_literal"
+            | "boolean_literal"
+            | "raw_string_literal"
+    ) {
         return;
     }
     let receiver = crate::rust_receivers::receiver_of(operand, source, 0);
@@ -49,7 +64,13 @@ fn push_implicit_call(operand: Node<'_>, method: &str, site: Node<'_>, scopes: &
         return;
     }
     let text = shorten(&format!("{}.{method}", text_of(operand, source)));
-    facts.implicit_calls.push(CallSite { caller: scopes.innermost_named().id, callee: CalleeExpr::Method { receiver, name: method.to_string() }, line: line_of(site), byte: operand.start_byte() as u32, text });
+    facts.implicit_calls.push(CallSite {
+        caller: scopes.innermost_named().id,
+        callee: CalleeExpr::Method { receiver, name: method.to_string() },
+        line: line_of(site),
+        byte: operand.start_byte() as u32,
+        text,
+    });
 }
 
 /// Whether a place expression is written to or borrowed mutably: `x[i] = v`, `x[i].f += 1`,
@@ -60,8 +81,12 @@ fn is_mutable_place(place: Node<'_>) -> bool {
         let is_base = parent.named_child(0).is_some_and(|base| base.id() == current.id());
         match parent.kind() {
             "field_expression" | "index_expression" if is_base => current = parent,
-            "assignment_expression" | "compound_assignment_expr" => return field_child!(parent, "left").is_some_and(|left| left.id() == current.id()),
-            "reference_expression" => return parent.child(1).is_some_and(|second| second.kind() == "mutable_specifier"),
+            "assignment_expression" | "compound_assignment_expr" => {
+                return field_child!(parent, "left").is_some_and(|left| left.id() == current.id())
+            }
+            "reference_expression" => {
+                return parent.child(1).is_some_and(|second| second.kind() == "mutable_specifier")
+            }
             _ => return false,
         }
     }
@@ -69,17 +94,33 @@ fn is_mutable_place(place: Node<'_>) -> bool {
 }
 
 /// Lowers one `@reference.protocol` node of a Rust file.
-pub(crate) fn lower_protocol_calls(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+pub(crate) fn lower_protocol_calls(
+    node: Node<'_>,
+    scopes: &ScopeStack,
+    source: &str,
+    facts: &mut FileFacts,
+) {
     match node.kind() {
         "binary_expression" => {
-            let (Some(left), Some(operator)) = (field_child!(node, "left"), field_child!(node, "operator")) else { return };
+            let (Some(left), Some(operator)) =
+                (field_child!(node, "left"), field_child!(node, "operator"))
+            else {
+                return;
+            };
             if let Some(method) = operator_method(text_of(operator, source)) {
                 push_implicit_call(left, method, node, scopes, source, facts);
             }
         }
         "index_expression" => {
             let Some(value) = node.named_child(0) else { return };
-            push_implicit_call(value, if is_mutable_place(node) { "index_mut" } else { "index" }, node, scopes, source, facts);
+            push_implicit_call(
+                value,
+                if is_mutable_place(node) { "index_mut" } else { "index" },
+                node,
+                scopes,
+                source,
+                facts,
+            );
         }
         "for_expression" => {
             let Some(value) = field_child!(node, "value") else { return };

@@ -14,11 +14,32 @@ use tree_sitter::{Node, Tree};
 const MAX_UNWRAP_ROUNDS: usize = 4;
 
 /// Words an item (or an attribute before one) starts with.
-const ITEM_STARTS: [&str; 16] = ["pub", "use", "mod", "fn", "impl", "struct", "enum", "trait", "type", "const", "static", "#", "async", "unsafe", "extern", "macro_rules"];
+const ITEM_STARTS: [&str; 16] = [
+    "pub",
+    "use",
+    "mod",
+    "fn",
+    "impl",
+    "struct",
+    "enum",
+    "trait",
+    "type",
+    "const",
+    "static",
+    "#",
+    "async",
+    "unsafe",
+    "extern",
+    "macro_rules",
+];
 
 /// The text with item-wrapping macro calls blanked and its tree, when the file has any;
 /// `None` leaves the original parse as it is.
-pub(crate) fn unwrap_item_macros(tree: &Tree, text: &str, parse: impl Fn(&str) -> Option<Tree>) -> Option<(String, Tree)> {
+pub(crate) fn unwrap_item_macros(
+    tree: &Tree,
+    text: &str,
+    parse: impl Fn(&str) -> Option<Tree>,
+) -> Option<(String, Tree)> {
     let mut current: Option<(String, Tree)> = None;
     for _ in 0..MAX_UNWRAP_ROUNDS {
         let (source, root) = match &current {
@@ -47,7 +68,12 @@ pub(crate) fn unwrap_item_macros(tree: &Tree, text: &str, parse: impl Fn(&str) -
 
 /// The byte ranges to blank for each wrapper among the items of `container`: from the
 /// macro's name to its `{`, and its closing `}` (and a `;` after it).
-fn collect_item_wrappers(container: Node<'_>, source: &str, wrappers: &mut Vec<(usize, usize)>, depth: usize) {
+fn collect_item_wrappers(
+    container: Node<'_>,
+    source: &str,
+    wrappers: &mut Vec<(usize, usize)>,
+    depth: usize,
+) {
     if depth > 16 {
         return;
     }
@@ -82,7 +108,10 @@ fn item_body<'tree>(call: Node<'tree>, source: &str) -> Option<Node<'tree>> {
     if !source[body.byte_range()].starts_with('{') {
         return None;
     }
-    let first_word: String = skip_comments(inside).chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '#').collect();
+    let first_word: String = skip_comments(inside)
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '#')
+        .collect();
     let first_word = if first_word.starts_with('#') { "#" } else { first_word.as_str() };
     ITEM_STARTS.contains(&first_word).then_some(body)
 }

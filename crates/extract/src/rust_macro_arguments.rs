@@ -19,7 +19,14 @@ const MAX_TOKEN_TREE_DEPTH: usize = 32;
 const PATTERN_MACROS: [&str; 3] = ["matches", "assert_matches", "debug_assert_matches"];
 
 /// Records the calls found in the token tree of a call of macro `macro_name`.
-pub(crate) fn calls_in_macro_arguments(macro_name: &str, token_tree: Node<'_>, caller: SymbolId, source: &str, facts: &mut FileFacts, depth: usize) {
+pub(crate) fn calls_in_macro_arguments(
+    macro_name: &str,
+    token_tree: Node<'_>,
+    caller: SymbolId,
+    source: &str,
+    facts: &mut FileFacts,
+    depth: usize,
+) {
     if depth > MAX_TOKEN_TREE_DEPTH {
         return;
     }
@@ -33,7 +40,13 @@ pub(crate) fn calls_in_macro_arguments(macro_name: &str, token_tree: Node<'_>, c
 }
 
 /// Records the calls found in a macro invocation's token tree.
-pub(crate) fn calls_in_token_tree(token_tree: Node<'_>, caller: SymbolId, source: &str, facts: &mut FileFacts, depth: usize) {
+pub(crate) fn calls_in_token_tree(
+    token_tree: Node<'_>,
+    caller: SymbolId,
+    source: &str,
+    facts: &mut FileFacts,
+    depth: usize,
+) {
     if depth > MAX_TOKEN_TREE_DEPTH {
         return;
     }
@@ -41,7 +54,13 @@ pub(crate) fn calls_in_token_tree(token_tree: Node<'_>, caller: SymbolId, source
     calls_in_tokens(&children, caller, source, facts, depth);
 }
 
-fn calls_in_tokens(children: &[Node<'_>], caller: SymbolId, source: &str, facts: &mut FileFacts, depth: usize) {
+fn calls_in_tokens(
+    children: &[Node<'_>],
+    caller: SymbolId,
+    source: &str,
+    facts: &mut FileFacts,
+    depth: usize,
+) {
     let mut index = 0;
     while index < children.len() {
         let node = children[index];
@@ -63,30 +82,51 @@ fn calls_in_tokens(children: &[Node<'_>], caller: SymbolId, source: &str, facts:
         }
         let mut segments = vec![text_of(node, source).to_string()];
         let mut next = index + 1;
-        while next + 1 < children.len() && children[next].kind() == "::" && is_path_segment(children[next + 1]) {
+        while next + 1 < children.len()
+            && children[next].kind() == "::"
+            && is_path_segment(children[next + 1])
+        {
             segments.push(text_of(children[next + 1], source).to_string());
             next += 2;
         }
         let follows = children.get(next).copied();
         let after = children.get(next + 1).copied();
         match follows {
-            Some(bang) if bang.kind() == "!" && after.is_some_and(|tree| tree.kind() == "token_tree") => {
+            Some(bang)
+                if bang.kind() == "!" && after.is_some_and(|tree| tree.kind() == "token_tree") =>
+            {
                 let text = format!("{}!", segments.join("::"));
                 let name = segments.last().cloned().unwrap_or_default();
-                facts.calls.push(CallSite { caller, callee: CalleeExpr::Macro(segments), line: line_of(node), byte: node.start_byte() as u32, text: shorten(&text) });
+                facts.calls.push(CallSite {
+                    caller,
+                    callee: CalleeExpr::Macro(segments),
+                    line: line_of(node),
+                    byte: node.start_byte() as u32,
+                    text: shorten(&text),
+                });
                 if let Some(tree) = after {
                     calls_in_macro_arguments(&name, tree, caller, source, facts, depth + 1);
                 }
                 index = next + 2;
             }
             Some(arguments) if is_parenthesized(arguments, source) => {
-                let is_method = index > 0 && children[index - 1].kind() == "." && segments.len() == 1;
+                let is_method =
+                    index > 0 && children[index - 1].kind() == "." && segments.len() == 1;
                 let callee = if is_method {
-                    CalleeExpr::Method { receiver: receiver_before(&children, index - 1, source), name: segments[0].clone() }
+                    CalleeExpr::Method {
+                        receiver: receiver_before(&children, index - 1, source),
+                        name: segments[0].clone(),
+                    }
                 } else {
                     CalleeExpr::Path(segments.clone())
                 };
-                facts.calls.push(CallSite { caller, callee, line: line_of(node), byte: node.start_byte() as u32, text: shorten(&segments.join("::")) });
+                facts.calls.push(CallSite {
+                    caller,
+                    callee,
+                    line: line_of(node),
+                    byte: node.start_byte() as u32,
+                    text: shorten(&segments.join("::")),
+                });
                 calls_in_token_tree(arguments, caller, source, facts, depth + 1);
                 index = next + 1;
             }
@@ -98,11 +138,28 @@ fn calls_in_tokens(children: &[Node<'_>], caller: SymbolId, source: &str, facts:
 /// `|dir: Dir, mut cmd: TestCommand|` at `bar`: records each typed parameter as a binding of
 /// `caller` (closures belong to the function around them) and returns the position after
 /// the closing `|`; returns `bar + 1` when the tokens are no such list.
-fn typed_closure_parameters(children: &[Node<'_>], bar: usize, caller: SymbolId, source: &str, facts: &mut FileFacts) -> usize {
-    let Some(closing) = children[bar + 1..].iter().take(64).position(|child| child.kind() == "|").map(|offset| bar + 1 + offset) else { return bar + 1 };
+fn typed_closure_parameters(
+    children: &[Node<'_>],
+    bar: usize,
+    caller: SymbolId,
+    source: &str,
+    facts: &mut FileFacts,
+) -> usize {
+    let Some(closing) = children[bar + 1..]
+        .iter()
+        .take(64)
+        .position(|child| child.kind() == "|")
+        .map(|offset| bar + 1 + offset)
+    else {
+        return bar + 1;
+    };
     let mut bindings = Vec::new();
     for parameter in children[bar + 1..closing].split(|child| child.kind() == ",") {
-        let tokens: Vec<Node<'_>> = parameter.iter().copied().filter(|token| !matches!(token.kind(), "mutable_specifier" | "mut" | "&")).collect();
+        let tokens: Vec<Node<'_>> = parameter
+            .iter()
+            .copied()
+            .filter(|token| !matches!(token.kind(), "mutable_specifier" | "mut" | "&"))
+            .collect();
         let [name, colon, type_tokens @ ..] = tokens.as_slice() else { return bar + 1 };
         // `_: TestCommand` binds nothing; the other parameters still do.
         if matches!(name.kind(), "_" | "wildcard_pattern") || text_of(*name, source) == "_" {
@@ -139,23 +196,41 @@ fn typed_closure_parameters(children: &[Node<'_>], bar: usize, caller: SymbolId,
 /// `let name = value;` (or `let mut name`) at `let`: when the value ends in a call or is a
 /// name, records it as a binding of `caller`, in force from the `;` to the token tree's end
 /// (a test macro's body: `let set = GlobSetBuilder::new().build();` types `set.is_match(…)`).
-fn let_binding(children: &[Node<'_>], at: usize, caller: SymbolId, source: &str, facts: &mut FileFacts) {
+fn let_binding(
+    children: &[Node<'_>],
+    at: usize,
+    caller: SymbolId,
+    source: &str,
+    facts: &mut FileFacts,
+) {
     // Only a function's (or the macro being defined, not yet a symbol) locals: a `let` in
     // functions a macro wraps in an impl or module (`cfg_x! { fn f() { let now = … } }`) would
     // be read as the impl's, visible in its other functions.
-    let scope_kind = facts.symbols.iter().rev().find(|symbol| symbol.id == caller).map(|symbol| symbol.kind);
+    let scope_kind =
+        facts.symbols.iter().rev().find(|symbol| symbol.id == caller).map(|symbol| symbol.kind);
     if scope_kind.is_some_and(|kind| !kind.is_callable()) {
         return;
     }
     let mut position = at + 1;
-    if children.get(position).is_some_and(|token| matches!(token.kind(), "mutable_specifier" | "mut")) {
+    if children
+        .get(position)
+        .is_some_and(|token| matches!(token.kind(), "mutable_specifier" | "mut"))
+    {
         position += 1;
     }
-    let (Some(name), Some(equals)) = (children.get(position), children.get(position + 1)) else { return };
+    let (Some(name), Some(equals)) = (children.get(position), children.get(position + 1)) else {
+        return;
+    };
     if name.kind() != "identifier" || equals.kind() != "=" {
         return;
     }
-    let Some(semicolon) = children[position + 2..].iter().position(|token| token.kind() == ";").map(|offset| position + 2 + offset) else { return };
+    let Some(semicolon) = children[position + 2..]
+        .iter()
+        .position(|token| token.kind() == ";")
+        .map(|offset| position + 2 + offset)
+    else {
+        return;
+    };
     if semicolon == position + 2 {
         return;
     }
@@ -165,7 +240,14 @@ fn let_binding(children: &[Node<'_>], at: usize, caller: SymbolId, source: &str,
         _ => return,
     };
     let visible_to = name.parent().map_or(u32::MAX, |tree| tree.end_byte() as u32);
-    facts.bindings.push(Binding { scope: caller, name: text_of(*name, source).to_string(), value, line: line_of(*name), visible_from: children[semicolon].end_byte() as u32, visible_to });
+    facts.bindings.push(Binding {
+        scope: caller,
+        name: text_of(*name, source).to_string(),
+        value,
+        line: line_of(*name),
+        visible_from: children[semicolon].end_byte() as u32,
+        visible_to,
+    });
 }
 
 fn is_path_segment(node: Node<'_>) -> bool {
@@ -187,10 +269,19 @@ fn receiver_before(children: &[Node<'_>], dot: usize, source: &str) -> Receiver 
 /// `futures::ready!`) is given, read by shape from its tokens like any macro argument.
 pub(crate) fn ready_macro_value(invocation: Node<'_>, source: &str) -> Option<Receiver> {
     let name = text_of(field_child!(invocation, "macro")?, source);
-    if !matches!(name, "ready" | "std::task::ready" | "core::task::ready" | "futures::ready" | "futures_core::ready") {
+    if !matches!(
+        name,
+        "ready"
+            | "std::task::ready"
+            | "core::task::ready"
+            | "futures::ready"
+            | "futures_core::ready"
+    ) {
         return None;
     }
-    let arguments = invocation.named_children(&mut invocation.walk()).find(|child| child.kind() == "token_tree")?;
+    let arguments = invocation
+        .named_children(&mut invocation.walk())
+        .find(|child| child.kind() == "token_tree")?;
     let mut cursor = arguments.walk();
     let children: Vec<Node<'_>> = arguments.children(&mut cursor).collect();
     // Without the delimiters: `(` … `)`.
@@ -201,7 +292,12 @@ pub(crate) fn ready_macro_value(invocation: Node<'_>, source: &str) -> Option<Re
     }
 }
 
-fn receiver_before_at_depth(children: &[Node<'_>], dot: usize, source: &str, depth: usize) -> Receiver {
+fn receiver_before_at_depth(
+    children: &[Node<'_>],
+    dot: usize,
+    source: &str,
+    depth: usize,
+) -> Receiver {
     if dot == 0 || children[dot].kind() != "." || depth > MAX_TOKEN_TREE_DEPTH {
         return Receiver::Other;
     }
@@ -216,7 +312,8 @@ fn receiver_ending_at(children: &[Node<'_>], last: usize, source: &str, depth: u
     }
     let dot = last + 1;
     // A call's result: `name(…)` or `receiver.name(…)`.
-    if dot >= 2 && is_parenthesized(children[dot - 1], source) && is_path_segment(children[dot - 2]) {
+    if dot >= 2 && is_parenthesized(children[dot - 1], source) && is_path_segment(children[dot - 2])
+    {
         let name_at = dot - 2;
         let name = text_of(children[name_at], source).to_string();
         if name_at >= 1 && children[name_at - 1].kind() == "." {
@@ -225,7 +322,10 @@ fn receiver_ending_at(children: &[Node<'_>], last: usize, source: &str, depth: u
         }
         let mut segments = vec![name];
         let mut position = name_at;
-        while position >= 2 && children[position - 1].kind() == "::" && is_path_segment(children[position - 2]) {
+        while position >= 2
+            && children[position - 1].kind() == "::"
+            && is_path_segment(children[position - 2])
+        {
             segments.push(text_of(children[position - 2], source).to_string());
             position -= 2;
         }

@@ -17,12 +17,15 @@ pub(crate) fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiv
                 // `x.f::<T>()`: the written arguments may decide what `f` returns.
                 if function.kind() == "generic_function" {
                     if let Some(arguments) = field_child!(function, "type_arguments") {
-                        let arguments = crate::rust_bindings::written_type_arguments(arguments, value, source);
+                        let arguments =
+                            crate::rust_bindings::written_type_arguments(arguments, value, source);
                         return Receiver::Turbofish { call, arguments };
                     }
                 }
                 match crate::rust_bindings::adapters::adapted_value(&call, value, source, depth) {
-                    Some((returned, at)) => Receiver::Adapted { call, returned: Box::new(returned), at },
+                    Some((returned, at)) => {
+                        Receiver::Adapted { call, returned: Box::new(returned), at }
+                    }
                     None => Receiver::Call(call),
                 }
             }
@@ -35,24 +38,33 @@ pub(crate) fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiv
     match value.kind() {
         "try_expression" => {
             return match value.named_child(0) {
-                Some(inner) if depth < MAX_NESTING_FOLLOWED => Receiver::Try(Box::new(receiver_of(inner, source, depth + 1))),
+                Some(inner) if depth < MAX_NESTING_FOLLOWED => {
+                    Receiver::Try(Box::new(receiver_of(inner, source, depth + 1)))
+                }
                 _ => Receiver::Other,
             };
         }
         // `ready!(self.poll_inner(cx))`: what the poll gives when ready.
         "macro_invocation" if depth < MAX_NESTING_FOLLOWED => {
-            return crate::rust_macro_arguments::ready_macro_value(value, source).map_or(Receiver::Other, |inner| Receiver::Ready(Box::new(inner)));
+            return crate::rust_macro_arguments::ready_macro_value(value, source)
+                .map_or(Receiver::Other, |inner| Receiver::Ready(Box::new(inner)));
         }
         "await_expression" => {
             return match value.named_child(0) {
-                Some(inner) if depth < MAX_NESTING_FOLLOWED => Receiver::Await(Box::new(receiver_of(inner, source, depth + 1))),
+                Some(inner) if depth < MAX_NESTING_FOLLOWED => {
+                    Receiver::Await(Box::new(receiver_of(inner, source, depth + 1)))
+                }
                 _ => Receiver::Other,
             };
         }
         // `*x` calls what `x` dereferences to: its `impl Deref`'s target (`(*self.io).fmt(f)` is
         // the I/O source's `fmt`, not `PollEvented`'s), or what a pointer points to.
-        "unary_expression" if text_of(value, source).starts_with('*') && depth < MAX_NESTING_FOLLOWED => {
-            let inner = value.named_children(&mut value.walk()).find(|child| !child.kind().ends_with("comment"));
+        "unary_expression"
+            if text_of(value, source).starts_with('*') && depth < MAX_NESTING_FOLLOWED =>
+        {
+            let inner = value
+                .named_children(&mut value.walk())
+                .find(|child| !child.kind().ends_with("comment"));
             return match inner.map(|inner| receiver_of(inner, source, depth + 1)) {
                 Some(Receiver::Other) | None => Receiver::Other,
                 Some(inner) => Receiver::Deref(Box::new(inner)),
@@ -64,7 +76,9 @@ pub(crate) fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiv
             let mut cursor = value.walk();
             let elements: Vec<Receiver> = value
                 .named_children(&mut cursor)
-                .filter(|element| !element.kind().ends_with("comment") && element.kind() != "attribute_item")
+                .filter(|element| {
+                    !element.kind().ends_with("comment") && element.kind() != "attribute_item"
+                })
                 .map(|element| receiver_of(element, source, depth + 1))
                 .collect();
             return match elements.iter().all(|element| *element == Receiver::Other) {
@@ -72,10 +86,18 @@ pub(crate) fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiv
                 false => Receiver::Tuple(elements),
             };
         }
-        "reference_expression" | "parenthesized_expression" | "unary_expression" if !text_of(value, source).starts_with(['!', '-']) => {
-            let inner = field_child!(value, "value").or_else(|| value.named_children(&mut value.walk()).find(|child| !child.kind().ends_with("comment")));
+        "reference_expression" | "parenthesized_expression" | "unary_expression"
+            if !text_of(value, source).starts_with(['!', '-']) =>
+        {
+            let inner = field_child!(value, "value").or_else(|| {
+                value
+                    .named_children(&mut value.walk())
+                    .find(|child| !child.kind().ends_with("comment"))
+            });
             return match inner {
-                Some(inner) if depth < MAX_NESTING_FOLLOWED => receiver_of(inner, source, depth + 1),
+                Some(inner) if depth < MAX_NESTING_FOLLOWED => {
+                    receiver_of(inner, source, depth + 1)
+                }
                 _ => Receiver::Other,
             };
         }
@@ -91,17 +113,24 @@ pub(crate) fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiv
                 return Receiver::Path(path);
             }
             "field_expression" => {
-                let (Some(inner), Some(field)) = (field_child!(node, "value"), field_child!(node, "field")) else {
+                let (Some(inner), Some(field)) =
+                    (field_child!(node, "value"), field_child!(node, "field"))
+                else {
                     return Receiver::Other;
                 };
                 fields_reversed.push(text_of(field, source).to_string());
                 node = inner;
             }
             // `WrapperKind::Result.label()`: a unit variant (or a constant) named by its path.
-            "scoped_identifier" if fields_reversed.is_empty() => return path_segments(node, source, 0).map_or(Receiver::Other, Receiver::Path),
+            "scoped_identifier" if fields_reversed.is_empty() => {
+                return path_segments(node, source, 0).map_or(Receiver::Other, Receiver::Path)
+            }
             // `xs[i]`: an element (a range gives a slice, whose type is not the element's).
             "index_expression" if fields_reversed.is_empty() && depth < MAX_NESTING_FOLLOWED => {
-                let (Some(indexed), Some(index)) = (node.named_child(0), node.named_child(1)) else { return Receiver::Other };
+                let (Some(indexed), Some(index)) = (node.named_child(0), node.named_child(1))
+                else {
+                    return Receiver::Other;
+                };
                 if index.kind() == "range_expression" {
                     return Receiver::Other;
                 }
@@ -114,7 +143,10 @@ pub(crate) fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiv
             _ if !fields_reversed.is_empty() && depth < MAX_NESTING_FOLLOWED => {
                 return match receiver_of(node, source, depth + 1) {
                     Receiver::Other => Receiver::Other,
-                    base => Receiver::Fields { base: Box::new(base), fields: fields_reversed.into_iter().rev().collect() },
+                    base => Receiver::Fields {
+                        base: Box::new(base),
+                        fields: fields_reversed.into_iter().rev().collect(),
+                    },
                 };
             }
             _ => return Receiver::Other,
@@ -122,4 +154,3 @@ pub(crate) fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiv
     }
     Receiver::Other
 }
-

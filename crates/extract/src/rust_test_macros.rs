@@ -9,7 +9,9 @@
 //! test macros live beside their tests); a call whose first token is not an identifier, and
 //! tests written inside `$(…)*` repetitions from several names, are not.
 
-use tether_model::{Binding, BindingValue, CallSite, CalleeExpr, FileFacts, Symbol, SymbolId, SymbolKind};
+use tether_model::{
+    Binding, BindingValue, CallSite, CalleeExpr, FileFacts, Symbol, SymbolId, SymbolKind,
+};
 use tree_sitter::Node;
 
 use crate::outline::{line_of, span_of, text_of, ScopeStack};
@@ -18,41 +20,81 @@ use crate::outline::{line_of, span_of, text_of, ScopeStack};
 pub(crate) const TEST_MACRO_BINDING: &str = "test_macro";
 
 /// Marks a macro that writes tests and records the calls its expansions make.
-pub(crate) fn record_test_macro(definition: Node<'_>, symbol: &Symbol, source: &str, facts: &mut FileFacts) {
+pub(crate) fn record_test_macro(
+    definition: Node<'_>,
+    symbol: &Symbol,
+    source: &str,
+    facts: &mut FileFacts,
+) {
     let expansions: Vec<Node<'_>> = definition
         .named_children(&mut definition.walk())
         .filter(|rule| rule.kind() == "macro_rule")
         .filter_map(|rule| field_child!(rule, "right"))
         .collect();
     let writes_test = expansions.iter().any(|expansion| {
-        let compact: String = text_of(*expansion, source).chars().filter(|character| !character.is_whitespace()).collect();
+        let compact: String = text_of(*expansion, source)
+            .chars()
+            .filter(|character| !character.is_whitespace())
+            .collect();
         compact.contains("#[test]") && compact.contains("fn$")
     });
     if !writes_test {
         return;
     }
-    facts.bindings.push(Binding::everywhere(symbol.id, TEST_MACRO_BINDING.to_string(), BindingValue::Unknown, line_of(definition)));
+    facts.bindings.push(Binding::everywhere(
+        symbol.id,
+        TEST_MACRO_BINDING.to_string(),
+        BindingValue::Unknown,
+        line_of(definition),
+    ));
     for expansion in expansions {
         crate::rust_macro_arguments::calls_in_token_tree(expansion, symbol.id, source, facts, 0);
     }
 }
 
 /// For a call of a test-writing macro in item position, the test it writes.
-pub(crate) fn push_macro_written_test(invocation: Node<'_>, macro_name: &str, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
-    if !invocation.parent().is_some_and(|parent| matches!(parent.kind(), "declaration_list" | "source_file")) {
+pub(crate) fn push_macro_written_test(
+    invocation: Node<'_>,
+    macro_name: &str,
+    scopes: &ScopeStack,
+    source: &str,
+    facts: &mut FileFacts,
+) {
+    if !invocation
+        .parent()
+        .is_some_and(|parent| matches!(parent.kind(), "declaration_list" | "source_file"))
+    {
         return;
     }
     let is_test_macro = facts.symbols.iter().any(|symbol| {
-        symbol.kind == SymbolKind::Macro && symbol.name == macro_name && facts.bindings.iter().any(|binding| binding.scope == symbol.id && binding.name == TEST_MACRO_BINDING)
+        symbol.kind == SymbolKind::Macro
+            && symbol.name == macro_name
+            && facts
+                .bindings
+                .iter()
+                .any(|binding| binding.scope == symbol.id && binding.name == TEST_MACRO_BINDING)
     });
     if !is_test_macro {
         return;
     }
-    let Some(arguments) = invocation.named_children(&mut invocation.walk()).find(|child| child.kind() == "token_tree") else { return };
-    let Some(name) = arguments.named_child(0).filter(|first| first.kind() == "identifier").map(|first| text_of(first, source).to_string()) else { return };
+    let Some(arguments) = invocation
+        .named_children(&mut invocation.walk())
+        .find(|child| child.kind() == "token_tree")
+    else {
+        return;
+    };
+    let Some(name) = arguments
+        .named_child(0)
+        .filter(|first| first.kind() == "identifier")
+        .map(|first| text_of(first, source).to_string())
+    else {
+        return;
+    };
     let module = scopes.innermost();
     let qualified_name = format!("{}::{name}", module.child_prefix);
-    let occurrence = facts.symbols.iter().filter(|symbol| symbol.qualified_name == qualified_name).count() as u32;
+    let occurrence =
+        facts.symbols.iter().filter(|symbol| symbol.qualified_name == qualified_name).count()
+            as u32;
     let id = SymbolId::for_symbol(&facts.path, &qualified_name, SymbolKind::Function, occurrence);
     let line = line_of(invocation);
     facts.symbols.push(Symbol {
@@ -66,5 +108,11 @@ pub(crate) fn push_macro_written_test(invocation: Node<'_>, macro_name: &str, sc
         parent: Some(module.id),
         is_test: true,
     });
-    facts.calls.push(CallSite { caller: id, callee: CalleeExpr::Macro(vec![macro_name.to_string()]), line, byte: invocation.start_byte() as u32, text: format!("{macro_name}!") });
+    facts.calls.push(CallSite {
+        caller: id,
+        callee: CalleeExpr::Macro(vec![macro_name.to_string()]),
+        line,
+        byte: invocation.start_byte() as u32,
+        text: format!("{macro_name}!"),
+    });
 }

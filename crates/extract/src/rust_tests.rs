@@ -6,7 +6,12 @@ use tether_model::{FileFacts, Language};
 use crate::{extract, render_facts, SourceFile};
 
 fn extract_rust(text: &str) -> FileFacts {
-    extract(&SourceFile { path: "src/m.rs", language: Language::Rust, module_name: "my_crate::m", text })
+    extract(&SourceFile {
+        path: "src/m.rs",
+        language: Language::Rust,
+        module_name: "my_crate::m",
+        text,
+    })
 }
 
 fn check(text: &str, expected: Expect) {
@@ -502,7 +507,7 @@ fn garbage_input_never_panics() {
         "fn f(x: &&&&dyn) { let = ; }",
         "#[test] #[cfg(test)]",
         "macro_rules! { }",
-        "mod m { fn a() { b(c(d(e(", 
+        "mod m { fn a() { b(c(d(e(",
         "struct S { a: , b: Box<dyn> }",
         "let x = y.z.();",
         "\u{0}\u{1}\u{7f}é漢字🙂 fn ü() {}",

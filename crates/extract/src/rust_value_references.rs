@@ -15,16 +15,24 @@ use crate::rust::path_segments;
 const MAX_CONTAINER_DEPTH: u32 = 3;
 
 /// Records the paths used as values in one captured node.
-pub(crate) fn lower_value_positions(node: Node<'_>, scopes: &ScopeStack<'_>, source: &str, facts: &mut FileFacts) {
+pub(crate) fn lower_value_positions(
+    node: Node<'_>,
+    scopes: &ScopeStack<'_>,
+    source: &str,
+    facts: &mut FileFacts,
+) {
     let scope = scopes.innermost_named().id;
     let values: Vec<Node<'_>> = match node.kind() {
         "arguments" => node.named_children(&mut node.walk()).collect(),
-        "let_declaration" | "field_initializer" | "static_item" | "const_item" => field_child!(node, "value").into_iter().collect(),
+        "let_declaration" | "field_initializer" | "static_item" | "const_item" => {
+            field_child!(node, "value").into_iter().collect()
+        }
         "assignment_expression" => field_child!(node, "right").into_iter().collect(),
         "return_expression" => node.named_child(0).into_iter().collect(),
         _ => Vec::new(),
     };
-    let call_line = (node.kind() == "arguments").then(|| node.parent().map(|call| line_of(call))).flatten();
+    let call_line =
+        (node.kind() == "arguments").then(|| node.parent().map(|call| line_of(call))).flatten();
     for value in values {
         record_values(value, scope, source, facts, 0, call_line);
     }
@@ -32,14 +40,32 @@ pub(crate) fn lower_value_positions(node: Node<'_>, scopes: &ScopeStack<'_>, sou
 
 /// `call_line`: for a call's arguments, the call's line, so an escape into an outside call
 /// is matched with the call's edge however the arguments wrap.
-fn record_values(value: Node<'_>, scope: tether_model::SymbolId, source: &str, facts: &mut FileFacts, depth: u32, call_line: Option<u32>) {
+fn record_values(
+    value: Node<'_>,
+    scope: tether_model::SymbolId,
+    source: &str,
+    facts: &mut FileFacts,
+    depth: u32,
+    call_line: Option<u32>,
+) {
     match value.kind() {
         "identifier" | "scoped_identifier" | "generic_function" => {
             if let Some(path) = path_segments(value, source, 0) {
-                facts.value_references.push(CallSite { caller: scope, callee: CalleeExpr::Path(path), line: call_line.unwrap_or_else(|| line_of(value)), byte: value.start_byte() as u32, text: String::new() });
+                facts.value_references.push(CallSite {
+                    caller: scope,
+                    callee: CalleeExpr::Path(path),
+                    line: call_line.unwrap_or_else(|| line_of(value)),
+                    byte: value.start_byte() as u32,
+                    text: String::new(),
+                });
             }
         }
-        "array_expression" | "tuple_expression" | "parenthesized_expression" | "reference_expression" if depth < MAX_CONTAINER_DEPTH => {
+        "array_expression"
+        | "tuple_expression"
+        | "parenthesized_expression"
+        | "reference_expression"
+            if depth < MAX_CONTAINER_DEPTH =>
+        {
             for element in value.named_children(&mut value.walk()) {
                 record_values(element, scope, source, facts, depth + 1, call_line);
             }

@@ -30,8 +30,20 @@ impl BlameLine {
 
 impl Repository {
     /// Blames lines `start..=end` (1-based) of a tracked file as it is in the working tree.
-    pub fn blame(&self, path: &str, start: u32, end: u32, deadline: Deadline) -> Result<Vec<BlameLine>, GitError> {
-        let text = self.git().args(&["blame", "--porcelain"]).option_with_value(format!("-L{start},{end}")).path_arguments(&[path]).until(deadline).output()?;
+    pub fn blame(
+        &self,
+        path: &str,
+        start: u32,
+        end: u32,
+        deadline: Deadline,
+    ) -> Result<Vec<BlameLine>, GitError> {
+        let text = self
+            .git()
+            .args(&["blame", "--porcelain"])
+            .option_with_value(format!("-L{start},{end}"))
+            .path_arguments(&[path])
+            .until(deadline)
+            .output()?;
         Ok(parse_porcelain(&text))
     }
 }
@@ -53,7 +65,14 @@ pub fn parse_porcelain(text: &str) -> Vec<BlameLine> {
             let _ = content_line;
             if let Some((commit, line)) = current.take() {
                 let info = commits.get(&commit).cloned().unwrap_or_default();
-                lines.push(BlameLine { line, commit, author: info.author, email: info.email, author_time: info.time, summary: info.summary });
+                lines.push(BlameLine {
+                    line,
+                    commit,
+                    author: info.author,
+                    email: info.email,
+                    author_time: info.time,
+                    summary: info.summary,
+                });
             }
             continue;
         }
@@ -61,7 +80,8 @@ pub fn parse_porcelain(text: &str) -> Vec<BlameLine> {
         let key = words.next().unwrap_or("");
         let value = words.next().unwrap_or("");
         if key.len() == 40 && key.bytes().all(|byte| byte.is_ascii_hexdigit()) {
-            let final_line = value.split(' ').nth(1).and_then(|line| line.parse().ok()).unwrap_or(0);
+            let final_line =
+                value.split(' ').nth(1).and_then(|line| line.parse().ok()).unwrap_or(0);
             commits.entry(key.to_string()).or_default();
             current = Some((key.to_string(), final_line));
             continue;
@@ -105,19 +125,31 @@ pub struct Ownership {
 pub fn looks_like_bot(author: &str, email: &str, extra: &[String]) -> bool {
     let author = author.to_lowercase();
     let email = email.to_lowercase();
-    let patterns = ["[bot]", "dependabot", "renovate", "github-actions", "greenkeeper", "snyk-bot", "pre-commit-ci", "bors"];
+    let patterns = [
+        "[bot]",
+        "dependabot",
+        "renovate",
+        "github-actions",
+        "greenkeeper",
+        "snyk-bot",
+        "pre-commit-ci",
+        "bors",
+    ];
     patterns.iter().any(|pattern| author.contains(pattern) || email.contains(pattern))
         || author.ends_with(" bot")
         || author.ends_with("-bot")
         || email.starts_with("bot@")
         || email.contains("+bot@")
-        || extra.iter().any(|name| !name.is_empty() && (author == name.to_lowercase() || email == name.to_lowercase()))
+        || extra.iter().any(|name| {
+            !name.is_empty() && (author == name.to_lowercase() || email == name.to_lowercase())
+        })
 }
 
 /// Aggregates blamed lines by author (already mapped through `.mailmap` by git).
 pub fn aggregate_ownership(lines: &[BlameLine], extra_bots: &[String]) -> Ownership {
     let mut ownership = Ownership { total_lines: lines.len() as u32, ..Ownership::default() };
-    let mut owners: HashMap<(String, String), (Owner, std::collections::HashSet<String>)> = HashMap::new();
+    let mut owners: HashMap<(String, String), (Owner, std::collections::HashSet<String>)> =
+        HashMap::new();
     for line in lines {
         if line.is_uncommitted() {
             ownership.uncommitted_lines += 1;
@@ -133,7 +165,15 @@ pub fn aggregate_ownership(lines: &[BlameLine], extra_bots: &[String]) -> Owners
         let key = (line.author.clone(), line.email.to_lowercase());
         let (owner, commits) = owners.entry(key).or_insert_with(|| {
             (
-                Owner { author: line.author.clone(), email: line.email.clone(), lines: 0, commits: 0, latest_commit: String::new(), latest_time: i64::MIN, latest_summary: String::new() },
+                Owner {
+                    author: line.author.clone(),
+                    email: line.email.clone(),
+                    lines: 0,
+                    commits: 0,
+                    latest_commit: String::new(),
+                    latest_time: i64::MIN,
+                    latest_summary: String::new(),
+                },
                 std::collections::HashSet::new(),
             )
         });
@@ -152,7 +192,9 @@ pub fn aggregate_ownership(lines: &[BlameLine], extra_bots: &[String]) -> Owners
             owner
         })
         .collect();
-    ownership.owners.sort_by(|a, b| b.lines.cmp(&a.lines).then(b.latest_time.cmp(&a.latest_time)).then(a.author.cmp(&b.author)));
+    ownership.owners.sort_by(|a, b| {
+        b.lines.cmp(&a.lines).then(b.latest_time.cmp(&a.latest_time)).then(a.author.cmp(&b.author))
+    });
     ownership
 }
 
@@ -192,7 +234,10 @@ filename a.py
         assert_eq!(lines.len(), 4);
         assert_eq!((lines[1].line, lines[1].author.as_str()), (2, "Ada"));
         let ownership = aggregate_ownership(&lines, &[]);
-        assert_eq!((ownership.total_lines, ownership.uncommitted_lines, ownership.bot_lines), (4, 1, 1));
+        assert_eq!(
+            (ownership.total_lines, ownership.uncommitted_lines, ownership.bot_lines),
+            (4, 1, 1)
+        );
         assert_eq!(ownership.owners.len(), 1);
         assert_eq!((ownership.owners[0].lines, ownership.owners[0].commits), (2, 1));
         assert_eq!(ownership.bots, ["dependabot[bot]"]);

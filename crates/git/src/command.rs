@@ -87,7 +87,12 @@ impl Repository {
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        GitCommand { command, shown: vec!["git".to_string()], deadline: Deadline::none(), stdin: None }
+        GitCommand {
+            command,
+            shown: vec!["git".to_string()],
+            deadline: Deadline::none(),
+            stdin: None,
+        }
     }
 }
 
@@ -162,7 +167,8 @@ impl GitCommand {
     /// Runs the command; its standard output, or an error with its standard error.
     pub(crate) fn output_bytes(&mut self) -> Result<Vec<u8>, GitError> {
         let shown = self.shown();
-        let mut child = self.command.spawn().map_err(|source| GitError::Read { path: "git".into(), source })?;
+        let mut child =
+            self.command.spawn().map_err(|source| GitError::Read { path: "git".into(), source })?;
         let stdin = child.stdin.take().zip(self.stdin.take());
         let mut stdout = child.stdout.take().expect("piped stdout");
         let mut stderr = child.stderr.take().expect("piped stderr");
@@ -194,14 +200,21 @@ impl GitCommand {
                 let _ = child.wait();
                 return Err(GitError::Cancelled { command: shown.clone() });
             };
-            let status = child.wait().map_err(|source| GitError::Read { path: "git".into(), source })?;
+            let status =
+                child.wait().map_err(|source| GitError::Read { path: "git".into(), source })?;
             let bytes = read.map_err(|source| GitError::Read { path: "git".into(), source })?;
             let errors = errors.join().unwrap_or_default();
             if bytes.len() as u64 > MAX_OUTPUT_BYTES {
-                return Err(GitError::Command { command: shown.clone(), message: format!("its output exceeded {} MiB", MAX_OUTPUT_BYTES >> 20) });
+                return Err(GitError::Command {
+                    command: shown.clone(),
+                    message: format!("its output exceeded {} MiB", MAX_OUTPUT_BYTES >> 20),
+                });
             }
             if !status.success() {
-                return Err(GitError::Command { command: shown.clone(), message: String::from_utf8_lossy(&errors).trim().to_string() });
+                return Err(GitError::Command {
+                    command: shown.clone(),
+                    message: String::from_utf8_lossy(&errors).trim().to_string(),
+                });
             }
             Ok(bytes)
         })
@@ -227,7 +240,12 @@ impl Repository {
         if revision.is_empty() || revision.starts_with('-') || revision.contains(['\0', '\n']) {
             return Err(invalid());
         }
-        let text = self.git().args(&["rev-parse", "--verify", "--quiet"]).revisions(&[&Revision(format!("{revision}^{{commit}}"))]).output().map_err(|_| invalid())?;
+        let text = self
+            .git()
+            .args(&["rev-parse", "--verify", "--quiet"])
+            .revisions(&[&Revision(format!("{revision}^{{commit}}"))])
+            .output()
+            .map_err(|_| invalid())?;
         Revision::from_object_id(text.trim()).ok_or_else(invalid)
     }
 }

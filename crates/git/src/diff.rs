@@ -58,17 +58,32 @@ impl Repository {
             DiffScope::Staged => (Side::Revision(Revision::head()), Side::Index),
             DiffScope::All => (Side::Revision(Revision::head()), Side::WorkingTree),
             DiffScope::Base(base) => {
-                let merge_base = self.git().args(&["merge-base"]).revisions(&[base, &Revision::head()]).output()?;
-                let merge_base = Revision::from_object_id(merge_base.trim()).ok_or_else(|| GitError::NoSuchRevision { revision: format!("the merge base of {base} and HEAD") })?;
+                let merge_base = self
+                    .git()
+                    .args(&["merge-base"])
+                    .revisions(&[base, &Revision::head()])
+                    .output()?;
+                let merge_base = Revision::from_object_id(merge_base.trim()).ok_or_else(|| {
+                    GitError::NoSuchRevision {
+                        revision: format!("the merge base of {base} and HEAD"),
+                    }
+                })?;
                 (Side::Revision(merge_base), Side::Revision(Revision::head()))
             }
-            DiffScope::Range(from, to) => (Side::Revision(from.clone()), Side::Revision(to.clone())),
+            DiffScope::Range(from, to) => {
+                (Side::Revision(from.clone()), Side::Revision(to.clone()))
+            }
         })
     }
 
     /// The changed `.py` and `.rs` files and hunks of a scope. Whitespace-only and
     /// line-ending-only changes are ignored unless `include_whitespace`.
-    pub fn diff(&self, scope: &DiffScope, include_whitespace: bool, deadline: Deadline) -> Result<Vec<FileDiff>, GitError> {
+    pub fn diff(
+        &self,
+        scope: &DiffScope,
+        include_whitespace: bool,
+        deadline: Deadline,
+    ) -> Result<Vec<FileDiff>, GitError> {
         let mut command = self.git();
         command.args(&["diff", "--no-color", "--no-ext-diff", "--no-textconv", "-U0", "-M"]);
         if !include_whitespace {
@@ -98,16 +113,24 @@ impl Repository {
     /// --batch` process.
     pub fn texts_at(&self, side: &Side, paths: &[String]) -> Result<Vec<Option<String>>, GitError> {
         match side {
-            Side::WorkingTree => Ok(paths.iter().map(|path| read_work_tree_text(&self.work_tree, path)).collect()),
-            Side::Index => self.blob_texts(&paths.iter().map(|path| format!(":{path}")).collect::<Vec<_>>()),
-            Side::Revision(revision) => self.blob_texts(&paths.iter().map(|path| format!("{revision}:{path}")).collect::<Vec<_>>()),
+            Side::WorkingTree => {
+                Ok(paths.iter().map(|path| read_work_tree_text(&self.work_tree, path)).collect())
+            }
+            Side::Index => {
+                self.blob_texts(&paths.iter().map(|path| format!(":{path}")).collect::<Vec<_>>())
+            }
+            Side::Revision(revision) => self.blob_texts(
+                &paths.iter().map(|path| format!("{revision}:{path}")).collect::<Vec<_>>(),
+            ),
         }
     }
 
     /// The texts of files at revisions (`(revision, path)` pairs), in order, from one `git
     /// cat-file --batch` process; `None` where the file does not exist there or is not UTF-8.
     pub fn texts_in(&self, files: &[(Revision, String)]) -> Result<Vec<Option<String>>, GitError> {
-        self.blob_texts(&files.iter().map(|(revision, path)| format!("{revision}:{path}")).collect::<Vec<_>>())
+        self.blob_texts(
+            &files.iter().map(|(revision, path)| format!("{revision}:{path}")).collect::<Vec<_>>(),
+        )
     }
 
     /// Object names (`rev:path`, `:path`) to texts through one `git cat-file --batch`.
@@ -116,19 +139,26 @@ impl Repository {
             return Ok(Vec::new());
         }
         // One object name per line: a path holding a newline cannot be asked for this way.
-        let request: String = specs.iter().map(|spec| format!("{}\n", spec.replace('\n', " "))).collect();
-        let output = self.git().args(&["cat-file", "--batch"]).input(request.into_bytes()).output_bytes()?;
+        let request: String =
+            specs.iter().map(|spec| format!("{}\n", spec.replace('\n', " "))).collect();
+        let output =
+            self.git().args(&["cat-file", "--batch"]).input(request.into_bytes()).output_bytes()?;
         let mut texts = Vec::with_capacity(specs.len());
         let mut position = 0;
         for _ in specs {
-            let header_end = output[position.min(output.len())..].iter().position(|byte| *byte == b'\n').map_or(output.len(), |end| position + end);
-            let header = String::from_utf8_lossy(output.get(position..header_end).unwrap_or(&[])).into_owned();
+            let header_end = output[position.min(output.len())..]
+                .iter()
+                .position(|byte| *byte == b'\n')
+                .map_or(output.len(), |end| position + end);
+            let header = String::from_utf8_lossy(output.get(position..header_end).unwrap_or(&[]))
+                .into_owned();
             position = header_end + 1;
             if !header.contains(" blob ") {
                 texts.push(None);
                 continue;
             }
-            let size: usize = header.rsplit(' ').next().and_then(|size| size.parse().ok()).unwrap_or(0);
+            let size: usize =
+                header.rsplit(' ').next().and_then(|size| size.parse().ok()).unwrap_or(0);
             let body = output.get(position..position + size).unwrap_or(&[]);
             texts.push(String::from_utf8(body.to_vec()).ok());
             position += size + 1;
@@ -140,30 +170,56 @@ impl Repository {
     /// the empty tree), whitespace-only changes ignored, for many commits in one `git log`
     /// process: (commit, first parent, files). A commit that changed no such file has no
     /// files.
-    pub fn first_parent_diffs(&self, commits: &[Revision], deadline: Deadline) -> Result<Vec<CommitDiff>, GitError> {
+    pub fn first_parent_diffs(
+        &self,
+        commits: &[Revision],
+        deadline: Deadline,
+    ) -> Result<Vec<CommitDiff>, GitError> {
         if commits.is_empty() {
             return Ok(Vec::new());
         }
         let input: String = commits.iter().map(|commit| format!("{commit}\n")).collect();
         let text = self
             .git()
-            .args(&["log", "--no-walk=unsorted", "--stdin", "-p", "-U0", "-M", "-m", "--first-parent", "--no-color", "--no-ext-diff", "--no-textconv"])
+            .args(&[
+                "log",
+                "--no-walk=unsorted",
+                "--stdin",
+                "-p",
+                "-U0",
+                "-M",
+                "-m",
+                "--first-parent",
+                "--no-color",
+                "--no-ext-diff",
+                "--no-textconv",
+            ])
             .args(&["-w", "--ignore-cr-at-eol", "--ignore-blank-lines", "--format=%x01%H %P"])
             .input(input.into_bytes())
             .args(&["--", "*.py", "*.rs"])
             .until(deadline)
             .output()?;
-        let mut found: std::collections::HashMap<String, CommitDiff> = std::collections::HashMap::new();
+        let mut found: std::collections::HashMap<String, CommitDiff> =
+            std::collections::HashMap::new();
         for chunk in text.split('\u{1}').filter(|chunk| !chunk.trim().is_empty()) {
             let (header, diff) = chunk.split_once('\n').unwrap_or((chunk, ""));
             let mut ids = header.split_whitespace();
             let Some(commit) = ids.next().and_then(Revision::from_object_id) else { continue };
             let parent = ids.next().and_then(Revision::from_object_id);
-            found.insert(commit.as_str().to_string(), CommitDiff { commit, parent, files: parse_unified_diff(diff) });
+            found.insert(
+                commit.as_str().to_string(),
+                CommitDiff { commit, parent, files: parse_unified_diff(diff) },
+            );
         }
         Ok(commits
             .iter()
-            .map(|commit| found.remove(commit.as_str()).unwrap_or_else(|| CommitDiff { commit: commit.clone(), parent: None, files: Vec::new() }))
+            .map(|commit| {
+                found.remove(commit.as_str()).unwrap_or_else(|| CommitDiff {
+                    commit: commit.clone(),
+                    parent: None,
+                    files: Vec::new(),
+                })
+            })
             .collect())
     }
 }
@@ -250,8 +306,15 @@ fn unquote_c_style(quoted: &str) -> String {
                 index += 2;
                 match next {
                     b'0'..=b'7' => {
-                        let digits: Vec<u8> = bytes[index - 1..].iter().take(3).take_while(|digit| (b'0'..=b'7').contains(digit)).copied().collect();
-                        let value = digits.iter().fold(0u32, |value, digit| value * 8 + u32::from(digit - b'0'));
+                        let digits: Vec<u8> = bytes[index - 1..]
+                            .iter()
+                            .take(3)
+                            .take_while(|digit| (b'0'..=b'7').contains(digit))
+                            .copied()
+                            .collect();
+                        let value = digits
+                            .iter()
+                            .fold(0u32, |value, digit| value * 8 + u32::from(digit - b'0'));
                         out.push(value as u8);
                         index += digits.len() - 1;
                     }
@@ -321,9 +384,21 @@ deleted file mode 100644
 ";
         let files = parse_unified_diff(diff);
         assert_eq!(files.len(), 3);
-        assert_eq!(files[0].hunks, [Hunk { old_start: 3, old_count: 1, new_start: 3, new_count: 2 }, Hunk { old_start: 10, old_count: 0, new_start: 12, new_count: 3 }]);
-        assert_eq!((files[1].old_path.as_deref(), files[1].new_path.as_deref(), files[1].is_rename), (Some("old.rs"), Some("new.rs"), true));
-        assert_eq!((files[2].old_path.as_deref(), files[2].new_path.as_deref()), (Some("gone.py"), None));
+        assert_eq!(
+            files[0].hunks,
+            [
+                Hunk { old_start: 3, old_count: 1, new_start: 3, new_count: 2 },
+                Hunk { old_start: 10, old_count: 0, new_start: 12, new_count: 3 }
+            ]
+        );
+        assert_eq!(
+            (files[1].old_path.as_deref(), files[1].new_path.as_deref(), files[1].is_rename),
+            (Some("old.rs"), Some("new.rs"), true)
+        );
+        assert_eq!(
+            (files[2].old_path.as_deref(), files[2].new_path.as_deref()),
+            (Some("gone.py"), None)
+        );
     }
 
     #[test]
@@ -333,8 +408,20 @@ diff --git a/sp ace.py b/sp ace.py\n--- a/sp ace.py\t\n+++ b/sp ace.py\t\n@@ -1 
 diff --git \"a/ta\\tb.py\" \"b/ta\\tb.py\"\n--- \"a/ta\\tb.py\"\n+++ \"b/ta\\tb.py\"\n@@ -1 +1 @@\n\
 diff --git \"a/\\303\\251.py\" \"b/\\303\\251.py\"\n--- \"a/\\303\\251.py\"\n+++ \"b/\\303\\251.py\"\n@@ -1 +1 @@\n\
 diff --git a/old name.rs b/new name.rs\nrename from old name.rs\nrename to new name.rs\n";
-        let paths: Vec<(Option<String>, Option<String>)> = parse_unified_diff(diff).into_iter().map(|file| (file.old_path, file.new_path)).collect();
+        let paths: Vec<(Option<String>, Option<String>)> = parse_unified_diff(diff)
+            .into_iter()
+            .map(|file| (file.old_path, file.new_path))
+            .collect();
         let both = |path: &str| (Some(path.to_string()), Some(path.to_string()));
-        assert_eq!(paths, [both("q\"uote.py"), both("sp ace.py"), both("ta\tb.py"), both("é.py"), (Some("old name.rs".to_string()), Some("new name.rs".to_string()))]);
+        assert_eq!(
+            paths,
+            [
+                both("q\"uote.py"),
+                both("sp ace.py"),
+                both("ta\tb.py"),
+                both("é.py"),
+                (Some("old name.rs".to_string()), Some("new name.rs".to_string()))
+            ]
+        );
     }
 }

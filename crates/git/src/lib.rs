@@ -14,7 +14,9 @@ mod diff;
 mod history;
 mod status;
 
-pub use blame::{aggregate_ownership, looks_like_bot, parse_porcelain, BlameLine, Owner, Ownership};
+pub use blame::{
+    aggregate_ownership, looks_like_bot, parse_porcelain, BlameLine, Owner, Ownership,
+};
 pub use command::Revision;
 pub use diff::{parse_unified_diff, CommitDiff, DiffScope, FileDiff, Hunk, Side};
 pub use history::{CommitAuthor, EMPTY_TREE};
@@ -73,7 +75,11 @@ pub fn discover(start: &Path) -> Option<Repository> {
         if dot_git.is_file() {
             let content = read_small_file(&dot_git).ok()?;
             let target = content.trim().strip_prefix("gitdir:")?.trim();
-            let git_dir = if Path::new(target).is_absolute() { PathBuf::from(target) } else { directory.join(target) };
+            let git_dir = if Path::new(target).is_absolute() {
+                PathBuf::from(target)
+            } else {
+                directory.join(target)
+            };
             return Some(repository_at(directory, git_dir));
         }
         current = directory.parent();
@@ -93,7 +99,8 @@ impl Repository {
     /// Reads HEAD and resolves a symbolic ref through loose refs and packed-refs.
     pub fn head(&self) -> Result<Head, GitError> {
         let head_path = self.git_dir.join("HEAD");
-        let content = read_small_file(&head_path).map_err(|source| GitError::Read { path: head_path.clone(), source })?;
+        let content = read_small_file(&head_path)
+            .map_err(|source| GitError::Read { path: head_path.clone(), source })?;
         let content = content.trim();
         if let Some(reference) = content.strip_prefix("ref:") {
             let reference = reference.trim();
@@ -116,7 +123,8 @@ impl Repository {
     /// reflog is kept, as git does by default in a working tree).
     pub fn head_stamp(&self) -> (Option<String>, Option<u64>) {
         let commit = self.head().ok().and_then(|head| head.commit);
-        let reflog = fs::metadata(self.git_dir.join("logs/HEAD")).ok().map(|metadata| metadata.len());
+        let reflog =
+            fs::metadata(self.git_dir.join("logs/HEAD")).ok().map(|metadata| metadata.len());
         (commit, reflog)
     }
 
@@ -124,8 +132,13 @@ impl Repository {
         if depth > MAX_SYMBOLIC_REF_DEPTH {
             return Err(GitError::SymbolicRefLoop { path: self.git_dir.join(reference) });
         }
-        if !reference.starts_with("refs/") || reference.split('/').any(|part| part.is_empty() || part == "." || part == "..") {
-            return Err(GitError::Malformed { path: self.git_dir.join("HEAD"), content: reference.to_string() });
+        if !reference.starts_with("refs/")
+            || reference.split('/').any(|part| part.is_empty() || part == "." || part == "..")
+        {
+            return Err(GitError::Malformed {
+                path: self.git_dir.join("HEAD"),
+                content: reference.to_string(),
+            });
         }
         for directory in [&self.git_dir, &self.common_dir] {
             let loose = directory.join(reference);
@@ -171,7 +184,10 @@ pub(crate) fn is_object_id(text: &str) -> bool {
 /// How an answer's graph compares with the repository now.
 pub fn freshness(root: &Path, indexed_commit: Option<&str>) -> tether_model::Freshness {
     let Some(repository) = discover(root) else {
-        return tether_model::Freshness { indexed_commit: indexed_commit.map(str::to_string), ..Default::default() };
+        return tether_model::Freshness {
+            indexed_commit: indexed_commit.map(str::to_string),
+            ..Default::default()
+        };
     };
     let head = repository.head().unwrap_or_default();
     tether_model::Freshness {
@@ -203,7 +219,11 @@ mod tests {
         let git = directory.path().join(".git");
         fs::write(git.join("HEAD"), "ref: refs/heads/main\n").unwrap();
         assert_eq!(repository.head().unwrap(), Head { commit: None, branch: Some("main".into()) });
-        fs::write(git.join("packed-refs"), format!("# pack-refs with: peeled\n{COMMIT} refs/heads/main\n")).unwrap();
+        fs::write(
+            git.join("packed-refs"),
+            format!("# pack-refs with: peeled\n{COMMIT} refs/heads/main\n"),
+        )
+        .unwrap();
         assert_eq!(repository.head().unwrap().commit.as_deref(), Some(COMMIT));
         let loose = COMMIT.replace('0', "f");
         fs::write(git.join("refs/heads/main"), format!("{loose}\n")).unwrap();
@@ -221,7 +241,11 @@ mod tests {
         fs::write(git.join("HEAD"), "ref: refs/heads/a\n").unwrap();
         fs::write(git.join("refs/heads/a"), "ref: refs/heads/b\n").unwrap();
         fs::write(git.join("refs/heads/b"), "ref: refs/heads/a\n").unwrap();
-        assert!(matches!(repository.head(), Err(GitError::SymbolicRefLoop { .. })), "{:?}", repository.head());
+        assert!(
+            matches!(repository.head(), Err(GitError::SymbolicRefLoop { .. })),
+            "{:?}",
+            repository.head()
+        );
         fs::write(git.join("HEAD"), "ref: refs/heads/../../config\n").unwrap();
         assert!(matches!(repository.head(), Err(GitError::Malformed { .. })));
         // A chain git itself accepts still resolves.

@@ -39,9 +39,19 @@ pub fn parse_status_z(output: &[u8]) -> Vec<StatusEntry> {
 }
 
 impl Repository {
-    fn status_entries(&self, untracked: bool, paths: &[&str], literal: bool) -> Result<Vec<StatusEntry>, GitError> {
+    fn status_entries(
+        &self,
+        untracked: bool,
+        paths: &[&str],
+        literal: bool,
+    ) -> Result<Vec<StatusEntry>, GitError> {
         let mut command = self.git();
-        command.args(&["status", "--porcelain=v1", "-z", if untracked { "--untracked-files=all" } else { "--untracked-files=no" }]);
+        command.args(&[
+            "status",
+            "--porcelain=v1",
+            "-z",
+            if untracked { "--untracked-files=all" } else { "--untracked-files=no" },
+        ]);
         if literal {
             command.literal_paths(paths);
         } else {
@@ -74,7 +84,12 @@ impl Repository {
 
     /// Paths with changes staged in the index (what a commit would take now).
     pub fn staged_paths(&self) -> Result<Vec<String>, GitError> {
-        Ok(self.status_entries(false, &[], false)?.into_iter().filter(|entry| !matches!(entry.code[0], b' ' | b'?')).map(|entry| entry.path).collect())
+        Ok(self
+            .status_entries(false, &[], false)?
+            .into_iter()
+            .filter(|entry| !matches!(entry.code[0], b' ' | b'?'))
+            .map(|entry| entry.path)
+            .collect())
     }
 }
 
@@ -84,10 +99,19 @@ mod tests {
 
     #[test]
     fn renames_and_odd_paths_parse_exactly() {
-        let output = b"R  new name.py\0old\tname.py\0 M \"quoted\".rs\0?? caf\xc3\xa9.py\0M  a.py\0";
+        let output =
+            b"R  new name.py\0old\tname.py\0 M \"quoted\".rs\0?? caf\xc3\xa9.py\0M  a.py\0";
         let entries = parse_status_z(output);
-        let shown: Vec<(String, String, Option<String>)> =
-            entries.iter().map(|entry| (String::from_utf8_lossy(&entry.code).into_owned(), entry.path.clone(), entry.original_path.clone())).collect();
+        let shown: Vec<(String, String, Option<String>)> = entries
+            .iter()
+            .map(|entry| {
+                (
+                    String::from_utf8_lossy(&entry.code).into_owned(),
+                    entry.path.clone(),
+                    entry.original_path.clone(),
+                )
+            })
+            .collect();
         assert_eq!(
             shown,
             [

@@ -10,7 +10,9 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use tether_extract::{python_module_name, rust_module_path};
-use tether_model::{stable_hash, Diagnostic, DiagnosticKind, FileFacts, FileRecord, FileStatus, Graph, Language};
+use tether_model::{
+    stable_hash, Diagnostic, DiagnosticKind, FileFacts, FileRecord, FileStatus, Graph, Language,
+};
 
 use crate::facts_cache::{self, CachedFile, FactsCache};
 use crate::{check_root, walk_tree, IndexError, IndexOptions, PhaseTimings};
@@ -45,7 +47,11 @@ impl ExtractedProject {
 
 /// Walks `options.root` and extracts its files, re-extracting only those that changed since
 /// `cache` was filled. `progress(done, total)` is called from worker threads as files finish.
-pub fn extract_project(options: &IndexOptions, cache: &FactsCache, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<ExtractedProject, IndexError> {
+pub fn extract_project(
+    options: &IndexOptions,
+    cache: &FactsCache,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<ExtractedProject, IndexError> {
     let root = &options.root;
     check_root(root)?;
     let mut timings = PhaseTimings::default();
@@ -57,39 +63,74 @@ pub fn extract_project(options: &IndexOptions, cache: &FactsCache, progress: &(d
     let done = AtomicUsize::new(0);
     let total = tree.sources.len();
     let previous = &cache.files;
-    let files: Vec<(String, Arc<CachedFile>, bool)> = crate::on_worker_pool(|| tree
-        .sources
-        .par_iter()
-        .map(|(path, language)| {
-            let module_name = match language {
-                Language::Python => python_module_name(path, |folder| tree.python_packages.contains(folder)),
-                Language::Rust => rust_module_path(path, &tree.rust_crates),
-            };
-            let metadata = std::fs::metadata(root.join(path)).ok();
-            let size = metadata.as_ref().map_or(0, |metadata| metadata.len());
-            let modified = metadata.as_ref().and_then(|metadata| metadata.modified().ok());
-            let reused = previous.get(path).filter(|cached| cached.still_matches(&module_name, size, modified)).cloned();
-            let result = match reused {
-                Some(cached) => (path.clone(), cached, false),
-                None => {
-                    let (facts, record, bytes_read) = extract_one(root, path, *language, &module_name, options.max_file_bytes);
-                    let interface_hash = tether_resolve::interface_hash(&facts);
-                    let version = facts_cache::next_version();
-                    (path.clone(), Arc::new(CachedFile { module_name, size, modified, facts, record, bytes_read, version, interface_hash }), true)
-                }
-            };
-            progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-            result
-        })
-        .collect());
+    let files: Vec<(String, Arc<CachedFile>, bool)> = crate::on_worker_pool(|| {
+        tree.sources
+            .par_iter()
+            .map(|(path, language)| {
+                let module_name = match language {
+                    Language::Python => {
+                        python_module_name(path, |folder| tree.python_packages.contains(folder))
+                    }
+                    Language::Rust => rust_module_path(path, &tree.rust_crates),
+                };
+                let metadata = std::fs::metadata(root.join(path)).ok();
+                let size = metadata.as_ref().map_or(0, |metadata| metadata.len());
+                let modified = metadata.as_ref().and_then(|metadata| metadata.modified().ok());
+                let reused = previous
+                    .get(path)
+                    .filter(|cached| cached.still_matches(&module_name, size, modified))
+                    .cloned();
+                let result = match reused {
+                    Some(cached) => (path.clone(), cached, false),
+                    None => {
+                        let (facts, record, bytes_read) = extract_one(
+                            root,
+                            path,
+                            *language,
+                            &module_name,
+                            options.max_file_bytes,
+                        );
+                        let interface_hash = tether_resolve::interface_hash(&facts);
+                        let version = facts_cache::next_version();
+                        (
+                            path.clone(),
+                            Arc::new(CachedFile {
+                                module_name,
+                                size,
+                                modified,
+                                facts,
+                                record,
+                                bytes_read,
+                                version,
+                                interface_hash,
+                            }),
+                            true,
+                        )
+                    }
+                };
+                progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+                result
+            })
+            .collect()
+    });
     timings.parse_seconds = started.elapsed().as_secs_f64();
 
     let mut graph = Graph::default();
     graph.diagnostics = tree
         .manifest_problems
         .iter()
-        .map(|(path, reason)| Diagnostic { path: path.clone(), line: None, kind: DiagnosticKind::Unsupported, message: format!("Cargo manifest not understood: {reason}") })
-        .chain(tree.unreadable.iter().map(|(path, reason)| Diagnostic { path: path.clone(), line: None, kind: DiagnosticKind::Unreadable, message: reason.clone() }))
+        .map(|(path, reason)| Diagnostic {
+            path: path.clone(),
+            line: None,
+            kind: DiagnosticKind::Unsupported,
+            message: format!("Cargo manifest not understood: {reason}"),
+        })
+        .chain(tree.unreadable.iter().map(|(path, reason)| Diagnostic {
+            path: path.clone(),
+            line: None,
+            kind: DiagnosticKind::Unreadable,
+            message: reason.clone(),
+        }))
         .collect();
     let mut bytes_read = 0;
     for (_, cached, _) in &files {
@@ -102,15 +143,37 @@ pub fn extract_project(options: &IndexOptions, cache: &FactsCache, progress: &(d
     Ok(ExtractedProject { graph, files, bytes_read, timings })
 }
 
-fn extract_one(root: &Path, path: &str, language: Language, module_name: &str, max_file_bytes: u64) -> (FileFacts, FileRecord, u64) {
-    let mut record = FileRecord { path: path.to_string(), language, size_bytes: 0, content_hash: 0, status: FileStatus::Skipped };
+fn extract_one(
+    root: &Path,
+    path: &str,
+    language: Language,
+    module_name: &str,
+    max_file_bytes: u64,
+) -> (FileFacts, FileRecord, u64) {
+    let mut record = FileRecord {
+        path: path.to_string(),
+        language,
+        size_bytes: 0,
+        content_hash: 0,
+        status: FileStatus::Skipped,
+    };
     let full_path = root.join(path);
     let metadata = std::fs::symlink_metadata(&full_path);
     let size = metadata.as_ref().map(|metadata| metadata.len()).unwrap_or(0);
     // Replaced by a FIFO or a device since the walk: never opened (a FIFO would block).
     if metadata.as_ref().is_ok_and(|metadata| !metadata.is_file()) {
-        let diagnostic = Diagnostic { path: path.to_string(), line: None, kind: DiagnosticKind::Unreadable, message: "not a regular file; not read".to_string() };
-        let facts = FileFacts { path: path.to_string(), language: Some(language), diagnostics: vec![diagnostic], ..FileFacts::default() };
+        let diagnostic = Diagnostic {
+            path: path.to_string(),
+            line: None,
+            kind: DiagnosticKind::Unreadable,
+            message: "not a regular file; not read".to_string(),
+        };
+        let facts = FileFacts {
+            path: path.to_string(),
+            language: Some(language),
+            diagnostics: vec![diagnostic],
+            ..FileFacts::default()
+        };
         return (facts, record, 0);
     }
     // Never read a huge file into memory only to skip it.
@@ -120,16 +183,33 @@ fn extract_one(root: &Path, path: &str, language: Language, module_name: &str, m
             path: path.to_string(),
             line: None,
             kind: DiagnosticKind::TooLarge,
-            message: format!("{size} bytes is over the limit of {max_file_bytes} bytes; not parsed"),
+            message: format!(
+                "{size} bytes is over the limit of {max_file_bytes} bytes; not parsed"
+            ),
         };
-        let facts = FileFacts { path: path.to_string(), language: Some(language), diagnostics: vec![diagnostic], ..FileFacts::default() };
+        let facts = FileFacts {
+            path: path.to_string(),
+            language: Some(language),
+            diagnostics: vec![diagnostic],
+            ..FileFacts::default()
+        };
         return (facts, record, 0);
     }
     let bytes = match read_at_most(&full_path, max_file_bytes) {
         Ok(bytes) => bytes,
         Err(error) => {
-            let diagnostic = Diagnostic { path: path.to_string(), line: None, kind: DiagnosticKind::Unreadable, message: format!("cannot read: {error}") };
-            let facts = FileFacts { path: path.to_string(), language: Some(language), diagnostics: vec![diagnostic], ..FileFacts::default() };
+            let diagnostic = Diagnostic {
+                path: path.to_string(),
+                line: None,
+                kind: DiagnosticKind::Unreadable,
+                message: format!("cannot read: {error}"),
+            };
+            let facts = FileFacts {
+                path: path.to_string(),
+                language: Some(language),
+                diagnostics: vec![diagnostic],
+                ..FileFacts::default()
+            };
             return (facts, record, 0);
         }
     };
@@ -138,7 +218,11 @@ fn extract_one(root: &Path, path: &str, language: Language, module_name: &str, m
     let facts = tether_extract::extract_bytes(path, language, module_name, &bytes, max_file_bytes);
     record.status = if facts.diagnostics.iter().any(|diagnostic| diagnostic.kind.skips_file()) {
         FileStatus::Skipped
-    } else if facts.diagnostics.iter().any(|diagnostic| diagnostic.kind == DiagnosticKind::SyntaxError) {
+    } else if facts
+        .diagnostics
+        .iter()
+        .any(|diagnostic| diagnostic.kind == DiagnosticKind::SyntaxError)
+    {
         FileStatus::ParsedWithErrors
     } else {
         FileStatus::Parsed

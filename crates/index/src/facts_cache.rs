@@ -32,8 +32,16 @@ pub(crate) fn next_version() -> u64 {
 
 impl CachedFile {
     /// Whether these facts still describe a file with this module name, size and mtime.
-    pub fn still_matches(&self, module_name: &str, size: u64, modified: Option<SystemTime>) -> bool {
-        self.module_name == module_name && self.size == size && self.modified.is_some() && self.modified == modified
+    pub fn still_matches(
+        &self,
+        module_name: &str,
+        size: u64,
+        modified: Option<SystemTime>,
+    ) -> bool {
+        self.module_name == module_name
+            && self.size == size
+            && self.modified.is_some()
+            && self.modified == modified
     }
 }
 

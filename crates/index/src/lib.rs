@@ -71,7 +71,10 @@ pub enum IndexError {
 
 /// Walks, extracts and resolves `options.root` into a graph. `progress(done, total)` is
 /// called from worker threads as files finish.
-pub fn build_graph(options: &IndexOptions, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<BuiltGraph, IndexError> {
+pub fn build_graph(
+    options: &IndexOptions,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<BuiltGraph, IndexError> {
     build_graph_cached(options, &mut FactsCache::throwaway(), progress)
 }
 
@@ -79,7 +82,11 @@ pub fn build_graph(options: &IndexOptions, progress: &(dyn Fn(usize, usize) + Sy
 /// leaving the cache holding this build's facts. The two halves, for a caller that wants to
 /// work between them (store the extracted nodes while resolution runs): [`extract_project`],
 /// then [`ExtractedProject::resolve`] and [`ExtractedProject::into_built_graph`].
-pub fn build_graph_cached(options: &IndexOptions, cache: &mut FactsCache, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<BuiltGraph, IndexError> {
+pub fn build_graph_cached(
+    options: &IndexOptions,
+    cache: &mut FactsCache,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<BuiltGraph, IndexError> {
     let extracted = extract_project(options, cache, progress)?;
     let resolved = extracted.resolve(cache);
     Ok(extracted.into_built_graph(resolved))
@@ -107,12 +114,17 @@ pub fn default_database_path(root: &Path) -> PathBuf {
 
 /// The index's metadata: root, HEAD (when in git), time, version.
 pub fn index_meta(root: &Path) -> IndexMeta {
-    let head = tether_git::discover(root).and_then(|repository| repository.head().ok()).unwrap_or_default();
+    let head = tether_git::discover(root)
+        .and_then(|repository| repository.head().ok())
+        .unwrap_or_default();
     IndexMeta {
         root: root.canonicalize().unwrap_or_else(|_| root.to_path_buf()).display().to_string(),
         head_commit: head.commit,
         head_branch: head.branch,
-        indexed_at_unix: std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|elapsed| elapsed.as_secs() as i64).unwrap_or(0),
+        indexed_at_unix: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|elapsed| elapsed.as_secs() as i64)
+            .unwrap_or(0),
         tether_version: env!("CARGO_PKG_VERSION").to_string(),
     }
 }

@@ -24,14 +24,21 @@ impl ExtractedProject {
     /// cache holding this build's facts and call sites. Reads the project only, so its
     /// [`extracted_graph`](ExtractedProject::extracted_graph) can be stored meanwhile.
     pub fn resolve(&self, cache: &mut FactsCache) -> ResolvedProject {
-        cache.files = self.files.iter().map(|(path, cached, _)| (path.clone(), Arc::clone(cached))).collect();
+        cache.files =
+            self.files.iter().map(|(path, cached, _)| (path.clone(), Arc::clone(cached))).collect();
         let versioned: Vec<tether_resolve::VersionedFacts<'_>> = self
             .files
             .iter()
-            .map(|(_, cached, _)| tether_resolve::VersionedFacts { facts: &cached.facts, version: cached.version, interface_hash: cached.interface_hash })
+            .map(|(_, cached, _)| tether_resolve::VersionedFacts {
+                facts: &cached.facts,
+                version: cached.version,
+                interface_hash: cached.interface_hash,
+            })
             .collect();
         let started = Instant::now();
-        let resolution = crate::on_worker_pool(|| tether_resolve::resolve_cached(&versioned, &mut cache.resolution));
+        let resolution = crate::on_worker_pool(|| {
+            tether_resolve::resolve_cached(&versioned, &mut cache.resolution)
+        });
         ResolvedProject { resolution, resolve_seconds: started.elapsed().as_secs_f64() }
     }
 
@@ -61,8 +68,16 @@ fn break_contains_cycles(graph: &mut tether_model::Graph) {
     if closing.is_empty() {
         return;
     }
-    let path_of: std::collections::HashMap<tether_model::SymbolId, (&str, &str, u32)> =
-        graph.symbols.iter().map(|symbol| (symbol.id, (symbol.path.as_str(), symbol.qualified_name.as_str(), symbol.span.start_line))).collect();
+    let path_of: std::collections::HashMap<tether_model::SymbolId, (&str, &str, u32)> = graph
+        .symbols
+        .iter()
+        .map(|symbol| {
+            (
+                symbol.id,
+                (symbol.path.as_str(), symbol.qualified_name.as_str(), symbol.span.start_line),
+            )
+        })
+        .collect();
     let mut diagnostics = Vec::new();
     for position in &closing {
         let edge = &graph.edges[*position];

@@ -26,7 +26,8 @@ pub struct WalkedTree {
 /// git repository, skipping hidden folders and never following symlinks.
 pub fn walk_tree(root: &Path) -> WalkedTree {
     let mut tree = WalkedTree::default();
-    let walker = ignore::WalkBuilder::new(root).hidden(true).require_git(false).follow_links(false).build();
+    let walker =
+        ignore::WalkBuilder::new(root).hidden(true).require_git(false).follow_links(false).build();
     let mut manifests = Vec::new();
     for entry in walker {
         let entry = match entry {
@@ -37,21 +38,34 @@ pub fn walk_tree(root: &Path) -> WalkedTree {
             }
         };
         let Ok(relative) = entry.path().strip_prefix(root) else { continue };
-        let Some(relative) = relative.to_str().map(|path| path.replace('\\', "/")) else { continue };
+        let Some(relative) = relative.to_str().map(|path| path.replace('\\', "/")) else {
+            continue;
+        };
         let Some(file_type) = entry.file_type() else { continue };
         if !file_type.is_file() {
             // A FIFO, socket or device named like a source file is never opened.
-            if !file_type.is_dir() && !file_type.is_symlink() && Language::from_path(&relative).is_some() {
-                tree.unreadable.push((relative, "not a regular file (a FIFO, socket or device); not read".to_string()));
+            if !file_type.is_dir()
+                && !file_type.is_symlink()
+                && Language::from_path(&relative).is_some()
+            {
+                tree.unreadable.push((
+                    relative,
+                    "not a regular file (a FIFO, socket or device); not read".to_string(),
+                ));
             }
             continue;
         }
-        if relative.ends_with("Cargo.toml") && (relative == "Cargo.toml" || relative.ends_with("/Cargo.toml")) {
+        if relative.ends_with("Cargo.toml")
+            && (relative == "Cargo.toml" || relative.ends_with("/Cargo.toml"))
+        {
             manifests.push(relative.clone());
         }
         if let Some(language) = Language::from_path(&relative) {
             if language == Language::Python && relative.ends_with("__init__.py") {
-                let folder = relative.rsplit_once('/').map(|(folder, _)| folder.to_string()).unwrap_or_default();
+                let folder = relative
+                    .rsplit_once('/')
+                    .map(|(folder, _)| folder.to_string())
+                    .unwrap_or_default();
                 tree.python_packages.insert(folder);
             }
             tree.sources.push((relative, language));
@@ -62,9 +76,15 @@ pub fn walk_tree(root: &Path) -> WalkedTree {
     for manifest in manifests {
         match read_crate_name(&root.join(&manifest)) {
             Ok(Some(manifest_crates)) => {
-                let directory = manifest.strip_suffix("Cargo.toml").unwrap_or("").trim_end_matches('/');
+                let directory =
+                    manifest.strip_suffix("Cargo.toml").unwrap_or("").trim_end_matches('/');
                 for mut rust_crate in manifest_crates {
-                    rust_crate.directory = [directory, rust_crate.directory.as_str()].iter().filter(|part| !part.is_empty()).copied().collect::<Vec<_>>().join("/");
+                    rust_crate.directory = [directory, rust_crate.directory.as_str()]
+                        .iter()
+                        .filter(|part| !part.is_empty())
+                        .copied()
+                        .collect::<Vec<_>>()
+                        .join("/");
                     tree.rust_crates.push(rust_crate);
                 }
             }
@@ -80,12 +100,16 @@ fn walk_error(root: &Path, error: &ignore::Error) -> (String, String) {
     fn path_of(error: &ignore::Error) -> Option<&Path> {
         match error {
             ignore::Error::WithPath { path, .. } => Some(path),
-            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => path_of(err),
+            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+                path_of(err)
+            }
             ignore::Error::Loop { child, .. } => Some(child),
             _ => None,
         }
     }
-    let path = path_of(error).map(|path| path.strip_prefix(root).unwrap_or(path).to_string_lossy().replace('\\', "/")).unwrap_or_default();
+    let path = path_of(error)
+        .map(|path| path.strip_prefix(root).unwrap_or(path).to_string_lossy().replace('\\', "/"))
+        .unwrap_or_default();
     (path, format!("cannot walk: {error}"))
 }
 
@@ -96,11 +120,16 @@ fn walk_error(root: &Path, error: &ignore::Error) -> (String, String) {
 /// [`RustCrate::tests_root`]), and each `[lib]` or `[[bin]]` whose root file is outside `src/`.
 fn read_crate_name(manifest: &Path) -> Result<Option<Vec<RustCrate>>, String> {
     let text = std::fs::read_to_string(manifest).map_err(|error| error.to_string())?;
-    let value: toml::Table = text.parse().map_err(|error: toml::de::Error| error.message().to_string())?;
+    let value: toml::Table =
+        text.parse().map_err(|error: toml::de::Error| error.message().to_string())?;
     let lib_name = value.get("lib").and_then(|lib| lib.get("name")).and_then(|name| name.as_str());
     let package = value.get("package");
-    let package_name = package.and_then(|package| package.get("name")).and_then(|name| name.as_str());
-    let autotests = package.and_then(|package| package.get("autotests")).and_then(|autotests| autotests.as_bool()).unwrap_or(true);
+    let package_name =
+        package.and_then(|package| package.get("name")).and_then(|name| name.as_str());
+    let autotests = package
+        .and_then(|package| package.get("autotests"))
+        .and_then(|autotests| autotests.as_bool())
+        .unwrap_or(true);
     let test_roots: Vec<&str> = value
         .get("test")
         .and_then(|tests| tests.as_array())
@@ -114,10 +143,22 @@ fn read_crate_name(manifest: &Path) -> Result<Option<Vec<RustCrate>>, String> {
         (false, [only]) => Some(only.to_string()),
         _ => None,
     };
-    let Some(name) = lib_name.or(package_name).map(|name| name.replace('-', "_")) else { return Ok(None) };
-    let mut crates = vec![RustCrate { name: name.clone(), directory: String::new(), tests_root, root_file: None }];
+    let Some(name) = lib_name.or(package_name).map(|name| name.replace('-', "_")) else {
+        return Ok(None);
+    };
+    let mut crates = vec![RustCrate {
+        name: name.clone(),
+        directory: String::new(),
+        tests_root,
+        root_file: None,
+    }];
     let lib = value.get("lib").map(|lib| (name.as_str(), lib));
-    let bins = value.get("bin").and_then(|bins| bins.as_array()).into_iter().flatten().filter_map(|bin| Some((bin.get("name")?.as_str()?, bin)));
+    let bins = value
+        .get("bin")
+        .and_then(|bins| bins.as_array())
+        .into_iter()
+        .flatten()
+        .filter_map(|bin| Some((bin.get("name")?.as_str()?, bin)));
     for (target_name, target) in lib.into_iter().chain(bins) {
         let Some(path) = target.get("path").and_then(|path| path.as_str()) else { continue };
         let Some((folder, file)) = path.rsplit_once('/') else { continue };
@@ -125,7 +166,12 @@ fn read_crate_name(manifest: &Path) -> Result<Option<Vec<RustCrate>>, String> {
             continue;
         }
         let Some(stem) = file.strip_suffix(".rs") else { continue };
-        crates.push(RustCrate { name: target_name.replace('-', "_"), directory: folder.to_string(), tests_root: None, root_file: Some(stem.to_string()) });
+        crates.push(RustCrate {
+            name: target_name.replace('-', "_"),
+            directory: folder.to_string(),
+            tests_root: None,
+            root_file: Some(stem.to_string()),
+        });
     }
     Ok(Some(crates))
 }

@@ -4,7 +4,10 @@
 use tether_protocol::Value;
 
 use crate::render::OutputFormat;
-use crate::tools::{ParameterKind, ParameterSpecification, ToolSpecification, DEFAULT_BUDGET_TOKENS, PRESENTATION_PARAMETERS};
+use crate::tools::{
+    ParameterKind, ParameterSpecification, ToolSpecification, DEFAULT_BUDGET_TOKENS,
+    PRESENTATION_PARAMETERS,
+};
 
 /// A tool call's arguments, checked.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,22 +37,40 @@ fn json_type_name(value: &Value) -> &'static str {
 fn parameter_value_problem(parameter: &ParameterSpecification, value: &Value) -> Option<String> {
     let name = parameter.name;
     match parameter.kind {
-        ParameterKind::Text => (!value.is_string()).then(|| format!("\"{name}\" must be a string, not {}", json_type_name(value))),
-        ParameterKind::Boolean => (!value.is_boolean()).then(|| format!("\"{name}\" must be true or false, not {}", json_type_name(value))),
+        ParameterKind::Text => (!value.is_string())
+            .then(|| format!("\"{name}\" must be a string, not {}", json_type_name(value))),
+        ParameterKind::Boolean => (!value.is_boolean())
+            .then(|| format!("\"{name}\" must be true or false, not {}", json_type_name(value))),
         ParameterKind::Integer { minimum, maximum } => match value.as_i64() {
-            None => Some(format!("\"{name}\" must be an integer from {minimum} to {maximum}, not {}", json_type_name(value))),
-            Some(number) if number < minimum || number > maximum => Some(format!("\"{name}\" must be from {minimum} to {maximum}; {number} is out of range")),
+            None => Some(format!(
+                "\"{name}\" must be an integer from {minimum} to {maximum}, not {}",
+                json_type_name(value)
+            )),
+            Some(number) if number < minimum || number > maximum => Some(format!(
+                "\"{name}\" must be from {minimum} to {maximum}; {number} is out of range"
+            )),
             Some(_) => None,
         },
         ParameterKind::TextList => match value.as_array() {
             Some(items) if items.iter().all(Value::is_string) => None,
-            Some(_) => Some(format!("\"{name}\" must be an array of strings; one element is not a string")),
-            None => Some(format!("\"{name}\" must be an array of strings, not {}", json_type_name(value))),
+            Some(_) => {
+                Some(format!("\"{name}\" must be an array of strings; one element is not a string"))
+            }
+            None => Some(format!(
+                "\"{name}\" must be an array of strings, not {}",
+                json_type_name(value)
+            )),
         },
         ParameterKind::OneOf(choices) => match value.as_str() {
             Some(text) if choices.contains(&text) => None,
-            Some(text) => Some(format!("\"{name}\" must be one of {}; {text:?} is not", quoted_list(choices))),
-            None => Some(format!("\"{name}\" must be one of {}, not {}", quoted_list(choices), json_type_name(value))),
+            Some(text) => {
+                Some(format!("\"{name}\" must be one of {}; {text:?} is not", quoted_list(choices)))
+            }
+            None => Some(format!(
+                "\"{name}\" must be one of {}, not {}",
+                quoted_list(choices),
+                json_type_name(value)
+            )),
         },
     }
 }
@@ -60,11 +81,17 @@ fn quoted_list(names: &[&str]) -> String {
 
 /// The offset a cursor of the form `o:<n>` names; 0 for none or another form.
 pub fn cursor_offset_of(cursor: Option<&str>) -> u64 {
-    cursor.and_then(|cursor| cursor.strip_prefix("o:")).and_then(|offset| offset.trim().parse().ok()).unwrap_or(0)
+    cursor
+        .and_then(|cursor| cursor.strip_prefix("o:"))
+        .and_then(|offset| offset.trim().parse().ok())
+        .unwrap_or(0)
 }
 
 /// Checks `arguments` (absent means `{}`) against `tool`; the error is a message for the model.
-pub fn check_tool_arguments(tool: &ToolSpecification, arguments: Option<&Value>) -> Result<CheckedToolArguments, String> {
+pub fn check_tool_arguments(
+    tool: &ToolSpecification,
+    arguments: Option<&Value>,
+) -> Result<CheckedToolArguments, String> {
     let empty = serde_json::Map::new();
     let object = match arguments {
         None | Some(Value::Null) => &empty,
@@ -79,7 +106,13 @@ pub fn check_tool_arguments(tool: &ToolSpecification, arguments: Option<&Value>)
             // An explicit null is treated as the argument left out.
             Some(_) if value.is_null() => {}
             Some(parameter) => problems.extend(parameter_value_problem(parameter, value)),
-            None => problems.push(format!("unknown argument \"{name}\"; {} accepts {}", tool.name, quoted_list(&tool.all_parameters().map(|parameter| parameter.name).collect::<Vec<_>>()))),
+            None => problems.push(format!(
+                "unknown argument \"{name}\"; {} accepts {}",
+                tool.name,
+                quoted_list(
+                    &tool.all_parameters().map(|parameter| parameter.name).collect::<Vec<_>>()
+                )
+            )),
         }
     }
     let given = |name: &str| object.get(name).is_some_and(|value| !value.is_null());
@@ -99,12 +132,21 @@ pub fn check_tool_arguments(tool: &ToolSpecification, arguments: Option<&Value>)
         Some("json") => OutputFormat::Json,
         _ => OutputFormat::Text,
     };
-    let budget_tokens = object.get("budget_tokens").and_then(Value::as_u64).unwrap_or(DEFAULT_BUDGET_TOKENS);
+    let budget_tokens =
+        object.get("budget_tokens").and_then(Value::as_u64).unwrap_or(DEFAULT_BUDGET_TOKENS);
     let daemon_params: serde_json::Map<String, Value> = object
         .iter()
-        .filter(|(name, value)| !value.is_null() && !PRESENTATION_PARAMETERS.iter().any(|parameter| parameter.name == name.as_str()))
+        .filter(|(name, value)| {
+            !value.is_null()
+                && !PRESENTATION_PARAMETERS.iter().any(|parameter| parameter.name == name.as_str())
+        })
         .map(|(name, value)| (name.clone(), value.clone()))
         .collect();
     let cursor_offset = cursor_offset_of(object.get("cursor").and_then(Value::as_str));
-    Ok(CheckedToolArguments { daemon_params: Value::Object(daemon_params), format, budget_tokens, cursor_offset })
+    Ok(CheckedToolArguments {
+        daemon_params: Value::Object(daemon_params),
+        format,
+        budget_tokens,
+        cursor_offset,
+    })
 }

@@ -35,7 +35,11 @@ fn approximate_characters(lines: &[String]) -> u64 {
 }
 
 /// The note after the shown items, when some are cut or another page exists.
-pub fn continuation_note(continuation: &ListContinuation, listed: usize, shown: usize) -> Option<String> {
+pub fn continuation_note(
+    continuation: &ListContinuation,
+    listed: usize,
+    shown: usize,
+) -> Option<String> {
     let shown_u64 = shown as u64;
     let remaining_after = |next_offset: u64| match continuation.total {
         Some(total) => total.saturating_sub(next_offset),
@@ -46,7 +50,9 @@ pub fn continuation_note(continuation: &ListContinuation, listed: usize, shown: 
         if continuation.paged_by_cursor {
             let next_offset = continuation.page_offset.saturating_add(shown_u64);
             let remaining = remaining_after(next_offset).max((listed - shown) as u64);
-            return Some(format!("… {remaining} more {noun}; call again with cursor \"o:{next_offset}\""));
+            return Some(format!(
+                "… {remaining} more {noun}; call again with cursor \"o:{next_offset}\""
+            ));
         }
         return Some(format!("… {} more {noun} cut to fit budget_tokens; call again with a larger budget_tokens to see them", listed - shown));
     }
@@ -59,10 +65,17 @@ pub fn continuation_note(continuation: &ListContinuation, listed: usize, shown: 
 
 /// Joins the sections, cutting items from the end until the whole fits `budget_tokens`.
 /// Head and tail are always kept, even when they alone exceed the budget.
-pub fn fit_text_to_budget(sections: &TextSections, continuation: Option<&ListContinuation>, budget_tokens: u64) -> String {
+pub fn fit_text_to_budget(
+    sections: &TextSections,
+    continuation: Option<&ListContinuation>,
+    budget_tokens: u64,
+) -> String {
     let budget_characters = budget_tokens.saturating_mul(CHARACTERS_PER_TOKEN);
     let fixed = approximate_characters(&sections.head) + approximate_characters(&sections.tail);
-    let note_for = |shown: usize| continuation.and_then(|continuation| continuation_note(continuation, sections.items.len(), shown));
+    let note_for = |shown: usize| {
+        continuation
+            .and_then(|continuation| continuation_note(continuation, sections.items.len(), shown))
+    };
     let fits = |shown: usize| {
         let note = note_for(shown).map(|note| note.chars().count() as u64 + 1).unwrap_or(0);
         fixed + approximate_characters(&sections.items[..shown]) + note <= budget_characters
@@ -85,14 +98,24 @@ pub fn fit_text_to_budget(sections: &TextSections, continuation: Option<&ListCon
 
 /// Serialises `answer` compactly, cutting its `list_key` array from the end (and then its
 /// `secondary_keys` arrays) until it fits; a cut adds `truncated` with the cursor to continue.
-pub fn fit_json_to_budget(answer: &Value, list_key: Option<&str>, secondary_keys: &[&str], continuation: Option<&ListContinuation>, budget_tokens: u64) -> String {
+pub fn fit_json_to_budget(
+    answer: &Value,
+    list_key: Option<&str>,
+    secondary_keys: &[&str],
+    continuation: Option<&ListContinuation>,
+    budget_tokens: u64,
+) -> String {
     let budget_characters = budget_tokens.saturating_mul(CHARACTERS_PER_TOKEN);
     let size = |value: &Value| value.to_string().chars().count() as u64;
     if size(answer) <= budget_characters {
         return answer.to_string();
     }
     let mut trimmed = answer.clone();
-    let listed = list_key.and_then(|key| answer.get(key)).and_then(Value::as_array).map(Vec::len).unwrap_or(0);
+    let listed = list_key
+        .and_then(|key| answer.get(key))
+        .and_then(Value::as_array)
+        .map(Vec::len)
+        .unwrap_or(0);
     let with_shown = |shown: usize| {
         let mut value = answer.clone();
         if let Some(key) = list_key {
@@ -101,8 +124,13 @@ pub fn fit_json_to_budget(answer: &Value, list_key: Option<&str>, secondary_keys
             }
         }
         if shown < listed {
-            let note = continuation.and_then(|continuation| continuation_note(continuation, listed, shown));
-            let cursor = continuation.filter(|continuation| continuation.paged_by_cursor).map(|continuation| format!("o:{}", continuation.page_offset.saturating_add(shown as u64)));
+            let note = continuation
+                .and_then(|continuation| continuation_note(continuation, listed, shown));
+            let cursor = continuation.filter(|continuation| continuation.paged_by_cursor).map(
+                |continuation| {
+                    format!("o:{}", continuation.page_offset.saturating_add(shown as u64))
+                },
+            );
             if let Some(cursor) = &cursor {
                 value["next_cursor"] = json!(cursor);
             }
@@ -120,7 +148,9 @@ pub fn fit_json_to_budget(answer: &Value, list_key: Option<&str>, secondary_keys
     }
     // Even without items it is too large: cut the secondary lists too, keeping one element.
     for key in secondary_keys {
-        let Some(length) = trimmed.get(*key).and_then(Value::as_array).map(Vec::len) else { continue };
+        let Some(length) = trimmed.get(*key).and_then(Value::as_array).map(Vec::len) else {
+            continue;
+        };
         let mut keep = length;
         while keep > 1 && size(&trimmed) > budget_characters {
             keep = (keep / 2).max(1);

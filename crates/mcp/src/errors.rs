@@ -13,28 +13,51 @@ fn symbol_choice_lines(symbols: &[Value]) -> Vec<String> {
         .iter()
         .take(LISTED_SYMBOLS_LIMIT)
         .map(|symbol| {
-            let text = |key: &str| symbol.get(key).and_then(Value::as_str).unwrap_or("?").to_string();
-            let line = symbol.get("line").and_then(Value::as_u64).map(|line| line.to_string()).unwrap_or_else(|| "?".to_string());
-            format!("- {} ({}) {}:{line} · id {}", text("qualified_name"), text("kind"), text("path"), text("id"))
+            let text =
+                |key: &str| symbol.get(key).and_then(Value::as_str).unwrap_or("?").to_string();
+            let line = symbol
+                .get("line")
+                .and_then(Value::as_u64)
+                .map(|line| line.to_string())
+                .unwrap_or_else(|| "?".to_string());
+            format!(
+                "- {} ({}) {}:{line} · id {}",
+                text("qualified_name"),
+                text("kind"),
+                text("path"),
+                text("id")
+            )
         })
         .collect();
     if symbols.len() > LISTED_SYMBOLS_LIMIT {
-        lines.push(format!("- … and {} more; use a longer qualified name or path:line to narrow it", symbols.len() - LISTED_SYMBOLS_LIMIT));
+        lines.push(format!(
+            "- … and {} more; use a longer qualified name or path:line to narrow it",
+            symbols.len() - LISTED_SYMBOLS_LIMIT
+        ));
     }
     lines
 }
 
 /// The symbols listed under `data.<key>`, when there are any.
 fn listed_symbols<'error>(error: &'error RpcError, key: &str) -> Option<&'error Vec<Value>> {
-    error.data.as_ref().and_then(|data| data.get(key)).and_then(Value::as_array).filter(|symbols| !symbols.is_empty())
+    error
+        .data
+        .as_ref()
+        .and_then(|data| data.get(key))
+        .and_then(Value::as_array)
+        .filter(|symbols| !symbols.is_empty())
 }
 
 /// The message of a tool error for a daemon error answered to `method`.
 pub fn daemon_error_message(method: &str, error: &RpcError) -> String {
-    let mut lines = vec![format!("tether {method} failed: {} (code {})", error.message, error.code)];
+    let mut lines =
+        vec![format!("tether {method} failed: {} (code {})", error.message, error.code)];
     // `search_memory` reports ambiguity under the not-found code, so the data decides.
     if let Some(candidates) = listed_symbols(error, "candidates") {
-        lines.push(format!("The address matches {} symbols; tether never guesses. Candidates:", candidates.len()));
+        lines.push(format!(
+            "The address matches {} symbols; tether never guesses. Candidates:",
+            candidates.len()
+        ));
         lines.extend(symbol_choice_lines(candidates));
         lines.push("Call again with one of these ids as \"symbol\".".to_string());
         return lines.join("\n");

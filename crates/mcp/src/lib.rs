@@ -23,12 +23,11 @@ mod server;
 mod tools;
 
 #[cfg(test)]
-mod test_support;
-#[cfg(test)]
 mod render_tests;
 #[cfg(test)]
 mod server_tests;
-
+#[cfg(test)]
+mod test_support;
 
 use std::sync::Arc;
 
@@ -38,9 +37,13 @@ pub use tether_protocol::Value;
 
 pub use errors::daemon_error_message;
 pub use render::{render_answer, OutputFormat, RenderRequest};
-pub use resources::{CENSUS_RESOURCE_URI, FRESHNESS_RESOURCE_URI, GRAPH_SCHEMA_MARKDOWN, SCHEMA_RESOURCE_URI};
+pub use resources::{
+    CENSUS_RESOURCE_URI, FRESHNESS_RESOURCE_URI, GRAPH_SCHEMA_MARKDOWN, SCHEMA_RESOURCE_URI,
+};
 pub use server::{TetherMcpServer, SERVER_INSTRUCTIONS};
-pub use tools::{tool_catalogue, ParameterKind, ParameterSpecification, ToolSpecification, DEFAULT_BUDGET_TOKENS};
+pub use tools::{
+    tool_catalogue, ParameterKind, ParameterSpecification, ToolSpecification, DEFAULT_BUDGET_TOKENS,
+};
 
 /// Forwards one daemon method call; `Err` carries the daemon's JSON-RPC error.
 ///
@@ -68,12 +71,18 @@ pub async fn serve_stdio(caller: Arc<dyn DaemonCaller>) -> Result<(), McpError> 
 }
 
 /// Serves MCP over any byte stream pair (stdio, a duplex pipe in tests) until it closes.
-pub async fn serve_transport<Reader, Writer>(caller: Arc<dyn DaemonCaller>, transport: (Reader, Writer)) -> Result<(), McpError>
+pub async fn serve_transport<Reader, Writer>(
+    caller: Arc<dyn DaemonCaller>,
+    transport: (Reader, Writer),
+) -> Result<(), McpError>
 where
     Reader: tokio::io::AsyncRead + Send + Unpin + 'static,
     Writer: tokio::io::AsyncWrite + Send + Unpin + 'static,
 {
-    let running = TetherMcpServer::new(caller).serve(transport).await.map_err(|error| McpError::Initialization(error.to_string()))?;
+    let running = TetherMcpServer::new(caller)
+        .serve(transport)
+        .await
+        .map_err(|error| McpError::Initialization(error.to_string()))?;
     running.waiting().await.map_err(|error| McpError::SessionTask(error.to_string()))?;
     Ok(())
 }

@@ -7,8 +7,19 @@ use crate::budget::CHARACTERS_PER_TOKEN;
 use crate::render::{render_answer, OutputFormat, RenderRequest};
 use crate::test_support::{sample_blast_answer, sample_freshness};
 
-fn request_for(tool_name: &str, format: OutputFormat, budget_tokens: u64, cursor_offset: u64) -> RenderRequest {
-    RenderRequest { tool_name: tool_name.to_string(), format, budget_tokens, cursor_offset, paged_by_cursor: tool_name != "ownership" && tool_name != "context" }
+fn request_for(
+    tool_name: &str,
+    format: OutputFormat,
+    budget_tokens: u64,
+    cursor_offset: u64,
+) -> RenderRequest {
+    RenderRequest {
+        tool_name: tool_name.to_string(),
+        format,
+        budget_tokens,
+        cursor_offset,
+        paged_by_cursor: tool_name != "ownership" && tool_name != "context",
+    }
 }
 
 #[test]
@@ -40,10 +51,18 @@ fn an_oversized_text_answer_is_cut_with_a_cursor_and_keeps_completeness_and_fres
     let answer = sample_blast_answer(200, 500, Some("o:240"));
     let budget_tokens = 800;
     let text = render_answer(&request_for("blast", OutputFormat::Text, budget_tokens, 40), &answer);
-    assert!(text.chars().count() as u64 <= budget_tokens * CHARACTERS_PER_TOKEN, "{} characters", text.chars().count());
-    let shown = text.lines().filter(|line| line.starts_with("breaks d") || line.starts_with("maybe d")).count();
+    assert!(
+        text.chars().count() as u64 <= budget_tokens * CHARACTERS_PER_TOKEN,
+        "{} characters",
+        text.chars().count()
+    );
+    let shown = text
+        .lines()
+        .filter(|line| line.starts_with("breaks d") || line.starts_with("maybe d"))
+        .count();
     assert!(shown > 0 && shown < 200, "shown {shown}");
-    let expected_note = format!("… {} more items; call again with cursor \"o:{}\"", 500 - 40 - shown, 40 + shown);
+    let expected_note =
+        format!("… {} more items; call again with cursor \"o:{}\"", 500 - 40 - shown, 40 + shown);
     assert!(text.contains(&expected_note), "missing {expected_note:?} in\n{text}");
     assert!(!text.contains("o:240"), "the daemon's cursor would skip the cut items");
     assert!(text.contains("completeness: lower_bound"));
@@ -64,7 +83,8 @@ fn a_budget_too_small_for_any_item_still_keeps_completeness_and_freshness() {
 fn an_oversized_json_answer_is_cut_with_a_cursor_and_keeps_completeness_and_freshness() {
     let answer = sample_blast_answer(200, 200, None);
     let budget_tokens = 1000;
-    let rendered = render_answer(&request_for("blast", OutputFormat::Json, budget_tokens, 0), &answer);
+    let rendered =
+        render_answer(&request_for("blast", OutputFormat::Json, budget_tokens, 0), &answer);
     assert!(rendered.chars().count() as u64 <= budget_tokens * CHARACTERS_PER_TOKEN);
     let parsed: Value = serde_json::from_str(&rendered).expect("the JSON rendering parses");
     let shown = parsed["items"].as_array().map(Vec::len).unwrap_or(0);
@@ -92,7 +112,12 @@ fn owners_cut_by_the_budget_say_to_raise_it_since_ownership_has_no_cursor() {
     let answer = json!({ "range": "app/core.py:1-90", "total_lines": 90, "owners": owners, "not_committed_yet": 0, "freshness": sample_freshness(), "next": "ask Author 0 first" });
     let text = render_answer(&request_for("ownership", OutputFormat::Text, 400, 0), &answer);
     assert!(text.starts_with("ownership of app/core.py:1-90: 90 lines\nAuthor 0 <a0@example.com> · 10 lines (1%) · 2 commits · latest abcdef0123 a change"), "{text}");
-    assert!(text.contains("more owners cut to fit budget_tokens; call again with a larger budget_tokens"), "{text}");
+    assert!(
+        text.contains(
+            "more owners cut to fit budget_tokens; call again with a larger budget_tokens"
+        ),
+        "{text}"
+    );
     assert!(text.contains("freshness: "));
 }
 

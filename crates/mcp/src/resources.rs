@@ -133,12 +133,14 @@ pub fn freshness_document(status: &Value) -> Value {
 
 /// The contents of a resource read from the daemon (`answer` is the method's answer).
 pub fn daemon_resource_contents(uri: &str, answer: &Value) -> ResourceContents {
-    let document = if uri == FRESHNESS_RESOURCE_URI { freshness_document(answer) } else { answer.clone() };
+    let document =
+        if uri == FRESHNESS_RESOURCE_URI { freshness_document(answer) } else { answer.clone() };
     let text = serde_json::to_string_pretty(&document).unwrap_or_else(|_| document.to_string());
     ResourceContents::text(text, uri).with_mime_type("application/json")
 }
 
 /// The contents of the schema resource.
 pub fn schema_resource_contents() -> ResourceContents {
-    ResourceContents::text(GRAPH_SCHEMA_MARKDOWN, SCHEMA_RESOURCE_URI).with_mime_type("text/markdown")
+    ResourceContents::text(GRAPH_SCHEMA_MARKDOWN, SCHEMA_RESOURCE_URI)
+        .with_mime_type("text/markdown")
 }

@@ -4,8 +4,9 @@
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
-    ReadResourceResult, ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -15,7 +16,10 @@ use tether_protocol::{json, Value};
 use crate::arguments::check_tool_arguments;
 use crate::errors::daemon_error_message;
 use crate::render::{render_answer, RenderRequest};
-use crate::resources::{daemon_resource_contents, is_known_resource, resource_daemon_method, resource_list, schema_resource_contents};
+use crate::resources::{
+    daemon_resource_contents, is_known_resource, resource_daemon_method, resource_list,
+    schema_resource_contents,
+};
 use crate::tools::{tool_catalogue, tool_named};
 use crate::DaemonCaller;
 
@@ -40,19 +44,35 @@ impl TetherMcpServer {
     }
 
     /// Calls the daemon on a blocking thread (the caller may hold a synchronous socket).
-    pub async fn call_daemon(&self, method: &'static str, params: Value) -> Result<Value, RpcError> {
+    pub async fn call_daemon(
+        &self,
+        method: &'static str,
+        params: Value,
+    ) -> Result<Value, RpcError> {
         let caller = Arc::clone(&self.caller);
-        tokio::task::spawn_blocking(move || caller.call(method, params))
-            .await
-            .unwrap_or_else(|error| Err(RpcError::new(RpcError::INTERNAL_ERROR, format!("the call to the daemon did not complete: {error}"))))
+        tokio::task::spawn_blocking(move || caller.call(method, params)).await.unwrap_or_else(
+            |error| {
+                Err(RpcError::new(
+                    RpcError::INTERNAL_ERROR,
+                    format!("the call to the daemon did not complete: {error}"),
+                ))
+            },
+        )
     }
 
     /// Runs one tool call. Unknown tools are protocol errors; bad arguments and daemon errors
     /// are tool errors (`is_error: true`) the model can read and act on.
-    pub async fn call_tool_by_name(&self, name: &str, arguments: Option<Value>) -> Result<CallToolResult, ErrorData> {
+    pub async fn call_tool_by_name(
+        &self,
+        name: &str,
+        arguments: Option<Value>,
+    ) -> Result<CallToolResult, ErrorData> {
         let Some(tool) = tool_named(name) else {
             let names: Vec<&str> = tool_catalogue().iter().map(|tool| tool.name).collect();
-            return Err(ErrorData::invalid_params(format!("unknown tool {name:?}; the tools are {}", names.join(", ")), None));
+            return Err(ErrorData::invalid_params(
+                format!("unknown tool {name:?}; the tools are {}", names.join(", ")),
+                None,
+            ));
         };
         let checked = match check_tool_arguments(tool, arguments.as_ref()) {
             Ok(checked) => checked,
@@ -60,7 +80,12 @@ impl TetherMcpServer {
         };
         let answer = match self.call_daemon(tool.daemon_method, checked.daemon_params).await {
             Ok(answer) => answer,
-            Err(error) => return Ok(CallToolResult::error(vec![ContentBlock::text(daemon_error_message(tool.daemon_method, &error))])),
+            Err(error) => {
+                return Ok(CallToolResult::error(vec![ContentBlock::text(daemon_error_message(
+                    tool.daemon_method,
+                    &error,
+                ))]))
+            }
         };
         let request = RenderRequest {
             tool_name: tool.name.to_string(),
@@ -82,7 +107,9 @@ impl TetherMcpServer {
         };
         match self.call_daemon(method, json!({})).await {
             Ok(answer) => Ok(ReadResourceResult::new(vec![daemon_resource_contents(uri, &answer)])),
-            Err(error) => Err(ErrorData::internal_error(daemon_error_message(method, &error), error.data)),
+            Err(error) => {
+                Err(ErrorData::internal_error(daemon_error_message(method, &error), error.data))
+            }
         }
     }
 }
@@ -90,24 +117,45 @@ impl TetherMcpServer {
 impl ServerHandler for TetherMcpServer {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_resources().build())
-            .with_server_info(Implementation::new("tether", env!("CARGO_PKG_VERSION")).with_title("tether code intelligence"))
+            .with_server_info(
+                Implementation::new("tether", env!("CARGO_PKG_VERSION"))
+                    .with_title("tether code intelligence"),
+            )
             .with_instructions(SERVER_INSTRUCTIONS)
     }
 
-    async fn list_tools(&self, _request: Option<PaginatedRequestParams>, _context: RequestContext<RoleServer>) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(tool_catalogue().iter().map(|tool| tool.to_mcp_tool()).collect()))
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(
+            tool_catalogue().iter().map(|tool| tool.to_mcp_tool()).collect(),
+        ))
     }
 
-    async fn call_tool(&self, request: CallToolRequestParams, _context: RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData> {
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
         let arguments = request.arguments.map(Value::Object);
         self.call_tool_by_name(&request.name, arguments).await.map(CallToolResponse::from)
     }
 
-    async fn list_resources(&self, _request: Option<PaginatedRequestParams>, _context: RequestContext<RoleServer>) -> Result<ListResourcesResult, ErrorData> {
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
         Ok(ListResourcesResult::with_all_items(resource_list()))
     }
 
-    async fn read_resource(&self, request: ReadResourceRequestParams, _context: RequestContext<RoleServer>) -> Result<ReadResourceResponse, ErrorData> {
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
         self.read_resource_by_uri(&request.uri).await.map(ReadResourceResponse::from)
     }
 }

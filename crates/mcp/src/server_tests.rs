@@ -4,16 +4,26 @@
 
 use std::sync::Arc;
 
-use rmcp::model::{CallToolRequestParams, CallToolResult, ReadResourceRequestParams, ResourceContents};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ReadResourceRequestParams, ResourceContents,
+};
 use rmcp::ServiceExt;
 use tether_protocol::rpc::RpcError;
 use tether_protocol::{json, Value};
 
-use crate::test_support::{sample_ambiguous_error, sample_blast_answer, sample_freshness, CannedDaemonCaller};
+use crate::test_support::{
+    sample_ambiguous_error, sample_blast_answer, sample_freshness, CannedDaemonCaller,
+};
 use crate::{serve_transport, TetherMcpServer, GRAPH_SCHEMA_MARKDOWN};
 
 fn result_text(result: &CallToolResult) -> String {
-    result.content.iter().filter_map(|content| content.as_text()).map(|text| text.text.clone()).collect::<Vec<_>>().join("\n")
+    result
+        .content
+        .iter()
+        .filter_map(|content| content.as_text())
+        .map(|text| text.text.clone())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn server_with(caller: CannedDaemonCaller) -> (TetherMcpServer, Arc<CannedDaemonCaller>) {
@@ -23,12 +33,23 @@ fn server_with(caller: CannedDaemonCaller) -> (TetherMcpServer, Arc<CannedDaemon
 
 #[tokio::test]
 async fn an_ambiguous_symbol_is_a_tool_error_listing_the_candidates() {
-    let (server, _) = server_with(CannedDaemonCaller::default().answering("blast", Err(sample_ambiguous_error())));
-    let result = server.call_tool_by_name("blast", Some(json!({ "symbol": "compute" }))).await.expect("a tool result, not a protocol error");
+    let (server, _) = server_with(
+        CannedDaemonCaller::default().answering("blast", Err(sample_ambiguous_error())),
+    );
+    let result = server
+        .call_tool_by_name("blast", Some(json!({ "symbol": "compute" })))
+        .await
+        .expect("a tool result, not a protocol error");
     assert_eq!(result.is_error, Some(true));
     let text = result_text(&result);
-    assert!(text.contains("- app.core.compute (function) app/core.py:1 · id aaaaaaaaaaaaaaaa"), "{text}");
-    assert!(text.contains("- app.legacy.compute (function) app/legacy.py:9 · id bbbbbbbbbbbbbbbb"), "{text}");
+    assert!(
+        text.contains("- app.core.compute (function) app/core.py:1 · id aaaaaaaaaaaaaaaa"),
+        "{text}"
+    );
+    assert!(
+        text.contains("- app.legacy.compute (function) app/legacy.py:9 · id bbbbbbbbbbbbbbbb"),
+        "{text}"
+    );
     assert!(text.contains("call again with one of these ids"), "{text}");
 }
 
@@ -39,34 +60,56 @@ async fn a_missing_symbol_is_a_tool_error_listing_similar_names() {
         "similar": [{ "id": "aaaaaaaaaaaaaaaa", "qualified_name": "app.core.compute", "kind": "function", "path": "app/core.py", "line": 1 }],
     }));
     let (server, _) = server_with(CannedDaemonCaller::default().answering("callers", Err(error)));
-    let result = server.call_tool_by_name("callers", Some(json!({ "symbol": "compte" }))).await.expect("a tool result");
+    let result = server
+        .call_tool_by_name("callers", Some(json!({ "symbol": "compte" })))
+        .await
+        .expect("a tool result");
     assert_eq!(result.is_error, Some(true));
     let text = result_text(&result);
-    assert!(text.contains("Similar symbols:\n- app.core.compute (function) app/core.py:1 · id aaaaaaaaaaaaaaaa"), "{text}");
+    assert!(
+        text.contains(
+            "Similar symbols:\n- app.core.compute (function) app/core.py:1 · id aaaaaaaaaaaaaaaa"
+        ),
+        "{text}"
+    );
 }
 
 #[tokio::test]
 async fn a_daemon_that_is_not_ready_says_to_retry() {
-    let (server, _) = server_with(CannedDaemonCaller::default().answering("lookup", Err(RpcError::new(RpcError::NOT_READY, "the first index is running"))));
-    let result = server.call_tool_by_name("lookup", Some(json!({ "query": "compute" }))).await.expect("a tool result");
+    let (server, _) = server_with(CannedDaemonCaller::default().answering(
+        "lookup",
+        Err(RpcError::new(RpcError::NOT_READY, "the first index is running")),
+    ));
+    let result = server
+        .call_tool_by_name("lookup", Some(json!({ "query": "compute" })))
+        .await
+        .expect("a tool result");
     assert_eq!(result.is_error, Some(true));
     assert!(result_text(&result).contains("wait a few seconds and call again"));
 }
 
 #[tokio::test]
 async fn malformed_arguments_are_tool_errors_and_never_reach_the_daemon() {
-    let (server, caller) = server_with(CannedDaemonCaller::default().answering("blast", Ok(sample_blast_answer(1, 1, None))));
+    let (server, caller) = server_with(
+        CannedDaemonCaller::default().answering("blast", Ok(sample_blast_answer(1, 1, None))),
+    );
     let cases = [
         (json!(["compute"]), "must be a JSON object"),
         (json!({ "symbol": 42 }), "\"symbol\" must be a string, not an integer"),
         (json!({ "symbol": "compute", "depth": 9 }), "\"depth\" must be from 1 to 8"),
         (json!({ "symbol": "compute", "limit": "ten" }), "\"limit\" must be an integer"),
-        (json!({ "symbol": "compute", "format": "yaml" }), "\"format\" must be one of \"text\", \"json\""),
+        (
+            json!({ "symbol": "compute", "format": "yaml" }),
+            "\"format\" must be one of \"text\", \"json\"",
+        ),
         (json!({ "symbol": "compute", "deepth": 2 }), "unknown argument \"deepth\""),
         (json!({ "depth": 2 }), "pass one of \"symbol\", \"file\""),
     ];
     for (arguments, expected) in cases {
-        let result = server.call_tool_by_name("blast", Some(arguments.clone())).await.expect("a tool result, not a protocol error");
+        let result = server
+            .call_tool_by_name("blast", Some(arguments.clone()))
+            .await
+            .expect("a tool result, not a protocol error");
         assert_eq!(result.is_error, Some(true), "{arguments}");
         let text = result_text(&result);
         assert!(text.contains(expected), "{arguments}: {text}");
@@ -75,36 +118,53 @@ async fn malformed_arguments_are_tool_errors_and_never_reach_the_daemon() {
     assert!(result_text(&result).contains("missing \"symbol\""));
     assert!(caller.calls().is_empty(), "no malformed call reaches the daemon");
     // The server still serves a good call afterwards.
-    let result = server.call_tool_by_name("blast", Some(json!({ "symbol": "compute" }))).await.expect("a tool result");
+    let result = server
+        .call_tool_by_name("blast", Some(json!({ "symbol": "compute" })))
+        .await
+        .expect("a tool result");
     assert_eq!(result.is_error, Some(false));
 }
 
 #[tokio::test]
 async fn presentation_arguments_are_not_forwarded_to_the_daemon() {
-    let (server, caller) = server_with(CannedDaemonCaller::default().answering("blast", Ok(sample_blast_answer(1, 1, None))));
+    let (server, caller) = server_with(
+        CannedDaemonCaller::default().answering("blast", Ok(sample_blast_answer(1, 1, None))),
+    );
     let arguments = json!({ "symbol": "compute", "depth": 2, "cursor": "o:20", "format": "json", "budget_tokens": 3000, "limit": null });
     let result = server.call_tool_by_name("blast", Some(arguments)).await.expect("a tool result");
     assert_eq!(result.is_error, Some(false));
-    assert_eq!(caller.calls(), vec![("blast".to_string(), json!({ "symbol": "compute", "depth": 2, "cursor": "o:20" }))]);
-    let parsed: Value = serde_json::from_str(&result_text(&result)).expect("format json answers JSON");
+    assert_eq!(
+        caller.calls(),
+        vec![("blast".to_string(), json!({ "symbol": "compute", "depth": 2, "cursor": "o:20" }))]
+    );
+    let parsed: Value =
+        serde_json::from_str(&result_text(&result)).expect("format json answers JSON");
     assert_eq!(parsed["subject"], json!("app.core.compute"));
 }
 
 #[tokio::test]
 async fn an_unknown_tool_is_a_protocol_error() {
     let (server, _) = server_with(CannedDaemonCaller::default());
-    let error = server.call_tool_by_name("explode", None).await.expect_err("unknown tools are protocol errors");
+    let error = server
+        .call_tool_by_name("explode", None)
+        .await
+        .expect_err("unknown tools are protocol errors");
     assert!(error.message.contains("the tools are blast, callers"), "{}", error.message);
 }
 
 #[tokio::test]
 async fn resources_read_the_schema_and_the_daemons_freshness() {
     let status = json!({ "ready": true, "rebuilding": false, "last_error": null, "indexed_commit": "0123456789abcdef0123456789abcdef01234567", "freshness": sample_freshness() });
-    let (server, caller) = server_with(CannedDaemonCaller::default().answering("status", Ok(status)));
+    let (server, caller) =
+        server_with(CannedDaemonCaller::default().answering("status", Ok(status)));
     let schema = server.read_resource_by_uri("tether://schema").await.expect("the schema");
-    assert!(matches!(&schema.contents[0], ResourceContents::TextResourceContents { text, .. } if text == GRAPH_SCHEMA_MARKDOWN));
+    assert!(
+        matches!(&schema.contents[0], ResourceContents::TextResourceContents { text, .. } if text == GRAPH_SCHEMA_MARKDOWN)
+    );
     let freshness = server.read_resource_by_uri("tether://freshness").await.expect("the freshness");
-    let ResourceContents::TextResourceContents { text, .. } = &freshness.contents[0] else { panic!("text contents expected") };
+    let ResourceContents::TextResourceContents { text, .. } = &freshness.contents[0] else {
+        panic!("text contents expected")
+    };
     let document: Value = serde_json::from_str(text).expect("JSON");
     assert_eq!(document["head_branch"], json!("main"));
     assert_eq!(document["stale"], json!(true));
@@ -116,33 +176,73 @@ async fn resources_read_the_schema_and_the_daemons_freshness() {
 #[tokio::test]
 async fn an_rmcp_client_lists_tools_calls_one_and_reads_a_resource_over_a_duplex_pipe() {
     let census = json!({ "meta": { "root": "/repo" }, "census": { "files": 3, "symbols": 12 } });
-    let caller = Arc::new(CannedDaemonCaller::default().answering("blast", Ok(sample_blast_answer(2, 2, None))).answering("lookup", Ok(census)));
+    let caller = Arc::new(
+        CannedDaemonCaller::default()
+            .answering("blast", Ok(sample_blast_answer(2, 2, None)))
+            .answering("lookup", Ok(census)),
+    );
     let (server_side, client_side) = tokio::io::duplex(64 * 1024);
     let server_task = tokio::spawn(serve_transport(caller, tokio::io::split(server_side)));
     let client = ().serve(client_side).await.expect("the client initializes");
 
     let server_info = client.peer_info().expect("the server answered initialize");
     assert_eq!(server_info.server_info.as_ref().map(|info| info.name.as_str()), Some("tether"));
-    assert!(server_info.instructions.as_deref().is_some_and(|instructions| instructions.contains("blast")));
+    assert!(server_info
+        .instructions
+        .as_deref()
+        .is_some_and(|instructions| instructions.contains("blast")));
 
     let tools = client.list_tools(None).await.expect("tools/list");
     let names: Vec<&str> = tools.tools.iter().map(|tool| tool.name.as_ref()).collect();
-    assert_eq!(names, ["blast", "callers", "callees", "imports", "lookup", "changes", "ownership", "context", "search_memory", "record"]);
+    assert_eq!(
+        names,
+        [
+            "blast",
+            "callers",
+            "callees",
+            "imports",
+            "lookup",
+            "changes",
+            "ownership",
+            "context",
+            "search_memory",
+            "record"
+        ]
+    );
     let blast = &tools.tools[0];
-    assert!(blast.description.as_deref().is_some_and(|description| description.contains("lower_bound")));
-    assert!(blast.input_schema.get("properties").and_then(|properties| properties.get("budget_tokens")).is_some());
+    assert!(blast
+        .description
+        .as_deref()
+        .is_some_and(|description| description.contains("lower_bound")));
+    assert!(blast
+        .input_schema
+        .get("properties")
+        .and_then(|properties| properties.get("budget_tokens"))
+        .is_some());
 
-    let arguments = json!({ "symbol": "app.core.compute" }).as_object().cloned().unwrap_or_default();
-    let result = client.call_tool(CallToolRequestParams::new("blast").with_arguments(arguments)).await.expect("tools/call");
+    let arguments =
+        json!({ "symbol": "app.core.compute" }).as_object().cloned().unwrap_or_default();
+    let result = client
+        .call_tool(CallToolRequestParams::new("blast").with_arguments(arguments))
+        .await
+        .expect("tools/call");
     assert_eq!(result.is_error, Some(false));
     assert!(result_text(&result).starts_with("blast of app.core.compute"));
 
     let bad = json!({ "symbol": 7 }).as_object().cloned().unwrap_or_default();
-    let result = client.call_tool(CallToolRequestParams::new("blast").with_arguments(bad)).await.expect("tools/call with bad arguments");
+    let result = client
+        .call_tool(CallToolRequestParams::new("blast").with_arguments(bad))
+        .await
+        .expect("tools/call with bad arguments");
     assert_eq!(result.is_error, Some(true));
 
-    let census = client.read_resource(ReadResourceRequestParams::new("tether://census")).await.expect("resources/read");
-    assert!(matches!(&census.contents[0], ResourceContents::TextResourceContents { text, .. } if text.contains("\"symbols\": 12")));
+    let census = client
+        .read_resource(ReadResourceRequestParams::new("tether://census"))
+        .await
+        .expect("resources/read");
+    assert!(
+        matches!(&census.contents[0], ResourceContents::TextResourceContents { text, .. } if text.contains("\"symbols\": 12"))
+    );
 
     client.cancel().await.expect("the client closes");
     let served = server_task.await.expect("the server task joins");

@@ -17,7 +17,11 @@ pub struct CannedDaemonCaller {
 }
 
 impl CannedDaemonCaller {
-    pub fn answering(mut self, method: &str, answer: Result<Value, RpcError>) -> CannedDaemonCaller {
+    pub fn answering(
+        mut self,
+        method: &str,
+        answer: Result<Value, RpcError>,
+    ) -> CannedDaemonCaller {
         self.answers.insert(method.to_string(), answer);
         self
     }
@@ -32,7 +36,9 @@ impl DaemonCaller for CannedDaemonCaller {
         if let Ok(mut calls) = self.recorded_calls.lock() {
             calls.push((method.to_string(), params));
         }
-        self.answers.get(method).cloned().unwrap_or_else(|| Err(RpcError::new(RpcError::METHOD_NOT_FOUND, format!("unknown method {method:?}"))))
+        self.answers.get(method).cloned().unwrap_or_else(|| {
+            Err(RpcError::new(RpcError::METHOD_NOT_FOUND, format!("unknown method {method:?}")))
+        })
     }
 }
 

@@ -45,15 +45,36 @@ pub struct ToolSpecification {
     pub read_only: bool,
 }
 
-const fn parameter(name: &'static str, kind: ParameterKind, required: bool, description: &'static str) -> ParameterSpecification {
+const fn parameter(
+    name: &'static str,
+    kind: ParameterKind,
+    required: bool,
+    description: &'static str,
+) -> ParameterSpecification {
     ParameterSpecification { name, kind, required, description }
 }
 
 const SYMBOL_ADDRESS: &str = "The symbol: a qualified name (pkg.module.Class.method, crate::module::Type::method), a unique suffix of one at a segment boundary (Class.method), path:line (the innermost symbol around that line), or a 16-hex-digit id from an earlier answer.";
-const LIMIT: ParameterSpecification = parameter("limit", ParameterKind::Integer { minimum: 1, maximum: 200 }, false, "Items per page (default 20, at most 200).");
-const CURSOR: ParameterSpecification = parameter("cursor", ParameterKind::Text, false, "Where to continue: the cursor a previous answer gave (\"o:<offset>\").");
-const DEPTH: ParameterSpecification = parameter("depth", ParameterKind::Integer { minimum: 1, maximum: 8 }, false, "How many dependency hops to walk (1-8, default 3).");
-const ENTRY_TYPES: &[&str] = &["plan", "checkpoint", "experiment", "decision", "todo", "note", "annotation"];
+const LIMIT: ParameterSpecification = parameter(
+    "limit",
+    ParameterKind::Integer { minimum: 1, maximum: 200 },
+    false,
+    "Items per page (default 20, at most 200).",
+);
+const CURSOR: ParameterSpecification = parameter(
+    "cursor",
+    ParameterKind::Text,
+    false,
+    "Where to continue: the cursor a previous answer gave (\"o:<offset>\").",
+);
+const DEPTH: ParameterSpecification = parameter(
+    "depth",
+    ParameterKind::Integer { minimum: 1, maximum: 8 },
+    false,
+    "How many dependency hops to walk (1-8, default 3).",
+);
+const ENTRY_TYPES: &[&str] =
+    &["plan", "checkpoint", "experiment", "decision", "todo", "note", "annotation"];
 
 /// The presentation arguments every tool accepts; never forwarded to the daemon.
 pub const PRESENTATION_PARAMETERS: &[ParameterSpecification] = &[
@@ -212,7 +233,9 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
 fn parameter_schema(parameter: &ParameterSpecification) -> Value {
     let mut schema = match parameter.kind {
         ParameterKind::Text => json!({ "type": "string" }),
-        ParameterKind::Integer { minimum, maximum } => json!({ "type": "integer", "minimum": minimum, "maximum": maximum }),
+        ParameterKind::Integer { minimum, maximum } => {
+            json!({ "type": "integer", "minimum": minimum, "maximum": maximum })
+        }
         ParameterKind::Boolean => json!({ "type": "boolean" }),
         ParameterKind::TextList => json!({ "type": "array", "items": { "type": "string" } }),
         ParameterKind::OneOf(choices) => json!({ "type": "string", "enum": choices }),
@@ -229,8 +252,15 @@ impl ToolSpecification {
 
     /// The JSON schema of its arguments (an object).
     pub fn input_schema(&self) -> serde_json::Map<String, Value> {
-        let properties: serde_json::Map<String, Value> = self.all_parameters().map(|parameter| (parameter.name.to_string(), parameter_schema(parameter))).collect();
-        let required: Vec<&str> = self.all_parameters().filter(|parameter| parameter.required).map(|parameter| parameter.name).collect();
+        let properties: serde_json::Map<String, Value> = self
+            .all_parameters()
+            .map(|parameter| (parameter.name.to_string(), parameter_schema(parameter)))
+            .collect();
+        let required: Vec<&str> = self
+            .all_parameters()
+            .filter(|parameter| parameter.required)
+            .map(|parameter| parameter.name)
+            .collect();
         let mut schema = serde_json::Map::new();
         schema.insert("type".to_string(), json!("object"));
         schema.insert("properties".to_string(), Value::Object(properties));
@@ -252,7 +282,12 @@ impl ToolSpecification {
 
     /// The rmcp tool definition.
     pub fn to_mcp_tool(&self) -> Tool {
-        let annotations = ToolAnnotations::new().read_only(self.read_only).destructive(false).idempotent(self.read_only).open_world(false);
-        Tool::new(self.name, self.full_description(), Arc::new(self.input_schema())).with_annotations(annotations)
+        let annotations = ToolAnnotations::new()
+            .read_only(self.read_only)
+            .destructive(false)
+            .idempotent(self.read_only)
+            .open_world(false);
+        Tool::new(self.name, self.full_description(), Arc::new(self.input_schema()))
+            .with_annotations(annotations)
     }
 }

@@ -40,9 +40,7 @@ impl EntryType {
 
     /// Reads the front-matter spelling; `None` for anything else (case-sensitive).
     pub fn parse(text: &str) -> Option<EntryType> {
-        EntryType::ALL
-            .into_iter()
-            .find(|entry_type| entry_type.as_str() == text)
+        EntryType::ALL.into_iter().find(|entry_type| entry_type.as_str() == text)
     }
 
     /// The folder under `.memory/` holding entries of this type (the plural).
@@ -60,10 +58,7 @@ impl EntryType {
 
     /// Decisions, experiments and checkpoints: the entries worth surfacing unasked.
     pub fn is_high_signal(self) -> bool {
-        matches!(
-            self,
-            EntryType::Decision | EntryType::Experiment | EntryType::Checkpoint
-        )
+        matches!(self, EntryType::Decision | EntryType::Experiment | EntryType::Checkpoint)
     }
 }
 
@@ -89,9 +84,7 @@ impl EntryStatus {
 
     /// Reads the front-matter spelling; `None` for anything else (case-sensitive).
     pub fn parse(text: &str) -> Option<EntryStatus> {
-        EntryStatus::ALL
-            .into_iter()
-            .find(|status| status.as_str() == text)
+        EntryStatus::ALL.into_iter().find(|status| status.as_str() == text)
     }
 }
 

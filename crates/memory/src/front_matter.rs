@@ -78,10 +78,7 @@ pub(crate) fn split_front_matter(text: &str) -> Result<FrontMatter, FrontMatterE
         });
     };
 
-    let mut parser = BlockParser {
-        lines: significant_lines(&front_matter_lines)?,
-        position: 0,
-    };
+    let mut parser = BlockParser { lines: significant_lines(&front_matter_lines)?, position: 0 };
     let fields = parser.parse_mapping(0)?;
     if let Some(leftover) = parser.lines.get(parser.position) {
         let message = if is_dash_item(&leftover.content) {
@@ -89,15 +86,9 @@ pub(crate) fn split_front_matter(text: &str) -> Result<FrontMatter, FrontMatterE
         } else {
             "unexpected indentation"
         };
-        return Err(FrontMatterError {
-            line: leftover.number,
-            message: message.to_string(),
-        });
+        return Err(FrontMatterError { line: leftover.number, message: message.to_string() });
     }
-    Ok(FrontMatter {
-        fields,
-        body: text[body_start..].to_string(),
-    })
+    Ok(FrontMatter { fields, body: text[body_start..].to_string() })
 }
 
 /// A non-blank, non-comment front-matter line.
@@ -160,11 +151,7 @@ impl BlockParser {
             let (key, rest) = (key.to_string(), rest.to_string());
             self.position += 1;
             let value = self.parse_value(indent, &rest, line_number)?;
-            fields.push(RawField {
-                key,
-                line: line_number,
-                value,
-            });
+            fields.push(RawField { key, line: line_number, value });
         }
         Ok(fields)
     }
@@ -177,18 +164,12 @@ impl BlockParser {
         key_line: u32,
     ) -> Result<RawValue, FrontMatterError> {
         let rest = rest.trim();
-        let at_key_line = |message: String| FrontMatterError {
-            line: key_line,
-            message,
-        };
+        let at_key_line = |message: String| FrontMatterError { line: key_line, message };
         if rest.starts_with('[') {
             let items = parse_inline_list(rest).map_err(at_key_line)?;
             let items = items
                 .into_iter()
-                .map(|item| RawItem {
-                    line: key_line,
-                    value: RawItemValue::Scalar(item),
-                })
+                .map(|item| RawItem { line: key_line, value: RawItemValue::Scalar(item) })
                 .collect();
             return Ok(RawValue::List(items));
         }
@@ -249,27 +230,16 @@ impl BlockParser {
                     content: item_text,
                 };
                 let fields = self.parse_mapping(item_column)?;
-                items.push(RawItem {
-                    line: line_number,
-                    value: RawItemValue::Map(fields),
-                });
+                items.push(RawItem { line: line_number, value: RawItemValue::Map(fields) });
                 continue;
             }
             self.position += 1;
             let value = match parse_scalar(&item_text) {
                 Ok(Some(scalar)) => RawItemValue::Scalar(scalar),
                 Ok(None) => RawItemValue::Null,
-                Err(message) => {
-                    return Err(FrontMatterError {
-                        line: line_number,
-                        message,
-                    })
-                }
+                Err(message) => return Err(FrontMatterError { line: line_number, message }),
             };
-            items.push(RawItem {
-                line: line_number,
-                value,
-            });
+            items.push(RawItem { line: line_number, value });
         }
         Ok(items)
     }
@@ -285,9 +255,8 @@ fn split_key(content: &str) -> Option<(&str, &str)> {
     let colon = content.find(':')?;
     let (key, after_colon) = (&content[..colon], &content[colon + 1..]);
     let mut key_characters = key.chars();
-    let first_ok = key_characters
-        .next()
-        .is_some_and(|first| first.is_ascii_alphabetic() || first == '_');
+    let first_ok =
+        key_characters.next().is_some_and(|first| first.is_ascii_alphabetic() || first == '_');
     let rest_ok = key_characters
         .all(|character| character.is_ascii_alphanumeric() || matches!(character, '_' | '-'));
     let separated = after_colon.is_empty() || after_colon.starts_with([' ', '\t']);

@@ -133,10 +133,8 @@ fn reports_structural_errors_at_their_lines() {
         ("bad inline list", "---\nid: a\ntags: [a, b\n---\n"),
         ("misaligned item", "---\ntags:\n  - a\n   - b\n---\n"),
     ];
-    let report: Vec<String> = cases
-        .iter()
-        .map(|(name, text)| format!("{name}: {}", describe(text)))
-        .collect();
+    let report: Vec<String> =
+        cases.iter().map(|(name, text)| format!("{name}: {}", describe(text))).collect();
     expect![[r#"
         no front matter: error at line 1: missing front matter: the file must start with a `---` line
         unterminated: error at line 1: unterminated front matter: no closing `---` line
@@ -160,8 +158,5 @@ fn keeps_the_body_verbatim() {
         Ok("\r\n---\nmore\n---".to_string())
     );
     let empty_body = split_front_matter("---\nid: a\n---");
-    assert_eq!(
-        empty_body.map(|front_matter| front_matter.body),
-        Ok(String::new())
-    );
+    assert_eq!(empty_body.map(|front_matter| front_matter.body), Ok(String::new()));
 }

@@ -59,12 +59,10 @@ pub fn load_entries(files: &[(String, String)]) -> MemoryLoad {
             } else {
                 continue;
             };
-            load.problems
-                .push(EntryProblem::warning(&entry.path, *line, message));
+            load.problems.push(EntryProblem::warning(&entry.path, *line, message));
         }
     }
-    load.problems
-        .sort_by(|left, right| (&left.path, left.line).cmp(&(&right.path, right.line)));
+    load.problems.sort_by(|left, right| (&left.path, left.line).cmp(&(&right.path, right.line)));
     load
 }
 
@@ -88,14 +86,8 @@ mod tests {
                 ".memory/notes/b.md",
                 "---\nid: b\ntype: note\ntitle: B\nsupersedes:\n  - a\n  - gone\n---\n",
             ),
-            file(
-                ".memory/notes/broken.md",
-                "---\nid: broken\ntype: nope\ntitle: X\n---\n",
-            ),
-            file(
-                ".memory/notes/again.md",
-                "---\ntitle: Again\nid: a\ntype: todo\n---\n",
-            ),
+            file(".memory/notes/broken.md", "---\nid: broken\ntype: nope\ntitle: X\n---\n"),
+            file(".memory/notes/again.md", "---\ntitle: Again\nid: a\ntype: todo\n---\n"),
             file(".memory/notes/plain.md", "just text\n"),
         ];
         let load = load_entries(&files);

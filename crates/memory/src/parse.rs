@@ -67,17 +67,12 @@ pub(crate) fn parse_entry_with_lines(path: &str, text: &str) -> Result<ParsedEnt
             }
             "type" => {
                 let value = reader.required_scalar(field)?;
-                let names: Vec<&str> = EntryType::ALL
-                    .iter()
-                    .map(|entry_type| entry_type.as_str())
-                    .collect();
+                let names: Vec<&str> =
+                    EntryType::ALL.iter().map(|entry_type| entry_type.as_str()).collect();
                 entry_type = Some(EntryType::parse(&value).ok_or_else(|| {
                     reader.error(
                         field.line,
-                        format!(
-                            "unknown type `{value}` (expected one of {})",
-                            names.join(", ")
-                        ),
+                        format!("unknown type `{value}` (expected one of {})", names.join(", ")),
                     )
                 })?);
             }
@@ -183,12 +178,7 @@ pub(crate) fn parse_entry_with_lines(path: &str, text: &str) -> Result<ParsedEnt
         body: front_matter.body,
         path: path.to_string(),
     };
-    Ok(ParsedEntry {
-        entry,
-        warnings,
-        id_line,
-        reference_lines,
-    })
+    Ok(ParsedEntry { entry, warnings, id_line, reference_lines })
 }
 
 /// Turns raw front-matter values into typed ones, with errors at the right lines.
@@ -205,19 +195,14 @@ impl FieldReader<'_> {
         match &field.value {
             RawValue::Null => Ok(None),
             RawValue::Scalar(value) => Ok(Some(value.clone())),
-            RawValue::List(_) => Err(self.error(
-                field.line,
-                format!("`{}` must be a single value, not a list", field.key),
-            )),
+            RawValue::List(_) => Err(self
+                .error(field.line, format!("`{}` must be a single value, not a list", field.key))),
         }
     }
 
     fn required_scalar(&self, field: &RawField) -> Result<String, EntryProblem> {
         self.optional_scalar(field)?.ok_or_else(|| {
-            self.error(
-                field.line,
-                format!("missing value for required field `{}`", field.key),
-            )
+            self.error(field.line, format!("missing value for required field `{}`", field.key))
         })
     }
 
@@ -240,16 +225,13 @@ impl FieldReader<'_> {
             .iter()
             .map(|item| match &item.value {
                 RawItemValue::Scalar(value) => Ok((value.clone(), item.line)),
-                RawItemValue::Null => Err(self.error(
-                    item.line,
-                    format!("malformed list: empty item in `{}`", field.key),
-                )),
+                RawItemValue::Null => {
+                    Err(self
+                        .error(item.line, format!("malformed list: empty item in `{}`", field.key)))
+                }
                 RawItemValue::Map(_) => Err(self.error(
                     item.line,
-                    format!(
-                        "malformed list: `{}` items must be plain values, not maps",
-                        field.key
-                    ),
+                    format!("malformed list: `{}` items must be plain values, not maps", field.key),
                 )),
             })
             .collect()
@@ -273,10 +255,9 @@ impl FieldReader<'_> {
         let mut pins = Vec::new();
         for item in items {
             let RawItemValue::Map(pin_fields) = &item.value else {
-                return Err(self.error(
-                    item.line,
-                    "each pin must be a map with `commit` and `files`",
-                ));
+                return Err(
+                    self.error(item.line, "each pin must be a map with `commit` and `files`")
+                );
             };
             let mut commit: Option<String> = None;
             let mut files: Option<Vec<String>> = None;
@@ -321,10 +302,7 @@ impl FieldReader<'_> {
                 }
             }
             let commit = commit.ok_or_else(|| self.error(item.line, "pin is missing `commit`"))?;
-            pins.push(Pin {
-                commit,
-                files: files.unwrap_or_default(),
-            });
+            pins.push(Pin { commit, files: files.unwrap_or_default() });
         }
         Ok(pins)
     }

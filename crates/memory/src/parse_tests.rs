@@ -85,10 +85,8 @@ fn reads_block_lists_defaults_and_warnings() {
     assert_eq!(entry.depends_on, ["n0"]);
     assert_eq!(entry.pins[0].files, ["a.rs"]);
     assert_eq!(entry.body, "");
-    let report: Vec<String> = warnings
-        .iter()
-        .map(|warning| format!("{:?} {warning}", warning.severity))
-        .collect();
+    let report: Vec<String> =
+        warnings.iter().map(|warning| format!("{:?} {warning}", warning.severity)).collect();
     expect![[r#"
         Warning n1.md:5: unknown key `mood` is ignored
         Warning n1.md:6: `created_at` is not an RFC 3339 timestamp like 2026-11-30T05:00:00Z: `yesterday`

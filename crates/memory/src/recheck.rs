@@ -34,17 +34,12 @@ pub fn needs_recheck(entries: &[Entry], id: &str) -> RecheckVerdict {
         entry_by_id.entry(entry.id.as_str()).or_insert(entry);
         if entry.is_active() {
             for superseded_id in &entry.supersedes {
-                superseders_of
-                    .entry(superseded_id.as_str())
-                    .or_default()
-                    .push(entry);
+                superseders_of.entry(superseded_id.as_str()).or_default().push(entry);
             }
         }
     }
     let Some(start) = entry_by_id.get(id).copied() else {
-        return RecheckVerdict::Unknown {
-            reason: format!("no entry has id `{id}`"),
-        };
+        return RecheckVerdict::Unknown { reason: format!("no entry has id `{id}`") };
     };
     let mut search = DependencySearch {
         entry_by_id,
@@ -115,9 +110,8 @@ impl<'a> DependencySearch<'a> {
         let mut chain: Vec<String> = Vec::new();
         let mut current = superseded_id;
         while let Some(superseders) = self.superseders_of.get(current) {
-            let Some(newest) = superseders
-                .iter()
-                .max_by(|left, right| recency_key(left).cmp(&recency_key(right)))
+            let Some(newest) =
+                superseders.iter().max_by(|left, right| recency_key(left).cmp(&recency_key(right)))
             else {
                 break;
             };
@@ -145,17 +139,11 @@ mod tests {
     use crate::test_support::{sample_entry, with_links};
 
     fn entry(id: &str, supersedes: &[&str], depends_on: &[&str]) -> Entry {
-        with_links(
-            sample_entry(id, EntryType::Decision),
-            supersedes,
-            depends_on,
-        )
+        with_links(sample_entry(id, EntryType::Decision), supersedes, depends_on)
     }
 
     fn path(ids: &[&str]) -> RecheckVerdict {
-        RecheckVerdict::NeedsRecheck {
-            path: ids.iter().map(|id| id.to_string()).collect(),
-        }
+        RecheckVerdict::NeedsRecheck { path: ids.iter().map(|id| id.to_string()).collect() }
     }
 
     #[test]
@@ -178,10 +166,7 @@ mod tests {
             entry("newer", &["dep"], &[]),
             entry("newest", &["newer"], &[]),
         ];
-        assert_eq!(
-            needs_recheck(&entries, "a"),
-            path(&["a", "dep", "newer", "newest"])
-        );
+        assert_eq!(needs_recheck(&entries, "a"), path(&["a", "dep", "newer", "newest"]));
     }
 
     #[test]
@@ -219,9 +204,7 @@ mod tests {
         let entries = [entry("a", &[], &["b"]), entry("b", &[], &["a"])];
         assert_eq!(
             needs_recheck(&entries, "a"),
-            RecheckVerdict::Unknown {
-                reason: "depends_on cycle: a -> b -> a".to_string()
-            }
+            RecheckVerdict::Unknown { reason: "depends_on cycle: a -> b -> a".to_string() }
         );
         assert_eq!(
             needs_recheck(&[entry("a", &[], &["ghost"])], "a"),
@@ -231,20 +214,12 @@ mod tests {
         );
         assert_eq!(
             needs_recheck(&[], "a"),
-            RecheckVerdict::Unknown {
-                reason: "no entry has id `a`".to_string()
-            }
+            RecheckVerdict::Unknown { reason: "no entry has id `a`".to_string() }
         );
-        let entries = [
-            entry("a", &[], &["x"]),
-            entry("x", &["y"], &[]),
-            entry("y", &["x"], &[]),
-        ];
+        let entries = [entry("a", &[], &["x"]), entry("x", &["y"], &[]), entry("y", &["x"], &[])];
         assert_eq!(
             needs_recheck(&entries, "a"),
-            RecheckVerdict::Unknown {
-                reason: "supersedes cycle: x -> y -> x".to_string()
-            }
+            RecheckVerdict::Unknown { reason: "supersedes cycle: x -> y -> x".to_string() }
         );
     }
 

@@ -23,12 +23,7 @@ pub struct InvalidId {
 
 /// Checks an id: `[a-z0-9][a-z0-9._-]*`, at most 100 characters.
 pub fn validate_id(id: &str) -> Result<(), InvalidId> {
-    let invalid = |reason| {
-        Err(InvalidId {
-            id: id.to_string(),
-            reason,
-        })
-    };
+    let invalid = |reason| Err(InvalidId { id: id.to_string(), reason });
     let Some(first) = id.chars().next() else {
         return invalid("must not be empty");
     };
@@ -171,18 +166,12 @@ mod tests {
             ".memory/decisions/use-ladybug.md"
         );
         assert_eq!(entry_file_path(EntryType::Todo, "x"), ".memory/todos/x.md");
-        assert_eq!(
-            entry_file_path(EntryType::Annotation, "y"),
-            ".memory/annotations/y.md"
-        );
+        assert_eq!(entry_file_path(EntryType::Annotation, "y"), ".memory/annotations/y.md");
     }
 
     #[test]
     fn slugifies_titles() {
-        assert_eq!(
-            slugify_title("Use LadybugDB for the graph!"),
-            "use-ladybugdb-for-the-graph"
-        );
+        assert_eq!(slugify_title("Use LadybugDB for the graph!"), "use-ladybugdb-for-the-graph");
         assert_eq!(slugify_title("  --Ünïcode & spaces--  "), "n-code-spaces");
         assert_eq!(slugify_title("!!!"), "entry");
         assert_eq!(slugify_title(""), "entry");
@@ -195,10 +184,8 @@ mod tests {
 
     #[test]
     fn appends_counters_to_taken_ids() {
-        let existing: HashSet<String> = ["note", "note-2", &"a".repeat(100)]
-            .iter()
-            .map(|id| id.to_string())
-            .collect();
+        let existing: HashSet<String> =
+            ["note", "note-2", &"a".repeat(100)].iter().map(|id| id.to_string()).collect();
         assert_eq!(unique_id("fresh", &existing), "fresh");
         assert_eq!(unique_id("note", &existing), "note-3");
         let long = unique_id(&"a".repeat(100), &existing);

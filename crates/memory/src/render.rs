@@ -115,11 +115,8 @@ mod tests {
             let tricky = tricky_texts[index % tricky_texts.len()];
             let other_tricky = tricky_texts[(index + 3) % tricky_texts.len()];
             entry.title = format!("Title {index} {tricky}");
-            entry.status = if index % 2 == 0 {
-                EntryStatus::Active
-            } else {
-                EntryStatus::Discarded
-            };
+            entry.status =
+                if index % 2 == 0 { EntryStatus::Active } else { EntryStatus::Discarded };
             entry.parent = (index % 3 == 0).then(|| "parent-id".to_string());
             entry.created_at = (index % 4 != 1).then(|| "2026-01-02T03:04:05+01:00".to_string());
             entry.updated_at = (index % 4 == 2).then(|| other_tricky.to_string());

@@ -19,7 +19,7 @@ pub(crate) fn parse_scalar(text: &str) -> Result<Option<String>, String> {
         None => return Ok(None),
         Some('|' | '>') => {
             return Err(
-                "block scalars (`|`, `>`) are not supported; use a quoted string".to_string(),
+                "block scalars (`|`, `>`) are not supported; use a quoted string".to_string()
             )
         }
         Some('&' | '*' | '!') => {
@@ -63,13 +63,10 @@ pub(crate) fn parse_inline_list(text: &str) -> Result<Vec<String>, String> {
             if item.is_empty() {
                 return Err("malformed list: empty item".to_string());
             }
-            if let Some(nested) = item
-                .chars()
-                .find(|character| matches!(character, '[' | '{' | '}'))
+            if let Some(nested) =
+                item.chars().find(|character| matches!(character, '[' | '{' | '}'))
             {
-                return Err(format!(
-                    "malformed list: nested `{nested}` is not supported"
-                ));
+                return Err(format!("malformed list: nested `{nested}` is not supported"));
             }
             items.push(item.to_string());
             position += item_length;
@@ -82,18 +79,14 @@ pub(crate) fn parse_inline_list(text: &str) -> Result<Vec<String>, String> {
                 break;
             }
             Some(other) => {
-                return Err(format!(
-                    "malformed list: expected `,` or `]`, found `{other}`"
-                ))
+                return Err(format!("malformed list: expected `,` or `]`, found `{other}`"))
             }
             None => return Err("malformed list: missing the closing `]`".to_string()),
         }
     }
     let rest = text[position..].trim_start();
     if !rest.is_empty() && !rest.starts_with('#') {
-        return Err(format!(
-            "malformed list: unexpected text `{rest}` after `]`"
-        ));
+        return Err(format!("malformed list: unexpected text `{rest}` after `]`"));
     }
     Ok(items)
 }
@@ -143,10 +136,7 @@ fn is_safe_plain(value: &str) -> bool {
     let characters: Vec<char> = value.chars().collect();
     characters.iter().enumerate().all(|(index, &character)| {
         character.is_alphanumeric()
-            || matches!(
-                character,
-                ' ' | '_' | '-' | '.' | '/' | '+' | '(' | ')' | '@'
-            )
+            || matches!(character, ' ' | '_' | '-' | '.' | '/' | '+' | '(' | ')' | '@')
             || (character == ':' && characters.get(index + 1).is_some_and(|next| *next != ' '))
     })
 }
@@ -177,9 +167,8 @@ fn parse_quoted(text: &str) -> Result<(String, usize), String> {
                 Some('t') => value.push('\t'),
                 Some('r') => value.push('\r'),
                 Some('u') => {
-                    let hex: String = (0..4)
-                        .filter_map(|_| characters.next().map(|(_, digit)| digit))
-                        .collect();
+                    let hex: String =
+                        (0..4).filter_map(|_| characters.next().map(|(_, digit)| digit)).collect();
                     let decoded = u32::from_str_radix(&hex, 16)
                         .ok()
                         .filter(|_| hex.len() == 4)
@@ -196,9 +185,7 @@ fn parse_quoted(text: &str) -> Result<(String, usize), String> {
         }
         value.push(character);
     }
-    Err(format!(
-        "unterminated quoted value (missing the closing {quote})"
-    ))
+    Err(format!("unterminated quoted value (missing the closing {quote})"))
 }
 
 /// Cuts a ` # comment` (a `#` after whitespace) off a plain value.
@@ -227,10 +214,7 @@ mod tests {
             Ok(Some("Use LadybugDB".to_string()))
         );
         assert_eq!(parse_scalar("issue#12"), Ok(Some("issue#12".to_string())));
-        assert_eq!(
-            parse_scalar(r#""a \"b\"\n\u00e9" # c"#),
-            Ok(Some("a \"b\"\né".to_string()))
-        );
+        assert_eq!(parse_scalar(r#""a \"b\"\n\u00e9" # c"#), Ok(Some("a \"b\"\né".to_string())));
         assert_eq!(parse_scalar("'it''s'"), Ok(Some("it's".to_string())));
         assert_eq!(parse_scalar(""), Ok(None));
         assert_eq!(parse_scalar("~"), Ok(None));
@@ -248,22 +232,10 @@ mod tests {
         assert_eq!(parse_inline_list("[ ]  # none"), Ok(vec![]));
         assert_eq!(
             parse_inline_list(r#"[a, b c ,"d, e", 'f']"#),
-            Ok(vec![
-                "a".to_string(),
-                "b c".to_string(),
-                "d, e".to_string(),
-                "f".to_string()
-            ])
+            Ok(vec!["a".to_string(), "b c".to_string(), "d, e".to_string(), "f".to_string()])
         );
-        for malformed in [
-            "[a, b",
-            "[a,, b]",
-            "[a, [b]]",
-            "[a] b",
-            "[a b\" c",
-            "[\"a\" b]",
-            "[a,]",
-        ] {
+        for malformed in ["[a, b", "[a,, b]", "[a, [b]]", "[a] b", "[a b\" c", "[\"a\" b]", "[a,]"]
+        {
             assert!(parse_inline_list(malformed).is_err(), "{malformed}");
         }
     }
@@ -292,11 +264,7 @@ mod tests {
         ];
         for value in values {
             let rendered = render_scalar(value);
-            assert_eq!(
-                parse_scalar(&rendered),
-                Ok(Some(value.to_string())),
-                "{rendered}"
-            );
+            assert_eq!(parse_scalar(&rendered), Ok(Some(value.to_string())), "{rendered}");
         }
         let list: Vec<String> = values.iter().map(|value| value.to_string()).collect();
         assert_eq!(parse_inline_list(&render_inline_list(&list)), Ok(list));

@@ -29,10 +29,7 @@ impl SearchFilters {
     fn admits(&self, entry: &Entry) -> bool {
         (self.entry_types.is_empty() || self.entry_types.contains(&entry.entry_type))
             && (self.statuses.is_empty() || self.statuses.contains(&entry.status))
-            && self
-                .allowed_ids
-                .as_ref()
-                .is_none_or(|allowed| allowed.contains(&entry.id))
+            && self.allowed_ids.as_ref().is_none_or(|allowed| allowed.contains(&entry.id))
     }
 }
 
@@ -59,18 +56,12 @@ pub fn search<'a>(
         .filter(|(score, _)| query_tokens.is_empty() || *score > 0)
         .collect();
     results.sort_by(|(left_score, left), (right_score, right)| {
-        (
-            Reverse(*left_score),
-            Reverse(recency_key(left)),
-            &left.id,
-            &left.path,
-        )
-            .cmp(&(
-                Reverse(*right_score),
-                Reverse(recency_key(right)),
-                &right.id,
-                &right.path,
-            ))
+        (Reverse(*left_score), Reverse(recency_key(left)), &left.id, &left.path).cmp(&(
+            Reverse(*right_score),
+            Reverse(recency_key(right)),
+            &right.id,
+            &right.path,
+        ))
     });
     results
 }
@@ -199,51 +190,36 @@ mod tests {
             2 storage-note
             1 body-only
             1 body-only-old"#]]
-        .assert_eq(&describe(&search(
-            &entries,
-            "Graph",
-            &SearchFilters::default(),
-        )));
+        .assert_eq(&describe(&search(&entries, "Graph", &SearchFilters::default())));
         expect![[r#"
             6 use-ladybug
             4 storage-note
             3 graph-idea
             1 body-only
             1 body-only-old"#]]
-        .assert_eq(&describe(&search(
-            &entries,
-            "graph STORAGE graph",
-            &SearchFilters::default(),
-        )));
+        .assert_eq(&describe(&search(&entries, "graph STORAGE graph", &SearchFilters::default())));
     }
 
     #[test]
     fn filters_by_type_status_and_allowed_ids() {
         let entries = corpus();
-        let active_only = SearchFilters {
-            statuses: vec![EntryStatus::Active],
-            ..SearchFilters::default()
-        };
+        let active_only =
+            SearchFilters { statuses: vec![EntryStatus::Active], ..SearchFilters::default() };
         expect![[r#"
             4 use-ladybug
             2 storage-note
             1 body-only
             1 body-only-old"#]]
         .assert_eq(&describe(&search(&entries, "graph", &active_only)));
-        let experiments = SearchFilters {
-            entry_types: vec![EntryType::Experiment],
-            ..SearchFilters::default()
-        };
+        let experiments =
+            SearchFilters { entry_types: vec![EntryType::Experiment], ..SearchFilters::default() };
         expect![[r#"
             1 body-only
             1 body-only-old"#]]
         .assert_eq(&describe(&search(&entries, "graph", &experiments)));
         let tethered = SearchFilters {
             allowed_ids: Some(
-                ["body-only-old", "unrelated"]
-                    .iter()
-                    .map(|id| id.to_string())
-                    .collect(),
+                ["body-only-old", "unrelated"].iter().map(|id| id.to_string()).collect(),
             ),
             ..SearchFilters::default()
         };

@@ -75,26 +75,19 @@ pub fn parse_timestamp(text: &str) -> Option<TimestampKey> {
 
     let local_seconds =
         days_from_civil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second;
-    Some(TimestampKey {
-        unix_seconds: local_seconds - offset_seconds,
-        nanoseconds,
-    })
+    Some(TimestampKey { unix_seconds: local_seconds - offset_seconds, nanoseconds })
 }
 
 /// How new an entry is, for "newest first" orders: its `created_at` instant (entries
 /// without a readable one are oldest), then its id.
 pub(crate) fn recency_key(entry: &crate::entry::Entry) -> (Option<TimestampKey>, &str) {
-    (
-        entry.created_at.as_deref().and_then(parse_timestamp),
-        entry.id.as_str(),
-    )
+    (entry.created_at.as_deref().and_then(parse_timestamp), entry.id.as_str())
 }
 
 fn read_digits(bytes: &[u8], start: usize, count: usize) -> Option<i64> {
     let digits = bytes.get(start..start + count)?;
     digits.iter().try_fold(0i64, |value, byte| {
-        byte.is_ascii_digit()
-            .then(|| value * 10 + i64::from(byte - b'0'))
+        byte.is_ascii_digit().then(|| value * 10 + i64::from(byte - b'0'))
     })
 }
 
@@ -125,21 +118,12 @@ mod tests {
     #[test]
     fn reads_utc_and_offsets_into_comparable_instants() {
         let utc = parse_timestamp("2026-11-30T05:00:00Z");
-        assert_eq!(
-            utc,
-            Some(TimestampKey {
-                unix_seconds: 1_796_014_800,
-                nanoseconds: 0
-            })
-        );
+        assert_eq!(utc, Some(TimestampKey { unix_seconds: 1_796_014_800, nanoseconds: 0 }));
         assert_eq!(parse_timestamp("2026-11-30T06:30:00+01:30"), utc);
         assert_eq!(parse_timestamp("2026-11-29 23:00:00-06:00"), utc);
         assert_eq!(
             parse_timestamp("1970-01-01T00:00:00z"),
-            Some(TimestampKey {
-                unix_seconds: 0,
-                nanoseconds: 0
-            })
+            Some(TimestampKey { unix_seconds: 0, nanoseconds: 0 })
         );
         assert_eq!(
             parse_timestamp("2024-02-29T00:00:00.25Z").map(|key| key.nanoseconds),

@@ -48,11 +48,7 @@ mod tests {
     #[test]
     fn prefers_changed_then_newest_active_high_signal() {
         let old_decision = dated("old-decision", EntryType::Decision, "2025-01-01T00:00:00Z");
-        let new_experiment = dated(
-            "new-experiment",
-            EntryType::Experiment,
-            "2026-06-01T00:00:00Z",
-        );
+        let new_experiment = dated("new-experiment", EntryType::Experiment, "2026-06-01T00:00:00Z");
         let newest_note = dated("newest-note", EntryType::Note, "2027-01-01T00:00:00Z");
         let mut discarded_checkpoint =
             dated("discarded", EntryType::Checkpoint, "2027-01-01T00:00:00Z");
@@ -78,18 +74,12 @@ mod tests {
         let utc_later = dated("b-utc", EntryType::Decision, "2026-01-01T10:00:00Z");
         let offset_earlier = dated("a-offset", EntryType::Decision, "2026-01-01T11:00:00+02:00");
         assert_eq!(
-            tip_id(&[
-                (&utc_later, TetherKind::Changed),
-                (&offset_earlier, TetherKind::Changed)
-            ]),
+            tip_id(&[(&utc_later, TetherKind::Changed), (&offset_earlier, TetherKind::Changed)]),
             Some("b-utc".to_string())
         );
         let same_time = dated("c-same", EntryType::Decision, "2026-01-01T10:00:00Z");
         assert_eq!(
-            tip_id(&[
-                (&same_time, TetherKind::Referenced),
-                (&utc_later, TetherKind::Referenced)
-            ]),
+            tip_id(&[(&same_time, TetherKind::Referenced), (&utc_later, TetherKind::Referenced)]),
             Some("c-same".to_string())
         );
     }

@@ -58,7 +58,11 @@ impl DiagnosticKind {
     pub fn skips_file(self) -> bool {
         matches!(
             self,
-            DiagnosticKind::TooLarge | DiagnosticKind::Binary | DiagnosticKind::NotUtf8 | DiagnosticKind::Unreadable | DiagnosticKind::TooDeep
+            DiagnosticKind::TooLarge
+                | DiagnosticKind::Binary
+                | DiagnosticKind::NotUtf8
+                | DiagnosticKind::Unreadable
+                | DiagnosticKind::TooDeep
         )
     }
 }
@@ -75,7 +79,9 @@ pub struct Diagnostic {
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.line {
-            Some(line) => write!(f, "{}:{}: {}: {}", self.path, line, self.kind.as_str(), self.message),
+            Some(line) => {
+                write!(f, "{}:{}: {}: {}", self.path, line, self.kind.as_str(), self.message)
+            }
             None => write!(f, "{}: {}: {}", self.path, self.kind.as_str(), self.message),
         }
     }

@@ -286,6 +286,7 @@ impl BindingValue {
 
     /// Whether this value, or a generic argument of it at any depth, satisfies `part`.
     pub fn has_part(&self, part: &impl Fn(&BindingValue) -> bool) -> bool {
-        part(self) || matches!(self, BindingValue::Type { arguments, .. } if arguments.iter().any(|argument| argument.has_part(part)))
+        part(self)
+            || matches!(self, BindingValue::Type { arguments, .. } if arguments.iter().any(|argument| argument.has_part(part)))
     }
 }

@@ -21,8 +21,14 @@ pub enum EdgeKind {
 }
 
 impl EdgeKind {
-    pub const ALL: [EdgeKind; 6] =
-        [EdgeKind::Contains, EdgeKind::Calls, EdgeKind::Imports, EdgeKind::Inherits, EdgeKind::Implements, EdgeKind::References];
+    pub const ALL: [EdgeKind; 6] = [
+        EdgeKind::Contains,
+        EdgeKind::Calls,
+        EdgeKind::Imports,
+        EdgeKind::Inherits,
+        EdgeKind::Implements,
+        EdgeKind::References,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -120,8 +126,12 @@ impl ResolutionRule {
     pub fn confidence(self) -> f32 {
         match self {
             ResolutionRule::Syntax => 1.0,
-            ResolutionRule::SameScope | ResolutionRule::Import | ResolutionRule::QualifiedPath => 0.95,
-            ResolutionRule::SelfMethod | ResolutionRule::TypeMember | ResolutionRule::Constructor => 0.9,
+            ResolutionRule::SameScope | ResolutionRule::Import | ResolutionRule::QualifiedPath => {
+                0.95
+            }
+            ResolutionRule::SelfMethod
+            | ResolutionRule::TypeMember
+            | ResolutionRule::Constructor => 0.9,
             ResolutionRule::Macro => 0.9,
             ResolutionRule::TypedReceiver => 0.85,
             ResolutionRule::DynamicDispatch => 0.5,
@@ -318,7 +328,6 @@ pub struct IndexMeta {
     pub tether_version: String,
 }
 
-
 /// Counts that summarize a graph.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Census {
@@ -334,8 +343,16 @@ impl Graph {
     pub fn census(&self) -> Census {
         let mut census = Census {
             files: self.files.len() as u64,
-            files_skipped: self.files.iter().filter(|file| file.status == FileStatus::Skipped).count() as u64,
-            unresolved_calls: self.unresolved.iter().filter(|call| call.reason != UnresolvedReason::ValueReference).count() as u64,
+            files_skipped: self
+                .files
+                .iter()
+                .filter(|file| file.status == FileStatus::Skipped)
+                .count() as u64,
+            unresolved_calls: self
+                .unresolved
+                .iter()
+                .filter(|call| call.reason != UnresolvedReason::ValueReference)
+                .count() as u64,
             diagnostics: self.diagnostics.len() as u64,
             ..Census::default()
         };

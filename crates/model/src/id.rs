@@ -16,7 +16,12 @@ impl SymbolId {
     ///
     /// `occurrence` tells apart redefinitions in one file (for example a Python function
     /// defined twice under `if`/`else`), which share a qualified name.
-    pub fn for_symbol(path: &str, qualified_name: &str, kind: SymbolKind, occurrence: u32) -> SymbolId {
+    pub fn for_symbol(
+        path: &str,
+        qualified_name: &str,
+        kind: SymbolKind,
+        occurrence: u32,
+    ) -> SymbolId {
         let mut hasher = Fnv1a::new();
         hasher.write(path.as_bytes());
         hasher.write(&[0xff]);

@@ -18,12 +18,12 @@ mod symbol;
 pub use deadline::{Cancelled, Deadline, DeadlineTicker};
 pub use diagnostic::{Diagnostic, DiagnosticKind};
 pub use facts::{
-    Binding, BindingValue, CallSite, CalleeExpr, FileFacts, FixtureRequest, ImplBlock, Import, ImportStyle,
-    Receiver, SupertypeRef,
+    Binding, BindingValue, CallSite, CalleeExpr, FileFacts, FixtureRequest, ImplBlock, Import,
+    ImportStyle, Receiver, SupertypeRef,
 };
 pub use graph::{
-    CallOutcome, Census, Edge, EdgeKind, FileRecord, FileStatus, Freshness, Graph, IndexMeta, MemoryEntryRecord, MemoryGraph, ResolutionRule, TetherRecord,
-    UnresolvedCall, UnresolvedReason,
+    CallOutcome, Census, Edge, EdgeKind, FileRecord, FileStatus, Freshness, Graph, IndexMeta,
+    MemoryEntryRecord, MemoryGraph, ResolutionRule, TetherRecord, UnresolvedCall, UnresolvedReason,
 };
 pub use id::{stable_hash, SymbolId};
 pub use runtime_evidence::{EvidenceFile, RuntimeEvidence};

@@ -31,7 +31,11 @@ impl RuntimeEvidence {
     /// The contexts that executed any line of `path` in `first..=last`.
     pub fn contexts_executing(&self, path: &str, first: u32, last: u32) -> Vec<u32> {
         let Some(file) = self.files.get(path) else { return Vec::new() };
-        let mut contexts: Vec<u32> = file.lines.range(first..=last).flat_map(|(_, contexts)| contexts.iter().copied()).collect();
+        let mut contexts: Vec<u32> = file
+            .lines
+            .range(first..=last)
+            .flat_map(|(_, contexts)| contexts.iter().copied())
+            .collect();
         contexts.sort_unstable();
         contexts.dedup();
         contexts
@@ -72,15 +76,30 @@ impl RuntimeEvidence {
                 }
                 (Some("file"), Some(hash), Some(path)) => match u64::from_str_radix(hash, 16) {
                     Ok(content_hash) => {
-                        evidence.files.insert(path.to_string(), EvidenceFile { content_hash, lines: BTreeMap::new() });
+                        evidence.files.insert(
+                            path.to_string(),
+                            EvidenceFile { content_hash, lines: BTreeMap::new() },
+                        );
                         current = Some(path.to_string());
                         true
                     }
                     Err(_) => false,
                 },
                 (Some("line"), Some(executed), Some(list)) => {
-                    let contexts: Option<Vec<u32>> = list.split(',').filter(|item| !item.is_empty()).map(|item| item.parse().ok().filter(|index| (*index as usize) < evidence.contexts.len())).collect();
-                    match (executed.parse::<u32>(), contexts, current.as_ref().and_then(|path| evidence.files.get_mut(path))) {
+                    let contexts: Option<Vec<u32>> = list
+                        .split(',')
+                        .filter(|item| !item.is_empty())
+                        .map(|item| {
+                            item.parse()
+                                .ok()
+                                .filter(|index| (*index as usize) < evidence.contexts.len())
+                        })
+                        .collect();
+                    match (
+                        executed.parse::<u32>(),
+                        contexts,
+                        current.as_ref().and_then(|path| evidence.files.get_mut(path)),
+                    ) {
                         (Ok(executed), Some(contexts), Some(file)) => {
                             file.lines.insert(executed, contexts);
                             true
@@ -109,7 +128,11 @@ mod tests {
 
     #[test]
     fn the_text_form_reads_back_and_bad_lines_are_reported() {
-        let mut evidence = RuntimeEvidence { commit: Some("abc".into()), contexts: vec!["t::a|run".into(), "t::b|run".into()], files: BTreeMap::new() };
+        let mut evidence = RuntimeEvidence {
+            commit: Some("abc".into()),
+            contexts: vec!["t::a|run".into(), "t::b|run".into()],
+            files: BTreeMap::new(),
+        };
         let mut file = EvidenceFile { content_hash: 0xfeed, lines: BTreeMap::new() };
         file.lines.insert(3, vec![0, 1]);
         file.lines.insert(7, vec![1]);

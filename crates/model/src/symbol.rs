@@ -118,7 +118,11 @@ impl SymbolKind {
     pub fn is_type(self) -> bool {
         matches!(
             self,
-            SymbolKind::Class | SymbolKind::Struct | SymbolKind::Enum | SymbolKind::Union | SymbolKind::Trait
+            SymbolKind::Class
+                | SymbolKind::Struct
+                | SymbolKind::Enum
+                | SymbolKind::Union
+                | SymbolKind::Trait
         )
     }
 

@@ -3,7 +3,10 @@
 
 use serde_json::{json, Value};
 use tether_model::Freshness;
-use tether_query::{AddressError, BlastAnswer, Candidate, Completeness, CompletenessCause, LookupAnswer, NeighbourAnswer, NeighbourKind, Snapshot, SymbolIndex};
+use tether_query::{
+    AddressError, BlastAnswer, Candidate, Completeness, CompletenessCause, LookupAnswer,
+    NeighbourAnswer, NeighbourKind, Snapshot, SymbolIndex,
+};
 
 /// A confidence with three decimals (an `f32` printed as-is shows float noise).
 fn rounded(confidence: f32) -> f64 {
@@ -53,8 +56,12 @@ fn cause_json(cause: &CompletenessCause) -> Value {
             "count": count,
             "examples": examples.iter().map(|(path, line, text)| json!({ "site": format!("{path}:{line}"), "callee": text })).collect::<Vec<_>>(),
         }),
-        CompletenessCause::UncertainEdges { count } => json!({ "kind": "uncertain_edges", "count": count }),
-        CompletenessCause::UnparsedFiles { count, examples } => json!({ "kind": "unparsed_files", "count": count, "examples": examples }),
+        CompletenessCause::UncertainEdges { count } => {
+            json!({ "kind": "uncertain_edges", "count": count })
+        }
+        CompletenessCause::UnparsedFiles { count, examples } => {
+            json!({ "kind": "unparsed_files", "count": count, "examples": examples })
+        }
         CompletenessCause::EscapedValue { count, escaped, escapes, examples } => json!({
             "kind": "escaped_value",
             "count": count,
@@ -62,15 +69,23 @@ fn cause_json(cause: &CompletenessCause) -> Value {
             "escapes": escapes.iter().map(|(path, line, text)| json!({ "site": format!("{path}:{line}"), "how": text })).collect::<Vec<_>>(),
             "examples": examples.iter().map(|(path, line, text)| json!({ "site": format!("{path}:{line}"), "callee": text })).collect::<Vec<_>>(),
         }),
-        CompletenessCause::ImplicitInvocation { count, examples } => json!({ "kind": "implicit_invocation", "count": count, "examples": examples }),
-        CompletenessCause::CalledFromOutside { count, examples } => json!({ "kind": "called_from_outside", "count": count, "examples": examples }),
+        CompletenessCause::ImplicitInvocation { count, examples } => {
+            json!({ "kind": "implicit_invocation", "count": count, "examples": examples })
+        }
+        CompletenessCause::CalledFromOutside { count, examples } => {
+            json!({ "kind": "called_from_outside", "count": count, "examples": examples })
+        }
         CompletenessCause::Overrides { count, examples } => json!({
             "kind": "overrides",
             "count": count,
             "examples": examples.iter().map(|(path, line, text)| json!({ "site": format!("{path}:{line}"), "callee": text })).collect::<Vec<_>>(),
         }),
-        CompletenessCause::DepthLimit { depth, count } => json!({ "kind": "depth_limit", "depth": depth, "count": count }),
-        CompletenessCause::DirtyFiles { count, examples } => json!({ "kind": "dirty_files", "count": count, "examples": examples }),
+        CompletenessCause::DepthLimit { depth, count } => {
+            json!({ "kind": "depth_limit", "depth": depth, "count": count })
+        }
+        CompletenessCause::DirtyFiles { count, examples } => {
+            json!({ "kind": "dirty_files", "count": count, "examples": examples })
+        }
     }
 }
 
@@ -98,7 +113,11 @@ pub fn address_error_json(error: &AddressError) -> (String, Value) {
     }
 }
 
-pub fn neighbours_json(snapshot: &Snapshot, answer: &NeighbourAnswer, freshness: &Freshness) -> Value {
+pub fn neighbours_json(
+    snapshot: &Snapshot,
+    answer: &NeighbourAnswer,
+    freshness: &Freshness,
+) -> Value {
     let subject = &snapshot.symbol(answer.subject).qualified_name;
     let method = match answer.kind {
         NeighbourKind::Callers => "callers",
@@ -106,10 +125,18 @@ pub fn neighbours_json(snapshot: &Snapshot, answer: &NeighbourAnswer, freshness:
         NeighbourKind::Imports => "imports",
     };
     let next = match (&answer.next_cursor, answer.kind) {
-        (Some(cursor), _) => format!("{method} {{\"symbol\": {subject:?}, \"cursor\": {cursor:?}}} for the next page"),
-        (None, NeighbourKind::Callers) => format!("blast {{\"symbol\": {subject:?}}} for everything that depends on it, transitively"),
-        (None, NeighbourKind::Callees) => format!("callers {{\"symbol\": {subject:?}}} for the other direction"),
-        (None, NeighbourKind::Imports) => format!("blast {{\"symbol\": {subject:?}}} for what depends on it"),
+        (Some(cursor), _) => format!(
+            "{method} {{\"symbol\": {subject:?}, \"cursor\": {cursor:?}}} for the next page"
+        ),
+        (None, NeighbourKind::Callers) => format!(
+            "blast {{\"symbol\": {subject:?}}} for everything that depends on it, transitively"
+        ),
+        (None, NeighbourKind::Callees) => {
+            format!("callers {{\"symbol\": {subject:?}}} for the other direction")
+        }
+        (None, NeighbourKind::Imports) => {
+            format!("blast {{\"symbol\": {subject:?}}} for what depends on it")
+        }
     };
     json!({
         "subject": symbol_json(snapshot, answer.subject),
@@ -129,12 +156,23 @@ pub fn neighbours_json(snapshot: &Snapshot, answer: &NeighbourAnswer, freshness:
     })
 }
 
-pub fn blast_json(snapshot: &Snapshot, subject: &str, answer: &BlastAnswer, freshness: &Freshness) -> Value {
+pub fn blast_json(
+    snapshot: &Snapshot,
+    subject: &str,
+    answer: &BlastAnswer,
+    freshness: &Freshness,
+) -> Value {
     let next = match &answer.next_cursor {
-        Some(cursor) => format!("blast {{\"symbol\": {subject:?}, \"cursor\": {cursor:?}}} for the next page"),
+        Some(cursor) => {
+            format!("blast {{\"symbol\": {subject:?}, \"cursor\": {cursor:?}}} for the next page")
+        }
         None => match answer.items.first() {
-            Some(first) => format!("callers {{\"symbol\": {:?}}} to see how the top dependent uses it", snapshot.symbol(first.index).qualified_name),
-            None => "nothing depends on it within the depth; raise depth, or check completeness".to_string(),
+            Some(first) => format!(
+                "callers {{\"symbol\": {:?}}} to see how the top dependent uses it",
+                snapshot.symbol(first.index).qualified_name
+            ),
+            None => "nothing depends on it within the depth; raise depth, or check completeness"
+                .to_string(),
         },
     };
     json!({
@@ -166,8 +204,13 @@ pub fn blast_json(snapshot: &Snapshot, subject: &str, answer: &BlastAnswer, fres
 
 pub fn lookup_json(snapshot: &Snapshot, answer: &LookupAnswer, freshness: &Freshness) -> Value {
     let next = match (&answer.next_cursor, answer.items.first()) {
-        (Some(cursor), _) => format!("lookup {{\"query\": {:?}, \"cursor\": {cursor:?}}} for the next page", answer.query),
-        (None, Some(first)) => format!("blast {{\"symbol\": {:?}}}", snapshot.symbol(first.index).id.to_string()),
+        (Some(cursor), _) => format!(
+            "lookup {{\"query\": {:?}, \"cursor\": {cursor:?}}} for the next page",
+            answer.query
+        ),
+        (None, Some(first)) => {
+            format!("blast {{\"symbol\": {:?}}}", snapshot.symbol(first.index).id.to_string())
+        }
         (None, None) => "no match; try a shorter or different name".to_string(),
     };
     json!({
@@ -181,7 +224,15 @@ pub fn lookup_json(snapshot: &Snapshot, answer: &LookupAnswer, freshness: &Fresh
 }
 
 /// `ownership`: owners ranked by lines, with shares, commits and each one's latest commit.
-pub fn ownership_json(subject: Value, path: &str, start: u32, end: u32, ownership: &tether_git::Ownership, note: Option<&str>, freshness: &Freshness) -> Value {
+pub fn ownership_json(
+    subject: Value,
+    path: &str,
+    start: u32,
+    end: u32,
+    ownership: &tether_git::Ownership,
+    note: Option<&str>,
+    freshness: &Freshness,
+) -> Value {
     let counted = ownership.owners.iter().map(|owner| owner.lines).sum::<u32>().max(1);
     json!({
         "subject": subject,
@@ -212,12 +263,21 @@ pub fn ownership_json(subject: Value, path: &str, start: u32, end: u32, ownershi
 }
 
 /// `changes`: the changed symbols of a diff and the blast radius of them all.
-pub fn changes_json(snapshot: &Snapshot, changed: &[Value], files: usize, blast: &BlastAnswer, freshness: &Freshness) -> Value {
+pub fn changes_json(
+    snapshot: &Snapshot,
+    changed: &[Value],
+    files: usize,
+    blast: &BlastAnswer,
+    freshness: &Freshness,
+) -> Value {
     let mut value = blast_json(snapshot, "the diff", blast, freshness);
     value["changed"] = json!(changed);
     value["files_changed"] = json!(files);
     value["next"] = json!(match changed.first() {
-        Some(first) => format!("blast {{\"symbol\": {:?}}} for one changed symbol alone", first["qualified_name"].as_str().unwrap_or("")),
+        Some(first) => format!(
+            "blast {{\"symbol\": {:?}}} for one changed symbol alone",
+            first["qualified_name"].as_str().unwrap_or("")
+        ),
         None => "no source changes in that scope".to_string(),
     });
     value

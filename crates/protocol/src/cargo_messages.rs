@@ -25,9 +25,20 @@ pub fn built_executables(messages: &str) -> Vec<BuiltExecutable> {
         if message["reason"] != "compiler-artifact" {
             continue;
         }
-        let (Some(executable), Some(crate_root), Some(manifest_path)) = (message["executable"].as_str(), message["target"]["src_path"].as_str(), message["manifest_path"].as_str()) else { continue };
+        let (Some(executable), Some(crate_root), Some(manifest_path)) = (
+            message["executable"].as_str(),
+            message["target"]["src_path"].as_str(),
+            message["manifest_path"].as_str(),
+        ) else {
+            continue;
+        };
         let is_test_harness = message["profile"]["test"].as_bool() == Some(true);
-        built.push(BuiltExecutable { executable: executable.into(), crate_root: crate_root.into(), manifest_path: manifest_path.into(), is_test_harness });
+        built.push(BuiltExecutable {
+            executable: executable.into(),
+            crate_root: crate_root.into(),
+            manifest_path: manifest_path.into(),
+            is_test_harness,
+        });
     }
     built
 }
@@ -49,7 +60,13 @@ mod tests {
             "\nnot json\n"
         );
         let built = built_executables(messages);
-        assert_eq!(built.iter().map(|built| (built.executable.as_str(), built.is_test_harness)).collect::<Vec<_>>(), [("/r/target/debug/deps/a-1", true), ("/r/target/debug/a", false)]);
+        assert_eq!(
+            built
+                .iter()
+                .map(|built| (built.executable.as_str(), built.is_test_harness))
+                .collect::<Vec<_>>(),
+            [("/r/target/debug/deps/a-1", true), ("/r/target/debug/a", false)]
+        );
         assert_eq!(built[0].crate_root, "/r/src/lib.rs");
     }
 }

@@ -106,13 +106,35 @@ impl CensusDocument {
         CensusDocument {
             files: census.files,
             files_skipped: census.files_skipped,
-            symbols_by_kind: census.symbols_by_kind.iter().map(|(kind, count)| (kind.as_str(), *count)).collect(),
-            edges_by_kind: census.edges_by_kind.iter().map(|(kind, count)| (kind.as_str(), *count)).collect(),
+            symbols_by_kind: census
+                .symbols_by_kind
+                .iter()
+                .map(|(kind, count)| (kind.as_str(), *count))
+                .collect(),
+            edges_by_kind: census
+                .edges_by_kind
+                .iter()
+                .map(|(kind, count)| (kind.as_str(), *count))
+                .collect(),
             unresolved_calls: census.unresolved_calls,
             diagnostics: census.diagnostics,
-            call_outcomes: graph.map(|graph| graph.call_outcomes.iter().map(|(outcome, count)| (outcome.as_str(), *count)).collect()).unwrap_or_default(),
+            call_outcomes: graph
+                .map(|graph| {
+                    graph
+                        .call_outcomes
+                        .iter()
+                        .map(|(outcome, count)| (outcome.as_str(), *count))
+                        .collect()
+                })
+                .unwrap_or_default(),
             unresolved_reasons: graph
-                .map(|graph| graph.unresolved_reasons.iter().map(|(reason, count)| (reason.as_str(), *count)).collect())
+                .map(|graph| {
+                    graph
+                        .unresolved_reasons
+                        .iter()
+                        .map(|(reason, count)| (reason.as_str(), *count))
+                        .collect()
+                })
                 .unwrap_or_default(),
         }
     }
@@ -125,7 +147,8 @@ pub fn census_json(census: &Census, graph: Option<&Graph>, meta: &IndexMeta) -> 
         meta: MetaDocument<'a>,
         census: CensusDocument,
     }
-    let document = Document { meta: meta_document(meta), census: CensusDocument::new(census, graph) };
+    let document =
+        Document { meta: meta_document(meta), census: CensusDocument::new(census, graph) };
     serde_json::to_string(&document).expect("census serializes")
 }
 
@@ -140,7 +163,11 @@ fn meta_document(meta: &IndexMeta) -> MetaDocument<'_> {
 }
 
 /// Writes the whole graph as one JSON document.
-pub fn write_export_json(graph: &Graph, meta: &IndexMeta, out: &mut dyn Write) -> std::io::Result<()> {
+pub fn write_export_json(
+    graph: &Graph,
+    meta: &IndexMeta,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     let document = ExportDocument {
         format_version: EXPORT_FORMAT_VERSION,
         meta: meta_document(meta),

@@ -10,9 +10,14 @@ mod coverage_report;
 mod export;
 pub mod rpc;
 
+pub use answers::{
+    address_error_json, blast_json, changes_json, completeness_json, freshness_json, lookup_json,
+    neighbours_json, ownership_json, symbol_json,
+};
 pub use serde_json::{json, Value};
-pub use answers::{address_error_json, blast_json, changes_json, completeness_json, freshness_json, lookup_json, neighbours_json, ownership_json, symbol_json};
 
 pub use cargo_messages::{built_executables, BuiltExecutable};
 pub use coverage_report::{parse_coverage_report, CoveredFile};
-pub use export::{census_json, write_export_json, CensusDocument, ExportDocument, EXPORT_FORMAT_VERSION};
+pub use export::{
+    census_json, write_export_json, CensusDocument, ExportDocument, EXPORT_FORMAT_VERSION,
+};

@@ -15,7 +15,9 @@ pub struct RequestId(Option<Box<serde_json::value::RawValue>>);
 impl RequestId {
     /// The `null` id of an answer to a request whose id could not be read.
     pub fn null() -> RequestId {
-        RequestId(Some(serde_json::value::RawValue::from_string("null".to_string()).expect("null is JSON")))
+        RequestId(Some(
+            serde_json::value::RawValue::from_string("null".to_string()).expect("null is JSON"),
+        ))
     }
 
     /// Whether the request was a notification (no answer is written).
@@ -31,7 +33,8 @@ impl RequestId {
 
 impl PartialEq for RequestId {
     fn eq(&self, other: &RequestId) -> bool {
-        self.0.as_deref().map(serde_json::value::RawValue::get) == other.0.as_deref().map(serde_json::value::RawValue::get)
+        self.0.as_deref().map(serde_json::value::RawValue::get)
+            == other.0.as_deref().map(serde_json::value::RawValue::get)
     }
 }
 
@@ -99,28 +102,56 @@ struct RawRequest<'a> {
 /// an invalid request) and the error to answer; a valid notification whose params are wrong
 /// returns its (notification) id, which writes no answer.
 pub fn parse_request(line: &[u8]) -> Result<RpcRequest, (RequestId, RpcError)> {
-    let value: Value = serde_json::from_slice(line).map_err(|error| (RequestId::null(), RpcError::new(RpcError::PARSE_ERROR, format!("not valid JSON: {error}"))))?;
+    let value: Value = serde_json::from_slice(line).map_err(|error| {
+        (
+            RequestId::null(),
+            RpcError::new(RpcError::PARSE_ERROR, format!("not valid JSON: {error}")),
+        )
+    })?;
     if !value.is_object() {
-        return Err((RequestId::null(), RpcError::new(RpcError::INVALID_REQUEST, "a request is a JSON object (batches are not supported)")));
+        return Err((
+            RequestId::null(),
+            RpcError::new(
+                RpcError::INVALID_REQUEST,
+                "a request is a JSON object (batches are not supported)",
+            ),
+        ));
     }
-    let raw: RawRequest<'_> = serde_json::from_slice(line).map_err(|error| (RequestId::null(), RpcError::new(RpcError::INVALID_REQUEST, format!("not a request object: {error}"))))?;
+    let raw: RawRequest<'_> = serde_json::from_slice(line).map_err(|error| {
+        (
+            RequestId::null(),
+            RpcError::new(RpcError::INVALID_REQUEST, format!("not a request object: {error}")),
+        )
+    })?;
     // `"id": null` is an id (answered with null); a missing id is a notification. A request
     // that is not valid is answered even without an id (with a null one), as JSON-RPC 2.0
     // says; only a valid notification goes unanswered.
     let id = RequestId(raw.id.map(|id| id.to_owned()));
     let answerable = if id.is_notification() { RequestId::null() } else { id.clone() };
     if raw.id.is_some_and(|id| id.get().trim_start().starts_with(['{', '[', 't', 'f'])) {
-        return Err((RequestId::null(), RpcError::new(RpcError::INVALID_REQUEST, "\"id\" must be a string, a number or null")));
+        return Err((
+            RequestId::null(),
+            RpcError::new(RpcError::INVALID_REQUEST, "\"id\" must be a string, a number or null"),
+        ));
     }
     if raw.jsonrpc.as_ref().and_then(Value::as_str) != Some("2.0") {
-        return Err((answerable, RpcError::new(RpcError::INVALID_REQUEST, "missing \"jsonrpc\": \"2.0\"")));
+        return Err((
+            answerable,
+            RpcError::new(RpcError::INVALID_REQUEST, "missing \"jsonrpc\": \"2.0\""),
+        ));
     }
     let Some(Value::String(method)) = raw.method else {
-        return Err((answerable, RpcError::new(RpcError::INVALID_REQUEST, "missing \"method\" (a string)")));
+        return Err((
+            answerable,
+            RpcError::new(RpcError::INVALID_REQUEST, "missing \"method\" (a string)"),
+        ));
     };
     let params = raw.params.unwrap_or_else(|| json!({}));
     if !params.is_object() {
-        return Err((id, RpcError::invalid_params("\"params\" must be an object of named parameters")));
+        return Err((
+            id,
+            RpcError::invalid_params("\"params\" must be an object of named parameters"),
+        ));
     }
     Ok(RpcRequest { id, method, params })
 }
@@ -154,18 +185,25 @@ fn response_line(id: &RequestId, member: &str, value: &Value) -> String {
 
 /// A request, as one line, for clients.
 pub fn request_line(id: u64, method: &str, params: Value) -> String {
-    let mut line = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }).to_string();
+    let mut line =
+        json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }).to_string();
     line.push('\n');
     line
 }
 
 /// The result of a response line, or its error.
 pub fn parse_response(line: &[u8]) -> Result<Value, RpcError> {
-    let value: Value = serde_json::from_slice(line).map_err(|error| RpcError::new(RpcError::PARSE_ERROR, format!("the daemon answered invalid JSON: {error}")))?;
+    let value: Value = serde_json::from_slice(line).map_err(|error| {
+        RpcError::new(RpcError::PARSE_ERROR, format!("the daemon answered invalid JSON: {error}"))
+    })?;
     if let Some(error) = value.get("error") {
         return Err(RpcError {
             code: error.get("code").and_then(Value::as_i64).unwrap_or(RpcError::INTERNAL_ERROR),
-            message: error.get("message").and_then(Value::as_str).unwrap_or("unknown error").to_string(),
+            message: error
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or("unknown error")
+                .to_string(),
             data: error.get("data").cloned(),
         });
     }
@@ -183,25 +221,43 @@ mod tests {
 
     #[test]
     fn ids_are_echoed_verbatim_and_notifications_have_none() {
-        for id in ["18446744073709551617", "-3", "1.50", "\"a b\"", "null", "123456789012345678901234567890"] {
+        for id in [
+            "18446744073709551617",
+            "-3",
+            "1.50",
+            "\"a b\"",
+            "null",
+            "123456789012345678901234567890",
+        ] {
             let line = format!("{{\"jsonrpc\": \"2.0\", \"id\": {id}, \"method\": \"status\"}}");
             let request = parse_request(line.as_bytes()).unwrap();
             assert_eq!(request.id.as_json_text(), id);
-            assert!(success_line(&request.id, json!({"ok": true})).starts_with(&format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":")));
+            assert!(success_line(&request.id, json!({"ok": true}))
+                .starts_with(&format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":")));
         }
         let notification = parse_request(br#"{"jsonrpc": "2.0", "method": "status"}"#).unwrap();
         assert!(notification.id.is_notification());
         // An invalid request is answered (id null) even without an id; a valid notification
         // with bad params is not.
         let (id, error) = parse_request(br#"{"jsonrpc": "2.0", "method": 7}"#).unwrap_err();
-        assert_eq!((id.as_json_text(), id.is_notification(), error.code), ("null", false, RpcError::INVALID_REQUEST));
-        let (id, error) = parse_request(br#"{"jsonrpc": "2.0", "method": "status", "params": 5}"#).unwrap_err();
+        assert_eq!(
+            (id.as_json_text(), id.is_notification(), error.code),
+            ("null", false, RpcError::INVALID_REQUEST)
+        );
+        let (id, error) =
+            parse_request(br#"{"jsonrpc": "2.0", "method": "status", "params": 5}"#).unwrap_err();
         assert_eq!((id.is_notification(), error.code), (true, RpcError::INVALID_PARAMS));
-        let (id, error) = parse_request(br#"{"jsonrpc": "2.0", "id": [1], "method": "status"}"#).unwrap_err();
+        let (id, error) =
+            parse_request(br#"{"jsonrpc": "2.0", "id": [1], "method": "status"}"#).unwrap_err();
         assert_eq!((id.as_json_text(), error.code), ("null", RpcError::INVALID_REQUEST));
         let (id, error) = parse_request(b"{broken").unwrap_err();
         assert_eq!((id.as_json_text(), error.code), ("null", RpcError::PARSE_ERROR));
-        let answer: Value = serde_json::from_str(&error_line(&RequestId::null(), &RpcError::invalid_params("x"))).unwrap();
-        assert_eq!(answer, json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32602, "message": "x"}}));
+        let answer: Value =
+            serde_json::from_str(&error_line(&RequestId::null(), &RpcError::invalid_params("x")))
+                .unwrap();
+        assert_eq!(
+            answer,
+            json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32602, "message": "x"}})
+        );
     }
 }

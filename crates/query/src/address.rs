@@ -49,14 +49,22 @@ impl Snapshot {
         if let Some(index) = self.address_by_path_and_line(address) {
             return Ok(index);
         }
-        let exact: Vec<SymbolIndex> = self.by_qualified_name.get(address).cloned().unwrap_or_default();
+        let exact: Vec<SymbolIndex> =
+            self.by_qualified_name.get(address).cloned().unwrap_or_default();
         let matches = if exact.is_empty() { self.suffix_matches(address) } else { exact };
         match matches.len() {
-            0 => Err(AddressError::NotFound { address: address.to_string(), similar: self.similar(address) }),
+            0 => Err(AddressError::NotFound {
+                address: address.to_string(),
+                similar: self.similar(address),
+            }),
             1 => Ok(matches[0]),
             _ => Err(AddressError::Ambiguous {
                 address: address.to_string(),
-                candidates: matches.into_iter().take(MAX_CANDIDATES).map(|index| self.candidate(index)).collect(),
+                candidates: matches
+                    .into_iter()
+                    .take(MAX_CANDIDATES)
+                    .map(|index| self.candidate(index))
+                    .collect(),
             }),
         }
     }
@@ -87,7 +95,9 @@ impl Snapshot {
             .iter()
             .enumerate()
             .filter(|(_, symbol)| !symbol.kind.is_outside())
-            .filter(|(_, symbol)| symbol.qualified_name.ends_with(&dotted) || symbol.qualified_name.ends_with(&pathed))
+            .filter(|(_, symbol)| {
+                symbol.qualified_name.ends_with(&dotted) || symbol.qualified_name.ends_with(&pathed)
+            })
             .map(|(index, _)| index as SymbolIndex)
             .collect();
         matches.sort_by(|a, b| self.symbol(*a).qualified_name.cmp(&self.symbol(*b).qualified_name));
@@ -102,7 +112,9 @@ impl Snapshot {
         self.symbols()
             .iter()
             .enumerate()
-            .filter(|(_, symbol)| !symbol.kind.is_outside() && symbol.name.to_lowercase().contains(&last))
+            .filter(|(_, symbol)| {
+                !symbol.kind.is_outside() && symbol.name.to_lowercase().contains(&last)
+            })
             .take(MAX_CANDIDATES)
             .map(|(index, _)| self.candidate(index as SymbolIndex))
             .collect()

@@ -34,7 +34,13 @@ impl BlastOptions {
 
 impl Default for BlastOptions {
     fn default() -> BlastOptions {
-        BlastOptions { depth: BlastOptions::DEFAULT_DEPTH, page: PageRequest::default(), deadline: Deadline::none(), evidence: None, tests_limit: BlastOptions::DEFAULT_TESTS_LIMIT }
+        BlastOptions {
+            depth: BlastOptions::DEFAULT_DEPTH,
+            page: PageRequest::default(),
+            deadline: Deadline::none(),
+            evidence: None,
+            tests_limit: BlastOptions::DEFAULT_TESTS_LIMIT,
+        }
     }
 }
 
@@ -113,7 +119,13 @@ const CONFIDENT: f32 = 0.8;
 /// The confidence of a test listed because importing its module runs the change.
 const IMPORT_TIME_CONFIDENCE: f32 = 0.8;
 
-const DEPENDENCY_EDGES: [EdgeKind; 5] = [EdgeKind::Calls, EdgeKind::Imports, EdgeKind::Inherits, EdgeKind::Implements, EdgeKind::References];
+const DEPENDENCY_EDGES: [EdgeKind; 5] = [
+    EdgeKind::Calls,
+    EdgeKind::Imports,
+    EdgeKind::Inherits,
+    EdgeKind::Implements,
+    EdgeKind::References,
+];
 
 struct Reached {
     distance: u32,
@@ -126,29 +138,46 @@ struct Reached {
 
 impl Snapshot {
     /// The blast radius of a symbol.
-    pub fn blast_symbol(&self, subject: SymbolIndex, options: BlastOptions) -> Result<BlastAnswer, Cancelled> {
+    pub fn blast_symbol(
+        &self,
+        subject: SymbolIndex,
+        options: BlastOptions,
+    ) -> Result<BlastAnswer, Cancelled> {
         self.blast_symbols(&[subject], options)
     }
 
     /// The blast radius of several symbols at once (a diff's changed symbols), each with what
     /// it contains.
-    pub fn blast_symbols(&self, subjects: &[SymbolIndex], options: BlastOptions) -> Result<BlastAnswer, Cancelled> {
+    pub fn blast_symbols(
+        &self,
+        subjects: &[SymbolIndex],
+        options: BlastOptions,
+    ) -> Result<BlastAnswer, Cancelled> {
         let seeds = self.with_contained(subjects, options.deadline)?;
         self.blast_from(seeds, options)
     }
 
     /// The blast radius of a file: of everything defined in it.
-    pub fn blast_file(&self, path: &str, options: BlastOptions) -> Option<Result<BlastAnswer, Cancelled>> {
+    pub fn blast_file(
+        &self,
+        path: &str,
+        options: BlastOptions,
+    ) -> Option<Result<BlastAnswer, Cancelled>> {
         let symbols = self.by_path.get(path)?;
         Some(self.blast_from(symbols.clone(), options))
     }
 
     /// The subjects and everything they contain, each once (subjects first, then breadth
     /// first). Each symbol is visited once, so even a CONTAINS cycle in a damaged graph ends.
-    fn with_contained(&self, subjects: &[SymbolIndex], deadline: Deadline) -> Result<Vec<SymbolIndex>, Cancelled> {
+    fn with_contained(
+        &self,
+        subjects: &[SymbolIndex],
+        deadline: Deadline,
+    ) -> Result<Vec<SymbolIndex>, Cancelled> {
         let mut ticker = DeadlineTicker::new(deadline, 1024);
         let mut seen: HashSet<SymbolIndex> = HashSet::default();
-        let mut seeds: Vec<SymbolIndex> = subjects.iter().copied().filter(|subject| seen.insert(*subject)).collect();
+        let mut seeds: Vec<SymbolIndex> =
+            subjects.iter().copied().filter(|subject| seen.insert(*subject)).collect();
         let mut position = 0;
         while position < seeds.len() {
             ticker.tick()?;
@@ -163,13 +192,27 @@ impl Snapshot {
         Ok(seeds)
     }
 
-    fn blast_from(&self, seeds: Vec<SymbolIndex>, options: BlastOptions) -> Result<BlastAnswer, Cancelled> {
+    fn blast_from(
+        &self,
+        seeds: Vec<SymbolIndex>,
+        options: BlastOptions,
+    ) -> Result<BlastAnswer, Cancelled> {
         let mut ticker = DeadlineTicker::new(options.deadline, 1024);
         let depth = options.depth.clamp(1, BlastOptions::MAX_DEPTH);
         let mut reached: HashMap<SymbolIndex, Reached> = HashMap::default();
         let mut queue: VecDeque<SymbolIndex> = VecDeque::new();
         for seed in &seeds {
-            reached.insert(*seed, Reached { distance: 0, previous: None, edge_kind: EdgeKind::Contains, site_line: 0, confidence: 1.0, uncertain: false });
+            reached.insert(
+                *seed,
+                Reached {
+                    distance: 0,
+                    previous: None,
+                    edge_kind: EdgeKind::Contains,
+                    site_line: 0,
+                    confidence: 1.0,
+                    uncertain: false,
+                },
+            );
             queue.push_back(*seed);
         }
         let mut uncertain_edges = 0usize;
@@ -191,12 +234,17 @@ impl Snapshot {
                 let dependent = edge.source;
                 // Code that runs (a function reached by certain edges, not a class or a value
                 // passed along) called at import time runs the change when its module loads.
-                if edge.edge.kind == EdgeKind::Calls && !uncertain && !is_uncertain(edge.edge.rule) && self.symbol(current).kind.is_callable() {
+                if edge.edge.kind == EdgeKind::Calls
+                    && !uncertain
+                    && !is_uncertain(edge.edge.rule)
+                    && self.symbol(current).kind.is_callable()
+                {
                     if let Some(module) = self.import_time_module(dependent) {
                         import_time.entry(module).or_insert(distance + 1);
                     }
                 }
-                let edge_uncertain = is_uncertain(edge.edge.rule) || edge.edge.kind == EdgeKind::References;
+                let edge_uncertain =
+                    is_uncertain(edge.edge.rule) || edge.edge.kind == EdgeKind::References;
                 if edge_uncertain && within {
                     uncertain_edges += 1;
                 }
@@ -214,7 +262,10 @@ impl Snapshot {
                         reached.insert(dependent, candidate);
                         queue.push_back(dependent);
                     }
-                    Some(existing) if existing.distance == candidate.distance && existing.confidence < candidate.confidence => {
+                    Some(existing)
+                        if existing.distance == candidate.distance
+                            && existing.confidence < candidate.confidence =>
+                    {
                         reached.insert(dependent, candidate);
                     }
                     Some(_) => {}
@@ -229,7 +280,14 @@ impl Snapshot {
                         uncertain_edges += 1;
                     }
                     let site_line = self.symbol(current).span.start_line;
-                    slot.insert(Reached { distance: distance + 1, previous: Some(current), edge_kind: EdgeKind::Inherits, site_line, confidence: confidence * OVERRIDE_CONFIDENCE, uncertain: true });
+                    slot.insert(Reached {
+                        distance: distance + 1,
+                        previous: Some(current),
+                        edge_kind: EdgeKind::Inherits,
+                        site_line,
+                        confidence: confidence * OVERRIDE_CONFIDENCE,
+                        uncertain: true,
+                    });
                     queue.push_back(overridden);
                 }
             }
@@ -242,7 +300,12 @@ impl Snapshot {
             .iter()
             .filter(|(_, state)| state.distance > 0 && state.distance <= depth)
             .map(|(index, state)| {
-                let severity = if state.distance == 1 && !state.uncertain && state.confidence >= CONFIDENT { Severity::Breaks } else { Severity::Maybe };
+                let severity =
+                    if state.distance == 1 && !state.uncertain && state.confidence >= CONFIDENT {
+                        Severity::Breaks
+                    } else {
+                        Severity::Maybe
+                    };
                 ImpactedSymbol {
                     index: *index,
                     distance: state.distance,
@@ -258,7 +321,9 @@ impl Snapshot {
             (a.severity, a.distance)
                 .cmp(&(b.severity, b.distance))
                 .then(b.confidence.total_cmp(&a.confidence))
-                .then_with(|| self.symbol(a.index).qualified_name.cmp(&self.symbol(b.index).qualified_name))
+                .then_with(|| {
+                    self.symbol(a.index).qualified_name.cmp(&self.symbol(b.index).qualified_name)
+                })
         });
         let mut tests: Vec<(SymbolIndex, u32, f32)> =
             // A macro inside a test module is test code, not a test (the tests it writes are).
@@ -275,27 +340,47 @@ impl Snapshot {
                 }
             }
         }
-        tests.sort_by(|a, b| a.1.cmp(&b.1).then(b.2.total_cmp(&a.2)).then_with(|| self.symbol(a.0).qualified_name.cmp(&self.symbol(b.0).qualified_name)));
-        let mut affected: Vec<AffectedTest> = tests.into_iter().map(|(index, _, _)| AffectedTest { index, static_path: true, executed: None }).collect();
+        tests.sort_by(|a, b| {
+            a.1.cmp(&b.1)
+                .then(b.2.total_cmp(&a.2))
+                .then_with(|| self.symbol(a.0).qualified_name.cmp(&self.symbol(b.0).qualified_name))
+        });
+        let mut affected: Vec<AffectedTest> = tests
+            .into_iter()
+            .map(|(index, _, _)| AffectedTest { index, static_path: true, executed: None })
+            .collect();
         if let Some(evidence) = &options.evidence {
             for (test, stale) in self.tests_executing(&seeds, evidence) {
                 match affected.iter_mut().find(|listed| listed.index == test) {
                     Some(listed) => listed.executed = Some(stale),
-                    None => affected.push(AffectedTest { index: test, static_path: false, executed: Some(stale) }),
+                    None => affected.push(AffectedTest {
+                        index: test,
+                        static_path: false,
+                        executed: Some(stale),
+                    }),
                 }
             }
         }
         let tests_total = affected.len();
         // Static ones first (by distance), then the recorded ones, fresh before stale.
         affected.sort_by_key(|test| (!test.static_path, test.executed == Some(true)));
-        let tests_affected: Vec<AffectedTest> = affected.into_iter().take(options.tests_limit).collect();
-        let evidence_commit = options.evidence.as_ref().and_then(|evidence| evidence.commit.clone());
+        let tests_affected: Vec<AffectedTest> =
+            affected.into_iter().take(options.tests_limit).collect();
+        let evidence_commit =
+            options.evidence.as_ref().and_then(|evidence| evidence.commit.clone());
         let total = items.len();
         let breaks = items.iter().filter(|item| item.severity == Severity::Breaks).count();
 
         // Unresolved sites, values and implicit or outside calls could reach the seeds or
         // anything reached short of the depth limit.
-        let frontier: Vec<SymbolIndex> = reached.iter().filter(|(_, state)| state.distance < depth).map(|(index, _)| *index).filter(|index| self.symbol(*index).kind.is_callable() || self.symbol(*index).kind.is_type()).collect();
+        let frontier: Vec<SymbolIndex> = reached
+            .iter()
+            .filter(|(_, state)| state.distance < depth)
+            .map(|(index, _)| *index)
+            .filter(|index| {
+                self.symbol(*index).kind.is_callable() || self.symbol(*index).kind.is_type()
+            })
+            .collect();
         let mut causes = self.unresolved_causes(&frontier);
         causes.sort_by_key(|cause| std::cmp::Reverse(cause.weight()));
         causes.truncate(5);
@@ -310,10 +395,25 @@ impl Snapshot {
             causes.extend(self.unparsed_files_cause(*first));
         }
         let (items, next_cursor) = options.page.apply(items);
-        Ok(BlastAnswer { seeds, depth, total, breaks, items, next_cursor, tests_affected, tests_total, evidence_commit, completeness: Completeness::from_causes(causes) })
+        Ok(BlastAnswer {
+            seeds,
+            depth,
+            total,
+            breaks,
+            items,
+            next_cursor,
+            tests_affected,
+            tests_total,
+            evidence_commit,
+            completeness: Completeness::from_causes(causes),
+        })
     }
 
-    fn path_to(&self, reached: &HashMap<SymbolIndex, Reached>, end: SymbolIndex) -> Vec<SymbolIndex> {
+    fn path_to(
+        &self,
+        reached: &HashMap<SymbolIndex, Reached>,
+        end: SymbolIndex,
+    ) -> Vec<SymbolIndex> {
         let mut path = vec![end];
         let mut current = end;
         while let Some(previous) = reached.get(&current).and_then(|state| state.previous) {
@@ -328,29 +428,40 @@ impl Snapshot {
     }
 }
 
-
 impl Snapshot {
     /// The project methods a Python method overrides: those of the same name in its class's
     /// project bases, nearest first. Constructors are left out (constructing a base never
     /// runs a subclass's `__init__`).
     fn overridden_methods(&self, method: SymbolIndex) -> Vec<SymbolIndex> {
         let symbol = self.symbol(method);
-        if symbol.kind != tether_model::SymbolKind::Method || symbol.language != tether_model::Language::Python || matches!(symbol.name.as_str(), "__init__" | "__new__") {
+        if symbol.kind != tether_model::SymbolKind::Method
+            || symbol.language != tether_model::Language::Python
+            || matches!(symbol.name.as_str(), "__init__" | "__new__")
+        {
             return Vec::new();
         }
-        let Some(class) = symbol.parent.and_then(|parent| self.index_of(parent)) else { return Vec::new() };
+        let Some(class) = symbol.parent.and_then(|parent| self.index_of(parent)) else {
+            return Vec::new();
+        };
         let mut classes = vec![class];
         let mut overridden = Vec::new();
         let mut position = 0;
         while position < classes.len() && classes.len() < MAX_BASES_WALKED {
             let current = classes[position];
             position += 1;
-            for base in self.outgoing(current, &[EdgeKind::Inherits]).map(|edge| edge.target).collect::<Vec<_>>() {
+            for base in self
+                .outgoing(current, &[EdgeKind::Inherits])
+                .map(|edge| edge.target)
+                .collect::<Vec<_>>()
+            {
                 if classes.contains(&base) || self.symbol(base).kind.is_outside() {
                     continue;
                 }
                 classes.push(base);
-                overridden.extend(self.children(base).filter(|child| self.symbol(*child).kind == tether_model::SymbolKind::Method && self.symbol(*child).name == symbol.name));
+                overridden.extend(self.children(base).filter(|child| {
+                    self.symbol(*child).kind == tether_model::SymbolKind::Method
+                        && self.symbol(*child).name == symbol.name
+                }));
             }
         }
         overridden

@@ -17,7 +17,8 @@ use crate::snapshot::{Snapshot, SymbolIndex};
 
 const PYTHON_IMPLICIT_METHODS: &str = include_str!("../../../queries/python/implicit_methods.txt");
 const RUST_IMPLICIT_TRAITS: &str = include_str!("../../../queries/rust/implicit_traits.txt");
-const PYTHON_OUTSIDE_PROTOCOL_METHODS: &str = include_str!("../../../queries/python/outside_protocol_methods.txt");
+const PYTHON_OUTSIDE_PROTOCOL_METHODS: &str =
+    include_str!("../../../queries/python/outside_protocol_methods.txt");
 
 /// `name  how` lines, comments and blanks skipped.
 fn table(text: &'static str) -> HashMap<&'static str, &'static str> {
@@ -47,7 +48,8 @@ fn rust_implicit_traits() -> &'static HashMap<&'static str, &'static str> {
 }
 
 /// Decorators that make a method an attribute read: reading it calls it.
-const PROPERTY_DECORATORS: [&str; 5] = ["property", "cached_property", "abstractproperty", "getter", "setter"];
+const PROPERTY_DECORATORS: [&str; 5] =
+    ["property", "cached_property", "abstractproperty", "getter", "setter"];
 
 /// How far up a class hierarchy overridden methods are looked for.
 const MAX_BASES_WALKED: usize = 32;
@@ -72,7 +74,11 @@ impl Snapshot {
     /// hold may reach any of `subjects`. Entry points (tests, a program's `main`) are called
     /// from outside too, but nothing in the project depends on what calls them: a `blast`
     /// (`for_dependents`) leaves them out, `callers` of one says so.
-    pub(crate) fn hidden_caller_causes(&self, subjects: &[SymbolIndex], for_dependents: bool) -> Vec<CompletenessCause> {
+    pub(crate) fn hidden_caller_causes(
+        &self,
+        subjects: &[SymbolIndex],
+        for_dependents: bool,
+    ) -> Vec<CompletenessCause> {
         let mut findings = Findings { entry_points_count: !for_dependents, ..Findings::default() };
         for subject in subjects {
             self.find_hidden_callers(*subject, &mut findings);
@@ -81,7 +87,11 @@ impl Snapshot {
         if findings.escaped_subjects > 0 {
             findings.escaped_languages.sort();
             findings.escaped_languages.dedup();
-            let calls: Vec<u32> = findings.escaped_languages.iter().flat_map(|language| self.value_calls_of(*language).iter().copied()).collect();
+            let calls: Vec<u32> = findings
+                .escaped_languages
+                .iter()
+                .flat_map(|language| self.value_calls_of(*language).iter().copied())
+                .collect();
             if !calls.is_empty() {
                 causes.push(CompletenessCause::EscapedValue {
                     count: calls.len(),
@@ -92,13 +102,26 @@ impl Snapshot {
             }
         }
         if !findings.implicit.is_empty() {
-            causes.push(CompletenessCause::ImplicitInvocation { count: findings.implicit.len(), examples: findings.implicit.into_iter().take(MAX_CAUSE_EXAMPLES).collect() });
+            causes.push(CompletenessCause::ImplicitInvocation {
+                count: findings.implicit.len(),
+                examples: findings.implicit.into_iter().take(MAX_CAUSE_EXAMPLES).collect(),
+            });
         }
         if !findings.outside.is_empty() {
-            causes.push(CompletenessCause::CalledFromOutside { count: findings.outside.len(), examples: findings.outside.into_iter().take(MAX_CAUSE_EXAMPLES).collect() });
+            causes.push(CompletenessCause::CalledFromOutside {
+                count: findings.outside.len(),
+                examples: findings.outside.into_iter().take(MAX_CAUSE_EXAMPLES).collect(),
+            });
         }
         if findings.overridden_callers > 0 {
-            causes.push(CompletenessCause::Overrides { count: findings.overridden_callers, examples: findings.overridden_examples.into_iter().take(MAX_CAUSE_EXAMPLES).collect() });
+            causes.push(CompletenessCause::Overrides {
+                count: findings.overridden_callers,
+                examples: findings
+                    .overridden_examples
+                    .into_iter()
+                    .take(MAX_CAUSE_EXAMPLES)
+                    .collect(),
+            });
         }
         causes
     }
@@ -120,20 +143,37 @@ impl Snapshot {
         match symbol.language {
             Language::Python => {
                 // A module's own `__getattr__` and `__dir__` (PEP 562) run on `module.name`.
-                let in_module = parent.is_some_and(|parent| self.symbol(parent).kind == SymbolKind::Module);
-                if symbol.kind == SymbolKind::Function && in_module && matches!(name, "__getattr__" | "__dir__") {
-                    findings.implicit.push(format!("{}: reading a missing attribute of the module, dir(module)", symbol.qualified_name));
+                let in_module =
+                    parent.is_some_and(|parent| self.symbol(parent).kind == SymbolKind::Module);
+                if symbol.kind == SymbolKind::Function
+                    && in_module
+                    && matches!(name, "__getattr__" | "__dir__")
+                {
+                    findings.implicit.push(format!(
+                        "{}: reading a missing attribute of the module, dir(module)",
+                        symbol.qualified_name
+                    ));
                 }
                 // An `if __name__ == "__main__":` block runs when the file is run as a script.
-                if symbol.kind == SymbolKind::Function && in_module && name == "__main__" && findings.entry_points_count {
-                    findings.outside.push(format!("{} runs when the file is run as a script", symbol.qualified_name));
+                if symbol.kind == SymbolKind::Function
+                    && in_module
+                    && name == "__main__"
+                    && findings.entry_points_count
+                {
+                    findings.outside.push(format!(
+                        "{} runs when the file is run as a script",
+                        symbol.qualified_name
+                    ));
                 }
                 if symbol.kind == SymbolKind::Method {
                     if let Some(how) = python_implicit_methods().get(name) {
                         findings.implicit.push(format!("{}: {how}", symbol.qualified_name));
                     }
                     if let Some(protocol) = python_outside_protocol_methods().get(name) {
-                        findings.outside.push(format!("{}: {protocol} calls it on objects handed to it", symbol.qualified_name));
+                        findings.outside.push(format!(
+                            "{}: {protocol} calls it on objects handed to it",
+                            symbol.qualified_name
+                        ));
                     }
                     if let Some(class) = parent {
                         escaped |= self.escapes_through_hierarchy(subject, class, findings);
@@ -155,7 +195,12 @@ impl Snapshot {
     /// Whether a method escaped through its class hierarchy: constructing the class or any
     /// project subclass through a value runs `__init__`; a base's method of the same name used
     /// as a value through `self` (`view_func=self.handle`) may be this override.
-    fn escapes_through_hierarchy(&self, subject: SymbolIndex, class: SymbolIndex, findings: &mut Findings) -> bool {
+    fn escapes_through_hierarchy(
+        &self,
+        subject: SymbolIndex,
+        class: SymbolIndex,
+        findings: &mut Findings,
+    ) -> bool {
         let name = self.symbol(subject).name.as_str();
         let constructor = matches!(name, "__init__" | "__new__" | "__post_init__");
         let mut seen = vec![class];
@@ -167,7 +212,14 @@ impl Snapshot {
             if constructor {
                 escaped |= self.escapes_of(current, findings);
             } else if current != class {
-                for same_name in self.children(current).filter(|child| self.symbol(*child).kind == SymbolKind::Method && self.symbol(*child).name == name).collect::<Vec<_>>() {
+                for same_name in self
+                    .children(current)
+                    .filter(|child| {
+                        self.symbol(*child).kind == SymbolKind::Method
+                            && self.symbol(*child).name == name
+                    })
+                    .collect::<Vec<_>>()
+                {
                     escaped |= self.escapes_of(same_name, findings);
                 }
             }
@@ -195,17 +247,33 @@ impl Snapshot {
             for site in self.unbound_values_named(&symbol.name) {
                 let value = &self.unresolved()[*site as usize];
                 escaped = true;
-                findings.escapes.push((value.path.clone(), value.line, format!("`{}` may be it", value.callee_text)));
+                findings.escapes.push((
+                    value.path.clone(),
+                    value.line,
+                    format!("`{}` may be it", value.callee_text),
+                ));
             }
         }
         for edge in self.incoming(subject, &[EdgeKind::References]) {
             let source = self.symbol(edge.source);
-            let outside_call = self.outgoing(edge.source, &[EdgeKind::Calls]).find(|call| call.edge.line == edge.edge.line && self.symbol(call.target).kind.is_outside());
+            let outside_call = self.outgoing(edge.source, &[EdgeKind::Calls]).find(|call| {
+                call.edge.line == edge.edge.line && self.symbol(call.target).kind.is_outside()
+            });
             match outside_call {
-                Some(call) => findings.outside.push(format!("{} is passed to the outside {} at {}:{}", self.symbol(subject).qualified_name, self.symbol(call.target).qualified_name, source.path, edge.edge.line)),
+                Some(call) => findings.outside.push(format!(
+                    "{} is passed to the outside {} at {}:{}",
+                    self.symbol(subject).qualified_name,
+                    self.symbol(call.target).qualified_name,
+                    source.path,
+                    edge.edge.line
+                )),
                 None => {
                     escaped = true;
-                    findings.escapes.push((source.path.clone(), edge.edge.line, format!("used as a value in {}", source.qualified_name)));
+                    findings.escapes.push((
+                        source.path.clone(),
+                        edge.edge.line,
+                        format!("used as a value in {}", source.qualified_name),
+                    ));
                 }
             }
         }
@@ -214,14 +282,23 @@ impl Snapshot {
 
     /// A method of a class that extends an outside class, or that overrides a project base's
     /// method called through the base.
-    fn python_class_findings(&self, subject: SymbolIndex, class: SymbolIndex, findings: &mut Findings) {
+    fn python_class_findings(
+        &self,
+        subject: SymbolIndex,
+        class: SymbolIndex,
+        findings: &mut Findings,
+    ) {
         let name = &self.symbol(subject).name;
         let mut seen = vec![class];
         let mut position = 0;
         while position < seen.len() && seen.len() < MAX_BASES_WALKED {
             let current = seen[position];
             position += 1;
-            for base in self.outgoing(current, &[EdgeKind::Inherits]).map(|edge| edge.target).collect::<Vec<_>>() {
+            for base in self
+                .outgoing(current, &[EdgeKind::Inherits])
+                .map(|edge| edge.target)
+                .collect::<Vec<_>>()
+            {
                 if seen.contains(&base) {
                     continue;
                 }
@@ -231,8 +308,14 @@ impl Snapshot {
                     // A library base may call any of its subclass's methods (a hook, a template
                     // method); a builtin one (`dict`, `Exception`) only its dunders, which are
                     // implicit invocations, and `Generic`, `Protocol`, `object` none.
-                    if base_symbol.kind == SymbolKind::External && !is_typing_base(&base_symbol.qualified_name) {
-                        findings.outside.push(format!("{}: its class extends {}, outside the project, which may call it", self.symbol(subject).qualified_name, base_symbol.qualified_name));
+                    if base_symbol.kind == SymbolKind::External
+                        && !is_typing_base(&base_symbol.qualified_name)
+                    {
+                        findings.outside.push(format!(
+                            "{}: its class extends {}, outside the project, which may call it",
+                            self.symbol(subject).qualified_name,
+                            base_symbol.qualified_name
+                        ));
                     }
                     continue;
                 }
@@ -240,15 +323,31 @@ impl Snapshot {
                 if matches!(name.as_str(), "__init__" | "__new__") {
                     continue;
                 }
-                for overridden in self.children(base).filter(|child| self.symbol(*child).kind == SymbolKind::Method && &self.symbol(*child).name == name) {
+                for overridden in self.children(base).filter(|child| {
+                    self.symbol(*child).kind == SymbolKind::Method
+                        && &self.symbol(*child).name == name
+                }) {
                     // Calls through the base's own methods (`self.step()`) or a base-typed
                     // value may dispatch here; `super().step()` from another override (a
                     // method of the same name) does not.
-                    for call in self.incoming(overridden, &[EdgeKind::Calls]).filter(|call| matches!(call.edge.rule, ResolutionRule::SelfMethod | ResolutionRule::TypedReceiver) && &self.symbol(call.source).name != name) {
+                    for call in self.incoming(overridden, &[EdgeKind::Calls]).filter(|call| {
+                        matches!(
+                            call.edge.rule,
+                            ResolutionRule::SelfMethod | ResolutionRule::TypedReceiver
+                        ) && &self.symbol(call.source).name != name
+                    }) {
                         findings.overridden_callers += 1;
                         if findings.overridden_examples.len() < MAX_CAUSE_EXAMPLES {
                             let caller = self.symbol(call.source);
-                            findings.overridden_examples.push((caller.path.clone(), call.edge.line, format!("{} calls {}", caller.qualified_name, self.symbol(overridden).qualified_name)));
+                            findings.overridden_examples.push((
+                                caller.path.clone(),
+                                call.edge.line,
+                                format!(
+                                    "{} calls {}",
+                                    caller.qualified_name,
+                                    self.symbol(overridden).qualified_name
+                                ),
+                            ));
                         }
                     }
                 }
@@ -259,12 +358,26 @@ impl Snapshot {
     /// Decorators applied to a definition are calls from its enclosing scope on its lines: a
     /// property makes reading the attribute call it, and a method sharing a property's name
     /// (`@name.setter`, `@name.deleter`) is called by writing or deleting the attribute.
-    fn python_decorator_findings(&self, subject: SymbolIndex, parent: SymbolIndex, findings: &mut Findings) {
+    fn python_decorator_findings(
+        &self,
+        subject: SymbolIndex,
+        parent: SymbolIndex,
+        findings: &mut Findings,
+    ) {
         let symbol = self.symbol(subject);
         if self.is_property(subject, parent) {
-            findings.implicit.push(format!("{}: reading the attribute (a property)", symbol.qualified_name));
-        } else if self.children(parent).any(|sibling| sibling != subject && self.symbol(sibling).name == symbol.name && self.is_property(sibling, parent)) {
-            findings.implicit.push(format!("{}: writing or deleting the attribute (a property's setter or deleter)", symbol.qualified_name));
+            findings
+                .implicit
+                .push(format!("{}: reading the attribute (a property)", symbol.qualified_name));
+        } else if self.children(parent).any(|sibling| {
+            sibling != subject
+                && self.symbol(sibling).name == symbol.name
+                && self.is_property(sibling, parent)
+        }) {
+            findings.implicit.push(format!(
+                "{}: writing or deleting the attribute (a property's setter or deleter)",
+                symbol.qualified_name
+            ));
         }
     }
 
@@ -275,19 +388,37 @@ impl Snapshot {
         let span = &self.symbol(definition).span;
         self.outgoing(parent, &[EdgeKind::Calls]).any(|call| {
             let decorator = self.symbol(call.target);
-            let last = decorator.qualified_name.rsplit('.').next().unwrap_or(&decorator.qualified_name);
-            call.edge.line >= span.start_line && call.edge.line <= span.end_line && decorator.kind.is_outside() && PROPERTY_DECORATORS.contains(&last)
+            let last =
+                decorator.qualified_name.rsplit('.').next().unwrap_or(&decorator.qualified_name);
+            call.edge.line >= span.start_line
+                && call.edge.line <= span.end_line
+                && decorator.kind.is_outside()
+                && PROPERTY_DECORATORS.contains(&last)
         })
     }
 
     /// A method of an impl of a trait the language invokes implicitly, or of an outside trait
     /// (its code calls the method); a crate's `main`.
-    fn rust_findings(&self, subject: SymbolIndex, parent: Option<SymbolIndex>, findings: &mut Findings) {
+    fn rust_findings(
+        &self,
+        subject: SymbolIndex,
+        parent: Option<SymbolIndex>,
+        findings: &mut Findings,
+    ) {
         let symbol = self.symbol(subject);
-        if findings.entry_points_count && symbol.name == "main" && symbol.kind == SymbolKind::Function && parent.is_some_and(|parent| self.symbol(parent).parent.is_none()) {
-            findings.outside.push(format!("{} is the program's entry point", symbol.qualified_name));
+        if findings.entry_points_count
+            && symbol.name == "main"
+            && symbol.kind == SymbolKind::Function
+            && parent.is_some_and(|parent| self.symbol(parent).parent.is_none())
+        {
+            findings
+                .outside
+                .push(format!("{} is the program's entry point", symbol.qualified_name));
         }
-        let Some(block) = parent.filter(|parent| self.symbol(*parent).kind == SymbolKind::Impl) else { return };
+        let Some(block) = parent.filter(|parent| self.symbol(*parent).kind == SymbolKind::Impl)
+        else {
+            return;
+        };
         let Some(trait_name) = impl_trait_name(&self.symbol(block).name) else { return };
         if let Some(how) = rust_implicit_traits().get(trait_name) {
             findings.implicit.push(format!("{} ({trait_name}): {how}", symbol.qualified_name));
@@ -296,14 +427,31 @@ impl Snapshot {
         // The trait as resolved: an IMPLEMENTS edge on the impl's line, from the type (or
         // from the impl, when its type is not seen).
         let impl_line = self.symbol(block).span.start_line;
-        let holders = [Some(block), self.symbol(block).parent.and_then(|holder| self.index_of(holder)), self.containing(block)];
+        let holders = [
+            Some(block),
+            self.symbol(block).parent.and_then(|holder| self.index_of(holder)),
+            self.containing(block),
+        ];
         let implemented = holders
             .into_iter()
             .flatten()
-            .flat_map(|holder| self.outgoing(holder, &[EdgeKind::Implements]).filter(move |edge| edge.edge.line == impl_line).map(|edge| edge.target))
-            .find(|target| self.symbol(*target).name == trait_name || self.symbol(*target).qualified_name.ends_with(trait_name));
-        if let Some(implemented) = implemented.filter(|implemented| self.symbol(*implemented).kind.is_outside()) {
-            findings.outside.push(format!("{} implements {}, outside the project, whose code may call it", symbol.qualified_name, self.symbol(implemented).qualified_name));
+            .flat_map(|holder| {
+                self.outgoing(holder, &[EdgeKind::Implements])
+                    .filter(move |edge| edge.edge.line == impl_line)
+                    .map(|edge| edge.target)
+            })
+            .find(|target| {
+                self.symbol(*target).name == trait_name
+                    || self.symbol(*target).qualified_name.ends_with(trait_name)
+            });
+        if let Some(implemented) =
+            implemented.filter(|implemented| self.symbol(*implemented).kind.is_outside())
+        {
+            findings.outside.push(format!(
+                "{} implements {}, outside the project, whose code may call it",
+                symbol.qualified_name,
+                self.symbol(implemented).qualified_name
+            ));
         }
     }
 

@@ -18,7 +18,9 @@ impl Snapshot {
     /// (`caller` is a Python module or class).
     pub(crate) fn import_time_module(&self, caller: SymbolIndex) -> Option<SymbolIndex> {
         let symbol = self.symbol(caller);
-        if symbol.language != Language::Python || !matches!(symbol.kind, SymbolKind::Module | SymbolKind::Class) {
+        if symbol.language != Language::Python
+            || !matches!(symbol.kind, SymbolKind::Module | SymbolKind::Class)
+        {
             return None;
         }
         let mut current = caller;
@@ -41,16 +43,28 @@ impl Snapshot {
             for module in level {
                 let path = self.symbol(module).path.as_str();
                 let files: Vec<&str> = match path.strip_suffix("conftest.py") {
-                    Some(folder) if folder.is_empty() || folder.ends_with('/') => self.files_under(folder),
+                    Some(folder) if folder.is_empty() || folder.ends_with('/') => {
+                        self.files_under(folder)
+                    }
                     _ => vec![path],
                 };
                 for file in files {
-                    tests.extend(self.symbols_in_file(file).iter().copied().filter(|symbol| self.symbol(*symbol).is_test && self.symbol(*symbol).kind.is_callable()).map(|test| (test, hops)));
+                    tests.extend(
+                        self.symbols_in_file(file)
+                            .iter()
+                            .copied()
+                            .filter(|symbol| {
+                                self.symbol(*symbol).is_test
+                                    && self.symbol(*symbol).kind.is_callable()
+                            })
+                            .map(|test| (test, hops)),
+                    );
                 }
                 for symbol in self.symbols_in_file(path) {
                     for edge in self.incoming(*symbol, &[EdgeKind::Imports]) {
                         let importer = edge.source;
-                        if self.symbol(importer).kind == SymbolKind::Module && seen.insert(importer) {
+                        if self.symbol(importer).kind == SymbolKind::Module && seen.insert(importer)
+                        {
                             next.push(importer);
                         }
                     }
@@ -67,7 +81,11 @@ impl Snapshot {
         let mut files: Vec<&str> = self
             .symbols()
             .iter()
-            .filter(|symbol| symbol.kind == SymbolKind::Module && symbol.language == Language::Python && symbol.path.starts_with(folder))
+            .filter(|symbol| {
+                symbol.kind == SymbolKind::Module
+                    && symbol.language == Language::Python
+                    && symbol.path.starts_with(folder)
+            })
             .map(|symbol| symbol.path.as_str())
             .collect();
         files.sort_unstable();

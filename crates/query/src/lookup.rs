@@ -25,7 +25,9 @@ impl Snapshot {
     /// 3 name substring, 4 qualified-name substring.
     pub fn lookup(&self, query: &str, folder: Option<&str>, page: PageRequest) -> LookupAnswer {
         let needle = query.trim().to_lowercase();
-        let folder = folder.map(|folder| folder.trim_end_matches('/').to_string()).filter(|folder| !folder.is_empty() && folder != ".");
+        let folder = folder
+            .map(|folder| folder.trim_end_matches('/').to_string())
+            .filter(|folder| !folder.is_empty() && folder != ".");
         let mut items: Vec<LookupItem> = Vec::new();
         let dotted_suffix = format!(".{needle}");
         let pathed_suffix = format!("::{needle}");
@@ -43,7 +45,10 @@ impl Snapshot {
                 let (name, qualified_name) = &self.lowercase_names[index];
                 let rank = if *name == needle {
                     0
-                } else if qualified_name.ends_with(&dotted_suffix) || qualified_name.ends_with(&pathed_suffix) || *qualified_name == needle {
+                } else if qualified_name.ends_with(&dotted_suffix)
+                    || qualified_name.ends_with(&pathed_suffix)
+                    || *qualified_name == needle
+                {
                     1
                 } else if name.starts_with(&needle) {
                     2
@@ -60,8 +65,15 @@ impl Snapshot {
         items.sort_by(|a, b| {
             a.rank
                 .cmp(&b.rank)
-                .then_with(|| self.symbol(a.index).qualified_name.len().cmp(&self.symbol(b.index).qualified_name.len()))
-                .then_with(|| self.symbol(a.index).qualified_name.cmp(&self.symbol(b.index).qualified_name))
+                .then_with(|| {
+                    self.symbol(a.index)
+                        .qualified_name
+                        .len()
+                        .cmp(&self.symbol(b.index).qualified_name.len())
+                })
+                .then_with(|| {
+                    self.symbol(a.index).qualified_name.cmp(&self.symbol(b.index).qualified_name)
+                })
         });
         let total = items.len();
         let (items, next_cursor) = page.apply(items);

@@ -36,26 +36,59 @@ pub struct NeighbourAnswer {
 }
 
 impl Snapshot {
-    pub fn neighbours(&self, subject: SymbolIndex, kind: NeighbourKind, page: PageRequest) -> NeighbourAnswer {
+    pub fn neighbours(
+        &self,
+        subject: SymbolIndex,
+        kind: NeighbourKind,
+        page: PageRequest,
+    ) -> NeighbourAnswer {
         let mut items: Vec<NeighbourItem> = Vec::new();
         let site = |edge: crate::snapshot::IndexedEdge<'_>| self.symbol(edge.source).path.clone();
         match kind {
             NeighbourKind::Callers => {
                 for edge in self.incoming(subject, &[EdgeKind::Calls]) {
-                    items.push(NeighbourItem { index: edge.source, direction: "calls", site_path: site(edge), site_line: edge.edge.line, confidence: edge.edge.confidence, rule: edge.edge.rule });
+                    items.push(NeighbourItem {
+                        index: edge.source,
+                        direction: "calls",
+                        site_path: site(edge),
+                        site_line: edge.edge.line,
+                        confidence: edge.edge.confidence,
+                        rule: edge.edge.rule,
+                    });
                 }
             }
             NeighbourKind::Callees => {
                 for edge in self.outgoing(subject, &[EdgeKind::Calls]) {
-                    items.push(NeighbourItem { index: edge.target, direction: "called", site_path: site(edge), site_line: edge.edge.line, confidence: edge.edge.confidence, rule: edge.edge.rule });
+                    items.push(NeighbourItem {
+                        index: edge.target,
+                        direction: "called",
+                        site_path: site(edge),
+                        site_line: edge.edge.line,
+                        confidence: edge.edge.confidence,
+                        rule: edge.edge.rule,
+                    });
                 }
             }
             NeighbourKind::Imports => {
                 for edge in self.outgoing(subject, &[EdgeKind::Imports]) {
-                    items.push(NeighbourItem { index: edge.target, direction: "imports", site_path: site(edge), site_line: edge.edge.line, confidence: edge.edge.confidence, rule: edge.edge.rule });
+                    items.push(NeighbourItem {
+                        index: edge.target,
+                        direction: "imports",
+                        site_path: site(edge),
+                        site_line: edge.edge.line,
+                        confidence: edge.edge.confidence,
+                        rule: edge.edge.rule,
+                    });
                 }
                 for edge in self.incoming(subject, &[EdgeKind::Imports]) {
-                    items.push(NeighbourItem { index: edge.source, direction: "imported_by", site_path: site(edge), site_line: edge.edge.line, confidence: edge.edge.confidence, rule: edge.edge.rule });
+                    items.push(NeighbourItem {
+                        index: edge.source,
+                        direction: "imported_by",
+                        site_path: site(edge),
+                        site_line: edge.edge.line,
+                        confidence: edge.edge.confidence,
+                        rule: edge.edge.rule,
+                    });
                 }
                 // `from module import name` imports the module's member: its importers import
                 // the module too.
@@ -63,7 +96,14 @@ impl Snapshot {
                     for member in self.children(subject).collect::<Vec<_>>() {
                         for edge in self.incoming(member, &[EdgeKind::Imports]) {
                             if edge.source != subject {
-                                items.push(NeighbourItem { index: edge.source, direction: "imported_by", site_path: site(edge), site_line: edge.edge.line, confidence: edge.edge.confidence, rule: edge.edge.rule });
+                                items.push(NeighbourItem {
+                                    index: edge.source,
+                                    direction: "imported_by",
+                                    site_path: site(edge),
+                                    site_line: edge.edge.line,
+                                    confidence: edge.edge.confidence,
+                                    rule: edge.edge.rule,
+                                });
                             }
                         }
                     }
@@ -77,7 +117,12 @@ impl Snapshot {
                 .then(a.site_line.cmp(&b.site_line))
         });
         // One item per importer and line (`from m import a, b` names the module twice).
-        items.dedup_by(|a, b| a.index == b.index && a.direction == b.direction && a.site_path == b.site_path && a.site_line == b.site_line);
+        items.dedup_by(|a, b| {
+            a.index == b.index
+                && a.direction == b.direction
+                && a.site_path == b.site_path
+                && a.site_line == b.site_line
+        });
         let total = items.len();
         let completeness = match kind {
             NeighbourKind::Callers => self.callers_completeness(subject, &items),
@@ -90,7 +135,11 @@ impl Snapshot {
 
     /// Unresolved sites that call this symbol's name, uncertain edges among the callers, and
     /// files of its language that were never parsed.
-    pub(crate) fn callers_completeness(&self, subject: SymbolIndex, items: &[NeighbourItem]) -> Completeness {
+    pub(crate) fn callers_completeness(
+        &self,
+        subject: SymbolIndex,
+        items: &[NeighbourItem],
+    ) -> Completeness {
         let mut causes = self.unresolved_causes(&[subject]);
         causes.extend(self.hidden_caller_causes(&[subject], false));
         let uncertain = items.iter().filter(|item| is_uncertain(item.rule)).count();
@@ -104,12 +153,23 @@ impl Snapshot {
     fn callees_completeness(&self, subject: SymbolIndex, items: &[NeighbourItem]) -> Completeness {
         let mut causes = Vec::new();
         let id = self.symbol(subject).id;
-        let unbound: Vec<&tether_model::UnresolvedCall> = self.unresolved().iter().filter(|call| call.caller == id && call.reason != tether_model::UnresolvedReason::NoProjectSymbolNamed).collect();
+        let unbound: Vec<&tether_model::UnresolvedCall> = self
+            .unresolved()
+            .iter()
+            .filter(|call| {
+                call.caller == id
+                    && call.reason != tether_model::UnresolvedReason::NoProjectSymbolNamed
+            })
+            .collect();
         if !unbound.is_empty() {
             causes.push(CompletenessCause::UnresolvedCallSites {
                 name: String::new(),
                 count: unbound.len(),
-                examples: unbound.iter().take(MAX_CAUSE_EXAMPLES).map(|call| (call.path.clone(), call.line, call.callee_text.clone())).collect(),
+                examples: unbound
+                    .iter()
+                    .take(MAX_CAUSE_EXAMPLES)
+                    .map(|call| (call.path.clone(), call.line, call.callee_text.clone()))
+                    .collect(),
             });
         }
         let uncertain = items.iter().filter(|item| is_uncertain(item.rule)).count();
@@ -133,7 +193,8 @@ impl Snapshot {
 
     /// Unresolved call sites whose callee name is one of these symbols' names.
     pub(crate) fn unresolved_causes(&self, subjects: &[SymbolIndex]) -> Vec<CompletenessCause> {
-        let mut names: Vec<&str> = subjects.iter().map(|subject| self.symbol(*subject).name.as_str()).collect();
+        let mut names: Vec<&str> =
+            subjects.iter().map(|subject| self.symbol(*subject).name.as_str()).collect();
         names.sort_unstable();
         names.dedup();
         let mut causes = Vec::new();
@@ -156,7 +217,10 @@ impl Snapshot {
         let unparsed: Vec<&String> = self
             .files_with_problems
             .iter()
-            .filter(|path| tether_model::Language::from_path(path) == Some(language) && self.skipped_files.contains(*path))
+            .filter(|path| {
+                tether_model::Language::from_path(path) == Some(language)
+                    && self.skipped_files.contains(*path)
+            })
             .collect();
         (!unparsed.is_empty()).then(|| CompletenessCause::UnparsedFiles {
             count: unparsed.len(),
@@ -167,5 +231,11 @@ impl Snapshot {
 
 /// Edges that may not hold at run time.
 pub(crate) fn is_uncertain(rule: ResolutionRule) -> bool {
-    matches!(rule, ResolutionRule::DynamicDispatch | ResolutionRule::Ambiguous | ResolutionRule::NameOnly | ResolutionRule::Callback)
+    matches!(
+        rule,
+        ResolutionRule::DynamicDispatch
+            | ResolutionRule::Ambiguous
+            | ResolutionRule::NameOnly
+            | ResolutionRule::Callback
+    )
 }

@@ -17,10 +17,19 @@ impl PageRequest {
     pub fn new(cursor: Option<&str>, limit: Option<usize>) -> Result<PageRequest, String> {
         let offset = match cursor {
             None | Some("") => 0,
-            Some(cursor) => cursor.strip_prefix("o:").and_then(|offset| offset.parse().ok()).ok_or_else(|| format!("invalid cursor {cursor:?}; pass the next_cursor of a previous answer"))?,
+            Some(cursor) => cursor
+                .strip_prefix("o:")
+                .and_then(|offset| offset.parse().ok())
+                .ok_or_else(|| {
+                    format!("invalid cursor {cursor:?}; pass the next_cursor of a previous answer")
+                })?,
         };
         if limit == Some(0) {
-            return Err(format!("limit must be 1 to {} (omit it for {})", PageRequest::MAX_LIMIT, PageRequest::DEFAULT_LIMIT));
+            return Err(format!(
+                "limit must be 1 to {} (omit it for {})",
+                PageRequest::MAX_LIMIT,
+                PageRequest::DEFAULT_LIMIT
+            ));
         }
         let limit = limit.unwrap_or(PageRequest::DEFAULT_LIMIT).clamp(1, PageRequest::MAX_LIMIT);
         Ok(PageRequest { offset, limit })
@@ -86,7 +95,12 @@ pub enum CompletenessCause {
     /// The subject (or `escaped` of the subjects) was used as a value (passed, stored,
     /// returned, decorated; `escapes` says where), and `count` unresolved calls through values
     /// (`callback()`, `handlers[k]()`) may call it (`examples`).
-    EscapedValue { count: usize, escaped: usize, escapes: Vec<(String, u32, String)>, examples: Vec<(String, u32, String)> },
+    EscapedValue {
+        count: usize,
+        escaped: usize,
+        escapes: Vec<(String, u32, String)>,
+        examples: Vec<(String, u32, String)>,
+    },
     /// The language calls it without a call expression (`__eq__` on `==`, `Display::fmt` in
     /// `format!`): `count` subjects, each example saying how.
     ImplicitInvocation { count: usize, examples: Vec<String> },

@@ -12,15 +12,30 @@ const PHASES: [&str; 3] = ["|run", "|setup", "|teardown"];
 impl Snapshot {
     /// The tests whose recorded execution covered any line of these symbols, each once, with
     /// whether the evidence for that symbol's file is stale (the file changed since).
-    pub(crate) fn tests_executing(&self, symbols: &[SymbolIndex], evidence: &RuntimeEvidence) -> Vec<(SymbolIndex, bool)> {
+    pub(crate) fn tests_executing(
+        &self,
+        symbols: &[SymbolIndex],
+        evidence: &RuntimeEvidence,
+    ) -> Vec<(SymbolIndex, bool)> {
         let mut found: Vec<(SymbolIndex, bool)> = Vec::new();
         let mut contexts_seen = std::collections::HashMap::new();
         for symbol in symbols {
             let symbol = self.symbol(*symbol);
             let Some(file) = evidence.files.get(&symbol.path) else { continue };
-            let stale = self.graph.files.iter().find(|record| record.path == symbol.path).is_none_or(|record| record.content_hash != file.content_hash);
-            for context in evidence.contexts_executing(&symbol.path, symbol.span.start_line, symbol.span.end_line) {
-                let test = *contexts_seen.entry(context).or_insert_with(|| self.test_of_context(&evidence.contexts[context as usize]));
+            let stale = self
+                .graph
+                .files
+                .iter()
+                .find(|record| record.path == symbol.path)
+                .is_none_or(|record| record.content_hash != file.content_hash);
+            for context in evidence.contexts_executing(
+                &symbol.path,
+                symbol.span.start_line,
+                symbol.span.end_line,
+            ) {
+                let test = *contexts_seen
+                    .entry(context)
+                    .or_insert_with(|| self.test_of_context(&evidence.contexts[context as usize]));
                 let Some(test) = test else { continue };
                 match found.iter_mut().find(|(index, _)| *index == test) {
                     Some(entry) => entry.1 &= stale,
@@ -36,13 +51,15 @@ impl Snapshot {
     /// a Rust test as `tether coverage cargo` names it: the test crate's root file, then
     /// libtest's path of the test inside that crate (`src/lib.rs::glob::tests::matchrec1`).
     pub fn test_of_context(&self, context: &str) -> Option<SymbolIndex> {
-        let context = PHASES.iter().find_map(|phase| context.strip_suffix(phase)).unwrap_or(context);
+        let context =
+            PHASES.iter().find_map(|phase| context.strip_suffix(phase)).unwrap_or(context);
         let is_test = |index: &SymbolIndex| self.symbol(*index).is_test;
         if let Some((root_file, test_path)) = context.split_once(".rs::") {
             return self.rust_test_of_context(&format!("{root_file}.rs"), test_path);
         }
         if let Some((path, names)) = context.split_once("::") {
-            let names: Vec<&str> = names.split("::").map(|name| name.split('[').next().unwrap_or(name)).collect();
+            let names: Vec<&str> =
+                names.split("::").map(|name| name.split('[').next().unwrap_or(name)).collect();
             let suffix = names.join(".");
             return self.symbols_in_file(path).iter().copied().filter(is_test).find(|index| {
                 let qualified = &self.symbol(*index).qualified_name;
@@ -50,7 +67,9 @@ impl Snapshot {
             });
         }
         let segments: Vec<&str> = context.split('.').collect();
-        (0..segments.len()).find_map(|start| self.symbols_named(&segments[start..].join(".")).iter().copied().find(is_test))
+        (0..segments.len()).find_map(|start| {
+            self.symbols_named(&segments[start..].join(".")).iter().copied().find(is_test)
+        })
     }
 
     /// A Rust test by its crate root file and libtest path: the crate's module (the root
@@ -59,15 +78,32 @@ impl Snapshot {
     /// names otherwise).
     fn rust_test_of_context(&self, root_file: &str, test_path: &str) -> Option<SymbolIndex> {
         let is_test = |index: &SymbolIndex| self.symbol(*index).is_test;
-        let crate_module = self.symbols_in_file(root_file).iter().map(|index| self.symbol(*index)).filter(|symbol| symbol.kind == tether_model::SymbolKind::Module).min_by_key(|symbol| symbol.qualified_name.len());
+        let crate_module = self
+            .symbols_in_file(root_file)
+            .iter()
+            .map(|index| self.symbol(*index))
+            .filter(|symbol| symbol.kind == tether_model::SymbolKind::Module)
+            .min_by_key(|symbol| symbol.qualified_name.len());
         if let Some(crate_module) = crate_module {
-            if let Some(test) = self.symbols_named(&format!("{}::{test_path}", crate_module.qualified_name)).iter().copied().find(is_test) {
+            if let Some(test) = self
+                .symbols_named(&format!("{}::{test_path}", crate_module.qualified_name))
+                .iter()
+                .copied()
+                .find(is_test)
+            {
                 return Some(test);
             }
         }
         let folder = root_file.rsplit_once('/').map_or("", |(folder, _)| folder);
         let suffix = format!("::{test_path}");
-        let mut found = self.by_path.iter().filter(|(path, _)| folder.is_empty() || path.starts_with(&format!("{folder}/"))).flat_map(|(_, symbols)| symbols.iter().copied()).filter(|index| is_test(index) && self.symbol(*index).qualified_name.ends_with(&suffix));
+        let mut found = self
+            .by_path
+            .iter()
+            .filter(|(path, _)| folder.is_empty() || path.starts_with(&format!("{folder}/")))
+            .flat_map(|(_, symbols)| symbols.iter().copied())
+            .filter(|index| {
+                is_test(index) && self.symbol(*index).qualified_name.ends_with(&suffix)
+            });
         let first = found.next()?;
         found.next().is_none().then_some(first)
     }

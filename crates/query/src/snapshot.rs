@@ -3,7 +3,9 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use tether_model::{Edge, EdgeKind, FileStatus, Graph, IndexMeta, Symbol, SymbolId, UnresolvedCall};
+use tether_model::{
+    Edge, EdgeKind, FileStatus, Graph, IndexMeta, Symbol, SymbolId, UnresolvedCall,
+};
 
 /// A symbol's position in [`Snapshot::symbols`].
 pub type SymbolIndex = u32;
@@ -16,7 +18,10 @@ struct Adjacency {
 }
 
 impl Adjacency {
-    fn build(node_count: usize, pairs: impl Iterator<Item = (SymbolIndex, u32)> + Clone) -> Adjacency {
+    fn build(
+        node_count: usize,
+        pairs: impl Iterator<Item = (SymbolIndex, u32)> + Clone,
+    ) -> Adjacency {
         let mut offsets = vec![0u32; node_count + 1];
         for (node, _) in pairs.clone() {
             offsets[node as usize + 1] += 1;
@@ -80,18 +85,35 @@ pub struct Snapshot {
 impl Snapshot {
     pub fn new(graph: Graph, meta: IndexMeta) -> Snapshot {
         let census = graph.census();
-        let by_id: HashMap<SymbolId, SymbolIndex> =
-            graph.symbols.iter().enumerate().map(|(index, symbol)| (symbol.id, index as SymbolIndex)).collect();
-        let edge_ends: Vec<Option<(SymbolIndex, SymbolIndex)>> =
-            graph.edges.iter().map(|edge| Some((*by_id.get(&edge.source)?, *by_id.get(&edge.target)?))).collect();
+        let by_id: HashMap<SymbolId, SymbolIndex> = graph
+            .symbols
+            .iter()
+            .enumerate()
+            .map(|(index, symbol)| (symbol.id, index as SymbolIndex))
+            .collect();
+        let edge_ends: Vec<Option<(SymbolIndex, SymbolIndex)>> = graph
+            .edges
+            .iter()
+            .map(|edge| Some((*by_id.get(&edge.source)?, *by_id.get(&edge.target)?)))
+            .collect();
         let node_count = graph.symbols.len();
-        let known = || edge_ends.iter().enumerate().filter_map(|(index, ends)| ends.map(|ends| (index as u32, ends)));
-        let outgoing = Adjacency::build(node_count, known().map(|(index, (source, _))| (source, index)));
-        let incoming = Adjacency::build(node_count, known().map(|(index, (_, target))| (target, index)));
+        let known = || {
+            edge_ends
+                .iter()
+                .enumerate()
+                .filter_map(|(index, ends)| ends.map(|ends| (index as u32, ends)))
+        };
+        let outgoing =
+            Adjacency::build(node_count, known().map(|(index, (source, _))| (source, index)));
+        let incoming =
+            Adjacency::build(node_count, known().map(|(index, (_, target))| (target, index)));
         let mut by_qualified_name: HashMap<String, Vec<SymbolIndex>> = HashMap::default();
         let mut by_path: HashMap<String, Vec<SymbolIndex>> = HashMap::default();
         for (index, symbol) in graph.symbols.iter().enumerate() {
-            by_qualified_name.entry(symbol.qualified_name.clone()).or_default().push(index as SymbolIndex);
+            by_qualified_name
+                .entry(symbol.qualified_name.clone())
+                .or_default()
+                .push(index as SymbolIndex);
             if !symbol.path.is_empty() {
                 by_path.entry(symbol.path.clone()).or_default().push(index as SymbolIndex);
             }
@@ -99,13 +121,20 @@ impl Snapshot {
         for symbols in by_path.values_mut() {
             symbols.sort_by_key(|index| graph.symbols[*index as usize].span.start_line);
         }
-        let lowercase_names = graph.symbols.iter().map(|symbol| (symbol.name.to_lowercase(), symbol.qualified_name.to_lowercase())).collect();
+        let lowercase_names = graph
+            .symbols
+            .iter()
+            .map(|symbol| (symbol.name.to_lowercase(), symbol.qualified_name.to_lowercase()))
+            .collect();
         let mut unresolved_by_name: HashMap<String, Vec<u32>> = HashMap::default();
         let mut unbound_values_by_name: HashMap<String, Vec<u32>> = HashMap::default();
         let mut value_calls: HashMap<tether_model::Language, Vec<u32>> = HashMap::default();
         for (index, call) in graph.unresolved.iter().enumerate() {
             if call.reason == tether_model::UnresolvedReason::ValueReference {
-                unbound_values_by_name.entry(call.callee_name.clone()).or_default().push(index as u32);
+                unbound_values_by_name
+                    .entry(call.callee_name.clone())
+                    .or_default()
+                    .push(index as u32);
                 continue;
             }
             if crate::hidden_callers::is_value_call(call.reason) {
@@ -123,17 +152,26 @@ impl Snapshot {
             .diagnostics
             .iter()
             .filter(|diagnostic| {
-                diagnostic.kind == tether_model::DiagnosticKind::Binary || (diagnostic.kind == tether_model::DiagnosticKind::NotUtf8 && diagnostic.path.ends_with(".rs"))
+                diagnostic.kind == tether_model::DiagnosticKind::Binary
+                    || (diagnostic.kind == tether_model::DiagnosticKind::NotUtf8
+                        && diagnostic.path.ends_with(".rs"))
             })
             .map(|diagnostic| diagnostic.path.as_str())
             .collect();
         let skipped_files = graph
             .files
             .iter()
-            .filter(|file| file.status == FileStatus::Skipped && !cannot_be_source.contains(file.path.as_str()))
+            .filter(|file| {
+                file.status == FileStatus::Skipped && !cannot_be_source.contains(file.path.as_str())
+            })
             .map(|file| file.path.clone())
             .collect();
-        let files_with_problems = graph.files.iter().filter(|file| file.status != FileStatus::Parsed).map(|file| file.path.clone()).collect();
+        let files_with_problems = graph
+            .files
+            .iter()
+            .filter(|file| file.status != FileStatus::Parsed)
+            .map(|file| file.path.clone())
+            .collect();
         Snapshot {
             meta,
             graph,
@@ -166,7 +204,8 @@ impl Snapshot {
     }
 
     fn indexed_edge(&self, index: u32) -> IndexedEdge<'_> {
-        let (source, target) = self.edge_ends[index as usize].expect("adjacency holds only edges with known ends");
+        let (source, target) =
+            self.edge_ends[index as usize].expect("adjacency holds only edges with known ends");
         IndexedEdge { edge: &self.graph.edges[index as usize], source, target }
     }
 
@@ -175,13 +214,29 @@ impl Snapshot {
     }
 
     /// Edges leaving a symbol, of the given kinds.
-    pub fn outgoing<'a>(&'a self, node: SymbolIndex, kinds: &'a [EdgeKind]) -> impl Iterator<Item = IndexedEdge<'a>> + 'a {
-        self.outgoing.of(node).iter().map(|edge| self.indexed_edge(*edge)).filter(move |edge| kinds.contains(&edge.edge.kind))
+    pub fn outgoing<'a>(
+        &'a self,
+        node: SymbolIndex,
+        kinds: &'a [EdgeKind],
+    ) -> impl Iterator<Item = IndexedEdge<'a>> + 'a {
+        self.outgoing
+            .of(node)
+            .iter()
+            .map(|edge| self.indexed_edge(*edge))
+            .filter(move |edge| kinds.contains(&edge.edge.kind))
     }
 
     /// Edges arriving at a symbol, of the given kinds.
-    pub fn incoming<'a>(&'a self, node: SymbolIndex, kinds: &'a [EdgeKind]) -> impl Iterator<Item = IndexedEdge<'a>> + 'a {
-        self.incoming.of(node).iter().map(|edge| self.indexed_edge(*edge)).filter(move |edge| kinds.contains(&edge.edge.kind))
+    pub fn incoming<'a>(
+        &'a self,
+        node: SymbolIndex,
+        kinds: &'a [EdgeKind],
+    ) -> impl Iterator<Item = IndexedEdge<'a>> + 'a {
+        self.incoming
+            .of(node)
+            .iter()
+            .map(|edge| self.indexed_edge(*edge))
+            .filter(move |edge| kinds.contains(&edge.edge.kind))
     }
 
     /// The symbols a symbol syntactically contains (methods of a class, items of a module).

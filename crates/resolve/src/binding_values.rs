@@ -40,76 +40,128 @@ thread_local! {
 impl Resolver<'_> {
     /// The value a binding holds: an instance of a project type, when that type is visible.
     /// Memoized per thread: the same binding is typed once, not at every use.
-    pub(crate) fn binding_denotation(&self, scope: Sym, binding: &Binding, language: Language) -> Option<Denotation> {
+    pub(crate) fn binding_denotation(
+        &self,
+        scope: Sym,
+        binding: &Binding,
+        language: Language,
+    ) -> Option<Denotation> {
         let key = (scope, binding as *const Binding as usize);
-        if let Some(cached) = BINDING_TYPES.with(|cache| cache.borrow_mut().get(self.generation, key)) {
+        if let Some(cached) =
+            BINDING_TYPES.with(|cache| cache.borrow_mut().get(self.generation, key))
+        {
             return cached;
         }
         // The binding's value sees the bindings in force where the binding starts.
         // Typing a value may type other bindings (`let y = x?;`): the shared nesting depth
         // ends cycles such as a name bound from itself in an outer scope.
-        let typed = crate::bindings_in_force::with_use_position(scope, binding.visible_from, || {
-            let _nesting = crate::calls::NestingGuard::enter()?;
-            self.value_denotation(scope, binding, language)
-        });
+        let typed =
+            crate::bindings_in_force::with_use_position(scope, binding.visible_from, || {
+                let _nesting = crate::calls::NestingGuard::enter()?;
+                self.value_denotation(scope, binding, language)
+            });
         // A miss may come from the nesting limit deep inside; only misses seen at the top
         // level (where the limit is furthest) are remembered.
         if typed.is_some() || crate::calls::typing_nesting() == 0 {
-            BINDING_TYPES.with(|cache| cache.borrow_mut().insert(self.generation, key, typed.clone()));
+            BINDING_TYPES
+                .with(|cache| cache.borrow_mut().insert(self.generation, key, typed.clone()));
         }
         typed
     }
 
     /// The value a binding's right-hand side denotes (uncached; see [`Self::binding_denotation`]).
-    fn value_denotation(&self, scope: Sym, binding: &Binding, language: Language) -> Option<Denotation> {
+    fn value_denotation(
+        &self,
+        scope: Sym,
+        binding: &Binding,
+        language: Language,
+    ) -> Option<Denotation> {
         self.value_of(scope, &binding.value, &binding.name, language)
     }
 
     /// What `value` denotes in `scope`; `name` is the bound name (pytest fixtures go by it).
-    fn value_of(&self, scope: Sym, value: &BindingValue, name: &str, language: Language) -> Option<Denotation> {
+    fn value_of(
+        &self,
+        scope: Sym,
+        value: &BindingValue,
+        name: &str,
+        language: Language,
+    ) -> Option<Denotation> {
         match value {
-            BindingValue::Type { path, is_dyn, arguments } => self.written_type(scope, path, *is_dyn, arguments, language),
+            BindingValue::Type { path, is_dyn, arguments } => {
+                self.written_type(scope, path, *is_dyn, arguments, language)
+            }
             BindingValue::CallResult(callee) => self.call_result_type(scope, callee, language),
-            BindingValue::EnteredContext(callee) => self.entered_context_value(scope, callee, language),
-            BindingValue::Expression(receiver) => self.receiver_value(scope, receiver, language).map(|resolved| resolved.denotation),
+            BindingValue::EnteredContext(callee) => {
+                self.entered_context_value(scope, callee, language)
+            }
+            BindingValue::Expression(receiver) => {
+                self.receiver_value(scope, receiver, language).map(|resolved| resolved.denotation)
+            }
             BindingValue::ElementOf(receiver) => {
                 let iterated = self.receiver_value(scope, receiver, language)?.denotation;
                 // `for child in node.children()` over a project iterator.
                 let iterated = self.as_std_iterator(&iterated, None).unwrap_or(iterated);
                 crate::value_types::element_of(&iterated)
             }
-            BindingValue::ClosureParameter { receiver, method, argument, parameter } => match self.receiver_value(scope, receiver, language)?.denotation {
-                Denotation::Wrapped { wrapper, inner } if wrapper.closure_parameter_is_element(method, *parameter) => Some(*inner),
-                // `acc.add(…, |builder| …)`: what the project method passes its closure.
-                instance @ Denotation::Instance { .. } if language == Language::Rust => self.method_closure_parameter(&instance, method, *argument, *parameter).or_else(|| {
-                    // `children.map(|it| …)` on a project iterator: the closure gets its item.
-                    match self.as_std_iterator(&instance, Some(method))? {
-                        Denotation::Wrapped { wrapper, inner } if wrapper.closure_parameter_is_element(method, *parameter) => Some(*inner).filter(|item| *item != Denotation::UntypedLocal),
-                        _ => None,
+            BindingValue::ClosureParameter { receiver, method, argument, parameter } => {
+                match self.receiver_value(scope, receiver, language)?.denotation {
+                    Denotation::Wrapped { wrapper, inner }
+                        if wrapper.closure_parameter_is_element(method, *parameter) =>
+                    {
+                        Some(*inner)
                     }
-                }),
-                _ => None,
-            },
+                    // `acc.add(…, |builder| …)`: what the project method passes its closure.
+                    instance @ Denotation::Instance { .. } if language == Language::Rust => self
+                        .method_closure_parameter(&instance, method, *argument, *parameter)
+                        .or_else(|| {
+                            // `children.map(|it| …)` on a project iterator: the closure gets its item.
+                            match self.as_std_iterator(&instance, Some(method))? {
+                                Denotation::Wrapped { wrapper, inner }
+                                    if wrapper.closure_parameter_is_element(method, *parameter) =>
+                                {
+                                    Some(*inner).filter(|item| *item != Denotation::UntypedLocal)
+                                }
+                                _ => None,
+                            }
+                        }),
+                    _ => None,
+                }
+            }
             // All branches have one type: the first that is visible gives it.
             // (`None`, `Some(x)` or an untyped local say too little to decide.)
             BindingValue::BranchValues { values } => {
                 let typed = values.iter().filter_map(|(value, at)| {
-                    crate::bindings_in_force::with_use_position(scope, *at, || self.receiver_value(scope, value, language)).map(|typed| typed.denotation)
+                    crate::bindings_in_force::with_use_position(scope, *at, || {
+                        self.receiver_value(scope, value, language)
+                    })
+                    .map(|typed| typed.denotation)
                 });
                 first_informative_branch(typed)
             }
-            BindingValue::PathCallClosureParameter { function, argument, parameter } if language == Language::Rust => {
+            BindingValue::PathCallClosureParameter { function, argument, parameter }
+                if language == Language::Rust =>
+            {
                 self.path_call_closure_parameter(scope, function, *argument, *parameter)
             }
-            BindingValue::VariantField { variant, position } => self.variant_field_type(scope, variant, *position),
+            BindingValue::VariantField { variant, position } => {
+                self.variant_field_type(scope, variant, *position)
+            }
             BindingValue::NamedField { owner, field } => self.named_field_type(scope, owner, field),
             BindingValue::UntypedParameter => self.pytest_fixture_value(scope, name),
-            BindingValue::TupleElement { of, position } => match self.value_of(scope, of, name, language)? {
-                Denotation::Tuple(elements) => elements.get(*position as usize).cloned().filter(|element| *element != Denotation::UntypedLocal),
-                _ => None,
-            },
+            BindingValue::TupleElement { of, position } => {
+                match self.value_of(scope, of, name, language)? {
+                    Denotation::Tuple(elements) => elements
+                        .get(*position as usize)
+                        .cloned()
+                        .filter(|element| *element != Denotation::UntypedLocal),
+                    _ => None,
+                }
+            }
             // A field of type `T: Bound` read without the instance's arguments: its bound.
-            BindingValue::SelfTypeArgument { bound: Some(path), .. } => self.written_type(scope, path, true, &[], language),
+            BindingValue::SelfTypeArgument { bound: Some(path), .. } => {
+                self.written_type(scope, path, true, &[], language)
+            }
             BindingValue::Unknown
             | BindingValue::Collection(_)
             | BindingValue::GenericParameter { .. }
@@ -129,7 +181,9 @@ fn first_informative_branch(branches: impl Iterator<Item = Denotation>) -> Optio
         Denotation::UntypedLocal => true,
         Denotation::Wrapped { inner, .. } => **inner == Denotation::UntypedLocal,
         Denotation::Builtin(path) => matches!(path.as_str(), "None" | "Some" | "Ok" | "Err"),
-        Denotation::Tuple(elements) => elements.iter().all(|element| *element == Denotation::UntypedLocal),
+        Denotation::Tuple(elements) => {
+            elements.iter().all(|element| *element == Denotation::UntypedLocal)
+        }
         _ => false,
     };
     let mut chosen: Option<Denotation> = None;
@@ -139,7 +193,9 @@ fn first_informative_branch(branches: impl Iterator<Item = Denotation>) -> Optio
         }
         match (&mut chosen, branch) {
             (None, branch) => chosen = Some(branch),
-            (Some(Denotation::Tuple(known)), Denotation::Tuple(more)) if known.len() == more.len() => {
+            (Some(Denotation::Tuple(known)), Denotation::Tuple(more))
+                if known.len() == more.len() =>
+            {
                 for (slot, element) in known.iter_mut().zip(more) {
                     if *slot == Denotation::UntypedLocal {
                         *slot = element;
@@ -148,7 +204,8 @@ fn first_informative_branch(branches: impl Iterator<Item = Denotation>) -> Optio
             }
             _ => {}
         }
-        if !matches!(&chosen, Some(Denotation::Tuple(elements)) if elements.contains(&Denotation::UntypedLocal)) {
+        if !matches!(&chosen, Some(Denotation::Tuple(elements)) if elements.contains(&Denotation::UntypedLocal))
+        {
             break;
         }
     }

@@ -27,13 +27,20 @@ pub(crate) fn with_use_position<T>(scope: Sym, at: u32, work: impl FnOnce() -> T
 /// decides: the earlier ones, and the latest ones (several only when they start at the
 /// same byte). `None` when the use is in another scope (a function using a module's global)
 /// or when none is in force there (a loop using a name bound further down): any may be meant.
-pub(crate) fn bindings_in_force<'a>(scope: Sym, bindings: &[&'a Binding]) -> Option<(Vec<&'a Binding>, Vec<&'a Binding>)> {
+pub(crate) fn bindings_in_force<'a>(
+    scope: Sym,
+    bindings: &[&'a Binding],
+) -> Option<(Vec<&'a Binding>, Vec<&'a Binding>)> {
     let (use_scope, at) = USE_POSITION.with(Cell::get)?;
     if use_scope != scope {
         return None;
     }
     // The project index keeps each name's bindings sorted by where they start.
-    let mut in_force: Vec<&'a Binding> = bindings.iter().copied().filter(|binding| binding.visible_from < at && at <= binding.visible_to).collect();
+    let mut in_force: Vec<&'a Binding> = bindings
+        .iter()
+        .copied()
+        .filter(|binding| binding.visible_from < at && at <= binding.visible_to)
+        .collect();
     let latest_start = in_force.last()?.visible_from;
     let first_latest = in_force.partition_point(|binding| binding.visible_from < latest_start);
     let latest = in_force.split_off(first_latest);

@@ -42,12 +42,20 @@ impl Resolver<'_> {
             if let Some(last) = block.trait_path.as_ref().and_then(|path| path.last()) {
                 trait_names.insert(impl_sym, last.clone());
             }
-            let (Some(bound_path), Some(trait_sym)) = (&block.blanket_bound, self.impl_trait.get(&impl_sym)) else { continue };
+            let (Some(bound_path), Some(trait_sym)) =
+                (&block.blanket_bound, self.impl_trait.get(&impl_sym))
+            else {
+                continue;
+            };
             let scope = self.index.parent(impl_sym).unwrap_or(impl_sym);
             let bound = match bound_path.last() {
                 None => BlanketBound::Any,
                 Some(last) => match self.rust_path(scope, bound_path, false) {
-                    Ok(Resolved { denotation: Denotation::Symbol(bound_sym), .. }) if self.index.symbol(bound_sym).kind == SymbolKind::Trait => BlanketBound::Project(bound_sym),
+                    Ok(Resolved { denotation: Denotation::Symbol(bound_sym), .. })
+                        if self.index.symbol(bound_sym).kind == SymbolKind::Trait =>
+                    {
+                        BlanketBound::Project(bound_sym)
+                    }
                     Ok(Resolved { denotation: Denotation::Symbol(_), .. }) => continue,
                     _ => BlanketBound::Outside(last.clone()),
                 },
@@ -58,7 +66,12 @@ impl Resolver<'_> {
     }
 
     /// The provided method `name` of a blanket trait whose bound `type_sym` meets.
-    pub(crate) fn blanket_method(&self, type_sym: Sym, name: &str, language: Language) -> Option<Denotation> {
+    pub(crate) fn blanket_method(
+        &self,
+        type_sym: Sym,
+        name: &str,
+        language: Language,
+    ) -> Option<Denotation> {
         if language != Language::Rust || self.blanket_impls.is_empty() {
             return None;
         }
@@ -68,8 +81,14 @@ impl Resolver<'_> {
             if blanket.trait_sym == type_sym {
                 continue;
             }
-            let Some(method) = self.index.children_named(blanket.trait_sym, name).first().copied() else { continue };
-            if self.meets_bound(type_sym, &blanket.bound) && !methods.contains(&method) && self.trait_in_scope(use_scope, blanket.trait_sym) {
+            let Some(method) = self.index.children_named(blanket.trait_sym, name).first().copied()
+            else {
+                continue;
+            };
+            if self.meets_bound(type_sym, &blanket.bound)
+                && !methods.contains(&method)
+                && self.trait_in_scope(use_scope, blanket.trait_sym)
+            {
                 methods.push(method);
             }
         }
@@ -89,7 +108,11 @@ impl Resolver<'_> {
             let imports_it = self.index.imports_by_scope.get(&level).into_iter().flatten().any(|position| {
                 matches!(&self.import_results[*position as usize], Some(Resolved { denotation: Denotation::Symbol(imported), .. }) if *imported == trait_sym)
             });
-            if imports_it || self.imported_name(level, trait_name, 0).is_some_and(|found| found.denotation == Denotation::Symbol(trait_sym)) {
+            if imports_it
+                || self
+                    .imported_name(level, trait_name, 0)
+                    .is_some_and(|found| found.denotation == Denotation::Symbol(trait_sym))
+            {
                 return true;
             }
             if level == module {
@@ -105,13 +128,29 @@ impl Resolver<'_> {
         let is_trait = self.index.symbol(type_sym).kind == SymbolKind::Trait;
         match bound {
             BlanketBound::Any => true,
-            BlanketBound::Project(bound_trait) if is_trait => self.linearization(type_sym).contains(bound_trait),
-            BlanketBound::Project(bound_trait) => self.impls_of_type.get(&type_sym).into_iter().flatten().any(|impl_sym| self.impl_trait.get(impl_sym) == Some(bound_trait)),
-            BlanketBound::Outside(name) if is_trait => self.outside_bases.get(&type_sym).into_iter().flatten().any(|base| match base {
-                Denotation::External(path) | Denotation::Builtin(path) => path.rsplit("::").next() == Some(name.as_str()),
-                _ => false,
-            }),
-            BlanketBound::Outside(name) => self.impls_of_type.get(&type_sym).into_iter().flatten().any(|impl_sym| self.impl_trait_names.get(impl_sym) == Some(name)),
+            BlanketBound::Project(bound_trait) if is_trait => {
+                self.linearization(type_sym).contains(bound_trait)
+            }
+            BlanketBound::Project(bound_trait) => self
+                .impls_of_type
+                .get(&type_sym)
+                .into_iter()
+                .flatten()
+                .any(|impl_sym| self.impl_trait.get(impl_sym) == Some(bound_trait)),
+            BlanketBound::Outside(name) if is_trait => {
+                self.outside_bases.get(&type_sym).into_iter().flatten().any(|base| match base {
+                    Denotation::External(path) | Denotation::Builtin(path) => {
+                        path.rsplit("::").next() == Some(name.as_str())
+                    }
+                    _ => false,
+                })
+            }
+            BlanketBound::Outside(name) => self
+                .impls_of_type
+                .get(&type_sym)
+                .into_iter()
+                .flatten()
+                .any(|impl_sym| self.impl_trait_names.get(impl_sym) == Some(name)),
         }
     }
 }

@@ -14,7 +14,12 @@ use crate::RETURN_BINDING;
 impl Resolver<'_> {
     /// The type a call returns, when it is visibly a constructor: calling a class or struct,
     /// or a Rust associated function named like one (`new`, `default`, `with_*`, `from_*`).
-    pub(crate) fn call_result_type(&self, scope: Sym, callee: &CalleeExpr, language: Language) -> Option<Denotation> {
+    pub(crate) fn call_result_type(
+        &self,
+        scope: Sym,
+        callee: &CalleeExpr,
+        language: Language,
+    ) -> Option<Denotation> {
         // Typing a call may type a receiver, whose binding may be another call's result
         // (`let x = x.next()`): this depth, shared by the whole nest on this thread, ends it.
         let _nesting = NestingGuard::enter()?;
@@ -23,7 +28,14 @@ impl Resolver<'_> {
 
     /// Like [`Self::call_result_type`], with a method's receiver already typed (`known_receiver`)
     /// and the generic arguments the call writes (`f::<T>()`), if any.
-    pub(crate) fn call_result_type_given(&self, scope: Sym, callee: &CalleeExpr, language: Language, known_receiver: Option<Denotation>, written: &[tether_model::BindingValue]) -> Option<Denotation> {
+    pub(crate) fn call_result_type_given(
+        &self,
+        scope: Sym,
+        callee: &CalleeExpr,
+        language: Language,
+        known_receiver: Option<Denotation>,
+        written: &[tether_model::BindingValue],
+    ) -> Option<Denotation> {
         let _nesting = NestingGuard::enter()?;
         self.call_result_type_at_depth(scope, callee, language, 0, known_receiver, written)
     }
@@ -50,8 +62,13 @@ impl Resolver<'_> {
             // (`run_and_parse()`, a fixture), which hides a function of the same name.
             (Language::Python, CalleeExpr::Path(path)) => match path.split_last() {
                 // `items.pop()`, `table.values()`: a builtin container's method may give its element.
-                Some((name, receiver)) if !receiver.is_empty() => match self.receiver_value(scope, &Receiver::Path(receiver.to_vec()), language).map(|resolved| resolved.denotation) {
-                    Some(Denotation::Wrapped { wrapper, inner }) if wrapper.is_python() => return wrapper.method_result(&inner, name),
+                Some((name, receiver)) if !receiver.is_empty() => match self
+                    .receiver_value(scope, &Receiver::Path(receiver.to_vec()), language)
+                    .map(|resolved| resolved.denotation)
+                {
+                    Some(Denotation::Wrapped { wrapper, inner }) if wrapper.is_python() => {
+                        return wrapper.method_result(&inner, name)
+                    }
                     _ => self.python_path_in(scope, path, BindingUse::Allowed).ok()?,
                 },
                 _ => self.python_path_in(scope, path, BindingUse::Allowed).ok()?,
@@ -68,15 +85,37 @@ impl Resolver<'_> {
                     Err(_) => return self.conversion_result(scope, path),
                 }
             }
-            (Language::Python, CalleeExpr::Indexed(path)) => self.python_generic_class(scope, path)?,
+            (Language::Python, CalleeExpr::Indexed(path)) => {
+                self.python_generic_class(scope, path)?
+            }
             (_, CalleeExpr::Method { receiver, name }) => {
                 let receiver = match (known_receiver, receiver) {
                     (Some(known), _) => known,
-                    (None, Receiver::Call(inner)) => self.call_result_type_at_depth(scope, inner, language, depth + 1, None, &[])?,
-                    (None, Receiver::Path(path)) if language == Language::Rust || path.len() == 1 => self.receiver_value(scope, receiver, language)?.denotation,
-                    (None, Receiver::Try(_) | Receiver::Await(_) | Receiver::Ready(_) | Receiver::Deref(_) | Receiver::Adapted { .. } | Receiver::Turbofish { .. } | Receiver::Subscript(_) | Receiver::Fields { .. } | Receiver::Tuple(_)) => {
+                    (None, Receiver::Call(inner)) => self.call_result_type_at_depth(
+                        scope,
+                        inner,
+                        language,
+                        depth + 1,
+                        None,
+                        &[],
+                    )?,
+                    (None, Receiver::Path(path))
+                        if language == Language::Rust || path.len() == 1 =>
+                    {
                         self.receiver_value(scope, receiver, language)?.denotation
                     }
+                    (
+                        None,
+                        Receiver::Try(_)
+                        | Receiver::Await(_)
+                        | Receiver::Ready(_)
+                        | Receiver::Deref(_)
+                        | Receiver::Adapted { .. }
+                        | Receiver::Turbofish { .. }
+                        | Receiver::Subscript(_)
+                        | Receiver::Fields { .. }
+                        | Receiver::Tuple(_),
+                    ) => self.receiver_value(scope, receiver, language)?.denotation,
                     _ => return None,
                 };
                 let receiver = crate::value_types::method_receiver(&receiver, name).clone();
@@ -90,16 +129,29 @@ impl Resolver<'_> {
                 }
                 // A std adapter of a project iterator gives what std's does.
                 if language == Language::Rust {
-                    if let Some(Denotation::Wrapped { wrapper, inner }) = self.as_std_iterator(&receiver, Some(name)) {
+                    if let Some(Denotation::Wrapped { wrapper, inner }) =
+                        self.as_std_iterator(&receiver, Some(name))
+                    {
                         if wrapper.has_std_method(name) {
                             return wrapper.method_result(&inner, name);
                         }
                     }
                 }
-                let method = self.method_of_value(&Resolved { denotation: receiver.clone(), rule: ResolutionRule::TypedReceiver }, name, language).ok()?;
+                let method = self
+                    .method_of_value(
+                        &Resolved {
+                            denotation: receiver.clone(),
+                            rule: ResolutionRule::TypedReceiver,
+                        },
+                        name,
+                        language,
+                    )
+                    .ok()?;
                 // A derived or blanket std method of a project value: `clone` gives the same
                 // type; what `into` or `borrow` give is not visible.
-                if let (Denotation::Instance { .. }, Denotation::Builtin(_)) = (&receiver, &method.denotation) {
+                if let (Denotation::Instance { .. }, Denotation::Builtin(_)) =
+                    (&receiver, &method.denotation)
+                {
                     if crate::builtins::rust_std_trait_of_method(name).is_some() {
                         return matches!(name.as_str(), "clone" | "to_owned").then_some(receiver);
                     }
@@ -109,18 +161,36 @@ impl Resolver<'_> {
             _ => return None,
         };
         // `Type::default()` through a derived `Default` gives a `Type`.
-        if let (CalleeExpr::Path(path), Denotation::Builtin(target)) = (callee, &resolved.denotation) {
+        if let (CalleeExpr::Path(path), Denotation::Builtin(target)) =
+            (callee, &resolved.denotation)
+        {
             if target == "Default::default" && path.len() >= 2 && language == Language::Rust {
-                if let Ok(Resolved { denotation: Denotation::Symbol(type_sym), .. }) = self.rust_path(scope, &path[..path.len() - 1], false) {
-                    return self.index.symbol(type_sym).kind.is_type().then_some(Denotation::Instance { type_sym, is_dyn: false, arguments: Vec::new() });
+                if let Ok(Resolved { denotation: Denotation::Symbol(type_sym), .. }) =
+                    self.rust_path(scope, &path[..path.len() - 1], false)
+                {
+                    return self.index.symbol(type_sym).kind.is_type().then_some(
+                        Denotation::Instance { type_sym, is_dyn: false, arguments: Vec::new() },
+                    );
                 }
             }
         }
         let sym = match resolved.denotation {
             Denotation::Symbol(sym) => sym,
             // Calling an object of a project class calls its `__call__`.
-            Denotation::Instance { type_sym, is_dyn: false, .. } if language == Language::Python => {
-                match self.type_member(type_sym, "__call__", false, language, ResolutionRule::TypedReceiver).ok()?.denotation {
+            Denotation::Instance { type_sym, is_dyn: false, .. }
+                if language == Language::Python =>
+            {
+                match self
+                    .type_member(
+                        type_sym,
+                        "__call__",
+                        false,
+                        language,
+                        ResolutionRule::TypedReceiver,
+                    )
+                    .ok()?
+                    .denotation
+                {
                     Denotation::Symbol(method) => method,
                     _ => return None,
                 }
@@ -129,9 +199,18 @@ impl Resolver<'_> {
             // are outside the project too.
             Denotation::External(path) => return Some(Denotation::External(format!("{path}()"))),
             // `Some(x)`, `Ok(x)`, `Err(x)` build a std wrapper (of an element not known here).
-            Denotation::Builtin(path) if language == Language::Rust && matches!(path.as_str(), "Some" | "Ok" | "Err") => {
-                let wrapper = if path == "Some" { crate::value_types::Wrapper::Option } else { crate::value_types::Wrapper::Result };
-                return Some(Denotation::Wrapped { wrapper, inner: Box::new(Denotation::UntypedLocal) });
+            Denotation::Builtin(path)
+                if language == Language::Rust && matches!(path.as_str(), "Some" | "Ok" | "Err") =>
+            {
+                let wrapper = if path == "Some" {
+                    crate::value_types::Wrapper::Option
+                } else {
+                    crate::value_types::Wrapper::Result
+                };
+                return Some(Denotation::Wrapped {
+                    wrapper,
+                    inner: Box::new(Denotation::UntypedLocal),
+                });
             }
             // What a builtin call returns (`next(nodes)`, `String::from(s)`): marked as a call
             // result, like an outside call's.
@@ -140,7 +219,11 @@ impl Resolver<'_> {
         };
         let symbol = self.index.symbol(sym);
         if symbol.kind.is_type() {
-            return Some(Denotation::Instance { type_sym: sym, is_dyn: false, arguments: Vec::new() });
+            return Some(Denotation::Instance {
+                type_sym: sym,
+                is_dyn: false,
+                arguments: Vec::new(),
+            });
         }
         if symbol.kind.is_callable() {
             // `f::<T>()` where `f` returns its own parameter (`-> Option<N>`).
@@ -162,7 +245,8 @@ impl Resolver<'_> {
             || symbol.name.starts_with("new_")
             || symbol.name.starts_with("with_")
             || symbol.name.starts_with("from_");
-        if language == Language::Rust && symbol.kind == SymbolKind::Method && looks_like_constructor {
+        if language == Language::Rust && symbol.kind == SymbolKind::Method && looks_like_constructor
+        {
             let impl_sym = self.index.parent(sym)?;
             let type_sym = *self.impl_self_type.get(&impl_sym)?;
             return Some(Denotation::Instance { type_sym, is_dyn: false, arguments: Vec::new() });
@@ -178,26 +262,46 @@ impl Resolver<'_> {
         if prefix.is_empty() || !matches!(last.as_str(), "from" | "try_from") {
             return None;
         }
-        let Ok(Resolved { denotation: Denotation::Symbol(type_sym), .. }) = self.rust_path(scope, prefix, false) else { return None };
-        if !matches!(self.index.symbol(type_sym).kind, SymbolKind::Struct | SymbolKind::Enum | SymbolKind::Union) {
+        let Ok(Resolved { denotation: Denotation::Symbol(type_sym), .. }) =
+            self.rust_path(scope, prefix, false)
+        else {
+            return None;
+        };
+        if !matches!(
+            self.index.symbol(type_sym).kind,
+            SymbolKind::Struct | SymbolKind::Enum | SymbolKind::Union
+        ) {
             return None;
         }
         let instance = Denotation::Instance { type_sym, is_dyn: false, arguments: Vec::new() };
         Some(match last.as_str() {
             "from" => instance,
-            _ => Denotation::Wrapped { wrapper: crate::value_types::Wrapper::Result, inner: Box::new(instance) },
+            _ => Denotation::Wrapped {
+                wrapper: crate::value_types::Wrapper::Result,
+                inner: Box::new(instance),
+            },
         })
     }
 
     /// The declared return type of a function, when it names a project type (or `Self`).
-    pub(crate) fn declared_return_type(&self, function: Sym, language: Language) -> Option<Denotation> {
+    pub(crate) fn declared_return_type(
+        &self,
+        function: Sym,
+        language: Language,
+    ) -> Option<Denotation> {
         // The annotation, or else the first `return` whose value is visible.
         let bindings = self.index.bindings_named(function, RETURN_BINDING)?;
-        let typed = bindings.iter().find_map(|binding| self.binding_denotation(function, binding, language))?;
+        let typed = bindings
+            .iter()
+            .find_map(|binding| self.binding_denotation(function, binding, language))?;
         match typed {
             // A project type, a std wrapper of one, or a dependency's or the language's type
             // (`String`): calls on the latter are outside the project.
-            typed @ (Denotation::Instance { .. } | Denotation::Wrapped { .. } | Denotation::Tuple(_) | Denotation::External(_) | Denotation::Builtin(_)) => Some(typed),
+            typed @ (Denotation::Instance { .. }
+            | Denotation::Wrapped { .. }
+            | Denotation::Tuple(_)
+            | Denotation::External(_)
+            | Denotation::Builtin(_)) => Some(typed),
             _ => None,
         }
     }

@@ -17,7 +17,9 @@
 //! Python only. Bases in `queries/python/inert_outside_bases.txt` (typing, abc) never call
 //! back; builtin bases (`dict`, `Exception`) are not followed either.
 
-use tether_model::{CallSite, CalleeExpr, Edge, EdgeKind, FileFacts, Language, Receiver, ResolutionRule, SymbolKind};
+use tether_model::{
+    CallSite, CalleeExpr, Edge, EdgeKind, FileFacts, Language, Receiver, ResolutionRule, SymbolKind,
+};
 
 use crate::calls::CallTargets;
 use crate::denotation::{Denotation, Resolved};
@@ -36,7 +38,8 @@ fn data_lines(text: &'static str) -> impl Iterator<Item = &'static str> {
 
 /// The method an outside callable calls on an object passed to it, by the callable's name.
 fn outside_caller_method(qualified_name: &str) -> Option<&'static str> {
-    static CALLERS: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, &'static str>> = std::sync::OnceLock::new();
+    static CALLERS: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, &'static str>> =
+        std::sync::OnceLock::new();
     let callers = CALLERS.get_or_init(|| {
         data_lines(OUTSIDE_CALLERS)
             .filter_map(|line| {
@@ -55,7 +58,8 @@ const OUTSIDE_BASE_HOOKS: &str = include_str!("../../../queries/python/outside_b
 /// The hooks an outside method calls on its instance (`prefix*` for a prefix), by the
 /// method's qualified name (`Base.*` for every method of a base).
 fn outside_base_hooks(qualified_name: &str) -> Option<&'static [&'static str]> {
-    static HOOKS: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, Vec<&'static str>>> = std::sync::OnceLock::new();
+    static HOOKS: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, Vec<&'static str>>> =
+        std::sync::OnceLock::new();
     let hooks = HOOKS.get_or_init(|| {
         data_lines(OUTSIDE_BASE_HOOKS)
             .filter_map(|line| {
@@ -67,18 +71,31 @@ fn outside_base_hooks(qualified_name: &str) -> Option<&'static [&'static str]> {
     let qualified_name = qualified_name.replace("()", "");
     let qualified_name = qualified_name.as_str();
     let base = qualified_name.rsplit_once('.').map(|(base, _)| base);
-    hooks.get(qualified_name).or_else(|| base.and_then(|base| hooks.get(format!("{base}.*").as_str()))).map(Vec::as_slice)
+    hooks
+        .get(qualified_name)
+        .or_else(|| base.and_then(|base| hooks.get(format!("{base}.*").as_str())))
+        .map(Vec::as_slice)
 }
 
 fn is_inert_base(qualified_name: &str) -> bool {
     static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
     let names = NAMES.get_or_init(|| data_lines(INERT_OUTSIDE_BASES).collect());
-    names.iter().any(|name| qualified_name == *name || qualified_name.strip_prefix(name).is_some_and(|rest| rest.starts_with('.')))
+    names.iter().any(|name| {
+        qualified_name == *name
+            || qualified_name.strip_prefix(name).is_some_and(|rest| rest.starts_with('.'))
+    })
 }
 
 fn callback_edge(resolver: &Resolver<'_>, caller: Sym, target: Sym, line: u32) -> Edge {
     let rule = ResolutionRule::Callback;
-    Edge { kind: EdgeKind::Calls, source: resolver.index.symbol(caller).id, target: resolver.index.symbol(target).id, line, confidence: rule.confidence(), rule }
+    Edge {
+        kind: EdgeKind::Calls,
+        source: resolver.index.symbol(caller).id,
+        target: resolver.index.symbol(target).id,
+        line,
+        confidence: rule.confidence(),
+        rule,
+    }
 }
 
 impl Resolver<'_> {
@@ -115,16 +132,24 @@ impl Resolver<'_> {
     /// `cls.m()`), when visible.
     fn receiver_class(&self, caller: Sym, call: &CallSite) -> Option<Sym> {
         let receiver = match &call.callee {
-            CalleeExpr::Path(path) if path.len() >= 2 => self.python_path_in(caller, &path[..path.len() - 1], BindingUse::Allowed).ok()?,
-            CalleeExpr::Method { receiver: Receiver::Call(inner), .. } if **inner == CalleeExpr::Path(vec!["super".to_string()]) => {
+            CalleeExpr::Path(path) if path.len() >= 2 => {
+                self.python_path_in(caller, &path[..path.len() - 1], BindingUse::Allowed).ok()?
+            }
+            CalleeExpr::Method { receiver: Receiver::Call(inner), .. }
+                if **inner == CalleeExpr::Path(vec!["super".to_string()]) =>
+            {
                 return self.python_enclosing_class_of_method(caller);
             }
-            CalleeExpr::Method { receiver, .. } => self.receiver_value(caller, receiver, Language::Python)?,
+            CalleeExpr::Method { receiver, .. } => {
+                self.receiver_value(caller, receiver, Language::Python)?
+            }
             _ => return None,
         };
         match receiver.denotation {
             Denotation::Instance { type_sym, is_dyn: false, .. } => Some(type_sym),
-            Denotation::Symbol(class) if self.index.symbol(class).kind == SymbolKind::Class => Some(class),
+            Denotation::Symbol(class) if self.index.symbol(class).kind == SymbolKind::Class => {
+                Some(class)
+            }
             _ => None,
         }
     }
@@ -132,42 +157,94 @@ impl Resolver<'_> {
 
 /// The `callback` edges of a call bound outside the project whose receiver is a project
 /// object of a class with an outside base.
-pub(crate) fn outside_base_callbacks(resolver: &Resolver<'_>, caller: Sym, call: &CallSite, targets: &CallTargets) -> Vec<Edge> {
-    let CallTargets::Outside { qualified_name, is_builtin: false, .. } = targets else { return Vec::new() };
+pub(crate) fn outside_base_callbacks(
+    resolver: &Resolver<'_>,
+    caller: Sym,
+    call: &CallSite,
+    targets: &CallTargets,
+) -> Vec<Edge> {
+    let CallTargets::Outside { qualified_name, is_builtin: false, .. } = targets else {
+        return Vec::new();
+    };
     let Some(hooks) = outside_base_hooks(qualified_name) else { return Vec::new() };
-    let class = crate::bindings_in_force::with_use_position(caller, call.byte, || resolver.receiver_class(caller, call));
-    let Some(class) = class.filter(|class| resolver.has_calling_outside_base(*class)) else { return Vec::new() };
-    resolver.project_hooks(class, hooks).into_iter().filter(|method| *method != caller).map(|method| callback_edge(resolver, caller, method, call.line)).collect()
+    let class = crate::bindings_in_force::with_use_position(caller, call.byte, || {
+        resolver.receiver_class(caller, call)
+    });
+    let Some(class) = class.filter(|class| resolver.has_calling_outside_base(*class)) else {
+        return Vec::new();
+    };
+    resolver
+        .project_hooks(class, hooks)
+        .into_iter()
+        .filter(|method| *method != caller)
+        .map(|method| callback_edge(resolver, caller, method, call.line))
+        .collect()
 }
 
 /// The `callback` edges of one file's project objects passed to outside APIs that call them.
 pub(crate) fn escaping_instance_callbacks(resolver: &Resolver<'_>, file: &FileFacts) -> Vec<Edge> {
     let mut edges = Vec::new();
-    let arguments: Vec<&CallSite> = file.value_references.iter().filter(|reference| !reference.text.is_empty()).collect();
+    let arguments: Vec<&CallSite> =
+        file.value_references.iter().filter(|reference| !reference.text.is_empty()).collect();
     if arguments.is_empty() {
         return edges;
     }
     // The call each value is an argument of: same scope, line and callee text (looked up once
     // per file, and each receiving call resolved once).
-    let calls: rustc_hash::FxHashMap<(tether_model::SymbolId, u32, &str), &CallSite> =
-        file.calls.iter().rev().map(|call| ((call.caller, call.line, call.text.as_str()), call)).collect();
-    let mut called_methods: rustc_hash::FxHashMap<*const CallSite, Option<&'static str>> = rustc_hash::FxHashMap::default();
+    let calls: rustc_hash::FxHashMap<(tether_model::SymbolId, u32, &str), &CallSite> = file
+        .calls
+        .iter()
+        .rev()
+        .map(|call| ((call.caller, call.line, call.text.as_str()), call))
+        .collect();
+    let mut called_methods: rustc_hash::FxHashMap<*const CallSite, Option<&'static str>> =
+        rustc_hash::FxHashMap::default();
     for reference in arguments {
-        let (CalleeExpr::Path(path), Some(scope)) = (&reference.callee, resolver.index.sym_of(reference.caller)) else { continue };
-        let Some(receiving) = calls.get(&(reference.caller, reference.line, reference.text.as_str())) else { continue };
-        let method_name = *called_methods.entry(*receiving as *const CallSite).or_insert_with(|| method_called_by_receiver(resolver, scope, receiving));
+        let (CalleeExpr::Path(path), Some(scope)) =
+            (&reference.callee, resolver.index.sym_of(reference.caller))
+        else {
+            continue;
+        };
+        let Some(receiving) =
+            calls.get(&(reference.caller, reference.line, reference.text.as_str()))
+        else {
+            continue;
+        };
+        let method_name = *called_methods
+            .entry(*receiving as *const CallSite)
+            .or_insert_with(|| method_called_by_receiver(resolver, scope, receiving));
         let Some(method_name) = method_name else { continue };
-        let value = crate::bindings_in_force::with_use_position(scope, reference.byte, || resolver.python_path_in(scope, path, BindingUse::Allowed));
-        let Ok(Resolved { denotation: Denotation::Instance { type_sym, is_dyn: false, .. }, .. }) = value else { continue };
-        match resolver.type_member(type_sym, method_name, false, Language::Python, ResolutionRule::TypedReceiver) {
-            Ok(Resolved { denotation: Denotation::Symbol(method), .. }) if resolver.index.symbol(method).kind == SymbolKind::Method => {
+        let value = crate::bindings_in_force::with_use_position(scope, reference.byte, || {
+            resolver.python_path_in(scope, path, BindingUse::Allowed)
+        });
+        let Ok(Resolved {
+            denotation: Denotation::Instance { type_sym, is_dyn: false, .. }, ..
+        }) = value
+        else {
+            continue;
+        };
+        match resolver.type_member(
+            type_sym,
+            method_name,
+            false,
+            Language::Python,
+            ResolutionRule::TypedReceiver,
+        ) {
+            Ok(Resolved { denotation: Denotation::Symbol(method), .. })
+                if resolver.index.symbol(method).kind == SymbolKind::Method =>
+            {
                 edges.push(callback_edge(resolver, scope, method, reference.line));
             }
             // The method called is an outside base's (`CliRunner.invoke(cli)` calls a
             // `click.Group`'s `main`): the hooks it calls.
             Ok(Resolved { denotation: Denotation::External(outside_method), .. }) => {
                 let hooks = outside_base_hooks(&outside_method).unwrap_or_default();
-                edges.extend(resolver.project_hooks(type_sym, hooks).into_iter().map(|method| callback_edge(resolver, scope, method, reference.line)));
+                edges.extend(
+                    resolver
+                        .project_hooks(type_sym, hooks)
+                        .into_iter()
+                        .map(|method| callback_edge(resolver, scope, method, reference.line)),
+                );
             }
             _ => {}
         }
@@ -177,18 +254,33 @@ pub(crate) fn escaping_instance_callbacks(resolver: &Resolver<'_>, file: &FileFa
 
 /// The method a call's callee calls on the objects passed to it: an outside caller's (by
 /// `outside_callers.txt`), or that of the outside caller a constructed project class is built on.
-fn method_called_by_receiver(resolver: &Resolver<'_>, caller: Sym, call: &CallSite) -> Option<&'static str> {
+fn method_called_by_receiver(
+    resolver: &Resolver<'_>,
+    caller: Sym,
+    call: &CallSite,
+) -> Option<&'static str> {
     match resolver.resolve_call(caller, call, Language::Python) {
-        CallTargets::Outside { qualified_name, is_builtin: false, .. } => outside_caller_method(&qualified_name),
+        CallTargets::Outside { qualified_name, is_builtin: false, .. } => {
+            outside_caller_method(&qualified_name)
+        }
         CallTargets::Project(targets) => targets.iter().find_map(|(target, rule)| {
             if *rule != ResolutionRule::Constructor {
                 return None;
             }
-            let class = if resolver.index.symbol(*target).kind == SymbolKind::Class { *target } else { resolver.index.parent(*target)? };
-            resolver.linearization(class).iter().filter_map(|class| resolver.outside_bases.get(class)).flatten().find_map(|base| match base {
-                Denotation::External(name) => outside_caller_method(name),
-                _ => None,
-            })
+            let class = if resolver.index.symbol(*target).kind == SymbolKind::Class {
+                *target
+            } else {
+                resolver.index.parent(*target)?
+            };
+            resolver
+                .linearization(class)
+                .iter()
+                .filter_map(|class| resolver.outside_bases.get(class))
+                .flatten()
+                .find_map(|base| match base {
+                    Denotation::External(name) => outside_caller_method(name),
+                    _ => None,
+                })
         }),
         _ => None,
     }

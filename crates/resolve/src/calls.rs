@@ -1,7 +1,10 @@
 //! Binding one call site: its callee's structure resolved through scopes, imports and types,
 //! then turned into targets (constructors to `__init__`, ambiguity kept) or a reason.
 
-use tether_model::{CallOutcome, CallSite, CalleeExpr, Language, Receiver, ResolutionRule, SymbolKind, UnresolvedReason};
+use tether_model::{
+    CallOutcome, CallSite, CalleeExpr, Language, Receiver, ResolutionRule, SymbolKind,
+    UnresolvedReason,
+};
 
 use crate::builtins::is_rust_std_macro;
 use crate::denotation::{found, Denotation, Lookup, Resolved};
@@ -53,7 +56,11 @@ pub(crate) enum CallTargets {
     /// Project symbols, each with its rule.
     Project(Vec<(Sym, ResolutionRule)>),
     /// A target outside the project: its qualified name and whether it is a builtin.
-    Outside { qualified_name: String, is_builtin: bool, rule: ResolutionRule },
+    Outside {
+        qualified_name: String,
+        is_builtin: bool,
+        rule: ResolutionRule,
+    },
     Unresolved(UnresolvedReason),
 }
 
@@ -68,7 +75,9 @@ impl CallTargets {
             },
             CallTargets::Outside { is_builtin: true, .. } => CallOutcome::Builtin,
             CallTargets::Outside { is_builtin: false, .. } => CallOutcome::External,
-            CallTargets::Unresolved(UnresolvedReason::NoProjectSymbolNamed) => CallOutcome::External,
+            CallTargets::Unresolved(UnresolvedReason::NoProjectSymbolNamed) => {
+                CallOutcome::External
+            }
             CallTargets::Unresolved(_) => CallOutcome::Unresolved,
         }
     }
@@ -85,9 +94,16 @@ pub(crate) enum ValueReference {
 }
 
 impl Resolver<'_> {
-    pub(crate) fn resolve_call(&self, caller: Sym, call: &CallSite, language: Language) -> CallTargets {
+    pub(crate) fn resolve_call(
+        &self,
+        caller: Sym,
+        call: &CallSite,
+        language: Language,
+    ) -> CallTargets {
         // The call sees the bindings of its scope in force where it is written.
-        let resolved = crate::bindings_in_force::with_use_position(caller, call.byte, || self.resolve_callee(caller, &call.callee, language));
+        let resolved = crate::bindings_in_force::with_use_position(caller, call.byte, || {
+            self.resolve_callee(caller, &call.callee, language)
+        });
         match resolved {
             Ok(resolved) => self.targets_of(resolved, language),
             Err(reason) => self.unresolved_or_guess(call, reason, language),
@@ -96,7 +112,9 @@ impl Resolver<'_> {
 
     fn resolve_callee(&self, caller: Sym, callee: &CalleeExpr, language: Language) -> Lookup {
         match (language, callee) {
-            (Language::Python, CalleeExpr::Path(path)) => self.python_path_in(caller, path, BindingUse::Allowed),
+            (Language::Python, CalleeExpr::Path(path)) => {
+                self.python_path_in(caller, path, BindingUse::Allowed)
+            }
             // A local may be called (`f()`), but never named as a path's head (`m::f()`).
             (Language::Rust, CalleeExpr::Path(path)) => {
                 // `let rt = rt();` calls the function `rt`: a local bound only after the call
@@ -105,19 +123,29 @@ impl Resolver<'_> {
                 let bindings = if is_local { BindingUse::Allowed } else { BindingUse::Forbidden };
                 self.rust_called_path(caller, path, bindings)
             }
-            (Language::Python, CalleeExpr::Method { receiver: Receiver::Call(inner), name }) if **inner == CalleeExpr::Path(vec!["super".to_string()]) => {
+            (Language::Python, CalleeExpr::Method { receiver: Receiver::Call(inner), name })
+                if **inner == CalleeExpr::Path(vec!["super".to_string()]) =>
+            {
                 self.python_super_member(caller, name)
             }
-            (Language::Rust, CalleeExpr::Method { receiver: Receiver::Deref(inner), name }) => self.method_of_dereferenced(caller, inner, name),
+            (Language::Rust, CalleeExpr::Method { receiver: Receiver::Deref(inner), name }) => {
+                self.method_of_dereferenced(caller, inner, name)
+            }
             (_, CalleeExpr::Method { receiver, name }) => {
-                let receiver = self.receiver_value(caller, receiver, language).ok_or(UnresolvedReason::UnknownReceiverType)?;
+                let receiver = self
+                    .receiver_value(caller, receiver, language)
+                    .ok_or(UnresolvedReason::UnknownReceiverType)?;
                 self.method_of_value(&receiver, name, language)
             }
             (Language::Rust, CalleeExpr::Macro(path)) => self.rust_macro(caller, path),
             // `StashKey[int]()`: a generic class called with its type arguments is constructed.
-            (Language::Python, CalleeExpr::Indexed(path)) => self.indexed_collection(caller, path, language).or_else(|reason| self.python_generic_class(caller, path).ok_or(reason)),
+            (Language::Python, CalleeExpr::Indexed(path)) => self
+                .indexed_collection(caller, path, language)
+                .or_else(|reason| self.python_generic_class(caller, path).ok_or(reason)),
             (_, CalleeExpr::Indexed(path)) => self.indexed_collection(caller, path, language),
-            (Language::Python, CalleeExpr::Macro(_)) | (_, CalleeExpr::Other) => Err(UnresolvedReason::ComplexCallee),
+            (Language::Python, CalleeExpr::Macro(_)) | (_, CalleeExpr::Other) => {
+                Err(UnresolvedReason::ComplexCallee)
+            }
         }
     }
 
@@ -129,7 +157,9 @@ impl Resolver<'_> {
         while let Some(level) = scope {
             if let Some(bindings) = self.index.bindings_named(level, name) {
                 for binding in bindings.iter().rev() {
-                    let tether_model::BindingValue::Collection(elements) = &binding.value else { continue };
+                    let tether_model::BindingValue::Collection(elements) = &binding.value else {
+                        continue;
+                    };
                     let mut targets = Vec::new();
                     for element in elements {
                         let resolved = match language {
@@ -155,7 +185,12 @@ impl Resolver<'_> {
     /// A name used as a value (`register(handler)`, `self.cb = cb`, `map(Self::convert)`): the
     /// project functions, methods, lambdas and classes it denotes. A local or parameter of that
     /// name is the local, not the function; names no project callable has are not looked up.
-    pub(crate) fn resolve_value_reference(&self, scope: Sym, reference: &CallSite, language: Language) -> ValueReference {
+    pub(crate) fn resolve_value_reference(
+        &self,
+        scope: Sym,
+        reference: &CallSite,
+        language: Language,
+    ) -> ValueReference {
         let CalleeExpr::Path(path) = &reference.callee else { return ValueReference::NotCallable };
         let Some(name) = path.last() else { return ValueReference::NotCallable };
         if !self.index.callables_by_name.contains_key(name.as_str()) {
@@ -168,10 +203,12 @@ impl Resolver<'_> {
         if let [name] = path.as_slice() {
             let mut level = Some(scope);
             while let Some(current) = level {
-                let bound_here = self
-                    .index
-                    .bindings_named(current, name)
-                    .is_some_and(|bindings| bindings.iter().any(|binding| binding.visible_from <= reference.byte && reference.byte < binding.visible_to));
+                let bound_here = self.index.bindings_named(current, name).is_some_and(|bindings| {
+                    bindings.iter().any(|binding| {
+                        binding.visible_from <= reference.byte
+                            && reference.byte < binding.visible_to
+                    })
+                });
                 if bound_here && self.index.children_named(current, name).is_empty() {
                     return ValueReference::NotCallable;
                 }
@@ -181,10 +218,11 @@ impl Resolver<'_> {
                 level = self.index.parent(current);
             }
         }
-        let resolved = crate::bindings_in_force::with_use_position(scope, reference.byte, || match language {
-            Language::Python => self.python_path_in(scope, path, BindingUse::Allowed),
-            Language::Rust => self.rust_path_in(scope, path, false, BindingUse::Allowed),
-        });
+        let resolved =
+            crate::bindings_in_force::with_use_position(scope, reference.byte, || match language {
+                Language::Python => self.python_path_in(scope, path, BindingUse::Allowed),
+                Language::Rust => self.rust_path_in(scope, path, false, BindingUse::Allowed),
+            });
         let is_value = |sym: &Sym| {
             let kind = self.index.symbol(*sym).kind;
             kind.is_callable() || (language == Language::Python && kind == SymbolKind::Class)
@@ -192,7 +230,14 @@ impl Resolver<'_> {
         // A decorated definition is named from its own scope (a class body is no enclosing
         // scope for the names resolution walks, so its members are looked up directly).
         if let ([name], Err(_)) = (path.as_slice(), &resolved) {
-            let members: Vec<(Sym, ResolutionRule)> = self.index.children_named(scope, name).iter().copied().filter(is_value).map(|sym| (sym, ResolutionRule::SameScope)).collect();
+            let members: Vec<(Sym, ResolutionRule)> = self
+                .index
+                .children_named(scope, name)
+                .iter()
+                .copied()
+                .filter(is_value)
+                .map(|sym| (sym, ResolutionRule::SameScope))
+                .collect();
             if !members.is_empty() {
                 return ValueReference::Targets(members);
             }
@@ -204,14 +249,27 @@ impl Resolver<'_> {
             return if is_member { ValueReference::Unbound } else { ValueReference::NotCallable };
         };
         match resolved.denotation {
-            Denotation::Symbol(sym) if is_value(&sym) => ValueReference::Targets(vec![(sym, resolved.rule)]),
-            Denotation::Ambiguous(candidates) => ValueReference::Targets(candidates.into_iter().filter(is_value).map(|sym| (sym, ResolutionRule::Ambiguous)).collect()),
+            Denotation::Symbol(sym) if is_value(&sym) => {
+                ValueReference::Targets(vec![(sym, resolved.rule)])
+            }
+            Denotation::Ambiguous(candidates) => ValueReference::Targets(
+                candidates
+                    .into_iter()
+                    .filter(is_value)
+                    .map(|sym| (sym, ResolutionRule::Ambiguous))
+                    .collect(),
+            ),
             _ => ValueReference::NotCallable,
         }
     }
 
     /// A function passed as a value: its targets when it names something callable.
-    pub(crate) fn resolve_function_reference(&self, caller: Sym, reference: &CallSite, language: Language) -> Option<CallTargets> {
+    pub(crate) fn resolve_function_reference(
+        &self,
+        caller: Sym,
+        reference: &CallSite,
+        language: Language,
+    ) -> Option<CallTargets> {
         // A local variable passed along is a value, not a function: bindings are not consulted.
         let CalleeExpr::Path(path) = &reference.callee else { return None };
         let resolved = match language {
@@ -230,7 +288,12 @@ impl Resolver<'_> {
     }
 
     /// The method `name` called on a value.
-    pub(crate) fn method_of_value(&self, receiver: &Resolved, name: &str, language: Language) -> Lookup {
+    pub(crate) fn method_of_value(
+        &self,
+        receiver: &Resolved,
+        name: &str,
+        language: Language,
+    ) -> Lookup {
         let pointee = crate::value_types::method_receiver(&receiver.denotation, name);
         let through_pointer;
         let receiver = if std::ptr::eq(pointee, &receiver.denotation) {
@@ -244,30 +307,51 @@ impl Resolver<'_> {
             return match wrapper.has_std_method(name) {
                 true => {
                     let separator = if wrapper.is_python() { "." } else { "::" };
-                    found(Denotation::Builtin(format!("{}{separator}{name}", wrapper.std_name())), ResolutionRule::TypedReceiver)
+                    found(
+                        Denotation::Builtin(format!("{}{separator}{name}", wrapper.std_name())),
+                        ResolutionRule::TypedReceiver,
+                    )
                 }
                 false => Err(UnresolvedReason::UnknownMember),
             };
         }
         // A Rust method call never calls a field (`(self.f)()` does, and is not this form).
-        if let (Language::Rust, Denotation::Instance { type_sym, is_dyn, arguments }) = (language, &receiver.denotation) {
-            let rule = if *is_dyn { ResolutionRule::DynamicDispatch } else { crate::denotation::member_rule(receiver.rule, ResolutionRule::TypedReceiver) };
+        if let (Language::Rust, Denotation::Instance { type_sym, is_dyn, arguments }) =
+            (language, &receiver.denotation)
+        {
+            let rule = if *is_dyn {
+                ResolutionRule::DynamicDispatch
+            } else {
+                crate::denotation::member_rule(receiver.rule, ResolutionRule::TypedReceiver)
+            };
             let member = self.type_member(*type_sym, name, *is_dyn, language, rule);
             // A method the type's own impls do not define is looked up through its `Deref`.
-            if !*is_dyn && self.has_deref_impl(*type_sym) && !self.type_defines_method(*type_sym, name) {
+            if !*is_dyn
+                && self.has_deref_impl(*type_sym)
+                && !self.type_defines_method(*type_sym, name)
+            {
                 crate::deref_calls::note_dereferenced(*type_sym);
             }
             if let Err(UnresolvedReason::UnknownMember) = member {
                 // A std iterator adapter of a project iterator (`node.children().map(…)`).
-                if let Some(Denotation::Wrapped { wrapper, .. }) = self.as_std_iterator(&receiver.denotation, Some(name)) {
+                if let Some(Denotation::Wrapped { wrapper, .. }) =
+                    self.as_std_iterator(&receiver.denotation, Some(name))
+                {
                     if wrapper.has_std_method(name) {
-                        return found(Denotation::Builtin(format!("{}::{name}", wrapper.std_name())), ResolutionRule::TypedReceiver);
+                        return found(
+                            Denotation::Builtin(format!("{}::{name}", wrapper.std_name())),
+                            ResolutionRule::TypedReceiver,
+                        );
                     }
                 }
                 // `Spawn<DelayQueue>` derefs to its argument.
                 if !*is_dyn {
                     if let Some(target) = self.deref_to_argument(*type_sym, arguments) {
-                        return self.method_of_value(&Resolved { denotation: target, rule: ResolutionRule::TypedReceiver }, name, language);
+                        return self.method_of_value(
+                            &Resolved { denotation: target, rule: ResolutionRule::TypedReceiver },
+                            name,
+                            language,
+                        );
                     }
                 }
             }
@@ -280,7 +364,12 @@ impl Resolver<'_> {
     }
 
     /// What a method call's receiver is, when its type is visible.
-    pub(crate) fn receiver_value(&self, caller: Sym, receiver: &Receiver, language: Language) -> Option<Resolved> {
+    pub(crate) fn receiver_value(
+        &self,
+        caller: Sym,
+        receiver: &Receiver,
+        language: Language,
+    ) -> Option<Resolved> {
         match receiver {
             Receiver::Path(path) => {
                 let (head, rest) = path.split_first()?;
@@ -289,10 +378,13 @@ impl Resolver<'_> {
                     let Denotation::Symbol(type_sym) = self_type.denotation else { return None };
                     // In an impl whose type tether does not see (a blanket `impl<S> X for &mut
                     // S`), `self.f()` may reach another type's `f`: only `Self::f` is certain.
-                    if self.index.symbol(type_sym).kind == SymbolKind::Impl && !self.is_impl_only_type(type_sym) {
+                    if self.index.symbol(type_sym).kind == SymbolKind::Impl
+                        && !self.is_impl_only_type(type_sym)
+                    {
                         return None;
                     }
-                    let instance = Denotation::Instance { type_sym, is_dyn: false, arguments: Vec::new() };
+                    let instance =
+                        Denotation::Instance { type_sym, is_dyn: false, arguments: Vec::new() };
                     // `self: Pin<&mut Self>` (or `Box<Self>`, `Arc<Self>`): the pointer's own
                     // methods are std's, the others `Self`'s.
                     let denotation = match self.self_parameter_pointer(caller) {
@@ -302,8 +394,17 @@ impl Resolver<'_> {
                     Resolved { denotation, rule: ResolutionRule::SelfMethod }
                 } else {
                     match language {
-                        Language::Python => self.python_path_in(caller, std::slice::from_ref(head), BindingUse::Allowed).ok()?,
-                        Language::Rust => self.rust_path_in(caller, std::slice::from_ref(head), false, BindingUse::Allowed).ok()?,
+                        Language::Python => self
+                            .python_path_in(caller, std::slice::from_ref(head), BindingUse::Allowed)
+                            .ok()?,
+                        Language::Rust => self
+                            .rust_path_in(
+                                caller,
+                                std::slice::from_ref(head),
+                                false,
+                                BindingUse::Allowed,
+                            )
+                            .ok()?,
                     }
                 };
                 for segment in rest {
@@ -311,14 +412,29 @@ impl Resolver<'_> {
                 }
                 // `WrapperKind::Result` names a variant (a constructor of its enum): the value
                 // of a unit variant is an instance of the enum.
-                if let (Language::Rust, false, Denotation::Symbol(enum_sym), ResolutionRule::Constructor) = (language, rest.is_empty(), &current.denotation, current.rule) {
+                if let (
+                    Language::Rust,
+                    false,
+                    Denotation::Symbol(enum_sym),
+                    ResolutionRule::Constructor,
+                ) = (language, rest.is_empty(), &current.denotation, current.rule)
+                {
                     if self.index.symbol(*enum_sym).kind == SymbolKind::Enum {
-                        current = Resolved { denotation: Denotation::Instance { type_sym: *enum_sym, is_dyn: false, arguments: Vec::new() }, rule: ResolutionRule::TypedReceiver };
+                        current = Resolved {
+                            denotation: Denotation::Instance {
+                                type_sym: *enum_sym,
+                                is_dyn: false,
+                                arguments: Vec::new(),
+                            },
+                            rule: ResolutionRule::TypedReceiver,
+                        };
                     }
                 }
                 // A value outside named by a path (`io::ErrorKind::Other.into()`): its methods are
                 // known only as names on that value, not as the path's own items.
-                if let (Language::Rust, false, Denotation::External(_) | Denotation::Builtin(_)) = (language, rest.is_empty(), &current.denotation) {
+                if let (Language::Rust, false, Denotation::External(_) | Denotation::Builtin(_)) =
+                    (language, rest.is_empty(), &current.denotation)
+                {
                     current.rule = crate::denotation::instance_member_rule(current.rule);
                 }
                 Some(current)
@@ -328,11 +444,15 @@ impl Resolver<'_> {
                 Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
             }
             Receiver::Try(inner) => {
-                let denotation = crate::value_types::unwrapped(&self.receiver_value(caller, inner, language)?.denotation)?;
+                let denotation = crate::value_types::unwrapped(
+                    &self.receiver_value(caller, inner, language)?.denotation,
+                )?;
                 Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
             }
             Receiver::Await(inner) => {
-                let denotation = crate::value_types::awaited(&self.receiver_value(caller, inner, language)?.denotation)?;
+                let denotation = crate::value_types::awaited(
+                    &self.receiver_value(caller, inner, language)?.denotation,
+                )?;
                 Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
             }
             Receiver::Deref(inner) => {
@@ -341,7 +461,9 @@ impl Resolver<'_> {
                 Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
             }
             Receiver::Ready(inner) => {
-                let denotation = crate::value_types::ready_value(&self.receiver_value(caller, inner, language)?.denotation)?;
+                let denotation = crate::value_types::ready_value(
+                    &self.receiver_value(caller, inner, language)?.denotation,
+                )?;
                 Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
             }
             Receiver::Turbofish { call, arguments } => {
@@ -353,12 +475,24 @@ impl Resolver<'_> {
                 Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
             }
             Receiver::Subscript(inner) => {
-                let denotation = self.subscripted_value(&self.receiver_value(caller, inner, language)?.denotation, language)?;
+                let denotation = self.subscripted_value(
+                    &self.receiver_value(caller, inner, language)?.denotation,
+                    language,
+                )?;
                 Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
             }
             Receiver::Tuple(elements) => {
-                let elements = elements.iter().map(|element| self.receiver_value(caller, element, language).map_or(Denotation::UntypedLocal, |typed| typed.denotation)).collect();
-                Some(Resolved { denotation: Denotation::Tuple(elements), rule: ResolutionRule::TypedReceiver })
+                let elements = elements
+                    .iter()
+                    .map(|element| {
+                        self.receiver_value(caller, element, language)
+                            .map_or(Denotation::UntypedLocal, |typed| typed.denotation)
+                    })
+                    .collect();
+                Some(Resolved {
+                    denotation: Denotation::Tuple(elements),
+                    rule: ResolutionRule::TypedReceiver,
+                })
             }
             Receiver::Fields { base, fields } => {
                 let mut current = self.receiver_value(caller, base, language)?;
@@ -380,13 +514,21 @@ impl Resolver<'_> {
         let macros = self.index.macros_by_name.get(name.as_str()).map(Vec::as_slice).unwrap_or(&[]);
         let caller_file = self.index.module_of[caller as usize];
         // `macro_rules!` is textually scoped: a definition in the caller's own file wins.
-        let same_file: Vec<Sym> = macros.iter().copied().filter(|sym| self.index.module_of[*sym as usize] == caller_file).collect();
+        let same_file: Vec<Sym> = macros
+            .iter()
+            .copied()
+            .filter(|sym| self.index.module_of[*sym as usize] == caller_file)
+            .collect();
         if let Some(denotation) = crate::denotation::from_candidates(&same_file) {
             return found(denotation, ResolutionRule::Macro);
         }
         // Macros have a namespace of their own: a module or function of the same name
         // (`mod panic;`) is not what `panic!` calls.
-        if let Some(imported) = self.rust_path(caller, path, false).ok().filter(|imported| self.may_name_macro(&imported.denotation)) {
+        if let Some(imported) = self
+            .rust_path(caller, path, false)
+            .ok()
+            .filter(|imported| self.may_name_macro(&imported.denotation))
+        {
             return Ok(Resolved { denotation: imported.denotation, rule: ResolutionRule::Macro });
         }
         // A std macro's name means the std macro unless the file defines its own: a private
@@ -395,9 +537,22 @@ impl Resolver<'_> {
             return found(Denotation::Builtin(format!("{name}!")), ResolutionRule::Macro);
         }
         // Then macros of the same crate (exported or `#[macro_use]`), then of the workspace.
-        let crate_name = self.index.symbol(caller_file).qualified_name.split("::").next().unwrap_or("").to_string();
-        let same_crate: Vec<Sym> =
-            macros.iter().copied().filter(|sym| self.index.symbol(*sym).qualified_name.split("::").next() == Some(crate_name.as_str())).collect();
+        let crate_name = self
+            .index
+            .symbol(caller_file)
+            .qualified_name
+            .split("::")
+            .next()
+            .unwrap_or("")
+            .to_string();
+        let same_crate: Vec<Sym> = macros
+            .iter()
+            .copied()
+            .filter(|sym| {
+                self.index.symbol(*sym).qualified_name.split("::").next()
+                    == Some(crate_name.as_str())
+            })
+            .collect();
         if let Some(denotation) = crate::denotation::from_candidates(&same_crate) {
             return found(denotation, ResolutionRule::Macro);
         }
@@ -413,8 +568,14 @@ impl Resolver<'_> {
                 let symbol = self.index.symbol(sym);
                 if symbol.kind.is_type() {
                     if language == Language::Python {
-                        if let Ok(Resolved { denotation: Denotation::Symbol(init), .. }) =
-                            self.type_member(sym, "__init__", false, language, ResolutionRule::Constructor)
+                        if let Ok(Resolved { denotation: Denotation::Symbol(init), .. }) = self
+                            .type_member(
+                                sym,
+                                "__init__",
+                                false,
+                                language,
+                                ResolutionRule::Constructor,
+                            )
                         {
                             return CallTargets::Project(vec![(init, ResolutionRule::Constructor)]);
                         }
@@ -427,36 +588,78 @@ impl Resolver<'_> {
                 CallTargets::Project(vec![(sym, resolved.rule)])
             }
             Denotation::Ambiguous(candidates) => {
-                let rule = if resolved.rule == ResolutionRule::DynamicDispatch { ResolutionRule::DynamicDispatch } else { ResolutionRule::Ambiguous };
-                let rule = if candidates.len() == 1 && rule == ResolutionRule::Ambiguous { ResolutionRule::Ambiguous } else { rule };
-                CallTargets::Project(candidates.into_iter().map(|candidate| (candidate, rule)).collect())
+                let rule = if resolved.rule == ResolutionRule::DynamicDispatch {
+                    ResolutionRule::DynamicDispatch
+                } else {
+                    ResolutionRule::Ambiguous
+                };
+                let rule = if candidates.len() == 1 && rule == ResolutionRule::Ambiguous {
+                    ResolutionRule::Ambiguous
+                } else {
+                    rule
+                };
+                CallTargets::Project(
+                    candidates.into_iter().map(|candidate| (candidate, rule)).collect(),
+                )
             }
             Denotation::Instance { type_sym, is_dyn, .. } => {
-                match self.type_member(type_sym, "__call__", is_dyn, language, crate::denotation::instance_member_rule(resolved.rule)) {
-                    Ok(Resolved { denotation: Denotation::Symbol(method), rule }) => CallTargets::Project(vec![(method, rule)]),
+                match self.type_member(
+                    type_sym,
+                    "__call__",
+                    is_dyn,
+                    language,
+                    crate::denotation::instance_member_rule(resolved.rule),
+                ) {
+                    Ok(Resolved { denotation: Denotation::Symbol(method), rule }) => {
+                        CallTargets::Project(vec![(method, rule)])
+                    }
                     Ok(Resolved { denotation: Denotation::Ambiguous(methods), .. }) => {
-                        CallTargets::Project(methods.into_iter().map(|method| (method, ResolutionRule::Ambiguous)).collect())
+                        CallTargets::Project(
+                            methods
+                                .into_iter()
+                                .map(|method| (method, ResolutionRule::Ambiguous))
+                                .collect(),
+                        )
                     }
                     _ => CallTargets::Unresolved(UnresolvedReason::ComplexCallee),
                 }
             }
-            Denotation::External(path) => CallTargets::Outside { qualified_name: path, is_builtin: false, rule: resolved.rule },
+            Denotation::External(path) => CallTargets::Outside {
+                qualified_name: path,
+                is_builtin: false,
+                rule: resolved.rule,
+            },
             Denotation::Builtin(path) => {
                 let separator = if language == Language::Python { "." } else { "::" };
-                CallTargets::Outside { qualified_name: format!("<builtin>{separator}{path}"), is_builtin: true, rule: resolved.rule }
+                CallTargets::Outside {
+                    qualified_name: format!("<builtin>{separator}{path}"),
+                    is_builtin: true,
+                    rule: resolved.rule,
+                }
             }
-            Denotation::Namespace(_) | Denotation::Wrapped { .. } | Denotation::Tuple(_) => CallTargets::Unresolved(UnresolvedReason::ComplexCallee),
+            Denotation::Namespace(_) | Denotation::Wrapped { .. } | Denotation::Tuple(_) => {
+                CallTargets::Unresolved(UnresolvedReason::ComplexCallee)
+            }
             // Calling a parameter or local (a callback): its value is not visible, and it may
             // be any function used as a value anywhere.
             Denotation::UntypedLocal => CallTargets::Unresolved(UnresolvedReason::ValueCall),
         }
     }
 
-    fn unresolved_or_guess(&self, call: &CallSite, reason: UnresolvedReason, language: Language) -> CallTargets {
+    fn unresolved_or_guess(
+        &self,
+        call: &CallSite,
+        reason: UnresolvedReason,
+        language: Language,
+    ) -> CallTargets {
         // A call through a value may reach any function used as a value, whatever its name.
         // (`<T as Trait>::m()` is a path tether does not read, not a value.)
         let qualified_path = call.text.starts_with('<');
-        if reason == UnresolvedReason::ValueCall || matches!(call.callee, CalleeExpr::Other | CalleeExpr::Indexed(_)) && reason == UnresolvedReason::ComplexCallee && !qualified_path {
+        if reason == UnresolvedReason::ValueCall
+            || matches!(call.callee, CalleeExpr::Other | CalleeExpr::Indexed(_))
+                && reason == UnresolvedReason::ComplexCallee
+                && !qualified_path
+        {
             return CallTargets::Unresolved(UnresolvedReason::ValueCall);
         }
         let Some(name) = callee_name(&call.callee) else { return CallTargets::Unresolved(reason) };
@@ -469,10 +672,21 @@ impl Resolver<'_> {
                 .index
                 .callables_by_name
                 .get(name)
-                .map(|candidates| candidates.iter().copied().filter(|sym| self.index.symbol(*sym).language == language).collect())
+                .map(|candidates| {
+                    candidates
+                        .iter()
+                        .copied()
+                        .filter(|sym| self.index.symbol(*sym).language == language)
+                        .collect()
+                })
                 .unwrap_or_default();
             if !candidates.is_empty() && candidates.len() <= MAX_NAME_ONLY_CANDIDATES {
-                return CallTargets::Project(candidates.into_iter().map(|candidate| (candidate, ResolutionRule::NameOnly)).collect());
+                return CallTargets::Project(
+                    candidates
+                        .into_iter()
+                        .map(|candidate| (candidate, ResolutionRule::NameOnly))
+                        .collect(),
+                );
             }
         }
         CallTargets::Unresolved(reason)
@@ -488,7 +702,11 @@ pub(crate) fn name_from_text(text: &str) -> String {
         let Some(open) = stripped.rfind("::<") else { break };
         text = &text[..open];
     }
-    let last = text.rsplit(|character: char| character == ':' || character == '.' || character == '>').next().unwrap_or(text).trim();
+    let last = text
+        .rsplit(|character: char| character == ':' || character == '.' || character == '>')
+        .next()
+        .unwrap_or(text)
+        .trim();
     if last.chars().all(|character| character.is_alphanumeric() || character == '_') {
         last.to_string()
     } else {

@@ -62,7 +62,13 @@ impl Resolver<'_> {
     }
 
     /// `depth` counts glob and re-export hops, so import cycles end.
-    pub(crate) fn member_at_depth(&self, base: &Resolved, name: &str, language: Language, depth: u32) -> Lookup {
+    pub(crate) fn member_at_depth(
+        &self,
+        base: &Resolved,
+        name: &str,
+        language: Language,
+        depth: u32,
+    ) -> Lookup {
         if depth > MAX_IMPORT_HOPS {
             return Err(UnresolvedReason::UnresolvedImport);
         }
@@ -73,30 +79,47 @@ impl Resolver<'_> {
         match &base.denotation {
             Denotation::UntypedLocal => Err(UnresolvedReason::UnknownReceiverType),
             // `pair.0`: an element.
-            Denotation::Tuple(elements) => match name.parse::<usize>().ok().and_then(|position| elements.get(position)) {
-                Some(element) => found(element.clone(), base.rule),
-                None => Err(UnresolvedReason::UnknownMember),
-            },
-            // A smart pointer's fields are its pointee's; other std wrappers have none to name.
-            Denotation::Wrapped { wrapper, inner } if wrapper.is_pointer() => {
-                self.member_at_depth(&Resolved { denotation: (**inner).clone(), rule: base.rule }, name, language, depth + 1)
+            Denotation::Tuple(elements) => {
+                match name.parse::<usize>().ok().and_then(|position| elements.get(position)) {
+                    Some(element) => found(element.clone(), base.rule),
+                    None => Err(UnresolvedReason::UnknownMember),
+                }
             }
+            // A smart pointer's fields are its pointee's; other std wrappers have none to name.
+            Denotation::Wrapped { wrapper, inner } if wrapper.is_pointer() => self.member_at_depth(
+                &Resolved { denotation: (**inner).clone(), rule: base.rule },
+                name,
+                language,
+                depth + 1,
+            ),
             // A Python builtin container's attributes are the builtin's (`items.append`).
-            Denotation::Wrapped { wrapper, .. } if wrapper.is_python() => found(Denotation::Builtin(format!("{}.{name}", wrapper.std_name())), instance_member_rule(base.rule)),
+            Denotation::Wrapped { wrapper, .. } if wrapper.is_python() => found(
+                Denotation::Builtin(format!("{}.{name}", wrapper.std_name())),
+                instance_member_rule(base.rule),
+            ),
             Denotation::Wrapped { .. } => Err(UnresolvedReason::UnknownMember),
             // What an outside free function returns may be a project value (`cast(Foo, x)`,
             // `copy(obj)`, `next(nodes)`, `std::mem::take(&mut self.state)`): a member that a
             // project callable is named after may be that project callable, so it is not bound
             // to the outside world, where it would hide a project target. (What an outside
             // type's constructor or method returns stays outside: `Barrier::new(2).wait()`.)
-            Denotation::External(path) | Denotation::Builtin(path) if is_free_function_result(path, separator) && self.index.callables_by_name.contains_key(name) => {
+            Denotation::External(path) | Denotation::Builtin(path)
+                if is_free_function_result(path, separator)
+                    && self.index.callables_by_name.contains_key(name) =>
+            {
                 Err(UnresolvedReason::UnknownReceiverType)
             }
-            Denotation::External(path) => found(Denotation::External(format!("{path}{separator}{name}")), base.rule),
-            Denotation::Builtin(path) => found(Denotation::Builtin(format!("{path}{separator}{name}")), base.rule),
+            Denotation::External(path) => {
+                found(Denotation::External(format!("{path}{separator}{name}")), base.rule)
+            }
+            Denotation::Builtin(path) => {
+                found(Denotation::Builtin(format!("{path}{separator}{name}")), base.rule)
+            }
             Denotation::Namespace(prefix) => {
                 let qualified_name = format!("{prefix}.{name}");
-                if let Some(module) = from_candidates(&self.index.modules_named(&qualified_name, Language::Python)) {
+                if let Some(module) =
+                    from_candidates(&self.index.modules_named(&qualified_name, Language::Python))
+                {
                     found(module, base.rule)
                 } else if self.index.python_module_prefixes.contains(&qualified_name) {
                     found(Denotation::Namespace(qualified_name), base.rule)
@@ -107,13 +130,18 @@ impl Resolver<'_> {
             Denotation::Ambiguous(candidates) => {
                 let mut targets = Vec::new();
                 for candidate in candidates {
-                    let single = Resolved { denotation: Denotation::Symbol(*candidate), rule: base.rule };
-                    if let Ok(Resolved { denotation: Denotation::Symbol(target), .. }) = self.member_at_depth(&single, name, language, depth) {
+                    let single =
+                        Resolved { denotation: Denotation::Symbol(*candidate), rule: base.rule };
+                    if let Ok(Resolved { denotation: Denotation::Symbol(target), .. }) =
+                        self.member_at_depth(&single, name, language, depth)
+                    {
                         targets.push(target);
                     }
                 }
                 match from_candidates(&targets) {
-                    Some(Denotation::Symbol(target)) => found(Denotation::Ambiguous(vec![target]), ResolutionRule::Ambiguous),
+                    Some(Denotation::Symbol(target)) => {
+                        found(Denotation::Ambiguous(vec![target]), ResolutionRule::Ambiguous)
+                    }
                     Some(denotation) => found(denotation, ResolutionRule::Ambiguous),
                     None => Err(UnresolvedReason::UnknownMember),
                 }
@@ -121,21 +149,40 @@ impl Resolver<'_> {
             Denotation::Symbol(sym) => {
                 let kind = self.index.symbol(*sym).kind;
                 match kind {
-                    SymbolKind::Module => self.module_member(*sym, name, language, base.rule, depth),
+                    SymbolKind::Module => {
+                        self.module_member(*sym, name, language, base.rule, depth)
+                    }
                     // `Alias::new()` is a member of the aliased type.
                     SymbolKind::TypeAlias => {
-                        let target = match self.alias_target(*sym).ok_or(UnresolvedReason::UnknownMember)? {
+                        let target = match self
+                            .alias_target(*sym)
+                            .ok_or(UnresolvedReason::UnknownMember)?
+                        {
                             Denotation::Instance { type_sym, .. } => Denotation::Symbol(type_sym),
                             outside @ (Denotation::External(_) | Denotation::Builtin(_)) => outside,
                             _ => return Err(UnresolvedReason::UnknownMember),
                         };
-                        self.member_at_depth(&Resolved { denotation: target, rule: base.rule }, name, language, depth + 1)
+                        self.member_at_depth(
+                            &Resolved { denotation: target, rule: base.rule },
+                            name,
+                            language,
+                            depth + 1,
+                        )
                     }
                     kind if kind.is_type() || kind == SymbolKind::Impl => {
-                        let member = self.type_member(*sym, name, false, language, member_rule(base.rule, ResolutionRule::TypeMember));
+                        let member = self.type_member(
+                            *sym,
+                            name,
+                            false,
+                            language,
+                            member_rule(base.rule, ResolutionRule::TypeMember),
+                        );
                         match member {
                             // `Ready::ALL`: an associated const's value.
-                            Err(UnresolvedReason::UnknownMember) if language == Language::Rust => self.associated_const(*sym, name).ok_or(UnresolvedReason::UnknownMember),
+                            Err(UnresolvedReason::UnknownMember) if language == Language::Rust => {
+                                self.associated_const(*sym, name)
+                                    .ok_or(UnresolvedReason::UnknownMember)
+                            }
                             member => member,
                         }
                     }
@@ -143,11 +190,21 @@ impl Resolver<'_> {
                 }
             }
             Denotation::Instance { type_sym, is_dyn, arguments } => {
-                let with_arguments = if arguments.is_empty() || *is_dyn { None } else { self.field_type_with_arguments(*type_sym, arguments, name) };
-                if let Some(field) = with_arguments.or_else(|| self.field_type(*type_sym, name, language)) {
+                let with_arguments = if arguments.is_empty() || *is_dyn {
+                    None
+                } else {
+                    self.field_type_with_arguments(*type_sym, arguments, name)
+                };
+                if let Some(field) =
+                    with_arguments.or_else(|| self.field_type(*type_sym, name, language))
+                {
                     return found(field, instance_member_rule(base.rule));
                 }
-                let rule = if *is_dyn { ResolutionRule::DynamicDispatch } else { instance_member_rule(base.rule) };
+                let rule = if *is_dyn {
+                    ResolutionRule::DynamicDispatch
+                } else {
+                    instance_member_rule(base.rule)
+                };
                 let member = self.type_member(*type_sym, name, *is_dyn, language, rule)?;
                 Ok(self.python_property_value(member, language))
             }
@@ -155,7 +212,14 @@ impl Resolver<'_> {
     }
 
     /// A module's member: an item defined in it, a submodule, or a name it imports.
-    fn module_member(&self, module: Sym, name: &str, language: Language, rule: ResolutionRule, depth: u32) -> Lookup {
+    fn module_member(
+        &self,
+        module: Sym,
+        name: &str,
+        language: Language,
+        rule: ResolutionRule,
+        depth: u32,
+    ) -> Lookup {
         let rule = member_rule(rule, ResolutionRule::QualifiedPath);
         let items: Vec<Sym> = self
             .index
@@ -164,16 +228,22 @@ impl Resolver<'_> {
             .copied()
             .filter(|child| self.index.symbol(*child).kind != SymbolKind::Impl)
             .collect();
-        let items = if language == Language::Python { self.without_overload_stubs(&items) } else { items };
+        let items =
+            if language == Language::Python { self.without_overload_stubs(&items) } else { items };
         if let Some(denotation) = from_candidates(&items) {
             return found(denotation, rule);
         }
         let separator = if language == Language::Python { "." } else { "::" };
-        let qualified_name = format!("{}{separator}{name}", self.index.symbol(module).qualified_name);
-        if let Some(denotation) = from_candidates(&self.index.modules_named(&qualified_name, language)) {
+        let qualified_name =
+            format!("{}{separator}{name}", self.index.symbol(module).qualified_name);
+        if let Some(denotation) =
+            from_candidates(&self.index.modules_named(&qualified_name, language))
+        {
             return found(denotation, rule);
         }
-        if language == Language::Python && self.index.python_module_prefixes.contains(&qualified_name) {
+        if language == Language::Python
+            && self.index.python_module_prefixes.contains(&qualified_name)
+        {
             return found(Denotation::Namespace(qualified_name), rule);
         }
         if language == Language::Rust {
@@ -192,7 +262,9 @@ impl Resolver<'_> {
             if let Some(value) = self.python_module_variable(module, name) {
                 // A variable's value is known through its assignment, not declared.
                 let rule = match rule {
-                    ResolutionRule::Ambiguous | ResolutionRule::NameOnly | ResolutionRule::DynamicDispatch => rule,
+                    ResolutionRule::Ambiguous
+                    | ResolutionRule::NameOnly
+                    | ResolutionRule::DynamicDispatch => rule,
                     _ => ResolutionRule::TypedReceiver,
                 };
                 return found(value, rule);
@@ -206,7 +278,10 @@ impl Resolver<'_> {
     /// `checked_call = _maker.checked_call` the method.
     fn python_module_variable(&self, module: Sym, name: &str) -> Option<Denotation> {
         let bindings = self.index.bindings_named(module, name)?;
-        let value = bindings.iter().rev().find_map(|binding| self.binding_denotation(module, binding, Language::Python))?;
+        let value = bindings
+            .iter()
+            .rev()
+            .find_map(|binding| self.binding_denotation(module, binding, Language::Python))?;
         (value != Denotation::UntypedLocal).then_some(value)
     }
 
@@ -220,12 +295,19 @@ impl Resolver<'_> {
         let imports = self.index.imports_by_scope.get(&scope)?;
         let names_its_own_crate = |position: &u32| {
             let import = self.index.imports[*position as usize];
-            !import.is_glob && import.alias.as_deref() == Some(name) && import.path.first().map(String::as_str) == Some(name) && import.path.len() > 1
+            !import.is_glob
+                && import.alias.as_deref() == Some(name)
+                && import.path.first().map(String::as_str) == Some(name)
+                && import.path.len() > 1
         };
-        if imports.iter().any(names_its_own_crate) && !imports.iter().any(|position| {
-            let import = self.index.imports[*position as usize];
-            !import.is_glob && import.alias.as_deref() == Some(name) && !names_its_own_crate(position)
-        }) {
+        if imports.iter().any(names_its_own_crate)
+            && !imports.iter().any(|position| {
+                let import = self.index.imports[*position as usize];
+                !import.is_glob
+                    && import.alias.as_deref() == Some(name)
+                    && !names_its_own_crate(position)
+            })
+        {
             return None;
         }
         self.imported_name(scope, name, 0)
@@ -260,7 +342,10 @@ impl Resolver<'_> {
             }
         }
         if alternatives.len() > 1 {
-            return Some(Resolved { denotation: Denotation::Ambiguous(alternatives), rule: ResolutionRule::Ambiguous });
+            return Some(Resolved {
+                denotation: Denotation::Ambiguous(alternatives),
+                rule: ResolutionRule::Ambiguous,
+            });
         }
         if let Some(denotation) = named {
             return Some(Resolved { denotation: denotation.clone(), rule: ResolutionRule::Import });
@@ -279,7 +364,10 @@ impl Resolver<'_> {
             // claim every unknown name. Depth bounds cycles of globs.
             let language = self.index.symbol(scope).language;
             if let Ok(member) = self.member_at_depth(base, name, language, depth + 1) {
-                return Some(Resolved { denotation: member.denotation, rule: ResolutionRule::Import });
+                return Some(Resolved {
+                    denotation: member.denotation,
+                    rule: ResolutionRule::Import,
+                });
             }
         }
         None
@@ -318,7 +406,9 @@ impl Resolver<'_> {
             Denotation::Ambiguous(candidates) => candidates.as_slice(),
             _ => return member,
         };
-        let Some(getter) = candidates.iter().copied().find(|candidate| self.index.bindings_named(*candidate, crate::PROPERTY_BINDING).is_some()) else {
+        let Some(getter) = candidates.iter().copied().find(|candidate| {
+            self.index.bindings_named(*candidate, crate::PROPERTY_BINDING).is_some()
+        }) else {
             return member;
         };
         let value = self.declared_return_type(getter, language).unwrap_or(Denotation::UntypedLocal);
@@ -331,16 +421,24 @@ impl Resolver<'_> {
 /// that `self`'s members stay self members and weak guesses stay weak.
 pub(crate) fn instance_member_rule(base_rule: ResolutionRule) -> ResolutionRule {
     match base_rule {
-        ResolutionRule::Ambiguous | ResolutionRule::NameOnly | ResolutionRule::DynamicDispatch | ResolutionRule::SelfMethod => base_rule,
+        ResolutionRule::Ambiguous
+        | ResolutionRule::NameOnly
+        | ResolutionRule::DynamicDispatch
+        | ResolutionRule::SelfMethod => base_rule,
         _ => ResolutionRule::TypedReceiver,
     }
 }
 
 /// The rule of a member found through `base_rule`: a resolved head keeps its stronger meaning
 /// (an import stays an import), a weaker head weakens the member.
-pub(crate) fn member_rule(base_rule: ResolutionRule, member_kind: ResolutionRule) -> ResolutionRule {
+pub(crate) fn member_rule(
+    base_rule: ResolutionRule,
+    member_kind: ResolutionRule,
+) -> ResolutionRule {
     match base_rule {
-        ResolutionRule::Ambiguous | ResolutionRule::NameOnly | ResolutionRule::DynamicDispatch => base_rule,
+        ResolutionRule::Ambiguous | ResolutionRule::NameOnly | ResolutionRule::DynamicDispatch => {
+            base_rule
+        }
         ResolutionRule::SelfMethod => ResolutionRule::SelfMethod,
         ResolutionRule::TypedReceiver => ResolutionRule::TypedReceiver,
         ResolutionRule::Import => ResolutionRule::Import,
@@ -357,7 +455,10 @@ impl Resolver<'_> {
             self.binding_denotation(*impl_sym, binding, Language::Rust)
         });
         let value = values.next()?;
-        values.next().is_none().then_some(Resolved { denotation: value, rule: ResolutionRule::TypedReceiver })
+        values
+            .next()
+            .is_none()
+            .then_some(Resolved { denotation: value, rule: ResolutionRule::TypedReceiver })
     }
 }
 
@@ -378,6 +479,7 @@ fn is_free_function_result(path: &str, separator: &str) -> bool {
     let mut segments = function.rsplit(separator);
     let name = segments.next().unwrap_or("");
     let owner = segments.next();
-    let starts_lowercase = |text: &str| text.chars().next().is_some_and(|first| first.is_lowercase() || first == '_');
+    let starts_lowercase =
+        |text: &str| text.chars().next().is_some_and(|first| first.is_lowercase() || first == '_');
     starts_lowercase(name) && owner.is_none_or(starts_lowercase)
 }

@@ -34,7 +34,8 @@ pub(crate) fn note_dereferenced(type_sym: Sym) {
 pub(crate) fn noting_dereferences<T>(resolve: impl FnOnce() -> T) -> (T, Vec<Sym>) {
     let previous = DEREFERENCED_TYPES.with(|types| std::mem::take(&mut *types.borrow_mut()));
     let result = resolve();
-    let noted = DEREFERENCED_TYPES.with(|types| std::mem::replace(&mut *types.borrow_mut(), previous));
+    let noted =
+        DEREFERENCED_TYPES.with(|types| std::mem::replace(&mut *types.borrow_mut(), previous));
     (result, noted)
 }
 
@@ -48,18 +49,39 @@ impl Resolver<'_> {
                 let name = &self.index.symbol(**impl_sym).name;
                 name.starts_with("{impl Deref for ") || name.starts_with("{impl DerefMut for ")
             })
-            .flat_map(|impl_sym| self.index.children_named(*impl_sym, "deref").iter().chain(self.index.children_named(*impl_sym, "deref_mut")).copied())
+            .flat_map(|impl_sym| {
+                self.index
+                    .children_named(*impl_sym, "deref")
+                    .iter()
+                    .chain(self.index.children_named(*impl_sym, "deref_mut"))
+                    .copied()
+            })
             .collect()
     }
 }
 
 /// The edges from a call site to the `deref` methods its resolution went through.
-pub(crate) fn deref_edges(resolver: &Resolver<'_>, call: &CallSite, dereferenced: &[Sym]) -> Vec<Edge> {
+pub(crate) fn deref_edges(
+    resolver: &Resolver<'_>,
+    call: &CallSite,
+    dereferenced: &[Sym],
+) -> Vec<Edge> {
     let mut edges = Vec::new();
     for type_sym in dereferenced {
         let methods = resolver.deref_methods(*type_sym);
-        let rule = if methods.len() > 1 { ResolutionRule::Ambiguous } else { ResolutionRule::TypedReceiver };
-        edges.extend(methods.into_iter().map(|method| Edge { kind: EdgeKind::Calls, source: call.caller, target: resolver.index.symbol(method).id, line: call.line, confidence: rule.confidence(), rule }));
+        let rule = if methods.len() > 1 {
+            ResolutionRule::Ambiguous
+        } else {
+            ResolutionRule::TypedReceiver
+        };
+        edges.extend(methods.into_iter().map(|method| Edge {
+            kind: EdgeKind::Calls,
+            source: call.caller,
+            target: resolver.index.symbol(method).id,
+            line: call.line,
+            confidence: rule.confidence(),
+            rule,
+        }));
     }
     edges
 }

@@ -54,13 +54,16 @@ mod value_types;
 pub use structure::extracted_contains_edges;
 
 use std::borrow::Borrow;
-use std::sync::Arc;
-use std::hash::{Hash, Hasher};
 use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 use rustc_hash::FxHashMap as HashMap;
-use tether_model::{CallOutcome, CalleeExpr, Edge, EdgeKind, FileFacts, Language, Symbol, SymbolId, SymbolKind, UnresolvedCall, UnresolvedReason};
+use tether_model::{
+    CallOutcome, CalleeExpr, Edge, EdgeKind, FileFacts, Language, Symbol, SymbolId, SymbolKind,
+    UnresolvedCall, UnresolvedReason,
+};
 
 use crate::calls::{callee_name, CallTargets};
 use crate::project_index::ProjectIndex;
@@ -102,7 +105,12 @@ pub struct Resolution {
 pub fn resolve<F: Borrow<FileFacts> + Sync>(files: &[F]) -> Resolution {
     let resolver = Resolver::new(ProjectIndex::build(files));
     let (resolution, structural) = rayon::join(
-        || files.par_iter().map(|file| resolve_calls_of_file(&resolver, file.borrow())).reduce(FileCalls::default, FileCalls::merge),
+        || {
+            files
+                .par_iter()
+                .map(|file| resolve_calls_of_file(&resolver, file.borrow()))
+                .reduce(FileCalls::default, FileCalls::merge)
+        },
         || StructuralEdges::of(&resolver),
     );
     finish(resolution, structural)
@@ -188,10 +196,27 @@ pub fn resolve_cached(files: &[VersionedFacts<'_>], cache: &mut ResolutionCache)
 pub fn interface_hash(facts: &FileFacts) -> u64 {
     let mut hasher = rustc_hash::FxHasher::default();
     for symbol in &facts.symbols {
-        (symbol.id, symbol.kind, &symbol.name, &symbol.qualified_name, symbol.parent, symbol.is_test).hash(&mut hasher);
+        (
+            symbol.id,
+            symbol.kind,
+            &symbol.name,
+            &symbol.qualified_name,
+            symbol.parent,
+            symbol.is_test,
+        )
+            .hash(&mut hasher);
     }
     for import in &facts.imports {
-        (import.scope, import.style, import.relative_level, &import.path, &import.alias, import.is_glob, import.is_public).hash(&mut hasher);
+        (
+            import.scope,
+            import.style,
+            import.relative_level,
+            &import.path,
+            &import.alias,
+            import.is_glob,
+            import.is_public,
+        )
+            .hash(&mut hasher);
     }
     for supertype in &facts.supertypes {
         (supertype.subtype, &supertype.path).hash(&mut hasher);
@@ -225,8 +250,12 @@ fn finish(mut resolution: FileCalls, structural: StructuralEdges) -> Resolution 
     outside.extend(structural.outside);
     let mut edges = resolution.edges;
     edges.extend(structural.edges);
-    edges.sort_by(|a, b| (a.kind, a.source, a.target, a.line).cmp(&(b.kind, b.source, b.target, b.line)));
-    edges.dedup_by(|a, b| a.kind == b.kind && a.source == b.source && a.target == b.target && a.line == b.line);
+    edges.sort_by(|a, b| {
+        (a.kind, a.source, a.target, a.line).cmp(&(b.kind, b.source, b.target, b.line))
+    });
+    edges.dedup_by(|a, b| {
+        a.kind == b.kind && a.source == b.source && a.target == b.target && a.line == b.line
+    });
     let mut outside_symbols: Vec<Symbol> = outside.into_values().collect();
     outside_symbols.sort_by(|a, b| a.qualified_name.cmp(&b.qualified_name));
     Resolution {
@@ -307,7 +336,14 @@ fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls
         for (target, rule) in targets {
             let target = resolver.index.symbol(target).id;
             if referenced.insert((reference.caller, target, reference.line)) {
-                result.edges.push(Edge { kind: EdgeKind::References, source: reference.caller, target, line: reference.line, confidence: rule.confidence(), rule });
+                result.edges.push(Edge {
+                    kind: EdgeKind::References,
+                    source: reference.caller,
+                    target,
+                    line: reference.line,
+                    confidence: rule.confidence(),
+                    rule,
+                });
             }
         }
     }
@@ -320,14 +356,20 @@ fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls
     // counted among call sites.
     for call in &file.implicit_calls {
         let Some(method) = crate::calls::callee_name(&call.callee) else { continue };
-        let Some(caller) = resolver.index.sym_of(call.caller).filter(|_| resolver.index.names.contains(method)) else { continue };
+        let Some(caller) =
+            resolver.index.sym_of(call.caller).filter(|_| resolver.index.names.contains(method))
+        else {
+            continue;
+        };
         if let targets @ CallTargets::Project(_) = resolver.resolve_call(caller, call, language) {
             record_targets(resolver, &mut result, call, targets, language);
         }
     }
     for call in &file.calls {
         let Some(caller) = resolver.index.sym_of(call.caller) else { continue };
-        let (targets, dereferenced) = crate::deref_calls::noting_dereferences(|| resolver.resolve_call(caller, call, language));
+        let (targets, dereferenced) = crate::deref_calls::noting_dereferences(|| {
+            resolver.resolve_call(caller, call, language)
+        });
         if language == Language::Rust && !dereferenced.is_empty() {
             result.edges.extend(crate::deref_calls::deref_edges(resolver, call, &dereferenced));
         }
@@ -337,7 +379,9 @@ fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls
             result.unresolved.push(UnresolvedCall {
                 caller: call.caller,
                 callee_text: call.text.clone(),
-                callee_name: callee_name(&call.callee).map(str::to_string).unwrap_or_else(|| crate::calls::name_from_text(&call.text)),
+                callee_name: callee_name(&call.callee)
+                    .map(str::to_string)
+                    .unwrap_or_else(|| crate::calls::name_from_text(&call.text)),
                 path: file.path.clone(),
                 line: call.line,
                 reason,
@@ -345,7 +389,9 @@ fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls
             continue;
         }
         if language == Language::Python {
-            result.edges.extend(crate::callback_edges::outside_base_callbacks(resolver, caller, call, &targets));
+            result.edges.extend(crate::callback_edges::outside_base_callbacks(
+                resolver, caller, call, &targets,
+            ));
         }
         record_targets(resolver, &mut result, call, targets, language);
     }
@@ -353,25 +399,50 @@ fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls
 }
 
 /// Adds the CALLS edges (and outside targets) of one bound site.
-fn record_targets(resolver: &Resolver<'_>, result: &mut FileCalls, call: &tether_model::CallSite, targets: CallTargets, language: Language) {
+fn record_targets(
+    resolver: &Resolver<'_>,
+    result: &mut FileCalls,
+    call: &tether_model::CallSite,
+    targets: CallTargets,
+    language: Language,
+) {
     match targets {
         CallTargets::Project(targets) => {
             for (target, rule) in targets {
                 let target = resolver.index.symbol(target).id;
-                result.edges.push(Edge { kind: EdgeKind::Calls, source: call.caller, target, line: call.line, confidence: rule.confidence(), rule });
+                result.edges.push(Edge {
+                    kind: EdgeKind::Calls,
+                    source: call.caller,
+                    target,
+                    line: call.line,
+                    confidence: rule.confidence(),
+                    rule,
+                });
             }
         }
         CallTargets::Outside { qualified_name, is_builtin, rule } => {
             let kind = if is_builtin { SymbolKind::Builtin } else { SymbolKind::External };
             let target = outside_symbol(&mut result.outside, &qualified_name, kind, language);
-            result.edges.push(Edge { kind: EdgeKind::Calls, source: call.caller, target, line: call.line, confidence: rule.confidence(), rule });
+            result.edges.push(Edge {
+                kind: EdgeKind::Calls,
+                source: call.caller,
+                target,
+                line: call.line,
+                confidence: rule.confidence(),
+                rule,
+            });
         }
         CallTargets::Unresolved(_) => {}
     }
 }
 
 /// The id of an outside target, creating its symbol on first use.
-pub(crate) fn outside_symbol(outside: &mut HashMap<SymbolId, Symbol>, qualified_name: &str, kind: SymbolKind, language: Language) -> SymbolId {
+pub(crate) fn outside_symbol(
+    outside: &mut HashMap<SymbolId, Symbol>,
+    qualified_name: &str,
+    kind: SymbolKind,
+    language: Language,
+) -> SymbolId {
     let id = SymbolId::for_outside_target(qualified_name, kind);
     outside.entry(id).or_insert_with(|| {
         let separator = if language == Language::Python { '.' } else { ':' };

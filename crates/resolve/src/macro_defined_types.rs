@@ -15,14 +15,17 @@ impl Resolver<'_> {
     /// stands for them: that impl itself and the trait impls written for the type (`impl
     /// HasResolver for EnumId`), so that lookups on the type see all of them.
     pub(crate) fn attach_impls_to_impl_only_types(&mut self) {
-        let mut attached: Vec<(Sym, Sym)> = self.impl_only_type_impls.iter().map(|stand_in| (*stand_in, *stand_in)).collect();
+        let mut attached: Vec<(Sym, Sym)> =
+            self.impl_only_type_impls.iter().map(|stand_in| (*stand_in, *stand_in)).collect();
         for block in &self.index.impls {
             let Some(impl_sym) = self.index.sym_of(block.impl_symbol) else { continue };
             if block.trait_path.is_none() || self.impl_self_type.contains_key(&impl_sym) {
                 continue;
             }
             let scope = self.index.parent(impl_sym).unwrap_or(impl_sym);
-            if let Ok(Resolved { denotation: Denotation::Symbol(stand_in), .. }) = self.rust_path(scope, &block.self_type, false) {
+            if let Ok(Resolved { denotation: Denotation::Symbol(stand_in), .. }) =
+                self.rust_path(scope, &block.self_type, false)
+            {
                 if self.is_impl_only_type(stand_in) {
                     attached.push((stand_in, impl_sym));
                 }
@@ -47,7 +50,9 @@ impl Resolver<'_> {
         for block in &self.index.impls {
             let ([name], None) = (block.self_type.as_slice(), &block.trait_path) else { continue };
             let Some(impl_sym) = self.index.sym_of(block.impl_symbol) else { continue };
-            if self.impl_self_type.contains_key(&impl_sym) || self.index.symbol(impl_sym).language != Language::Rust {
+            if self.impl_self_type.contains_key(&impl_sym)
+                || self.index.symbol(impl_sym).language != Language::Rust
+            {
                 continue;
             }
             let module = self.rust_module_of(impl_sym);
@@ -56,9 +61,12 @@ impl Resolver<'_> {
             }
             found.entry((module, name.clone())).or_default().push(impl_sym);
         }
-        found.into_iter().filter_map(|(key, impls)| match impls.as_slice() {
-            [only] => Some((key, *only)),
-            _ => None,
-        }).collect()
+        found
+            .into_iter()
+            .filter_map(|(key, impls)| match impls.as_slice() {
+                [only] => Some((key, *only)),
+                _ => None,
+            })
+            .collect()
     }
 }

@@ -1,10 +1,12 @@
 //! The project-wide lookup tables the resolver reads: symbols by qualified name, children by
 //! name, imports and bindings by scope, each symbol's module. Built once, then read-only.
 
-use std::borrow::Borrow;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::borrow::Borrow;
 
-use tether_model::{Binding, FileFacts, ImplBlock, Import, Language, SupertypeRef, Symbol, SymbolId, SymbolKind};
+use tether_model::{
+    Binding, FileFacts, ImplBlock, Import, Language, SupertypeRef, Symbol, SymbolId, SymbolKind,
+};
 
 /// A symbol's position in [`ProjectIndex::symbols`].
 pub(crate) type Sym = u32;
@@ -54,7 +56,8 @@ impl<'a> ProjectIndex<'a> {
         let files: Vec<&'a FileFacts> = files.iter().map(|file| file.borrow()).collect();
         let symbol_count: usize = files.iter().map(|file| file.symbols.len()).sum();
         let mut symbols: Vec<&'a Symbol> = Vec::with_capacity(symbol_count);
-        let mut by_id: HashMap<SymbolId, Sym> = HashMap::with_capacity_and_hasher(symbol_count, Default::default());
+        let mut by_id: HashMap<SymbolId, Sym> =
+            HashMap::with_capacity_and_hasher(symbol_count, Default::default());
         let mut module_of: Vec<Sym> = Vec::with_capacity(symbol_count);
         for file in &files {
             let module = symbols.len() as Sym;
@@ -64,7 +67,10 @@ impl<'a> ProjectIndex<'a> {
                 module_of.push(module);
             }
         }
-        let (by_name, by_scope) = rayon::join(|| NameTables::build(&files, &symbols), || ScopeTables::build(&files, &symbols, &by_id));
+        let (by_name, by_scope) = rayon::join(
+            || NameTables::build(&files, &symbols),
+            || ScopeTables::build(&files, &symbols, &by_id),
+        );
         ProjectIndex {
             symbols,
             by_id,
@@ -103,7 +109,11 @@ impl<'a> ProjectIndex<'a> {
     }
 
     pub(crate) fn children_named(&self, parent: Sym, name: &str) -> &[Sym] {
-        self.children_by_name.get(&parent).and_then(|children| children.get(name)).map(Vec::as_slice).unwrap_or(&[])
+        self.children_by_name
+            .get(&parent)
+            .and_then(|children| children.get(name))
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
     }
 
     /// File modules and inline modules with this qualified name.
@@ -120,7 +130,10 @@ impl<'a> ProjectIndex<'a> {
                 candidates
                     .iter()
                     .copied()
-                    .filter(|sym| self.symbol(*sym).kind == SymbolKind::Module && self.symbol(*sym).language == language)
+                    .filter(|sym| {
+                        self.symbol(*sym).kind == SymbolKind::Module
+                            && self.symbol(*sym).language == language
+                    })
                     .collect()
             })
             .unwrap_or_default()
@@ -155,13 +168,23 @@ struct NameTables<'a> {
 
 impl<'a> NameTables<'a> {
     fn build(files: &[&'a FileFacts], symbols: &[&'a Symbol]) -> NameTables<'a> {
-        let mut tables = NameTables { by_qualified_name: HashMap::with_capacity_and_hasher(symbols.len(), Default::default()), ..NameTables::default() };
+        let mut tables = NameTables {
+            by_qualified_name: HashMap::with_capacity_and_hasher(symbols.len(), Default::default()),
+            ..NameTables::default()
+        };
         let mut sym: Sym = 0;
         for file in files {
             for symbol in &file.symbols {
-                tables.by_qualified_name.entry(symbol.qualified_name.as_str()).or_default().push(sym);
+                tables
+                    .by_qualified_name
+                    .entry(symbol.qualified_name.as_str())
+                    .or_default()
+                    .push(sym);
                 tables.names.insert(symbol.name.as_str());
-                if matches!(symbol.kind, SymbolKind::Function | SymbolKind::Method | SymbolKind::Class) {
+                if matches!(
+                    symbol.kind,
+                    SymbolKind::Function | SymbolKind::Method | SymbolKind::Class
+                ) {
                     tables.callables_by_name.entry(symbol.name.as_str()).or_default().push(sym);
                 }
                 if symbol.kind == SymbolKind::Macro {
@@ -220,13 +243,23 @@ struct ScopeTables<'a> {
 }
 
 impl<'a> ScopeTables<'a> {
-    fn build(files: &[&'a FileFacts], symbols: &[&'a Symbol], by_id: &HashMap<SymbolId, Sym>) -> ScopeTables<'a> {
+    fn build(
+        files: &[&'a FileFacts],
+        symbols: &[&'a Symbol],
+        by_id: &HashMap<SymbolId, Sym>,
+    ) -> ScopeTables<'a> {
         let mut tables = ScopeTables::default();
         let mut sym: Sym = 0;
         for file in files {
             for symbol in &file.symbols {
                 if let Some(parent) = symbol.parent.and_then(|parent| by_id.get(&parent).copied()) {
-                    tables.children_by_name.entry(parent).or_default().entry(symbol.name.as_str()).or_default().push(sym);
+                    tables
+                        .children_by_name
+                        .entry(parent)
+                        .or_default()
+                        .entry(symbol.name.as_str())
+                        .or_default()
+                        .push(sym);
                 }
                 sym += 1;
             }
@@ -236,7 +269,8 @@ impl<'a> ScopeTables<'a> {
                 tables.imports.push(import);
                 tables.imports_by_scope.entry(scope).or_default().push(position);
             }
-            let is_plugin_file = file.language == Some(Language::Python) && !crate::pytest_fixtures::is_pytest_file(&file.path);
+            let is_plugin_file = file.language == Some(Language::Python)
+                && !crate::pytest_fixtures::is_pytest_file(&file.path);
             // Bindings come grouped by scope: look each scope up once per run of them.
             let mut last_scope: Option<(SymbolId, Option<Sym>)> = None;
             for binding in &file.bindings {
@@ -250,17 +284,30 @@ impl<'a> ScopeTables<'a> {
                 };
                 let Some(scope) = scope else { continue };
                 if is_plugin_file && binding.name == crate::FIXTURE_BINDING {
-                    tables.python_plugin_fixtures.entry(symbols[scope as usize].name.as_str()).or_default().push(scope);
+                    tables
+                        .python_plugin_fixtures
+                        .entry(symbols[scope as usize].name.as_str())
+                        .or_default()
+                        .push(scope);
                 }
                 if binding.name == crate::PROPERTY_BINDING {
                     tables.python_property_names.insert(symbols[scope as usize].name.as_str());
                 }
                 if binding.name == crate::AUTOUSE_FIXTURE_BINDING {
-                    if let Some(owner) = symbols[scope as usize].parent.and_then(|parent| by_id.get(&parent).copied()) {
+                    if let Some(owner) = symbols[scope as usize]
+                        .parent
+                        .and_then(|parent| by_id.get(&parent).copied())
+                    {
                         tables.python_autouse_fixtures.entry(owner).or_default().push(scope);
                     }
                 }
-                tables.bindings_by_scope.entry(scope).or_default().entry(binding.name.as_str()).or_default().push(binding);
+                tables
+                    .bindings_by_scope
+                    .entry(scope)
+                    .or_default()
+                    .entry(binding.name.as_str())
+                    .or_default()
+                    .push(binding);
             }
         }
         // Uses see the latest binding in force (see bindings_in_force.rs).

@@ -22,8 +22,17 @@ pub(crate) fn property_read_edges(resolver: &Resolver<'_>, file: &FileFacts) -> 
             continue;
         }
         let Some(caller) = resolver.index.sym_of(read.caller) else { continue };
-        for (getter, rule) in crate::bindings_in_force::with_use_position(caller, read.byte, || resolver.property_getters(caller, read, name)) {
-            edges.push(Edge { kind: EdgeKind::Calls, source: read.caller, target: resolver.index.symbol(getter).id, line: read.line, confidence: rule.confidence(), rule });
+        for (getter, rule) in crate::bindings_in_force::with_use_position(caller, read.byte, || {
+            resolver.property_getters(caller, read, name)
+        }) {
+            edges.push(Edge {
+                kind: EdgeKind::Calls,
+                source: read.caller,
+                target: resolver.index.symbol(getter).id,
+                line: read.line,
+                confidence: rule.confidence(),
+                rule,
+            });
         }
     }
     edges
@@ -31,20 +40,42 @@ pub(crate) fn property_read_edges(resolver: &Resolver<'_>, file: &FileFacts) -> 
 
 impl Resolver<'_> {
     /// The project property getters an attribute read runs.
-    fn property_getters(&self, caller: Sym, read: &CallSite, name: &str) -> Vec<(Sym, tether_model::ResolutionRule)> {
+    fn property_getters(
+        &self,
+        caller: Sym,
+        read: &CallSite,
+        name: &str,
+    ) -> Vec<(Sym, tether_model::ResolutionRule)> {
         let receiver = match &read.callee {
-            CalleeExpr::Path(path) if path.len() >= 2 => self.python_path_in(caller, &path[..path.len() - 1], BindingUse::Allowed).ok(),
-            CalleeExpr::Method { receiver, .. } => self.receiver_value(caller, receiver, Language::Python),
+            CalleeExpr::Path(path) if path.len() >= 2 => {
+                self.python_path_in(caller, &path[..path.len() - 1], BindingUse::Allowed).ok()
+            }
+            CalleeExpr::Method { receiver, .. } => {
+                self.receiver_value(caller, receiver, Language::Python)
+            }
             _ => None,
         };
-        let Some(Resolved { denotation: Denotation::Instance { type_sym, is_dyn, .. }, rule }) = receiver else { return Vec::new() };
-        let is_getter = |candidate: &Sym| self.index.bindings_named(*candidate, crate::PROPERTY_BINDING).is_some();
-        match self.type_member(type_sym, name, is_dyn, Language::Python, instance_member_rule(rule)) {
-            Ok(Resolved { denotation: Denotation::Symbol(getter), rule }) if is_getter(&getter) => vec![(getter, rule)],
+        let Some(Resolved { denotation: Denotation::Instance { type_sym, is_dyn, .. }, rule }) =
+            receiver
+        else {
+            return Vec::new();
+        };
+        let is_getter = |candidate: &Sym| {
+            self.index.bindings_named(*candidate, crate::PROPERTY_BINDING).is_some()
+        };
+        match self.type_member(type_sym, name, is_dyn, Language::Python, instance_member_rule(rule))
+        {
+            Ok(Resolved { denotation: Denotation::Symbol(getter), rule }) if is_getter(&getter) => {
+                vec![(getter, rule)]
+            }
             // A getter beside its setter (`@total.setter` defines `total` again): the getter.
             Ok(Resolved { denotation: Denotation::Ambiguous(candidates), .. }) => {
                 let getters: Vec<Sym> = candidates.into_iter().filter(is_getter).collect();
-                let rule = if getters.len() == 1 { instance_member_rule(rule) } else { tether_model::ResolutionRule::Ambiguous };
+                let rule = if getters.len() == 1 {
+                    instance_member_rule(rule)
+                } else {
+                    tether_model::ResolutionRule::Ambiguous
+                };
                 getters.into_iter().map(|getter| (getter, rule)).collect()
             }
             _ => Vec::new(),

@@ -22,7 +22,14 @@ pub(crate) fn fixture_edges_of_file(resolver: &Resolver<'_>, file: &FileFacts) -
     let mut push = |requester: Sym, fixture: Sym, line: u32| {
         if requester != fixture {
             let rule = ResolutionRule::PytestFixture;
-            edges.push(Edge { kind: EdgeKind::Calls, source: resolver.index.symbol(requester).id, target: resolver.index.symbol(fixture).id, line, confidence: rule.confidence(), rule });
+            edges.push(Edge {
+                kind: EdgeKind::Calls,
+                source: resolver.index.symbol(requester).id,
+                target: resolver.index.symbol(fixture).id,
+                line,
+                confidence: rule.confidence(),
+                rule,
+            });
         }
     };
     for request in &file.fixture_requests {
@@ -52,7 +59,9 @@ pub(crate) fn fixture_edges_of_file(resolver: &Resolver<'_>, file: &FileFacts) -
 /// A test function or method pytest runs (code nested in a test counts as test code too, and
 /// a test class's fixtures are methods of it).
 fn is_test_function(symbol: &tether_model::Symbol) -> bool {
-    symbol.is_test && matches!(symbol.kind, SymbolKind::Function | SymbolKind::Method) && symbol.name.starts_with("test")
+    symbol.is_test
+        && matches!(symbol.kind, SymbolKind::Function | SymbolKind::Method)
+        && symbol.name.starts_with("test")
 }
 
 /// The test methods of a class (its own, not its bases').
@@ -62,7 +71,9 @@ fn test_methods_of(resolver: &Resolver<'_>, class: Sym) -> Vec<Sym> {
     // Children are not listed by parent; a class's methods follow it in its file.
     let mut methods = Vec::new();
     let mut next = class + 1;
-    while (next as usize) < resolver.index.symbols.len() && resolver.index.module_of[next as usize] == module {
+    while (next as usize) < resolver.index.symbols.len()
+        && resolver.index.module_of[next as usize] == module
+    {
         let symbol = resolver.index.symbol(next);
         if symbol.parent == Some(class_id) && is_test_function(symbol) {
             methods.push(next);
@@ -77,7 +88,9 @@ fn test_methods_of(resolver: &Resolver<'_>, class: Sym) -> Vec<Sym> {
 fn autouse_fixtures_for(resolver: &Resolver<'_>, test: Sym) -> Vec<Sym> {
     let index = &resolver.index;
     let mut owners: Vec<Sym> = Vec::new();
-    if let Some(class) = index.parent(test).filter(|class| index.symbol(*class).kind == SymbolKind::Class) {
+    if let Some(class) =
+        index.parent(test).filter(|class| index.symbol(*class).kind == SymbolKind::Class)
+    {
         owners.extend(resolver.linearization(class));
     }
     let module = index.module_of[test as usize];
@@ -85,7 +98,9 @@ fn autouse_fixtures_for(resolver: &Resolver<'_>, test: Sym) -> Vec<Sym> {
     let path = index.symbol(module).path.as_str();
     let mut folder = path.rsplit_once('/').map_or("", |(folder, _)| folder);
     loop {
-        if let Some(conftest) = index.python_conftests.get(folder).copied().filter(|conftest| *conftest != module) {
+        if let Some(conftest) =
+            index.python_conftests.get(folder).copied().filter(|conftest| *conftest != module)
+        {
             owners.push(conftest);
         }
         if folder.is_empty() {
@@ -93,5 +108,10 @@ fn autouse_fixtures_for(resolver: &Resolver<'_>, test: Sym) -> Vec<Sym> {
         }
         folder = folder.rsplit_once('/').map_or("", |(parent, _)| parent);
     }
-    owners.iter().filter_map(|owner| index.python_autouse_fixtures.get(owner)).flatten().copied().collect()
+    owners
+        .iter()
+        .filter_map(|owner| index.python_autouse_fixtures.get(owner))
+        .flatten()
+        .copied()
+        .collect()
 }

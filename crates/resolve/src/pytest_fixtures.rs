@@ -18,7 +18,11 @@ impl Resolver<'_> {
     /// The value pytest passes as parameter `name` of `function`, when it is visible.
     pub(crate) fn pytest_fixture_value(&self, function: Sym, name: &str) -> Option<Denotation> {
         let symbol = self.index.symbol(function);
-        if symbol.language != Language::Python || !matches!(symbol.kind, SymbolKind::Function | SymbolKind::Method) || name == "self" || name == "cls" {
+        if symbol.language != Language::Python
+            || !matches!(symbol.kind, SymbolKind::Function | SymbolKind::Method)
+            || name == "self"
+            || name == "cls"
+        {
             return None;
         }
         let module = self.index.module_of[function as usize];
@@ -32,13 +36,22 @@ impl Resolver<'_> {
         self.declared_return_type(fixture, Language::Python)
             .or_else(|| {
                 let yields = self.index.bindings_named(fixture, crate::YIELD_BINDING)?;
-                yields.iter().find_map(|binding| self.binding_denotation(fixture, binding, Language::Python))
+                yields
+                    .iter()
+                    .find_map(|binding| self.binding_denotation(fixture, binding, Language::Python))
             })
             .or_else(|| {
                 let returns = self.index.bindings_named(fixture, crate::RETURN_BINDING)?;
-                returns.iter().find_map(|binding| match self.binding_denotation(fixture, binding, Language::Python)? {
-                    Denotation::Symbol(returned) if self.index.symbol(returned).kind.is_callable() || self.index.symbol(returned).kind.is_type() => Some(Denotation::Symbol(returned)),
-                    _ => None,
+                returns.iter().find_map(|binding| {
+                    match self.binding_denotation(fixture, binding, Language::Python)? {
+                        Denotation::Symbol(returned)
+                            if self.index.symbol(returned).kind.is_callable()
+                                || self.index.symbol(returned).kind.is_type() =>
+                        {
+                            Some(Denotation::Symbol(returned))
+                        }
+                        _ => None,
+                    }
                 })
             })
     }
@@ -47,7 +60,8 @@ impl Resolver<'_> {
     /// else a function of its module, of a `conftest.py` above, or of a plugin.
     pub(crate) fn pytest_fixture_for(&self, requester: Sym, name: &str) -> Option<Sym> {
         let module = self.index.module_of[requester as usize];
-        self.pytest_class_fixture_named(requester, name).or_else(|| self.pytest_fixture_named(module, requester, name))
+        self.pytest_class_fixture_named(requester, name)
+            .or_else(|| self.pytest_fixture_named(module, requester, name))
     }
 
     /// A `@fixture` method of the requesting method's class (or its bases), not itself.
@@ -57,11 +71,10 @@ impl Resolver<'_> {
         }
         let class = self.index.parent(requester)?;
         self.linearization(class).into_iter().find_map(|class| {
-            self.index
-                .children_named(class, name)
-                .iter()
-                .copied()
-                .find(|candidate| *candidate != requester && self.index.bindings_named(*candidate, crate::FIXTURE_BINDING).is_some())
+            self.index.children_named(class, name).iter().copied().find(|candidate| {
+                *candidate != requester
+                    && self.index.bindings_named(*candidate, crate::FIXTURE_BINDING).is_some()
+            })
         })
     }
 
@@ -69,7 +82,10 @@ impl Resolver<'_> {
     /// override a fixture of the same name), else of the nearest `conftest.py` above it.
     fn pytest_fixture_named(&self, module: Sym, requester: Sym, name: &str) -> Option<Sym> {
         let module_level_function = |module: Sym| {
-            self.index.children_named(module, name).iter().copied().find(|candidate| *candidate != requester && self.index.symbol(*candidate).kind == SymbolKind::Function)
+            self.index.children_named(module, name).iter().copied().find(|candidate| {
+                *candidate != requester
+                    && self.index.symbol(*candidate).kind == SymbolKind::Function
+            })
         };
         if let Some(fixture) = module_level_function(module) {
             return Some(fixture);
@@ -77,7 +93,13 @@ impl Resolver<'_> {
         let path = self.index.symbol(module).path.as_str();
         let mut folder = path.rsplit_once('/').map_or("", |(folder, _)| folder);
         loop {
-            if let Some(conftest) = self.index.python_conftests.get(folder).copied().filter(|conftest| *conftest != module) {
+            if let Some(conftest) = self
+                .index
+                .python_conftests
+                .get(folder)
+                .copied()
+                .filter(|conftest| *conftest != module)
+            {
                 if let Some(fixture) = module_level_function(conftest) {
                     return Some(fixture);
                 }

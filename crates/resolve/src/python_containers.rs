@@ -9,23 +9,40 @@ use crate::value_types::Wrapper;
 /// `collections.abc` names alike).
 pub(crate) fn python_container(name: &str) -> Option<Wrapper> {
     Some(match name {
-        "list" | "List" | "Sequence" | "MutableSequence" | "Iterable" | "Iterator" | "Collection" | "deque" | "Deque" => Wrapper::PythonList,
-        "set" | "Set" | "frozenset" | "FrozenSet" | "AbstractSet" | "MutableSet" => Wrapper::PythonSet,
-        "dict" | "Dict" | "Mapping" | "MutableMapping" | "defaultdict" | "DefaultDict" | "OrderedDict" => Wrapper::PythonDict,
+        "list" | "List" | "Sequence" | "MutableSequence" | "Iterable" | "Iterator"
+        | "Collection" | "deque" | "Deque" => Wrapper::PythonList,
+        "set" | "Set" | "frozenset" | "FrozenSet" | "AbstractSet" | "MutableSet" => {
+            Wrapper::PythonSet
+        }
+        "dict" | "Dict" | "Mapping" | "MutableMapping" | "defaultdict" | "DefaultDict"
+        | "OrderedDict" => Wrapper::PythonDict,
         _ => return None,
     })
 }
 
 /// What `container.name(…)` returns, when the element decides it.
-pub(crate) fn python_method_result(container: Wrapper, element: &Denotation, name: &str) -> Option<Denotation> {
-    let wrapped = |wrapper: Wrapper, inner: Denotation| Some(Denotation::Wrapped { wrapper, inner: Box::new(inner) });
+pub(crate) fn python_method_result(
+    container: Wrapper,
+    element: &Denotation,
+    name: &str,
+) -> Option<Denotation> {
+    let wrapped = |wrapper: Wrapper, inner: Denotation| {
+        Some(Denotation::Wrapped { wrapper, inner: Box::new(inner) })
+    };
     match (container, name) {
         (Wrapper::PythonList, "pop") | (Wrapper::PythonSet, "pop") => Some(element.clone()),
-        (Wrapper::PythonList | Wrapper::PythonSet | Wrapper::PythonDict, "copy") => wrapped(container, element.clone()),
-        (Wrapper::PythonDict, "get" | "pop" | "setdefault" | "__getitem__") => Some(element.clone()),
+        (Wrapper::PythonList | Wrapper::PythonSet | Wrapper::PythonDict, "copy") => {
+            wrapped(container, element.clone())
+        }
+        (Wrapper::PythonDict, "get" | "pop" | "setdefault" | "__getitem__") => {
+            Some(element.clone())
+        }
         (Wrapper::PythonDict, "values") => wrapped(Wrapper::PythonList, element.clone()),
         // (key, value) pairs; the key's type is not kept.
-        (Wrapper::PythonDict, "items") => wrapped(Wrapper::PythonList, Denotation::Tuple(vec![Denotation::UntypedLocal, element.clone()])),
+        (Wrapper::PythonDict, "items") => wrapped(
+            Wrapper::PythonList,
+            Denotation::Tuple(vec![Denotation::UntypedLocal, element.clone()]),
+        ),
         _ => None,
     }
 }

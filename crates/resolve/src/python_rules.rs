@@ -18,9 +18,15 @@ pub(crate) enum BindingUse {
 
 impl Resolver<'_> {
     /// Resolves a dotted path as code in `scope` would see it.
-    pub(crate) fn python_path_in(&self, scope: Sym, path: &[String], bindings: BindingUse) -> Lookup {
+    pub(crate) fn python_path_in(
+        &self,
+        scope: Sym,
+        path: &[String],
+        bindings: BindingUse,
+    ) -> Lookup {
         let (head, rest) = path.split_first().ok_or(UnresolvedReason::ComplexCallee)?;
-        let mut current = self.python_head(scope, head, bindings).ok_or(UnresolvedReason::UnknownName)?;
+        let mut current =
+            self.python_head(scope, head, bindings).ok_or(UnresolvedReason::UnknownName)?;
         for segment in rest {
             current = self.member(&current, segment, Language::Python)?;
         }
@@ -35,9 +41,16 @@ impl Resolver<'_> {
         if (name == "self" || name == "cls") && !self.python_rebinds_receiver_name(scope, name) {
             // An attribute's value (`self.config = self.make_config()`) is recorded on the class
             // but written in a method: there, too, `self` is an instance of the class.
-            let class_of_attribute = (self.index.symbol(scope).kind == SymbolKind::Class).then_some(scope);
-            if let Some(class) = class_of_attribute.or_else(|| self.python_enclosing_class_of_method(scope)) {
-                let denotation = if name == "self" { Denotation::Instance { type_sym: class, is_dyn: false, arguments: Vec::new() } } else { Denotation::Symbol(class) };
+            let class_of_attribute =
+                (self.index.symbol(scope).kind == SymbolKind::Class).then_some(scope);
+            if let Some(class) =
+                class_of_attribute.or_else(|| self.python_enclosing_class_of_method(scope))
+            {
+                let denotation = if name == "self" {
+                    Denotation::Instance { type_sym: class, is_dyn: false, arguments: Vec::new() }
+                } else {
+                    Denotation::Symbol(class)
+                };
                 return Some(Resolved { denotation, rule: ResolutionRule::SelfMethod });
             }
         }
@@ -70,7 +83,10 @@ impl Resolver<'_> {
             current = self.index.parent(level);
         }
         if is_python_builtin(name) {
-            return Some(Resolved { denotation: Denotation::Builtin(name.to_string()), rule: ResolutionRule::SameScope });
+            return Some(Resolved {
+                denotation: Denotation::Builtin(name.to_string()),
+                rule: ResolutionRule::SameScope,
+            });
         }
         None
     }
@@ -79,39 +95,74 @@ impl Resolver<'_> {
     /// FlaskClient as cls`, `cls = self.client_class`): there the name is that local, not the
     /// method's class.
     fn python_rebinds_receiver_name(&self, scope: Sym, name: &str) -> bool {
-        let Some(method) = self.index.enclosing_of_kind(scope, &[SymbolKind::Method, SymbolKind::Function]) else { return false };
+        let Some(method) =
+            self.index.enclosing_of_kind(scope, &[SymbolKind::Method, SymbolKind::Function])
+        else {
+            return false;
+        };
         if self.imported_name(method, name, 0).is_some() {
             return true;
         }
-        self.index.bindings_named(method, name).is_some_and(|bindings| bindings.iter().any(|binding| !matches!(binding.value, tether_model::BindingValue::Type { .. } | tether_model::BindingValue::UntypedParameter)))
+        self.index.bindings_named(method, name).is_some_and(|bindings| {
+            bindings.iter().any(|binding| {
+                !matches!(
+                    binding.value,
+                    tether_model::BindingValue::Type { .. }
+                        | tether_model::BindingValue::UntypedParameter
+                )
+            })
+        })
     }
 
     /// A typed local binding of `name` visible in exactly this scope.
-    pub(crate) fn binding_in_scope(&self, scope: Sym, name: &str, language: Language) -> Option<Resolved> {
+    pub(crate) fn binding_in_scope(
+        &self,
+        scope: Sym,
+        name: &str,
+        language: Language,
+    ) -> Option<Resolved> {
         let bindings = self.index.bindings_named(scope, name)?;
         let typed = match crate::bindings_in_force::bindings_in_force(scope, bindings) {
             // The latest binding in force at the use; bindings starting together must agree.
             Some((earlier, nearest)) => {
-                let mut types = nearest.iter().map(|binding| self.binding_denotation(scope, binding, language));
+                let mut types =
+                    nearest.iter().map(|binding| self.binding_denotation(scope, binding, language));
                 let first = types.next().flatten();
-                let in_force = first.filter(|first| types.all(|other| other.as_ref() == Some(first)));
+                let in_force =
+                    first.filter(|first| types.all(|other| other.as_ref() == Some(first)));
                 match language {
                     // A Python assignment rebinds the same variable, which mostly keeps its
                     // type: an earlier visible type still describes it. A Rust `let` or
                     // closure parameter is another variable.
-                    Language::Python => in_force.or_else(|| earlier.iter().rev().find_map(|binding| self.binding_denotation(scope, binding, language))),
+                    Language::Python => in_force.or_else(|| {
+                        earlier
+                            .iter()
+                            .rev()
+                            .find_map(|binding| self.binding_denotation(scope, binding, language))
+                    }),
                     Language::Rust => in_force,
                 }
             }
             // A Rust use in this very scope with no binding in force is bound by something not
             // extracted (`|&(ref name, _)|`, a `match_ast!` arm's pattern): a local of unknown
             // type, whatever other bindings of the name say.
-            None if language == Language::Rust && crate::bindings_in_force::use_scope() == Some(scope) && !crate::bindings_in_force::all_start_after_use(scope, bindings) => None,
-            None => bindings.iter().rev().find_map(|binding| self.binding_denotation(scope, binding, language)),
+            None if language == Language::Rust
+                && crate::bindings_in_force::use_scope() == Some(scope)
+                && !crate::bindings_in_force::all_start_after_use(scope, bindings) =>
+            {
+                None
+            }
+            None => bindings
+                .iter()
+                .rev()
+                .find_map(|binding| self.binding_denotation(scope, binding, language)),
         }
         .map(|denotation| Resolved { denotation, rule: ResolutionRule::TypedReceiver });
         // A local whose type is not visible is still a local: it hides outer names.
-        typed.or(Some(Resolved { denotation: Denotation::UntypedLocal, rule: ResolutionRule::TypedReceiver }))
+        typed.or(Some(Resolved {
+            denotation: Denotation::UntypedLocal,
+            rule: ResolutionRule::TypedReceiver,
+        }))
     }
 
     /// The class whose method (or nested lambda of a method) `scope` is.
@@ -124,27 +175,48 @@ impl Resolver<'_> {
     /// `import a.b.c`: a project module, a namespace package, or an external module path.
     pub(crate) fn python_absolute_path(&self, path: &[String]) -> Resolved {
         let Some((head, rest)) = path.split_first() else {
-            return Resolved { denotation: Denotation::External(String::new()), rule: ResolutionRule::Import };
+            return Resolved {
+                denotation: Denotation::External(String::new()),
+                rule: ResolutionRule::Import,
+            };
         };
-        let mut current = if let Some(module) = from_candidates(&self.index.modules_named(head, Language::Python)) {
+        let mut current = if let Some(module) =
+            from_candidates(&self.index.modules_named(head, Language::Python))
+        {
             Resolved { denotation: module, rule: ResolutionRule::Import }
         } else if self.index.python_module_prefixes.contains(head.as_str()) {
-            Resolved { denotation: Denotation::Namespace(head.clone()), rule: ResolutionRule::Import }
+            Resolved {
+                denotation: Denotation::Namespace(head.clone()),
+                rule: ResolutionRule::Import,
+            }
         } else {
-            return Resolved { denotation: Denotation::External(path.join(".")), rule: ResolutionRule::Import };
+            return Resolved {
+                denotation: Denotation::External(path.join(".")),
+                rule: ResolutionRule::Import,
+            };
         };
         for segment in rest {
             match self.member(&current, segment, Language::Python) {
                 Ok(next) => current = next,
                 // A project package without this submodule: keep the dotted path visible.
-                Err(_) => return Resolved { denotation: Denotation::External(path.join(".")), rule: ResolutionRule::Import },
+                Err(_) => {
+                    return Resolved {
+                        denotation: Denotation::External(path.join(".")),
+                        rule: ResolutionRule::Import,
+                    }
+                }
             }
         }
         current
     }
 
     /// The module a `from … import` reads from, with leading dots counted from `scope`'s module.
-    pub(crate) fn python_from_base(&self, scope: Sym, level: u32, module_path: &[String]) -> Option<Resolved> {
+    pub(crate) fn python_from_base(
+        &self,
+        scope: Sym,
+        level: u32,
+        module_path: &[String],
+    ) -> Option<Resolved> {
         if level == 0 {
             return (!module_path.is_empty()).then(|| self.python_absolute_path(module_path));
         }
@@ -157,7 +229,8 @@ impl Resolver<'_> {
         for _ in 1..level {
             package.pop()?;
         }
-        let mut qualified: Vec<String> = package.iter().map(|segment| segment.to_string()).collect();
+        let mut qualified: Vec<String> =
+            package.iter().map(|segment| segment.to_string()).collect();
         qualified.extend(module_path.iter().cloned());
         if qualified.is_empty() {
             return None;
@@ -167,25 +240,39 @@ impl Resolver<'_> {
             return Some(Resolved { denotation: module, rule: ResolutionRule::Import });
         }
         if self.index.python_module_prefixes.contains(&name) {
-            return Some(Resolved { denotation: Denotation::Namespace(name), rule: ResolutionRule::Import });
+            return Some(Resolved {
+                denotation: Denotation::Namespace(name),
+                rule: ResolutionRule::Import,
+            });
         }
         None
     }
 
     /// `super().name` from inside a method: the next class in the MRO that defines it.
     pub(crate) fn python_super_member(&self, scope: Sym, name: &str) -> Lookup {
-        let class = self.python_enclosing_class_of_method(scope).ok_or(UnresolvedReason::UnknownReceiverType)?;
+        let class = self
+            .python_enclosing_class_of_method(scope)
+            .ok_or(UnresolvedReason::UnknownReceiverType)?;
         let classes = self.linearization(class);
         for base in classes.iter().skip(1) {
-            if let Some(denotation) = from_candidates(&self.without_overload_stubs(self.index.children_named(*base, name))) {
+            if let Some(denotation) = from_candidates(
+                &self.without_overload_stubs(self.index.children_named(*base, name)),
+            ) {
                 return found(denotation, ResolutionRule::SelfMethod);
             }
         }
         // Not in a project base: the first base outside the project (`list.__init__` for
         // `class Traceback(list[Entry])`, `argparse.Action.__init__`).
-        match classes.iter().find_map(|class| self.outside_bases.get(class).and_then(|bases| bases.first())) {
-            Some(Denotation::External(base)) if !base.is_empty() => found(Denotation::External(format!("{base}.{name}")), ResolutionRule::SelfMethod),
-            Some(Denotation::Builtin(base)) => found(Denotation::Builtin(format!("{base}.{name}")), ResolutionRule::SelfMethod),
+        match classes
+            .iter()
+            .find_map(|class| self.outside_bases.get(class).and_then(|bases| bases.first()))
+        {
+            Some(Denotation::External(base)) if !base.is_empty() => {
+                found(Denotation::External(format!("{base}.{name}")), ResolutionRule::SelfMethod)
+            }
+            Some(Denotation::Builtin(base)) => {
+                found(Denotation::Builtin(format!("{base}.{name}")), ResolutionRule::SelfMethod)
+            }
             _ => Err(UnresolvedReason::UnknownMember),
         }
     }

@@ -3,11 +3,11 @@
 
 use tether_model::{CalleeExpr, Language, ResolutionRule};
 
-use crate::RETURN_BINDING;
 use crate::denotation::{Denotation, Resolved};
 use crate::project_index::Sym;
 use crate::python_rules::BindingUse;
 use crate::resolver::Resolver;
+use crate::RETURN_BINDING;
 
 impl Resolver<'_> {
     /// The project class a subscripted name denotes (`StashKey[int]`), if it is one.
@@ -21,19 +21,43 @@ impl Resolver<'_> {
 
     /// What `value[key]` gives: a builtin container's element (a dict's value), or what a
     /// project class's `__getitem__` returns.
-    pub(crate) fn subscripted_value(&self, value: &Denotation, language: Language) -> Option<Denotation> {
+    pub(crate) fn subscripted_value(
+        &self,
+        value: &Denotation,
+        language: Language,
+    ) -> Option<Denotation> {
         match value {
-            Denotation::Wrapped { wrapper, inner } if wrapper.is_python() => Some((**inner).clone()),
+            Denotation::Wrapped { wrapper, inner } if wrapper.is_python() => {
+                Some((**inner).clone())
+            }
             // Rust: `xs[i]` of a `Vec`, a slice or a map is an element (a value, for a map);
             // `graph[id]` of a project type is its `impl Index`'s `Output`.
             Denotation::Wrapped { wrapper, inner } if language == Language::Rust => match wrapper {
                 _ if wrapper.is_pointer() => self.subscripted_value(inner, language),
-                crate::value_types::Wrapper::Sequence | crate::value_types::Wrapper::Map => Some((**inner).clone()).filter(|element| *element != Denotation::UntypedLocal),
+                crate::value_types::Wrapper::Sequence | crate::value_types::Wrapper::Map => {
+                    Some((**inner).clone()).filter(|element| *element != Denotation::UntypedLocal)
+                }
                 _ => None,
             },
-            Denotation::Instance { type_sym, is_dyn: false, arguments } if language == Language::Rust => self.index_output(*type_sym, arguments),
-            Denotation::Instance { type_sym, is_dyn: false, .. } if language == Language::Python => {
-                match self.type_member(*type_sym, "__getitem__", false, language, ResolutionRule::TypedReceiver).ok()?.denotation {
+            Denotation::Instance { type_sym, is_dyn: false, arguments }
+                if language == Language::Rust =>
+            {
+                self.index_output(*type_sym, arguments)
+            }
+            Denotation::Instance { type_sym, is_dyn: false, .. }
+                if language == Language::Python =>
+            {
+                match self
+                    .type_member(
+                        *type_sym,
+                        "__getitem__",
+                        false,
+                        language,
+                        ResolutionRule::TypedReceiver,
+                    )
+                    .ok()?
+                    .denotation
+                {
                     Denotation::Symbol(getter) => self.declared_return_type(getter, language),
                     _ => None,
                 }
@@ -45,22 +69,43 @@ impl Resolver<'_> {
     /// What `with callee(…) as x` binds: what the manager's `__enter__` returns when that is
     /// visible, what a generator function (`@contextmanager`) yields, else the manager itself
     /// (most `__enter__`s return `self`).
-    pub(crate) fn entered_context_value(&self, scope: Sym, callee: &CalleeExpr, language: Language) -> Option<Denotation> {
+    pub(crate) fn entered_context_value(
+        &self,
+        scope: Sym,
+        callee: &CalleeExpr,
+        language: Language,
+    ) -> Option<Denotation> {
         if let (Language::Python, CalleeExpr::Path(path)) = (language, callee) {
             let bindings = if path.len() > 1 { BindingUse::Allowed } else { BindingUse::Forbidden };
-            if let Ok(Resolved { denotation: Denotation::Symbol(function), .. }) = self.python_path_in(scope, path, bindings) {
-                let is_generator = self.index.symbol(function).kind.is_callable() && self.index.bindings_named(function, RETURN_BINDING).is_none();
-                if let Some(yields) = self.index.bindings_named(function, crate::YIELD_BINDING).filter(|_| is_generator) {
-                    return yields.iter().find_map(|binding| self.binding_denotation(function, binding, language));
+            if let Ok(Resolved { denotation: Denotation::Symbol(function), .. }) =
+                self.python_path_in(scope, path, bindings)
+            {
+                let is_generator = self.index.symbol(function).kind.is_callable()
+                    && self.index.bindings_named(function, RETURN_BINDING).is_none();
+                if let Some(yields) = self
+                    .index
+                    .bindings_named(function, crate::YIELD_BINDING)
+                    .filter(|_| is_generator)
+                {
+                    return yields
+                        .iter()
+                        .find_map(|binding| self.binding_denotation(function, binding, language));
                 }
             }
         }
         let manager = self.call_result_type(scope, callee, language)?;
         if let Denotation::Instance { type_sym, is_dyn: false, .. } = &manager {
-            if let Ok(Resolved { denotation: Denotation::Symbol(enter), .. }) = self.type_member(*type_sym, "__enter__", false, language, ResolutionRule::TypedReceiver) {
+            if let Ok(Resolved { denotation: Denotation::Symbol(enter), .. }) = self.type_member(
+                *type_sym,
+                "__enter__",
+                false,
+                language,
+                ResolutionRule::TypedReceiver,
+            ) {
                 // `-> Self` (typing's, a name outside the project) is the manager itself.
                 match self.declared_return_type(enter, language) {
-                    Some(Denotation::External(path)) if path == "Self" || path.ends_with(".Self") => {}
+                    Some(Denotation::External(path))
+                        if path == "Self" || path.ends_with(".Self") => {}
                     Some(entered) => return Some(entered),
                     None => {}
                 }

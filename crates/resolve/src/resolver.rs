@@ -92,7 +92,11 @@ impl<'a> Resolver<'a> {
         }
         resolver.resolve_bases();
         (resolver.blanket_impls, resolver.impl_trait_names) = resolver.collect_blanket_impls();
-        resolver.deref_targets = resolver.impls_of_type.keys().filter_map(|type_sym| Some((*type_sym, resolver.deref_target(*type_sym)?))).collect();
+        resolver.deref_targets = resolver
+            .impls_of_type
+            .keys()
+            .filter_map(|type_sym| Some((*type_sym, resolver.deref_target(*type_sym)?)))
+            .collect();
         resolver.resolve_imports_of_module_variables();
         resolver
     }
@@ -134,9 +138,14 @@ impl<'a> Resolver<'a> {
             let pending: Vec<usize> = (0..self.index.imports.len())
                 .filter(|position| match &self.import_results[*position] {
                     None => true,
-                    Some(resolved) => !only_unbound && matches!(resolved.denotation, Denotation::External(_)),
+                    Some(resolved) => {
+                        !only_unbound && matches!(resolved.denotation, Denotation::External(_))
+                    }
                 })
-                .filter(|position| language.is_none_or(|language| self.import_language(*position) == Some(language)))
+                .filter(|position| {
+                    language
+                        .is_none_or(|language| self.import_language(*position) == Some(language))
+                })
                 .collect();
             let updates: Vec<(usize, Option<Resolved>)> = pending
                 .into_par_iter()
@@ -157,7 +166,9 @@ impl<'a> Resolver<'a> {
 
     /// The language of the scope an import is written in.
     fn import_language(&self, position: usize) -> Option<Language> {
-        self.index.sym_of(self.index.imports[position].scope).map(|scope| self.index.symbol(scope).language)
+        self.index
+            .sym_of(self.index.imports[position].scope)
+            .map(|scope| self.index.symbol(scope).language)
     }
 
     fn resolve_import(&self, position: usize) -> Option<Resolved> {
@@ -167,16 +178,27 @@ impl<'a> Resolver<'a> {
             ImportStyle::PythonImport => {
                 // `import a.b` binds `a` (to module `a`); `import a.b as c` binds `c` to `a.b`.
                 let binds_head = import.alias.as_deref() == import.path.first().map(String::as_str);
-                let path = if binds_head { &import.path[..1.min(import.path.len())] } else { &import.path[..] };
+                let path = if binds_head {
+                    &import.path[..1.min(import.path.len())]
+                } else {
+                    &import.path[..]
+                };
                 Some(self.python_absolute_path(path))
             }
             ImportStyle::PythonFrom => {
-                let base = self.python_from_base(scope, import.relative_level, &import.path[..import.path.len() - usize::from(!import.is_glob)])?;
+                let base = self.python_from_base(
+                    scope,
+                    import.relative_level,
+                    &import.path[..import.path.len() - usize::from(!import.is_glob)],
+                )?;
                 if import.is_glob {
                     return Some(base);
                 }
                 let name = import.path.last()?;
-                self.member(&base, name, Language::Python).ok().map(|member| Resolved { denotation: member.denotation, rule: ResolutionRule::Import })
+                self.member(&base, name, Language::Python).ok().map(|member| Resolved {
+                    denotation: member.denotation,
+                    rule: ResolutionRule::Import,
+                })
             }
             ImportStyle::RustUse => self.rust_path(scope, &import.path, true).ok(),
         }
@@ -192,7 +214,9 @@ impl<'a> Resolver<'a> {
         for block in &self.index.impls {
             let Some(impl_sym) = self.index.sym_of(block.impl_symbol) else { continue };
             let scope = self.index.parent(impl_sym).unwrap_or(impl_sym);
-            if let Ok(Resolved { denotation: Denotation::Symbol(type_sym), .. }) = self.rust_path(scope, &block.self_type, false) {
+            if let Ok(Resolved { denotation: Denotation::Symbol(type_sym), .. }) =
+                self.rust_path(scope, &block.self_type, false)
+            {
                 // `impl Alias { … }` adds to the aliased project type.
                 let type_sym = match self.index.symbol(type_sym).kind {
                     SymbolKind::TypeAlias => match self.alias_target(type_sym) {
@@ -210,7 +234,9 @@ impl<'a> Resolver<'a> {
                 }
             }
             if let Some(trait_path) = &block.trait_path {
-                if let Ok(Resolved { denotation: Denotation::Symbol(trait_sym), .. }) = self.rust_path(scope, trait_path, false) {
+                if let Ok(Resolved { denotation: Denotation::Symbol(trait_sym), .. }) =
+                    self.rust_path(scope, trait_path, false)
+                {
                     if self.index.symbol(trait_sym).kind == SymbolKind::Trait {
                         impl_trait.insert(impl_sym, trait_sym);
                         impls_of_trait.entry(trait_sym).or_default().push(impl_sym);
@@ -227,7 +253,6 @@ impl<'a> Resolver<'a> {
         self.impl_only_type_impls = self.impl_only_types.values().copied().collect();
     }
 
-
     /// Resolves Python class bases and Rust supertraits.
     fn resolve_bases(&mut self) {
         let mut bases: HashMap<Sym, Vec<Sym>> = HashMap::default();
@@ -240,13 +265,25 @@ impl<'a> Resolver<'a> {
                 Language::Rust => self.rust_path(scope, &supertype.path, false),
             };
             match resolved {
-                Ok(Resolved { denotation: Denotation::Symbol(base), .. }) if self.index.symbol(base).kind.is_type() => {
+                Ok(Resolved { denotation: Denotation::Symbol(base), .. })
+                    if self.index.symbol(base).kind.is_type() =>
+                {
                     bases.entry(subtype).or_default().push(base);
                 }
-                Ok(Resolved { denotation: outside @ (Denotation::External(_) | Denotation::Builtin(_)), .. }) => outside_bases.entry(subtype).or_default().push(outside),
+                Ok(Resolved {
+                    denotation: outside @ (Denotation::External(_) | Denotation::Builtin(_)),
+                    ..
+                }) => outside_bases.entry(subtype).or_default().push(outside),
                 _ => {
-                    let separator = if self.index.symbol(subtype).language == Language::Python { "." } else { "::" };
-                    outside_bases.entry(subtype).or_default().push(Denotation::External(supertype.path.join(separator)));
+                    let separator = if self.index.symbol(subtype).language == Language::Python {
+                        "."
+                    } else {
+                        "::"
+                    };
+                    outside_bases
+                        .entry(subtype)
+                        .or_default()
+                        .push(Denotation::External(supertype.path.join(separator)));
                 }
             }
         }
@@ -272,7 +309,14 @@ impl<'a> Resolver<'a> {
     }
 
     /// A member of a type: a method (through bases, impls and trait defaults) or a nested type.
-    pub(crate) fn type_member(&self, type_sym: Sym, name: &str, is_dyn: bool, language: Language, rule: ResolutionRule) -> Lookup {
+    pub(crate) fn type_member(
+        &self,
+        type_sym: Sym,
+        name: &str,
+        is_dyn: bool,
+        language: Language,
+        rule: ResolutionRule,
+    ) -> Lookup {
         match language {
             Language::Python => {
                 let classes = self.linearization(type_sym);
@@ -285,7 +329,11 @@ impl<'a> Resolver<'a> {
                         continue;
                     }
                     let implementations = self.without_overload_stubs(candidates);
-                    if implementations.len() == candidates.len() && candidates.iter().all(|candidate| self.index.bindings_named(*candidate, crate::OVERLOAD_BINDING).is_some()) {
+                    if implementations.len() == candidates.len()
+                        && candidates.iter().all(|candidate| {
+                            self.index.bindings_named(*candidate, crate::OVERLOAD_BINDING).is_some()
+                        })
+                    {
                         stubs_only.get_or_insert(implementations);
                         continue;
                     }
@@ -298,10 +346,16 @@ impl<'a> Resolver<'a> {
                 }
                 // Not in any project class: from the first base outside the project (a
                 // dependency's class such as `werkzeug.test.Client`), when there is one.
-                let outside_base = classes.iter().find_map(|class| self.outside_bases.get(class).and_then(|bases| bases.first()));
+                let outside_base = classes.iter().find_map(|class| {
+                    self.outside_bases.get(class).and_then(|bases| bases.first())
+                });
                 match outside_base {
-                    Some(Denotation::External(base)) if !base.is_empty() => found(Denotation::External(format!("{base}.{name}")), rule),
-                    Some(Denotation::Builtin(base)) => found(Denotation::Builtin(format!("{base}.{name}")), rule),
+                    Some(Denotation::External(base)) if !base.is_empty() => {
+                        found(Denotation::External(format!("{base}.{name}")), rule)
+                    }
+                    Some(Denotation::Builtin(base)) => {
+                        found(Denotation::Builtin(format!("{base}.{name}")), rule)
+                    }
                     _ => Err(UnresolvedReason::UnknownMember),
                 }
             }
@@ -309,7 +363,10 @@ impl<'a> Resolver<'a> {
                 let kind = self.index.symbol(type_sym).kind;
                 if kind == SymbolKind::Impl && !self.is_impl_only_type(type_sym) {
                     // The impl block of a type tether does not see (see `rust_self_type`).
-                    return from_candidates(self.index.children_named(type_sym, name)).map_or(Err(UnresolvedReason::UnknownMember), |denotation| found(denotation, rule));
+                    return from_candidates(self.index.children_named(type_sym, name))
+                        .map_or(Err(UnresolvedReason::UnknownMember), |denotation| {
+                            found(denotation, rule)
+                        });
                 }
                 if kind == SymbolKind::Trait {
                     let declared = self.trait_method(type_sym, name);
@@ -319,7 +376,10 @@ impl<'a> Resolver<'a> {
                             targets.extend_from_slice(self.index.children_named(*impl_sym, name));
                         }
                         if !targets.is_empty() {
-                            return found(Denotation::Ambiguous(targets), ResolutionRule::DynamicDispatch);
+                            return found(
+                                Denotation::Ambiguous(targets),
+                                ResolutionRule::DynamicDispatch,
+                            );
                         }
                     }
                     if let Some(method) = declared {
@@ -327,14 +387,21 @@ impl<'a> Resolver<'a> {
                     }
                     // A provided method of a blanket extension trait over this trait.
                     return match self.blanket_method(type_sym, name, language) {
-                        Some(denotation) => found(denotation, crate::blanket_impls::blanket_rule(rule)),
+                        Some(denotation) => {
+                            found(denotation, crate::blanket_impls::blanket_rule(rule))
+                        }
                         None => Err(UnresolvedReason::UnknownMember),
                     };
                 }
                 // Methods a struct's attribute macro generates (salsa's field getters) are
                 // recorded under the struct itself.
-                let mut inherent: Vec<Sym> =
-                    self.index.children_named(type_sym, name).iter().copied().filter(|child| self.index.symbol(*child).kind == SymbolKind::Method).collect();
+                let mut inherent: Vec<Sym> = self
+                    .index
+                    .children_named(type_sym, name)
+                    .iter()
+                    .copied()
+                    .filter(|child| self.index.symbol(*child).kind == SymbolKind::Method)
+                    .collect();
                 let mut from_traits = Vec::new();
                 for impl_sym in self.impls_of_type.get(&type_sym).into_iter().flatten() {
                     let methods = self.index.children_named(*impl_sym, name);
@@ -347,7 +414,9 @@ impl<'a> Resolver<'a> {
                 // (A type a macro defines is its own impl: its methods are met twice.)
                 inherent.sort_unstable();
                 inherent.dedup();
-                if let Some(denotation) = from_candidates(&inherent).or_else(|| from_candidates(&from_traits)) {
+                if let Some(denotation) =
+                    from_candidates(&inherent).or_else(|| from_candidates(&from_traits))
+                {
                     return found(denotation, rule);
                 }
                 // A trait's default method, through the traits this type implements.
@@ -373,7 +442,14 @@ impl<'a> Resolver<'a> {
                 // `U` (`Semantics` → `SemanticsImpl`), a bounded number of steps deep.
                 let mut current = type_sym;
                 for _ in 0..MAX_DEREF_STEPS {
-                    let Some(target) = self.deref_targets.get(&current).copied().filter(|target| *target != current) else { break };
+                    let Some(target) = self
+                        .deref_targets
+                        .get(&current)
+                        .copied()
+                        .filter(|target| *target != current)
+                    else {
+                        break;
+                    };
                     if let Ok(member) = self.type_member(target, name, false, language, rule) {
                         return Ok(member);
                     }
@@ -391,8 +467,18 @@ impl<'a> Resolver<'a> {
     /// Same-named Python definitions without their `@overload` stubs, when an implementation
     /// remains (a stub file's overloads alone stay as they are).
     pub(crate) fn without_overload_stubs(&self, candidates: &[Sym]) -> Vec<Sym> {
-        let implementations: Vec<Sym> = candidates.iter().copied().filter(|candidate| self.index.bindings_named(*candidate, crate::OVERLOAD_BINDING).is_none()).collect();
-        if implementations.is_empty() { candidates.to_vec() } else { implementations }
+        let implementations: Vec<Sym> = candidates
+            .iter()
+            .copied()
+            .filter(|candidate| {
+                self.index.bindings_named(*candidate, crate::OVERLOAD_BINDING).is_none()
+            })
+            .collect();
+        if implementations.is_empty() {
+            candidates.to_vec()
+        } else {
+            implementations
+        }
     }
 
     /// The project type a type dereferences to: its `impl Deref`'s `type Target`.
@@ -401,7 +487,12 @@ impl<'a> Resolver<'a> {
             if !self.index.symbol(*impl_sym).name.starts_with("{impl Deref for ") {
                 return None;
             }
-            let target = self.index.children_named(*impl_sym, "Target").iter().copied().find(|child| self.index.symbol(*child).kind == SymbolKind::TypeAlias)?;
+            let target = self
+                .index
+                .children_named(*impl_sym, "Target")
+                .iter()
+                .copied()
+                .find(|child| self.index.symbol(*child).kind == SymbolKind::TypeAlias)?;
             match self.alias_target(target)? {
                 Denotation::Instance { type_sym, is_dyn: false, .. } => Some(type_sym),
                 _ => None,
@@ -411,11 +502,18 @@ impl<'a> Resolver<'a> {
 
     /// A trait's own method `name`, or one of its supertraits'.
     fn trait_method(&self, trait_sym: Sym, name: &str) -> Option<Sym> {
-        self.linearization(trait_sym).into_iter().find_map(|trait_sym| self.index.children_named(trait_sym, name).first().copied())
+        self.linearization(trait_sym)
+            .into_iter()
+            .find_map(|trait_sym| self.index.children_named(trait_sym, name).first().copied())
     }
 
     /// The type of a field or attribute (`self.h`) of a type, through its bases.
-    pub(crate) fn field_type(&self, type_sym: Sym, name: &str, language: Language) -> Option<Denotation> {
+    pub(crate) fn field_type(
+        &self,
+        type_sym: Sym,
+        name: &str,
+        language: Language,
+    ) -> Option<Denotation> {
         let key = format!("self.{name}");
         for class in self.linearization(type_sym) {
             let Some(bindings) = self.index.bindings_named(class, &key) else { continue };

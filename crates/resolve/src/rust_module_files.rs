@@ -19,14 +19,21 @@ impl Resolver<'_> {
         let file_module = self.index.module_of[module as usize];
         let file = self.index.symbol(file_module);
         // The inline modules between the file and `module`: `support` in `stream_chain::support`.
-        let nested = inline.qualified_name.strip_prefix(file.qualified_name.as_str())?.strip_prefix("::")?;
+        let nested =
+            inline.qualified_name.strip_prefix(file.qualified_name.as_str())?.strip_prefix("::")?;
         let (folder, stem) = match file.path.rsplit_once('/') {
             Some((folder, file_name)) => (folder, file_name.strip_suffix(".rs")?),
             None => ("", file.path.strip_suffix(".rs")?),
         };
         // A crate root or a `mod.rs` owns its folder; any other `a.rs` owns `a/`.
         let is_crate_root = !file.qualified_name.contains("::");
-        let owned_folder = if is_crate_root || stem == "mod" { folder.to_string() } else if folder.is_empty() { stem.to_string() } else { format!("{folder}/{stem}") };
+        let owned_folder = if is_crate_root || stem == "mod" {
+            folder.to_string()
+        } else if folder.is_empty() {
+            stem.to_string()
+        } else {
+            format!("{folder}/{stem}")
+        };
         let mut base = owned_folder;
         for segment in nested.split("::") {
             if !base.is_empty() {

@@ -19,7 +19,12 @@ const MAX_VALUE_IMPORT_HOPS: u32 = 8;
 impl Resolver<'_> {
     /// A called path as code in `scope` sees it: the path, or, when it names a module, the
     /// function (or type) of the same name in the value namespace.
-    pub(crate) fn rust_called_path(&self, scope: Sym, path: &[String], bindings: BindingUse) -> Lookup {
+    pub(crate) fn rust_called_path(
+        &self,
+        scope: Sym,
+        path: &[String],
+        bindings: BindingUse,
+    ) -> Lookup {
         let resolved = self.rust_path_in(scope, path, false, bindings)?;
         match resolved.denotation {
             Denotation::Symbol(sym) if self.index.symbol(sym).kind == SymbolKind::Module => {
@@ -30,7 +35,13 @@ impl Resolver<'_> {
     }
 
     /// The value (not module) a path names, when there is one.
-    fn rust_value_path(&self, scope: Sym, path: &[String], is_use: bool, depth: u32) -> Option<Resolved> {
+    fn rust_value_path(
+        &self,
+        scope: Sym,
+        path: &[String],
+        is_use: bool,
+        depth: u32,
+    ) -> Option<Resolved> {
         if depth > MAX_VALUE_IMPORT_HOPS {
             return None;
         }
@@ -44,7 +55,10 @@ impl Resolver<'_> {
             return None;
         }
         let value = self.module_value_member(module, last, depth)?;
-        Some(Resolved { denotation: value.denotation, rule: member_rule(base.rule, ResolutionRule::QualifiedPath) })
+        Some(Resolved {
+            denotation: value.denotation,
+            rule: member_rule(base.rule, ResolutionRule::QualifiedPath),
+        })
     }
 
     /// A bare name's value: items and `use`s of the enclosing functions up to the module.
@@ -69,8 +83,15 @@ impl Resolver<'_> {
     /// The member `name` of a module (or function body) that is not a module: an item, or an
     /// explicit `use` of that name whose path reaches a value.
     fn module_value_member(&self, module: Sym, name: &str, depth: u32) -> Option<Resolved> {
-        let items: Vec<Sym> =
-            self.index.children_named(module, name).iter().copied().filter(|child| !matches!(self.index.symbol(*child).kind, SymbolKind::Impl | SymbolKind::Module)).collect();
+        let items: Vec<Sym> = self
+            .index
+            .children_named(module, name)
+            .iter()
+            .copied()
+            .filter(|child| {
+                !matches!(self.index.symbol(*child).kind, SymbolKind::Impl | SymbolKind::Module)
+            })
+            .collect();
         if let Some(denotation) = from_candidates(&items) {
             return Some(Resolved { denotation, rule: ResolutionRule::SameScope });
         }
@@ -81,7 +102,9 @@ impl Resolver<'_> {
                 continue;
             }
             let denotation = match &self.import_results[*position as usize] {
-                Some(Resolved { denotation: Denotation::Symbol(target), .. }) if self.index.symbol(*target).kind == SymbolKind::Module => {
+                Some(Resolved { denotation: Denotation::Symbol(target), .. })
+                    if self.index.symbol(*target).kind == SymbolKind::Module =>
+                {
                     let import_scope = self.index.sym_of(import.scope)?;
                     self.rust_value_path(import_scope, &import.path, true, depth + 1)?.denotation
                 }
@@ -107,7 +130,11 @@ impl Resolver<'_> {
             }
         }
         let crate_root = match self.rust_path(caller, prefix, false) {
-            Ok(Resolved { denotation: Denotation::Symbol(module), .. }) if self.index.symbol(module).kind == SymbolKind::Module => module,
+            Ok(Resolved { denotation: Denotation::Symbol(module), .. })
+                if self.index.symbol(module).kind == SymbolKind::Module =>
+            {
+                module
+            }
             _ => return direct.and(Err(UnresolvedReason::UnknownMember)),
         };
         let crate_name = self.index.symbol(crate_root).qualified_name.as_str();
@@ -115,7 +142,13 @@ impl Resolver<'_> {
             return Err(UnresolvedReason::UnknownMember);
         }
         let macros = self.index.macros_by_name.get(name.as_str()).map(Vec::as_slice).unwrap_or(&[]);
-        let in_crate: Vec<Sym> = macros.iter().copied().filter(|sym| self.index.symbol(*sym).qualified_name.split("::").next() == Some(crate_name)).collect();
+        let in_crate: Vec<Sym> = macros
+            .iter()
+            .copied()
+            .filter(|sym| {
+                self.index.symbol(*sym).qualified_name.split("::").next() == Some(crate_name)
+            })
+            .collect();
         match from_candidates(&in_crate) {
             Some(denotation) => Ok(Resolved { denotation, rule: ResolutionRule::Macro }),
             None => Err(UnresolvedReason::UnknownMember),
@@ -126,7 +159,9 @@ impl Resolver<'_> {
     pub(crate) fn may_name_macro(&self, denotation: &Denotation) -> bool {
         match denotation {
             Denotation::Symbol(sym) => self.index.symbol(*sym).kind == SymbolKind::Macro,
-            Denotation::Ambiguous(candidates) => candidates.iter().all(|sym| self.index.symbol(*sym).kind == SymbolKind::Macro),
+            Denotation::Ambiguous(candidates) => {
+                candidates.iter().all(|sym| self.index.symbol(*sym).kind == SymbolKind::Macro)
+            }
             Denotation::External(_) | Denotation::Builtin(_) => true,
             _ => false,
         }

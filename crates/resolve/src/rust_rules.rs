@@ -16,38 +16,68 @@ impl Resolver<'_> {
         self.rust_path_in(scope, path, is_use, BindingUse::Forbidden)
     }
 
-    pub(crate) fn rust_path_in(&self, scope: Sym, path: &[String], is_use: bool, bindings: BindingUse) -> Lookup {
+    pub(crate) fn rust_path_in(
+        &self,
+        scope: Sym,
+        path: &[String],
+        is_use: bool,
+        bindings: BindingUse,
+    ) -> Lookup {
         let path: Vec<&String> = path.iter().filter(|segment| !segment.is_empty()).collect();
         let (head, rest) = path.split_first().ok_or(UnresolvedReason::ComplexCallee)?;
         let module = self.rust_module_of(scope);
         let mut current = match head.as_str() {
             "crate" => {
-                let crate_name = self.index.symbol(module).qualified_name.split("::").next().unwrap_or("").to_string();
-                let root = from_candidates(&self.index.modules_named(&crate_name, Language::Rust)).ok_or(UnresolvedReason::UnknownName)?;
+                let crate_name = self
+                    .index
+                    .symbol(module)
+                    .qualified_name
+                    .split("::")
+                    .next()
+                    .unwrap_or("")
+                    .to_string();
+                let root = from_candidates(&self.index.modules_named(&crate_name, Language::Rust))
+                    .ok_or(UnresolvedReason::UnknownName)?;
                 Resolved { denotation: root, rule: ResolutionRule::QualifiedPath }
             }
-            "self" => Resolved { denotation: Denotation::Symbol(module), rule: ResolutionRule::QualifiedPath },
-            "super" => Resolved { denotation: self.rust_parent_module(module).ok_or(UnresolvedReason::UnknownName)?, rule: ResolutionRule::QualifiedPath },
+            "self" => Resolved {
+                denotation: Denotation::Symbol(module),
+                rule: ResolutionRule::QualifiedPath,
+            },
+            "super" => Resolved {
+                denotation: self.rust_parent_module(module).ok_or(UnresolvedReason::UnknownName)?,
+                rule: ResolutionRule::QualifiedPath,
+            },
             "Self" => self.rust_self_type(scope).ok_or(UnresolvedReason::UnknownName)?,
             name => match self.rust_head(scope, module, name, bindings, !rest.is_empty()) {
                 Some(resolved) => resolved,
-                None if is_use || (!rest.is_empty() && name.starts_with(|c: char| c.is_lowercase())) => {
+                None if is_use
+                    || (!rest.is_empty() && name.starts_with(|c: char| c.is_lowercase())) =>
+                {
                     // An external crate (`serde::Serialize`), or a module of one brought in by a glob.
                     let joined: Vec<&str> = path.iter().map(|segment| segment.as_str()).collect();
-                    return Ok(Resolved { denotation: Denotation::External(joined.join("::")), rule: ResolutionRule::Import });
+                    return Ok(Resolved {
+                        denotation: Denotation::External(joined.join("::")),
+                        rule: ResolutionRule::Import,
+                    });
                 }
                 // `T::read(…)` with `T: Encodable` (a bounded type parameter of the function or
                 // impl around): the trait's method, dispatched to its impls.
                 None => match rest.is_empty() {
-                    false => self.generic_parameter_bound(scope, module, name).ok_or(UnresolvedReason::UnknownName)?,
+                    false => self
+                        .generic_parameter_bound(scope, module, name)
+                        .ok_or(UnresolvedReason::UnknownName)?,
                     true => return Err(UnresolvedReason::UnknownName),
                 },
             },
         };
         for segment in rest {
             if segment.as_str() == "super" {
-                let Denotation::Symbol(module) = current.denotation else { return Err(UnresolvedReason::UnknownName) };
-                current.denotation = self.rust_parent_module(module).ok_or(UnresolvedReason::UnknownName)?;
+                let Denotation::Symbol(module) = current.denotation else {
+                    return Err(UnresolvedReason::UnknownName);
+                };
+                current.denotation =
+                    self.rust_parent_module(module).ok_or(UnresolvedReason::UnknownName)?;
                 continue;
             }
             current = self.member(&current, segment, Language::Rust)?;
@@ -57,21 +87,37 @@ impl Resolver<'_> {
 
     /// What the first segment of a path names. `names_a_path`: more segments follow, so the
     /// name is a crate, module or type (never a macro or function).
-    fn rust_head(&self, scope: Sym, module: Sym, name: &str, bindings: BindingUse, names_a_path: bool) -> Option<Resolved> {
+    fn rust_head(
+        &self,
+        scope: Sym,
+        module: Sym,
+        name: &str,
+        bindings: BindingUse,
+        names_a_path: bool,
+    ) -> Option<Resolved> {
         let mut current = Some(scope);
         while let Some(level) = current {
             // Items of impls and traits are not in scope by their bare names (`Self::f` is).
             let level_kind = self.index.symbol(level).kind;
             let members_are_in_scope = level_kind == SymbolKind::Module || level_kind.is_callable();
             let definitions: Vec<Sym> = if members_are_in_scope {
-                self.index.children_named(level, name).iter().copied().filter(|child| self.index.symbol(*child).kind != SymbolKind::Impl).collect()
+                self.index
+                    .children_named(level, name)
+                    .iter()
+                    .copied()
+                    .filter(|child| self.index.symbol(*child).kind != SymbolKind::Impl)
+                    .collect()
             } else {
                 Vec::new()
             };
             if let Some(denotation) = from_candidates(&definitions) {
                 return Some(Resolved { denotation, rule: ResolutionRule::SameScope });
             }
-            let imported = if names_a_path { self.imported_path_head(level, name) } else { self.imported_name(level, name, 0) };
+            let imported = if names_a_path {
+                self.imported_path_head(level, name)
+            } else {
+                self.imported_name(level, name, 0)
+            };
             if let Some(imported) = imported {
                 return Some(imported);
             }
@@ -79,7 +125,10 @@ impl Resolver<'_> {
                 // A local bound only further down is not in force yet; what the use sees is
                 // a local bound by a pattern the facts do not record (`let [a, b] = …`).
                 if self.rust_bound_only_later(level, name) {
-                    return Some(Resolved { denotation: Denotation::UntypedLocal, rule: ResolutionRule::TypedReceiver });
+                    return Some(Resolved {
+                        denotation: Denotation::UntypedLocal,
+                        rule: ResolutionRule::TypedReceiver,
+                    });
                 }
                 if let Some(found) = self.binding_in_scope(level, name, Language::Rust) {
                     return Some(found);
@@ -92,11 +141,16 @@ impl Resolver<'_> {
         }
         // A type a macro defines in this module, seen through its inherent impl (`AttrFlags`).
         if let Some(impl_sym) = self.impl_only_types.get(&(module, name.to_string())) {
-            return Some(Resolved { denotation: Denotation::Symbol(*impl_sym), rule: ResolutionRule::SameScope });
+            return Some(Resolved {
+                denotation: Denotation::Symbol(*impl_sym),
+                rule: ResolutionRule::SameScope,
+            });
         }
         // A file module's submodule declared with `mod name;` lives in another file.
         let qualified_name = format!("{}::{name}", self.index.symbol(module).qualified_name);
-        if let Some(submodule) = from_candidates(&self.index.modules_named(&qualified_name, Language::Rust)) {
+        if let Some(submodule) =
+            from_candidates(&self.index.modules_named(&qualified_name, Language::Rust))
+        {
             return Some(Resolved { denotation: submodule, rule: ResolutionRule::SameScope });
         }
         if self.index.rust_crates.contains(name) {
@@ -105,10 +159,16 @@ impl Resolver<'_> {
             }
         }
         if RUST_EXTERNAL_ROOTS.contains(&name) {
-            return Some(Resolved { denotation: Denotation::External(name.to_string()), rule: ResolutionRule::Import });
+            return Some(Resolved {
+                denotation: Denotation::External(name.to_string()),
+                rule: ResolutionRule::Import,
+            });
         }
         if is_rust_prelude(name) {
-            return Some(Resolved { denotation: Denotation::Builtin(name.to_string()), rule: ResolutionRule::SameScope });
+            return Some(Resolved {
+                denotation: Denotation::Builtin(name.to_string()),
+                rule: ResolutionRule::SameScope,
+            });
         }
         None
     }
@@ -119,9 +179,13 @@ impl Resolver<'_> {
         let key = format!("<{name}>");
         let mut current = Some(scope);
         while let Some(level) = current.filter(|level| *level != module) {
-            if let Some(binding) = self.index.bindings_named(level, &key).and_then(|bindings| bindings.first()) {
+            if let Some(binding) =
+                self.index.bindings_named(level, &key).and_then(|bindings| bindings.first())
+            {
                 let bound = self.binding_denotation(level, binding, Language::Rust)?;
-                return matches!(bound, Denotation::Instance { is_dyn: true, .. }).then_some(Resolved { denotation: bound, rule: ResolutionRule::DynamicDispatch });
+                return matches!(bound, Denotation::Instance { is_dyn: true, .. }).then_some(
+                    Resolved { denotation: bound, rule: ResolutionRule::DynamicDispatch },
+                );
             }
             current = self.index.parent(level);
         }
@@ -130,12 +194,16 @@ impl Resolver<'_> {
 
     /// Whether every binding of `name` in `scope` starts after the current use.
     pub(crate) fn rust_bound_only_later(&self, scope: Sym, name: &str) -> bool {
-        self.index.bindings_named(scope, name).is_some_and(|named| crate::bindings_in_force::all_start_after_use(scope, named))
+        self.index
+            .bindings_named(scope, name)
+            .is_some_and(|named| crate::bindings_in_force::all_start_after_use(scope, named))
     }
 
     /// The innermost module (inline or file) enclosing `scope`.
     pub(crate) fn rust_module_of(&self, scope: Sym) -> Sym {
-        self.index.enclosing_of_kind(scope, &[SymbolKind::Module]).unwrap_or(self.index.module_of[scope as usize])
+        self.index
+            .enclosing_of_kind(scope, &[SymbolKind::Module])
+            .unwrap_or(self.index.module_of[scope as usize])
     }
 
     fn rust_parent_module(&self, module: Sym) -> Option<Denotation> {
@@ -156,6 +224,9 @@ impl Resolver<'_> {
             SymbolKind::Trait => owner,
             _ => self.impl_self_type.get(&owner).copied().unwrap_or(owner),
         };
-        Some(Resolved { denotation: Denotation::Symbol(type_sym), rule: ResolutionRule::TypeMember })
+        Some(Resolved {
+            denotation: Denotation::Symbol(type_sym),
+            rule: ResolutionRule::TypeMember,
+        })
     }
 }

@@ -12,7 +12,14 @@ use crate::resolver::Resolver;
 
 /// The CONTAINS edge from `parent` to `symbol`.
 fn contains_edge(parent: SymbolId, symbol: &Symbol) -> Edge {
-    Edge { kind: EdgeKind::Contains, source: parent, target: symbol.id, line: symbol.span.start_line, confidence: 1.0, rule: ResolutionRule::Syntax }
+    Edge {
+        kind: EdgeKind::Contains,
+        source: parent,
+        target: symbol.id,
+        line: symbol.span.start_line,
+        confidence: 1.0,
+        rule: ResolutionRule::Syntax,
+    }
 }
 
 /// The CONTAINS edges extraction alone decides: each symbol under its parent, except impls,
@@ -26,22 +33,38 @@ pub fn extracted_contains_edges(symbols: &[Symbol]) -> Vec<Edge> {
         .collect()
 }
 
-pub(crate) fn structural_edges(resolver: &Resolver<'_>, outside: &mut HashMap<SymbolId, Symbol>) -> Vec<Edge> {
+pub(crate) fn structural_edges(
+    resolver: &Resolver<'_>,
+    outside: &mut HashMap<SymbolId, Symbol>,
+) -> Vec<Edge> {
     let index = &resolver.index;
     let mut edges = Vec::new();
 
     let moved_impls = impls_moved_under_their_types(resolver);
     for (position, symbol) in index.symbols.iter().enumerate() {
         let Some(parent) = symbol.parent else { continue };
-        let parent = moved_impls.get(&(position as Sym)).map(|type_sym| index.symbol(*type_sym).id).unwrap_or(parent);
+        let parent = moved_impls
+            .get(&(position as Sym))
+            .map(|type_sym| index.symbol(*type_sym).id)
+            .unwrap_or(parent);
         edges.push(contains_edge(parent, symbol));
     }
 
     for (position, import) in index.imports.iter().enumerate() {
         let Some(resolved) = &resolver.import_results[position] else { continue };
-        let language = index.sym_of(import.scope).map(|scope| index.symbol(scope).language).unwrap_or(Language::Python);
+        let language = index
+            .sym_of(import.scope)
+            .map(|scope| index.symbol(scope).language)
+            .unwrap_or(Language::Python);
         for target in denotation_targets(resolver, resolved, language, outside) {
-            edges.push(Edge { kind: EdgeKind::Imports, source: import.scope, target, line: import.line, confidence: resolved.rule.confidence(), rule: resolved.rule });
+            edges.push(Edge {
+                kind: EdgeKind::Imports,
+                source: import.scope,
+                target,
+                line: import.line,
+                confidence: resolved.rule.confidence(),
+                rule: resolved.rule,
+            });
         }
     }
 
@@ -55,18 +78,38 @@ pub(crate) fn structural_edges(resolver: &Resolver<'_>, outside: &mut HashMap<Sy
         };
         let resolved = resolved.unwrap_or_else(|_| unresolved_outside(&supertype.path, language));
         for target in denotation_targets(resolver, &resolved, language, outside) {
-            edges.push(Edge { kind: EdgeKind::Inherits, source: supertype.subtype, target, line: supertype.line, confidence: resolved.rule.confidence(), rule: resolved.rule });
+            edges.push(Edge {
+                kind: EdgeKind::Inherits,
+                source: supertype.subtype,
+                target,
+                line: supertype.line,
+                confidence: resolved.rule.confidence(),
+                rule: resolved.rule,
+            });
         }
     }
 
     for block in &index.impls {
         let Some(trait_path) = &block.trait_path else { continue };
         let Some(impl_sym) = index.sym_of(block.impl_symbol) else { continue };
-        let source = resolver.impl_self_type.get(&impl_sym).map(|type_sym| index.symbol(*type_sym).id).unwrap_or(block.impl_symbol);
+        let source = resolver
+            .impl_self_type
+            .get(&impl_sym)
+            .map(|type_sym| index.symbol(*type_sym).id)
+            .unwrap_or(block.impl_symbol);
         let scope = index.parent(impl_sym).unwrap_or(impl_sym);
-        let resolved = resolver.rust_path(scope, trait_path, false).unwrap_or_else(|_| unresolved_outside(trait_path, Language::Rust));
+        let resolved = resolver
+            .rust_path(scope, trait_path, false)
+            .unwrap_or_else(|_| unresolved_outside(trait_path, Language::Rust));
         for target in denotation_targets(resolver, &resolved, Language::Rust, outside) {
-            edges.push(Edge { kind: EdgeKind::Implements, source, target, line: block.line, confidence: resolved.rule.confidence(), rule: resolved.rule });
+            edges.push(Edge {
+                kind: EdgeKind::Implements,
+                source,
+                target,
+                line: block.line,
+                confidence: resolved.rule.confidence(),
+                rule: resolved.rule,
+            });
         }
     }
     edges
@@ -82,14 +125,20 @@ fn impls_moved_under_their_types(resolver: &Resolver<'_>) -> HashMap<Sym, Sym> {
     let mut moved: HashMap<Sym, Sym> = resolver
         .impl_self_type
         .iter()
-        .filter(|(sym, type_sym)| sym != type_sym && index.symbol(**sym).kind == SymbolKind::Impl && index.symbol(**sym).parent.is_some())
+        .filter(|(sym, type_sym)| {
+            sym != type_sym
+                && index.symbol(**sym).kind == SymbolKind::Impl
+                && index.symbol(**sym).parent.is_some()
+        })
         .map(|(sym, type_sym)| (*sym, *type_sym))
         .collect();
     // Undo moves until no moved impl is its own ancestor. Syntactic parents alone are acyclic,
     // so each undo removes a cycle and the loop ends.
     let mut candidates: Vec<Sym> = moved.keys().copied().collect();
     candidates.sort_unstable();
-    while let Some(closing) = candidates.iter().copied().find(|sym| is_own_ancestor(index, &moved, *sym)) {
+    while let Some(closing) =
+        candidates.iter().copied().find(|sym| is_own_ancestor(index, &moved, *sym))
+    {
         moved.remove(&closing);
         candidates.retain(|sym| *sym != closing);
     }
@@ -98,7 +147,11 @@ fn impls_moved_under_their_types(resolver: &Resolver<'_>) -> HashMap<Sym, Sym> {
 
 /// Whether walking up from `sym` (through moved impls' types, else syntactic parents) comes
 /// back to it.
-fn is_own_ancestor(index: &crate::project_index::ProjectIndex<'_>, moved: &HashMap<Sym, Sym>, sym: Sym) -> bool {
+fn is_own_ancestor(
+    index: &crate::project_index::ProjectIndex<'_>,
+    moved: &HashMap<Sym, Sym>,
+    sym: Sym,
+) -> bool {
     let parent_of = |current: Sym| moved.get(&current).copied().or_else(|| index.parent(current));
     let mut current = parent_of(sym);
     for _ in 0..=index.symbols.len() {
@@ -115,22 +168,44 @@ fn is_own_ancestor(index: &crate::project_index::ProjectIndex<'_>, moved: &HashM
 /// import of a dependency); it is kept as an external target rather than dropped.
 fn unresolved_outside(path: &[String], language: Language) -> Resolved {
     let separator = if language == Language::Python { "." } else { "::" };
-    Resolved { denotation: Denotation::External(path.join(separator)), rule: ResolutionRule::NameOnly }
+    Resolved {
+        denotation: Denotation::External(path.join(separator)),
+        rule: ResolutionRule::NameOnly,
+    }
 }
 
 /// The symbols a denotation stands for, creating outside symbols as needed.
-fn denotation_targets(resolver: &Resolver<'_>, resolved: &Resolved, language: Language, outside: &mut HashMap<SymbolId, Symbol>) -> Vec<SymbolId> {
+fn denotation_targets(
+    resolver: &Resolver<'_>,
+    resolved: &Resolved,
+    language: Language,
+    outside: &mut HashMap<SymbolId, Symbol>,
+) -> Vec<SymbolId> {
     let index = &resolver.index;
     match &resolved.denotation {
         Denotation::Symbol(sym) => vec![index.symbol(*sym).id],
         Denotation::Instance { type_sym, .. } => vec![index.symbol(*type_sym).id],
-        Denotation::Ambiguous(candidates) => candidates.iter().map(|sym| index.symbol(*sym).id).collect(),
-        Denotation::External(path) if !path.is_empty() => vec![outside_symbol(outside, path, SymbolKind::External, language)],
-        Denotation::Namespace(path) => vec![outside_symbol(outside, path, SymbolKind::External, language)],
+        Denotation::Ambiguous(candidates) => {
+            candidates.iter().map(|sym| index.symbol(*sym).id).collect()
+        }
+        Denotation::External(path) if !path.is_empty() => {
+            vec![outside_symbol(outside, path, SymbolKind::External, language)]
+        }
+        Denotation::Namespace(path) => {
+            vec![outside_symbol(outside, path, SymbolKind::External, language)]
+        }
         Denotation::Builtin(path) => {
             let separator = if language == Language::Python { "." } else { "::" };
-            vec![outside_symbol(outside, &format!("<builtin>{separator}{path}"), SymbolKind::Builtin, language)]
+            vec![outside_symbol(
+                outside,
+                &format!("<builtin>{separator}{path}"),
+                SymbolKind::Builtin,
+                language,
+            )]
         }
-        Denotation::External(_) | Denotation::UntypedLocal | Denotation::Wrapped { .. } | Denotation::Tuple(_) => Vec::new(),
+        Denotation::External(_)
+        | Denotation::UntypedLocal
+        | Denotation::Wrapped { .. }
+        | Denotation::Tuple(_) => Vec::new(),
     }
 }

@@ -13,13 +13,25 @@ use crate::RETURN_BINDING;
 
 impl Resolver<'_> {
     /// The value of `call` written with generic `arguments` (`f::<A, B>()`).
-    pub(crate) fn turbofish_value(&self, scope: Sym, call: &CalleeExpr, arguments: &[BindingValue], language: Language) -> Option<Denotation> {
+    pub(crate) fn turbofish_value(
+        &self,
+        scope: Sym,
+        call: &CalleeExpr,
+        arguments: &[BindingValue],
+        language: Language,
+    ) -> Option<Denotation> {
         self.call_result_type_given(scope, call, language, None, arguments)
     }
 
     /// What `function` returns when its declared return type names its own generic parameters
     /// and the call writes them (`written`, typed in `scope`, where the call is).
-    pub(crate) fn written_return_type(&self, function: Sym, scope: Sym, written: &[BindingValue], language: Language) -> Option<Denotation> {
+    pub(crate) fn written_return_type(
+        &self,
+        function: Sym,
+        scope: Sym,
+        written: &[BindingValue],
+        language: Language,
+    ) -> Option<Denotation> {
         if written.is_empty() {
             return None;
         }
@@ -30,7 +42,9 @@ impl Resolver<'_> {
         let written: Vec<Denotation> = written
             .iter()
             .map(|argument| match argument {
-                BindingValue::Type { path, is_dyn, arguments } => self.written_type(scope, path, *is_dyn, arguments, language).unwrap_or(Denotation::UntypedLocal),
+                BindingValue::Type { path, is_dyn, arguments } => self
+                    .written_type(scope, path, *is_dyn, arguments, language)
+                    .unwrap_or(Denotation::UntypedLocal),
                 _ => Denotation::UntypedLocal,
             })
             .collect();
@@ -42,13 +56,26 @@ impl Resolver<'_> {
     /// A declared return type of `function` with the written arguments put in for its own
     /// parameters: the parameter itself, or a std wrapper of it (`Option<N>`, `Vec<N>`); any
     /// other type (`Parse<N>`) as written, without its arguments.
-    fn substituted(&self, function: Sym, value: &BindingValue, written: &[Denotation]) -> Option<Denotation> {
+    fn substituted(
+        &self,
+        function: Sym,
+        value: &BindingValue,
+        written: &[Denotation],
+    ) -> Option<Denotation> {
         match value {
-            BindingValue::GenericParameter { position } => written.get(*position as usize).cloned().filter(|argument| *argument != Denotation::UntypedLocal),
+            BindingValue::GenericParameter { position } => written
+                .get(*position as usize)
+                .cloned()
+                .filter(|argument| *argument != Denotation::UntypedLocal),
             BindingValue::Type { path, is_dyn, arguments } => match Wrapper::named(path.last()?) {
                 Some(wrapper) => {
-                    let inner = arguments.get(wrapper.element_argument()).and_then(|element| self.substituted(function, element, written));
-                    Some(Denotation::Wrapped { wrapper, inner: Box::new(inner.unwrap_or(Denotation::UntypedLocal)) })
+                    let inner = arguments
+                        .get(wrapper.element_argument())
+                        .and_then(|element| self.substituted(function, element, written));
+                    Some(Denotation::Wrapped {
+                        wrapper,
+                        inner: Box::new(inner.unwrap_or(Denotation::UntypedLocal)),
+                    })
                 }
                 None => self.written_type(function, path, *is_dyn, arguments, Language::Rust),
             },

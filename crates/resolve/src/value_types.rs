@@ -49,10 +49,13 @@ impl Wrapper {
         Some(match name {
             "Option" => Wrapper::Option,
             "Result" => Wrapper::Result,
-            "Vec" | "VecDeque" | "HashSet" | "BTreeSet" | "FxHashSet" | "IndexSet" | "FxIndexSet" | "SmallVec" | "ThinVec" | "ArrayVec" | "BinaryHeap"
-            | "LinkedList" | "[]" => Wrapper::Sequence,
+            "Vec" | "VecDeque" | "HashSet" | "BTreeSet" | "FxHashSet" | "IndexSet"
+            | "FxIndexSet" | "SmallVec" | "ThinVec" | "ArrayVec" | "BinaryHeap" | "LinkedList"
+            | "[]" => Wrapper::Sequence,
             "HashMap" | "BTreeMap" | "FxHashMap" | "IndexMap" | "FxIndexMap" => Wrapper::Map,
-            "Iterator" | "IntoIterator" | "DoubleEndedIterator" | "ExactSizeIterator" => Wrapper::Iterator,
+            "Iterator" | "IntoIterator" | "DoubleEndedIterator" | "ExactSizeIterator" => {
+                Wrapper::Iterator
+            }
             "Box" => Wrapper::Box,
             "Rc" => Wrapper::Rc,
             "Arc" => Wrapper::Arc,
@@ -107,13 +110,17 @@ impl Wrapper {
             || match self {
                 Wrapper::Option => OPTION_METHODS.contains(&name),
                 Wrapper::Result => RESULT_METHODS.contains(&name),
-                Wrapper::Sequence => SEQUENCE_METHODS.contains(&name) || ITERATOR_SOURCES.contains(&name),
+                Wrapper::Sequence => {
+                    SEQUENCE_METHODS.contains(&name) || ITERATOR_SOURCES.contains(&name)
+                }
                 Wrapper::Map => MAP_METHODS.contains(&name) || ITERATOR_SOURCES.contains(&name),
                 Wrapper::Iterator => ITERATOR_METHODS.contains(&name),
                 Wrapper::Box | Wrapper::Rc | Wrapper::Arc => POINTER_METHODS.contains(&name),
                 Wrapper::Pin => PIN_METHODS.contains(&name),
                 Wrapper::Future => matches!(name, "poll" | "into_future"),
-                Wrapper::Poll => matches!(name, "is_ready" | "is_pending" | "map" | "map_ok" | "map_err"),
+                Wrapper::Poll => {
+                    matches!(name, "is_ready" | "is_pending" | "map" | "map_ok" | "map_err")
+                }
                 // A builtin container's methods are all the builtin's (a subclass is a class).
                 Wrapper::PythonList | Wrapper::PythonSet | Wrapper::PythonDict => true,
             }
@@ -121,47 +128,92 @@ impl Wrapper {
 
     /// What `wrapper<inner>.name()` returns, when it is visible from the method alone.
     pub(crate) fn method_result(self, inner: &Denotation, name: &str) -> Option<Denotation> {
-        let wrapped = |wrapper: Wrapper| Some(Denotation::Wrapped { wrapper, inner: Box::new(inner.clone()) });
+        let wrapped = |wrapper: Wrapper| {
+            Some(Denotation::Wrapped { wrapper, inner: Box::new(inner.clone()) })
+        };
         if self.is_python() {
             return crate::python_containers::python_method_result(self, inner, name);
         }
         match (self, name) {
-            (Wrapper::Option | Wrapper::Result, "unwrap" | "expect" | "unwrap_or" | "unwrap_or_else" | "unwrap_or_default" | "unwrap_unchecked") => Some(inner.clone()),
-            (Wrapper::Option, "insert" | "get_or_insert" | "get_or_insert_with" | "get_or_insert_default") => Some(inner.clone()),
-            (Wrapper::Option, "as_ref" | "as_mut" | "as_deref" | "as_deref_mut" | "clone" | "cloned" | "copied" | "take" | "filter" | "or" | "or_else" | "xor" | "inspect" | "replace") => {
-                wrapped(Wrapper::Option)
-            }
+            (
+                Wrapper::Option | Wrapper::Result,
+                "unwrap" | "expect" | "unwrap_or" | "unwrap_or_else" | "unwrap_or_default"
+                | "unwrap_unchecked",
+            ) => Some(inner.clone()),
+            (
+                Wrapper::Option,
+                "insert" | "get_or_insert" | "get_or_insert_with" | "get_or_insert_default",
+            ) => Some(inner.clone()),
+            (
+                Wrapper::Option,
+                "as_ref" | "as_mut" | "as_deref" | "as_deref_mut" | "clone" | "cloned" | "copied"
+                | "take" | "filter" | "or" | "or_else" | "xor" | "inspect" | "replace",
+            ) => wrapped(Wrapper::Option),
             (Wrapper::Option, "ok_or" | "ok_or_else") => wrapped(Wrapper::Result),
             (Wrapper::Result, "ok") => wrapped(Wrapper::Option),
-            (Wrapper::Result, "as_ref" | "as_mut" | "as_deref" | "clone" | "cloned" | "copied" | "map_err" | "inspect" | "inspect_err" | "or_else") => wrapped(Wrapper::Result),
-            (Wrapper::Option | Wrapper::Result, "iter" | "iter_mut" | "into_iter") => wrapped(Wrapper::Iterator),
+            (
+                Wrapper::Result,
+                "as_ref" | "as_mut" | "as_deref" | "clone" | "cloned" | "copied" | "map_err"
+                | "inspect" | "inspect_err" | "or_else",
+            ) => wrapped(Wrapper::Result),
+            (Wrapper::Option | Wrapper::Result, "iter" | "iter_mut" | "into_iter") => {
+                wrapped(Wrapper::Iterator)
+            }
             // A map's `iter()` yields (key, value) pairs; the key's type is not kept.
             (Wrapper::Map, "iter" | "iter_mut" | "into_iter" | "drain") => {
-                Some(Denotation::Wrapped { wrapper: Wrapper::Iterator, inner: Box::new(Denotation::Tuple(vec![Denotation::UntypedLocal, inner.clone()])) })
+                Some(Denotation::Wrapped {
+                    wrapper: Wrapper::Iterator,
+                    inner: Box::new(Denotation::Tuple(vec![
+                        Denotation::UntypedLocal,
+                        inner.clone(),
+                    ])),
+                })
             }
-            (Wrapper::Sequence | Wrapper::Map, name) if ITERATOR_SOURCES.contains(&name) => wrapped(Wrapper::Iterator),
-            (Wrapper::Iterator, "enumerate") => {
-                Some(Denotation::Wrapped { wrapper: Wrapper::Iterator, inner: Box::new(Denotation::Tuple(vec![Denotation::Builtin("usize".to_string()), inner.clone()])) })
+            (Wrapper::Sequence | Wrapper::Map, name) if ITERATOR_SOURCES.contains(&name) => {
+                wrapped(Wrapper::Iterator)
             }
-            (Wrapper::Sequence, "first" | "last" | "get" | "get_mut" | "first_mut" | "last_mut" | "pop" | "pop_back" | "pop_front" | "front" | "back" | "front_mut" | "back_mut") => {
-                wrapped(Wrapper::Option)
-            }
+            (Wrapper::Iterator, "enumerate") => Some(Denotation::Wrapped {
+                wrapper: Wrapper::Iterator,
+                inner: Box::new(Denotation::Tuple(vec![
+                    Denotation::Builtin("usize".to_string()),
+                    inner.clone(),
+                ])),
+            }),
+            (
+                Wrapper::Sequence,
+                "first" | "last" | "get" | "get_mut" | "first_mut" | "last_mut" | "pop"
+                | "pop_back" | "pop_front" | "front" | "back" | "front_mut" | "back_mut",
+            ) => wrapped(Wrapper::Option),
             (Wrapper::Sequence, "clone" | "to_vec" | "to_owned") => wrapped(Wrapper::Sequence),
             (Wrapper::Map, "get" | "get_mut" | "remove") => wrapped(Wrapper::Option),
             (Wrapper::Map, "clone") => wrapped(Wrapper::Map),
             (Wrapper::Box | Wrapper::Rc | Wrapper::Arc, "clone") => wrapped(self),
-            (Wrapper::Box | Wrapper::Rc | Wrapper::Arc, "as_ref" | "borrow" | "deref") => Some(inner.clone()),
+            (Wrapper::Box | Wrapper::Rc | Wrapper::Arc, "as_ref" | "borrow" | "deref") => {
+                Some(inner.clone())
+            }
             // `self.as_mut()` is a `Pin` again; `get_mut()` is the pointee.
-            (Wrapper::Pin, "as_mut" | "as_ref" | "into_ref" | "as_deref_mut") => wrapped(Wrapper::Pin),
-            (Wrapper::Pin, "get_mut" | "get_ref" | "get_unchecked_mut" | "into_inner" | "into_inner_unchecked") => Some(inner.clone()),
-            (Wrapper::Iterator, "filter" | "skip" | "take" | "skip_while" | "take_while" | "step_by" | "chain" | "peekable" | "fuse" | "inspect" | "by_ref" | "rev" | "cloned" | "copied" | "cycle") => {
-                wrapped(Wrapper::Iterator)
+            (Wrapper::Pin, "as_mut" | "as_ref" | "into_ref" | "as_deref_mut") => {
+                wrapped(Wrapper::Pin)
             }
-            (Wrapper::Iterator, "next" | "last" | "nth" | "find" | "max" | "min" | "max_by" | "max_by_key" | "min_by" | "min_by_key" | "next_back" | "nth_back" | "rfind" | "reduce" | "peek") => {
-                wrapped(Wrapper::Option)
-            }
+            (
+                Wrapper::Pin,
+                "get_mut" | "get_ref" | "get_unchecked_mut" | "into_inner" | "into_inner_unchecked",
+            ) => Some(inner.clone()),
+            (
+                Wrapper::Iterator,
+                "filter" | "skip" | "take" | "skip_while" | "take_while" | "step_by" | "chain"
+                | "peekable" | "fuse" | "inspect" | "by_ref" | "rev" | "cloned" | "copied"
+                | "cycle",
+            ) => wrapped(Wrapper::Iterator),
+            (
+                Wrapper::Iterator,
+                "next" | "last" | "nth" | "find" | "max" | "min" | "max_by" | "max_by_key"
+                | "min_by" | "min_by_key" | "next_back" | "nth_back" | "rfind" | "reduce" | "peek",
+            ) => wrapped(Wrapper::Option),
             // Collected elements of a project type go into a sequence (or a set) of them.
-            (Wrapper::Iterator, "collect") if matches!(inner, Denotation::Instance { .. }) => wrapped(Wrapper::Sequence),
+            (Wrapper::Iterator, "collect") if matches!(inner, Denotation::Instance { .. }) => {
+                wrapped(Wrapper::Sequence)
+            }
             _ => None,
         }
     }
@@ -169,97 +221,473 @@ impl Wrapper {
     /// Whether parameter `parameter` of a closure passed to `wrapper.method(…)` is an element.
     pub(crate) fn closure_parameter_is_element(self, method: &str, parameter: u32) -> bool {
         match (self, parameter) {
-            (Wrapper::Option, 0) => matches!(method, "map" | "and_then" | "filter" | "is_some_and" | "is_none_or" | "inspect" | "map_or" | "map_or_else" | "take_if"),
-            (Wrapper::Result, 0) => matches!(method, "map" | "and_then" | "is_ok_and" | "inspect" | "map_or"),
+            (Wrapper::Option, 0) => matches!(
+                method,
+                "map"
+                    | "and_then"
+                    | "filter"
+                    | "is_some_and"
+                    | "is_none_or"
+                    | "inspect"
+                    | "map_or"
+                    | "map_or_else"
+                    | "take_if"
+            ),
+            (Wrapper::Result, 0) => {
+                matches!(method, "map" | "and_then" | "is_ok_and" | "inspect" | "map_or")
+            }
             (Wrapper::Sequence, 0) => {
-                matches!(method, "retain" | "retain_mut" | "sort_by_key" | "sort_unstable_by_key" | "sort_by_cached_key" | "dedup_by_key" | "binary_search_by" | "binary_search_by_key" | "sort_by" | "sort_unstable_by" | "dedup_by")
+                matches!(
+                    method,
+                    "retain"
+                        | "retain_mut"
+                        | "sort_by_key"
+                        | "sort_unstable_by_key"
+                        | "sort_by_cached_key"
+                        | "dedup_by_key"
+                        | "binary_search_by"
+                        | "binary_search_by_key"
+                        | "sort_by"
+                        | "sort_unstable_by"
+                        | "dedup_by"
+                )
             }
             (Wrapper::Sequence, 1) => matches!(method, "sort_by" | "sort_unstable_by" | "dedup_by"),
             (Wrapper::Map, 1) => method == "retain",
             (Wrapper::Iterator, 0) => matches!(
                 method,
-                "map" | "filter" | "filter_map" | "flat_map" | "for_each" | "any" | "all" | "find" | "find_map" | "position" | "rposition" | "inspect" | "take_while"
-                    | "skip_while" | "map_while" | "max_by_key" | "min_by_key" | "partition" | "try_for_each" | "rfind" | "max_by" | "min_by" | "reduce"
-                    | "is_sorted_by_key" | "sorted_by_key" | "sorted_by" | "unique_by" | "dedup_by" | "positions" | "sorted_unstable_by_key" | "sorted_by_cached_key"
+                "map"
+                    | "filter"
+                    | "filter_map"
+                    | "flat_map"
+                    | "for_each"
+                    | "any"
+                    | "all"
+                    | "find"
+                    | "find_map"
+                    | "position"
+                    | "rposition"
+                    | "inspect"
+                    | "take_while"
+                    | "skip_while"
+                    | "map_while"
+                    | "max_by_key"
+                    | "min_by_key"
+                    | "partition"
+                    | "try_for_each"
+                    | "rfind"
+                    | "max_by"
+                    | "min_by"
+                    | "reduce"
+                    | "is_sorted_by_key"
+                    | "sorted_by_key"
+                    | "sorted_by"
+                    | "unique_by"
+                    | "dedup_by"
+                    | "positions"
+                    | "sorted_unstable_by_key"
+                    | "sorted_by_cached_key"
             ),
-            (Wrapper::Iterator, 1) => matches!(method, "fold" | "try_fold" | "rfold" | "scan" | "max_by" | "min_by" | "reduce" | "sorted_by" | "dedup_by"),
+            (Wrapper::Iterator, 1) => matches!(
+                method,
+                "fold"
+                    | "try_fold"
+                    | "rfold"
+                    | "scan"
+                    | "max_by"
+                    | "min_by"
+                    | "reduce"
+                    | "sorted_by"
+                    | "dedup_by"
+            ),
             _ => false,
         }
     }
 }
 
 /// Methods every std wrapper has (through `Clone`, `Debug`, `PartialEq`…).
-const COMMON_METHODS: &[&str] = &["clone", "clone_from", "to_owned", "eq", "ne", "cmp", "partial_cmp", "hash", "fmt", "into", "try_into", "borrow", "borrow_mut", "as_ref", "as_mut", "default"];
+const COMMON_METHODS: &[&str] = &[
+    "clone",
+    "clone_from",
+    "to_owned",
+    "eq",
+    "ne",
+    "cmp",
+    "partial_cmp",
+    "hash",
+    "fmt",
+    "into",
+    "try_into",
+    "borrow",
+    "borrow_mut",
+    "as_ref",
+    "as_mut",
+    "default",
+];
 
 const OPTION_METHODS: &[&str] = &[
-    "is_some", "is_some_and", "is_none", "is_none_or", "as_deref", "as_deref_mut", "as_slice", "expect", "unwrap", "unwrap_or", "unwrap_or_else",
-    "unwrap_or_default", "unwrap_unchecked", "map", "inspect", "map_or", "map_or_else", "ok_or", "ok_or_else", "iter", "iter_mut", "into_iter", "and",
-    "and_then", "filter", "or", "or_else", "xor", "insert", "get_or_insert", "get_or_insert_with", "get_or_insert_default", "take", "take_if", "replace",
-    "zip", "unzip", "copied", "cloned", "transpose", "flatten",
+    "is_some",
+    "is_some_and",
+    "is_none",
+    "is_none_or",
+    "as_deref",
+    "as_deref_mut",
+    "as_slice",
+    "expect",
+    "unwrap",
+    "unwrap_or",
+    "unwrap_or_else",
+    "unwrap_or_default",
+    "unwrap_unchecked",
+    "map",
+    "inspect",
+    "map_or",
+    "map_or_else",
+    "ok_or",
+    "ok_or_else",
+    "iter",
+    "iter_mut",
+    "into_iter",
+    "and",
+    "and_then",
+    "filter",
+    "or",
+    "or_else",
+    "xor",
+    "insert",
+    "get_or_insert",
+    "get_or_insert_with",
+    "get_or_insert_default",
+    "take",
+    "take_if",
+    "replace",
+    "zip",
+    "unzip",
+    "copied",
+    "cloned",
+    "transpose",
+    "flatten",
 ];
 
 const RESULT_METHODS: &[&str] = &[
-    "is_ok", "is_ok_and", "is_err", "is_err_and", "ok", "err", "map", "map_or", "map_or_else", "map_err", "inspect", "inspect_err", "as_deref",
-    "as_deref_mut", "iter", "iter_mut", "into_iter", "expect", "unwrap", "unwrap_or_default", "expect_err", "unwrap_err", "and", "and_then", "or",
-    "or_else", "unwrap_or", "unwrap_or_else", "unwrap_unchecked", "copied", "cloned", "transpose", "flatten",
+    "is_ok",
+    "is_ok_and",
+    "is_err",
+    "is_err_and",
+    "ok",
+    "err",
+    "map",
+    "map_or",
+    "map_or_else",
+    "map_err",
+    "inspect",
+    "inspect_err",
+    "as_deref",
+    "as_deref_mut",
+    "iter",
+    "iter_mut",
+    "into_iter",
+    "expect",
+    "unwrap",
+    "unwrap_or_default",
+    "expect_err",
+    "unwrap_err",
+    "and",
+    "and_then",
+    "or",
+    "or_else",
+    "unwrap_or",
+    "unwrap_or_else",
+    "unwrap_unchecked",
+    "copied",
+    "cloned",
+    "transpose",
+    "flatten",
 ];
 
 /// Methods a smart pointer has itself (through `Clone`, `Deref`, `Debug`… and its own API),
 /// whatever its pointee: `arc.clone()` clones the `Arc`, not the value.
 /// `Pin`'s own methods.
 const PIN_METHODS: &[&str] = &[
-    "as_mut", "as_ref", "into_ref", "as_deref_mut", "get_mut", "get_ref", "get_unchecked_mut", "into_inner", "into_inner_unchecked", "set", "map_unchecked",
-    "map_unchecked_mut", "static_ref", "static_mut",
+    "as_mut",
+    "as_ref",
+    "into_ref",
+    "as_deref_mut",
+    "get_mut",
+    "get_ref",
+    "get_unchecked_mut",
+    "into_inner",
+    "into_inner_unchecked",
+    "set",
+    "map_unchecked",
+    "map_unchecked_mut",
+    "static_ref",
+    "static_mut",
 ];
 
 const POINTER_METHODS: &[&str] = &[
-    "clone", "clone_from", "as_ref", "as_mut", "borrow", "borrow_mut", "deref", "deref_mut", "fmt", "eq", "ne", "cmp", "partial_cmp", "lt", "le", "gt",
-    "ge", "hash", "into_inner", "downgrade", "strong_count", "weak_count", "ptr_eq", "as_ptr", "get_mut", "make_mut", "try_unwrap", "unwrap_or_clone",
-    "leak", "into_raw", "pin", "into_pin", "as_raw_fd", "as_fd", "as_raw_handle", "as_raw_socket", "type_id", "to_string", "to_owned", "into",
+    "clone",
+    "clone_from",
+    "as_ref",
+    "as_mut",
+    "borrow",
+    "borrow_mut",
+    "deref",
+    "deref_mut",
+    "fmt",
+    "eq",
+    "ne",
+    "cmp",
+    "partial_cmp",
+    "lt",
+    "le",
+    "gt",
+    "ge",
+    "hash",
+    "into_inner",
+    "downgrade",
+    "strong_count",
+    "weak_count",
+    "ptr_eq",
+    "as_ptr",
+    "get_mut",
+    "make_mut",
+    "try_unwrap",
+    "unwrap_or_clone",
+    "leak",
+    "into_raw",
+    "pin",
+    "into_pin",
+    "as_raw_fd",
+    "as_fd",
+    "as_raw_handle",
+    "as_raw_socket",
+    "type_id",
+    "to_string",
+    "to_owned",
+    "into",
 ];
 
 /// Methods that start an iteration over a sequence's or map's elements (or a map's values).
-const ITERATOR_SOURCES: &[&str] = &["iter", "iter_mut", "into_iter", "drain", "values", "values_mut", "into_values"];
+const ITERATOR_SOURCES: &[&str] =
+    &["iter", "iter_mut", "into_iter", "drain", "values", "values_mut", "into_values"];
 
 const SEQUENCE_METHODS: &[&str] = &[
-    "len", "is_empty", "push", "pop", "insert", "remove", "swap_remove", "truncate", "clear", "extend", "extend_from_slice", "append", "retain",
-    "retain_mut", "dedup", "dedup_by", "dedup_by_key", "sort", "sort_by", "sort_by_key", "sort_by_cached_key", "sort_unstable", "sort_unstable_by",
-    "sort_unstable_by_key", "reverse", "first", "last", "first_mut", "last_mut", "get", "get_mut", "contains", "starts_with", "ends_with",
-    "split_first", "split_last", "split_at", "split_off", "chunks", "chunks_exact", "windows", "join", "concat", "to_vec", "into_boxed_slice",
-    "capacity", "reserve", "reserve_exact", "shrink_to_fit", "as_slice", "as_mut_slice", "binary_search", "binary_search_by", "binary_search_by_key",
-    "push_back", "push_front", "pop_back", "pop_front", "front", "back", "front_mut", "back_mut", "union", "intersection", "difference",
-    "symmetric_difference", "is_subset", "is_superset", "is_disjoint", "resize", "resize_with", "fill", "swap", "rotate_left", "rotate_right",
-    "splice", "as_ptr", "iter", "partition_point", "contains_key", "make_contiguous", "is_sorted", "replace", "take", "peek", "into_sorted_vec",
+    "len",
+    "is_empty",
+    "push",
+    "pop",
+    "insert",
+    "remove",
+    "swap_remove",
+    "truncate",
+    "clear",
+    "extend",
+    "extend_from_slice",
+    "append",
+    "retain",
+    "retain_mut",
+    "dedup",
+    "dedup_by",
+    "dedup_by_key",
+    "sort",
+    "sort_by",
+    "sort_by_key",
+    "sort_by_cached_key",
+    "sort_unstable",
+    "sort_unstable_by",
+    "sort_unstable_by_key",
+    "reverse",
+    "first",
+    "last",
+    "first_mut",
+    "last_mut",
+    "get",
+    "get_mut",
+    "contains",
+    "starts_with",
+    "ends_with",
+    "split_first",
+    "split_last",
+    "split_at",
+    "split_off",
+    "chunks",
+    "chunks_exact",
+    "windows",
+    "join",
+    "concat",
+    "to_vec",
+    "into_boxed_slice",
+    "capacity",
+    "reserve",
+    "reserve_exact",
+    "shrink_to_fit",
+    "as_slice",
+    "as_mut_slice",
+    "binary_search",
+    "binary_search_by",
+    "binary_search_by_key",
+    "push_back",
+    "push_front",
+    "pop_back",
+    "pop_front",
+    "front",
+    "back",
+    "front_mut",
+    "back_mut",
+    "union",
+    "intersection",
+    "difference",
+    "symmetric_difference",
+    "is_subset",
+    "is_superset",
+    "is_disjoint",
+    "resize",
+    "resize_with",
+    "fill",
+    "swap",
+    "rotate_left",
+    "rotate_right",
+    "splice",
+    "as_ptr",
+    "iter",
+    "partition_point",
+    "contains_key",
+    "make_contiguous",
+    "is_sorted",
+    "replace",
+    "take",
+    "peek",
+    "into_sorted_vec",
 ];
 
 const MAP_METHODS: &[&str] = &[
-    "len", "is_empty", "insert", "remove", "remove_entry", "get", "get_mut", "get_key_value", "contains_key", "entry", "keys", "into_keys", "clear",
-    "extend", "retain", "reserve", "shrink_to_fit", "capacity", "first_key_value", "last_key_value", "range", "swap_remove", "shift_remove",
-    "get_index", "get_index_of", "get_or_insert_with", "try_insert",
+    "len",
+    "is_empty",
+    "insert",
+    "remove",
+    "remove_entry",
+    "get",
+    "get_mut",
+    "get_key_value",
+    "contains_key",
+    "entry",
+    "keys",
+    "into_keys",
+    "clear",
+    "extend",
+    "retain",
+    "reserve",
+    "shrink_to_fit",
+    "capacity",
+    "first_key_value",
+    "last_key_value",
+    "range",
+    "swap_remove",
+    "shift_remove",
+    "get_index",
+    "get_index_of",
+    "get_or_insert_with",
+    "try_insert",
 ];
 
 const ITERATOR_METHODS: &[&str] = &[
-    "next", "map", "filter", "filter_map", "flat_map", "flatten", "for_each", "any", "all", "find", "find_map", "position", "rposition", "count",
-    "last", "nth", "skip", "take", "skip_while", "take_while", "map_while", "step_by", "chain", "zip", "unzip", "enumerate", "peekable", "fuse",
-    "inspect", "by_ref", "collect", "partition", "fold", "try_fold", "try_for_each", "reduce", "max", "min", "max_by", "max_by_key", "min_by",
-    "min_by_key", "rev", "cloned", "copied", "cycle", "sum", "product", "lt", "le", "gt", "ge", "next_back", "nth_back", "rfind", "rfold", "len",
-    "size_hint", "scan", "is_sorted", "is_sorted_by", "is_sorted_by_key", "peek", "next_if", "next_if_eq", "into_iter", "array_chunks", "map_windows",
+    "next",
+    "map",
+    "filter",
+    "filter_map",
+    "flat_map",
+    "flatten",
+    "for_each",
+    "any",
+    "all",
+    "find",
+    "find_map",
+    "position",
+    "rposition",
+    "count",
+    "last",
+    "nth",
+    "skip",
+    "take",
+    "skip_while",
+    "take_while",
+    "map_while",
+    "step_by",
+    "chain",
+    "zip",
+    "unzip",
+    "enumerate",
+    "peekable",
+    "fuse",
+    "inspect",
+    "by_ref",
+    "collect",
+    "partition",
+    "fold",
+    "try_fold",
+    "try_for_each",
+    "reduce",
+    "max",
+    "min",
+    "max_by",
+    "max_by_key",
+    "min_by",
+    "min_by_key",
+    "rev",
+    "cloned",
+    "copied",
+    "cycle",
+    "sum",
+    "product",
+    "lt",
+    "le",
+    "gt",
+    "ge",
+    "next_back",
+    "nth_back",
+    "rfind",
+    "rfold",
+    "len",
+    "size_hint",
+    "scan",
+    "is_sorted",
+    "is_sorted_by",
+    "is_sorted_by_key",
+    "peek",
+    "next_if",
+    "next_if_eq",
+    "into_iter",
+    "array_chunks",
+    "map_windows",
 ];
 
 impl Resolver<'_> {
     /// A written type (annotation, parameter, field, return type): a project type, a std
     /// wrapper of a known element, or a type outside the project.
-    pub(crate) fn written_type(&self, scope: Sym, path: &[String], is_dyn: bool, arguments: &[BindingValue], language: Language) -> Option<Denotation> {
+    pub(crate) fn written_type(
+        &self,
+        scope: Sym,
+        path: &[String],
+        is_dyn: bool,
+        arguments: &[BindingValue],
+        language: Language,
+    ) -> Option<Denotation> {
         if let [only] = path {
             if only == "()" {
                 let elements = arguments.iter().map(|element| match element {
-                    BindingValue::Type { path, is_dyn, arguments } => self.written_type(scope, path, *is_dyn, arguments, language).unwrap_or(Denotation::UntypedLocal),
+                    BindingValue::Type { path, is_dyn, arguments } => self
+                        .written_type(scope, path, *is_dyn, arguments, language)
+                        .unwrap_or(Denotation::UntypedLocal),
                     _ => Denotation::UntypedLocal,
                 });
                 return Some(Denotation::Tuple(elements.collect()));
             }
             if only == "[]" && language == Language::Rust {
-                return Some(self.wrapped_element(scope, Wrapper::Sequence, "[]", arguments, language).unwrap_or_else(|| unknown_element(Wrapper::Sequence)));
+                return Some(
+                    self.wrapped_element(scope, Wrapper::Sequence, "[]", arguments, language)
+                        .unwrap_or_else(|| unknown_element(Wrapper::Sequence)),
+                );
             }
         }
         let resolved = match language {
@@ -267,35 +695,64 @@ impl Resolver<'_> {
             Language::Rust => self.rust_path_in(scope, path, false, BindingUse::Forbidden),
         };
         match resolved.ok()?.denotation {
-            Denotation::Symbol(alias) if self.index.symbol(alias).kind == tether_model::SymbolKind::TypeAlias => {
+            Denotation::Symbol(alias)
+                if self.index.symbol(alias).kind == tether_model::SymbolKind::TypeAlias =>
+            {
                 // `InFile<ast::Fn>` through `type InFile<T> = InFileWrapper<HirFileId, T>`.
                 let written = self.written_instance_arguments(scope, arguments, language);
                 self.generic_alias_target(alias, &written).or_else(|| self.alias_target(alias))
             }
             // A type a macro defines, standing as its inherent impl: values of it have its methods.
-            Denotation::Symbol(impl_sym) if self.index.symbol(impl_sym).kind == tether_model::SymbolKind::Impl && self.is_impl_only_type(impl_sym) => {
-                Some(Denotation::Instance { type_sym: impl_sym, is_dyn: false, arguments: Vec::new() })
+            Denotation::Symbol(impl_sym)
+                if self.index.symbol(impl_sym).kind == tether_model::SymbolKind::Impl
+                    && self.is_impl_only_type(impl_sym) =>
+            {
+                Some(Denotation::Instance {
+                    type_sym: impl_sym,
+                    is_dyn: false,
+                    arguments: Vec::new(),
+                })
             }
             Denotation::Symbol(type_sym) if self.index.symbol(type_sym).kind.is_type() => {
-                let is_dyn = is_dyn || self.index.symbol(type_sym).kind == tether_model::SymbolKind::Trait;
-                Some(Denotation::Instance { type_sym, is_dyn, arguments: self.written_instance_arguments(scope, arguments, language) })
+                let is_dyn =
+                    is_dyn || self.index.symbol(type_sym).kind == tether_model::SymbolKind::Trait;
+                Some(Denotation::Instance {
+                    type_sym,
+                    is_dyn,
+                    arguments: self.written_instance_arguments(scope, arguments, language),
+                })
             }
             // A type named by alternative imports (`#[cfg(feature = "x")] use a::Mutex;` beside
             // `#[cfg(not(…))] use b::Mutex;`): a value of one of them, so its methods are the
             // alternatives' methods, kept as ambiguous.
-            Denotation::Ambiguous(candidates) if candidates.iter().all(|candidate| self.index.symbol(*candidate).kind.is_type()) => Some(Denotation::Ambiguous(candidates)),
+            Denotation::Ambiguous(candidates)
+                if candidates
+                    .iter()
+                    .all(|candidate| self.index.symbol(*candidate).kind.is_type()) =>
+            {
+                Some(Denotation::Ambiguous(candidates))
+            }
             // A value of a dependency's or the language's type; a std wrapper keeps its element.
             outside @ (Denotation::External(_) | Denotation::Builtin(_)) => {
                 let name = path.last().map(String::as_str).unwrap_or("");
                 if language == Language::Python {
                     // A builtin container keeps its element when that is visible.
                     let wrapper = crate::python_containers::python_container(name);
-                    return Some(wrapper.and_then(|wrapper| self.wrapped_element(scope, wrapper, name, arguments, language)).unwrap_or(outside));
+                    return Some(
+                        wrapper
+                            .and_then(|wrapper| {
+                                self.wrapped_element(scope, wrapper, name, arguments, language)
+                            })
+                            .unwrap_or(outside),
+                    );
                 }
                 match Wrapper::named(name) {
                     // Only std's `Poll` (mio has a `Poll` of its own).
                     Some(Wrapper::Poll) if !is_std_poll(&outside) => Some(outside),
-                    Some(wrapper) => Some(self.wrapped_element(scope, wrapper, name, arguments, language).unwrap_or_else(|| unknown_element(wrapper))),
+                    Some(wrapper) => Some(
+                        self.wrapped_element(scope, wrapper, name, arguments, language)
+                            .unwrap_or_else(|| unknown_element(wrapper)),
+                    ),
                     None => Some(outside),
                 }
             }
@@ -311,25 +768,46 @@ impl Resolver<'_> {
     }
 
     /// `wrapper<element>` when the element's type is visible.
-    fn wrapped_element(&self, scope: Sym, wrapper: Wrapper, name: &str, arguments: &[BindingValue], language: Language) -> Option<Denotation> {
+    fn wrapped_element(
+        &self,
+        scope: Sym,
+        wrapper: Wrapper,
+        name: &str,
+        arguments: &[BindingValue],
+        language: Language,
+    ) -> Option<Denotation> {
         let mut element = arguments.get(wrapper.element_argument())?;
         // `SmallVec<[T; 4]>` and `ArrayVec<[T; 4]>` hold `T`.
-        if let (Wrapper::Sequence, "SmallVec" | "ArrayVec", BindingValue::Type { path, arguments, .. }) = (wrapper, name, element) {
+        if let (
+            Wrapper::Sequence,
+            "SmallVec" | "ArrayVec",
+            BindingValue::Type { path, arguments, .. },
+        ) = (wrapper, name, element)
+        {
             if path.len() == 1 && path[0] == "[]" {
                 element = arguments.first()?;
             }
         }
         let inner = match element {
-            BindingValue::Type { path, is_dyn, arguments } => self.written_type(scope, path, *is_dyn, arguments, language)?,
+            BindingValue::Type { path, is_dyn, arguments } => {
+                self.written_type(scope, path, *is_dyn, arguments, language)?
+            }
             // A struct's field `Option<T>` with `T: Bound`, read without the instance's arguments.
-            BindingValue::SelfTypeArgument { bound: Some(path), .. } => self.written_type(scope, path, true, &[], language)?,
+            BindingValue::SelfTypeArgument { bound: Some(path), .. } => {
+                self.written_type(scope, path, true, &[], language)?
+            }
             _ => return None,
         };
         Some(Denotation::Wrapped { wrapper, inner: Box::new(inner) })
     }
 
     /// What a pattern's `Variant(x)` or a tuple struct's `S(x)` binds `x` to.
-    pub(crate) fn variant_field_type(&self, scope: Sym, variant: &[String], position: u32) -> Option<Denotation> {
+    pub(crate) fn variant_field_type(
+        &self,
+        scope: Sym,
+        variant: &[String],
+        position: u32,
+    ) -> Option<Denotation> {
         let owner = match self.rust_path(scope, variant, false).ok()?.denotation {
             Denotation::Symbol(owner) => owner,
             _ => return None,
@@ -347,14 +825,21 @@ impl Resolver<'_> {
 impl Resolver<'_> {
     /// What a struct pattern's `Owner { field }` binds `field` to: the struct's field, or the
     /// field of an enum's struct-like variant (`Expr::Field { expr, .. }`).
-    pub(crate) fn named_field_type(&self, scope: Sym, owner_path: &[String], field: &str) -> Option<Denotation> {
+    pub(crate) fn named_field_type(
+        &self,
+        scope: Sym,
+        owner_path: &[String],
+        field: &str,
+    ) -> Option<Denotation> {
         let owner = match self.rust_path(scope, owner_path, false).ok()?.denotation {
             Denotation::Symbol(owner) => owner,
             _ => return None,
         };
         let field_name = match self.index.symbol(owner).kind {
             tether_model::SymbolKind::Enum => format!("{}.{field}", owner_path.last()?),
-            tether_model::SymbolKind::Struct | tether_model::SymbolKind::Union => format!("self.{field}"),
+            tether_model::SymbolKind::Struct | tether_model::SymbolKind::Union => {
+                format!("self.{field}")
+            }
             _ => return None,
         };
         let binding = self.index.bindings_named(owner, &field_name)?.first()?;
@@ -372,7 +857,11 @@ fn unknown_element(wrapper: Wrapper) -> Denotation {
 /// not have itself on to its pointee (through any number of pointers).
 pub(crate) fn method_receiver<'v>(value: &'v Denotation, name: &str) -> &'v Denotation {
     match value {
-        Denotation::Wrapped { wrapper, inner } if wrapper.is_pointer() && !wrapper.has_std_method(name) => method_receiver(inner, name),
+        Denotation::Wrapped { wrapper, inner }
+            if wrapper.is_pointer() && !wrapper.has_std_method(name) =>
+        {
+            method_receiver(inner, name)
+        }
         _ => value,
     }
 }
@@ -381,7 +870,15 @@ pub(crate) fn method_receiver<'v>(value: &'v Denotation, name: &str) -> &'v Deno
 pub(crate) fn element_of(value: &Denotation) -> Option<Denotation> {
     match value {
         Denotation::Wrapped { wrapper, inner } if wrapper.is_pointer() => element_of(inner),
-        Denotation::Wrapped { wrapper: Wrapper::Sequence | Wrapper::Iterator | Wrapper::Option | Wrapper::PythonList | Wrapper::PythonSet, inner } => Some((**inner).clone()),
+        Denotation::Wrapped {
+            wrapper:
+                Wrapper::Sequence
+                | Wrapper::Iterator
+                | Wrapper::Option
+                | Wrapper::PythonList
+                | Wrapper::PythonSet,
+            inner,
+        } => Some((**inner).clone()),
         _ => None,
     }
 }
@@ -397,7 +894,9 @@ pub(crate) fn awaited(value: &Denotation) -> Option<Denotation> {
 /// Whether an outside type is std's `task::Poll` (`std::task::Poll`, `core::task::Poll`).
 fn is_std_poll(outside: &Denotation) -> bool {
     match outside {
-        Denotation::External(path) => matches!(path.as_str(), "std::task::Poll" | "core::task::Poll"),
+        Denotation::External(path) => {
+            matches!(path.as_str(), "std::task::Poll" | "core::task::Poll")
+        }
         Denotation::Builtin(path) => path == "Poll",
         _ => false,
     }
@@ -415,7 +914,9 @@ pub(crate) fn ready_value(value: &Denotation) -> Option<Denotation> {
 pub(crate) fn unwrapped(value: &Denotation) -> Option<Denotation> {
     match value {
         Denotation::Wrapped { wrapper, inner } if wrapper.is_pointer() => unwrapped(inner),
-        Denotation::Wrapped { wrapper: Wrapper::Option | Wrapper::Result, inner } => Some((**inner).clone()),
+        Denotation::Wrapped { wrapper: Wrapper::Option | Wrapper::Result, inner } => {
+            Some((**inner).clone())
+        }
         _ => None,
     }
 }

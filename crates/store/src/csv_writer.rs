@@ -26,8 +26,14 @@ pub(crate) struct CsvWriter {
 
 impl CsvWriter {
     pub(crate) fn create(path: &Path, header: &[&str]) -> Result<CsvWriter, StoreError> {
-        let file = File::create(path).map_err(|source| StoreError::Io { path: path.to_path_buf(), source })?;
-        let mut writer = CsvWriter { path: path.to_path_buf(), out: BufWriter::with_capacity(1 << 20, file), rows: 0, line: Vec::with_capacity(256) };
+        let file = File::create(path)
+            .map_err(|source| StoreError::Io { path: path.to_path_buf(), source })?;
+        let mut writer = CsvWriter {
+            path: path.to_path_buf(),
+            out: BufWriter::with_capacity(1 << 20, file),
+            rows: 0,
+            line: Vec::with_capacity(256),
+        };
         let header_line = header.join(",");
         writer.write_raw(header_line.as_bytes())?;
         writer.write_raw(b"\n")?;
@@ -47,17 +53,23 @@ impl CsvWriter {
                 Field::Float(value) => {
                     let _ = write!(self.line, "{value}");
                 }
-                Field::Boolean(value) => self.line.extend_from_slice(if *value { b"true" } else { b"false" }),
+                Field::Boolean(value) => {
+                    self.line.extend_from_slice(if *value { b"true" } else { b"false" })
+                }
                 Field::Null => {}
             }
         }
         self.line.push(b'\n');
         self.rows += 1;
-        self.out.write_all(&self.line).map_err(|source| StoreError::Io { path: self.path.clone(), source })
+        self.out
+            .write_all(&self.line)
+            .map_err(|source| StoreError::Io { path: self.path.clone(), source })
     }
 
     fn write_raw(&mut self, bytes: &[u8]) -> Result<(), StoreError> {
-        self.out.write_all(bytes).map_err(|source| StoreError::Io { path: self.path.clone(), source })
+        self.out
+            .write_all(bytes)
+            .map_err(|source| StoreError::Io { path: self.path.clone(), source })
     }
 
     /// Flushes and returns the file's path and row count.
@@ -109,7 +121,9 @@ mod tests {
 
     #[test]
     fn integers_are_written_as_rust_formats_them() {
-        for value in [0, 7, -7, 10, 1_234_567_890, i64::MAX, i64::MIN, -1, 9_223_372_036_854_775_807] {
+        for value in
+            [0, 7, -7, 10, 1_234_567_890, i64::MAX, i64::MIN, -1, 9_223_372_036_854_775_807]
+        {
             let mut line = Vec::new();
             push_integer(&mut line, value);
             assert_eq!(String::from_utf8(line).unwrap(), value.to_string());

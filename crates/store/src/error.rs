@@ -33,7 +33,9 @@ impl StoreError {
             StoreLocation::InMemory => PathBuf::from(":memory:"),
         };
         let message = error.to_string();
-        if message.contains("Could not set lock") || message.contains("lock") && message.contains("held") {
+        if message.contains("Could not set lock")
+            || message.contains("lock") && message.contains("held")
+        {
             StoreError::Locked { path, message }
         } else {
             StoreError::Open { path, message }

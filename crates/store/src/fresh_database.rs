@@ -39,15 +39,33 @@ impl FreshDatabase {
     pub fn create(final_path: &Path, config: StoreConfig) -> Result<FreshDatabase, StoreError> {
         let started = Instant::now();
         let parent = parent_folder(final_path);
-        std::fs::create_dir_all(&parent).map_err(|source| StoreError::Io { path: parent.clone(), source })?;
+        std::fs::create_dir_all(&parent)
+            .map_err(|source| StoreError::Io { path: parent.clone(), source })?;
         remove_leftover_builds(final_path)?;
         let name = final_name(final_path);
-        let folder = tempfile::Builder::new().prefix(&format!(".{name}.building-")).tempdir_in(&parent).map_err(|source| StoreError::Io { path: parent.clone(), source })?;
+        let folder = tempfile::Builder::new()
+            .prefix(&format!(".{name}.building-"))
+            .tempdir_in(&parent)
+            .map_err(|source| StoreError::Io { path: parent.clone(), source })?;
         let building = folder.path().join(&name);
-        let store = GraphStore::create_for(StoreLocation::Path(building.clone()), config, OpenPurpose::BulkLoad)?;
+        let store = GraphStore::create_for(
+            StoreLocation::Path(building.clone()),
+            config,
+            OpenPurpose::BulkLoad,
+        )?;
         let scratch = store.scratch_folder()?;
-        let stats = LoadStats { create_seconds: started.elapsed().as_secs_f64(), ..LoadStats::default() };
-        Ok(FreshDatabase { final_path: final_path.to_path_buf(), building, folder: Some(folder), store: Some(store), scratch, loaded: None, remaining_loaded: false, stats })
+        let stats =
+            LoadStats { create_seconds: started.elapsed().as_secs_f64(), ..LoadStats::default() };
+        Ok(FreshDatabase {
+            final_path: final_path.to_path_buf(),
+            building,
+            folder: Some(folder),
+            store: Some(store),
+            scratch,
+            loaded: None,
+            remaining_loaded: false,
+            stats,
+        })
     }
 
     /// Loads what extraction alone decides: every file record, symbol, diagnostic and edge
@@ -59,10 +77,13 @@ impl FreshDatabase {
     /// [`load_remaining`]: FreshDatabase::load_remaining
     pub fn load_extracted_nodes(&mut self, extracted: &Graph) -> Result<(), StoreError> {
         if self.loaded.is_some() || self.remaining_loaded {
-            return Err(StoreError::StagedLoadMismatch { message: "the extracted nodes must be loaded once, first".to_string() });
+            return Err(StoreError::StagedLoadMismatch {
+                message: "the extracted nodes must be loaded once, first".to_string(),
+            });
         }
         let store = self.store.as_ref().expect("the store stays open until finish");
-        self.loaded = Some(store.load_extracted_nodes(extracted, self.scratch.path(), &mut self.stats)?);
+        self.loaded =
+            Some(store.load_extracted_nodes(extracted, self.scratch.path(), &mut self.stats)?);
         Ok(())
     }
 
@@ -71,7 +92,12 @@ impl FreshDatabase {
     ///
     /// [`load_remaining`]: FreshDatabase::load_remaining
     /// [`publish`]: FreshDatabase::publish
-    pub fn finish(mut self, graph: &Graph, memory: &MemoryGraph, meta: &IndexMeta) -> Result<LoadStats, StoreError> {
+    pub fn finish(
+        mut self,
+        graph: &Graph,
+        memory: &MemoryGraph,
+        meta: &IndexMeta,
+    ) -> Result<LoadStats, StoreError> {
         self.load_remaining(graph, memory, meta)?;
         self.publish()
     }
@@ -80,12 +106,26 @@ impl FreshDatabase {
     /// once; with a first stage, `graph` must extend what [`load_extracted_nodes`] loaded.
     ///
     /// [`load_extracted_nodes`]: FreshDatabase::load_extracted_nodes
-    pub fn load_remaining(&mut self, graph: &Graph, memory: &MemoryGraph, meta: &IndexMeta) -> Result<(), StoreError> {
+    pub fn load_remaining(
+        &mut self,
+        graph: &Graph,
+        memory: &MemoryGraph,
+        meta: &IndexMeta,
+    ) -> Result<(), StoreError> {
         if self.remaining_loaded {
-            return Err(StoreError::StagedLoadMismatch { message: "the remaining tables were already loaded".to_string() });
+            return Err(StoreError::StagedLoadMismatch {
+                message: "the remaining tables were already loaded".to_string(),
+            });
         }
         let store = self.store.as_ref().expect("the store stays open until publish");
-        store.load_rest(graph, memory, meta, self.loaded.as_ref(), self.scratch.path(), &mut self.stats)?;
+        store.load_rest(
+            graph,
+            memory,
+            meta,
+            self.loaded.as_ref(),
+            self.scratch.path(),
+            &mut self.stats,
+        )?;
         self.remaining_loaded = true;
         Ok(())
     }
@@ -95,19 +135,23 @@ impl FreshDatabase {
     /// single-threaded, which is most of a load's time after the COPYs themselves.
     pub fn publish(mut self) -> Result<LoadStats, StoreError> {
         if !self.remaining_loaded {
-            return Err(StoreError::StagedLoadMismatch { message: "publish came before load_remaining".to_string() });
+            return Err(StoreError::StagedLoadMismatch {
+                message: "publish came before load_remaining".to_string(),
+            });
         }
         let store = self.store.take().expect("the store stays open until publish");
         let closing = Instant::now();
         drop(store);
         self.stats.close_seconds = closing.elapsed().as_secs_f64();
-        std::fs::rename(&self.building, &self.final_path).map_err(|source| StoreError::Io { path: self.final_path.clone(), source })?;
+        std::fs::rename(&self.building, &self.final_path)
+            .map_err(|source| StoreError::Io { path: self.final_path.clone(), source })?;
         // The previous database's side files belong to a file that is gone now.
         remove_side_files(&self.final_path)?;
         let building_wal = sibling(&self.building, "wal");
         if building_wal.exists() {
             let wal = sibling(&self.final_path, "wal");
-            std::fs::rename(&building_wal, &wal).map_err(|source| StoreError::Io { path: wal.clone(), source })?;
+            std::fs::rename(&building_wal, &wal)
+                .map_err(|source| StoreError::Io { path: wal.clone(), source })?;
         }
         // The build's folder (scratch files, engine leftovers) goes with it.
         drop(self.folder.take());
@@ -131,11 +175,16 @@ impl Drop for FreshDatabase {
 }
 
 fn parent_folder(path: &Path) -> PathBuf {
-    path.parent().filter(|parent| !parent.as_os_str().is_empty()).map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."))
+    path.parent()
+        .filter(|parent| !parent.as_os_str().is_empty())
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."))
 }
 
 fn final_name(path: &Path) -> String {
-    path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_else(|| "graph.lbug".to_string())
+    path.file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "graph.lbug".to_string())
 }
 
 /// Removes what killed builds left beside `final_path`: their folders
@@ -152,7 +201,9 @@ fn remove_leftover_builds(final_path: &Path) -> Result<(), StoreError> {
         let entry_name = entry.file_name().to_string_lossy().into_owned();
         let path = entry.path();
         let Ok(file_type) = entry.file_type() else { continue };
-        let removed = if file_type.is_dir() && (entry_name.starts_with(&folder_prefix) || entry_name.starts_with("tether-load-")) {
+        let removed = if file_type.is_dir()
+            && (entry_name.starts_with(&folder_prefix) || entry_name.starts_with("tether-load-"))
+        {
             std::fs::remove_dir_all(&path)
         } else if !file_type.is_dir() && entry_name.starts_with(&file_prefix) {
             std::fs::remove_file(&path)
@@ -173,7 +224,9 @@ fn remove_side_files(final_path: &Path) -> Result<(), StoreError> {
     let Ok(entries) = std::fs::read_dir(&parent) else { return Ok(()) };
     for entry in entries.flatten() {
         let entry_name = entry.file_name().to_string_lossy().into_owned();
-        if entry_name.starts_with(&side_prefix) && entry.file_type().is_ok_and(|file_type| !file_type.is_dir()) {
+        if entry_name.starts_with(&side_prefix)
+            && entry.file_type().is_ok_and(|file_type| !file_type.is_dir())
+        {
             let path = entry.path();
             std::fs::remove_file(&path).map_err(|source| StoreError::Io { path, source })?;
         }
@@ -190,7 +243,12 @@ fn restrict_to_owner(path: &Path) {
 /// Builds a fresh database at `final_path` from a graph, atomically: the graph is written to
 /// a sibling file first and renamed over `final_path` only once complete, so a crash halfway
 /// leaves the previous database untouched.
-pub fn write_fresh_database(final_path: &Path, graph: &Graph, meta: &IndexMeta, config: StoreConfig) -> Result<LoadStats, StoreError> {
+pub fn write_fresh_database(
+    final_path: &Path,
+    graph: &Graph,
+    meta: &IndexMeta,
+    config: StoreConfig,
+) -> Result<LoadStats, StoreError> {
     write_fresh_database_with_memory(final_path, graph, &MemoryGraph::default(), meta, config)
 }
 

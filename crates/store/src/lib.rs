@@ -74,7 +74,11 @@ impl GraphStore {
         if !path.exists() {
             return Err(StoreError::Missing { path: path.to_path_buf() });
         }
-        let store = GraphStore::open_raw(StoreLocation::Path(path.to_path_buf()), config, OpenPurpose::Serve)?;
+        let store = GraphStore::open_raw(
+            StoreLocation::Path(path.to_path_buf()),
+            config,
+            OpenPurpose::Serve,
+        )?;
         store.check_schema_version()?;
         Ok(store)
     }
@@ -84,13 +88,18 @@ impl GraphStore {
         GraphStore::create_for(location, config, OpenPurpose::Serve)
     }
 
-    pub(crate) fn create_for(location: StoreLocation, config: StoreConfig, purpose: OpenPurpose) -> Result<GraphStore, StoreError> {
+    pub(crate) fn create_for(
+        location: StoreLocation,
+        config: StoreConfig,
+        purpose: OpenPurpose,
+    ) -> Result<GraphStore, StoreError> {
         if let StoreLocation::Path(path) = &location {
             if path.exists() {
                 return Err(StoreError::AlreadyExists { path: path.clone() });
             }
             if let Some(parent) = path.parent() {
-                std::fs::create_dir_all(parent).map_err(|source| StoreError::Io { path: parent.to_path_buf(), source })?;
+                std::fs::create_dir_all(parent)
+                    .map_err(|source| StoreError::Io { path: parent.to_path_buf(), source })?;
             }
         }
         let store = GraphStore::open_raw(location, config, purpose)?;
@@ -98,7 +107,11 @@ impl GraphStore {
         Ok(store)
     }
 
-    fn open_raw(location: StoreLocation, config: StoreConfig, purpose: OpenPurpose) -> Result<GraphStore, StoreError> {
+    fn open_raw(
+        location: StoreLocation,
+        config: StoreConfig,
+        purpose: OpenPurpose,
+    ) -> Result<GraphStore, StoreError> {
         let system = lbug::SystemConfig::default()
             .buffer_pool_size(config.buffer_pool_bytes)
             .max_num_threads(config.max_threads)
@@ -115,7 +128,8 @@ impl GraphStore {
     }
 
     pub(crate) fn connection(&self) -> Result<lbug::Connection<'_>, StoreError> {
-        lbug::Connection::new(&self.database).map_err(|error| StoreError::query("open a connection", error))
+        lbug::Connection::new(&self.database)
+            .map_err(|error| StoreError::query("open a connection", error))
     }
 
     /// The database file, or `None` in memory.

@@ -76,7 +76,12 @@ impl GraphStore {
     }
 
     /// Loads a graph and the memory graph beside it into this (empty) database.
-    pub fn load_graph_and_memory(&self, graph: &Graph, memory: &MemoryGraph, meta: &IndexMeta) -> Result<LoadStats, StoreError> {
+    pub fn load_graph_and_memory(
+        &self,
+        graph: &Graph,
+        memory: &MemoryGraph,
+        meta: &IndexMeta,
+    ) -> Result<LoadStats, StoreError> {
         let scratch = self.scratch_folder()?;
         let mut stats = LoadStats::default();
         self.load_rest(graph, memory, meta, None, scratch.path(), &mut stats)?;
@@ -86,21 +91,45 @@ impl GraphStore {
     /// A temporary folder for the CSV files, beside the database (or in the system's
     /// temporary folder for an in-memory database).
     pub(crate) fn scratch_folder(&self) -> Result<tempfile::TempDir, StoreError> {
-        let parent = self.path().and_then(Path::parent).map(Path::to_path_buf).unwrap_or_else(std::env::temp_dir);
-        tempfile::Builder::new().prefix("tether-load-").tempdir_in(&parent).map_err(|source| StoreError::Io { path: parent.clone(), source })
+        let parent = self
+            .path()
+            .and_then(Path::parent)
+            .map(Path::to_path_buf)
+            .unwrap_or_else(std::env::temp_dir);
+        tempfile::Builder::new()
+            .prefix("tether-load-")
+            .tempdir_in(&parent)
+            .map_err(|source| StoreError::Io { path: parent.clone(), source })
     }
 
     /// The first stage: the nodes that extraction alone decides (every file record, the
     /// project's symbols, every diagnostic) from a graph that has no resolution yet.
-    pub(crate) fn load_extracted_nodes(&self, extracted: &Graph, scratch: &Path, stats: &mut LoadStats) -> Result<LoadedNodes, StoreError> {
+    pub(crate) fn load_extracted_nodes(
+        &self,
+        extracted: &Graph,
+        scratch: &Path,
+        stats: &mut LoadStats,
+    ) -> Result<LoadedNodes, StoreError> {
         let mut jobs: Vec<CsvJob<'_>> = vec![
             job(|directory| table_csv::write_files_csv(&extracted.files, directory)),
-            job(|directory| table_csv::write_symbols_csv(&extracted.symbols, directory, "symbols.csv", "Symbol")),
-            job(|directory| table_csv::write_diagnostics_csv(&extracted.diagnostics, 0, directory, "diagnostics.csv", "Diagnostic")),
+            job(|directory| {
+                table_csv::write_symbols_csv(&extracted.symbols, directory, "symbols.csv", "Symbol")
+            }),
+            job(|directory| {
+                table_csv::write_diagnostics_csv(
+                    &extracted.diagnostics,
+                    0,
+                    directory,
+                    "diagnostics.csv",
+                    "Diagnostic",
+                )
+            }),
         ];
         for kind in EdgeKind::ALL {
             if extracted.edges.iter().any(|edge| edge.kind == kind) {
-                jobs.push(job(move |directory| table_csv::write_edges_csv(extracted.edges.iter(), kind, directory)));
+                jobs.push(job(move |directory| {
+                    table_csv::write_edges_csv(extracted.edges.iter(), kind, directory)
+                }));
             }
         }
         self.copy_tables(scratch, jobs, stats)?;
@@ -129,13 +158,16 @@ impl GraphStore {
         match loaded {
             None => {
                 jobs.push(job(|directory| table_csv::write_files_csv(&graph.files, directory)));
-                jobs.push(job(|directory| table_csv::write_symbols_csv(&graph.symbols, directory, "symbols.csv", "Symbol")));
+                jobs.push(job(|directory| {
+                    table_csv::write_symbols_csv(&graph.symbols, directory, "symbols.csv", "Symbol")
+                }));
             }
             Some(loaded) => {
                 let extends = graph.files.len() == loaded.files
                     && graph.diagnostics.len() >= loaded.diagnostics
                     && graph.symbols.len() >= loaded.symbols
-                    && symbol_fingerprint(&graph.symbols[..loaded.symbols]) == loaded.symbol_fingerprint;
+                    && symbol_fingerprint(&graph.symbols[..loaded.symbols])
+                        == loaded.symbol_fingerprint;
                 if !extends {
                     return Err(StoreError::StagedLoadMismatch {
                         message: format!(
@@ -150,7 +182,14 @@ impl GraphStore {
                     });
                 }
                 let outside = &graph.symbols[loaded.symbols..];
-                jobs.push(job(move |directory| table_csv::write_symbols_csv(outside, directory, "symbols-outside.csv", "Symbol (outside)")));
+                jobs.push(job(move |directory| {
+                    table_csv::write_symbols_csv(
+                        outside,
+                        directory,
+                        "symbols-outside.csv",
+                        "Symbol (outside)",
+                    )
+                }));
             }
         }
         jobs.push(job(|directory| table_csv::write_unresolved_csv(&graph.unresolved, directory)));
@@ -159,22 +198,43 @@ impl GraphStore {
         let first_late_diagnostic = loaded.map_or(0, |loaded| loaded.diagnostics);
         if graph.diagnostics.len() > first_late_diagnostic || loaded.is_none() {
             let late = &graph.diagnostics[first_late_diagnostic..];
-            let (file_name, label) = if loaded.is_none() { ("diagnostics.csv", "Diagnostic") } else { ("diagnostics-late.csv", "Diagnostic (late)") };
-            jobs.push(job(move |directory| table_csv::write_diagnostics_csv(late, first_late_diagnostic, directory, file_name, label)));
+            let (file_name, label) = if loaded.is_none() {
+                ("diagnostics.csv", "Diagnostic")
+            } else {
+                ("diagnostics-late.csv", "Diagnostic (late)")
+            };
+            jobs.push(job(move |directory| {
+                table_csv::write_diagnostics_csv(
+                    late,
+                    first_late_diagnostic,
+                    directory,
+                    file_name,
+                    label,
+                )
+            }));
         }
         let loaded_edges = loaded.map(|loaded| &loaded.edges);
         if let Some(loaded_edges) = loaded_edges {
-            let held = graph.edges.iter().filter(|edge| loaded_edges.contains(&edge_key(edge))).count();
+            let held =
+                graph.edges.iter().filter(|edge| loaded_edges.contains(&edge_key(edge))).count();
             if held != loaded_edges.len() {
                 return Err(StoreError::StagedLoadMismatch {
-                    message: format!("{} edges were loaded with the nodes; the whole graph holds {held} of them", loaded_edges.len()),
+                    message: format!(
+                        "{} edges were loaded with the nodes; the whole graph holds {held} of them",
+                        loaded_edges.len()
+                    ),
                 });
             }
         }
         for kind in EdgeKind::ALL {
-            let not_loaded =
-                graph.edges.iter().filter(move |edge| edge.kind == kind && loaded_edges.is_none_or(|loaded_edges| !loaded_edges.contains(&edge_key(edge))));
-            jobs.push(job(move |directory| table_csv::write_edges_csv(not_loaded, kind, directory)));
+            let not_loaded = graph.edges.iter().filter(move |edge| {
+                edge.kind == kind
+                    && loaded_edges
+                        .is_none_or(|loaded_edges| !loaded_edges.contains(&edge_key(edge)))
+            });
+            jobs.push(job(move |directory| {
+                table_csv::write_edges_csv(not_loaded, kind, directory)
+            }));
         }
         jobs.push(Box::new(|directory| table_csv::write_memory_csvs(graph, memory, directory)));
         self.copy_tables(scratch, jobs, stats)?;
@@ -186,7 +246,12 @@ impl GraphStore {
 
     /// Writes the jobs' CSV files on a helper thread, in order, and COPYs each table as soon
     /// as its file is complete. An empty table is not COPYed.
-    fn copy_tables(&self, scratch: &Path, jobs: Vec<CsvJob<'_>>, stats: &mut LoadStats) -> Result<(), StoreError> {
+    fn copy_tables(
+        &self,
+        scratch: &Path,
+        jobs: Vec<CsvJob<'_>>,
+        stats: &mut LoadStats,
+    ) -> Result<(), StoreError> {
         let connection = self.connection()?;
         std::thread::scope(|scope| {
             let (sender, receiver) = mpsc::channel::<Result<Vec<TableCsv>, StoreError>>();
@@ -206,14 +271,17 @@ impl GraphStore {
             });
             let mut outcome = Ok(());
             for written in receiver.iter() {
-                let copied = written.and_then(|tables| tables.into_iter().try_for_each(|table| copy_table(&connection, table, stats)));
+                let copied = written.and_then(|tables| {
+                    tables.into_iter().try_for_each(|table| copy_table(&connection, table, stats))
+                });
                 if let Err(error) = copied {
                     outcome = Err(error);
                     break;
                 }
             }
             drop(receiver);
-            stats.csv_seconds += writer.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            stats.csv_seconds +=
+                writer.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
             outcome
         })
     }
@@ -221,17 +289,28 @@ impl GraphStore {
     fn write_meta(&self, meta: &IndexMeta) -> Result<(), StoreError> {
         let connection = self.connection()?;
         let statement = "CREATE (:Meta {key: $key, value: $value})";
-        let mut prepared = connection.prepare(statement).map_err(|error| StoreError::query(statement, error))?;
+        let mut prepared =
+            connection.prepare(statement).map_err(|error| StoreError::query(statement, error))?;
         for (key, value) in meta_pairs(meta) {
             connection
-                .execute(&mut prepared, vec![("key", lbug::Value::String(key.to_string())), ("value", lbug::Value::String(value))])
+                .execute(
+                    &mut prepared,
+                    vec![
+                        ("key", lbug::Value::String(key.to_string())),
+                        ("value", lbug::Value::String(value)),
+                    ],
+                )
                 .map_err(|error| StoreError::query(statement, error))?;
         }
         Ok(())
     }
 }
 
-fn copy_table(connection: &lbug::Connection<'_>, table: TableCsv, stats: &mut LoadStats) -> Result<(), StoreError> {
+fn copy_table(
+    connection: &lbug::Connection<'_>,
+    table: TableCsv,
+    stats: &mut LoadStats,
+) -> Result<(), StoreError> {
     stats.rows_by_table.push((table.label.clone(), table.rows));
     if table.rows == 0 {
         return Ok(());
@@ -241,8 +320,11 @@ fn copy_table(connection: &lbug::Connection<'_>, table: TableCsv, stats: &mut Lo
     let parallel = EdgeKind::parse(table.table).is_some();
     // The dialect is the one `CsvWriter` writes (`,`, `"` doubled); sniffing it costs more than
     // loading a small table.
-    let statement =
-        format!("COPY {} FROM '{}' (header=true, parallel={parallel}, auto_detect=false)", table.table, cypher_string(&table.path.to_string_lossy()));
+    let statement = format!(
+        "COPY {} FROM '{}' (header=true, parallel={parallel}, auto_detect=false)",
+        table.table,
+        cypher_string(&table.path.to_string_lossy())
+    );
     let started = Instant::now();
     connection.query(&statement).map_err(|error| StoreError::query(&statement, error))?;
     let seconds = started.elapsed().as_secs_f64();

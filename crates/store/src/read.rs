@@ -1,8 +1,8 @@
 //! Reading the graph back: metadata, the census, and the whole graph for `tether export`.
 
 use tether_model::{
-    Census, IndexMeta, Diagnostic, DiagnosticKind, Edge, EdgeKind, FileRecord, FileStatus, Graph, Language, ResolutionRule, Span, Symbol,
-    SymbolId, SymbolKind, UnresolvedCall, UnresolvedReason,
+    Census, Diagnostic, DiagnosticKind, Edge, EdgeKind, FileRecord, FileStatus, Graph, IndexMeta,
+    Language, ResolutionRule, Span, Symbol, SymbolId, SymbolKind, UnresolvedCall, UnresolvedReason,
 };
 
 use crate::{GraphStore, StoreError};
@@ -25,7 +25,8 @@ impl GraphStore {
     pub(crate) fn meta_value(&self, key: &str) -> Result<Option<String>, StoreError> {
         let connection = self.connection()?;
         let statement = "MATCH (m:Meta) WHERE m.key = $key RETURN m.value";
-        let mut prepared = connection.prepare(statement).map_err(|error| StoreError::query(statement, error))?;
+        let mut prepared =
+            connection.prepare(statement).map_err(|error| StoreError::query(statement, error))?;
         let mut rows = connection
             .execute(&mut prepared, vec![("key", lbug::Value::String(key.to_string()))])
             .map_err(|error| StoreError::query(statement, error))?;
@@ -38,7 +39,10 @@ impl GraphStore {
             root: self.meta_value("root")?.unwrap_or_default(),
             head_commit: non_empty(self.meta_value("head_commit")?),
             head_branch: non_empty(self.meta_value("head_branch")?),
-            indexed_at_unix: self.meta_value("indexed_at_unix")?.and_then(|value| value.parse().ok()).unwrap_or(0),
+            indexed_at_unix: self
+                .meta_value("indexed_at_unix")?
+                .and_then(|value| value.parse().ok())
+                .unwrap_or(0),
             tether_version: self.meta_value("tether_version")?.unwrap_or_default(),
         })
     }
@@ -47,17 +51,21 @@ impl GraphStore {
     pub fn census(&self) -> Result<Census, StoreError> {
         let mut census = Census {
             files: self.count("MATCH (f:File) RETURN count(*)")?,
-            files_skipped: self.count("MATCH (f:File) WHERE f.status = 'skipped' RETURN count(*)")?,
+            files_skipped: self
+                .count("MATCH (f:File) WHERE f.status = 'skipped' RETURN count(*)")?,
             unresolved_calls: self.count("MATCH (u:UnresolvedCall) RETURN count(*)")?,
             diagnostics: self.count("MATCH (d:Diagnostic) RETURN count(*)")?,
             ..Census::default()
         };
         for row in self.rows("MATCH (s:Symbol) RETURN s.kind, count(*)")? {
-            let kind = text(&row, 0).and_then(|kind| SymbolKind::parse(&kind)).ok_or_else(|| corrupt("symbol kind"))?;
+            let kind = text(&row, 0)
+                .and_then(|kind| SymbolKind::parse(&kind))
+                .ok_or_else(|| corrupt("symbol kind"))?;
             census.symbols_by_kind.insert(kind, integer(&row, 1).unwrap_or(0) as u64);
         }
         for kind in EdgeKind::ALL {
-            let count = self.count(&format!("MATCH ()-[e:{}]->() RETURN count(*)", kind.as_str()))?;
+            let count =
+                self.count(&format!("MATCH ()-[e:{}]->() RETURN count(*)", kind.as_str()))?;
             if count > 0 {
                 census.edges_by_kind.insert(kind, count);
             }
@@ -82,11 +90,15 @@ impl GraphStore {
         for row in self.rows(symbol_statement)? {
             graph.symbols.push(Symbol {
                 id: SymbolId::from_i64(integer(&row, 0).ok_or_else(|| corrupt("symbol id"))?),
-                kind: text(&row, 1).and_then(|value| SymbolKind::parse(&value)).ok_or_else(|| corrupt("symbol kind"))?,
+                kind: text(&row, 1)
+                    .and_then(|value| SymbolKind::parse(&value))
+                    .ok_or_else(|| corrupt("symbol kind"))?,
                 name: text(&row, 2).unwrap_or_default(),
                 qualified_name: text(&row, 3).unwrap_or_default(),
                 path: text(&row, 4).unwrap_or_default(),
-                language: text(&row, 5).and_then(|value| Language::parse(&value)).ok_or_else(|| corrupt("symbol language"))?,
+                language: text(&row, 5)
+                    .and_then(|value| Language::parse(&value))
+                    .ok_or_else(|| corrupt("symbol language"))?,
                 span: Span {
                     start_line: integer(&row, 6).unwrap_or(0) as u32,
                     end_line: integer(&row, 7).unwrap_or(0) as u32,
@@ -105,11 +117,17 @@ impl GraphStore {
             for row in self.rows(&statement)? {
                 graph.edges.push(Edge {
                     kind,
-                    source: SymbolId::from_i64(integer(&row, 0).ok_or_else(|| corrupt("edge source"))?),
-                    target: SymbolId::from_i64(integer(&row, 1).ok_or_else(|| corrupt("edge target"))?),
+                    source: SymbolId::from_i64(
+                        integer(&row, 0).ok_or_else(|| corrupt("edge source"))?,
+                    ),
+                    target: SymbolId::from_i64(
+                        integer(&row, 1).ok_or_else(|| corrupt("edge target"))?,
+                    ),
                     line: integer(&row, 2).unwrap_or(0) as u32,
                     confidence: float(&row, 3).unwrap_or(0.0) as f32,
-                    rule: text(&row, 4).and_then(|value| ResolutionRule::parse(&value)).ok_or_else(|| corrupt("edge rule"))?,
+                    rule: text(&row, 4)
+                        .and_then(|value| ResolutionRule::parse(&value))
+                        .ok_or_else(|| corrupt("edge rule"))?,
                 });
             }
         }
@@ -117,19 +135,27 @@ impl GraphStore {
             "MATCH (u:UnresolvedCall) RETURN u.caller, u.callee_text, u.callee_name, u.path, u.line, u.reason ORDER BY u.id";
         for row in self.rows(unresolved_statement)? {
             graph.unresolved.push(UnresolvedCall {
-                caller: SymbolId::from_i64(integer(&row, 0).ok_or_else(|| corrupt("unresolved caller"))?),
+                caller: SymbolId::from_i64(
+                    integer(&row, 0).ok_or_else(|| corrupt("unresolved caller"))?,
+                ),
                 callee_text: text(&row, 1).unwrap_or_default(),
                 callee_name: text(&row, 2).unwrap_or_default(),
                 path: text(&row, 3).unwrap_or_default(),
                 line: integer(&row, 4).unwrap_or(0) as u32,
-                reason: text(&row, 5).and_then(|value| UnresolvedReason::parse(&value)).ok_or_else(|| corrupt("unresolved reason"))?,
+                reason: text(&row, 5)
+                    .and_then(|value| UnresolvedReason::parse(&value))
+                    .ok_or_else(|| corrupt("unresolved reason"))?,
             });
         }
-        for row in self.rows("MATCH (d:Diagnostic) RETURN d.path, d.line, d.kind, d.message ORDER BY d.id")? {
+        for row in self
+            .rows("MATCH (d:Diagnostic) RETURN d.path, d.line, d.kind, d.message ORDER BY d.id")?
+        {
             graph.diagnostics.push(Diagnostic {
                 path: text(&row, 0).unwrap_or_default(),
                 line: integer(&row, 1).map(|line| line as u32),
-                kind: text(&row, 2).and_then(|value| DiagnosticKind::parse(&value)).ok_or_else(|| corrupt("diagnostic kind"))?,
+                kind: text(&row, 2)
+                    .and_then(|value| DiagnosticKind::parse(&value))
+                    .ok_or_else(|| corrupt("diagnostic kind"))?,
                 message: text(&row, 3).unwrap_or_default(),
             });
         }
@@ -138,7 +164,8 @@ impl GraphStore {
 
     fn rows(&self, statement: &str) -> Result<Vec<Vec<lbug::Value>>, StoreError> {
         let connection = self.connection()?;
-        let result = connection.query(statement).map_err(|error| StoreError::query(statement, error))?;
+        let result =
+            connection.query(statement).map_err(|error| StoreError::query(statement, error))?;
         Ok(result.collect())
     }
 
@@ -149,9 +176,13 @@ impl GraphStore {
 
     /// Runs one Cypher statement and returns its column names and rows as text, for ad-hoc
     /// inspection (`tether cypher`) and tests. Values are rendered by the engine.
-    pub fn query_as_text(&self, statement: &str) -> Result<(Vec<String>, Vec<Vec<String>>), StoreError> {
+    pub fn query_as_text(
+        &self,
+        statement: &str,
+    ) -> Result<(Vec<String>, Vec<Vec<String>>), StoreError> {
         let connection = self.connection()?;
-        let result = connection.query(statement).map_err(|error| StoreError::query(statement, error))?;
+        let result =
+            connection.query(statement).map_err(|error| StoreError::query(statement, error))?;
         let columns = result.get_column_names();
         let rows = result.map(|row| row.iter().map(|value| value.to_string()).collect()).collect();
         Ok((columns, rows))
@@ -189,4 +220,3 @@ fn float(row: &[lbug::Value], index: usize) -> Option<f64> {
         _ => None,
     }
 }
-

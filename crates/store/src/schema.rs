@@ -48,10 +48,12 @@ pub(crate) fn rel_table_statement(kind: EdgeKind) -> String {
 impl GraphStore {
     pub(crate) fn create_schema(&self) -> Result<(), StoreError> {
         let connection = self.connection()?;
-        let mut statements: Vec<String> = NODE_TABLES.iter().map(|statement| statement.to_string()).collect();
+        let mut statements: Vec<String> =
+            NODE_TABLES.iter().map(|statement| statement.to_string()).collect();
         statements.extend(EdgeKind::ALL.into_iter().map(rel_table_statement));
         statements.extend(MEMORY_REL_TABLES.iter().map(|statement| statement.to_string()));
-        statements.push(format!("CREATE (:Meta {{key: 'schema_version', value: '{SCHEMA_VERSION}'}})"));
+        statements
+            .push(format!("CREATE (:Meta {{key: 'schema_version', value: '{SCHEMA_VERSION}'}})"));
         for statement in &statements {
             connection.query(statement).map_err(|error| StoreError::query(statement, error))?;
         }

@@ -3,7 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use tether_model::{Diagnostic, Edge, EdgeKind, FileRecord, Graph, MemoryGraph, Symbol, UnresolvedCall};
+use tether_model::{
+    Diagnostic, Edge, EdgeKind, FileRecord, Graph, MemoryGraph, Symbol, UnresolvedCall,
+};
 
 use crate::csv_writer::{CsvWriter, Field};
 use crate::StoreError;
@@ -25,8 +27,14 @@ impl TableCsv {
     }
 }
 
-pub(crate) fn write_files_csv(files: &[FileRecord], directory: &Path) -> Result<TableCsv, StoreError> {
-    let mut writer = CsvWriter::create(&directory.join("files.csv"), &["path", "language", "size_bytes", "content_hash", "status"])?;
+pub(crate) fn write_files_csv(
+    files: &[FileRecord],
+    directory: &Path,
+) -> Result<TableCsv, StoreError> {
+    let mut writer = CsvWriter::create(
+        &directory.join("files.csv"),
+        &["path", "language", "size_bytes", "content_hash", "status"],
+    )?;
     for file in files {
         writer.row(&[
             Field::Text(&file.path),
@@ -41,10 +49,28 @@ pub(crate) fn write_files_csv(files: &[FileRecord], directory: &Path) -> Result<
 
 /// `label` tells apart the Symbol table's parts when it is loaded in two COPYs; `file_name`
 /// must differ between them.
-pub(crate) fn write_symbols_csv(symbols: &[Symbol], directory: &Path, file_name: &str, label: &str) -> Result<TableCsv, StoreError> {
+pub(crate) fn write_symbols_csv(
+    symbols: &[Symbol],
+    directory: &Path,
+    file_name: &str,
+    label: &str,
+) -> Result<TableCsv, StoreError> {
     let mut writer = CsvWriter::create(
         &directory.join(file_name),
-        &["id", "kind", "name", "qualified_name", "path", "language", "start_line", "end_line", "start_byte", "end_byte", "parent", "is_test"],
+        &[
+            "id",
+            "kind",
+            "name",
+            "qualified_name",
+            "path",
+            "language",
+            "start_line",
+            "end_line",
+            "start_byte",
+            "end_byte",
+            "parent",
+            "is_test",
+        ],
     )?;
     for symbol in symbols {
         writer.row(&[
@@ -65,8 +91,14 @@ pub(crate) fn write_symbols_csv(symbols: &[Symbol], directory: &Path, file_name:
     TableCsv::finish("Symbol", label, writer)
 }
 
-pub(crate) fn write_unresolved_csv(unresolved: &[UnresolvedCall], directory: &Path) -> Result<TableCsv, StoreError> {
-    let mut writer = CsvWriter::create(&directory.join("unresolved.csv"), &["id", "caller", "callee_text", "callee_name", "path", "line", "reason"])?;
+pub(crate) fn write_unresolved_csv(
+    unresolved: &[UnresolvedCall],
+    directory: &Path,
+) -> Result<TableCsv, StoreError> {
+    let mut writer = CsvWriter::create(
+        &directory.join("unresolved.csv"),
+        &["id", "caller", "callee_text", "callee_name", "path", "line", "reason"],
+    )?;
     for (index, call) in unresolved.iter().enumerate() {
         writer.row(&[
             Field::Integer(index as i64),
@@ -82,8 +114,15 @@ pub(crate) fn write_unresolved_csv(unresolved: &[UnresolvedCall], directory: &Pa
 }
 
 /// Diagnostics numbered from `first_id` (a second stage appends after the first one's).
-pub(crate) fn write_diagnostics_csv(diagnostics: &[Diagnostic], first_id: usize, directory: &Path, file_name: &str, label: &str) -> Result<TableCsv, StoreError> {
-    let mut writer = CsvWriter::create(&directory.join(file_name), &["id", "path", "line", "kind", "message"])?;
+pub(crate) fn write_diagnostics_csv(
+    diagnostics: &[Diagnostic],
+    first_id: usize,
+    directory: &Path,
+    file_name: &str,
+    label: &str,
+) -> Result<TableCsv, StoreError> {
+    let mut writer =
+        CsvWriter::create(&directory.join(file_name), &["id", "path", "line", "kind", "message"])?;
     for (index, diagnostic) in diagnostics.iter().enumerate() {
         writer.row(&[
             Field::Integer((first_id + index) as i64),
@@ -97,9 +136,16 @@ pub(crate) fn write_diagnostics_csv(diagnostics: &[Diagnostic], first_id: usize,
 }
 
 /// The edges of one kind, into the rel table of the same name.
-pub(crate) fn write_edges_csv<'a>(edges: impl Iterator<Item = &'a Edge>, kind: EdgeKind, directory: &Path) -> Result<TableCsv, StoreError> {
+pub(crate) fn write_edges_csv<'a>(
+    edges: impl Iterator<Item = &'a Edge>,
+    kind: EdgeKind,
+    directory: &Path,
+) -> Result<TableCsv, StoreError> {
     let file_name = format!("edges-{}.csv", kind.as_str().to_lowercase());
-    let mut writer = CsvWriter::create(&directory.join(file_name), &["from", "to", "line", "confidence", "rule"])?;
+    let mut writer = CsvWriter::create(
+        &directory.join(file_name),
+        &["from", "to", "line", "confidence", "rule"],
+    )?;
     for edge in edges.filter(|edge| edge.kind == kind) {
         writer.row(&[
             Field::Integer(edge.source.as_i64()),
@@ -114,10 +160,18 @@ pub(crate) fn write_edges_csv<'a>(edges: impl Iterator<Item = &'a Edge>, kind: E
 
 /// The memory graph's tables. Links and tethers whose ends are not in the graph are left out
 /// (a dangling reference is reported when entries load, not stored).
-pub(crate) fn write_memory_csvs(graph: &Graph, memory: &MemoryGraph, directory: &Path) -> Result<Vec<TableCsv>, StoreError> {
+pub(crate) fn write_memory_csvs(
+    graph: &Graph,
+    memory: &MemoryGraph,
+    directory: &Path,
+) -> Result<Vec<TableCsv>, StoreError> {
     let mut files = Vec::new();
-    let ids: std::collections::HashSet<&str> = memory.entries.iter().map(|entry| entry.id.as_str()).collect();
-    let mut writer = CsvWriter::create(&directory.join("entries.csv"), &["id", "type", "title", "status", "created_at", "path"])?;
+    let ids: std::collections::HashSet<&str> =
+        memory.entries.iter().map(|entry| entry.id.as_str()).collect();
+    let mut writer = CsvWriter::create(
+        &directory.join("entries.csv"),
+        &["id", "type", "title", "status", "created_at", "path"],
+    )?;
     for entry in &memory.entries {
         writer.row(&[
             Field::Text(&entry.id),
@@ -130,16 +184,32 @@ pub(crate) fn write_memory_csvs(graph: &Graph, memory: &MemoryGraph, directory: 
     }
     files.push(TableCsv::finish("Entry", "Entry", writer)?);
     for kind in ["PARENT", "SUPERSEDES", "DEPENDS_ON", "RELATED"] {
-        let mut writer = CsvWriter::create(&directory.join(format!("memory-{}.csv", kind.to_lowercase())), &["from", "to"])?;
-        for (_, from, to) in memory.links.iter().filter(|(link, from, to)| *link == kind && ids.contains(from.as_str()) && ids.contains(to.as_str())) {
+        let mut writer = CsvWriter::create(
+            &directory.join(format!("memory-{}.csv", kind.to_lowercase())),
+            &["from", "to"],
+        )?;
+        for (_, from, to) in memory.links.iter().filter(|(link, from, to)| {
+            *link == kind && ids.contains(from.as_str()) && ids.contains(to.as_str())
+        }) {
             writer.row(&[Field::Text(from), Field::Text(to)])?;
         }
         files.push(TableCsv::finish(kind, kind, writer)?);
     }
-    let symbols: std::collections::HashSet<tether_model::SymbolId> = graph.symbols.iter().map(|symbol| symbol.id).collect();
-    let mut writer = CsvWriter::create(&directory.join("memory-tether.csv"), &["from", "to", "kind", "pin"])?;
-    for tether in memory.tethers.iter().filter(|tether| ids.contains(tether.entry_id.as_str()) && symbols.contains(&tether.symbol)) {
-        writer.row(&[Field::Text(&tether.entry_id), Field::Integer(tether.symbol.as_i64()), Field::Text(tether.kind), Field::Text(&tether.pin)])?;
+    let symbols: std::collections::HashSet<tether_model::SymbolId> =
+        graph.symbols.iter().map(|symbol| symbol.id).collect();
+    let mut writer =
+        CsvWriter::create(&directory.join("memory-tether.csv"), &["from", "to", "kind", "pin"])?;
+    for tether in memory
+        .tethers
+        .iter()
+        .filter(|tether| ids.contains(tether.entry_id.as_str()) && symbols.contains(&tether.symbol))
+    {
+        writer.row(&[
+            Field::Text(&tether.entry_id),
+            Field::Integer(tether.symbol.as_i64()),
+            Field::Text(tether.kind),
+            Field::Text(&tether.pin),
+        ])?;
     }
     files.push(TableCsv::finish("TETHER", "TETHER", writer)?);
     Ok(files)

@@ -13,7 +13,11 @@ const ADAPTERS: [&str; 6] = ["map", "and_then", "filter_map", "flat_map", "find_
 
 /// What a closure returns, when its body (or its block's tail expression) is a visible
 /// value, and the byte where that value is read (its parameters are in force there).
-pub(crate) fn closure_returned(closure: Node<'_>, source: &str, depth: usize) -> Option<(Receiver, u32)> {
+pub(crate) fn closure_returned(
+    closure: Node<'_>,
+    source: &str,
+    depth: usize,
+) -> Option<(Receiver, u32)> {
     if depth >= MAX_NESTING_FOLLOWED {
         return None;
     }
@@ -22,7 +26,10 @@ pub(crate) fn closure_returned(closure: Node<'_>, source: &str, depth: usize) ->
     if body.kind() == "block" {
         let last = u32::try_from(body.named_child_count().checked_sub(1)?).ok()?;
         let tail = body.named_child(last)?;
-        if tail.kind().ends_with("_statement") || tail.kind().ends_with("_declaration") || tail.kind().ends_with("comment") {
+        if tail.kind().ends_with("_statement")
+            || tail.kind().ends_with("_declaration")
+            || tail.kind().ends_with("comment")
+        {
             return None;
         }
         body = tail;
@@ -33,7 +40,12 @@ pub(crate) fn closure_returned(closure: Node<'_>, source: &str, depth: usize) ->
 
 /// For a call of a std adapter (`call` is its callee) with one closure or function argument:
 /// what the argument returns, and the byte where the closure's value is read.
-pub(crate) fn adapted_value(call: &CalleeExpr, call_node: Node<'_>, source: &str, depth: usize) -> Option<(Receiver, u32)> {
+pub(crate) fn adapted_value(
+    call: &CalleeExpr,
+    call_node: Node<'_>,
+    source: &str,
+    depth: usize,
+) -> Option<(Receiver, u32)> {
     let CalleeExpr::Method { name, .. } = call else { return None };
     if depth >= MAX_NESTING_FOLLOWED || !ADAPTERS.contains(&name.as_str()) {
         return None;

@@ -19,7 +19,12 @@ pub(crate) fn branch_values(expression: Node<'_>, source: &str) -> Option<Bindin
     (!values.is_empty()).then_some(BindingValue::BranchValues { values })
 }
 
-fn collect_branch_values(expression: Node<'_>, source: &str, values: &mut Vec<(Receiver, u32)>, depth: usize) {
+fn collect_branch_values(
+    expression: Node<'_>,
+    source: &str,
+    values: &mut Vec<(Receiver, u32)>,
+    depth: usize,
+) {
     if depth >= MAX_NESTING_FOLLOWED || values.len() >= MAX_BRANCHES_KEPT {
         return;
     }
@@ -31,7 +36,10 @@ fn collect_branch_values(expression: Node<'_>, source: &str, values: &mut Vec<(R
             // `else { … }` or `else if …`.
             if let Some(alternative) = field_child!(expression, "alternative") {
                 let mut cursor = alternative.walk();
-                let branches: Vec<Node<'_>> = alternative.named_children(&mut cursor).filter(|child| matches!(child.kind(), "block" | "if_expression")).collect();
+                let branches: Vec<Node<'_>> = alternative
+                    .named_children(&mut cursor)
+                    .filter(|child| matches!(child.kind(), "block" | "if_expression"))
+                    .collect();
                 for branch in branches {
                     collect_branch_values(branch, source, values, depth + 1);
                 }
@@ -40,7 +48,8 @@ fn collect_branch_values(expression: Node<'_>, source: &str, values: &mut Vec<(R
         "match_expression" => {
             let Some(body) = field_child!(expression, "body") else { return };
             let mut cursor = body.walk();
-            let arms: Vec<Node<'_>> = body.named_children(&mut cursor).filter(|arm| arm.kind() == "match_arm").collect();
+            let arms: Vec<Node<'_>> =
+                body.named_children(&mut cursor).filter(|arm| arm.kind() == "match_arm").collect();
             for arm in arms {
                 if let Some(value) = field_child!(arm, "value") {
                     collect_branch_values(value, source, values, depth + 1);
@@ -52,9 +61,19 @@ fn collect_branch_values(expression: Node<'_>, source: &str, values: &mut Vec<(R
         }
         // A block's tail expression (none when it ends with a statement).
         "block" => {
-            let Some(last) = expression.named_child_count().checked_sub(1).and_then(|last| u32::try_from(last).ok()) else { return };
+            let Some(last) = expression
+                .named_child_count()
+                .checked_sub(1)
+                .and_then(|last| u32::try_from(last).ok())
+            else {
+                return;
+            };
             let Some(tail) = expression.named_child(last) else { return };
-            if tail.kind().ends_with("_statement") || tail.kind().ends_with("_declaration") || tail.kind().ends_with("comment") || tail.kind().ends_with("_item") {
+            if tail.kind().ends_with("_statement")
+                || tail.kind().ends_with("_declaration")
+                || tail.kind().ends_with("comment")
+                || tail.kind().ends_with("_item")
+            {
                 return;
             }
             collect_branch_values(tail, source, values, depth + 1);

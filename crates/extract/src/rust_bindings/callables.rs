@@ -12,16 +12,32 @@ use crate::rust::{path_segments, receiver_of};
 
 /// For a function's parameter at `position` (`self` counted) whose type is `Callable`: the
 /// positional binding a closure passed there is typed from.
-pub(super) fn record_callback_parameter(scope: tether_model::SymbolId, position: usize, parameter: Node<'_>, value: &BindingValue, facts: &mut FileFacts) {
+pub(super) fn record_callback_parameter(
+    scope: tether_model::SymbolId,
+    position: usize,
+    parameter: Node<'_>,
+    value: &BindingValue,
+    facts: &mut FileFacts,
+) {
     // `Box<dyn FnOnce(A)>` and `Arc<dyn Fn(A)>` are called like the closure they hold.
     let callable = match value {
-        BindingValue::Type { path, arguments, .. } if matches!(path.last().map(String::as_str), Some("Box" | "Arc" | "Rc")) && arguments.len() == 1 => &arguments[0],
+        BindingValue::Type { path, arguments, .. }
+            if matches!(path.last().map(String::as_str), Some("Box" | "Arc" | "Rc"))
+                && arguments.len() == 1 =>
+        {
+            &arguments[0]
+        }
         value => value,
     };
     if !matches!(callable, BindingValue::Callable { .. }) {
         return;
     }
-    facts.bindings.push(Binding::everywhere(scope, Binding::callback_name(position as u32), callable.clone(), line_of(parameter)));
+    facts.bindings.push(Binding::everywhere(
+        scope,
+        Binding::callback_name(position as u32),
+        callable.clone(),
+        line_of(parameter),
+    ));
 }
 
 /// What a closure's parameters are bound to when the closure is an argument of a call:
@@ -36,7 +52,9 @@ pub(super) fn closure_passed_to(closure: Node<'_>, source: &str) -> Option<Closu
     }
     let argument = arguments
         .named_children(&mut arguments.walk())
-        .filter(|argument| !matches!(argument.kind(), "line_comment" | "block_comment" | "attribute_item"))
+        .filter(|argument| {
+            !matches!(argument.kind(), "line_comment" | "block_comment" | "attribute_item")
+        })
         .position(|argument| argument.id() == closure.id())?;
     let argument = u32::try_from(argument).ok()?;
     match function.kind() {
@@ -45,7 +63,9 @@ pub(super) fn closure_passed_to(closure: Node<'_>, source: &str) -> Option<Closu
             let method = text_of(field_child!(function, "field")?, source).to_string();
             Some(ClosurePassedTo::Method { receiver, method, argument })
         }
-        "identifier" | "scoped_identifier" => Some(ClosurePassedTo::Path { function: path_segments(function, source, 0)?, argument }),
+        "identifier" | "scoped_identifier" => {
+            Some(ClosurePassedTo::Path { function: path_segments(function, source, 0)?, argument })
+        }
         _ => None,
     }
 }
@@ -61,35 +81,68 @@ impl ClosurePassedTo {
     pub(super) fn parameter_value(&self, parameter: u32) -> BindingValue {
         match self {
             ClosurePassedTo::Method { receiver, method, argument } => {
-                BindingValue::ClosureParameter { receiver: receiver.clone(), method: method.clone(), argument: *argument, parameter }
+                BindingValue::ClosureParameter {
+                    receiver: receiver.clone(),
+                    method: method.clone(),
+                    argument: *argument,
+                    parameter,
+                }
             }
-            ClosurePassedTo::Path { function, argument } => BindingValue::PathCallClosureParameter { function: function.clone(), argument: *argument, parameter },
+            ClosurePassedTo::Path { function, argument } => {
+                BindingValue::PathCallClosureParameter {
+                    function: function.clone(),
+                    argument: *argument,
+                    parameter,
+                }
+            }
         }
     }
 }
 
 /// The `Fn`-trait bound of an item's generic parameter `name`, in its `<…>` list or its
 /// where clause: `F: FnOnce(&mut T)`, `where F: Fn(A) + Send`.
-pub(crate) fn generic_parameter_callable_bound<'tree>(name: &str, item: Node<'tree>, source: &str) -> Option<Node<'tree>> {
+pub(crate) fn generic_parameter_callable_bound<'tree>(
+    name: &str,
+    item: Node<'tree>,
+    source: &str,
+) -> Option<Node<'tree>> {
     let type_parameters = field_child!(item, "type_parameters")?;
-    let parameter = type_parameters
-        .named_children(&mut type_parameters.walk())
-        .find(|parameter| parameter.kind() == "type_parameter" && field_child!(*parameter, "name").is_some_and(|declared| text_of(declared, source) == name))?;
-    if let Some(bound) = field_child!(parameter, "bounds").and_then(super::written_types::callable_in_bounds) {
+    let parameter =
+        type_parameters.named_children(&mut type_parameters.walk()).find(|parameter| {
+            parameter.kind() == "type_parameter"
+                && field_child!(*parameter, "name")
+                    .is_some_and(|declared| text_of(declared, source) == name)
+        })?;
+    if let Some(bound) =
+        field_child!(parameter, "bounds").and_then(super::written_types::callable_in_bounds)
+    {
         return Some(bound);
     }
-    let where_clause = item.named_children(&mut item.walk()).find(|child| child.kind() == "where_clause")?;
-    let predicates: Vec<Node<'tree>> = where_clause.named_children(&mut where_clause.walk()).filter(|predicate| predicate.kind() == "where_predicate").collect();
+    let where_clause =
+        item.named_children(&mut item.walk()).find(|child| child.kind() == "where_clause")?;
+    let predicates: Vec<Node<'tree>> = where_clause
+        .named_children(&mut where_clause.walk())
+        .filter(|predicate| predicate.kind() == "where_predicate")
+        .collect();
     predicates
         .into_iter()
-        .filter(|predicate| field_child!(*predicate, "left").is_some_and(|left| text_of(left, source) == name))
-        .find_map(|predicate| field_child!(predicate, "bounds").and_then(super::written_types::callable_in_bounds))
+        .filter(|predicate| {
+            field_child!(*predicate, "left").is_some_and(|left| text_of(left, source) == name)
+        })
+        .find_map(|predicate| {
+            field_child!(predicate, "bounds").and_then(super::written_types::callable_in_bounds)
+        })
 }
 
 /// For an item with generic parameters (a function, an impl, a trait): each bounded type
 /// parameter as the binding `<T>` holding its first bound (`T: Encodable` gives `dyn
 /// Encodable`), so that a static call `T::read(…)` reaches the trait's method and its impls.
-pub(crate) fn record_generic_parameter_bounds(item: Node<'_>, scope: tether_model::SymbolId, source: &str, facts: &mut FileFacts) {
+pub(crate) fn record_generic_parameter_bounds(
+    item: Node<'_>,
+    scope: tether_model::SymbolId,
+    source: &str,
+    facts: &mut FileFacts,
+) {
     let Some(type_parameters) = field_child!(item, "type_parameters") else { return };
     let mut cursor = type_parameters.walk();
     let names: Vec<&str> = type_parameters
@@ -98,9 +151,18 @@ pub(crate) fn record_generic_parameter_bounds(item: Node<'_>, scope: tether_mode
         .filter_map(|parameter| field_child!(parameter, "name").map(|name| text_of(name, source)))
         .collect();
     for name in names {
-        let Some(Some(bound)) = super::written_types::generic_parameter_bound_in_item(name, item, source) else { continue };
+        let Some(Some(bound)) =
+            super::written_types::generic_parameter_bound_in_item(name, item, source)
+        else {
+            continue;
+        };
         let value = BindingValue::Type { path: bound, is_dyn: true, arguments: Vec::new() };
-        facts.bindings.push(Binding::everywhere(scope, generic_parameter_binding_name(name), value, line_of(item)));
+        facts.bindings.push(Binding::everywhere(
+            scope,
+            generic_parameter_binding_name(name),
+            value,
+            line_of(item),
+        ));
     }
 }
 

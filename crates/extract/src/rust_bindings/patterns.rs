@@ -19,7 +19,9 @@ pub(crate) fn without_binding_modifiers(pattern: Node<'_>) -> Node<'_> {
         if !matches!(current.kind(), "mut_pattern" | "ref_pattern" | "reference_pattern") {
             break;
         }
-        let inner = current.named_children(&mut current.walk()).find(|child| !matches!(child.kind(), "mutable_specifier" | "line_comment" | "block_comment"));
+        let inner = current.named_children(&mut current.walk()).find(|child| {
+            !matches!(child.kind(), "mutable_specifier" | "line_comment" | "block_comment")
+        });
         match inner {
             Some(inner) => current = inner,
             None => break,
@@ -30,12 +32,23 @@ pub(crate) fn without_binding_modifiers(pattern: Node<'_>) -> Node<'_> {
 
 /// `Owner { a, b: x, ref mut c, .. }`: `a`, `x` and `c` are fields `a`, `b` and `c` of `Owner`
 /// (a struct, or an enum's struct-like variant), in force where the pattern's bindings are.
-pub(crate) fn lower_struct_pattern(pattern: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
-    let Some(owner) = field_child!(pattern, "type").and_then(|owner| path_segments(owner, source, 0)) else { return };
+pub(crate) fn lower_struct_pattern(
+    pattern: Node<'_>,
+    scopes: &ScopeStack,
+    source: &str,
+    facts: &mut FileFacts,
+) {
+    let Some(owner) =
+        field_child!(pattern, "type").and_then(|owner| path_segments(owner, source, 0))
+    else {
+        return;
+    };
     let (_, (visible_from, visible_to)) = super::pattern_context(pattern);
     let scope = scopes.innermost_named().id;
     let mut cursor = pattern.walk();
-    for field_pattern in pattern.named_children(&mut cursor).filter(|child| child.kind() == "field_pattern") {
+    for field_pattern in
+        pattern.named_children(&mut cursor).filter(|child| child.kind() == "field_pattern")
+    {
         let Some(field_name) = field_child!(field_pattern, "name") else { continue };
         let field = text_of(field_name, source);
         if field.is_empty() {
@@ -50,16 +63,45 @@ pub(crate) fn lower_struct_pattern(pattern: Node<'_>, scopes: &ScopeStack, sourc
             continue;
         }
         let value = BindingValue::NamedField { owner: owner.clone(), field: field.to_string() };
-        facts.bindings.push(Binding { scope, name: text_of(bound, source).to_string(), value, line: line_of(bound), visible_from, visible_to });
+        facts.bindings.push(Binding {
+            scope,
+            name: text_of(bound, source).to_string(),
+            value,
+            line: line_of(bound),
+            visible_from,
+            visible_to,
+        });
     }
 }
 
 /// The named fields of an enum's struct-like variant, as `Variant.field` bindings on the enum.
-pub(crate) fn variant_named_field_bindings(fields: Node<'_>, owner: tether_model::SymbolId, variant: &str, source: &str, facts: &mut FileFacts) {
+pub(crate) fn variant_named_field_bindings(
+    fields: Node<'_>,
+    owner: tether_model::SymbolId,
+    variant: &str,
+    source: &str,
+    facts: &mut FileFacts,
+) {
     let mut cursor = fields.walk();
-    for declaration in fields.named_children(&mut cursor).filter(|child| child.kind() == "field_declaration") {
-        let Some(name) = field_child!(declaration, "name").map(|name| text_of(name, source)).filter(|name| !name.is_empty()) else { continue };
-        let Some(value) = field_child!(declaration, "type").and_then(|annotation| super::binding_type(annotation, declaration, source)) else { continue };
-        facts.bindings.push(Binding::everywhere(owner, format!("{variant}.{name}"), value, line_of(declaration)));
+    for declaration in
+        fields.named_children(&mut cursor).filter(|child| child.kind() == "field_declaration")
+    {
+        let Some(name) = field_child!(declaration, "name")
+            .map(|name| text_of(name, source))
+            .filter(|name| !name.is_empty())
+        else {
+            continue;
+        };
+        let Some(value) = field_child!(declaration, "type")
+            .and_then(|annotation| super::binding_type(annotation, declaration, source))
+        else {
+            continue;
+        };
+        facts.bindings.push(Binding::everywhere(
+            owner,
+            format!("{variant}.{name}"),
+            value,
+            line_of(declaration),
+        ));
     }
 }
