@@ -148,7 +148,7 @@ fn git_queries(state: &DaemonState, root: &Path) -> anyhow::Result<()> {
     }
     let mut busiest: Vec<(String, usize)> =
         counts.into_iter().filter(|(path, _)| root.join(path).exists()).collect();
-    busiest.sort_by(|a, b| b.1.cmp(&a.1));
+    busiest.sort_by_key(|(_, count)| std::cmp::Reverse(*count));
     let snapshot = state.snapshot().context("snapshot")?;
     let commits = String::from_utf8(
         Command::new("git")

@@ -156,7 +156,7 @@ fn flip_and_save(root: &Path, end: Instant) {
             }
         }
         flips += 1;
-        let branch = if flips % 2 == 0 { "soak-a" } else { "soak-b" };
+        let branch = if flips.is_multiple_of(2) { "soak-a" } else { "soak-b" };
         // A save can make checkout refuse; stash nothing, just force the branch's files.
         let _ =
             Command::new("git").arg("-C").arg(root).args(["checkout", "-q", "-f", branch]).status();

@@ -188,8 +188,7 @@ fn a_staged_load_refuses_a_graph_that_does_not_extend_its_first_stage_and_keeps_
     other.symbols.reverse();
     let error = fresh
         .finish(&other, &MemoryGraph::default(), &meta())
-        .err()
-        .expect("a graph with other symbols is refused");
+        .expect_err("a graph with other symbols is refused");
     assert!(matches!(error, StoreError::StagedLoadMismatch { .. }), "{error}");
 
     let names: Vec<_> = std::fs::read_dir(databases.path())
@@ -222,8 +221,7 @@ fn a_staged_load_refuses_a_graph_without_the_edges_its_first_stage_loaded() {
     without_one.edges.retain(|edge| *edge != dropped);
     let error = fresh
         .finish(&without_one, &MemoryGraph::default(), &meta())
-        .err()
-        .expect("a graph lacking an early edge is refused");
+        .expect_err("a graph lacking an early edge is refused");
     assert!(matches!(error, StoreError::StagedLoadMismatch { .. }), "{error}");
     assert!(!path.exists(), "nothing was published");
 }

@@ -14,8 +14,7 @@ fn deep_files() -> Vec<(&'static str, String)> {
     let rust_type = format!("type T = {}u8{};\n", "Vec<".repeat(2_000), ">".repeat(2_000));
     let rust_mods = format!("{}fn f() {{}}{}\n", "mod m { ".repeat(10_000), "}".repeat(10_000));
     let rust_fns = format!("{}{}\n", "fn f() { ".repeat(10_000), "}".repeat(10_000));
-    let rust_blocks =
-        format!("fn f() {{ {} }}\n", format!("{}g(){}", "{ ".repeat(20_000), " }".repeat(20_000)));
+    let rust_blocks = format!("fn f() {{ {}g(){} }}\n", "{ ".repeat(20_000), " }".repeat(20_000));
     let rust_sum = format!("fn f() -> u32 {{ {} }}\n", vec!["g()"; 20_000].join(" + "));
     let rust_method_chain = format!("fn f() {{ x{}; }}\n", ".m()".repeat(10_000));
     let python_attributes = format!("x = a{}\n", ".b".repeat(10_000));

@@ -24,4 +24,5 @@ mod runtime_evidence;
 mod rust_calls;
 mod salsa_struct_cases;
 mod store_round_trip;
+mod tidy;
 mod value_shape_cases;

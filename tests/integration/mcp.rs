@@ -61,7 +61,7 @@ fn an_agent_answers_what_breaks_who_owns_and_why_through_mcp() {
     let _stop_daemon = StopDaemonOnDrop(root.clone());
     let runtime =
         tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
-    let outcome = runtime.block_on(async {
+    runtime.block_on(async {
         let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_tether-test-cli"))
             .args(["mcp", "-C"])
             .arg(&root)
@@ -163,5 +163,4 @@ fn an_agent_answers_what_breaks_who_owns_and_why_through_mcp() {
         client.cancel().await.expect("the client closes");
         let _ = child.kill().await;
     });
-    outcome
 }

@@ -30,16 +30,22 @@ pub struct LoadedMemory {
 /// per HEAD, and the history is extended, not rebuilt, when HEAD moves forward.
 #[derive(Default)]
 pub struct MemoryCache {
-    signature: Option<(Option<String>, u64)>,
+    signature: Option<MemorySignature>,
     loaded: Arc<LoadedMemory>,
     pub(crate) pin_tethers: HashMap<crate::pin_tethers::PinKey, Arc<Vec<PinTether>>>,
     /// Whether the persisted pins (`pin-tethers.tsv`) were read into `pin_tethers`.
     pub(crate) pin_tethers_loaded: bool,
     history: Option<(String, Arc<History>)>,
-    index: Option<((Option<String>, u64), Arc<MemoryIndex>)>,
-    staleness:
-        HashMap<(String, String, u32, u32, Option<String>), Arc<Vec<tether_git::CommitAuthor>>>,
+    index: Option<(MemorySignature, Arc<MemoryIndex>)>,
+    staleness: HashMap<StalenessKey, Arc<Vec<tether_git::CommitAuthor>>>,
 }
+
+/// What the memory was loaded from: HEAD's commit and the signature of the `.memory/` files
+/// (their names, sizes and modification times: `memory_file_names`).
+type MemorySignature = (Option<String>, u64);
+
+/// One staleness question: (entry id, path, first line, last line, pinned commit).
+type StalenessKey = (String, String, u32, u32, Option<String>);
 
 /// HEAD's commits oldest first, each with its renames, and each commit's position.
 #[derive(Default)]

@@ -89,10 +89,8 @@ pub fn rust_module_path(path: &str, crates: &[RustCrate]) -> String {
         }
         ["tests" | "examples" | "benches", rest @ ..] if !rest.is_empty() => {
             let mut rest = rest.to_vec();
-            if rest.last() == Some(&"main") || rest.last() == Some(&"mod") {
-                if rest.len() > 1 {
-                    rest.pop();
-                }
+            if (rest.last() == Some(&"main") || rest.last() == Some(&"mod")) && rest.len() > 1 {
+                rest.pop();
             }
             sanitize_segments(rest.into_iter())
         }

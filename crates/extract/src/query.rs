@@ -225,10 +225,10 @@ mod tests {
         check_queries().unwrap();
     }
 
+    type TagSummary = (String, usize, usize, CaptureRole, Option<(usize, usize)>);
+
     /// Kind, span, role and `@name` span of each tag: what the plan and the cursor must agree on.
-    fn tag_summary(
-        tags: &[Tag<'_>],
-    ) -> Vec<(String, usize, usize, CaptureRole, Option<(usize, usize)>)> {
+    fn tag_summary(tags: &[Tag<'_>]) -> Vec<TagSummary> {
         tags.iter()
             .map(|tag| {
                 (

@@ -70,7 +70,7 @@ fn calls_in_tokens(
             continue;
         }
         if node.kind() == "|" {
-            index = typed_closure_parameters(&children, index, caller, source, facts);
+            index = typed_closure_parameters(children, index, caller, source, facts);
             continue;
         }
         if node.kind() == "let" {
@@ -114,7 +114,7 @@ fn calls_in_tokens(
                     index > 0 && children[index - 1].kind() == "." && segments.len() == 1;
                 let callee = if is_method {
                     CalleeExpr::Method {
-                        receiver: receiver_before(&children, index - 1, source),
+                        receiver: receiver_before(children, index - 1, source),
                         name: segments[0].clone(),
                     }
                 } else {

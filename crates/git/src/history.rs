@@ -8,6 +8,9 @@ use tether_model::Deadline;
 use crate::command::Revision;
 use crate::{GitError, Repository};
 
+/// A commit and the renames git detects in it: (commit, [(old path, new path)]).
+pub type CommitRenames = (String, Vec<(String, String)>);
+
 /// The tree of a repository with no files, for diffing a root commit.
 pub const EMPTY_TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 
@@ -74,7 +77,7 @@ impl Repository {
         &self,
         from: Option<&Revision>,
         deadline: Deadline,
-    ) -> Result<Vec<(String, Vec<(String, String)>)>, GitError> {
+    ) -> Result<Vec<CommitRenames>, GitError> {
         let range = match from {
             Some(from) => Revision::range(from, &Revision::head()),
             None => Revision::head(),

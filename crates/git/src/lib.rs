@@ -14,13 +14,12 @@ mod diff;
 mod history;
 mod status;
 
-pub use blame::{
-    aggregate_ownership, looks_like_bot, parse_porcelain, BlameLine, Owner, Ownership,
-};
+pub use blame::{aggregate_ownership, looks_like_bot, parse_porcelain, BlameLine};
 pub use command::Revision;
 pub use diff::{parse_unified_diff, CommitDiff, DiffScope, FileDiff, Hunk, Side};
 pub use history::{CommitAuthor, EMPTY_TREE};
 pub use status::{parse_status_z, StatusEntry};
+pub use tether_model::{Owner, Ownership};
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -115,8 +115,7 @@ pub fn extract_project(
     });
     timings.parse_seconds = started.elapsed().as_secs_f64();
 
-    let mut graph = Graph::default();
-    graph.diagnostics = tree
+    let diagnostics = tree
         .manifest_problems
         .iter()
         .map(|(path, reason)| Diagnostic {
@@ -132,6 +131,7 @@ pub fn extract_project(
             message: reason.clone(),
         }))
         .collect();
+    let mut graph = Graph { diagnostics, ..Graph::default() };
     let mut bytes_read = 0;
     for (_, cached, _) in &files {
         bytes_read += cached.bytes_read;

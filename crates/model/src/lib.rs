@@ -12,6 +12,7 @@ mod diagnostic;
 mod facts;
 mod graph;
 mod id;
+mod ownership;
 mod runtime_evidence;
 mod symbol;
 
@@ -26,5 +27,6 @@ pub use graph::{
     MemoryEntryRecord, MemoryGraph, ResolutionRule, TetherRecord, UnresolvedCall, UnresolvedReason,
 };
 pub use id::{stable_hash, SymbolId};
+pub use ownership::{Owner, Ownership};
 pub use runtime_evidence::{EvidenceFile, RuntimeEvidence};
 pub use symbol::{Language, Span, Symbol, SymbolKind};

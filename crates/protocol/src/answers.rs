@@ -229,7 +229,7 @@ pub fn ownership_json(
     path: &str,
     start: u32,
     end: u32,
-    ownership: &tether_git::Ownership,
+    ownership: &tether_model::Ownership,
     note: Option<&str>,
     freshness: &Freshness,
 ) -> Value {

@@ -702,11 +702,7 @@ pub(crate) fn name_from_text(text: &str) -> String {
         let Some(open) = stripped.rfind("::<") else { break };
         text = &text[..open];
     }
-    let last = text
-        .rsplit(|character: char| character == ':' || character == '.' || character == '>')
-        .next()
-        .unwrap_or(text)
-        .trim();
+    let last = text.rsplit([':', '.', '>']).next().unwrap_or(text).trim();
     if last.chars().all(|character| character.is_alphanumeric() || character == '_') {
         last.to_string()
     } else {

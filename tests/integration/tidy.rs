@@ -1,0 +1,254 @@
+//! The tidy test: ARCHITECTURE.md's invariants checked on the source tree (as rust-analyzer's
+//! `xtask/tidy.rs` does). Every `.rs` file opens with `//!`; only `store` names `lbug`; only
+//! the binaries (`cli`, `benches`) name `anyhow`; only `protocol` builds JSON (a shrinking
+//! list of files still do, until the typed protocol replaces them); the crates depend on each
+//! other as ARCHITECTURE.md's dependency table says; no source file is over the size limit.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// No source file is longer than this many lines (files are meant to hold one feature).
+const MAX_FILE_LINES: usize = 1_000;
+
+/// Files outside `protocol` that still build or read JSON by hand. The typed protocol (issue
+/// 15) empties this list: a file that stops naming JSON must leave it, and no file may join.
+const STILL_BUILDING_JSON: &[&str] = &[
+    "crates/cli/src/answer_text.rs",
+    "crates/cli/src/cargo_coverage.rs",
+    "crates/cli/src/coverage_command.rs",
+    "crates/cli/src/daemon_client.rs",
+    "crates/cli/src/daemon_commands.rs",
+    "crates/cli/src/index_command.rs",
+    "crates/cli/src/mcp_command.rs",
+    "crates/cli/src/query_commands.rs",
+    "crates/daemon/src/git_queries.rs",
+    "crates/daemon/src/handlers.rs",
+    "crates/daemon/src/memory_context.rs",
+    "crates/daemon/src/memory_record.rs",
+    "crates/daemon/src/params.rs",
+    "crates/daemon/src/runtime_evidence.rs",
+    "crates/daemon/src/server.rs",
+    "crates/mcp/src/arguments.rs",
+    "crates/mcp/src/budget.rs",
+    "crates/mcp/src/errors.rs",
+    "crates/mcp/src/render.rs",
+    "crates/mcp/src/resources.rs",
+    "crates/mcp/src/server.rs",
+    "crates/mcp/src/tools.rs",
+];
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ sits in the workspace").into()
+}
+
+/// Every `.rs` file of the workspace's crates, tests and benches, relative to the root.
+fn rust_files(root: &Path) -> Vec<String> {
+    fn walk(folder: &Path, root: &Path, found: &mut Vec<String>) {
+        let Ok(entries) = std::fs::read_dir(folder) else { return };
+        for entry in entries.filter_map(Result::ok) {
+            let path = entry.path();
+            if path.is_dir() && entry.file_name() != "target" {
+                walk(&path, root, found);
+            } else if path.extension().is_some_and(|extension| extension == "rs") {
+                found.push(path.strip_prefix(root).unwrap().to_string_lossy().into_owned());
+            }
+        }
+    }
+    let mut found = Vec::new();
+    for top in ["crates", "tests", "benches"] {
+        walk(&root.join(top), root, &mut found);
+    }
+    found.sort();
+    found
+}
+
+/// The crate a file belongs to (`crates/NAME/…` → NAME; `tests`, `benches`).
+fn crate_of(path: &str) -> &str {
+    match path.strip_prefix("crates/") {
+        Some(rest) => rest.split('/').next().unwrap(),
+        None => path.split('/').next().unwrap(),
+    }
+}
+
+/// The file's code before its unit tests (`#[cfg(test)]`), where "tests aside" applies.
+fn code_before_tests(text: &str) -> &str {
+    text.find("#[cfg(test)]").map_or(text, |at| &text[..at])
+}
+
+#[test]
+fn every_file_opens_with_a_module_doc_and_stays_under_the_size_limit() {
+    let root = workspace_root();
+    let mut problems = Vec::new();
+    for path in rust_files(&root) {
+        let text = std::fs::read_to_string(root.join(&path)).unwrap();
+        if !text.starts_with("//!") {
+            problems.push(format!("{path}: does not open with a `//!` line"));
+        }
+        let lines = text.lines().count();
+        if lines > MAX_FILE_LINES {
+            problems.push(format!("{path}: {lines} lines (limit {MAX_FILE_LINES}): split it"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn engine_and_error_crates_stay_in_their_layers() {
+    let root = workspace_root();
+    let mut problems = Vec::new();
+    // The tests' fixtures are Rust programs in strings (`anyhow::Result` in a fixture): the
+    // tests crate is checked by its manifest only.
+    for path in rust_files(&root).into_iter().filter(|path| crate_of(path) != "tests") {
+        let text = std::fs::read_to_string(root.join(&path)).unwrap();
+        let owner = crate_of(&path);
+        if (text.contains("lbug::") || text.contains("use lbug")) && owner != "store" {
+            problems.push(format!("{path}: names lbug (only crates/store does)"));
+        }
+        if text.contains("anyhow::") && !["cli", "benches"].contains(&owner) {
+            problems.push(format!("{path}: names anyhow (only the binaries do: cli, benches)"));
+        }
+    }
+    for (name, dependencies) in manifests(&root) {
+        if dependencies.external.contains("lbug") && name != "store" {
+            problems.push(format!("{name}/Cargo.toml: depends on lbug"));
+        }
+        if dependencies.external.contains("anyhow") && !["cli", "benches"].contains(&name.as_str())
+        {
+            problems.push(format!("{name}/Cargo.toml: depends on anyhow"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn only_protocol_builds_json_and_the_list_of_exceptions_only_shrinks() {
+    let root = workspace_root();
+    let mut problems = Vec::new();
+    for path in rust_files(&root) {
+        let owner = crate_of(&path);
+        if ["protocol", "tests", "benches"].contains(&owner)
+            || path.ends_with("_tests.rs")
+            || path.ends_with("test_support.rs")
+        {
+            continue;
+        }
+        let text = std::fs::read_to_string(root.join(&path)).unwrap();
+        let code = code_before_tests(&text);
+        let names_json = names_json(code);
+        let listed = STILL_BUILDING_JSON.contains(&path.as_str());
+        if names_json && !listed {
+            problems.push(format!("{path}: builds JSON; answers are typed in crates/protocol"));
+        }
+        if !names_json && listed {
+            problems.push(format!("{path}: no longer builds JSON: remove it from the list"));
+        }
+    }
+    for listed in STILL_BUILDING_JSON {
+        if !root.join(listed).exists() {
+            problems.push(format!("{listed}: listed but gone: remove it from the list"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Builds or reads JSON: `json!`, `serde_json`, or the `Value` `protocol` re-exports.
+fn names_json(code: &str) -> bool {
+    let imports_value = code.match_indices("use tether_protocol::").any(|(at, _)| {
+        let statement = &code[at..];
+        statement[..statement.find(';').unwrap_or(statement.len())].contains("Value")
+    });
+    code.contains("json!")
+        || code.contains("serde_json")
+        || code.contains("tether_protocol::Value")
+        || imports_value
+}
+
+#[test]
+fn crate_dependencies_are_the_ones_architecture_md_draws() {
+    let root = workspace_root();
+    let architecture = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    let drawn = drawn_dependencies(&architecture);
+    let actual: BTreeMap<String, BTreeSet<String>> =
+        manifests(&root).into_iter().map(|(name, dependencies)| (name, dependencies.own)).collect();
+    let render = |graph: &BTreeMap<String, BTreeSet<String>>| {
+        graph
+            .iter()
+            .map(|(name, dependencies)| {
+                let list: Vec<&str> = dependencies.iter().map(String::as_str).collect();
+                format!("{name}: {}", if list.is_empty() { "-".into() } else { list.join(", ") })
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(
+        render(&drawn),
+        render(&actual),
+        "ARCHITECTURE.md's dependency table (left) differs from the Cargo.toml files (right)"
+    );
+}
+
+/// A crate's `[dependencies]` (not dev- or build-): the workspace's own crates by short name
+/// (`tether-model` → `model`), and the others.
+#[derive(Default)]
+struct Dependencies {
+    own: BTreeSet<String>,
+    external: BTreeSet<String>,
+}
+
+fn manifests(root: &Path) -> BTreeMap<String, Dependencies> {
+    let mut manifests = BTreeMap::new();
+    let mut folders: Vec<(String, PathBuf)> = std::fs::read_dir(root.join("crates"))
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|entry| (entry.file_name().to_string_lossy().into_owned(), entry.path()))
+        .collect();
+    folders.push(("tests".into(), root.join("tests")));
+    folders.push(("benches".into(), root.join("benches")));
+    for (name, folder) in folders {
+        let Ok(text) = std::fs::read_to_string(folder.join("Cargo.toml")) else { continue };
+        let mut dependencies = Dependencies::default();
+        let mut in_dependencies = false;
+        for line in text.lines().map(str::trim) {
+            if line.starts_with('[') {
+                in_dependencies = line == "[dependencies]";
+                continue;
+            }
+            let Some(key) = line.split(['=', '.', ' ']).next().filter(|key| !key.is_empty()) else {
+                continue;
+            };
+            if !in_dependencies || key.starts_with('#') {
+                continue;
+            }
+            match key.strip_prefix("tether-") {
+                Some(own) => dependencies.own.insert(own.to_string()),
+                None => dependencies.external.insert(key.to_string()),
+            };
+        }
+        manifests.insert(name, dependencies);
+    }
+    manifests
+}
+
+/// The table between `<!-- tidy:dependencies -->` and `<!-- /tidy:dependencies -->`: one
+/// `| crate | its dependencies |` row per crate, `-` for none.
+fn drawn_dependencies(architecture: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let start =
+        architecture.find("<!-- tidy:dependencies -->").expect("the table's opening marker");
+    let end = architecture.find("<!-- /tidy:dependencies -->").expect("the table's closing marker");
+    let mut drawn = BTreeMap::new();
+    for row in architecture[start..end].lines().filter(|line| line.starts_with('|')) {
+        let cells: Vec<&str> = row.trim_matches('|').split('|').map(str::trim).collect();
+        let [name, dependencies] = cells[..] else { continue };
+        let name = name.trim_matches('`');
+        if name == "crate" || name.starts_with('-') {
+            continue;
+        }
+        let dependencies = dependencies
+            .split(',')
+            .map(|dependency| dependency.trim().trim_matches('`').to_string())
+            .filter(|dependency| !dependency.is_empty() && dependency != "-")
+            .collect();
+        drawn.insert(name.to_string(), dependencies);
+    }
+    drawn
+}
