@@ -25,7 +25,6 @@ const STILL_BUILDING_JSON: &[&str] = &[
     "crates/daemon/src/handlers.rs",
     "crates/daemon/src/memory_context.rs",
     "crates/daemon/src/memory_record.rs",
-    "crates/daemon/src/params.rs",
     "crates/daemon/src/runtime_evidence.rs",
     "crates/daemon/src/server.rs",
     "crates/mcp/src/arguments.rs",

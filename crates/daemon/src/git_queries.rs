@@ -13,7 +13,7 @@ use tether_query::{BlastOptions, Snapshot};
 
 use crate::changes::{changed_symbols, ChangeKind, SideFactsCache};
 use crate::handlers::cancelled;
-use crate::params::{optional_bool, optional_str, repository_path, string_list};
+use crate::params::repository_path;
 use crate::state::DaemonState;
 
 /// The largest file `ownership --path` counts the lines of (a larger one is refused).
@@ -33,16 +33,21 @@ pub struct GitQueryCaches {
     pub side_facts: Mutex<SideFactsCache>,
 }
 
+/// What `ownership` attributes: a symbol's lines, or a whole file (a repository path).
+pub enum OwnershipSubject {
+    Symbol(tether_query::SymbolIndex),
+    File(String),
+}
+
 pub fn ownership(
     state: &DaemonState,
     snapshot: &Snapshot,
-    params: &Value,
-    subject: Option<tether_query::SymbolIndex>,
+    subject: OwnershipSubject,
+    extra_bots: &[String],
     deadline: Deadline,
 ) -> Result<Value, RpcError> {
-    let extra_bots = string_list(params, "exclude_authors")?;
     let (path, start, end, subject_json) = match subject {
-        Some(index) => {
+        OwnershipSubject::Symbol(index) => {
             let symbol = snapshot.symbol(index);
             (
                 symbol.path.clone(),
@@ -51,10 +56,8 @@ pub fn ownership(
                 tether_protocol::symbol_json(snapshot, index),
             )
         }
-        None => {
-            let path = optional_str(params, "path")?
-                .ok_or_else(|| RpcError::invalid_params("name a \"symbol\" or a \"path\""))?;
-            let path = repository_path(&state.paths.root, path, true)?;
+        OwnershipSubject::File(path) => {
+            let path = repository_path(&state.paths.root, &path, true)?;
             let lines = count_lines(&state.paths.root.join(&path))?;
             (path.clone(), 1, lines.max(1), json!({ "path": path }))
         }
@@ -107,7 +110,7 @@ pub fn ownership(
             }
         },
     };
-    let ownership = aggregate_ownership(&lines, &extra_bots);
+    let ownership = aggregate_ownership(&lines, extra_bots);
     let note = (ownership.uncommitted_lines > 0)
         .then(|| format!("{} lines are not committed yet", ownership.uncommitted_lines));
     Ok(answer(note, ownership))
@@ -116,15 +119,12 @@ pub fn ownership(
 pub fn changes(
     state: &DaemonState,
     snapshot: &Snapshot,
-    params: &Value,
+    params: &tether_protocol::ChangesParams,
     options: BlastOptions,
 ) -> Result<Value, RpcError> {
-    let include_whitespace = optional_bool(params, "include_whitespace")?.unwrap_or(false);
-    let (scope_name, base, range) = (
-        optional_str(params, "scope")?,
-        optional_str(params, "base")?,
-        optional_str(params, "range")?,
-    );
+    let include_whitespace = params.include_whitespace;
+    let (scope_name, base, range) =
+        (params.scope.as_deref(), params.base.as_deref(), params.range.as_deref());
     let freshness = state.freshness(snapshot);
     let Some(repository) = tether_git::discover(&state.paths.root) else {
         return Ok(

@@ -1,32 +1,14 @@
-//! Request handlers: each method reads its parameters, runs one query on the published
-//! snapshot and returns the protocol's JSON. Handlers are stateless; long work stops at the
-//! request's deadline.
+//! Request handlers: a call is parsed once into a typed `Request` (`protocol::requests`),
+//! then applied: one query on the published snapshot, answered as the protocol's JSON.
+//! Handlers are stateless; long work stops at the request's deadline.
 
 use tether_model::{Cancelled, Deadline};
 use tether_protocol::rpc::RpcError;
-use tether_protocol::{json, Value};
-use tether_query::{BlastOptions, NeighbourKind, PageRequest, Snapshot, SymbolIndex};
+use tether_protocol::{json, Request, Subject, Value, WalkParams};
+use tether_query::{BlastOptions, NeighbourKind, Snapshot, SymbolIndex};
 
-use crate::params::{optional_str, optional_usize, repository_path};
+use crate::params::repository_path;
 use crate::state::DaemonState;
-
-/// The methods this daemon answers (besides `shutdown`, which the server handles).
-pub const METHODS: &[&str] = &[
-    "status",
-    "lookup",
-    "callers",
-    "callees",
-    "imports",
-    "blast",
-    "ownership",
-    "changes",
-    "context",
-    "search_memory",
-    "record",
-    "reindex",
-    "coverage_import",
-    "shutdown",
-];
 
 /// Answers one request with no deadline (a CLI process, a benchmark).
 pub fn handle(state: &DaemonState, method: &str, params: &Value) -> Result<Value, RpcError> {
@@ -45,121 +27,155 @@ pub fn handle_until(
     params: &Value,
     deadline: Deadline,
 ) -> Result<Value, RpcError> {
-    match method {
-        "status" => Ok(status(state)),
-        "reindex" => {
+    apply(state, Request::parse(method, params)?, deadline)
+}
+
+/// Carries out a parsed request.
+pub fn apply(state: &DaemonState, request: Request, deadline: Deadline) -> Result<Value, RpcError> {
+    let snapshot = || {
+        state.snapshot().ok_or_else(|| {
+            RpcError::new(
+                RpcError::NOT_READY,
+                "the first index is still being built; retry in a moment (`status` shows progress)",
+            )
+        })
+    };
+    match request {
+        Request::Status => Ok(status(state)),
+        // The server stops itself when it reads `shutdown`; a handler stops nothing.
+        Request::Shutdown => Err(RpcError::invalid_params(
+            "shutdown is carried out by the daemon's server, not by a handler",
+        )),
+        Request::Reindex => {
             state.rebuild().and_then(|()| state.persist_now()).map_err(|error| {
                 RpcError::new(RpcError::INTERNAL_ERROR, format!("rebuild failed: {error}"))
             })?;
             Ok(status(state))
         }
-        "record" => crate::memory_record::record(state, params),
-        "coverage_import" => crate::runtime_evidence::import(state, &state.evidence, params),
-        "lookup" | "callers" | "callees" | "imports" | "blast" | "ownership" | "changes"
-        | "context" | "search_memory" => {
-            let snapshot = state.snapshot().ok_or_else(|| RpcError::new(RpcError::NOT_READY, "the first index is still being built; retry in a moment (`status` shows progress)"))?;
-            let freshness = state.freshness(&snapshot);
-            let page =
-                PageRequest::new(optional_str(params, "cursor")?, optional_usize(params, "limit")?)
-                    .map_err(RpcError::invalid_params)?;
-            match method {
-                "context" => {
-                    let subject =
-                        match (optional_str(params, "symbol")?, optional_str(params, "path")?) {
-                            (Some(_), _) => crate::memory_context::ContextSubject::Symbol(address(
-                                &snapshot, params,
-                            )?),
-                            (None, Some(path)) => crate::memory_context::ContextSubject::File(
-                                repository_path(&state.paths.root, path, false)?,
-                            ),
-                            (None, None) => {
-                                return Err(RpcError::invalid_params(
-                                    "name a \"symbol\" or a \"path\"",
-                                ))
-                            }
-                        };
-                    crate::memory_context::context(state, &snapshot, subject, deadline)
-                }
-                "search_memory" => {
-                    crate::memory_context::search_memory(state, &snapshot, params, page, deadline)
-                }
-                "ownership" => {
-                    let subject = match optional_str(params, "symbol")? {
-                        Some(_) => Some(address(&snapshot, params)?),
-                        None => None,
-                    };
-                    crate::git_queries::ownership(state, &snapshot, params, subject, deadline)
-                }
-                "changes" => {
-                    let options = blast_options(state, params, page, deadline)?;
-                    crate::git_queries::changes(state, &snapshot, params, options)
-                }
-                "lookup" => match optional_str(params, "query")? {
-                    None => Ok(json!({
-                        "census": census_json(&snapshot),
-                        "freshness": tether_protocol::freshness_json(&freshness),
-                        "next": "lookup {\"query\": NAME} to find a symbol, then blast or callers on it",
-                    })),
-                    Some(query) => {
-                        let answer = snapshot.lookup(query, optional_str(params, "folder")?, page);
-                        Ok(tether_protocol::lookup_json(&snapshot, &answer, &freshness))
-                    }
-                },
-                "blast" => {
-                    let options = blast_options(state, params, page, deadline)?;
-                    if let Some(file) = optional_str(params, "file")? {
-                        let relative = repository_path(&state.paths.root, file, false)?;
-                        let mut answer = snapshot
-                            .blast_file(&relative, options)
-                            .ok_or_else(|| RpcError::new(RpcError::SYMBOL_NOT_FOUND, format!("no indexed file {file:?}; paths are relative to the repository root")))?
-                            .map_err(cancelled)?;
-                        crate::dirty_files::weaken(
-                            &mut answer.completeness,
-                            &state.dirty_files(&snapshot),
-                            &tether_model::Language::from_path(&relative)
-                                .into_iter()
-                                .collect::<Vec<_>>(),
-                        );
-                        return Ok(tether_protocol::blast_json(
-                            &snapshot, file, &answer, &freshness,
-                        ));
-                    }
-                    let subject = address(&snapshot, params)?;
-                    let mut answer = snapshot.blast_symbol(subject, options).map_err(cancelled)?;
-                    crate::dirty_files::weaken(
-                        &mut answer.completeness,
-                        &state.dirty_files(&snapshot),
-                        &[snapshot.symbol(subject).language],
-                    );
-                    Ok(tether_protocol::blast_json(
-                        &snapshot,
-                        &snapshot.symbol(subject).qualified_name,
-                        &answer,
-                        &freshness,
-                    ))
-                }
-                _ => {
-                    let kind = match method {
-                        "callers" => NeighbourKind::Callers,
-                        "callees" => NeighbourKind::Callees,
-                        _ => NeighbourKind::Imports,
-                    };
-                    let subject = address(&snapshot, params)?;
-                    let mut answer = snapshot.neighbours(subject, kind, page);
-                    crate::dirty_files::weaken(
-                        &mut answer.completeness,
-                        &state.dirty_files(&snapshot),
-                        &[snapshot.symbol(subject).language],
-                    );
-                    Ok(tether_protocol::neighbours_json(&snapshot, &answer, &freshness))
-                }
-            }
+        Request::Record(params) => crate::memory_record::record(state, params),
+        Request::CoverageImport { file } => {
+            crate::runtime_evidence::import(state, &state.evidence, &file)
         }
-        other => Err(RpcError::new(
-            RpcError::METHOD_NOT_FOUND,
-            format!("unknown method {other:?}; methods: {}", METHODS.join(", ")),
-        )),
+        Request::Context { subject } => context(state, &*snapshot()?, subject, deadline),
+        Request::SearchMemory(params) => {
+            crate::memory_context::search_memory(state, &*snapshot()?, &params, deadline)
+        }
+        Request::Ownership { subject, exclude_authors } => {
+            let snapshot = snapshot()?;
+            let subject = match subject {
+                Subject::Symbol(symbol) => {
+                    crate::git_queries::OwnershipSubject::Symbol(address(&snapshot, &symbol)?)
+                }
+                Subject::Path(path) => crate::git_queries::OwnershipSubject::File(path),
+            };
+            crate::git_queries::ownership(state, &snapshot, subject, &exclude_authors, deadline)
+        }
+        Request::Changes(params) => {
+            let options = blast_options(state, &params.walk, deadline)?;
+            crate::git_queries::changes(state, &*snapshot()?, &params, options)
+        }
+        Request::Lookup { query, folder, page } => {
+            let snapshot = snapshot()?;
+            let freshness = state.freshness(&snapshot);
+            Ok(match query {
+                None => json!({
+                    "census": census_json(&snapshot),
+                    "freshness": tether_protocol::freshness_json(&freshness),
+                    "next": "lookup {\"query\": NAME} to find a symbol, then blast or callers on it",
+                }),
+                Some(query) => {
+                    let answer = snapshot.lookup(&query, folder.as_deref(), page);
+                    tether_protocol::lookup_json(&snapshot, &answer, &freshness)
+                }
+            })
+        }
+        Request::Blast { subject, walk } => blast(state, &*snapshot()?, subject, &walk, deadline),
+        Request::Callers { symbol, page } => {
+            neighbours(state, &*snapshot()?, NeighbourKind::Callers, &symbol, page)
+        }
+        Request::Callees { symbol, page } => {
+            neighbours(state, &*snapshot()?, NeighbourKind::Callees, &symbol, page)
+        }
+        Request::Imports { symbol, page } => {
+            neighbours(state, &*snapshot()?, NeighbourKind::Imports, &symbol, page)
+        }
     }
+}
+
+fn context(
+    state: &DaemonState,
+    snapshot: &Snapshot,
+    subject: Subject,
+    deadline: Deadline,
+) -> Result<Value, RpcError> {
+    let subject = match subject {
+        Subject::Symbol(symbol) => {
+            crate::memory_context::ContextSubject::Symbol(address(snapshot, &symbol)?)
+        }
+        Subject::Path(path) => crate::memory_context::ContextSubject::File(repository_path(
+            &state.paths.root,
+            &path,
+            false,
+        )?),
+    };
+    crate::memory_context::context(state, snapshot, subject, deadline)
+}
+
+/// A symbol's blast, or a file's (every symbol in it), weakened by uncommitted edits.
+fn blast(
+    state: &DaemonState,
+    snapshot: &Snapshot,
+    subject: Subject,
+    walk: &WalkParams,
+    deadline: Deadline,
+) -> Result<Value, RpcError> {
+    let options = blast_options(state, walk, deadline)?;
+    let freshness = state.freshness(snapshot);
+    let dirty = state.dirty_files(snapshot);
+    match subject {
+        Subject::Path(file) => {
+            let relative = repository_path(&state.paths.root, &file, false)?;
+            let mut answer = snapshot
+                .blast_file(&relative, options)
+                .ok_or_else(|| {
+                    RpcError::new(
+                        RpcError::SYMBOL_NOT_FOUND,
+                        format!(
+                            "no indexed file {file:?}; paths are relative to the repository root"
+                        ),
+                    )
+                })?
+                .map_err(cancelled)?;
+            let languages: Vec<_> =
+                tether_model::Language::from_path(&relative).into_iter().collect();
+            crate::dirty_files::weaken(&mut answer.completeness, &dirty, &languages);
+            Ok(tether_protocol::blast_json(snapshot, &file, &answer, &freshness))
+        }
+        Subject::Symbol(symbol) => {
+            let subject = address(snapshot, &symbol)?;
+            let mut answer = snapshot.blast_symbol(subject, options).map_err(cancelled)?;
+            let language = snapshot.symbol(subject).language;
+            crate::dirty_files::weaken(&mut answer.completeness, &dirty, &[language]);
+            let name = &snapshot.symbol(subject).qualified_name;
+            Ok(tether_protocol::blast_json(snapshot, name, &answer, &freshness))
+        }
+    }
+}
+
+/// `callers`, `callees`, `imports`: one hop, paged, weakened by uncommitted edits.
+fn neighbours(
+    state: &DaemonState,
+    snapshot: &Snapshot,
+    kind: NeighbourKind,
+    symbol: &str,
+    page: tether_query::PageRequest,
+) -> Result<Value, RpcError> {
+    let freshness = state.freshness(snapshot);
+    let subject = address(snapshot, symbol)?;
+    let mut answer = snapshot.neighbours(subject, kind, page);
+    let language = snapshot.symbol(subject).language;
+    crate::dirty_files::weaken(&mut answer.completeness, &state.dirty_files(snapshot), &[language]);
+    Ok(tether_protocol::neighbours_json(snapshot, &answer, &freshness))
 }
 
 fn status(state: &DaemonState) -> Value {
@@ -195,13 +211,8 @@ fn census_json(snapshot: &Snapshot) -> Value {
     })
 }
 
-/// The `symbol` parameter, resolved; ambiguity and absence are errors with candidates.
-fn address(snapshot: &Snapshot, params: &Value) -> Result<SymbolIndex, RpcError> {
-    let Some(symbol) = optional_str(params, "symbol")? else {
-        return Err(RpcError::invalid_params(
-            "missing \"symbol\": a qualified name, a unique suffix, path:line, or an id",
-        ));
-    };
+/// A symbol address, resolved; ambiguity and absence are errors with candidates.
+fn address(snapshot: &Snapshot, symbol: &str) -> Result<SymbolIndex, RpcError> {
     snapshot.resolve_address(symbol).map_err(|error| {
         let code = match error {
             tether_query::AddressError::NotFound { .. } => RpcError::SYMBOL_NOT_FOUND,
@@ -212,23 +223,21 @@ fn address(snapshot: &Snapshot, params: &Value) -> Result<SymbolIndex, RpcError>
     })
 }
 
-/// `depth` (1 to the maximum, default 3) and the page of a blast (`blast`, `changes`), with
-/// the runtime evidence in force.
+/// `depth` (1 to the maximum, default 3), `tests_limit` and the page of a blast (`blast`,
+/// `changes`), with the runtime evidence in force.
 pub(crate) fn blast_options(
     state: &DaemonState,
-    params: &Value,
-    page: PageRequest,
+    walk: &WalkParams,
     deadline: Deadline,
 ) -> Result<BlastOptions, RpcError> {
-    let depth = optional_usize(params, "depth")?.unwrap_or(BlastOptions::DEFAULT_DEPTH as usize);
+    let depth = walk.depth.unwrap_or(BlastOptions::DEFAULT_DEPTH as usize);
     if depth == 0 || depth > BlastOptions::MAX_DEPTH as usize {
         return Err(RpcError::invalid_params(format!(
             "depth must be 1 to {}",
             BlastOptions::MAX_DEPTH
         )));
     }
-    let tests_limit =
-        optional_usize(params, "tests_limit")?.unwrap_or(BlastOptions::DEFAULT_TESTS_LIMIT);
+    let tests_limit = walk.tests_limit.unwrap_or(BlastOptions::DEFAULT_TESTS_LIMIT);
     if tests_limit == 0 || tests_limit > BlastOptions::MAX_TESTS_LIMIT {
         return Err(RpcError::invalid_params(format!(
             "tests_limit must be 1 to {}",
@@ -237,7 +246,7 @@ pub(crate) fn blast_options(
     }
     Ok(BlastOptions {
         depth: depth as u32,
-        page,
+        page: walk.page,
         deadline,
         evidence: crate::runtime_evidence::current(state, &state.evidence),
         tests_limit,

@@ -47,4 +47,4 @@ pub fn memory_graph_for(
 }
 
 pub use follow::spawn_follower;
-pub use handlers::{handle, handle_until, METHODS};
+pub use handlers::{apply, handle, handle_until};

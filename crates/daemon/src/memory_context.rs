@@ -405,39 +405,37 @@ fn staleness(
 pub fn search_memory(
     state: &DaemonState,
     snapshot: &Snapshot,
-    params: &Value,
-    page: tether_query::PageRequest,
+    params: &tether_protocol::SearchMemoryParams,
     deadline: Deadline,
 ) -> Result<Value, RpcError> {
-    use crate::params::optional_str;
-    let query = optional_str(params, "query")?.unwrap_or("");
+    let (query, page) = (params.query.as_str(), params.page);
     let mut filters = tether_memory::SearchFilters::default();
-    if let Some(entry_type) = optional_str(params, "type")? {
+    if let Some(entry_type) = &params.entry_type {
         filters.entry_types.push(
             tether_memory::EntryType::parse(entry_type)
                 .ok_or_else(|| RpcError::invalid_params(format!("unknown type {entry_type:?}")))?,
         );
     }
-    if let Some(status) = optional_str(params, "status")? {
+    if let Some(status) = &params.status {
         filters.statuses.push(tether_memory::EntryStatus::parse(status).ok_or_else(|| {
             RpcError::invalid_params(format!("unknown status {status:?}; use active or discarded"))
         })?);
     }
-    let tethered_to = match (optional_str(params, "symbol")?, optional_str(params, "path")?) {
-        (Some(symbol), _) => {
+    let tethered_to = match &params.tethered_to {
+        Some(tether_protocol::Subject::Symbol(symbol)) => {
             let index = snapshot.resolve_address(symbol).map_err(|error| {
                 let (message, data) = tether_protocol::address_error_json(&error);
                 RpcError::new(RpcError::SYMBOL_NOT_FOUND, message).with_data(data)
             })?;
             Some(context(state, snapshot, ContextSubject::Symbol(index), deadline)?)
         }
-        (None, Some(path)) => Some(context(
+        Some(tether_protocol::Subject::Path(path)) => Some(context(
             state,
             snapshot,
             ContextSubject::File(crate::params::repository_path(&state.paths.root, path, false)?),
             deadline,
         )?),
-        (None, None) => None,
+        None => None,
     };
     if let Some(answer) = tethered_to {
         filters.allowed_ids = Some(

@@ -12,7 +12,6 @@ use tether_memory::{Entry, EntryStatus, EntryType, Pin};
 use tether_protocol::rpc::RpcError;
 use tether_protocol::{json, Value};
 
-use crate::params::{optional_str, string_list};
 use crate::record_journal::{self, RecordJournal};
 use crate::state::DaemonState;
 
@@ -113,33 +112,29 @@ struct RecordRequest {
     related: Vec<String>,
 }
 
-fn read_request(params: &Value) -> Result<RecordRequest, RpcError> {
-    let text = |name: &str| -> Result<Option<String>, RpcError> {
-        Ok(optional_str(params, name)?
-            .map(str::trim)
-            .filter(|text| !text.is_empty())
-            .map(str::to_string))
-    };
-    let entry_type = text("type")?.ok_or_else(|| {
+/// Checks what a record asks for (nothing is written yet): a known type, a one-line title,
+/// files or a commit, not both.
+fn read_request(params: tether_protocol::RecordParams) -> Result<RecordRequest, RpcError> {
+    let entry_type = params.entry_type.ok_or_else(|| {
         refuse("missing \"type\" (plan, checkpoint, experiment, decision, todo, note, annotation)")
     })?;
     let entry_type = EntryType::parse(&entry_type).ok_or_else(|| refuse(format!("unknown type {entry_type:?}; use plan, checkpoint, experiment, decision, todo, note or annotation")))?;
-    let title = text("title")?.ok_or_else(|| refuse("the title is empty"))?;
+    let title = params.title.ok_or_else(|| refuse("the title is empty"))?;
     if title.contains(['\n', '\r']) {
         return Err(refuse("the title must be one line"));
     }
     let request = RecordRequest {
         entry_type,
         title,
-        body: optional_str(params, "body")?.unwrap_or("").to_string(),
-        files: string_list(params, "files")?,
-        commit: text("commit")?,
-        tags: string_list(params, "tags")?,
-        parent: text("parent")?,
-        id: text("id")?,
-        supersedes: string_list(params, "supersedes")?,
-        depends_on: string_list(params, "depends_on")?,
-        related: string_list(params, "related")?,
+        body: params.body,
+        files: params.files,
+        commit: params.commit,
+        tags: params.tags,
+        parent: params.parent,
+        id: params.id,
+        supersedes: params.supersedes,
+        depends_on: params.depends_on,
+        related: params.related,
     };
     if !request.files.is_empty() && request.commit.is_some() {
         return Err(refuse("pass either \"files\" (commit them now) or \"commit\" (pin an existing commit), not both"));
@@ -168,7 +163,10 @@ pub fn recover_interrupted_record(paths: &crate::DaemonPaths) -> Result<(), Stri
         .map_err(|error| error.to_string())
 }
 
-pub fn record(state: &DaemonState, params: &Value) -> Result<Value, RpcError> {
+pub fn record(
+    state: &DaemonState,
+    params: tether_protocol::RecordParams,
+) -> Result<Value, RpcError> {
     let request = read_request(params)?;
     let root = state.paths.root.canonicalize().unwrap_or_else(|_| state.paths.root.clone());
     let repository = tether_git::discover(&root)

@@ -1,55 +1,9 @@
-//! Reading a request's named parameters strictly: a parameter of the wrong JSON type is
-//! refused (`-32602`) instead of ignored, and a path must name something inside the
-//! repository's working tree.
+//! Checking a path a request names: it must name something inside the repository's working
+//! tree (the request's shape was checked when it was parsed: `protocol::requests`).
 
 use std::path::{Component, Path};
 
 use tether_protocol::rpc::RpcError;
-use tether_protocol::Value;
-
-pub(crate) fn optional_str<'a>(params: &'a Value, name: &str) -> Result<Option<&'a str>, RpcError> {
-    match params.get(name) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(text)) => Ok(Some(text.as_str())),
-        Some(_) => Err(RpcError::invalid_params(format!("\"{name}\" must be a string"))),
-    }
-}
-
-pub(crate) fn optional_usize(params: &Value, name: &str) -> Result<Option<usize>, RpcError> {
-    match params.get(name) {
-        None | Some(Value::Null) => Ok(None),
-        Some(value) => value
-            .as_u64()
-            .map(|number| Some(usize::try_from(number).unwrap_or(usize::MAX)))
-            .ok_or_else(|| {
-                RpcError::invalid_params(format!("\"{name}\" must be a non-negative integer"))
-            }),
-    }
-}
-
-pub(crate) fn optional_bool(params: &Value, name: &str) -> Result<Option<bool>, RpcError> {
-    match params.get(name) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Bool(value)) => Ok(Some(*value)),
-        Some(_) => Err(RpcError::invalid_params(format!("\"{name}\" must be true or false"))),
-    }
-}
-
-/// A list of strings; any other element is refused, not dropped.
-pub(crate) fn string_list(params: &Value, name: &str) -> Result<Vec<String>, RpcError> {
-    match params.get(name) {
-        None | Some(Value::Null) => Ok(Vec::new()),
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(|item| {
-                item.as_str().map(str::to_string).ok_or_else(|| {
-                    RpcError::invalid_params(format!("\"{name}\" must be a list of strings"))
-                })
-            })
-            .collect(),
-        Some(_) => Err(RpcError::invalid_params(format!("\"{name}\" must be a list of strings"))),
-    }
-}
 
 /// A path named by a request, as a repository-relative `/`-separated path. Relative paths are
 /// taken from the repository root; absolute ones must lie inside it. `..` may not climb out,

@@ -10,7 +10,7 @@ use tether_model::{EvidenceFile, RuntimeEvidence};
 use tether_protocol::rpc::RpcError;
 use tether_protocol::{json, Value};
 
-use crate::params::{optional_str, repository_path};
+use crate::params::repository_path;
 use crate::state::DaemonState;
 
 /// A report larger than this is refused (a large suite's report is tens of MiB).
@@ -49,9 +49,8 @@ pub(crate) fn current(
 pub(crate) fn import(
     state: &DaemonState,
     cache: &Mutex<EvidenceCache>,
-    params: &Value,
+    file: &str,
 ) -> Result<Value, RpcError> {
-    let file = optional_str(params, "file")?.ok_or_else(|| RpcError::invalid_params("missing \"file\": a coverage.py JSON report (`coverage json --show-contexts`) or an LCOV tracefile with `TN:` test names"))?;
     let relative = repository_path(&state.paths.root, file, true)?;
     let full = state.paths.root.join(&relative);
     let size = std::fs::metadata(&full)

@@ -8,6 +8,7 @@ mod answers;
 mod cargo_messages;
 mod coverage_report;
 mod export;
+mod requests;
 pub mod rpc;
 
 pub use answers::{
@@ -20,4 +21,7 @@ pub use cargo_messages::{built_executables, BuiltExecutable};
 pub use coverage_report::{parse_coverage_report, CoveredFile};
 pub use export::{
     census_json, write_export_json, CensusDocument, ExportDocument, EXPORT_FORMAT_VERSION,
+};
+pub use requests::{
+    ChangesParams, Method, RecordParams, Request, SearchMemoryParams, Subject, WalkParams,
 };
