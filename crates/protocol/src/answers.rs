@@ -3,6 +3,8 @@
 
 use serde_json::{json, Value};
 use tether_model::Freshness;
+
+use crate::wire;
 use tether_query::{
     AddressError, BlastAnswer, Candidate, Completeness, CompletenessCause, LookupAnswer,
     NeighbourAnswer, NeighbourKind, Snapshot, SymbolIndex,
@@ -13,78 +15,112 @@ fn rounded(confidence: f32) -> f64 {
     (f64::from(confidence) * 1000.0).round() / 1000.0
 }
 
-/// A symbol as every answer shows it.
-pub fn symbol_json(snapshot: &Snapshot, index: SymbolIndex) -> Value {
+/// A typed answer as the JSON value every answer is written from (keys sorted).
+fn to_json_value(answer: &impl serde::Serialize) -> Value {
+    serde_json::to_value(answer).expect("wire types serialize to JSON")
+}
+
+/// A symbol as every answer names it.
+pub fn symbol_ref(snapshot: &Snapshot, index: SymbolIndex) -> wire::SymbolRef {
     let symbol = snapshot.symbol(index);
-    json!({
-        "id": symbol.id.to_string(),
-        "qualified_name": symbol.qualified_name,
-        "kind": symbol.kind.as_str(),
-        "path": symbol.path,
-        "line": symbol.span.start_line,
-        "end_line": symbol.span.end_line,
-        "is_test": symbol.is_test,
-    })
-}
-
-pub fn freshness_json(freshness: &Freshness) -> Value {
-    json!({
-        "indexed_commit": freshness.indexed_commit,
-        "head_commit": freshness.head_commit,
-        "head_branch": freshness.head_branch,
-        "head_moved": freshness.head_moved,
-        "uncommitted_files": freshness.uncommitted_files,
-        "stale": freshness.head_moved || freshness.uncommitted_files.as_ref().is_some_and(|files| !files.is_empty()),
-    })
-}
-
-pub fn completeness_json(completeness: &Completeness) -> Value {
-    match completeness {
-        Completeness::Exact => json!({ "status": "exact" }),
-        Completeness::LowerBound(causes) => json!({
-            "status": "lower_bound",
-            "causes": causes.iter().map(cause_json).collect::<Vec<_>>(),
-        }),
+    wire::SymbolRef {
+        id: symbol.id.to_string(),
+        qualified_name: symbol.qualified_name.clone(),
+        kind: symbol.kind.as_str().to_string(),
+        path: symbol.path.clone(),
+        line: symbol.span.start_line,
+        end_line: symbol.span.end_line,
+        is_test: symbol.is_test,
     }
 }
 
-fn cause_json(cause: &CompletenessCause) -> Value {
+/// A symbol as every answer shows it.
+pub fn symbol_json(snapshot: &Snapshot, index: SymbolIndex) -> Value {
+    to_json_value(&symbol_ref(snapshot, index))
+}
+
+pub fn freshness_wire(freshness: &Freshness) -> wire::Freshness {
+    wire::Freshness {
+        indexed_commit: freshness.indexed_commit.clone(),
+        head_commit: freshness.head_commit.clone(),
+        head_branch: freshness.head_branch.clone(),
+        head_moved: freshness.head_moved,
+        uncommitted_files: freshness.uncommitted_files.clone(),
+        stale: freshness.head_moved
+            || freshness.uncommitted_files.as_ref().is_some_and(|files| !files.is_empty()),
+    }
+}
+
+pub fn freshness_json(freshness: &Freshness) -> Value {
+    to_json_value(&freshness_wire(freshness))
+}
+
+pub fn completeness_wire(completeness: &Completeness) -> wire::Completeness {
+    match completeness {
+        Completeness::Exact => wire::Completeness { status: "exact".into(), causes: None },
+        Completeness::LowerBound(causes) => wire::Completeness {
+            status: "lower_bound".into(),
+            causes: Some(causes.iter().map(cause_wire).collect()),
+        },
+    }
+}
+
+pub fn completeness_json(completeness: &Completeness) -> Value {
+    to_json_value(&completeness_wire(completeness))
+}
+
+fn site_examples(examples: &[(String, u32, String)]) -> Vec<wire::SiteExample> {
+    examples
+        .iter()
+        .map(|(path, line, text)| wire::SiteExample {
+            site: format!("{path}:{line}"),
+            callee: text.clone(),
+        })
+        .collect()
+}
+
+fn cause_wire(cause: &CompletenessCause) -> wire::CompletenessCause {
+    use wire::CompletenessCause as Wire;
     match cause {
-        CompletenessCause::UnresolvedCallSites { name, count, examples } => json!({
-            "kind": "unresolved_call_sites",
-            "name": name,
-            "count": count,
-            "examples": examples.iter().map(|(path, line, text)| json!({ "site": format!("{path}:{line}"), "callee": text })).collect::<Vec<_>>(),
-        }),
-        CompletenessCause::UncertainEdges { count } => {
-            json!({ "kind": "uncertain_edges", "count": count })
+        CompletenessCause::UnresolvedCallSites { name, count, examples } => {
+            Wire::UnresolvedCallSites {
+                name: name.clone(),
+                count: *count,
+                examples: site_examples(examples),
+            }
         }
+        CompletenessCause::UncertainEdges { count } => Wire::UncertainEdges { count: *count },
         CompletenessCause::UnparsedFiles { count, examples } => {
-            json!({ "kind": "unparsed_files", "count": count, "examples": examples })
+            Wire::UnparsedFiles { count: *count, examples: examples.clone() }
         }
-        CompletenessCause::EscapedValue { count, escaped, escapes, examples } => json!({
-            "kind": "escaped_value",
-            "count": count,
-            "escaped": escaped,
-            "escapes": escapes.iter().map(|(path, line, text)| json!({ "site": format!("{path}:{line}"), "how": text })).collect::<Vec<_>>(),
-            "examples": examples.iter().map(|(path, line, text)| json!({ "site": format!("{path}:{line}"), "callee": text })).collect::<Vec<_>>(),
-        }),
+        CompletenessCause::EscapedValue { count, escaped, escapes, examples } => {
+            Wire::EscapedValue {
+                count: *count,
+                escaped: *escaped,
+                escapes: escapes
+                    .iter()
+                    .map(|(path, line, text)| wire::EscapeExample {
+                        site: format!("{path}:{line}"),
+                        how: text.clone(),
+                    })
+                    .collect(),
+                examples: site_examples(examples),
+            }
+        }
         CompletenessCause::ImplicitInvocation { count, examples } => {
-            json!({ "kind": "implicit_invocation", "count": count, "examples": examples })
+            Wire::ImplicitInvocation { count: *count, examples: examples.clone() }
         }
         CompletenessCause::CalledFromOutside { count, examples } => {
-            json!({ "kind": "called_from_outside", "count": count, "examples": examples })
+            Wire::CalledFromOutside { count: *count, examples: examples.clone() }
         }
-        CompletenessCause::Overrides { count, examples } => json!({
-            "kind": "overrides",
-            "count": count,
-            "examples": examples.iter().map(|(path, line, text)| json!({ "site": format!("{path}:{line}"), "callee": text })).collect::<Vec<_>>(),
-        }),
+        CompletenessCause::Overrides { count, examples } => {
+            Wire::Overrides { count: *count, examples: site_examples(examples) }
+        }
         CompletenessCause::DepthLimit { depth, count } => {
-            json!({ "kind": "depth_limit", "depth": depth, "count": count })
+            Wire::DepthLimit { depth: *depth, count: *count }
         }
         CompletenessCause::DirtyFiles { count, examples } => {
-            json!({ "kind": "dirty_files", "count": count, "examples": examples })
+            Wire::DirtyFiles { count: *count, examples: examples.clone() }
         }
     }
 }
@@ -138,21 +174,24 @@ pub fn neighbours_json(
             format!("blast {{\"symbol\": {subject:?}}} for what depends on it")
         }
     };
-    json!({
-        "subject": symbol_json(snapshot, answer.subject),
-        "total": answer.total,
-        "items": answer.items.iter().map(|item| {
-            let mut value = symbol_json(snapshot, item.index);
-            value["direction"] = json!(item.direction);
-            value["site"] = json!(format!("{}:{}", item.site_path, item.site_line));
-            value["confidence"] = json!(rounded(item.confidence));
-            value["rule"] = json!(item.rule.as_str());
-            value
-        }).collect::<Vec<_>>(),
-        "next_cursor": answer.next_cursor,
-        "completeness": completeness_json(&answer.completeness),
-        "freshness": freshness_json(freshness),
-        "next": next,
+    to_json_value(&wire::NeighboursAnswer {
+        subject: symbol_ref(snapshot, answer.subject),
+        total: answer.total,
+        items: answer
+            .items
+            .iter()
+            .map(|item| wire::NeighbourItem {
+                symbol: symbol_ref(snapshot, item.index),
+                direction: item.direction.to_string(),
+                site: format!("{}:{}", item.site_path, item.site_line),
+                confidence: rounded(item.confidence),
+                rule: item.rule.as_str().to_string(),
+            })
+            .collect(),
+        next_cursor: answer.next_cursor.clone(),
+        completeness: completeness_wire(&answer.completeness),
+        freshness: freshness_wire(freshness),
+        next,
     })
 }
 
@@ -175,31 +214,52 @@ pub fn blast_json(
                 .to_string(),
         },
     };
-    json!({
-        "subject": subject,
-        "seeds": answer.seeds.len(),
-        "depth": answer.depth,
-        "total": answer.total,
-        "breaks": answer.breaks,
-        "items": answer.items.iter().map(|item| {
-            let mut value = symbol_json(snapshot, item.index);
-            value["distance"] = json!(item.distance);
-            value["severity"] = json!(item.severity.as_str());
-            value["confidence"] = json!(rounded(item.confidence));
-            value["edge"] = json!(item.edge_kind.as_str());
-            value["site"] = json!(format!("{}:{}", snapshot.symbol(item.index).path, item.site_line));
-            value["via"] = json!(item.via.iter().map(|index| snapshot.symbol(*index).qualified_name.clone()).collect::<Vec<_>>());
-            value
-        }).collect::<Vec<_>>(),
-        "tests_affected": answer.tests_affected.iter().map(|test| affected_test_json(snapshot, test)).collect::<Vec<_>>(),
-        "tests_total": answer.tests_total,
-        "tests_truncated": answer.tests_total > answer.tests_affected.len(),
-        "evidence_commit": answer.evidence_commit,
-        "next_cursor": answer.next_cursor,
-        "completeness": completeness_json(&answer.completeness),
-        "freshness": freshness_json(freshness),
-        "next": next,
-    })
+    to_json_value(&blast_wire(snapshot, subject, answer, freshness, next))
+}
+
+fn blast_wire(
+    snapshot: &Snapshot,
+    subject: &str,
+    answer: &BlastAnswer,
+    freshness: &Freshness,
+    next: String,
+) -> wire::BlastAnswer {
+    wire::BlastAnswer {
+        subject: subject.to_string(),
+        seeds: answer.seeds.len(),
+        depth: answer.depth,
+        total: answer.total,
+        breaks: answer.breaks,
+        items: answer
+            .items
+            .iter()
+            .map(|item| wire::BlastItem {
+                symbol: symbol_ref(snapshot, item.index),
+                distance: item.distance,
+                severity: item.severity.as_str().to_string(),
+                confidence: rounded(item.confidence),
+                edge: item.edge_kind.as_str().to_string(),
+                site: format!("{}:{}", snapshot.symbol(item.index).path, item.site_line),
+                via: item
+                    .via
+                    .iter()
+                    .map(|index| snapshot.symbol(*index).qualified_name.clone())
+                    .collect(),
+            })
+            .collect(),
+        tests_affected: answer
+            .tests_affected
+            .iter()
+            .map(|test| affected_test(snapshot, test))
+            .collect(),
+        tests_total: answer.tests_total,
+        tests_truncated: answer.tests_total > answer.tests_affected.len(),
+        evidence_commit: answer.evidence_commit.clone(),
+        next_cursor: answer.next_cursor.clone(),
+        completeness: completeness_wire(&answer.completeness),
+        freshness: freshness_wire(freshness),
+        next,
+    }
 }
 
 pub fn lookup_json(snapshot: &Snapshot, answer: &LookupAnswer, freshness: &Freshness) -> Value {
@@ -213,13 +273,13 @@ pub fn lookup_json(snapshot: &Snapshot, answer: &LookupAnswer, freshness: &Fresh
         }
         (None, None) => "no match; try a shorter or different name".to_string(),
     };
-    json!({
-        "query": answer.query,
-        "total": answer.total,
-        "items": answer.items.iter().map(|item| symbol_json(snapshot, item.index)).collect::<Vec<_>>(),
-        "next_cursor": answer.next_cursor,
-        "freshness": freshness_json(freshness),
-        "next": next,
+    to_json_value(&wire::LookupAnswer {
+        query: answer.query.clone(),
+        total: answer.total,
+        items: answer.items.iter().map(|item| symbol_ref(snapshot, item.index)).collect(),
+        next_cursor: answer.next_cursor.clone(),
+        freshness: freshness_wire(freshness),
+        next,
     })
 }
 
@@ -285,18 +345,17 @@ pub fn changes_json(
 
 /// A listed test and why: `static` (a path of the graph reaches it), `executed` (runtime
 /// evidence saw it run the subject; `evidence` says `fresh` or `stale`), or both.
-fn affected_test_json(snapshot: &Snapshot, test: &tether_query::AffectedTest) -> Value {
-    let mut value = symbol_json(snapshot, test.index);
+fn affected_test(snapshot: &Snapshot, test: &tether_query::AffectedTest) -> wire::AffectedTest {
     let mut why = Vec::new();
     if test.static_path {
-        why.push("static");
+        why.push("static".to_string());
     }
     if test.executed.is_some() {
-        why.push("executed");
+        why.push("executed".to_string());
     }
-    value["why"] = json!(why);
-    if let Some(stale) = test.executed {
-        value["evidence"] = json!(if stale { "stale" } else { "fresh" });
+    wire::AffectedTest {
+        symbol: symbol_ref(snapshot, test.index),
+        why,
+        evidence: test.executed.map(|stale| if stale { "stale" } else { "fresh" }.to_string()),
     }
-    value
 }

@@ -10,6 +10,7 @@ mod coverage_report;
 mod export;
 mod requests;
 pub mod rpc;
+pub mod wire;
 
 pub use answers::{
     address_error_json, blast_json, changes_json, completeness_json, freshness_json, lookup_json,

@@ -1,0 +1,182 @@
+//! The typed answers on the wire: one serde struct per answer shape, shared by the daemon
+//! (which builds them), the CLI and MCP (which read them back), and MCP's output schemas
+//! (generated from them with schemars). Field names are the wire's; objects are written with
+//! their keys sorted (through `serde_json::Value`), as every answer always was.
+//!
+//! It deliberately has no constructors from the query layer: `answers` builds these.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A symbol as every answer names it.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct SymbolRef {
+    /// 16 hex digits; stable across runs for the same qualified name and kind.
+    pub id: String,
+    pub qualified_name: String,
+    pub kind: String,
+    /// Repository-relative.
+    pub path: String,
+    pub line: u32,
+    pub end_line: u32,
+    pub is_test: bool,
+}
+
+/// How the graph answering relates to the repository now.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct Freshness {
+    pub indexed_commit: Option<String>,
+    pub head_commit: Option<String>,
+    pub head_branch: Option<String>,
+    /// HEAD is not the indexed commit (a rebuild is under way or due).
+    pub head_moved: bool,
+    /// Tracked source files with uncommitted changes (`None`: git could not say).
+    pub uncommitted_files: Option<Vec<String>>,
+    /// `head_moved`, or uncommitted files: the answer may not match the code on disk.
+    pub stale: bool,
+}
+
+/// Whether an answer is the whole truth: `exact`, or `lower_bound` with its causes.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct Completeness {
+    /// `exact` or `lower_bound`.
+    pub status: String,
+    /// Why the answer may be missing items, each counted (absent when exact).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub causes: Option<Vec<CompletenessCause>>,
+}
+
+/// A call site quoted as a cause's example: `path:line` and the callee's text.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct SiteExample {
+    pub site: String,
+    pub callee: String,
+}
+
+/// Where a value escapes to: `path:line` and how.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct EscapeExample {
+    pub site: String,
+    pub how: String,
+}
+
+/// One named, counted reason an answer may be incomplete.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum CompletenessCause {
+    /// Call sites of this name that no rule bound: any could call the subject.
+    UnresolvedCallSites { name: String, count: usize, examples: Vec<SiteExample> },
+    /// Edges reached only through `maybe` links.
+    UncertainEdges { count: usize },
+    /// Files of the language that could not be parsed.
+    UnparsedFiles { count: usize, examples: Vec<String> },
+    /// The subject is passed around as a value; calls through it are not seen.
+    EscapedValue {
+        count: usize,
+        escaped: usize,
+        escapes: Vec<EscapeExample>,
+        examples: Vec<SiteExample>,
+    },
+    /// The language calls it without a call expression (a dunder, a trait method).
+    ImplicitInvocation { count: usize, examples: Vec<String> },
+    /// Outside code calls it (a framework hook, an entry point).
+    CalledFromOutside { count: usize, examples: Vec<String> },
+    /// Overrides reached only through a base-typed receiver.
+    Overrides { count: usize, examples: Vec<SiteExample> },
+    /// Symbols at the depth limit have more dependents.
+    DepthLimit { depth: u32, count: usize },
+    /// Source files with uncommitted changes the graph has not seen.
+    DirtyFiles { count: usize, examples: Vec<String> },
+}
+
+/// One item of `callers`, `callees` or `imports`.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct NeighbourItem {
+    #[serde(flatten)]
+    pub symbol: SymbolRef,
+    /// `calls`, `called_by`, `imports`, `imported_by`…
+    pub direction: String,
+    /// `path:line` of the call or import.
+    pub site: String,
+    pub confidence: f64,
+    /// The resolution rule that made the edge.
+    pub rule: String,
+}
+
+/// `callers`, `callees`, `imports`: one hop from the subject, ranked and paged.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct NeighboursAnswer {
+    pub subject: SymbolRef,
+    pub total: usize,
+    pub items: Vec<NeighbourItem>,
+    /// Pass back as `cursor` for the next page; `null` at the end.
+    pub next_cursor: Option<String>,
+    pub completeness: Completeness,
+    pub freshness: Freshness,
+    /// A suggested follow-up call.
+    pub next: String,
+}
+
+/// One dependent of a blast.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct BlastItem {
+    #[serde(flatten)]
+    pub symbol: SymbolRef,
+    /// Hops from the subject.
+    pub distance: u32,
+    /// `breaks` (a direct dependent through a confident edge) or `maybe`.
+    pub severity: String,
+    pub confidence: f64,
+    /// The edge kind of the last hop (`CALLS`, `IMPORTS`, `INHERITS`, `IMPLEMENTS`).
+    pub edge: String,
+    pub site: String,
+    /// The qualified names on the path from the subject.
+    pub via: Vec<String>,
+}
+
+/// A test the change may break, and why it is listed.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct AffectedTest {
+    #[serde(flatten)]
+    pub symbol: SymbolRef,
+    /// `static` (a path of the graph reaches it), `executed` (runtime evidence saw it run
+    /// the subject), or both.
+    pub why: Vec<String>,
+    /// `fresh` or `stale` runtime evidence; absent when no evidence names it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<String>,
+}
+
+/// `blast`: what depends on the subject, transitively, and the tests affected.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct BlastAnswer {
+    /// The symbol's qualified name, or the file.
+    pub subject: String,
+    /// How many symbols the walk started from (a file's symbols).
+    pub seeds: usize,
+    pub depth: u32,
+    pub total: usize,
+    /// How many items have severity `breaks`.
+    pub breaks: usize,
+    pub items: Vec<BlastItem>,
+    pub tests_affected: Vec<AffectedTest>,
+    pub tests_total: usize,
+    pub tests_truncated: bool,
+    /// The commit the runtime evidence in use was recorded at.
+    pub evidence_commit: Option<String>,
+    pub next_cursor: Option<String>,
+    pub completeness: Completeness,
+    pub freshness: Freshness,
+    pub next: String,
+}
+
+/// `lookup` with a query: symbols ranked by how well their names match.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct LookupAnswer {
+    pub query: String,
+    pub total: usize,
+    pub items: Vec<SymbolRef>,
+    pub next_cursor: Option<String>,
+    pub freshness: Freshness,
+    pub next: String,
+}
