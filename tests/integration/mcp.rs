@@ -164,3 +164,60 @@ fn an_agent_answers_what_breaks_who_owns_and_why_through_mcp() {
         let _ = child.kill().await;
     });
 }
+
+/// The official MCP Python SDK (pinned), installed once into a virtualenv in cargo's
+/// temporary folder; the test fails, saying why, when it cannot be installed (no network on
+/// the first run).
+fn python_mcp_sdk() -> std::path::PathBuf {
+    let folder = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("mcp-python-sdk-2.3.0");
+    let python = folder.join("bin/python");
+    if !python.exists() {
+        let created = std::process::Command::new("python3")
+            .args(["-m", "venv"])
+            .arg(&folder)
+            .status()
+            .expect("python3 runs");
+        assert!(created.success(), "python3 -m venv {} failed", folder.display());
+        let installed = std::process::Command::new(folder.join("bin/pip"))
+            .args(["install", "--quiet", "mcp==2.3.0"])
+            .status()
+            .expect("pip runs");
+        if !installed.success() {
+            let _ = std::fs::remove_dir_all(&folder);
+            panic!("pip install mcp==2.3.0 failed: the first run needs PyPI");
+        }
+    }
+    python
+}
+
+/// Tools whose answers are typed declare an `outputSchema` and return `structuredContent`;
+/// the official Python SDK validates every result against the schema (also a page cut to a
+/// small budget), so a schema and an answer that drift apart fail here.
+#[test]
+fn a_real_mcp_client_validates_structured_content_against_output_schemas() {
+    let mut repository = FixtureRepository::new(APP_FIXTURE);
+    let many: String =
+        (0..40).map(|index| format!("def caller_{index}(x):\n    return compute(x)\n\n")).collect();
+    repository.write("app/many.py", &format!("from app.core import compute\n\n{many}"));
+    repository.commit_all("many callers");
+    let root = repository.root().to_path_buf();
+    let _stop_daemon = StopDaemonOnDrop(root.clone());
+    let script =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp_clients/structured_content.py");
+    let output = std::process::Command::new(python_mcp_sdk())
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_tether-test-cli"))
+        .arg(&root)
+        .arg("app.core.compute")
+        .output()
+        .unwrap();
+    let printed = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{printed}");
+    assert!(printed.contains("output schemas: blast, callees, callers, imports"), "{printed}");
+    assert!(
+        printed.contains("blast: valid structuredContent") && printed.contains("truncated"),
+        "{printed}"
+    );
+    assert!(printed.contains("callers: valid structuredContent, 20 items"), "{printed}");
+}

@@ -15,7 +15,7 @@ use tether_protocol::{json, Value};
 
 use crate::arguments::check_tool_arguments;
 use crate::errors::daemon_error_message;
-use crate::render::{render_answer, RenderRequest};
+use crate::render::{render_answer, OutputFormat, RenderRequest};
 use crate::resources::{
     daemon_resource_contents, is_known_resource, resource_daemon_method, resource_list,
     schema_resource_contents,
@@ -94,7 +94,15 @@ impl TetherMcpServer {
             cursor_offset: checked.cursor_offset,
             paged_by_cursor: tool.paged_by_cursor,
         };
-        Ok(CallToolResult::success(vec![ContentBlock::text(render_answer(&request, &answer))]))
+        let mut result =
+            CallToolResult::success(vec![ContentBlock::text(render_answer(&request, &answer))]);
+        if tool.output_schema().is_some() {
+            // The same answer as `format: "json"` gives, fitted to the same budget (a cut
+            // page keeps the schema's fields and adds `truncated` with the cursor).
+            let json = RenderRequest { format: OutputFormat::Json, ..request };
+            result.structured_content = serde_json::from_str(&render_answer(&json, &answer)).ok();
+        }
+        Ok(result)
     }
 
     /// Reads one resource: the schema is constant, the others are asked of the daemon.

@@ -287,7 +287,18 @@ impl ToolSpecification {
             .destructive(false)
             .idempotent(self.read_only)
             .open_world(false);
-        Tool::new(self.name, self.full_description(), Arc::new(self.input_schema()))
-            .with_annotations(annotations)
+        let tool = Tool::new(self.name, self.full_description(), Arc::new(self.input_schema()))
+            .with_annotations(annotations);
+        match self.output_schema() {
+            Some(schema) => tool.with_raw_output_schema(Arc::new(schema)),
+            None => tool,
+        }
+    }
+
+    /// The schema of the answer's `structuredContent`, for tools whose daemon answers are
+    /// typed (`protocol::wire`); generated from the same types the daemon writes.
+    pub fn output_schema(&self) -> Option<serde_json::Map<String, Value>> {
+        tether_protocol::Method::from_name(self.daemon_method)
+            .and_then(tether_protocol::wire::answer_schema)
     }
 }

@@ -1,0 +1,38 @@
+"""Drives `tether mcp` with the official MCP Python SDK (`mcp` on PyPI): lists the tools, and
+calls those that declare an outputSchema. The SDK itself validates each result's
+structuredContent against the tool's outputSchema (`ClientSession.validate_tool_result`) and
+raises when it does not conform. Prints one line per check; exits non-zero on any failure.
+
+    python structured_content.py TETHER_BINARY REPOSITORY SYMBOL
+"""
+
+import asyncio
+import sys
+
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+
+async def main(binary, repository, symbol):
+    server = StdioServerParameters(command=binary, args=["mcp", "-C", repository])
+    async with stdio_client(server) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+            with_schema = sorted(name for name, tool in tools.items() if tool.output_schema)
+            print("output schemas:", ", ".join(with_schema))
+            for name in with_schema:
+                arguments = {"symbol": symbol}
+                if name == "blast":
+                    arguments["budget_tokens"] = 300  # a cut page must still conform
+                result = await session.call_tool(name, arguments)
+                if result.is_error:
+                    raise SystemExit(f"{name}: tool error: {result.content}")
+                structured = result.structured_content
+                print(f"{name}: valid structuredContent, {len(structured['items'])} items, "
+                      f"completeness {structured['completeness']['status']}"
+                      + (", truncated" if "truncated" in structured else ""))
+
+
+if __name__ == "__main__":
+    asyncio.run(main(*sys.argv[1:4]))
