@@ -8,7 +8,7 @@ use std::sync::Mutex;
 use tether_git::{aggregate_ownership, BlameLine, DiffScope, GitError};
 use tether_model::Deadline;
 use tether_protocol::rpc::RpcError;
-use tether_protocol::{json, Value};
+use tether_protocol::wire;
 use tether_query::{BlastOptions, Snapshot};
 
 use crate::changes::{changed_symbols, ChangeKind, SideFactsCache};
@@ -45,27 +45,27 @@ pub fn ownership(
     subject: OwnershipSubject,
     extra_bots: &[String],
     deadline: Deadline,
-) -> Result<Value, RpcError> {
-    let (path, start, end, subject_json) = match subject {
+) -> Result<wire::OwnershipAnswer, RpcError> {
+    let (path, start, end, subject_wire) = match subject {
         OwnershipSubject::Symbol(index) => {
             let symbol = snapshot.symbol(index);
             (
                 symbol.path.clone(),
                 symbol.span.start_line,
                 symbol.span.end_line,
-                tether_protocol::symbol_json(snapshot, index),
+                wire::SymbolOrFile::Symbol(tether_protocol::symbol_ref(snapshot, index)),
             )
         }
         OwnershipSubject::File(path) => {
             let path = repository_path(&state.paths.root, &path, true)?;
             let lines = count_lines(&state.paths.root.join(&path))?;
-            (path.clone(), 1, lines.max(1), json!({ "path": path }))
+            (path.clone(), 1, lines.max(1), wire::SymbolOrFile::File { path })
         }
     };
     let freshness = state.freshness(snapshot);
     let answer = |note: Option<String>, ownership: tether_git::Ownership| {
-        tether_protocol::ownership_json(
-            subject_json.clone(),
+        tether_protocol::ownership_answer(
+            subject_wire.clone(),
             &path,
             start,
             end,
@@ -121,15 +121,17 @@ pub fn changes(
     snapshot: &Snapshot,
     params: &tether_protocol::ChangesParams,
     options: BlastOptions,
-) -> Result<Value, RpcError> {
+) -> Result<wire::ChangesAnswer, RpcError> {
     let include_whitespace = params.include_whitespace;
     let (scope_name, base, range) =
         (params.scope.as_deref(), params.base.as_deref(), params.range.as_deref());
     let freshness = state.freshness(snapshot);
     let Some(repository) = tether_git::discover(&state.paths.root) else {
-        return Ok(
-            json!({ "changed": [], "note": "not a git repository: no diff to map", "freshness": tether_protocol::freshness_json(&freshness) }),
-        );
+        return Ok(wire::ChangesAnswer::NotARepository {
+            changed: Vec::new(),
+            note: "not a git repository: no diff to map".to_string(),
+            freshness: tether_protocol::freshness_wire(&freshness),
+        });
     };
     // User revisions become checked object ids before git sees them as revisions.
     let revision = |text: &str| {
@@ -185,9 +187,9 @@ pub fn changes(
     languages.sort();
     languages.dedup();
     crate::dirty_files::weaken(&mut blast.completeness, &state.dirty_files(snapshot), &languages);
-    Ok(tether_protocol::changes_json(
+    Ok(tether_protocol::changes_answer(
         snapshot,
-        &changed_rows(&changed),
+        changed_rows(&changed),
         diffs.len(),
         &blast,
         &freshness,
@@ -222,19 +224,17 @@ fn count_lines(path: &std::path::Path) -> Result<u32, RpcError> {
     Ok(if last == b'\n' { lines } else { lines + 1 })
 }
 
-fn changed_rows(changed: &[crate::changes::ChangedSymbol]) -> Vec<Value> {
+fn changed_rows(changed: &[crate::changes::ChangedSymbol]) -> Vec<wire::ChangedSymbol> {
     changed
         .iter()
-        .map(|symbol| {
-            json!({
-                "qualified_name": symbol.qualified_name,
-                "kind": symbol.kind.as_str(),
-                "path": symbol.path,
-                "line": symbol.line,
-                "change": symbol.change.as_str(),
-                "lines_changed": symbol.lines_changed,
-                "renamed_from": symbol.renamed_from,
-            })
+        .map(|symbol| wire::ChangedSymbol {
+            qualified_name: symbol.qualified_name.clone(),
+            kind: symbol.kind.as_str().to_string(),
+            path: symbol.path.clone(),
+            line: symbol.line,
+            change: symbol.change.as_str().to_string(),
+            lines_changed: symbol.lines_changed,
+            renamed_from: symbol.renamed_from.clone(),
         })
         .collect()
 }

@@ -4,7 +4,8 @@
 
 use tether_model::{Cancelled, Deadline};
 use tether_protocol::rpc::RpcError;
-use tether_protocol::{json, Request, Subject, Value, WalkParams};
+use tether_protocol::wire::{self, Answer};
+use tether_protocol::{Request, Subject, Value, WalkParams};
 use tether_query::{BlastOptions, NeighbourKind, Snapshot, SymbolIndex};
 
 use crate::params::repository_path;
@@ -27,11 +28,15 @@ pub fn handle_until(
     params: &Value,
     deadline: Deadline,
 ) -> Result<Value, RpcError> {
-    apply(state, Request::parse(method, params)?, deadline)
+    apply(state, Request::parse(method, params)?, deadline).map(|answer| answer.to_json())
 }
 
 /// Carries out a parsed request.
-pub fn apply(state: &DaemonState, request: Request, deadline: Deadline) -> Result<Value, RpcError> {
+pub fn apply(
+    state: &DaemonState,
+    request: Request,
+    deadline: Deadline,
+) -> Result<Answer, RpcError> {
     let snapshot = || {
         state.snapshot().ok_or_else(|| {
             RpcError::new(
@@ -41,7 +46,7 @@ pub fn apply(state: &DaemonState, request: Request, deadline: Deadline) -> Resul
         })
     };
     match request {
-        Request::Status => Ok(status(state)),
+        Request::Status => Ok(Answer::Status(status(state))),
         // The server stops itself when it reads `shutdown`; a handler stops nothing.
         Request::Shutdown => Err(RpcError::invalid_params(
             "shutdown is carried out by the daemon's server, not by a handler",
@@ -50,15 +55,19 @@ pub fn apply(state: &DaemonState, request: Request, deadline: Deadline) -> Resul
             state.rebuild().and_then(|()| state.persist_now()).map_err(|error| {
                 RpcError::new(RpcError::INTERNAL_ERROR, format!("rebuild failed: {error}"))
             })?;
-            Ok(status(state))
+            Ok(Answer::Status(status(state)))
         }
-        Request::Record(params) => crate::memory_record::record(state, params),
+        Request::Record(params) => crate::memory_record::record(state, params).map(Answer::Record),
         Request::CoverageImport { file } => {
             crate::runtime_evidence::import(state, &state.evidence, &file)
+                .map(Answer::CoverageImport)
         }
-        Request::Context { subject } => context(state, &*snapshot()?, subject, deadline),
+        Request::Context { subject } => {
+            context(state, &*snapshot()?, subject, deadline).map(Answer::Context)
+        }
         Request::SearchMemory(params) => {
             crate::memory_context::search_memory(state, &*snapshot()?, &params, deadline)
+                .map(Answer::SearchMemory)
         }
         Request::Ownership { subject, exclude_authors } => {
             let snapshot = snapshot()?;
@@ -69,35 +78,42 @@ pub fn apply(state: &DaemonState, request: Request, deadline: Deadline) -> Resul
                 Subject::Path(path) => crate::git_queries::OwnershipSubject::File(path),
             };
             crate::git_queries::ownership(state, &snapshot, subject, &exclude_authors, deadline)
+                .map(Answer::Ownership)
         }
         Request::Changes(params) => {
             let options = blast_options(state, &params.walk, deadline)?;
-            crate::git_queries::changes(state, &*snapshot()?, &params, options)
+            crate::git_queries::changes(state, &*snapshot()?, &params, options).map(Answer::Changes)
         }
         Request::Lookup { query, folder, page } => {
             let snapshot = snapshot()?;
             let freshness = state.freshness(&snapshot);
             Ok(match query {
-                None => json!({
-                    "census": census_json(&snapshot),
-                    "freshness": tether_protocol::freshness_json(&freshness),
-                    "next": "lookup {\"query\": NAME} to find a symbol, then blast or callers on it",
+                None => Answer::Census(wire::CensusAnswer {
+                    census: census_counts(&snapshot),
+                    freshness: tether_protocol::freshness_wire(&freshness),
+                    next: "lookup {\"query\": NAME} to find a symbol, then blast or callers on it"
+                        .to_string(),
                 }),
                 Some(query) => {
                     let answer = snapshot.lookup(&query, folder.as_deref(), page);
-                    tether_protocol::lookup_json(&snapshot, &answer, &freshness)
+                    Answer::Lookup(tether_protocol::lookup_answer(&snapshot, &answer, &freshness))
                 }
             })
         }
-        Request::Blast { subject, walk } => blast(state, &*snapshot()?, subject, &walk, deadline),
+        Request::Blast { subject, walk } => {
+            blast(state, &*snapshot()?, subject, &walk, deadline).map(Answer::Blast)
+        }
         Request::Callers { symbol, page } => {
             neighbours(state, &*snapshot()?, NeighbourKind::Callers, &symbol, page)
+                .map(Answer::Neighbours)
         }
         Request::Callees { symbol, page } => {
             neighbours(state, &*snapshot()?, NeighbourKind::Callees, &symbol, page)
+                .map(Answer::Neighbours)
         }
         Request::Imports { symbol, page } => {
             neighbours(state, &*snapshot()?, NeighbourKind::Imports, &symbol, page)
+                .map(Answer::Neighbours)
         }
     }
 }
@@ -107,7 +123,7 @@ fn context(
     snapshot: &Snapshot,
     subject: Subject,
     deadline: Deadline,
-) -> Result<Value, RpcError> {
+) -> Result<wire::ContextAnswer, RpcError> {
     let subject = match subject {
         Subject::Symbol(symbol) => {
             crate::memory_context::ContextSubject::Symbol(address(snapshot, &symbol)?)
@@ -128,7 +144,7 @@ fn blast(
     subject: Subject,
     walk: &WalkParams,
     deadline: Deadline,
-) -> Result<Value, RpcError> {
+) -> Result<wire::BlastAnswer, RpcError> {
     let options = blast_options(state, walk, deadline)?;
     let freshness = state.freshness(snapshot);
     let dirty = state.dirty_files(snapshot);
@@ -149,7 +165,7 @@ fn blast(
             let languages: Vec<_> =
                 tether_model::Language::from_path(&relative).into_iter().collect();
             crate::dirty_files::weaken(&mut answer.completeness, &dirty, &languages);
-            Ok(tether_protocol::blast_json(snapshot, &file, &answer, &freshness))
+            Ok(tether_protocol::blast_answer(snapshot, &file, &answer, &freshness))
         }
         Subject::Symbol(symbol) => {
             let subject = address(snapshot, &symbol)?;
@@ -157,7 +173,7 @@ fn blast(
             let language = snapshot.symbol(subject).language;
             crate::dirty_files::weaken(&mut answer.completeness, &dirty, &[language]);
             let name = &snapshot.symbol(subject).qualified_name;
-            Ok(tether_protocol::blast_json(snapshot, name, &answer, &freshness))
+            Ok(tether_protocol::blast_answer(snapshot, name, &answer, &freshness))
         }
     }
 }
@@ -169,46 +185,56 @@ fn neighbours(
     kind: NeighbourKind,
     symbol: &str,
     page: tether_query::PageRequest,
-) -> Result<Value, RpcError> {
+) -> Result<wire::NeighboursAnswer, RpcError> {
     let freshness = state.freshness(snapshot);
     let subject = address(snapshot, symbol)?;
     let mut answer = snapshot.neighbours(subject, kind, page);
     let language = snapshot.symbol(subject).language;
     crate::dirty_files::weaken(&mut answer.completeness, &state.dirty_files(snapshot), &[language]);
-    Ok(tether_protocol::neighbours_json(snapshot, &answer, &freshness))
+    Ok(tether_protocol::neighbours_answer(snapshot, &answer, &freshness))
 }
 
-fn status(state: &DaemonState) -> Value {
+fn status(state: &DaemonState) -> wire::StatusAnswer {
     let rebuild = state.rebuild_status();
     let snapshot = state.snapshot();
-    json!({
-        "root": state.paths.root.display().to_string(),
-        "database": state.paths.database.display().to_string(),
-        "socket": state.paths.socket.display().to_string(),
-        "pid": std::process::id(),
-        "uptime_seconds": state.started.elapsed().as_secs(),
-        "ready": snapshot.is_some(),
-        "rebuilding": rebuild.rebuilding,
-        "rebuilds": rebuild.rebuilds,
-        "last_rebuild_seconds": rebuild.last_seconds,
-        "last_publish_seconds": rebuild.last_publish_seconds,
-        "last_error": rebuild.last_error,
-        "indexed_commit": snapshot.as_ref().and_then(|snapshot| snapshot.meta.head_commit.clone()),
-        "freshness": snapshot.as_ref().map(|snapshot| tether_protocol::freshness_json(&state.freshness(snapshot))),
-        "census": snapshot.as_ref().map(|snapshot| census_json(snapshot)),
-    })
+    wire::StatusAnswer {
+        root: state.paths.root.display().to_string(),
+        database: state.paths.database.display().to_string(),
+        socket: state.paths.socket.display().to_string(),
+        pid: std::process::id(),
+        uptime_seconds: state.started.elapsed().as_secs(),
+        ready: snapshot.is_some(),
+        rebuilding: rebuild.rebuilding,
+        rebuilds: rebuild.rebuilds,
+        last_rebuild_seconds: rebuild.last_seconds,
+        last_publish_seconds: rebuild.last_publish_seconds,
+        last_error: rebuild.last_error,
+        indexed_commit: snapshot.as_ref().and_then(|snapshot| snapshot.meta.head_commit.clone()),
+        freshness: snapshot
+            .as_ref()
+            .map(|snapshot| tether_protocol::freshness_wire(&state.freshness(snapshot))),
+        census: snapshot.as_ref().map(|snapshot| census_counts(snapshot)),
+    }
 }
 
-fn census_json(snapshot: &Snapshot) -> Value {
+fn census_counts(snapshot: &Snapshot) -> wire::CensusCounts {
     let census = &snapshot.census;
-    json!({
-        "files": census.files,
-        "files_skipped": census.files_skipped,
-        "symbols_by_kind": census.symbols_by_kind.iter().map(|(kind, count)| (kind.as_str().to_string(), json!(count))).collect::<serde_json::Map<String, Value>>(),
-        "edges_by_kind": census.edges_by_kind.iter().map(|(kind, count)| (kind.as_str().to_string(), json!(count))).collect::<serde_json::Map<String, Value>>(),
-        "unresolved_calls": census.unresolved_calls,
-        "diagnostics": census.diagnostics,
-    })
+    wire::CensusCounts {
+        files: census.files,
+        files_skipped: census.files_skipped,
+        symbols_by_kind: census
+            .symbols_by_kind
+            .iter()
+            .map(|(kind, count)| (kind.as_str().to_string(), *count))
+            .collect(),
+        edges_by_kind: census
+            .edges_by_kind
+            .iter()
+            .map(|(kind, count)| (kind.as_str().to_string(), *count))
+            .collect(),
+        unresolved_calls: census.unresolved_calls,
+        diagnostics: census.diagnostics,
+    }
 }
 
 /// A symbol address, resolved; ambiguity and absence are errors with candidates.

@@ -11,7 +11,7 @@ use tether_memory::{Entry, EntryProblem, TetherKind};
 use tether_model::Deadline;
 use tether_model::SymbolKind;
 use tether_protocol::rpc::RpcError;
-use tether_protocol::{json, Value};
+use tether_protocol::wire;
 use tether_query::{Snapshot, SymbolIndex};
 
 use crate::changes::module_name_of;
@@ -261,14 +261,14 @@ pub fn context(
     snapshot: &Snapshot,
     subject: ContextSubject,
     deadline: Deadline,
-) -> Result<Value, RpcError> {
-    let freshness = state.freshness(snapshot);
+) -> Result<wire::ContextAnswer, RpcError> {
+    let freshness = tether_protocol::freshness_wire(&state.freshness(snapshot));
     let repository = tether_git::discover(&state.paths.root);
     let head = repository
         .as_ref()
         .and_then(|repository| repository.head().ok())
         .and_then(|head| head.commit);
-    let (path, relative, kind, span, subject_json) = match &subject {
+    let (path, relative, kind, span, subject_wire) = match &subject {
         ContextSubject::Symbol(index) => {
             let symbol = snapshot.symbol(*index);
             let module = module_name_of(snapshot, &symbol.path);
@@ -280,15 +280,23 @@ pub fn context(
                 relative,
                 Some(symbol.kind),
                 Some((symbol.span.start_line, symbol.span.end_line)),
-                tether_protocol::symbol_json(snapshot, *index),
+                wire::SymbolOrFile::Symbol(tether_protocol::symbol_ref(snapshot, *index)),
             )
         }
-        ContextSubject::File(path) => (path.clone(), None, None, None, json!({ "path": path })),
+        ContextSubject::File(path) => {
+            (path.clone(), None, None, None, wire::SymbolOrFile::File { path: path.clone() })
+        }
     };
     let Some(repository) = repository else {
-        return Ok(
-            json!({ "subject": subject_json, "chain": [], "tip": null, "note": "not a git repository: entries cannot be tethered", "freshness": tether_protocol::freshness_json(&freshness) }),
-        );
+        return Ok(wire::ContextAnswer {
+            subject: subject_wire,
+            chain: Vec::new(),
+            tip: None,
+            note: Some("not a git repository: entries cannot be tethered".to_string()),
+            memory_problems: None,
+            freshness,
+            next: None,
+        });
     };
     let index = memory_index(state, &repository, snapshot, &head, deadline)
         .ok_or_else(|| crate::handlers::cancelled(tether_model::Cancelled))?;
@@ -327,44 +335,64 @@ pub fn context(
         let mut authors: Vec<&str> = later.iter().map(|commit| commit.author.as_str()).collect();
         authors.sort_unstable();
         authors.dedup();
-        let recheck = match tether_memory::needs_recheck(&memory.entries, &entry.id) {
-            tether_memory::RecheckVerdict::Fine => json!({ "status": "fine" }),
+        let needs_recheck = match tether_memory::needs_recheck(&memory.entries, &entry.id) {
+            tether_memory::RecheckVerdict::Fine => wire::Recheck::Fine,
             tether_memory::RecheckVerdict::NeedsRecheck { path } => {
-                json!({ "status": "needs_recheck", "path": path })
+                wire::Recheck::NeedsRecheck { path }
             }
-            tether_memory::RecheckVerdict::Unknown { reason } => {
-                json!({ "status": "unknown", "reason": reason })
-            }
+            tether_memory::RecheckVerdict::Unknown { reason } => wire::Recheck::Unknown { reason },
         };
-        rows.push(json!({
-            "id": entry.id,
-            "type": entry.entry_type.as_str(),
-            "title": entry.title,
-            "status": entry.status.as_str(),
-            "created_at": entry.created_at,
-            "file": entry.path,
-            "tether": match kind { TetherKind::Changed => "changed", TetherKind::Referenced => "referenced" },
-            "pin": commit,
-            "staleness": {
-                "changed_since_pin": !later.is_empty(),
-                "commits_since": later.len(),
-                "authors": authors,
-                "summary": if later.is_empty() { "the code has not changed since this entry's pin".to_string() } else { format!("this {} predates {} later edit{} by {} author{}", entry.entry_type.as_str(), later.len(), if later.len() == 1 { "" } else { "s" }, authors.len(), if authors.len() == 1 { "" } else { "s" }) },
+        let summary = if later.is_empty() {
+            "the code has not changed since this entry's pin".to_string()
+        } else {
+            let plural = |count: usize| if count == 1 { "" } else { "s" };
+            format!(
+                "this {} predates {} later edit{} by {} author{}",
+                entry.entry_type.as_str(),
+                later.len(),
+                plural(later.len()),
+                authors.len(),
+                plural(authors.len())
+            )
+        };
+        rows.push(wire::ContextEntry {
+            id: entry.id.clone(),
+            entry_type: entry.entry_type.as_str().to_string(),
+            title: entry.title.clone(),
+            status: entry.status.as_str().to_string(),
+            created_at: entry.created_at.clone(),
+            file: entry.path.clone(),
+            tether: match kind {
+                TetherKind::Changed => "changed",
+                TetherKind::Referenced => "referenced",
+            }
+            .to_string(),
+            pin: commit.clone(),
+            staleness: wire::EntryStaleness {
+                changed_since_pin: !later.is_empty(),
+                commits_since: later.len(),
+                authors: authors.iter().map(|author| author.to_string()).collect(),
+                summary,
             },
-            "needs_recheck": recheck,
-        }));
+            needs_recheck,
+        });
     }
-    Ok(json!({
-        "subject": subject_json,
-        "chain": rows,
-        "tip": tip,
-        "memory_problems": memory.problems.iter().map(|problem| problem.to_string()).collect::<Vec<_>>(),
-        "freshness": tether_protocol::freshness_json(&freshness),
-        "next": match &tip {
-            Some(id) => format!("read {} for the decision behind it; ownership {{...}} for whom to ask", memory.entries.iter().find(|entry| &entry.id == id).map(|entry| entry.path.as_str()).unwrap_or("")),
-            None => "no entry is tethered to it; tether record --type note --title ... --commit SHA adds one".to_string(),
-        },
-    }))
+    let next = match &tip {
+        Some(id) => format!(
+            "read {} for the decision behind it; ownership {{...}} for whom to ask",
+            memory.entries.iter().find(|entry| &entry.id == id).map(|entry| entry.path.as_str()).unwrap_or("")
+        ),
+        None => "no entry is tethered to it; tether record --type note --title ... --commit SHA adds one".to_string(),
+    };
+    Ok(wire::ContextAnswer {
+        subject: subject_wire,
+        chain: rows,
+        tip,
+        note: None,
+        memory_problems: Some(memory.problems.iter().map(|problem| problem.to_string()).collect()),
+        freshness,
+        next: Some(next),
+    })
 }
 
 /// Commits after the pin that touched the subject (its current lines, or the file).
@@ -407,7 +435,7 @@ pub fn search_memory(
     snapshot: &Snapshot,
     params: &tether_protocol::SearchMemoryParams,
     deadline: Deadline,
-) -> Result<Value, RpcError> {
+) -> Result<wire::SearchMemoryAnswer, RpcError> {
     let (query, page) = (params.query.as_str(), params.page);
     let mut filters = tether_memory::SearchFilters::default();
     if let Some(entry_type) = &params.entry_type {
@@ -438,14 +466,7 @@ pub fn search_memory(
         None => None,
     };
     if let Some(answer) = tethered_to {
-        filters.allowed_ids = Some(
-            answer["chain"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|entry| entry["id"].as_str().map(str::to_string))
-                .collect(),
-        );
+        filters.allowed_ids = Some(answer.chain.into_iter().map(|entry| entry.id).collect());
     }
     let repository_head = tether_git::discover(&state.paths.root)
         .and_then(|repository| repository.head().ok())
@@ -457,30 +478,29 @@ pub fn search_memory(
         .current(&state.paths.root, repository_head);
     let found = tether_memory::search(&memory.entries, query, &filters);
     let total = found.len();
-    let rows: Vec<Value> = found
+    let rows: Vec<wire::MemoryHit> = found
         .into_iter()
-        .map(|(score, entry)| {
-            json!({
-                "id": entry.id,
-                "type": entry.entry_type.as_str(),
-                "title": entry.title,
-                "status": entry.status.as_str(),
-                "created_at": entry.created_at,
-                "tags": entry.tags,
-                "file": entry.path,
-                "score": score,
-            })
+        .map(|(score, entry)| wire::MemoryHit {
+            id: entry.id.clone(),
+            entry_type: entry.entry_type.as_str().to_string(),
+            title: entry.title.clone(),
+            status: entry.status.as_str().to_string(),
+            created_at: entry.created_at.clone(),
+            tags: entry.tags.clone(),
+            file: entry.path.clone(),
+            score,
         })
         .collect();
     let (items, next_cursor) = page.apply(rows);
-    Ok(json!({
-        "query": query,
-        "total": total,
-        "items": items,
-        "next_cursor": next_cursor,
-        "freshness": tether_protocol::freshness_json(&state.freshness(snapshot)),
-        "next": "context {\"symbol\": ...} shows the entries tethered to a symbol, with staleness",
-    }))
+    Ok(wire::SearchMemoryAnswer {
+        query: query.to_string(),
+        total,
+        items,
+        next_cursor,
+        freshness: tether_protocol::freshness_wire(&state.freshness(snapshot)),
+        next: "context {\"symbol\": ...} shows the entries tethered to a symbol, with staleness"
+            .to_string(),
+    })
 }
 
 /// The memory graph to store beside a snapshot's code graph: entries, their links, and their

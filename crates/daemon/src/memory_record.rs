@@ -10,7 +10,6 @@ use std::path::Path;
 
 use tether_memory::{Entry, EntryStatus, EntryType, Pin};
 use tether_protocol::rpc::RpcError;
-use tether_protocol::{json, Value};
 
 use crate::record_journal::{self, RecordJournal};
 use crate::state::DaemonState;
@@ -166,7 +165,7 @@ pub fn recover_interrupted_record(paths: &crate::DaemonPaths) -> Result<(), Stri
 pub fn record(
     state: &DaemonState,
     params: tether_protocol::RecordParams,
-) -> Result<Value, RpcError> {
+) -> Result<tether_protocol::wire::RecordAnswer, RpcError> {
     let request = read_request(params)?;
     let root = state.paths.root.canonicalize().unwrap_or_else(|_| state.paths.root.clone());
     let repository = tether_git::discover(&root)
@@ -291,14 +290,15 @@ pub fn record(
         let _ = record_journal::remove(&state.paths.folder);
     }
     let (pin_commit, entry_commit) = outcome?;
-    Ok(json!({
-        "id": id,
-        "file": entry_path,
-        "pinned_commit": pin_commit,
-        "pinned_files": pin_files,
-        "entry_commit": entry_commit,
-        "next": format!("context {{\"symbol\": ...}} on a symbol those files define shows this entry"),
-    }))
+    Ok(tether_protocol::wire::RecordAnswer {
+        id,
+        file: entry_path,
+        pinned_commit: pin_commit,
+        pinned_files: pin_files,
+        entry_commit,
+        next: "context {\"symbol\": ...} on a symbol those files define shows this entry"
+            .to_string(),
+    })
 }
 
 /// The git steps of a journaled record: the files' commit (the pin), then the entry written

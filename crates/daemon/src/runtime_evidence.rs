@@ -8,7 +8,6 @@ use std::sync::{Arc, Mutex};
 
 use tether_model::{EvidenceFile, RuntimeEvidence};
 use tether_protocol::rpc::RpcError;
-use tether_protocol::{json, Value};
 
 use crate::params::repository_path;
 use crate::state::DaemonState;
@@ -50,7 +49,7 @@ pub(crate) fn import(
     state: &DaemonState,
     cache: &Mutex<EvidenceCache>,
     file: &str,
-) -> Result<Value, RpcError> {
+) -> Result<tether_protocol::wire::CoverageImportAnswer, RpcError> {
     let relative = repository_path(&state.paths.root, file, true)?;
     let full = state.paths.root.join(&relative);
     let size = std::fs::metadata(&full)
@@ -118,15 +117,15 @@ pub(crate) fn import(
     if let Err(error) = &written {
         tracing::warn!(%error, "runtime evidence not persisted");
     }
-    let answer = json!({
-        "files": evidence.files.len(),
-        "lines": evidence.files.values().map(|file| file.lines.len()).sum::<usize>(),
-        "contexts": evidence.contexts.len(),
-        "files_outside_the_repository": outside,
-        "commit": evidence.commit,
-        "persisted": written.is_ok(),
-        "next": "blast {\"symbol\": NAME}: tests_affected now lists the tests recorded executing it (why: executed)",
-    });
+    let answer = tether_protocol::wire::CoverageImportAnswer {
+        files: evidence.files.len(),
+        lines: evidence.files.values().map(|file| file.lines.len()).sum::<usize>(),
+        contexts: evidence.contexts.len(),
+        files_outside_the_repository: outside,
+        commit: evidence.commit.clone(),
+        persisted: written.is_ok(),
+        next: "blast {\"symbol\": NAME}: tests_affected now lists the tests recorded executing it (why: executed)".to_string(),
+    };
     let mut cache = cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     cache.loaded = true;
     cache.evidence = Some(Arc::new(evidence));

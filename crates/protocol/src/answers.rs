@@ -15,11 +15,6 @@ fn rounded(confidence: f32) -> f64 {
     (f64::from(confidence) * 1000.0).round() / 1000.0
 }
 
-/// A typed answer as the JSON value every answer is written from (keys sorted).
-fn to_json_value(answer: &impl serde::Serialize) -> Value {
-    serde_json::to_value(answer).expect("wire types serialize to JSON")
-}
-
 /// A symbol as every answer names it.
 pub fn symbol_ref(snapshot: &Snapshot, index: SymbolIndex) -> wire::SymbolRef {
     let symbol = snapshot.symbol(index);
@@ -33,12 +28,6 @@ pub fn symbol_ref(snapshot: &Snapshot, index: SymbolIndex) -> wire::SymbolRef {
         is_test: symbol.is_test,
     }
 }
-
-/// A symbol as every answer shows it.
-pub fn symbol_json(snapshot: &Snapshot, index: SymbolIndex) -> Value {
-    to_json_value(&symbol_ref(snapshot, index))
-}
-
 pub fn freshness_wire(freshness: &Freshness) -> wire::Freshness {
     wire::Freshness {
         indexed_commit: freshness.indexed_commit.clone(),
@@ -51,10 +40,6 @@ pub fn freshness_wire(freshness: &Freshness) -> wire::Freshness {
     }
 }
 
-pub fn freshness_json(freshness: &Freshness) -> Value {
-    to_json_value(&freshness_wire(freshness))
-}
-
 pub fn completeness_wire(completeness: &Completeness) -> wire::Completeness {
     match completeness {
         Completeness::Exact => wire::Completeness { status: "exact".into(), causes: None },
@@ -63,10 +48,6 @@ pub fn completeness_wire(completeness: &Completeness) -> wire::Completeness {
             causes: Some(causes.iter().map(cause_wire).collect()),
         },
     }
-}
-
-pub fn completeness_json(completeness: &Completeness) -> Value {
-    to_json_value(&completeness_wire(completeness))
 }
 
 fn site_examples(examples: &[(String, u32, String)]) -> Vec<wire::SiteExample> {
@@ -149,11 +130,11 @@ pub fn address_error_json(error: &AddressError) -> (String, Value) {
     }
 }
 
-pub fn neighbours_json(
+pub fn neighbours_answer(
     snapshot: &Snapshot,
     answer: &NeighbourAnswer,
     freshness: &Freshness,
-) -> Value {
+) -> wire::NeighboursAnswer {
     let subject = &snapshot.symbol(answer.subject).qualified_name;
     let method = match answer.kind {
         NeighbourKind::Callers => "callers",
@@ -174,7 +155,7 @@ pub fn neighbours_json(
             format!("blast {{\"symbol\": {subject:?}}} for what depends on it")
         }
     };
-    to_json_value(&wire::NeighboursAnswer {
+    wire::NeighboursAnswer {
         subject: symbol_ref(snapshot, answer.subject),
         total: answer.total,
         items: answer
@@ -192,15 +173,15 @@ pub fn neighbours_json(
         completeness: completeness_wire(&answer.completeness),
         freshness: freshness_wire(freshness),
         next,
-    })
+    }
 }
 
-pub fn blast_json(
+pub fn blast_answer(
     snapshot: &Snapshot,
     subject: &str,
     answer: &BlastAnswer,
     freshness: &Freshness,
-) -> Value {
+) -> wire::BlastAnswer {
     let next = match &answer.next_cursor {
         Some(cursor) => {
             format!("blast {{\"symbol\": {subject:?}, \"cursor\": {cursor:?}}} for the next page")
@@ -214,7 +195,7 @@ pub fn blast_json(
                 .to_string(),
         },
     };
-    to_json_value(&blast_wire(snapshot, subject, answer, freshness, next))
+    blast_wire(snapshot, subject, answer, freshness, next)
 }
 
 fn blast_wire(
@@ -262,7 +243,11 @@ fn blast_wire(
     }
 }
 
-pub fn lookup_json(snapshot: &Snapshot, answer: &LookupAnswer, freshness: &Freshness) -> Value {
+pub fn lookup_answer(
+    snapshot: &Snapshot,
+    answer: &LookupAnswer,
+    freshness: &Freshness,
+) -> wire::LookupAnswer {
     let next = match (&answer.next_cursor, answer.items.first()) {
         (Some(cursor), _) => format!(
             "lookup {{\"query\": {:?}, \"cursor\": {cursor:?}}} for the next page",
@@ -273,74 +258,78 @@ pub fn lookup_json(snapshot: &Snapshot, answer: &LookupAnswer, freshness: &Fresh
         }
         (None, None) => "no match; try a shorter or different name".to_string(),
     };
-    to_json_value(&wire::LookupAnswer {
+    wire::LookupAnswer {
         query: answer.query.clone(),
         total: answer.total,
         items: answer.items.iter().map(|item| symbol_ref(snapshot, item.index)).collect(),
         next_cursor: answer.next_cursor.clone(),
         freshness: freshness_wire(freshness),
         next,
-    })
+    }
 }
 
 /// `ownership`: owners ranked by lines, with shares, commits and each one's latest commit.
-pub fn ownership_json(
-    subject: Value,
+pub fn ownership_answer(
+    subject: wire::SymbolOrFile,
     path: &str,
     start: u32,
     end: u32,
     ownership: &tether_model::Ownership,
     note: Option<&str>,
     freshness: &Freshness,
-) -> Value {
+) -> wire::OwnershipAnswer {
     let counted = ownership.owners.iter().map(|owner| owner.lines).sum::<u32>().max(1);
-    json!({
-        "subject": subject,
-        "range": format!("{path}:{start}-{end}"),
-        "total_lines": ownership.total_lines,
-        "owners": ownership.owners.iter().map(|owner| json!({
-            "author": owner.author,
-            "email": owner.email,
-            "lines": owner.lines,
-            "share": (f64::from(owner.lines) / f64::from(counted) * 1000.0).round() / 1000.0,
-            "commits": owner.commits,
-            "latest": {
-                "commit": owner.latest_commit,
-                "date_unix": owner.latest_time,
-                "summary": owner.latest_summary,
-            },
-        })).collect::<Vec<_>>(),
-        "not_committed_yet": ownership.uncommitted_lines,
-        "excluded_bot_lines": ownership.bot_lines,
-        "excluded_bots": ownership.bots,
-        "note": note,
-        "freshness": freshness_json(freshness),
-        "next": match ownership.owners.first() {
-            Some(owner) => format!("ask {} <{}> first; context {{\"symbol\": ...}} says why the code exists", owner.author, owner.email),
+    wire::OwnershipAnswer {
+        subject,
+        range: format!("{path}:{start}-{end}"),
+        total_lines: ownership.total_lines,
+        owners: ownership
+            .owners
+            .iter()
+            .map(|owner| wire::Owner {
+                author: owner.author.clone(),
+                email: owner.email.clone(),
+                lines: owner.lines,
+                share: (f64::from(owner.lines) / f64::from(counted) * 1000.0).round() / 1000.0,
+                commits: owner.commits,
+                latest: wire::OwnerLatest {
+                    commit: owner.latest_commit.clone(),
+                    date_unix: owner.latest_time,
+                    summary: owner.latest_summary.clone(),
+                },
+            })
+            .collect(),
+        not_committed_yet: ownership.uncommitted_lines,
+        excluded_bot_lines: ownership.bot_lines,
+        excluded_bots: ownership.bots.clone(),
+        note: note.map(str::to_string),
+        freshness: freshness_wire(freshness),
+        next: match ownership.owners.first() {
+            Some(owner) => format!(
+                "ask {} <{}> first; context {{\"symbol\": ...}} says why the code exists",
+                owner.author, owner.email
+            ),
             None => "no committed lines to attribute".to_string(),
         },
-    })
+    }
 }
 
 /// `changes`: the changed symbols of a diff and the blast radius of them all.
-pub fn changes_json(
+pub fn changes_answer(
     snapshot: &Snapshot,
-    changed: &[Value],
+    changed: Vec<wire::ChangedSymbol>,
     files: usize,
     blast: &BlastAnswer,
     freshness: &Freshness,
-) -> Value {
-    let mut value = blast_json(snapshot, "the diff", blast, freshness);
-    value["changed"] = json!(changed);
-    value["files_changed"] = json!(files);
-    value["next"] = json!(match changed.first() {
-        Some(first) => format!(
-            "blast {{\"symbol\": {:?}}} for one changed symbol alone",
-            first["qualified_name"].as_str().unwrap_or("")
-        ),
+) -> wire::ChangesAnswer {
+    let next = match changed.first() {
+        Some(first) => {
+            format!("blast {{\"symbol\": {:?}}} for one changed symbol alone", first.qualified_name)
+        }
         None => "no source changes in that scope".to_string(),
-    });
-    value
+    };
+    let blast = blast_wire(snapshot, "the diff", blast, freshness, next);
+    wire::ChangesAnswer::Diff { changed, files_changed: files, blast: Box::new(blast) }
 }
 
 /// A listed test and why: `static` (a path of the graph reaches it), `executed` (runtime

@@ -13,8 +13,8 @@ pub mod rpc;
 pub mod wire;
 
 pub use answers::{
-    address_error_json, blast_json, changes_json, completeness_json, freshness_json, lookup_json,
-    neighbours_json, ownership_json, symbol_json,
+    address_error_json, blast_answer, changes_answer, completeness_wire, freshness_wire,
+    lookup_answer, neighbours_answer, ownership_answer, symbol_ref,
 };
 pub use serde_json::{json, Value};
 

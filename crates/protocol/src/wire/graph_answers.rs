@@ -1,9 +1,5 @@
-//! The typed answers on the wire: one serde struct per answer shape, shared by the daemon
-//! (which builds them), the CLI and MCP (which read them back), and MCP's output schemas
-//! (generated from them with schemars). Field names are the wire's; objects are written with
-//! their keys sorted (through `serde_json::Value`), as every answer always was.
-//!
-//! It deliberately has no constructors from the query layer: `answers` builds these.
+//! The graph's answers on the wire: symbols, freshness, completeness, `callers`/`callees`/
+//! `imports`, `blast`, `lookup`.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -179,43 +175,4 @@ pub struct LookupAnswer {
     pub next_cursor: Option<String>,
     pub freshness: Freshness,
     pub next: String,
-}
-
-/// The JSON Schema (draft 2020-12, from schemars) of a method's answer, for the methods whose
-/// answers are typed here; MCP declares it as the tool's `outputSchema`.
-pub fn answer_schema(method: crate::Method) -> Option<serde_json::Map<String, serde_json::Value>> {
-    use crate::Method;
-    let schema = match method {
-        Method::Blast => schemars::schema_for!(BlastAnswer),
-        Method::Callers | Method::Callees | Method::Imports => {
-            schemars::schema_for!(NeighboursAnswer)
-        }
-        _ => return None,
-    };
-    match serde_json::to_value(schema) {
-        Ok(serde_json::Value::Object(map)) => Some(map),
-        _ => None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn typed_answers_have_object_schemas_naming_their_fields() {
-        let schema = answer_schema(crate::Method::Blast).unwrap();
-        assert_eq!(schema["type"], "object");
-        let required: Vec<&str> = schema["required"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter_map(|name| name.as_str())
-            .collect();
-        for field in ["subject", "items", "tests_affected", "completeness", "freshness", "next"] {
-            assert!(required.contains(&field), "{field} in {required:?}");
-        }
-        assert!(answer_schema(crate::Method::Callers).is_some());
-        assert!(answer_schema(crate::Method::Record).is_none());
-    }
 }

@@ -1,0 +1,98 @@
+//! The typed answers on the wire: one serde struct per answer shape, shared by the daemon
+//! (which builds them), the CLI and MCP (which read them back), and MCP's output schemas
+//! (generated from them with schemars). Field names are the wire's; objects are written with
+//! their keys sorted (through `serde_json::Value`), as every answer always was.
+//!
+//! It deliberately has no constructors from the query layer: `answers` builds the graph's.
+
+mod daemon_answers;
+mod git_answers;
+mod graph_answers;
+mod memory_answers;
+
+pub use daemon_answers::{CensusAnswer, CensusCounts, CoverageImportAnswer, StatusAnswer};
+pub use git_answers::{ChangedSymbol, ChangesAnswer, Owner, OwnerLatest, OwnershipAnswer};
+pub use graph_answers::*;
+pub use memory_answers::{
+    ContextAnswer, ContextEntry, EntryStaleness, MemoryHit, Recheck, RecordAnswer,
+    SearchMemoryAnswer,
+};
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// What an answer is about when it can be a symbol or a whole file.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum SymbolOrFile {
+    Symbol(SymbolRef),
+    File { path: String },
+}
+
+/// One method's answer, typed; written as the bare answer object (no tag).
+#[derive(Clone, PartialEq, Debug, Serialize)]
+#[serde(untagged)]
+pub enum Answer {
+    Status(StatusAnswer),
+    Census(CensusAnswer),
+    Lookup(LookupAnswer),
+    Neighbours(NeighboursAnswer),
+    Blast(BlastAnswer),
+    Ownership(OwnershipAnswer),
+    Changes(ChangesAnswer),
+    Context(ContextAnswer),
+    SearchMemory(SearchMemoryAnswer),
+    Record(RecordAnswer),
+    CoverageImport(CoverageImportAnswer),
+}
+
+impl Answer {
+    /// The JSON the wire carries (keys sorted).
+    pub fn to_json(&self) -> serde_json::Value {
+        to_json_value(self)
+    }
+}
+
+/// A typed answer as the JSON value it is written from (keys sorted).
+pub fn to_json_value(answer: &impl Serialize) -> serde_json::Value {
+    serde_json::to_value(answer).expect("wire types serialize to JSON")
+}
+
+/// The JSON Schema (draft 2020-12, from schemars) of a method's answer, for the methods whose
+/// answers are typed here; MCP declares it as the tool's `outputSchema`.
+pub fn answer_schema(method: crate::Method) -> Option<serde_json::Map<String, serde_json::Value>> {
+    use crate::Method;
+    let schema = match method {
+        Method::Blast => schemars::schema_for!(BlastAnswer),
+        Method::Callers | Method::Callees | Method::Imports => {
+            schemars::schema_for!(NeighboursAnswer)
+        }
+        _ => return None,
+    };
+    match serde_json::to_value(schema) {
+        Ok(serde_json::Value::Object(map)) => Some(map),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::answer_schema;
+
+    #[test]
+    fn typed_answers_have_object_schemas_naming_their_fields() {
+        let schema = answer_schema(crate::Method::Blast).unwrap();
+        assert_eq!(schema["type"], "object");
+        let required: Vec<&str> = schema["required"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|name| name.as_str())
+            .collect();
+        for field in ["subject", "items", "tests_affected", "completeness", "freshness", "next"] {
+            assert!(required.contains(&field), "{field} in {required:?}");
+        }
+        assert!(answer_schema(crate::Method::Callers).is_some());
+        assert!(answer_schema(crate::Method::Record).is_none());
+    }
+}
