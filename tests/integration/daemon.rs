@@ -202,6 +202,14 @@ fn golden_requests_get_golden_responses() {
         let request: Value =
             serde_json::from_str(&std::fs::read_to_string(&request_path).unwrap()).unwrap();
         let mut answer = client.send_raw(&request.to_string());
+        // Every answer reads back into its typed answer and writes out the same JSON.
+        if let Some(result) = answer.get("result") {
+            let method = tether_protocol::Method::from_name(request["method"].as_str().unwrap())
+                .expect("a golden request names a method");
+            let typed = tether_protocol::wire::Answer::from_json(method, result.clone())
+                .unwrap_or_else(|error| panic!("{}: {error}", request_path.display()));
+            assert_eq!(&typed.to_json(), result, "{}", request_path.display());
+        }
         // Freshness depends on the moment, not on the protocol.
         if let Some(freshness) = answer.pointer_mut("/result/freshness") {
             *freshness = json!("<freshness>");

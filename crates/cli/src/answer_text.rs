@@ -1,342 +1,425 @@
-//! Human-readable renderings of the daemon's JSON answers: one line per item with file:line,
-//! then completeness, freshness and the suggested next call.
+//! Human-readable renderings of the daemon's answers, read back into the protocol's typed
+//! answers (`protocol::wire`): one line per item with file:line, then completeness,
+//! freshness and the suggested next call. An answer of an unexpected shape is printed as is.
 
 use std::fmt::Write;
 
-use tether_protocol::Value;
+use tether_protocol::wire::{
+    AffectedTest, Answer, BlastAnswer, CensusCounts, ChangesAnswer, Completeness,
+    CompletenessCause, ContextAnswer, Freshness, Recheck, StatusAnswer, SymbolOrFile,
+};
+use tether_protocol::{Method, Value};
 
 /// Tests listed in text output; `--json` has them all.
 const MAX_TESTS_SHOWN: usize = 10;
 
 pub fn answer_text(method: &str, answer: &Value) -> String {
+    let typed = Method::from_name(method).ok_or_else(|| format!("unknown method {method}"));
+    match typed.and_then(|method| Answer::from_json(method, answer.clone())) {
+        Ok(typed) => typed_answer_text(method, &typed),
+        Err(_) => format!("{answer}\n"),
+    }
+}
+
+fn typed_answer_text(method: &str, answer: &Answer) -> String {
     let mut out = String::new();
-    match method {
-        "blast" => {
-            let _ = writeln!(
-                out,
-                "blast radius of {} (depth {}): {} dependents, {} break",
-                text(&answer["subject"]),
-                answer["depth"],
-                answer["total"],
-                answer["breaks"]
-            );
-            for item in items(answer) {
-                let _ = writeln!(
-                    out,
-                    "  {:<6} d{} {:.2}  {}  {}  via {}",
-                    text(&item["severity"]),
-                    item["distance"],
-                    item["confidence"].as_f64().unwrap_or(0.0),
-                    text(&item["qualified_name"]),
-                    text(&item["site"]),
-                    text(&item["edge"])
-                );
-            }
-            let tests: Vec<String> =
-                answer["tests_affected"].as_array().into_iter().flatten().map(test_line).collect();
-            if tests.is_empty() {
-                let _ = writeln!(out, "tests affected: none found");
-            } else {
-                let total = answer["tests_total"].as_u64().unwrap_or(tests.len() as u64);
-                let listed = if total > tests.len() as u64 {
-                    format!(" (the first {} are listed; --tests-limit lists more)", tests.len())
-                } else {
-                    String::new()
-                };
-                let _ = writeln!(out, "tests affected: {total}{listed}");
-                for test in tests.iter().take(MAX_TESTS_SHOWN) {
-                    let _ = writeln!(out, "  {test}");
-                }
-                if tests.len() > MAX_TESTS_SHOWN {
-                    let _ = writeln!(
-                        out,
-                        "  … {} more (--json lists them all)",
-                        tests.len() - MAX_TESTS_SHOWN
-                    );
-                }
-            }
+    let footer = match answer {
+        Answer::Blast(blast) => {
+            blast_text(&mut out, blast);
+            Footer::of_blast(blast)
         }
-        "ownership" => {
-            let _ = writeln!(
-                out,
-                "ownership of {} ({} lines)",
-                text(&answer["range"]),
-                answer["total_lines"]
-            );
-            for owner in answer["owners"].as_array().into_iter().flatten() {
-                let _ = writeln!(
-                    out,
-                    "  {:<24} {:>5} lines {:>5.1}%  {} commits  latest {} {}",
-                    format!("{} <{}>", text(&owner["author"]), text(&owner["email"])),
-                    owner["lines"],
-                    owner["share"].as_f64().unwrap_or(0.0) * 100.0,
-                    owner["commits"],
-                    &text(&owner["latest"]["commit"])
-                        [..text(&owner["latest"]["commit"]).len().min(10)],
-                    text(&owner["latest"]["summary"])
-                );
-            }
-            if answer["excluded_bot_lines"].as_u64().unwrap_or(0) > 0 {
-                let _ = writeln!(
-                    out,
-                    "  ({} lines by bots left out: {})",
-                    answer["excluded_bot_lines"], answer["excluded_bots"]
-                );
-            }
-            if let Some(note) = answer["note"].as_str() {
-                let _ = writeln!(out, "note: {note}");
-            }
-        }
-        "changes" => {
-            let _ = writeln!(out, "{} files changed; changed symbols:", answer["files_changed"]);
-            for symbol in answer["changed"].as_array().into_iter().flatten() {
-                let renamed = symbol["renamed_from"]
-                    .as_str()
+        Answer::Changes(ChangesAnswer::Diff { changed, files_changed, blast }) => {
+            let _ = writeln!(out, "{files_changed} files changed; changed symbols:");
+            for symbol in changed {
+                let renamed = symbol
+                    .renamed_from
+                    .as_ref()
                     .map(|from| format!(" (file renamed from {from})"))
                     .unwrap_or_default();
                 let _ = writeln!(
                     out,
                     "  {:<8} {}  {}:{}{renamed}",
-                    text(&symbol["change"]),
-                    text(&symbol["qualified_name"]),
-                    text(&symbol["path"]),
-                    symbol["line"]
+                    symbol.change, symbol.qualified_name, symbol.path, symbol.line
                 );
             }
-            let _ =
-                writeln!(out, "impact: {} dependents, {} break", answer["total"], answer["breaks"]);
-            for item in items(answer) {
+            let _ = writeln!(out, "impact: {} dependents, {} break", blast.total, blast.breaks);
+            for item in &blast.items {
                 let _ = writeln!(
                     out,
                     "  {:<6} d{} {:.2}  {}  {}",
-                    text(&item["severity"]),
-                    item["distance"],
-                    item["confidence"].as_f64().unwrap_or(0.0),
-                    text(&item["qualified_name"]),
-                    text(&item["site"])
+                    item.severity,
+                    item.distance,
+                    item.confidence,
+                    item.symbol.qualified_name,
+                    item.site
                 );
             }
-            let tests: Vec<&str> = answer["tests_affected"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(|test| text(&test["qualified_name"]))
+            let tests: Vec<&str> = blast
+                .tests_affected
+                .iter()
+                .map(|test| test.symbol.qualified_name.as_str())
                 .collect();
-            let _ = writeln!(
-                out,
-                "tests affected: {}",
-                if tests.is_empty() { "none found".to_string() } else { tests.join(", ") }
-            );
+            let tests = if tests.is_empty() { "none found".to_string() } else { tests.join(", ") };
+            let _ = writeln!(out, "tests affected: {tests}");
+            Footer::of_blast(blast)
         }
-        "context" => {
-            let subject = &answer["subject"];
-            let name =
-                subject["qualified_name"].as_str().or(subject["path"].as_str()).unwrap_or("");
-            let chain = answer["chain"].as_array().cloned().unwrap_or_default();
-            let _ = writeln!(out, "context of {name}: {} entries", chain.len());
-            for entry in &chain {
-                let tip = if answer["tip"] == entry["id"] { " [tip]" } else { "" };
+        Answer::Changes(ChangesAnswer::NotARepository { note, freshness, .. }) => {
+            let _ = writeln!(out, "note: {note}");
+            Footer { freshness: Some(freshness), ..Footer::default() }
+        }
+        Answer::Ownership(ownership) => {
+            let _ =
+                writeln!(out, "ownership of {} ({} lines)", ownership.range, ownership.total_lines);
+            for owner in &ownership.owners {
+                let commit = &owner.latest.commit[..owner.latest.commit.len().min(10)];
                 let _ = writeln!(
                     out,
-                    "  {} {:<10} {}  ({}, {}){tip}",
-                    text(&entry["created_at"]),
-                    text(&entry["type"]),
-                    text(&entry["title"]),
-                    text(&entry["tether"]),
-                    text(&entry["file"])
+                    "  {:<24} {:>5} lines {:>5.1}%  {} commits  latest {commit} {}",
+                    format!("{} <{}>", owner.author, owner.email),
+                    owner.lines,
+                    owner.share * 100.0,
+                    owner.commits,
+                    owner.latest.summary
                 );
-                let _ = writeln!(out, "      {}", text(&entry["staleness"]["summary"]));
-                if entry["needs_recheck"]["status"] != "fine" {
-                    let _ = writeln!(out, "      needs recheck: {}", entry["needs_recheck"]);
-                }
             }
-            for problem in answer["memory_problems"].as_array().into_iter().flatten() {
-                let _ = writeln!(out, "  problem: {}", text(problem));
+            if ownership.excluded_bot_lines > 0 {
+                let _ = writeln!(
+                    out,
+                    "  ({} lines by bots left out: {})",
+                    ownership.excluded_bot_lines,
+                    json_list(&ownership.excluded_bots)
+                );
+            }
+            if let Some(note) = &ownership.note {
+                let _ = writeln!(out, "note: {note}");
+            }
+            Footer {
+                freshness: Some(&ownership.freshness),
+                next: Some(&ownership.next),
+                ..Footer::default()
             }
         }
-        "search_memory" => {
-            let _ = writeln!(out, "{} entries match", answer["total"]);
-            for entry in answer["items"].as_array().into_iter().flatten() {
+        Answer::Context(context) => {
+            context_text(&mut out, context);
+            Footer {
+                freshness: Some(&context.freshness),
+                next: context.next.as_deref(),
+                ..Footer::default()
+            }
+        }
+        Answer::SearchMemory(search) => {
+            let _ = writeln!(out, "{} entries match", search.total);
+            for entry in &search.items {
                 let _ = writeln!(
                     out,
                     "  {:.1}  {} {:<10} {}  {}",
-                    entry["score"].as_f64().unwrap_or(0.0),
-                    text(&entry["created_at"]),
-                    text(&entry["type"]),
-                    text(&entry["title"]),
-                    text(&entry["file"])
+                    f64::from(entry.score),
+                    entry.created_at.as_deref().unwrap_or(""),
+                    entry.entry_type,
+                    entry.title,
+                    entry.file
                 );
             }
+            Footer {
+                next_cursor: search.next_cursor.as_deref(),
+                freshness: Some(&search.freshness),
+                next: Some(&search.next),
+                ..Footer::default()
+            }
         }
-        "coverage_import" => {
+        Answer::CoverageImport(imported) => {
             let _ = writeln!(
                 out,
                 "runtime evidence: {} files, {} executed lines, {} test contexts, recorded at {}",
-                answer["files"],
-                answer["lines"],
-                answer["contexts"],
-                answer["commit"].as_str().unwrap_or("no commit")
+                imported.files,
+                imported.lines,
+                imported.contexts,
+                imported.commit.as_deref().unwrap_or("no commit")
             );
-            if answer["files_outside_the_repository"].as_u64().unwrap_or(0) > 0 {
+            if imported.files_outside_the_repository > 0 {
                 let _ = writeln!(
                     out,
                     "  {} measured files are not in this repository (left out)",
-                    answer["files_outside_the_repository"]
+                    imported.files_outside_the_repository
                 );
             }
+            Footer { next: Some(&imported.next), ..Footer::default() }
         }
-        "record" => {
-            let _ = writeln!(out, "recorded {} in {}", text(&answer["id"]), text(&answer["file"]));
-            if let Some(commit) = answer["pinned_commit"].as_str() {
-                let _ = writeln!(out, "  pinned to {commit} ({})", answer["pinned_files"]);
+        Answer::Record(record) => {
+            let _ = writeln!(out, "recorded {} in {}", record.id, record.file);
+            if let Some(commit) = &record.pinned_commit {
+                let _ = writeln!(out, "  pinned to {commit} ({})", json_list(&record.pinned_files));
             }
+            Footer { next: Some(&record.next), ..Footer::default() }
         }
-        "callers" | "callees" | "imports" => {
-            let subject = &answer["subject"];
+        Answer::Neighbours(neighbours) => {
+            let subject = &neighbours.subject;
             let _ = writeln!(
                 out,
                 "{method} of {} ({}, {}:{}): {}",
-                text(&subject["qualified_name"]),
-                text(&subject["kind"]),
-                text(&subject["path"]),
-                subject["line"],
-                answer["total"]
+                subject.qualified_name, subject.kind, subject.path, subject.line, neighbours.total
             );
-            for item in items(answer) {
+            for item in &neighbours.items {
+                let direction = if method == "imports" {
+                    format!(" ({})", item.direction)
+                } else {
+                    String::new()
+                };
                 let _ = writeln!(
                     out,
-                    "  {}  {}  {:.2} {}{}",
-                    text(&item["qualified_name"]),
-                    text(&item["site"]),
-                    item["confidence"].as_f64().unwrap_or(0.0),
-                    text(&item["rule"]),
-                    if method == "imports" {
-                        format!(" ({})", text(&item["direction"]))
-                    } else {
-                        String::new()
-                    }
+                    "  {}  {}  {:.2} {}{direction}",
+                    item.symbol.qualified_name, item.site, item.confidence, item.rule
                 );
             }
+            Footer {
+                next_cursor: neighbours.next_cursor.as_deref(),
+                completeness: Some(&neighbours.completeness),
+                freshness: Some(&neighbours.freshness),
+                next: Some(&neighbours.next),
+            }
         }
-        "lookup" => {
-            if let Some(census) = answer.get("census") {
+        Answer::Census(census) => {
+            let _ = writeln!(out, "{}", census_line(&census.census));
+            Footer {
+                freshness: Some(&census.freshness),
+                next: Some(&census.next),
+                ..Footer::default()
+            }
+        }
+        Answer::Lookup(lookup) => {
+            let _ = writeln!(out, "{} symbols match {:?}", lookup.total, lookup.query);
+            for item in &lookup.items {
                 let _ = writeln!(
                     out,
-                    "census: {} files, symbols {}, edges {}, {} unresolved call sites",
-                    census["files"],
-                    census["symbols_by_kind"],
-                    census["edges_by_kind"],
-                    census["unresolved_calls"]
+                    "  {}  {}  {}:{}  id {}",
+                    item.qualified_name, item.kind, item.path, item.line, item.id
                 );
-            } else {
-                let _ =
-                    writeln!(out, "{} symbols match {:?}", answer["total"], text(&answer["query"]));
-                for item in items(answer) {
-                    let _ = writeln!(
-                        out,
-                        "  {}  {}  {}:{}  id {}",
-                        text(&item["qualified_name"]),
-                        text(&item["kind"]),
-                        text(&item["path"]),
-                        item["line"],
-                        text(&item["id"])
-                    );
-                }
+            }
+            Footer {
+                next_cursor: lookup.next_cursor.as_deref(),
+                freshness: Some(&lookup.freshness),
+                next: Some(&lookup.next),
+                ..Footer::default()
             }
         }
-        _ => {
-            let _ = writeln!(out, "{answer}");
+        Answer::Status(status) => {
+            out.push_str(&status_lines(status));
+            Footer::default()
         }
-    }
-    if let Some(cursor) = answer["next_cursor"].as_str() {
-        let _ = writeln!(out, "more: --cursor {cursor}");
-    }
-    if let Some(completeness) = answer.get("completeness") {
-        if completeness["status"] == "exact" {
-            let _ = writeln!(out, "complete: exact");
-        } else {
-            let causes: Vec<String> =
-                completeness["causes"].as_array().into_iter().flatten().map(cause_text).collect();
-            let _ = writeln!(out, "complete: lower bound; {}", causes.join("; "));
-        }
-    }
-    if let Some(freshness) = answer.get("freshness") {
-        let _ = writeln!(out, "{}", freshness_text(freshness));
-    }
-    if let Some(next) = answer["next"].as_str() {
-        let _ = writeln!(out, "next: {next}");
-    }
+    };
+    footer.write_to(&mut out);
     out
 }
 
+/// What every answer ends with, when it has it.
+#[derive(Default)]
+struct Footer<'answer> {
+    next_cursor: Option<&'answer str>,
+    completeness: Option<&'answer Completeness>,
+    freshness: Option<&'answer Freshness>,
+    next: Option<&'answer str>,
+}
+
+impl<'answer> Footer<'answer> {
+    fn of_blast(blast: &'answer BlastAnswer) -> Footer<'answer> {
+        Footer {
+            next_cursor: blast.next_cursor.as_deref(),
+            completeness: Some(&blast.completeness),
+            freshness: Some(&blast.freshness),
+            next: Some(&blast.next),
+        }
+    }
+
+    fn write_to(&self, out: &mut String) {
+        if let Some(cursor) = self.next_cursor {
+            let _ = writeln!(out, "more: --cursor {cursor}");
+        }
+        if let Some(completeness) = self.completeness {
+            match &completeness.causes {
+                Some(causes) if completeness.status != "exact" => {
+                    let causes: Vec<String> = causes.iter().map(cause_text).collect();
+                    let _ = writeln!(out, "complete: lower bound; {}", causes.join("; "));
+                }
+                _ => {
+                    let _ = writeln!(out, "complete: exact");
+                }
+            }
+        }
+        if let Some(freshness) = self.freshness {
+            let _ = writeln!(out, "{}", freshness_text(freshness));
+        }
+        if let Some(next) = self.next {
+            let _ = writeln!(out, "next: {next}");
+        }
+    }
+}
+
+fn blast_text(out: &mut String, blast: &BlastAnswer) {
+    let _ = writeln!(
+        out,
+        "blast radius of {} (depth {}): {} dependents, {} break",
+        blast.subject, blast.depth, blast.total, blast.breaks
+    );
+    for item in &blast.items {
+        let _ = writeln!(
+            out,
+            "  {:<6} d{} {:.2}  {}  {}  via {}",
+            item.severity,
+            item.distance,
+            item.confidence,
+            item.symbol.qualified_name,
+            item.site,
+            item.edge
+        );
+    }
+    let tests: Vec<String> = blast.tests_affected.iter().map(test_line).collect();
+    if tests.is_empty() {
+        let _ = writeln!(out, "tests affected: none found");
+        return;
+    }
+    let total = blast.tests_total;
+    let listed = if total > tests.len() {
+        format!(" (the first {} are listed; --tests-limit lists more)", tests.len())
+    } else {
+        String::new()
+    };
+    let _ = writeln!(out, "tests affected: {total}{listed}");
+    for test in tests.iter().take(MAX_TESTS_SHOWN) {
+        let _ = writeln!(out, "  {test}");
+    }
+    if tests.len() > MAX_TESTS_SHOWN {
+        let _ = writeln!(out, "  … {} more (--json lists them all)", tests.len() - MAX_TESTS_SHOWN);
+    }
+}
+
+fn context_text(out: &mut String, context: &ContextAnswer) {
+    let name = match &context.subject {
+        SymbolOrFile::Symbol(symbol) => symbol.qualified_name.as_str(),
+        SymbolOrFile::File { path } => path.as_str(),
+    };
+    let _ = writeln!(out, "context of {name}: {} entries", context.chain.len());
+    if let Some(note) = &context.note {
+        let _ = writeln!(out, "note: {note}");
+    }
+    for entry in &context.chain {
+        let tip = if context.tip.as_ref() == Some(&entry.id) { " [tip]" } else { "" };
+        let _ = writeln!(
+            out,
+            "  {} {:<10} {}  ({}, {}){tip}",
+            entry.created_at.as_deref().unwrap_or(""),
+            entry.entry_type,
+            entry.title,
+            entry.tether,
+            entry.file
+        );
+        let _ = writeln!(out, "      {}", entry.staleness.summary);
+        match &entry.needs_recheck {
+            Recheck::Fine => {}
+            Recheck::NeedsRecheck { path } => {
+                let _ = writeln!(out, "      needs recheck: {}", path.join(" → "));
+            }
+            Recheck::Unknown { reason } => {
+                let _ = writeln!(out, "      needs recheck: unknown ({reason})");
+            }
+        }
+    }
+    for problem in context.memory_problems.iter().flatten() {
+        let _ = writeln!(out, "  problem: {problem}");
+    }
+}
+
 pub fn status_text(status: &Value) -> String {
+    match Answer::from_json(Method::Status, status.clone()) {
+        Ok(Answer::Status(status)) => status_lines(&status),
+        _ => format!("{status}\n"),
+    }
+}
+
+fn status_lines(status: &StatusAnswer) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "tether daemon pid {} serving {}", status["pid"], text(&status["root"]));
-    let _ = writeln!(out, "  socket    {}", text(&status["socket"]));
-    let _ = writeln!(out, "  database  {}", text(&status["database"]));
+    let _ = writeln!(out, "tether daemon pid {} serving {}", status.pid, status.root);
+    let _ = writeln!(out, "  socket    {}", status.socket);
+    let _ = writeln!(out, "  database  {}", status.database);
     let _ = writeln!(
         out,
         "  ready     {} (rebuilding: {}, rebuilds: {})",
-        status["ready"], status["rebuilding"], status["rebuilds"]
+        status.ready, status.rebuilding, status.rebuilds
     );
-    if let Some(error) = status["last_error"].as_str() {
+    if let Some(error) = &status.last_error {
         let _ = writeln!(out, "  last error {error}");
     }
-    if let Some(freshness) = status.get("freshness").filter(|freshness| !freshness.is_null()) {
+    if let Some(freshness) = &status.freshness {
         let _ = writeln!(out, "  {}", freshness_text(freshness));
     }
     out
 }
 
-fn freshness_text(freshness: &Value) -> String {
-    let commit = freshness["indexed_commit"]
-        .as_str()
+fn census_line(census: &CensusCounts) -> String {
+    let counts = |counts: &std::collections::BTreeMap<String, u64>| {
+        let pairs: Vec<String> =
+            counts.iter().map(|(kind, count)| format!("{kind:?}:{count}")).collect();
+        format!("{{{}}}", pairs.join(","))
+    };
+    format!(
+        "census: {} files, symbols {}, edges {}, {} unresolved call sites",
+        census.files,
+        counts(&census.symbols_by_kind),
+        counts(&census.edges_by_kind),
+        census.unresolved_calls
+    )
+}
+
+fn freshness_text(freshness: &Freshness) -> String {
+    let commit = freshness
+        .indexed_commit
+        .as_deref()
         .map(|commit| &commit[..commit.len().min(12)])
         .unwrap_or("(no commit)");
-    let moved = if freshness["head_moved"] == true {
-        ", HEAD has moved since: answers may be stale"
-    } else {
-        ""
-    };
-    let uncommitted = freshness["uncommitted_files"].as_array().map(|files| files.len());
-    let uncommitted = match uncommitted {
-        Some(0) => String::new(),
+    let moved =
+        if freshness.head_moved { ", HEAD has moved since: answers may be stale" } else { "" };
+    let uncommitted = match freshness.uncommitted_files.as_ref().map(Vec::len) {
+        Some(0) | None => String::new(),
         Some(count) => format!(", {count} source files with uncommitted changes"),
-        None => String::new(),
     };
     format!("indexed at {commit}{moved}{uncommitted}")
 }
 
-fn cause_text(cause: &Value) -> String {
-    match cause["kind"].as_str() {
-        Some("unresolved_call_sites") => {
-            let example = cause["examples"].as_array().and_then(|examples| examples.first()).map(|example| format!(", e.g. {} {}", text(&example["site"]), text(&example["callee"]))).unwrap_or_default();
-            format!("{} unresolved call sites could call {:?}{example}", cause["count"], text(&cause["name"]))
+fn cause_text(cause: &CompletenessCause) -> String {
+    let site_example = |examples: &[tether_protocol::wire::SiteExample]| {
+        examples
+            .first()
+            .map(|example| format!(", e.g. {} {}", example.site, example.callee))
+            .unwrap_or_default()
+    };
+    match cause {
+        CompletenessCause::UnresolvedCallSites { name, count, examples } => {
+            format!("{count} unresolved call sites could call {name:?}{}", site_example(examples))
         }
-        Some("uncertain_edges") => format!("{} edges are dynamic, ambiguous or guessed", cause["count"]),
-        Some("unparsed_files") => format!("{} files were not parsed", cause["count"]),
-        Some("escaped_value") => {
-            let escape = cause["escapes"].as_array().and_then(|escapes| escapes.first()).map(|escape| format!(" (e.g. at {})", text(&escape["site"]))).unwrap_or_default();
-            let example = cause["examples"].as_array().and_then(|examples| examples.first()).map(|example| format!(", e.g. {} {}", text(&example["site"]), text(&example["callee"]))).unwrap_or_default();
-            format!("used as a value{escape}: {} unresolved calls through values could call it{example}", cause["count"])
+        CompletenessCause::UncertainEdges { count } => format!("{count} edges are dynamic, ambiguous or guessed"),
+        CompletenessCause::UnparsedFiles { count, .. } => format!("{count} files were not parsed"),
+        CompletenessCause::EscapedValue { count, escapes, examples, .. } => {
+            let escape = escapes.first().map(|escape| format!(" (e.g. at {})", escape.site)).unwrap_or_default();
+            format!("used as a value{escape}: {count} unresolved calls through values could call it{}", site_example(examples))
         }
-        Some("implicit_invocation") => format!("called by the language without a call expression: {}", first_example(cause)),
-        Some("called_from_outside") => format!("called from outside the project: {}", first_example(cause)),
-        Some("overrides") => {
-            let example = cause["examples"].as_array().and_then(|examples| examples.first()).map(|example| format!(", e.g. {} {}", text(&example["site"]), text(&example["callee"]))).unwrap_or_default();
-            format!("{} calls of the base method it overrides may dispatch to it{example}", cause["count"])
+        CompletenessCause::ImplicitInvocation { count, examples } => {
+            format!("called by the language without a call expression: {}", first_example(*count, examples))
         }
-        Some("depth_limit") => format!("{} symbols at depth {} have more dependents (raise --depth; tests affected count them already)", cause["count"], cause["depth"]),
-        Some("dirty_files") => format!("{} source files changed on disk since the graph was built, e.g. {}", cause["count"], first_example(cause)),
-        _ => cause.to_string(),
+        CompletenessCause::CalledFromOutside { count, examples } => {
+            format!("called from outside the project: {}", first_example(*count, examples))
+        }
+        CompletenessCause::Overrides { count, examples } => {
+            format!("{count} calls of the base method it overrides may dispatch to it{}", site_example(examples))
+        }
+        CompletenessCause::DepthLimit { depth, count } => format!("{count} symbols at depth {depth} have more dependents (raise --depth; tests affected count them already)"),
+        CompletenessCause::DirtyFiles { count, examples } => {
+            format!("{count} source files changed on disk since the graph was built, e.g. {}", first_example(*count, examples))
+        }
     }
 }
 
-/// A cause's first example (a string), with how many more there are.
-fn first_example(cause: &Value) -> String {
-    let examples = cause["examples"].as_array().map(Vec::as_slice).unwrap_or(&[]);
-    let first = examples.first().and_then(Value::as_str).unwrap_or("");
-    let count = cause["count"].as_u64().unwrap_or(examples.len() as u64);
+/// A cause's first example, with how many more there are.
+fn first_example(count: usize, examples: &[String]) -> String {
+    let first = examples.first().map(String::as_str).unwrap_or("");
     if count > 1 {
         format!("{first} (and {} more)", count - 1)
     } else {
@@ -344,22 +427,20 @@ fn first_example(cause: &Value) -> String {
     }
 }
 
-fn items(answer: &Value) -> impl Iterator<Item = &Value> {
-    answer["items"].as_array().into_iter().flatten()
-}
-
-fn text(value: &Value) -> &str {
-    value.as_str().unwrap_or("")
+/// A list of names as the JSON answer spells it: `["a","b"]`.
+fn json_list(names: &[String]) -> String {
+    let quoted: Vec<String> = names.iter().map(|name| format!("{name:?}")).collect();
+    format!("[{}]", quoted.join(","))
 }
 
 /// A listed test, with why when runtime evidence had a part (`executed`, `stale` evidence).
-fn test_line(test: &Value) -> String {
-    let why: Vec<&str> =
-        test["why"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
-    let mark = match (why.as_slice(), test["evidence"].as_str()) {
+fn test_line(test: &AffectedTest) -> String {
+    let why: Vec<&str> = test.why.iter().map(String::as_str).collect();
+    let mark = match (why.as_slice(), test.evidence.as_deref()) {
         (["static"], _) | ([], _) => String::new(),
         (_, Some("stale")) => format!(" [{}, evidence stale]", why.join("+")),
         _ => format!(" [{}]", why.join("+")),
     };
-    format!("{} ({}:{}){mark}", text(&test["qualified_name"]), text(&test["path"]), test["line"])
+    let symbol = &test.symbol;
+    format!("{} ({}:{}){mark}", symbol.qualified_name, symbol.path, symbol.line)
 }

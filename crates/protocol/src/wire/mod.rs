@@ -51,6 +51,33 @@ impl Answer {
     pub fn to_json(&self) -> serde_json::Value {
         to_json_value(self)
     }
+
+    /// A method's answer read back from its JSON (a client's side of the wire).
+    pub fn from_json(method: crate::Method, value: serde_json::Value) -> Result<Answer, String> {
+        use crate::Method;
+        use serde_json::from_value;
+        let answer = match method {
+            Method::Status | Method::Reindex => from_value(value).map(Answer::Status),
+            Method::Lookup if value.get("census").is_some() => {
+                from_value(value).map(Answer::Census)
+            }
+            Method::Lookup => from_value(value).map(Answer::Lookup),
+            Method::Callers | Method::Callees | Method::Imports => {
+                from_value(value).map(Answer::Neighbours)
+            }
+            Method::Blast => from_value(value).map(Answer::Blast),
+            Method::Ownership => from_value(value).map(Answer::Ownership),
+            Method::Changes => from_value(value).map(Answer::Changes),
+            Method::Context => from_value(value).map(Answer::Context),
+            Method::SearchMemory => from_value(value).map(Answer::SearchMemory),
+            Method::Record => from_value(value).map(Answer::Record),
+            Method::CoverageImport => from_value(value).map(Answer::CoverageImport),
+            Method::Shutdown => return Err("shutdown's answer is not read back".to_string()),
+        };
+        answer.map_err(|error| {
+            format!("a {} answer of an unexpected shape: {error}", method.as_str())
+        })
+    }
 }
 
 /// A typed answer as the JSON value it is written from (keys sorted).
