@@ -9,15 +9,12 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use tether_model::Language;
-use tether_query::{Completeness, CompletenessCause, Snapshot};
+use tether_query::Snapshot;
 
 /// Asked of git at most this often.
 const TTL: Duration = Duration::from_millis(500);
 /// Changed files hashed at most per check; past this many, the rest count as dirty unread.
 const MAX_FILES_HASHED: usize = 500;
-/// Examples named in a cause.
-const MAX_EXAMPLES: usize = 3;
 
 /// The last check, for one graph.
 #[derive(Default)]
@@ -79,22 +76,4 @@ fn compute(root: &Path, snapshot: &Snapshot) -> Vec<String> {
     dirty.sort();
     dirty.dedup();
     dirty
-}
-
-/// Adds the `dirty_files` cause to an answer about `languages` when some of their files are
-/// dirty.
-pub(crate) fn weaken(completeness: &mut Completeness, dirty: &[String], languages: &[Language]) {
-    let relevant: Vec<&String> = dirty
-        .iter()
-        .filter(|path| {
-            Language::from_path(path).is_some_and(|language| languages.contains(&language))
-        })
-        .collect();
-    if relevant.is_empty() {
-        return;
-    }
-    completeness.add_cause(CompletenessCause::DirtyFiles {
-        count: relevant.len(),
-        examples: relevant.into_iter().take(MAX_EXAMPLES).cloned().collect(),
-    });
 }

@@ -8,8 +8,8 @@ use tether_protocol::wire::{self, Answer};
 use tether_protocol::{Request, Subject, Value, WalkParams};
 use tether_query::{BlastOptions, NeighbourKind, Snapshot, SymbolIndex};
 
-use crate::params::repository_path;
 use crate::state::DaemonState;
+use tether_features::{repository_path, FeatureError};
 
 /// Answers one request with no deadline (a CLI process, a benchmark).
 pub fn handle(state: &DaemonState, method: &str, params: &Value) -> Result<Value, RpcError> {
@@ -57,7 +57,9 @@ pub fn apply(
             })?;
             Ok(Answer::Status(status(state)))
         }
-        Request::Record(params) => crate::memory_record::record(state, params).map(Answer::Record),
+        Request::Record(params) => tether_features::record(&state.feature_context(), params)
+            .map(Answer::Record)
+            .map_err(rpc_error),
         Request::CoverageImport { file } => {
             crate::runtime_evidence::import(state, &state.evidence, &file)
                 .map(Answer::CoverageImport)
@@ -65,24 +67,32 @@ pub fn apply(
         Request::Context { subject } => {
             context(state, &*snapshot()?, subject, deadline).map(Answer::Context)
         }
-        Request::SearchMemory(params) => {
-            crate::memory_context::search_memory(state, &*snapshot()?, &params, deadline)
-                .map(Answer::SearchMemory)
-        }
+        Request::SearchMemory(params) => tether_features::search_memory(
+            &state.feature_context(),
+            &*snapshot()?,
+            &params,
+            deadline,
+        )
+        .map(Answer::SearchMemory)
+        .map_err(rpc_error),
         Request::Ownership { subject, exclude_authors } => {
             let snapshot = snapshot()?;
             let subject = match subject {
                 Subject::Symbol(symbol) => {
-                    crate::git_queries::OwnershipSubject::Symbol(address(&snapshot, &symbol)?)
+                    tether_features::OwnershipSubject::Symbol(address(&snapshot, &symbol)?)
                 }
-                Subject::Path(path) => crate::git_queries::OwnershipSubject::File(path),
+                Subject::Path(path) => tether_features::OwnershipSubject::File(path),
             };
-            crate::git_queries::ownership(state, &snapshot, subject, &exclude_authors, deadline)
+            let context = state.feature_context();
+            tether_features::ownership(&context, &snapshot, subject, &exclude_authors, deadline)
                 .map(Answer::Ownership)
+                .map_err(rpc_error)
         }
         Request::Changes(params) => {
             let options = blast_options(state, &params.walk, deadline)?;
-            crate::git_queries::changes(state, &*snapshot()?, &params, options).map(Answer::Changes)
+            tether_features::changes(&state.feature_context(), &*snapshot()?, &params, options)
+                .map(Answer::Changes)
+                .map_err(rpc_error)
         }
         Request::Lookup { query, folder, page } => {
             let snapshot = snapshot()?;
@@ -126,15 +136,14 @@ fn context(
 ) -> Result<wire::ContextAnswer, RpcError> {
     let subject = match subject {
         Subject::Symbol(symbol) => {
-            crate::memory_context::ContextSubject::Symbol(address(snapshot, &symbol)?)
+            tether_features::ContextSubject::Symbol(address(snapshot, &symbol)?)
         }
-        Subject::Path(path) => crate::memory_context::ContextSubject::File(repository_path(
-            &state.paths.root,
-            &path,
-            false,
-        )?),
+        Subject::Path(path) => tether_features::ContextSubject::File(
+            repository_path(&state.paths.root, &path, false).map_err(rpc_error)?,
+        ),
     };
-    crate::memory_context::context(state, snapshot, subject, deadline)
+    tether_features::context(&state.feature_context(), snapshot, subject, deadline)
+        .map_err(rpc_error)
 }
 
 /// A symbol's blast, or a file's (every symbol in it), weakened by uncommitted edits.
@@ -150,7 +159,7 @@ fn blast(
     let dirty = state.dirty_files(snapshot);
     match subject {
         Subject::Path(file) => {
-            let relative = repository_path(&state.paths.root, &file, false)?;
+            let relative = repository_path(&state.paths.root, &file, false).map_err(rpc_error)?;
             let mut answer = snapshot
                 .blast_file(&relative, options)
                 .ok_or_else(|| {
@@ -164,14 +173,14 @@ fn blast(
                 .map_err(cancelled)?;
             let languages: Vec<_> =
                 tether_model::Language::from_path(&relative).into_iter().collect();
-            crate::dirty_files::weaken(&mut answer.completeness, &dirty, &languages);
+            answer.completeness.add_dirty_files(&dirty, &languages);
             Ok(tether_protocol::blast_answer(snapshot, &file, &answer, &freshness))
         }
         Subject::Symbol(symbol) => {
             let subject = address(snapshot, &symbol)?;
             let mut answer = snapshot.blast_symbol(subject, options).map_err(cancelled)?;
             let language = snapshot.symbol(subject).language;
-            crate::dirty_files::weaken(&mut answer.completeness, &dirty, &[language]);
+            answer.completeness.add_dirty_files(&dirty, &[language]);
             let name = &snapshot.symbol(subject).qualified_name;
             Ok(tether_protocol::blast_answer(snapshot, name, &answer, &freshness))
         }
@@ -190,7 +199,7 @@ fn neighbours(
     let subject = address(snapshot, symbol)?;
     let mut answer = snapshot.neighbours(subject, kind, page);
     let language = snapshot.symbol(subject).language;
-    crate::dirty_files::weaken(&mut answer.completeness, &state.dirty_files(snapshot), &[language]);
+    answer.completeness.add_dirty_files(&state.dirty_files(snapshot), &[language]);
     Ok(tether_protocol::neighbours_answer(snapshot, &answer, &freshness))
 }
 
@@ -239,14 +248,26 @@ fn census_counts(snapshot: &Snapshot) -> wire::CensusCounts {
 
 /// A symbol address, resolved; ambiguity and absence are errors with candidates.
 fn address(snapshot: &Snapshot, symbol: &str) -> Result<SymbolIndex, RpcError> {
-    snapshot.resolve_address(symbol).map_err(|error| {
-        let code = match error {
-            tether_query::AddressError::NotFound { .. } => RpcError::SYMBOL_NOT_FOUND,
-            tether_query::AddressError::Ambiguous { .. } => RpcError::AMBIGUOUS_SYMBOL,
-        };
-        let (message, data) = tether_protocol::address_error_json(&error);
-        RpcError::new(code, message).with_data(data)
-    })
+    snapshot.resolve_address(symbol).map_err(address_error)
+}
+
+fn address_error(error: tether_query::AddressError) -> RpcError {
+    let code = match error {
+        tether_query::AddressError::NotFound { .. } => RpcError::SYMBOL_NOT_FOUND,
+        tether_query::AddressError::Ambiguous { .. } => RpcError::AMBIGUOUS_SYMBOL,
+    };
+    let (message, data) = tether_protocol::address_error_json(&error);
+    RpcError::new(code, message).with_data(data)
+}
+
+/// A feature's error as the JSON-RPC error it is answered with.
+pub(crate) fn rpc_error(error: FeatureError) -> RpcError {
+    match error {
+        FeatureError::Refused(message) => RpcError::invalid_params(message),
+        FeatureError::Address(error) => address_error(error),
+        FeatureError::Cancelled => cancelled(tether_model::Cancelled),
+        FeatureError::Internal(message) => RpcError::new(RpcError::INTERNAL_ERROR, message),
+    }
 }
 
 /// `depth` (1 to the maximum, default 3), `tests_limit` and the page of a blast (`blast`,

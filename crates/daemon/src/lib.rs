@@ -3,24 +3,18 @@
 //! a new snapshot atomically when it moves), and answers JSON-RPC over a Unix socket.
 //!
 //! It deliberately does not parse, resolve or query by itself (the index and query crates
-//! do), writes no JSON text itself (the protocol crate does), and does not update
+//! do), holds no product feature (ownership, changes, context, record: the features crate),
+//! writes no JSON text itself (the protocol crate does), and does not update
 //! incrementally yet: a HEAD move rebuilds the whole graph, while the previous snapshot keeps
 //! answering.
 
-mod changes;
 mod cold_index_pipeline;
 mod dirty_files;
 mod follow;
-mod git_queries;
 mod handlers;
 mod lock;
-mod memory_context;
-mod memory_record;
-mod params;
 mod paths;
-mod pin_tethers;
 mod private_paths;
-mod record_journal;
 mod runtime_evidence;
 mod server;
 mod state;
@@ -29,12 +23,16 @@ pub use cold_index_pipeline::{
     index_into_fresh_database, ColdIndexError, ColdIndexOutcome, ColdIndexStoreTimings,
 };
 pub use lock::{DaemonLock, LockError};
-pub use memory_record::recover_interrupted_record;
 pub use paths::DaemonPaths;
 pub use private_paths::{current_uid, open_private_append, peer_uid};
 pub use server::{serve, server_runtime};
 pub use server::{IDLE_TIMEOUT, MAX_CONNECTIONS, MAX_REQUESTS_IN_FLIGHT};
 pub use state::{DaemonState, RebuildError};
+
+/// Settles a record a crash interrupted (the daemon at start, a CLI process before it answers).
+pub fn recover_interrupted_record(paths: &DaemonPaths) -> Result<(), String> {
+    tether_features::recover_interrupted_record(&paths.root, &paths.folder)
+}
 
 /// The memory graph of a repository against a snapshot of its code graph, for a process that
 /// writes the database without a daemon (`tether index`).
@@ -43,7 +41,7 @@ pub fn memory_graph_for(
     snapshot: &tether_query::Snapshot,
 ) -> tether_model::MemoryGraph {
     let state = DaemonState::new(paths, tether_store::StoreConfig::default());
-    memory_context::memory_graph(&state, snapshot)
+    tether_features::memory_graph(&state.feature_context(), snapshot)
 }
 
 pub use follow::spawn_follower;

@@ -9,8 +9,8 @@ use std::sync::{Arc, Mutex};
 use tether_model::{EvidenceFile, RuntimeEvidence};
 use tether_protocol::rpc::RpcError;
 
-use crate::params::repository_path;
 use crate::state::DaemonState;
+use tether_features::repository_path;
 
 /// A report larger than this is refused (a large suite's report is tens of MiB).
 const MAX_REPORT_BYTES: u64 = 1 << 30;
@@ -50,7 +50,8 @@ pub(crate) fn import(
     cache: &Mutex<EvidenceCache>,
     file: &str,
 ) -> Result<tether_protocol::wire::CoverageImportAnswer, RpcError> {
-    let relative = repository_path(&state.paths.root, file, true)?;
+    let relative =
+        repository_path(&state.paths.root, file, true).map_err(crate::handlers::rpc_error)?;
     let full = state.paths.root.join(&relative);
     let size = std::fs::metadata(&full)
         .map_err(|error| RpcError::invalid_params(format!("cannot read {file}: {error}")))?
@@ -110,10 +111,8 @@ pub(crate) fn import(
             .files
             .insert(path, EvidenceFile { content_hash: tether_model::stable_hash(&bytes), lines });
     }
-    let written = crate::record_journal::write_atomically(
-        &store_path(&state.paths.folder),
-        &evidence.to_text(),
-    );
+    let written =
+        tether_features::write_atomically(&store_path(&state.paths.folder), &evidence.to_text());
     if let Err(error) = &written {
         tracing::warn!(%error, "runtime evidence not persisted");
     }

@@ -42,8 +42,8 @@ pub struct RebuildStatus {
 
 pub struct DaemonState {
     pub paths: DaemonPaths,
-    pub(crate) git_caches: crate::git_queries::GitQueryCaches,
-    pub(crate) memory: Mutex<crate::memory_context::MemoryCache>,
+    /// What the features (ownership, changes, context, record) keep between requests.
+    pub(crate) feature_caches: tether_features::FeatureCaches,
     pub store_config: StoreConfig,
     pub started: Instant,
     snapshot: RwLock<Option<Arc<Snapshot>>>,
@@ -61,11 +61,21 @@ pub struct DaemonState {
 }
 
 impl DaemonState {
+    /// What a feature is given: the paths, the caches, and this state's freshness and
+    /// dirty-file checks.
+    pub fn feature_context(&self) -> tether_features::FeatureContext<'_> {
+        tether_features::FeatureContext {
+            root: &self.paths.root,
+            folder: &self.paths.folder,
+            caches: &self.feature_caches,
+            graph_state: self,
+        }
+    }
+
     pub fn new(paths: DaemonPaths, store_config: StoreConfig) -> DaemonState {
         DaemonState {
             paths,
-            git_caches: Default::default(),
-            memory: Mutex::new(Default::default()),
+            feature_caches: Default::default(),
             store_config,
             started: Instant::now(),
             snapshot: RwLock::new(None),
@@ -215,7 +225,7 @@ impl DaemonState {
         let started = Instant::now();
         // One engine thread: the write runs beside rebuilds and queries on a small machine.
         let config = StoreConfig { max_threads: 1, ..self.store_config };
-        let memory = crate::memory_context::memory_graph(self, &snapshot);
+        let memory = tether_features::memory_graph(&self.feature_context(), &snapshot);
         let written = tether_store::write_fresh_database_with_memory(
             &self.paths.database,
             &snapshot.graph,
@@ -290,5 +300,15 @@ impl DaemonState {
             tether_git::freshness(&self.paths.root, snapshot.meta.head_commit.as_deref());
         *cached = Some((Instant::now(), freshness.clone()));
         freshness
+    }
+}
+
+impl tether_features::GraphState for DaemonState {
+    fn freshness(&self, snapshot: &Snapshot) -> Freshness {
+        DaemonState::freshness(self, snapshot)
+    }
+
+    fn dirty_files(&self, snapshot: &Snapshot) -> Vec<String> {
+        DaemonState::dirty_files(self, snapshot)
     }
 }

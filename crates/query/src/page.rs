@@ -81,6 +81,26 @@ impl Completeness {
             Completeness::LowerBound(causes) => causes.push(cause),
         }
     }
+
+    /// Files on disk that differ from the graph (`dirty`) make an answer about one of
+    /// `languages` a lower bound: callers may hide in them until the graph reflects them.
+    pub fn add_dirty_files(&mut self, dirty: &[String], languages: &[tether_model::Language]) {
+        const MAX_EXAMPLES: usize = 3;
+        let relevant: Vec<&String> = dirty
+            .iter()
+            .filter(|path| {
+                tether_model::Language::from_path(path)
+                    .is_some_and(|language| languages.contains(&language))
+            })
+            .collect();
+        if relevant.is_empty() {
+            return;
+        }
+        self.add_cause(CompletenessCause::DirtyFiles {
+            count: relevant.len(),
+            examples: relevant.into_iter().take(MAX_EXAMPLES).cloned().collect(),
+        });
+    }
 }
 
 /// Why an answer may be missing items.

@@ -5,16 +5,16 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
+use crate::FeatureError;
 use tether_git::{aggregate_ownership, BlameLine, DiffScope, GitError};
 use tether_model::Deadline;
-use tether_protocol::rpc::RpcError;
 use tether_protocol::wire;
 use tether_query::{BlastOptions, Snapshot};
 
+use crate::cancelled;
 use crate::changes::{changed_symbols, ChangeKind, SideFactsCache};
-use crate::handlers::cancelled;
-use crate::params::repository_path;
-use crate::state::DaemonState;
+use crate::repository_paths::repository_path;
+use crate::FeatureContext;
 
 /// The largest file `ownership --path` counts the lines of (a larger one is refused).
 const MAX_OWNERSHIP_FILE_BYTES: u64 = 64 * 1024 * 1024;
@@ -40,12 +40,12 @@ pub enum OwnershipSubject {
 }
 
 pub fn ownership(
-    state: &DaemonState,
+    state: &FeatureContext,
     snapshot: &Snapshot,
     subject: OwnershipSubject,
     extra_bots: &[String],
     deadline: Deadline,
-) -> Result<wire::OwnershipAnswer, RpcError> {
+) -> Result<wire::OwnershipAnswer, FeatureError> {
     let (path, start, end, subject_wire) = match subject {
         OwnershipSubject::Symbol(index) => {
             let symbol = snapshot.symbol(index);
@@ -57,8 +57,8 @@ pub fn ownership(
             )
         }
         OwnershipSubject::File(path) => {
-            let path = repository_path(&state.paths.root, &path, true)?;
-            let lines = count_lines(&state.paths.root.join(&path))?;
+            let path = repository_path(state.root, &path, true)?;
+            let lines = count_lines(&state.root.join(&path))?;
             (path.clone(), 1, lines.max(1), wire::SymbolOrFile::File { path })
         }
     };
@@ -74,7 +74,7 @@ pub fn ownership(
             &freshness,
         )
     };
-    let Some(repository) = tether_git::discover(&state.paths.root) else {
+    let Some(repository) = tether_git::discover(state.root) else {
         return Ok(answer(
             Some("not a git repository: nobody to blame".into()),
             Default::default(),
@@ -83,7 +83,7 @@ pub fn ownership(
     let head = repository.head().ok().and_then(|head| head.commit);
     let lines = {
         let mut cache =
-            state.git_caches.blame.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            state.caches.git.blame.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         if cache.head != head {
             cache.head = head.clone();
             cache.entries.clear();
@@ -95,7 +95,7 @@ pub fn ownership(
         None => match repository.blame(&path, start, end, deadline) {
             Ok(lines) => {
                 let mut cache =
-                    state.git_caches.blame.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                    state.caches.git.blame.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
                 cache.entries.insert((path.clone(), start, end), lines.clone());
                 lines
             }
@@ -117,16 +117,16 @@ pub fn ownership(
 }
 
 pub fn changes(
-    state: &DaemonState,
+    state: &FeatureContext,
     snapshot: &Snapshot,
     params: &tether_protocol::ChangesParams,
     options: BlastOptions,
-) -> Result<wire::ChangesAnswer, RpcError> {
+) -> Result<wire::ChangesAnswer, FeatureError> {
     let include_whitespace = params.include_whitespace;
     let (scope_name, base, range) =
         (params.scope.as_deref(), params.base.as_deref(), params.range.as_deref());
     let freshness = state.freshness(snapshot);
-    let Some(repository) = tether_git::discover(&state.paths.root) else {
+    let Some(repository) = tether_git::discover(state.root) else {
         return Ok(wire::ChangesAnswer::NotARepository {
             changed: Vec::new(),
             note: "not a git repository: no diff to map".to_string(),
@@ -135,9 +135,7 @@ pub fn changes(
     };
     // User revisions become checked object ids before git sees them as revisions.
     let revision = |text: &str| {
-        repository
-            .resolve_revision(text)
-            .map_err(|error| RpcError::invalid_params(error.to_string()))
+        repository.resolve_revision(text).map_err(|error| FeatureError::refused(error.to_string()))
     };
     let scope = match (scope_name, base, range) {
         (_, Some(base), _) => DiffScope::Base(revision(base)?),
@@ -145,26 +143,26 @@ pub fn changes(
             Some((from, to)) if !from.is_empty() && !to.is_empty() && !to.starts_with('.') => {
                 DiffScope::Range(revision(from)?, revision(to)?)
             }
-            _ => return Err(RpcError::invalid_params("\"range\" must be A..B")),
+            _ => return Err(FeatureError::refused("\"range\" must be A..B")),
         },
         (None | Some("all"), None, None) => DiffScope::All,
         (Some("unstaged"), None, None) => DiffScope::Unstaged,
         (Some("staged"), None, None) => DiffScope::Staged,
         (Some(other), None, None) => {
-            return Err(RpcError::invalid_params(format!(
+            return Err(FeatureError::refused(format!(
                 "unknown scope {other:?}; use unstaged, staged, all, or pass base or range"
             )))
         }
     };
     let git_error = |error: GitError| match error {
         GitError::Cancelled { .. } => cancelled(tether_model::Cancelled),
-        error => RpcError::invalid_params(format!("git could not diff that scope: {error}")),
+        error => FeatureError::refused(format!("git could not diff that scope: {error}")),
     };
     let sides = repository.diff_sides(&scope).map_err(git_error)?;
     let diffs = repository.diff(&scope, include_whitespace, options.deadline).map_err(git_error)?;
     let changed = {
         let mut cache =
-            state.git_caches.side_facts.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            state.caches.git.side_facts.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         changed_symbols(&repository, snapshot, &diffs, &sides, &mut cache, options.deadline)
             .map_err(git_error)?
     };
@@ -186,7 +184,7 @@ pub fn changes(
         seeds.iter().map(|seed| snapshot.symbol(*seed).language).collect();
     languages.sort();
     languages.dedup();
-    crate::dirty_files::weaken(&mut blast.completeness, &state.dirty_files(snapshot), &languages);
+    blast.completeness.add_dirty_files(&state.dirty_files(snapshot), &languages);
     Ok(tether_protocol::changes_answer(
         snapshot,
         changed_rows(&changed),
@@ -197,9 +195,9 @@ pub fn changes(
 }
 
 /// The number of lines of a regular file, read in bounded chunks.
-fn count_lines(path: &std::path::Path) -> Result<u32, RpcError> {
+fn count_lines(path: &std::path::Path) -> Result<u32, FeatureError> {
     use std::io::Read;
-    let refuse = |why: String| RpcError::invalid_params(format!("{}: {why}", path.display()));
+    let refuse = |why: String| FeatureError::refused(format!("{}: {why}", path.display()));
     let file = std::fs::File::open(path).map_err(|error| refuse(error.to_string()))?;
     let length = file.metadata().map_err(|error| refuse(error.to_string()))?.len();
     if length > MAX_OWNERSHIP_FILE_BYTES {

@@ -6,17 +6,17 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::FeatureError;
 use tether_git::{Repository, Revision};
 use tether_memory::{Entry, EntryProblem, TetherKind};
 use tether_model::Deadline;
 use tether_model::SymbolKind;
-use tether_protocol::rpc::RpcError;
 use tether_protocol::wire;
 use tether_query::{Snapshot, SymbolIndex};
 
 use crate::changes::module_name_of;
 use crate::pin_tethers::{name_inside_module, PinTether};
-use crate::state::DaemonState;
+use crate::FeatureContext;
 
 /// The entries as last loaded.
 #[derive(Default)]
@@ -156,13 +156,13 @@ impl MemoryCache {
 
 /// HEAD's history with renames, extended from the cached one when HEAD moved forward.
 fn history(
-    state: &DaemonState,
+    state: &FeatureContext,
     repository: &Repository,
     head: &str,
     deadline: Deadline,
 ) -> Arc<History> {
     let cached =
-        state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).history.clone();
+        state.caches.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).history.clone();
     let history = match cached {
         Some((cached_head, history)) if cached_head == head => return history,
         Some((cached_head, history)) if is_ancestor_id(repository, &cached_head, head) => {
@@ -176,7 +176,7 @@ fn history(
         _ => History::new(repository.history_with_renames(None, deadline).unwrap_or_default()),
     };
     let history = Arc::new(history);
-    state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).history =
+    state.caches.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).history =
         Some((head.to_string(), Arc::clone(&history)));
     history
 }
@@ -193,15 +193,15 @@ fn is_ancestor_id(repository: &Repository, ancestor: &str, descendant: &str) -> 
 /// when the deadline passed before every pin was mapped (the pins mapped so far stay cached,
 /// so the next call goes on from there).
 pub fn memory_index(
-    state: &DaemonState,
+    state: &FeatureContext,
     repository: &Repository,
     snapshot: &Snapshot,
     head: &Option<String>,
     deadline: Deadline,
 ) -> Option<Arc<MemoryIndex>> {
     let (loaded, signature, cached) = {
-        let mut cache = state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let loaded = cache.current(&state.paths.root, head.clone());
+        let mut cache = state.caches.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let loaded = cache.current(state.root, head.clone());
         let signature = cache.signature.clone().unwrap_or_default();
         (
             loaded,
@@ -243,7 +243,7 @@ pub fn memory_index(
         }
     }
     let index = Arc::new(MemoryIndex { loaded, by_path });
-    state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).index =
+    state.caches.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).index =
         Some((signature, Arc::clone(&index)));
     Some(index)
 }
@@ -257,13 +257,13 @@ pub enum ContextSubject {
 /// `context`: every entry tethered to a symbol or file, oldest first, with the tip, staleness
 /// and needs-recheck verdicts.
 pub fn context(
-    state: &DaemonState,
+    state: &FeatureContext,
     snapshot: &Snapshot,
     subject: ContextSubject,
     deadline: Deadline,
-) -> Result<wire::ContextAnswer, RpcError> {
+) -> Result<wire::ContextAnswer, FeatureError> {
     let freshness = tether_protocol::freshness_wire(&state.freshness(snapshot));
-    let repository = tether_git::discover(&state.paths.root);
+    let repository = tether_git::discover(state.root);
     let head = repository
         .as_ref()
         .and_then(|repository| repository.head().ok())
@@ -299,7 +299,7 @@ pub fn context(
         });
     };
     let index = memory_index(state, &repository, snapshot, &head, deadline)
-        .ok_or_else(|| crate::handlers::cancelled(tether_model::Cancelled))?;
+        .ok_or(FeatureError::Cancelled)?;
     let memory = &index.loaded;
     let mut best: HashMap<usize, (TetherKind, String)> = HashMap::new();
     for (position, tether, commit) in index.by_path.get(&path).into_iter().flatten() {
@@ -397,7 +397,7 @@ pub fn context(
 
 /// Commits after the pin that touched the subject (its current lines, or the file).
 fn staleness(
-    state: &DaemonState,
+    state: &FeatureContext,
     repository: &Repository,
     pin: &str,
     path: &str,
@@ -407,8 +407,13 @@ fn staleness(
 ) -> Arc<Vec<tether_git::CommitAuthor>> {
     let (start, end) = span.unwrap_or((0, 0));
     let key = (pin.to_string(), path.to_string(), start, end, head.clone());
-    if let Some(cached) =
-        state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).staleness.get(&key)
+    if let Some(cached) = state
+        .caches
+        .memory
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .staleness
+        .get(&key)
     {
         return Arc::clone(cached);
     }
@@ -420,6 +425,7 @@ fn staleness(
     .unwrap_or_default();
     let commits = Arc::new(commits);
     state
+        .caches
         .memory
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -431,36 +437,35 @@ fn staleness(
 /// `search_memory`: ranked lexical search over the entries (title above tags above body),
 /// filtered by type, status, and the entries tethered to a symbol or path.
 pub fn search_memory(
-    state: &DaemonState,
+    state: &FeatureContext,
     snapshot: &Snapshot,
     params: &tether_protocol::SearchMemoryParams,
     deadline: Deadline,
-) -> Result<wire::SearchMemoryAnswer, RpcError> {
+) -> Result<wire::SearchMemoryAnswer, FeatureError> {
     let (query, page) = (params.query.as_str(), params.page);
     let mut filters = tether_memory::SearchFilters::default();
     if let Some(entry_type) = &params.entry_type {
         filters.entry_types.push(
             tether_memory::EntryType::parse(entry_type)
-                .ok_or_else(|| RpcError::invalid_params(format!("unknown type {entry_type:?}")))?,
+                .ok_or_else(|| FeatureError::refused(format!("unknown type {entry_type:?}")))?,
         );
     }
     if let Some(status) = &params.status {
         filters.statuses.push(tether_memory::EntryStatus::parse(status).ok_or_else(|| {
-            RpcError::invalid_params(format!("unknown status {status:?}; use active or discarded"))
+            FeatureError::refused(format!("unknown status {status:?}; use active or discarded"))
         })?);
     }
     let tethered_to = match &params.tethered_to {
         Some(tether_protocol::Subject::Symbol(symbol)) => {
-            let index = snapshot.resolve_address(symbol).map_err(|error| {
-                let (message, data) = tether_protocol::address_error_json(&error);
-                RpcError::new(RpcError::SYMBOL_NOT_FOUND, message).with_data(data)
-            })?;
+            let index = snapshot.resolve_address(symbol).map_err(FeatureError::Address)?;
             Some(context(state, snapshot, ContextSubject::Symbol(index), deadline)?)
         }
         Some(tether_protocol::Subject::Path(path)) => Some(context(
             state,
             snapshot,
-            ContextSubject::File(crate::params::repository_path(&state.paths.root, path, false)?),
+            ContextSubject::File(crate::repository_paths::repository_path(
+                state.root, path, false,
+            )?),
             deadline,
         )?),
         None => None,
@@ -468,14 +473,15 @@ pub fn search_memory(
     if let Some(answer) = tethered_to {
         filters.allowed_ids = Some(answer.chain.into_iter().map(|entry| entry.id).collect());
     }
-    let repository_head = tether_git::discover(&state.paths.root)
+    let repository_head = tether_git::discover(state.root)
         .and_then(|repository| repository.head().ok())
         .and_then(|head| head.commit);
     let memory = state
+        .caches
         .memory
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .current(&state.paths.root, repository_head);
+        .current(state.root, repository_head);
     let found = tether_memory::search(&memory.entries, query, &filters);
     let total = found.len();
     let rows: Vec<wire::MemoryHit> = found
@@ -505,8 +511,8 @@ pub fn search_memory(
 
 /// The memory graph to store beside a snapshot's code graph: entries, their links, and their
 /// tethers resolved to the snapshot's symbols (`referenced` ones to the file's module).
-pub fn memory_graph(state: &DaemonState, snapshot: &Snapshot) -> tether_model::MemoryGraph {
-    let Some(repository) = tether_git::discover(&state.paths.root) else {
+pub fn memory_graph(state: &FeatureContext, snapshot: &Snapshot) -> tether_model::MemoryGraph {
+    let Some(repository) = tether_git::discover(state.root) else {
         return Default::default();
     };
     let head = repository.head().ok().and_then(|head| head.commit);

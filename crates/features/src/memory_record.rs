@@ -8,22 +8,22 @@ use std::collections::HashSet;
 use std::fs::OpenOptions;
 use std::path::Path;
 
+use crate::FeatureError;
 use tether_memory::{Entry, EntryStatus, EntryType, Pin};
-use tether_protocol::rpc::RpcError;
 
 use crate::record_journal::{self, RecordJournal};
-use crate::state::DaemonState;
+use crate::FeatureContext;
 
-fn refuse(message: impl Into<String>) -> RpcError {
-    RpcError::invalid_params(message)
+fn refuse(message: impl Into<String>) -> FeatureError {
+    FeatureError::refused(message)
 }
 
-fn internal(message: impl Into<String>) -> RpcError {
-    RpcError::new(RpcError::INTERNAL_ERROR, message)
+fn internal(message: impl Into<String>) -> FeatureError {
+    FeatureError::internal(message)
 }
 
 /// A repository-relative path that stays inside the repository, normalized; or why not.
-fn inside_repository(root: &Path, path: &str) -> Result<String, RpcError> {
+fn inside_repository(root: &Path, path: &str) -> Result<String, FeatureError> {
     if path.contains(['\n', '\r', '\0']) {
         return Err(refuse(format!("{path:?}: a path with a line break cannot be recorded")));
     }
@@ -49,7 +49,7 @@ fn inside_repository(root: &Path, path: &str) -> Result<String, RpcError> {
 
 /// `.memory` and the entry's type folder must be real folders (or not exist yet): a link
 /// there would make `record` write outside the repository.
-fn check_memory_folders(root: &Path, entry_path: &str) -> Result<(), RpcError> {
+fn check_memory_folders(root: &Path, entry_path: &str) -> Result<(), FeatureError> {
     let mut folder = root.to_path_buf();
     let parts: Vec<&str> = entry_path.split('/').collect();
     for part in &parts[..parts.len().saturating_sub(1)] {
@@ -69,7 +69,7 @@ fn check_memory_folders(root: &Path, entry_path: &str) -> Result<(), RpcError> {
 
 /// Every id an entry refers to must be valid and name an entry that exists (or, for
 /// `supersedes`, any existing entry but itself).
-fn check_references(entry: &Entry, existing_ids: &HashSet<String>) -> Result<(), RpcError> {
+fn check_references(entry: &Entry, existing_ids: &HashSet<String>) -> Result<(), FeatureError> {
     for (field, referenced) in entry.references() {
         tether_memory::validate_id(referenced)
             .map_err(|problem| refuse(format!("{field}: {problem}")))?;
@@ -86,7 +86,7 @@ fn check_references(entry: &Entry, existing_ids: &HashSet<String>) -> Result<(),
 }
 
 /// The entry's text with its one pin set to the files' commit.
-pub(crate) fn entry_text_pinned(journal: &RecordJournal, pin: &str) -> String {
+pub fn entry_text_pinned(journal: &RecordJournal, pin: &str) -> String {
     match tether_memory::parse_entry(&journal.entry_path, &journal.entry_text) {
         Ok((mut entry, _)) => {
             entry.pins = vec![Pin { commit: pin.to_string(), files: journal.files.clone() }];
@@ -113,7 +113,7 @@ struct RecordRequest {
 
 /// Checks what a record asks for (nothing is written yet): a known type, a one-line title,
 /// files or a commit, not both.
-fn read_request(params: tether_protocol::RecordParams) -> Result<RecordRequest, RpcError> {
+fn read_request(params: tether_protocol::RecordParams) -> Result<RecordRequest, FeatureError> {
     let entry_type = params.entry_type.ok_or_else(|| {
         refuse("missing \"type\" (plan, checkpoint, experiment, decision, todo, note, annotation)")
     })?;
@@ -143,13 +143,13 @@ fn read_request(params: tether_protocol::RecordParams) -> Result<RecordRequest, 
 
 /// Settles a record a crash interrupted (see `record_journal`), under the record lock. The
 /// daemon calls it at start; every `record` calls it first too.
-pub fn recover_interrupted_record(paths: &crate::DaemonPaths) -> Result<(), String> {
-    let root = paths.root.canonicalize().unwrap_or_else(|_| paths.root.clone());
+pub fn recover_interrupted_record(root: &Path, folder: &Path) -> Result<(), String> {
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let Some(repository) = tether_git::discover(&root) else { return Ok(()) };
-    if !record_journal::journal_path(&paths.folder).exists() {
+    if !record_journal::journal_path(folder).exists() {
         return Ok(());
     }
-    let lock_path = paths.lock.with_file_name("record.lock");
+    let lock_path = folder.join("record.lock");
     let lock = OpenOptions::new()
         .create(true)
         .truncate(false)
@@ -157,22 +157,22 @@ pub fn recover_interrupted_record(paths: &crate::DaemonPaths) -> Result<(), Stri
         .open(&lock_path)
         .map_err(|error| format!("cannot open {}: {error}", lock_path.display()))?;
     lock.lock().map_err(|error| format!("cannot lock {}: {error}", lock_path.display()))?;
-    record_journal::recover(&repository, &root, &paths.folder)
+    record_journal::recover(&repository, &root, folder)
         .map(|_| ())
         .map_err(|error| error.to_string())
 }
 
 pub fn record(
-    state: &DaemonState,
+    state: &FeatureContext,
     params: tether_protocol::RecordParams,
-) -> Result<tether_protocol::wire::RecordAnswer, RpcError> {
+) -> Result<tether_protocol::wire::RecordAnswer, FeatureError> {
     let request = read_request(params)?;
-    let root = state.paths.root.canonicalize().unwrap_or_else(|_| state.paths.root.clone());
+    let root = state.root.canonicalize().unwrap_or_else(|_| state.root.to_path_buf());
     let repository = tether_git::discover(&root)
         .ok_or_else(|| refuse("not a git repository: entries are committed to git"))?;
 
     // One record at a time, across processes; an interrupted one is settled first.
-    let lock_path = state.paths.lock.with_file_name("record.lock");
+    let lock_path = state.folder.join("record.lock");
     let lock = OpenOptions::new()
         .create(true)
         .truncate(false)
@@ -181,7 +181,7 @@ pub fn record(
         .map_err(|error| internal(format!("cannot open {}: {error}", lock_path.display())))?;
     lock.lock()
         .map_err(|error| internal(format!("cannot lock {}: {error}", lock_path.display())))?;
-    record_journal::recover(&repository, &root, &state.paths.folder)
+    record_journal::recover(&repository, &root, state.folder)
         .map_err(|error| internal(format!("settling an interrupted record failed: {error}")))?;
 
     let (existing_files, _) = crate::memory_context::memory_files(&root);
@@ -280,14 +280,14 @@ pub fn record(
         entry_path: entry_path.clone(),
         entry_text: tether_memory::render_entry(&entry),
     };
-    record_journal::write(&state.paths.folder, &journal)
+    record_journal::write(state.folder, &journal)
         .map_err(|error| internal(format!("cannot write the record journal: {error}")))?;
     let outcome = commit_entry(&repository, &root, &journal);
     // A failed record is rolled back; when even that fails, the journal stays for the next
     // record (or daemon start) to settle.
     let settled = outcome.is_ok() || record_journal::roll_back(&repository, &root, &journal).map_err(|error| tracing::warn!(%error, "an interrupted record's roll back waits for a retry")).is_ok();
     if settled {
-        let _ = record_journal::remove(&state.paths.folder);
+        let _ = record_journal::remove(state.folder);
     }
     let (pin_commit, entry_commit) = outcome?;
     Ok(tether_protocol::wire::RecordAnswer {
@@ -307,7 +307,7 @@ fn commit_entry(
     repository: &tether_git::Repository,
     root: &Path,
     journal: &RecordJournal,
-) -> Result<(Option<String>, String), RpcError> {
+) -> Result<(Option<String>, String), FeatureError> {
     let (pin, text) = if journal.files.is_empty() {
         let pin = tether_memory::parse_entry(&journal.entry_path, &journal.entry_text)
             .ok()

@@ -77,13 +77,13 @@ impl RecordJournal {
 }
 
 /// Where the journal lives: beside the daemon's lock.
-pub(crate) fn journal_path(folder: &Path) -> PathBuf {
+pub fn journal_path(folder: &Path) -> PathBuf {
     folder.join("record.journal")
 }
 
 /// Writes a file by writing a sibling temporary file and renaming it over the path, so a
 /// reader sees the old text or the new one, never a torn one.
-pub(crate) fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     use std::io::Write;
     let temporary = path.with_file_name(format!(
         ".{}.tmp-{}",
@@ -97,12 +97,12 @@ pub(crate) fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     std::fs::rename(&temporary, path)
 }
 
-pub(crate) fn write(folder: &Path, journal: &RecordJournal) -> std::io::Result<()> {
+pub fn write(folder: &Path, journal: &RecordJournal) -> std::io::Result<()> {
     std::fs::create_dir_all(folder)?;
     write_atomically(&journal_path(folder), &journal.render())
 }
 
-pub(crate) fn remove(folder: &Path) -> std::io::Result<()> {
+pub fn remove(folder: &Path) -> std::io::Result<()> {
     match std::fs::remove_file(journal_path(folder)) {
         Err(error) if error.kind() != std::io::ErrorKind::NotFound => Err(error),
         _ => Ok(()),
@@ -141,11 +141,7 @@ fn commit_made_after(
 
 /// Settles a journal left by an interrupted record (see the module's doc). The caller holds
 /// the record lock.
-pub(crate) fn recover(
-    repository: &Repository,
-    root: &Path,
-    folder: &Path,
-) -> std::io::Result<Recovery> {
+pub fn recover(repository: &Repository, root: &Path, folder: &Path) -> std::io::Result<Recovery> {
     let path = journal_path(folder);
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
@@ -191,7 +187,7 @@ pub(crate) fn recover(
 }
 
 /// Writes the entry (if it is not there yet) and commits it alone.
-pub(crate) fn finish_entry(
+pub fn finish_entry(
     repository: &Repository,
     root: &Path,
     journal: &RecordJournal,
@@ -212,7 +208,7 @@ pub(crate) fn finish_entry(
 
 /// Writes a file that must not exist yet, atomically: a temporary file hard-linked into
 /// place (which fails if something is there), then removed.
-pub(crate) fn write_new_file(path: &Path, text: &str) -> std::io::Result<()> {
+pub fn write_new_file(path: &Path, text: &str) -> std::io::Result<()> {
     let temporary = path.with_file_name(format!(
         ".{}.tmp-{}",
         path.file_name().and_then(|name| name.to_str()).unwrap_or("entry"),
@@ -227,7 +223,7 @@ pub(crate) fn write_new_file(path: &Path, text: &str) -> std::io::Result<()> {
 /// Unstages what the record staged and removes an entry file it wrote but did not commit.
 /// An error (git's index locked by a git that was killed) leaves the rest for a retry: the
 /// caller keeps the journal.
-pub(crate) fn roll_back(
+pub fn roll_back(
     repository: &Repository,
     root: &Path,
     journal: &RecordJournal,

@@ -253,7 +253,7 @@ fn innermost(facts: &FileFacts, line: u32) -> Option<&Symbol> {
 }
 
 /// The module name the index gave a file, or one derived from its path for a new file.
-pub(crate) fn module_name_of(snapshot: &Snapshot, path: &str) -> String {
+pub fn module_name_of(snapshot: &Snapshot, path: &str) -> String {
     let indexed = snapshot
         .symbols_in_file(path)
         .iter()

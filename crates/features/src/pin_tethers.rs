@@ -16,7 +16,7 @@ use tether_model::{Cancelled, Deadline, SymbolKind};
 use tether_query::Snapshot;
 
 use crate::changes::{changed_symbols_in_texts, module_name_of};
-use crate::state::DaemonState;
+use crate::FeatureContext;
 
 /// What one pin tethers: a symbol of a file (by its name inside its module), or the file.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -43,23 +43,24 @@ fn store_path(folder: &Path) -> std::path::PathBuf {
 
 /// A qualified name without its module's prefix (`pkg.mod.Class.method` → `Class.method`,
 /// `krate::m::Type::f` → `Type::f`); `None` when it is not inside that module.
-pub(crate) fn name_inside_module<'a>(qualified_name: &'a str, module: &str) -> Option<&'a str> {
+pub fn name_inside_module<'a>(qualified_name: &'a str, module: &str) -> Option<&'a str> {
     qualified_name.strip_prefix(module).map(|rest| rest.trim_start_matches(['.', ':']))
 }
 
 /// Makes sure every pin is mapped (from memory, the persisted file, or git). `Err` when the
 /// deadline passed first; the pins mapped so far are kept, so the next call goes on.
-pub(crate) fn ensure_mapped(
-    state: &DaemonState,
+pub fn ensure_mapped(
+    state: &FeatureContext,
     repository: &Repository,
     snapshot: &Snapshot,
     pins: &[(Revision, Vec<String>)],
     deadline: Deadline,
 ) -> Result<(), Cancelled> {
     let unmapped: Vec<&(Revision, Vec<String>)> = {
-        let mut memory = state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut memory =
+            state.caches.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         if !memory.pin_tethers_loaded {
-            memory.pin_tethers.extend(read_store(&store_path(&state.paths.folder)));
+            memory.pin_tethers.extend(read_store(&store_path(state.folder)));
             memory.pin_tethers_loaded = true;
         }
         let mut seen = std::collections::HashSet::new();
@@ -73,8 +74,9 @@ pub(crate) fn ensure_mapped(
     for batch in unmapped.chunks(PINS_PER_BATCH) {
         deadline.check()?;
         let mapped = map_batch(repository, snapshot, batch, deadline)?;
-        append_to_store(&store_path(&state.paths.folder), &mapped);
-        let mut memory = state.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        append_to_store(&store_path(state.folder), &mapped);
+        let mut memory =
+            state.caches.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         memory
             .pin_tethers
             .extend(mapped.into_iter().map(|(key, tethers)| (key, Arc::new(tethers))));
@@ -83,12 +85,13 @@ pub(crate) fn ensure_mapped(
 }
 
 /// The tethers of a mapped pin.
-pub(crate) fn tethers_of(
-    state: &DaemonState,
+pub fn tethers_of(
+    state: &FeatureContext,
     commit: &Revision,
     files: &[String],
 ) -> Option<Arc<Vec<PinTether>>> {
     state
+        .caches
         .memory
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())

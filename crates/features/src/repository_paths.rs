@@ -3,19 +3,19 @@
 
 use std::path::{Component, Path};
 
-use tether_protocol::rpc::RpcError;
+use crate::FeatureError;
 
 /// A path named by a request, as a repository-relative `/`-separated path. Relative paths are
 /// taken from the repository root; absolute ones must lie inside it. `..` may not climb out,
 /// and a path that exists must resolve (through links) inside the root. With `must_be_file`,
 /// it must exist and be a regular file (not a FIFO, a device or a folder).
-pub(crate) fn repository_path(
+pub fn repository_path(
     root: &Path,
     path: &str,
     must_be_file: bool,
-) -> Result<String, RpcError> {
+) -> Result<String, FeatureError> {
     let refuse = |why: &str| {
-        RpcError::invalid_params(format!(
+        FeatureError::refused(format!(
             "{path:?} {why}; paths name files of this repository, relative to its root"
         ))
     };
@@ -96,7 +96,7 @@ mod tests {
         assert_eq!(unsafe { libc::mkfifo(fifo_name.as_ptr(), 0o600) }, 0);
 
         let ok = |path: &str, file: bool| {
-            repository_path(&root, path, file).map_err(|error| error.message)
+            repository_path(&root, path, file).map_err(|error| error.to_string())
         };
         assert_eq!(ok("src/a.py", true), Ok("src/a.py".to_string()));
         assert_eq!(ok("./src/../src/a.py", true), Ok("src/a.py".to_string()));
