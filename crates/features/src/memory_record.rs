@@ -1,8 +1,9 @@
 //! `record`: writing a new memory entry, committed to git and pinned. It runs in three steps:
-//! check everything (nothing is written on a refusal), journal what is about to happen, then
-//! the git steps (commit the files: the pin; write the entry; commit it). Records are
-//! serialized by a lock across processes, and a record interrupted by a crash is settled by
-//! the next one, or by the daemon at start (`record_journal`).
+//! check everything (`read_request`, pure; `prepare_entry`, against the repository; nothing
+//! is written on a refusal), journal what is about to happen, then the git steps (commit the
+//! files: the pin; write the entry; commit it: `journal_and_commit`). Records are serialized
+//! by a lock across processes, and a record interrupted by a crash is settled by the next
+//! one, or by the daemon at start (`record_journal`).
 
 use std::collections::HashSet;
 use std::fs::OpenOptions;
@@ -162,6 +163,9 @@ pub fn recover_interrupted_record(root: &Path, folder: &Path) -> Result<(), Stri
         .map_err(|error| error.to_string())
 }
 
+/// `record`: check the request (`read_request`), take the record lock and settle an
+/// interrupted record, check the entry against the repository (`prepare_entry`: nothing is
+/// written on a refusal), then journal and commit it (`journal_and_commit`).
 pub fn record(
     state: &FeatureContext,
     params: tether_protocol::RecordParams,
@@ -170,9 +174,29 @@ pub fn record(
     let root = state.root.canonicalize().unwrap_or_else(|_| state.root.to_path_buf());
     let repository = tether_git::discover(&root)
         .ok_or_else(|| refuse("not a git repository: entries are committed to git"))?;
+    let _lock = lock_records(state.folder, &repository, &root)?;
+    let prepared = prepare_entry(&request, &repository, &root)?;
+    let (pin_commit, entry_commit) =
+        journal_and_commit(state.folder, &repository, &root, &request, &prepared)?;
+    Ok(tether_protocol::wire::RecordAnswer {
+        id: prepared.entry.id,
+        file: prepared.entry.path,
+        pinned_commit: pin_commit,
+        pinned_files: prepared.pin_files,
+        entry_commit,
+        next: "context {\"symbol\": ...} on a symbol those files define shows this entry"
+            .to_string(),
+    })
+}
 
-    // One record at a time, across processes; an interrupted one is settled first.
-    let lock_path = state.folder.join("record.lock");
+/// One record at a time, across processes (the lock is held while the file stays open); an
+/// interrupted record is settled first.
+fn lock_records(
+    folder: &Path,
+    repository: &tether_git::Repository,
+    root: &Path,
+) -> Result<std::fs::File, FeatureError> {
+    let lock_path = folder.join("record.lock");
     let lock = OpenOptions::new()
         .create(true)
         .truncate(false)
@@ -181,10 +205,29 @@ pub fn record(
         .map_err(|error| internal(format!("cannot open {}: {error}", lock_path.display())))?;
     lock.lock()
         .map_err(|error| internal(format!("cannot lock {}: {error}", lock_path.display())))?;
-    record_journal::recover(&repository, &root, state.folder)
+    record_journal::recover(repository, root, folder)
         .map_err(|error| internal(format!("settling an interrupted record failed: {error}")))?;
+    Ok(lock)
+}
 
-    let (existing_files, _) = crate::memory_context::memory_files(&root);
+/// An entry checked against the repository, ready to be journaled.
+struct PreparedEntry {
+    entry: Entry,
+    /// The files to commit now (the pin), repository-relative.
+    files: Vec<String>,
+    /// The files the pin names: those committed now, or those of the pinned commit.
+    pin_files: Vec<String>,
+}
+
+/// The entry a request makes, checked against what the repository holds: a free id, files
+/// with changes, a commit that exists, links to entries that exist, folders that are not
+/// links, an entry that loads back.
+fn prepare_entry(
+    request: &RecordRequest,
+    repository: &tether_git::Repository,
+    root: &Path,
+) -> Result<PreparedEntry, FeatureError> {
+    let (existing_files, _) = crate::memory_context::memory_files(root);
     let existing = tether_memory::load_entries(&existing_files);
     let existing_ids: HashSet<String> =
         existing.entries.iter().map(|entry| entry.id.clone()).collect();
@@ -201,28 +244,7 @@ pub fn record(
             tether_memory::unique_id(&tether_memory::slugify_title(&request.title), &existing_ids)
         }
     };
-    let files = request
-        .files
-        .iter()
-        .map(|file| inside_repository(&root, file))
-        .collect::<Result<Vec<_>, _>>()?;
-    if !files.is_empty() {
-        let changed =
-            repository.changed_paths(&files).map_err(|error| internal(error.to_string()))?;
-        let unchanged: Vec<&String> = files
-            .iter()
-            .filter(|file| {
-                !changed
-                    .iter()
-                    .any(|changed| changed == *file || changed.starts_with(&format!("{file}/")))
-            })
-            .collect();
-        if !unchanged.is_empty() {
-            return Err(refuse(format!(
-                "nothing to commit in {unchanged:?}: files must have changes"
-            )));
-        }
-    }
+    let files = files_with_changes(request, repository, root)?;
     let pinned_commit = match &request.commit {
         Some(commit) => Some(
             repository
@@ -232,13 +254,13 @@ pub fn record(
         None => None,
     };
     let pin_files = match &pinned_commit {
-        Some(commit) => repository_files_of(&repository, commit),
+        Some(commit) => repository_files_of(repository, commit),
         None => files.clone(),
     };
     let now = timestamp();
     let entry_path = tether_memory::entry_file_path(request.entry_type, &id);
     let entry = Entry {
-        id: id.clone(),
+        id,
         entry_type: request.entry_type,
         title: request.title.clone(),
         status: EntryStatus::Active,
@@ -258,7 +280,7 @@ pub fn record(
         path: entry_path.clone(),
     };
     check_references(&entry, &existing_ids)?;
-    check_memory_folders(&root, &entry_path)?;
+    check_memory_folders(root, &entry_path)?;
     if root.join(&entry_path).exists() {
         return Err(refuse(format!("{entry_path} exists already")));
     }
@@ -268,37 +290,70 @@ pub fn record(
     {
         return Err(refuse(format!("the entry would not load back: {problem}")));
     }
+    Ok(PreparedEntry { entry, files, pin_files })
+}
 
-    // Everything is valid: journal, then the git steps.
+/// The request's files, inside the repository, each with changes to commit.
+fn files_with_changes(
+    request: &RecordRequest,
+    repository: &tether_git::Repository,
+    root: &Path,
+) -> Result<Vec<String>, FeatureError> {
+    let files = request
+        .files
+        .iter()
+        .map(|file| inside_repository(root, file))
+        .collect::<Result<Vec<_>, _>>()?;
+    if files.is_empty() {
+        return Ok(files);
+    }
+    let changed = repository.changed_paths(&files).map_err(|error| internal(error.to_string()))?;
+    let unchanged: Vec<&String> = files
+        .iter()
+        .filter(|file| {
+            !changed
+                .iter()
+                .any(|changed| changed == *file || changed.starts_with(&format!("{file}/")))
+        })
+        .collect();
+    if !unchanged.is_empty() {
+        return Err(refuse(format!("nothing to commit in {unchanged:?}: files must have changes")));
+    }
+    Ok(files)
+}
+
+/// Journals the record, then runs its git steps; a failed record is rolled back (when even
+/// that fails, the journal stays for the next record, or the daemon's start, to settle).
+/// Returns (pin, entry commit).
+fn journal_and_commit(
+    folder: &Path,
+    repository: &tether_git::Repository,
+    root: &Path,
+    request: &RecordRequest,
+    prepared: &PreparedEntry,
+) -> Result<(Option<String>, String), FeatureError> {
     let staged_before = repository.staged_paths().map_err(|error| internal(error.to_string()))?;
+    let files = &prepared.files;
     let journal = RecordJournal {
         head_before: repository.resolve_commit("HEAD"),
         staged_by_us: files.iter().filter(|file| !staged_before.contains(file)).cloned().collect(),
         files: files.clone(),
         files_message: format!("{}: {}", request.entry_type.as_str(), request.title),
         entry_message: format!("memory: {}: {}", request.entry_type.as_str(), request.title),
-        entry_path: entry_path.clone(),
-        entry_text: tether_memory::render_entry(&entry),
+        entry_path: prepared.entry.path.clone(),
+        entry_text: tether_memory::render_entry(&prepared.entry),
     };
-    record_journal::write(state.folder, &journal)
+    record_journal::write(folder, &journal)
         .map_err(|error| internal(format!("cannot write the record journal: {error}")))?;
-    let outcome = commit_entry(&repository, &root, &journal);
-    // A failed record is rolled back; when even that fails, the journal stays for the next
-    // record (or daemon start) to settle.
-    let settled = outcome.is_ok() || record_journal::roll_back(&repository, &root, &journal).map_err(|error| tracing::warn!(%error, "an interrupted record's roll back waits for a retry")).is_ok();
+    let outcome = commit_entry(repository, root, &journal);
+    let settled = outcome.is_ok()
+        || record_journal::roll_back(repository, root, &journal)
+            .map_err(|error| tracing::warn!(%error, "an interrupted record's roll back waits for a retry"))
+            .is_ok();
     if settled {
-        let _ = record_journal::remove(state.folder);
+        let _ = record_journal::remove(folder);
     }
-    let (pin_commit, entry_commit) = outcome?;
-    Ok(tether_protocol::wire::RecordAnswer {
-        id,
-        file: entry_path,
-        pinned_commit: pin_commit,
-        pinned_files: pin_files,
-        entry_commit,
-        next: "context {\"symbol\": ...} on a symbol those files define shows this entry"
-            .to_string(),
-    })
+    outcome
 }
 
 /// The git steps of a journaled record: the files' commit (the pin), then the entry written
