@@ -5,8 +5,10 @@
 use std::fmt::Write;
 
 use tether_protocol::wire::{
-    AffectedTest, Answer, BlastAnswer, CensusCounts, ChangesAnswer, Completeness,
-    CompletenessCause, ContextAnswer, Freshness, Recheck, StatusAnswer, SymbolOrFile,
+    AffectedTest, Answer, BlastAnswer, CensusCounts, ChangedSymbol, ChangesAnswer, Completeness,
+    CompletenessCause, ContextAnswer, CoverageImportAnswer, Freshness, LookupAnswer,
+    NeighboursAnswer, OwnershipAnswer, Recheck, RecordAnswer, SearchMemoryAnswer, StatusAnswer,
+    SymbolOrFile,
 };
 use tether_protocol::{Method, Value};
 
@@ -29,76 +31,13 @@ fn typed_answer_text(method: &str, answer: &Answer) -> String {
             Footer::of_blast(blast)
         }
         Answer::Changes(ChangesAnswer::Diff { changed, files_changed, blast }) => {
-            let _ = writeln!(out, "{files_changed} files changed; changed symbols:");
-            for symbol in changed {
-                let renamed = symbol
-                    .renamed_from
-                    .as_ref()
-                    .map(|from| format!(" (file renamed from {from})"))
-                    .unwrap_or_default();
-                let _ = writeln!(
-                    out,
-                    "  {:<8} {}  {}:{}{renamed}",
-                    symbol.change, symbol.qualified_name, symbol.path, symbol.line
-                );
-            }
-            let _ = writeln!(out, "impact: {} dependents, {} break", blast.total, blast.breaks);
-            for item in &blast.items {
-                let _ = writeln!(
-                    out,
-                    "  {:<6} d{} {:.2}  {}  {}",
-                    item.severity,
-                    item.distance,
-                    item.confidence,
-                    item.symbol.qualified_name,
-                    item.site
-                );
-            }
-            let tests: Vec<&str> = blast
-                .tests_affected
-                .iter()
-                .map(|test| test.symbol.qualified_name.as_str())
-                .collect();
-            let tests = if tests.is_empty() { "none found".to_string() } else { tests.join(", ") };
-            let _ = writeln!(out, "tests affected: {tests}");
-            Footer::of_blast(blast)
+            changes_text(&mut out, changed, *files_changed, blast)
         }
         Answer::Changes(ChangesAnswer::NotARepository { note, freshness, .. }) => {
             let _ = writeln!(out, "note: {note}");
             Footer { freshness: Some(freshness), ..Footer::default() }
         }
-        Answer::Ownership(ownership) => {
-            let _ =
-                writeln!(out, "ownership of {} ({} lines)", ownership.range, ownership.total_lines);
-            for owner in &ownership.owners {
-                let commit = &owner.latest.commit[..owner.latest.commit.len().min(10)];
-                let _ = writeln!(
-                    out,
-                    "  {:<24} {:>5} lines {:>5.1}%  {} commits  latest {commit} {}",
-                    format!("{} <{}>", owner.author, owner.email),
-                    owner.lines,
-                    owner.share * 100.0,
-                    owner.commits,
-                    owner.latest.summary
-                );
-            }
-            if ownership.excluded_bot_lines > 0 {
-                let _ = writeln!(
-                    out,
-                    "  ({} lines by bots left out: {})",
-                    ownership.excluded_bot_lines,
-                    json_list(&ownership.excluded_bots)
-                );
-            }
-            if let Some(note) = &ownership.note {
-                let _ = writeln!(out, "note: {note}");
-            }
-            Footer {
-                freshness: Some(&ownership.freshness),
-                next: Some(&ownership.next),
-                ..Footer::default()
-            }
-        }
+        Answer::Ownership(ownership) => ownership_text(&mut out, ownership),
         Answer::Context(context) => {
             context_text(&mut out, context);
             Footer {
@@ -107,77 +46,10 @@ fn typed_answer_text(method: &str, answer: &Answer) -> String {
                 ..Footer::default()
             }
         }
-        Answer::SearchMemory(search) => {
-            let _ = writeln!(out, "{} entries match", search.total);
-            for entry in &search.items {
-                let _ = writeln!(
-                    out,
-                    "  {:.1}  {} {:<10} {}  {}",
-                    f64::from(entry.score),
-                    entry.created_at.as_deref().unwrap_or(""),
-                    entry.entry_type,
-                    entry.title,
-                    entry.file
-                );
-            }
-            Footer {
-                next_cursor: search.next_cursor.as_deref(),
-                freshness: Some(&search.freshness),
-                next: Some(&search.next),
-                ..Footer::default()
-            }
-        }
-        Answer::CoverageImport(imported) => {
-            let _ = writeln!(
-                out,
-                "runtime evidence: {} files, {} executed lines, {} test contexts, recorded at {}",
-                imported.files,
-                imported.lines,
-                imported.contexts,
-                imported.commit.as_deref().unwrap_or("no commit")
-            );
-            if imported.files_outside_the_repository > 0 {
-                let _ = writeln!(
-                    out,
-                    "  {} measured files are not in this repository (left out)",
-                    imported.files_outside_the_repository
-                );
-            }
-            Footer { next: Some(&imported.next), ..Footer::default() }
-        }
-        Answer::Record(record) => {
-            let _ = writeln!(out, "recorded {} in {}", record.id, record.file);
-            if let Some(commit) = &record.pinned_commit {
-                let _ = writeln!(out, "  pinned to {commit} ({})", json_list(&record.pinned_files));
-            }
-            Footer { next: Some(&record.next), ..Footer::default() }
-        }
-        Answer::Neighbours(neighbours) => {
-            let subject = &neighbours.subject;
-            let _ = writeln!(
-                out,
-                "{method} of {} ({}, {}:{}): {}",
-                subject.qualified_name, subject.kind, subject.path, subject.line, neighbours.total
-            );
-            for item in &neighbours.items {
-                let direction = if method == "imports" {
-                    format!(" ({})", item.direction)
-                } else {
-                    String::new()
-                };
-                let _ = writeln!(
-                    out,
-                    "  {}  {}  {:.2} {}{direction}",
-                    item.symbol.qualified_name, item.site, item.confidence, item.rule
-                );
-            }
-            Footer {
-                next_cursor: neighbours.next_cursor.as_deref(),
-                completeness: Some(&neighbours.completeness),
-                freshness: Some(&neighbours.freshness),
-                next: Some(&neighbours.next),
-            }
-        }
+        Answer::SearchMemory(search) => search_memory_text(&mut out, search),
+        Answer::CoverageImport(imported) => coverage_import_text(&mut out, imported),
+        Answer::Record(record) => record_text(&mut out, record),
+        Answer::Neighbours(neighbours) => neighbours_text(&mut out, method, neighbours),
         Answer::Census(census) => {
             let _ = writeln!(out, "{}", census_line(&census.census));
             Footer {
@@ -186,22 +58,7 @@ fn typed_answer_text(method: &str, answer: &Answer) -> String {
                 ..Footer::default()
             }
         }
-        Answer::Lookup(lookup) => {
-            let _ = writeln!(out, "{} symbols match {:?}", lookup.total, lookup.query);
-            for item in &lookup.items {
-                let _ = writeln!(
-                    out,
-                    "  {}  {}  {}:{}  id {}",
-                    item.qualified_name, item.kind, item.path, item.line, item.id
-                );
-            }
-            Footer {
-                next_cursor: lookup.next_cursor.as_deref(),
-                freshness: Some(&lookup.freshness),
-                next: Some(&lookup.next),
-                ..Footer::default()
-            }
-        }
+        Answer::Lookup(lookup) => lookup_text(&mut out, lookup),
         Answer::Status(status) => {
             out.push_str(&status_lines(status));
             Footer::default()
@@ -209,6 +66,174 @@ fn typed_answer_text(method: &str, answer: &Answer) -> String {
     };
     footer.write_to(&mut out);
     out
+}
+
+fn changes_text<'answer>(
+    out: &mut String,
+    changed: &'answer [ChangedSymbol],
+    files_changed: usize,
+    blast: &'answer BlastAnswer,
+) -> Footer<'answer> {
+    let _ = writeln!(out, "{files_changed} files changed; changed symbols:");
+    for symbol in changed {
+        let renamed = symbol
+            .renamed_from
+            .as_ref()
+            .map(|from| format!(" (file renamed from {from})"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "  {:<8} {}  {}:{}{renamed}",
+            symbol.change, symbol.qualified_name, symbol.path, symbol.line
+        );
+    }
+    let _ = writeln!(out, "impact: {} dependents, {} break", blast.total, blast.breaks);
+    for item in &blast.items {
+        let _ = writeln!(
+            out,
+            "  {:<6} d{} {:.2}  {}  {}",
+            item.severity, item.distance, item.confidence, item.symbol.qualified_name, item.site
+        );
+    }
+    let tests: Vec<&str> =
+        blast.tests_affected.iter().map(|test| test.symbol.qualified_name.as_str()).collect();
+    let tests = if tests.is_empty() { "none found".to_string() } else { tests.join(", ") };
+    let _ = writeln!(out, "tests affected: {tests}");
+    Footer::of_blast(blast)
+}
+
+fn ownership_text<'answer>(
+    out: &mut String,
+    ownership: &'answer OwnershipAnswer,
+) -> Footer<'answer> {
+    let _ = writeln!(out, "ownership of {} ({} lines)", ownership.range, ownership.total_lines);
+    for owner in &ownership.owners {
+        let commit = &owner.latest.commit[..owner.latest.commit.len().min(10)];
+        let _ = writeln!(
+            out,
+            "  {:<24} {:>5} lines {:>5.1}%  {} commits  latest {commit} {}",
+            format!("{} <{}>", owner.author, owner.email),
+            owner.lines,
+            owner.share * 100.0,
+            owner.commits,
+            owner.latest.summary
+        );
+    }
+    if ownership.excluded_bot_lines > 0 {
+        let _ = writeln!(
+            out,
+            "  ({} lines by bots left out: {})",
+            ownership.excluded_bot_lines,
+            json_list(&ownership.excluded_bots)
+        );
+    }
+    if let Some(note) = &ownership.note {
+        let _ = writeln!(out, "note: {note}");
+    }
+    Footer {
+        freshness: Some(&ownership.freshness),
+        next: Some(&ownership.next),
+        ..Footer::default()
+    }
+}
+
+fn search_memory_text<'answer>(
+    out: &mut String,
+    search: &'answer SearchMemoryAnswer,
+) -> Footer<'answer> {
+    let _ = writeln!(out, "{} entries match", search.total);
+    for entry in &search.items {
+        let _ = writeln!(
+            out,
+            "  {:.1}  {} {:<10} {}  {}",
+            f64::from(entry.score),
+            entry.created_at.as_deref().unwrap_or(""),
+            entry.entry_type,
+            entry.title,
+            entry.file
+        );
+    }
+    Footer {
+        next_cursor: search.next_cursor.as_deref(),
+        freshness: Some(&search.freshness),
+        next: Some(&search.next),
+        ..Footer::default()
+    }
+}
+
+fn coverage_import_text<'answer>(
+    out: &mut String,
+    imported: &'answer CoverageImportAnswer,
+) -> Footer<'answer> {
+    let _ = writeln!(
+        out,
+        "runtime evidence: {} files, {} executed lines, {} test contexts, recorded at {}",
+        imported.files,
+        imported.lines,
+        imported.contexts,
+        imported.commit.as_deref().unwrap_or("no commit")
+    );
+    if imported.files_outside_the_repository > 0 {
+        let _ = writeln!(
+            out,
+            "  {} measured files are not in this repository (left out)",
+            imported.files_outside_the_repository
+        );
+    }
+    Footer { next: Some(&imported.next), ..Footer::default() }
+}
+
+fn record_text<'answer>(out: &mut String, record: &'answer RecordAnswer) -> Footer<'answer> {
+    let _ = writeln!(out, "recorded {} in {}", record.id, record.file);
+    if let Some(commit) = &record.pinned_commit {
+        let _ = writeln!(out, "  pinned to {commit} ({})", json_list(&record.pinned_files));
+    }
+    Footer { next: Some(&record.next), ..Footer::default() }
+}
+
+fn neighbours_text<'answer>(
+    out: &mut String,
+    method: &'answer str,
+    neighbours: &'answer NeighboursAnswer,
+) -> Footer<'answer> {
+    let subject = &neighbours.subject;
+    let _ = writeln!(
+        out,
+        "{method} of {} ({}, {}:{}): {}",
+        subject.qualified_name, subject.kind, subject.path, subject.line, neighbours.total
+    );
+    for item in &neighbours.items {
+        let direction =
+            if method == "imports" { format!(" ({})", item.direction) } else { String::new() };
+        let _ = writeln!(
+            out,
+            "  {}  {}  {:.2} {}{direction}",
+            item.symbol.qualified_name, item.site, item.confidence, item.rule
+        );
+    }
+    Footer {
+        next_cursor: neighbours.next_cursor.as_deref(),
+        completeness: Some(&neighbours.completeness),
+        freshness: Some(&neighbours.freshness),
+        next: Some(&neighbours.next),
+    }
+}
+
+fn lookup_text<'answer>(out: &mut String, lookup: &'answer LookupAnswer) -> Footer<'answer> {
+    let _ = writeln!(out, "{} symbols match {:?}", lookup.total, lookup.query);
+    for item in &lookup.items {
+        let _ = writeln!(
+            out,
+            "  {}  {}  {}:{}  id {}",
+            item.qualified_name, item.kind, item.path, item.line, item.id
+        );
+    }
+    Footer {
+        next_cursor: lookup.next_cursor.as_deref(),
+        freshness: Some(&lookup.freshness),
+        next: Some(&lookup.next),
+        ..Footer::default()
+    }
 }
 
 /// What every answer ends with, when it has it.

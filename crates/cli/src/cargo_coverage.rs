@@ -82,22 +82,80 @@ pub fn run_cargo_coverage(args: CargoCoverageArgs) -> anyhow::Result<()> {
         runs.len(),
         harnesses.len()
     );
-    let scratch = target.join("profiles");
-    let _ = std::fs::remove_dir_all(&scratch);
-    std::fs::create_dir_all(&scratch)
-        .with_context(|| format!("cannot create {}", scratch.display()))?;
     let report_path = root.join(".coverage.tether.lcov");
-    let report = Mutex::new(std::io::BufWriter::new(
-        std::fs::File::create(&report_path)
-            .with_context(|| format!("cannot write {}", report_path.display()))?,
-    ));
-    let next = AtomicUsize::new(0);
-    let (recorded, stopped, failed_exports) =
-        (AtomicUsize::new(0), AtomicUsize::new(0), Mutex::new(Vec::new()));
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
         .max(1);
+    let timeout = Duration::from_secs(args.test_timeout);
+    let setup = RecordingSetup { tools: &tools, binaries: &binaries, root: &root, timeout };
+    let outcome = record_every_test(&runs, &setup, &target.join("profiles"), jobs, &report_path)?;
+    eprintln!(
+        "tether: {} tests recorded in {:.1} s{}{}",
+        outcome.recorded,
+        outcome.seconds,
+        match outcome.stopped {
+            0 => String::new(),
+            count => format!(", {count} stopped after {} s or wrote no profile", args.test_timeout),
+        },
+        if outcome.unreadable.is_empty() {
+            String::new()
+        } else {
+            format!(", {} unreadable profiles", outcome.unreadable.len())
+        }
+    );
+    if let Some(first) = outcome.unreadable.first() {
+        if outcome.recorded == 0 {
+            let _ = std::fs::remove_file(&report_path);
+            bail!("no test's profile could be read: {first}");
+        }
+        eprintln!("tether: first unreadable profile: {first}");
+    }
+    let imported = run_query(
+        "coverage_import",
+        json!({ "file": report_path.to_string_lossy() }),
+        &args.options,
+    );
+    let _ = std::fs::remove_file(&report_path);
+    imported
+}
+
+/// What recording every test gave.
+struct RecordingOutcome {
+    recorded: usize,
+    /// Stopped at the timeout, or wrote no profile.
+    stopped: usize,
+    /// Tests whose profile the LLVM tools could not read, with why.
+    unreadable: Vec<String>,
+    seconds: f64,
+}
+
+/// What every test's recording shares: the LLVM tools, the binaries a test may spawn (their
+/// profiles are read with them), the repository, the time one test may take.
+struct RecordingSetup<'a> {
+    tools: &'a LlvmTools,
+    binaries: &'a [&'a str],
+    root: &'a Path,
+    timeout: Duration,
+}
+
+/// Runs every test alone, `jobs` at once, and writes each one's section of the tracefile.
+fn record_every_test(
+    runs: &[TestRun],
+    setup: &RecordingSetup,
+    scratch: &Path,
+    jobs: usize,
+    report_path: &Path,
+) -> anyhow::Result<RecordingOutcome> {
+    let _ = std::fs::remove_dir_all(scratch);
+    std::fs::create_dir_all(scratch)
+        .with_context(|| format!("cannot create {}", scratch.display()))?;
+    let file = std::fs::File::create(report_path)
+        .with_context(|| format!("cannot write {}", report_path.display()))?;
+    let report = Mutex::new(std::io::BufWriter::new(file));
+    let next = AtomicUsize::new(0);
+    let (recorded, stopped, unreadable) =
+        (AtomicUsize::new(0), AtomicUsize::new(0), Mutex::new(Vec::new()));
     let started = Instant::now();
     std::thread::scope(|scope| {
         for _ in 0..jobs {
@@ -105,14 +163,7 @@ pub fn run_cargo_coverage(args: CargoCoverageArgs) -> anyhow::Result<()> {
                 let index = next.fetch_add(1, Ordering::Relaxed);
                 let Some(run) = runs.get(index) else { break };
                 let folder = scratch.join(index.to_string());
-                match record_one_test(
-                    run,
-                    &folder,
-                    &tools,
-                    &binaries,
-                    &root,
-                    Duration::from_secs(args.test_timeout),
-                ) {
+                match record_one_test(run, &folder, setup) {
                     Ok(Some(section)) => {
                         recorded.fetch_add(1, Ordering::Relaxed);
                         let mut report =
@@ -122,7 +173,7 @@ pub fn run_cargo_coverage(args: CargoCoverageArgs) -> anyhow::Result<()> {
                     Ok(None) => {
                         stopped.fetch_add(1, Ordering::Relaxed);
                     }
-                    Err(error) => failed_exports
+                    Err(error) => unreadable
                         .lock()
                         .unwrap_or_else(|poisoned| poisoned.into_inner())
                         .push(format!("{}: {error:#}", run.name)),
@@ -136,36 +187,12 @@ pub fn run_cargo_coverage(args: CargoCoverageArgs) -> anyhow::Result<()> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
         .flush()
         .context("cannot write the tracefile")?;
-    let failed_exports =
-        failed_exports.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
-    eprintln!(
-        "tether: {} tests recorded in {:.1} s{}{}",
-        recorded.load(Ordering::Relaxed),
-        started.elapsed().as_secs_f64(),
-        match stopped.load(Ordering::Relaxed) {
-            0 => String::new(),
-            count => format!(", {count} stopped after {} s or wrote no profile", args.test_timeout),
-        },
-        if failed_exports.is_empty() {
-            String::new()
-        } else {
-            format!(", {} unreadable profiles", failed_exports.len())
-        }
-    );
-    if let Some(first) = failed_exports.first() {
-        if recorded.load(Ordering::Relaxed) == 0 {
-            let _ = std::fs::remove_file(&report_path);
-            bail!("no test's profile could be read: {first}");
-        }
-        eprintln!("tether: first unreadable profile: {first}");
-    }
-    let imported = run_query(
-        "coverage_import",
-        json!({ "file": report_path.to_string_lossy() }),
-        &args.options,
-    );
-    let _ = std::fs::remove_file(&report_path);
-    imported
+    Ok(RecordingOutcome {
+        recorded: recorded.into_inner(),
+        stopped: stopped.into_inner(),
+        unreadable: unreadable.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()),
+        seconds: started.elapsed().as_secs_f64(),
+    })
 }
 
 /// `cargo test --no-run` with coverage instrumentation, and what it built.
@@ -228,11 +255,9 @@ fn package_folder(harness: &BuiltExecutable) -> &Path {
 fn record_one_test(
     run: &TestRun,
     folder: &Path,
-    tools: &LlvmTools,
-    binaries: &[&str],
-    root: &Path,
-    timeout: Duration,
+    setup: &RecordingSetup,
 ) -> anyhow::Result<Option<String>> {
+    let RecordingSetup { tools, binaries, root, timeout } = *setup;
     std::fs::create_dir_all(folder)?;
     // %p: a process the test spawns (the crate's own binary) writes a profile of its own.
     let mut child = Command::new(&run.harness.executable)
