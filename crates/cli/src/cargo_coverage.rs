@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use clap::Args;
-use tether_protocol::{json, BuiltExecutable};
+use tether_protocol::{BuiltExecutable, Request};
 
 use crate::query_commands::{run_query, QueryOptions};
 
@@ -112,8 +112,7 @@ pub fn run_cargo_coverage(args: CargoCoverageArgs) -> anyhow::Result<()> {
         eprintln!("tether: first unreadable profile: {first}");
     }
     let imported = run_query(
-        "coverage_import",
-        json!({ "file": report_path.to_string_lossy() }),
+        Request::CoverageImport { file: report_path.to_string_lossy().into_owned() },
         &args.options,
     );
     let _ = std::fs::remove_file(&report_path);

@@ -9,7 +9,7 @@ use std::process::Command;
 
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
-use tether_protocol::json;
+use tether_protocol::Request;
 
 use crate::query_commands::{run_query, QueryOptions};
 
@@ -55,7 +55,10 @@ pub fn run_coverage(command: CoverageCommand) -> anyhow::Result<()> {
                 .file
                 .canonicalize()
                 .with_context(|| format!("cannot read {}", args.file.display()))?;
-            run_query("coverage_import", json!({ "file": file.to_string_lossy() }), &args.options)
+            run_query(
+                Request::CoverageImport { file: file.to_string_lossy().into_owned() },
+                &args.options,
+            )
         }
         CoverageCommand::Run(args) => {
             let root = args
@@ -86,8 +89,7 @@ pub fn run_coverage(command: CoverageCommand) -> anyhow::Result<()> {
                 bail!("`{} -m coverage json --show-contexts` failed: did the command record coverage (pytest-cov's --cov, or coverage run)?", args.python);
             }
             let imported = run_query(
-                "coverage_import",
-                json!({ "file": report.to_string_lossy() }),
+                Request::CoverageImport { file: report.to_string_lossy().into_owned() },
                 &args.options,
             );
             let _ = std::fs::remove_file(&report);

@@ -162,9 +162,15 @@ pub fn main_entry() -> ExitCode {
         Command::Export(args) => export_command::run_export(args),
         Command::Cypher(args) => export_command::run_cypher(args),
         Command::Blast(args) => query_commands::run_blast(args),
-        Command::Callers(args) => query_commands::run_neighbours("callers", args),
-        Command::Callees(args) => query_commands::run_neighbours("callees", args),
-        Command::Imports(args) => query_commands::run_neighbours("imports", args),
+        Command::Callers(args) => {
+            query_commands::run_neighbours(tether_protocol::Method::Callers, args)
+        }
+        Command::Callees(args) => {
+            query_commands::run_neighbours(tether_protocol::Method::Callees, args)
+        }
+        Command::Imports(args) => {
+            query_commands::run_neighbours(tether_protocol::Method::Imports, args)
+        }
         Command::Lookup(args) => query_commands::run_lookup(args),
         Command::Ownership(args) => query_commands::run_ownership(args),
         Command::Changes(args) => query_commands::run_changes(args),

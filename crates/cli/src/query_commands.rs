@@ -7,7 +7,11 @@ use anyhow::{bail, Context};
 use clap::Args;
 use tether_daemon::{DaemonLock, DaemonState};
 use tether_protocol::rpc::RpcError;
-use tether_protocol::{json, Value};
+use tether_protocol::{
+    json, ChangesParams, Method, RecordParams, Request, SearchMemoryParams, Subject, Value,
+    WalkParams,
+};
+use tether_query::PageRequest;
 
 use crate::daemon_client::connect_or_start;
 use crate::RepositoryArgs;
@@ -44,14 +48,9 @@ impl QueryOptions {
         RepositoryArgs { path: self.repo.clone(), db: self.db.clone(), buffer_pool_mib: 256 }
     }
 
-    fn paging(&self, mut params: Value) -> Value {
-        if let Some(limit) = self.limit {
-            params["limit"] = json!(limit);
-        }
-        if let Some(cursor) = &self.cursor {
-            params["cursor"] = json!(cursor);
-        }
-        params
+    /// The page `--limit` and `--cursor` ask for.
+    fn page(&self) -> anyhow::Result<PageRequest> {
+        PageRequest::new(self.cursor.as_deref(), self.limit).map_err(|error| anyhow::anyhow!(error))
     }
 }
 
@@ -192,28 +191,37 @@ pub struct RecordArgs {
     pub options: QueryOptions,
 }
 
+/// A symbol, or a file given with `flag`: exactly one.
+fn symbol_or_path(
+    symbol: &Option<String>,
+    path: &Option<String>,
+    flag: &str,
+) -> anyhow::Result<Subject> {
+    match (symbol, path) {
+        (Some(symbol), None) => Ok(Subject::Symbol(symbol.clone())),
+        (None, Some(path)) => Ok(Subject::Path(path.clone())),
+        _ => bail!("name a symbol, or a file with {flag}"),
+    }
+}
+
 pub fn run_context(args: ContextArgs) -> anyhow::Result<()> {
-    let params = match (&args.symbol, &args.path) {
-        (Some(symbol), None) => json!({ "symbol": symbol }),
-        (None, Some(path)) => json!({ "path": path }),
-        _ => bail!("name a symbol, or a file with --path"),
-    };
-    run_query("context", params, &args.options)
+    let subject = symbol_or_path(&args.symbol, &args.path, "--path")?;
+    run_query(Request::Context { subject }, &args.options)
 }
 
 pub fn run_search_memory(args: SearchMemoryArgs) -> anyhow::Result<()> {
-    let mut params = json!({ "query": args.query });
-    for (name, value) in [
-        ("type", &args.entry_type),
-        ("status", &args.status),
-        ("symbol", &args.symbol),
-        ("path", &args.path),
-    ] {
-        if let Some(value) = value {
-            params[name] = json!(value);
-        }
-    }
-    run_query("search_memory", args.options.paging(params), &args.options)
+    let tethered_to = match (&args.symbol, &args.path) {
+        (None, None) => None,
+        _ => Some(symbol_or_path(&args.symbol, &args.path, "--path")?),
+    };
+    let request = Request::SearchMemory(SearchMemoryParams {
+        query: args.query.clone(),
+        entry_type: args.entry_type.clone(),
+        status: args.status.clone(),
+        tethered_to,
+        page: args.options.page()?,
+    });
+    run_query(request, &args.options)
 }
 
 pub fn run_record(args: RecordArgs) -> anyhow::Result<()> {
@@ -223,79 +231,83 @@ pub fn run_record(args: RecordArgs) -> anyhow::Result<()> {
             .map_err(|error| anyhow::anyhow!("cannot read {}: {error}", path.display()))?,
         (None, None) => String::new(),
     };
-    let mut params = json!({
-        "type": args.entry_type,
-        "title": args.title,
-        "body": body,
-        "files": args.files,
-        "tags": args.tags,
-        "supersedes": args.supersedes,
-        "depends_on": args.depends_on,
+    let request = Request::Record(RecordParams {
+        entry_type: Some(args.entry_type.clone()),
+        title: Some(args.title.clone()),
+        body,
+        files: args.files.clone(),
+        commit: args.commit.clone(),
+        tags: args.tags.clone(),
+        parent: args.parent.clone(),
+        id: None,
+        supersedes: args.supersedes.clone(),
+        depends_on: args.depends_on.clone(),
+        related: Vec::new(),
     });
-    if let Some(parent) = &args.parent {
-        params["parent"] = json!(parent);
-    }
-    if let Some(commit) = &args.commit {
-        params["commit"] = json!(commit);
-    }
-    run_query("record", params, &args.options)
+    run_query(request, &args.options)
 }
 
 pub fn run_ownership(args: OwnershipArgs) -> anyhow::Result<()> {
-    let mut params = json!({ "exclude_authors": args.exclude_authors });
-    match (&args.symbol, &args.path) {
-        (Some(symbol), None) => params["symbol"] = json!(symbol),
-        (None, Some(path)) => params["path"] = json!(path),
-        _ => bail!("name a symbol, or a file with --path"),
-    }
-    run_query("ownership", params, &args.options)
+    let subject = symbol_or_path(&args.symbol, &args.path, "--path")?;
+    let request = Request::Ownership { subject, exclude_authors: args.exclude_authors.clone() };
+    run_query(request, &args.options)
 }
 
 pub fn run_changes(args: ChangesArgs) -> anyhow::Result<()> {
-    let mut params = json!({ "depth": args.depth, "include_whitespace": args.include_whitespace });
-    params["scope"] = json!(if args.staged {
+    let scope = if args.staged {
         "staged"
     } else if args.unstaged {
         "unstaged"
     } else {
         "all"
+    };
+    let request = Request::Changes(ChangesParams {
+        scope: Some(scope.to_string()),
+        base: args.base.clone(),
+        range: args.range.clone(),
+        include_whitespace: args.include_whitespace,
+        walk: WalkParams {
+            depth: Some(args.depth as usize),
+            tests_limit: None,
+            page: args.options.page()?,
+        },
     });
-    if let Some(base) = &args.base {
-        params["base"] = json!(base);
-    }
-    if let Some(range) = &args.range {
-        params["range"] = json!(range);
-    }
-    run_query("changes", args.options.paging(params), &args.options)
+    run_query(request, &args.options)
 }
 
-pub fn run_neighbours(method: &str, args: SymbolQueryArgs) -> anyhow::Result<()> {
-    let params = args.options.paging(json!({ "symbol": args.symbol }));
-    run_query(method, params, &args.options)
+pub fn run_neighbours(method: Method, args: SymbolQueryArgs) -> anyhow::Result<()> {
+    let (symbol, page) = (args.symbol.clone(), args.options.page()?);
+    let request = match method {
+        Method::Callers => Request::Callers { symbol, page },
+        Method::Callees => Request::Callees { symbol, page },
+        _ => Request::Imports { symbol, page },
+    };
+    run_query(request, &args.options)
 }
 
 pub fn run_blast(args: BlastArgs) -> anyhow::Result<()> {
-    let mut params = json!({ "depth": args.depth, "tests_limit": args.tests_limit });
-    match (&args.symbol, &args.file) {
-        (Some(symbol), None) => params["symbol"] = json!(symbol),
-        (None, Some(file)) => params["file"] = json!(file),
-        _ => bail!("name a symbol, or a file with --file"),
-    }
-    run_query("blast", args.options.paging(params), &args.options)
+    let subject = symbol_or_path(&args.symbol, &args.file, "--file")?;
+    let walk = WalkParams {
+        depth: Some(args.depth as usize),
+        tests_limit: Some(args.tests_limit),
+        page: args.options.page()?,
+    };
+    run_query(Request::Blast { subject, walk }, &args.options)
 }
 
 pub fn run_lookup(args: LookupArgs) -> anyhow::Result<()> {
-    let mut params = json!({});
-    if let Some(query) = &args.query {
-        params["query"] = json!(query);
-    }
-    if let Some(folder) = &args.folder {
-        params["folder"] = json!(folder);
-    }
-    run_query("lookup", args.options.paging(params), &args.options)
+    let request = Request::Lookup {
+        query: args.query.clone(),
+        folder: args.folder.clone(),
+        page: args.options.page()?,
+    };
+    run_query(request, &args.options)
 }
 
-pub(crate) fn run_query(method: &str, params: Value, options: &QueryOptions) -> anyhow::Result<()> {
+/// Asks one request of the daemon (or of this process, with `--no-daemon`) and prints its
+/// answer.
+pub(crate) fn run_query(request: Request, options: &QueryOptions) -> anyhow::Result<()> {
+    let (method, params) = (request.method().as_str(), request.to_params());
     let repository = options.repository();
     let paths = repository.daemon_paths();
     let answer: Result<Value, RpcError> = if options.no_daemon {

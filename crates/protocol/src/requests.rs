@@ -319,6 +319,98 @@ impl Request {
         })
     }
 
+    /// The request's named parameters as the wire carries them (a client's side): what
+    /// [`Request::parse`] reads back into the same request.
+    pub fn to_params(&self) -> Value {
+        let mut params = Map::new();
+        let mut put = |name: &str, value: Value| {
+            if !value.is_null() {
+                params.insert(name.to_string(), value);
+            }
+        };
+        let page = |put: &mut dyn FnMut(&str, Value), page: &PageRequest| {
+            put("limit", Value::from(page.limit));
+            if page.offset > 0 {
+                put("cursor", Value::from(format!("o:{}", page.offset)));
+            }
+        };
+        let subject =
+            |put: &mut dyn FnMut(&str, Value), subject: &Subject, path_name: &str| match subject {
+                Subject::Symbol(symbol) => put("symbol", Value::from(symbol.as_str())),
+                Subject::Path(path) => put(path_name, Value::from(path.as_str())),
+            };
+        let walk = |put: &mut dyn FnMut(&str, Value), walk: &WalkParams| {
+            put("depth", walk.depth.map(Value::from).unwrap_or(Value::Null));
+            put("tests_limit", walk.tests_limit.map(Value::from).unwrap_or(Value::Null));
+            page(put, &walk.page);
+        };
+        let text =
+            |value: &Option<String>| value.as_deref().map(Value::from).unwrap_or(Value::Null);
+        let texts = |values: &[String]| {
+            if values.is_empty() {
+                Value::Null
+            } else {
+                Value::from(values.to_vec())
+            }
+        };
+        match self {
+            Request::Status | Request::Reindex | Request::Shutdown => {}
+            Request::Lookup { query, folder, page: lookup_page } => {
+                put("query", text(query));
+                put("folder", text(folder));
+                page(&mut put, lookup_page);
+            }
+            Request::Callers { symbol, page: neighbours_page }
+            | Request::Callees { symbol, page: neighbours_page }
+            | Request::Imports { symbol, page: neighbours_page } => {
+                put("symbol", Value::from(symbol.as_str()));
+                page(&mut put, neighbours_page);
+            }
+            Request::Blast { subject: blast_subject, walk: blast_walk } => {
+                subject(&mut put, blast_subject, "file");
+                walk(&mut put, blast_walk);
+            }
+            Request::Ownership { subject: owned, exclude_authors } => {
+                subject(&mut put, owned, "path");
+                put("exclude_authors", texts(exclude_authors));
+            }
+            Request::Changes(changes) => {
+                put("scope", text(&changes.scope));
+                put("base", text(&changes.base));
+                put("range", text(&changes.range));
+                put("include_whitespace", Value::from(changes.include_whitespace));
+                walk(&mut put, &changes.walk);
+            }
+            Request::Context { subject: context_subject } => {
+                subject(&mut put, context_subject, "path")
+            }
+            Request::SearchMemory(search) => {
+                put("query", Value::from(search.query.as_str()));
+                put("type", text(&search.entry_type));
+                put("status", text(&search.status));
+                if let Some(tethered_to) = &search.tethered_to {
+                    subject(&mut put, tethered_to, "path");
+                }
+                page(&mut put, &search.page);
+            }
+            Request::Record(record) => {
+                put("type", text(&record.entry_type));
+                put("title", text(&record.title));
+                put("body", Value::from(record.body.as_str()));
+                put("files", texts(&record.files));
+                put("commit", text(&record.commit));
+                put("tags", texts(&record.tags));
+                put("parent", text(&record.parent));
+                put("id", text(&record.id));
+                put("supersedes", texts(&record.supersedes));
+                put("depends_on", texts(&record.depends_on));
+                put("related", texts(&record.related));
+            }
+            Request::CoverageImport { file } => put("file", Value::from(file.as_str())),
+        }
+        Value::Object(params)
+    }
+
     pub fn method(&self) -> Method {
         match self {
             Request::Status => Method::Status,
@@ -449,6 +541,53 @@ mod tests {
         );
         for method in Method::ALL {
             assert_eq!(Method::from_name(method.as_str()), Some(method));
+        }
+    }
+
+    #[test]
+    fn every_request_written_as_params_parses_back_to_itself() {
+        let page = PageRequest::new(Some("o:40"), Some(5)).unwrap();
+        let walk = WalkParams { depth: Some(2), tests_limit: None, page };
+        let requests = [
+            Request::Status,
+            Request::Lookup { query: Some("parse".into()), folder: None, page },
+            Request::Callers { symbol: "a.b".into(), page },
+            Request::Blast { subject: Subject::Path("a.py".into()), walk },
+            Request::Blast { subject: Subject::Symbol("a.b".into()), walk },
+            Request::Ownership {
+                subject: Subject::Path("a.py".into()),
+                exclude_authors: vec!["bot".into()],
+            },
+            Request::Changes(ChangesParams {
+                scope: Some("staged".into()),
+                base: None,
+                range: None,
+                include_whitespace: true,
+                walk,
+            }),
+            Request::Context { subject: Subject::Symbol("a.b".into()) },
+            Request::SearchMemory(SearchMemoryParams {
+                query: "x".into(),
+                entry_type: Some("note".into()),
+                status: None,
+                tethered_to: Some(Subject::Path("a.py".into())),
+                page,
+            }),
+            Request::Record(RecordParams {
+                entry_type: Some("note".into()),
+                title: Some("T".into()),
+                files: vec!["a.py".into()],
+                ..RecordParams::default()
+            }),
+            Request::CoverageImport { file: "c.json".into() },
+        ];
+        for request in requests {
+            let params = request.to_params();
+            assert_eq!(
+                Request::parse(request.method().as_str(), &params),
+                Ok(request.clone()),
+                "{params}"
+            );
         }
     }
 
