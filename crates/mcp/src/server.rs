@@ -78,15 +78,15 @@ impl TetherMcpServer {
             Ok(checked) => checked,
             Err(message) => return Ok(CallToolResult::error(vec![ContentBlock::text(message)])),
         };
-        let answer = match self.call_daemon(tool.daemon_method, checked.daemon_params).await {
-            Ok(answer) => answer,
-            Err(error) => {
-                return Ok(CallToolResult::error(vec![ContentBlock::text(daemon_error_message(
-                    tool.daemon_method,
-                    &error,
-                ))]))
-            }
-        };
+        let answer =
+            match self.call_daemon(tool.daemon_method.as_str(), checked.daemon_params).await {
+                Ok(answer) => answer,
+                Err(error) => {
+                    return Ok(CallToolResult::error(vec![ContentBlock::text(
+                        daemon_error_message(tool.daemon_method.as_str(), &error),
+                    )]))
+                }
+            };
         let request = RenderRequest {
             tool_name: tool.name.to_string(),
             format: checked.format,

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use rmcp::model::{Tool, ToolAnnotations};
-use tether_protocol::{json, Value};
+use tether_protocol::{json, Method, Value};
 
 /// The rendering budget when a call gives no `budget_tokens`.
 pub const DEFAULT_BUDGET_TOKENS: u64 = 6000;
@@ -35,7 +35,7 @@ pub struct ParameterSpecification {
 #[derive(Clone, Copy, Debug)]
 pub struct ToolSpecification {
     pub name: &'static str,
-    pub daemon_method: &'static str,
+    pub daemon_method: Method,
     pub description: &'static str,
     pub parameters: &'static [ParameterSpecification],
     /// At least one of these must be given (`symbol` or `file`, say); empty when none is needed.
@@ -95,7 +95,7 @@ pub fn tool_named(name: &str) -> Option<&'static ToolSpecification> {
 const TOOL_CATALOGUE: &[ToolSpecification] = &[
     ToolSpecification {
         name: "blast",
-        daemon_method: "blast",
+        daemon_method: Method::Blast,
         description: "Blast radius: everything that depends on a symbol (or on every symbol of a file), transitively through CALLS, IMPORTS, INHERITS and IMPLEMENTS. Call it BEFORE editing, renaming or deleting a symbol, to know what may break. Each item has distance (hops), severity (breaks = direct dependent through a confident edge; maybe = indirect or uncertain), confidence and the edge; tests_affected lists the tests reached. If completeness is lower_bound, the list may be missing items; the causes say why; do not conclude that nothing depends on the symbol.",
         parameters: &[
             parameter("symbol", ParameterKind::Text, false, SYMBOL_ADDRESS),
@@ -110,7 +110,7 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
     },
     ToolSpecification {
         name: "callers",
-        daemon_method: "callers",
+        daemon_method: Method::Callers,
         description: "Direct callers of a symbol: who has a CALLS edge to it, with the call site (file:line), the confidence and the resolution rule. Use it to see how a function is used before changing its signature; use blast for the transitive picture. If completeness is lower_bound, the list may be missing items; the causes say why; do not conclude that nothing calls the symbol.",
         parameters: &[parameter("symbol", ParameterKind::Text, true, SYMBOL_ADDRESS), LIMIT, CURSOR],
         requires_one_of: &[],
@@ -119,7 +119,7 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
     },
     ToolSpecification {
         name: "callees",
-        daemon_method: "callees",
+        daemon_method: Method::Callees,
         description: "Direct callees of a symbol: what it calls, with the call site, confidence and rule. Use it to understand what a function relies on. If completeness is lower_bound, the list may be missing items; the causes say why.",
         parameters: &[parameter("symbol", ParameterKind::Text, true, SYMBOL_ADDRESS), LIMIT, CURSOR],
         requires_one_of: &[],
@@ -128,7 +128,7 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
     },
     ToolSpecification {
         name: "imports",
-        daemon_method: "imports",
+        daemon_method: Method::Imports,
         description: "Imports of a module both ways: what it imports (direction imports) and who imports it (direction imported_by). Use it for module-level dependencies. If completeness is lower_bound, the list may be missing items; the causes say why; do not conclude that nothing imports the module.",
         parameters: &[parameter("symbol", ParameterKind::Text, true, "The module: a qualified module name, a unique suffix, path:line or an id."), LIMIT, CURSOR],
         requires_one_of: &[],
@@ -137,7 +137,7 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
     },
     ToolSpecification {
         name: "lookup",
-        daemon_method: "lookup",
+        daemon_method: Method::Lookup,
         description: "Find symbols by name: exact names first, then qualified-name suffixes, name prefixes and substrings. Use it to get the id or qualified name of a symbol to pass to the other tools. Without query it answers the census of the repository (files, symbols and edges by kind).",
         parameters: &[
             parameter("query", ParameterKind::Text, false, "A name or part of one (compute, Class.method, my_crate::module)."),
@@ -151,7 +151,7 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
     },
     ToolSpecification {
         name: "changes",
-        daemon_method: "changes",
+        daemon_method: Method::Changes,
         description: "The symbols a diff touches (added, modified, deleted, with lines changed) and the blast radius of them all. Use it before committing or reviewing to see what the working-tree changes, a branch (base) or a commit range may break. If completeness is lower_bound, the list may be missing items; the causes say why; do not conclude that nothing depends on the changes.",
         parameters: &[
             parameter("scope", ParameterKind::OneOf(&["unstaged", "staged", "all"]), false, "Which working-tree changes: unstaged, staged, or all (default)."),
@@ -168,7 +168,7 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
     },
     ToolSpecification {
         name: "ownership",
-        daemon_method: "ownership",
+        daemon_method: Method::Ownership,
         description: "Who owns a symbol's lines (or a whole file): git blame aggregated by author through .mailmap, ranked by lines, with share, commits and each owner's latest commit. Use it to know whom to ask or to request review from.",
         parameters: &[
             parameter("symbol", ParameterKind::Text, false, SYMBOL_ADDRESS),
@@ -181,7 +181,7 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
     },
     ToolSpecification {
         name: "context",
-        daemon_method: "context",
+        daemon_method: Method::Context,
         description: "Why a symbol or file exists: the memory entries (plans, decisions, experiments, notes) tethered to it, oldest first, each with whether the code changed since the entry was written (staleness) and whether it needs a recheck; tip is the entry to read first. Use it before changing code whose intent you do not know.",
         parameters: &[
             parameter("symbol", ParameterKind::Text, false, SYMBOL_ADDRESS),
@@ -193,7 +193,7 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
     },
     ToolSpecification {
         name: "search_memory",
-        daemon_method: "search_memory",
+        daemon_method: Method::SearchMemory,
         description: "Search the memory entries (plans, decisions, experiments, notes...) by words in their title, tags and body, optionally only those tethered to a symbol or path. Use it to find earlier decisions before proposing a design.",
         parameters: &[
             parameter("query", ParameterKind::Text, true, "Words to search for."),
@@ -210,7 +210,7 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
     },
     ToolSpecification {
         name: "record",
-        daemon_method: "record",
+        daemon_method: Method::Record,
         description: "Write a memory entry (a markdown file under .memory/, committed to git) tethered to the code it is about: pass files to commit them with it, or commit to pin an existing commit. Use it to record a decision, plan or finding that a later reader of the code should know.",
         parameters: &[
             parameter("type", ParameterKind::OneOf(ENTRY_TYPES), true, "The kind of entry."),
@@ -298,7 +298,6 @@ impl ToolSpecification {
     /// The schema of the answer's `structuredContent`, for tools whose daemon answers are
     /// typed (`protocol::wire`); generated from the same types the daemon writes.
     pub fn output_schema(&self) -> Option<serde_json::Map<String, Value>> {
-        tether_protocol::Method::from_name(self.daemon_method)
-            .and_then(tether_protocol::wire::answer_schema)
+        tether_protocol::wire::answer_schema(self.daemon_method)
     }
 }
