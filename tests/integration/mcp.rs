@@ -214,7 +214,15 @@ fn a_real_mcp_client_validates_structured_content_against_output_schemas() {
     let printed = String::from_utf8_lossy(&output.stdout).into_owned()
         + &String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{printed}");
-    assert!(printed.contains("output schemas: blast, callees, callers, imports"), "{printed}");
+    assert!(
+        printed.contains(
+            "output schemas: blast, callees, callers, context, imports, ownership, search_memory"
+        ),
+        "{printed}"
+    );
+    for tool in ["context", "ownership", "search_memory"] {
+        assert!(printed.contains(&format!("{tool}: valid structuredContent")), "{printed}");
+    }
     assert!(
         printed.contains("blast: valid structuredContent") && printed.contains("truncated"),
         "{printed}"

@@ -94,6 +94,11 @@ pub fn answer_schema(method: crate::Method) -> Option<serde_json::Map<String, se
         Method::Callers | Method::Callees | Method::Imports => {
             schemars::schema_for!(NeighboursAnswer)
         }
+        Method::Ownership => schemars::schema_for!(OwnershipAnswer),
+        Method::Context => schemars::schema_for!(ContextAnswer),
+        Method::SearchMemory => schemars::schema_for!(SearchMemoryAnswer),
+        // `lookup` and `changes` answer one of two shapes (MCP wants an object schema), and
+        // `record` writes: no output schema yet.
         _ => return None,
     };
     match serde_json::to_value(schema) {
