@@ -248,3 +248,21 @@ async fn an_rmcp_client_lists_tools_calls_one_and_reads_a_resource_over_a_duplex
     let served = server_task.await.expect("the server task joins");
     assert!(served.is_ok(), "{served:?}");
 }
+
+/// Every argument a tool forwards is a parameter its daemon method takes (the daemon refuses
+/// names it does not know), and every required one is forwarded.
+#[test]
+fn every_tool_forwards_only_parameters_its_daemon_method_takes() {
+    for tool in crate::tools::tool_catalogue() {
+        let accepted = tool.daemon_method.parameter_names();
+        for parameter in tool.parameters {
+            assert!(
+                accepted.contains(&parameter.name),
+                "{}: {} is not a parameter of {}",
+                tool.name,
+                parameter.name,
+                tool.daemon_method.as_str()
+            );
+        }
+    }
+}
