@@ -216,11 +216,11 @@ fn a_real_mcp_client_validates_structured_content_against_output_schemas() {
     assert!(output.status.success(), "{printed}");
     assert!(
         printed.contains(
-            "output schemas: blast, callees, callers, context, imports, ownership, search_memory"
+            "output schemas: blast, callees, callers, changes, context, imports, lookup, ownership, search_memory"
         ),
         "{printed}"
     );
-    for tool in ["context", "ownership", "search_memory"] {
+    for tool in ["changes", "context", "lookup", "ownership", "search_memory"] {
         assert!(printed.contains(&format!("{tool}: valid structuredContent")), "{printed}");
     }
     assert!(

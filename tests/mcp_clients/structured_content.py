@@ -22,14 +22,18 @@ async def main(binary, repository, symbol):
             with_schema = sorted(name for name, tool in tools.items() if tool.output_schema)
             print("output schemas:", ", ".join(with_schema))
             for name in with_schema:
-                arguments = {"query": "compute"} if name == "search_memory" else {"symbol": symbol}
+                arguments = {"symbol": symbol}
+                if name in ("search_memory", "lookup"):
+                    arguments = {"query": "compute"}
+                if name == "changes":
+                    arguments = {}
                 if name == "blast":
                     arguments["budget_tokens"] = 300  # a cut page must still conform
                 result = await session.call_tool(name, arguments)
                 if result.is_error:
                     raise SystemExit(f"{name}: tool error: {result.content}")
                 structured = result.structured_content
-                listed = next(key for key in ("items", "owners", "chain") if key in structured)
+                listed = next(key for key in ("items", "owners", "chain", "changed") if key in structured)
                 completeness = structured.get("completeness", {}).get("status", "-")
                 print(f"{name}: valid structuredContent, {len(structured[listed])} {listed}, "
                       f"completeness {completeness}"

@@ -80,6 +80,14 @@ impl Answer {
     }
 }
 
+/// `lookup`'s two shapes (for its schema): symbols matching a query, or the census.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum LookupOrCensus {
+    Lookup(LookupAnswer),
+    Census(CensusAnswer),
+}
+
 /// A typed answer as the JSON value it is written from (keys sorted).
 pub fn to_json_value(answer: &impl Serialize) -> serde_json::Value {
     serde_json::to_value(answer).expect("wire types serialize to JSON")
@@ -97,14 +105,15 @@ pub fn answer_schema(method: crate::Method) -> Option<serde_json::Map<String, se
         Method::Ownership => schemars::schema_for!(OwnershipAnswer),
         Method::Context => schemars::schema_for!(ContextAnswer),
         Method::SearchMemory => schemars::schema_for!(SearchMemoryAnswer),
-        // `lookup` and `changes` answer one of two shapes (MCP wants an object schema), and
-        // `record` writes: no output schema yet.
+        Method::Lookup => schemars::schema_for!(LookupOrCensus),
+        Method::Changes => schemars::schema_for!(ChangesAnswer),
+        // `record` writes, and the daemon's own methods are not tools.
         _ => return None,
     };
-    match serde_json::to_value(schema) {
-        Ok(serde_json::Value::Object(map)) => Some(map),
-        _ => None,
-    }
+    let Ok(serde_json::Value::Object(mut map)) = serde_json::to_value(schema) else { return None };
+    // An answer of two shapes is an `anyOf` of objects: MCP wants the root to say `object`.
+    map.entry("type").or_insert_with(|| serde_json::Value::from("object"));
+    Some(map)
 }
 
 #[cfg(test)]
@@ -126,5 +135,12 @@ mod tests {
         }
         assert!(answer_schema(crate::Method::Callers).is_some());
         assert!(answer_schema(crate::Method::Record).is_none());
+        for method in [crate::Method::Lookup, crate::Method::Changes] {
+            let schema = answer_schema(method).unwrap();
+            assert_eq!(
+                (schema["type"].as_str(), schema["anyOf"].as_array().map(Vec::len)),
+                (Some("object"), Some(2))
+            );
+        }
     }
 }
