@@ -182,11 +182,11 @@ fn git_queries(state: &DaemonState, root: &Path) -> anyhow::Result<()> {
         }
         let params = json!({ "symbol": symbol.id.to_string() });
         let started = Instant::now();
-        tether_daemon::handle(state, "ownership", &params)
+        crate::daemon_client::handle_json(state, "ownership", &params)
             .map_err(|error| anyhow::anyhow!(error.message))?;
         let cold = started.elapsed().as_secs_f64();
         let started = Instant::now();
-        tether_daemon::handle(state, "ownership", &params)
+        crate::daemon_client::handle_json(state, "ownership", &params)
             .map_err(|error| anyhow::anyhow!(error.message))?;
         let cached = started.elapsed().as_secs_f64();
         println!(
@@ -220,8 +220,9 @@ fn git_queries(state: &DaemonState, root: &Path) -> anyhow::Result<()> {
     }
     for attempt in ["first", "second"] {
         let started = Instant::now();
-        let answer = tether_daemon::handle(state, "changes", &json!({ "scope": "unstaged" }))
-            .map_err(|error| anyhow::anyhow!(error.message))?;
+        let answer =
+            crate::daemon_client::handle_json(state, "changes", &json!({ "scope": "unstaged" }))
+                .map_err(|error| anyhow::anyhow!(error.message))?;
         println!(
             "changes on a {}-file diff ({attempt} call): {:.0} ms, {} changed symbols",
             files.len(),

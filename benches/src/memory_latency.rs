@@ -93,20 +93,22 @@ pub fn run(
         .map(|symbol| symbol.id.to_string())
         .collect();
     let started = Instant::now();
-    let first = tether_daemon::handle(&state, "context", &json!({ "symbol": targets[0] }))
-        .map_err(|error| anyhow::anyhow!(error.message))?;
+    let first =
+        crate::daemon_client::handle_json(&state, "context", &json!({ "symbol": targets[0] }))
+            .map_err(|error| anyhow::anyhow!(error.message))?;
     println!("first context (loads entries, tethers every pin, reads the history): {:.0} ms; {} entries on that function", started.elapsed().as_secs_f64() * 1000.0, first["chain"].as_array().map_or(0, Vec::len));
     // Warm the staleness caches of the queried symbols once, then measure.
     for target in targets.iter().take(queries) {
-        tether_daemon::handle(&state, "context", &json!({ "symbol": target }))
+        crate::daemon_client::handle_json(&state, "context", &json!({ "symbol": target }))
             .map_err(|error| anyhow::anyhow!(error.message))?;
     }
     let mut timings = Vec::new();
     let mut tethered = 0;
     for target in targets.iter().cycle().take(queries) {
         let started = Instant::now();
-        let answer = tether_daemon::handle(&state, "context", &json!({ "symbol": target }))
-            .map_err(|error| anyhow::anyhow!(error.message))?;
+        let answer =
+            crate::daemon_client::handle_json(&state, "context", &json!({ "symbol": target }))
+                .map_err(|error| anyhow::anyhow!(error.message))?;
         timings.push(started.elapsed());
         tethered += usize::from(answer["chain"].as_array().is_some_and(|chain| !chain.is_empty()));
     }
@@ -134,7 +136,7 @@ pub fn run(
         let restarted = DaemonState::new(paths.clone(), tether_store::StoreConfig::default());
         restarted.load_or_build()?;
         let started = Instant::now();
-        tether_daemon::handle(&restarted, "context", &json!({ "symbol": targets[0] }))
+        crate::daemon_client::handle_json(&restarted, "context", &json!({ "symbol": targets[0] }))
             .map_err(|error| anyhow::anyhow!(error.message))?;
         println!("first context {label}: {:.0} ms", started.elapsed().as_secs_f64() * 1000.0);
     }
@@ -145,15 +147,16 @@ pub fn run(
     text = text.replacen("return value + 0", "return value + 1000", 1);
     std::fs::write(&module_path, text)?;
     let started = Instant::now();
-    let recorded = tether_daemon::handle(
+    let recorded = crate::daemon_client::handle_json(
         &state,
         "record",
         &json!({ "type": "decision", "title": "A new decision", "files": ["app/m3.py"] }),
     )
     .map_err(|error| anyhow::anyhow!(error.message))?;
     let recorded_at = started.elapsed();
-    let answer = tether_daemon::handle(&state, "context", &json!({ "path": "app/m3.py" }))
-        .map_err(|error| anyhow::anyhow!(error.message))?;
+    let answer =
+        crate::daemon_client::handle_json(&state, "context", &json!({ "path": "app/m3.py" }))
+            .map_err(|error| anyhow::anyhow!(error.message))?;
     let shown =
         answer["chain"].as_array().into_iter().flatten().any(|entry| entry["id"] == recorded["id"]);
     if !shown {

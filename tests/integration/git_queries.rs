@@ -26,7 +26,7 @@ def test_handle():
 "#;
 
 fn call(state: &DaemonState, method: &str, params: Value) -> Value {
-    tether_daemon::handle(state, method, &params)
+    crate::handle_json(state, method, &params)
         .unwrap_or_else(|error| panic!("{method} failed: {error:?}"))
 }
 
@@ -165,7 +165,7 @@ fn changes_ignore_whitespace_edits_see_deletions_and_keep_renames_whole() {
     );
 
     assert_eq!(
-        tether_daemon::handle(&state, "changes", &json!({ "range": "nonsense" })).unwrap_err().code,
+        crate::handle_json(&state, "changes", &json!({ "range": "nonsense" })).unwrap_err().code,
         -32602
     );
 }

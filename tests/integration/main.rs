@@ -26,3 +26,14 @@ mod salsa_struct_cases;
 mod store_round_trip;
 mod tidy;
 mod value_shape_cases;
+
+/// A call given as JSON, answered by the daemon's handler in this process, as JSON.
+pub fn handle_json(
+    state: &tether_daemon::DaemonState,
+    method: &str,
+    params: &tether_protocol::Value,
+) -> Result<tether_protocol::Value, tether_protocol::rpc::RpcError> {
+    tether_protocol::rpc::apply_json(method, params, |request| {
+        tether_daemon::handle(state, request)
+    })
+}

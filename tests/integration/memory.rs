@@ -21,12 +21,12 @@ def helper():
 "#;
 
 fn call(state: &DaemonState, method: &str, params: Value) -> Value {
-    tether_daemon::handle(state, method, &params)
+    crate::handle_json(state, method, &params)
         .unwrap_or_else(|error| panic!("{method} {params} failed: {error:?}"))
 }
 
 fn refusal(state: &DaemonState, params: Value) -> String {
-    tether_daemon::handle(state, "record", &params)
+    crate::handle_json(state, "record", &params)
         .err()
         .unwrap_or_else(|| panic!("record {params} was accepted"))
         .message

@@ -39,7 +39,7 @@ const REPORT: &str = r#"{"meta": {"version": "7.6.1", "show_contexts": true}, "f
 }}"#;
 
 fn call(state: &DaemonState, method: &str, params: Value) -> Value {
-    tether_daemon::handle(state, method, &params)
+    crate::handle_json(state, method, &params)
         .unwrap_or_else(|error| panic!("{method} failed: {error:?}"))
 }
 
@@ -111,10 +111,10 @@ fn reports_without_contexts_or_outside_the_repository_are_refused() {
     let repository = FixtureRepository::new(APP);
     repository.write("plain.json", r#"{"meta": {"show_contexts": false}, "files": {}}"#);
     let state = indexed_daemon(&repository);
-    let error = tether_daemon::handle(&state, "coverage_import", &json!({ "file": "plain.json" }))
+    let error = crate::handle_json(&state, "coverage_import", &json!({ "file": "plain.json" }))
         .unwrap_err();
     assert!(error.message.contains("--cov-context=test"), "{}", error.message);
-    let error = tether_daemon::handle(&state, "coverage_import", &json!({ "file": "/etc/passwd" }))
+    let error = crate::handle_json(&state, "coverage_import", &json!({ "file": "/etc/passwd" }))
         .unwrap_err();
     assert!(error.message.contains("outside the repository"), "{}", error.message);
 }

@@ -1,6 +1,5 @@
-//! Human-readable renderings of the daemon's answers, read back into the protocol's typed
-//! answers (`protocol::wire`): one line per item with file:line, then completeness,
-//! freshness and the suggested next call. An answer of an unexpected shape is printed as is.
+//! Human-readable renderings of the daemon's typed answers (`protocol::wire`): one line per
+//! item with file:line, then completeness, freshness and the suggested next call.
 
 use std::fmt::Write;
 
@@ -10,20 +9,14 @@ use tether_protocol::wire::{
     NeighboursAnswer, OwnershipAnswer, Recheck, RecordAnswer, SearchMemoryAnswer, StatusAnswer,
     SymbolOrFile,
 };
-use tether_protocol::{Method, Value};
+use tether_protocol::Method;
 
 /// Tests listed in text output; `--json` has them all.
 const MAX_TESTS_SHOWN: usize = 10;
 
-pub fn answer_text(method: &str, answer: &Value) -> String {
-    let typed = Method::from_name(method).ok_or_else(|| format!("unknown method {method}"));
-    match typed.and_then(|method| Answer::from_json(method, answer.clone())) {
-        Ok(typed) => typed_answer_text(method, &typed),
-        Err(_) => format!("{answer}\n"),
-    }
-}
-
-fn typed_answer_text(method: &str, answer: &Answer) -> String {
+/// The text of `method`'s answer.
+pub fn answer_text(method: Method, answer: &Answer) -> String {
+    let method = method.as_str();
     let mut out = String::new();
     let footer = match answer {
         Answer::Blast(blast) => {
@@ -60,7 +53,11 @@ fn typed_answer_text(method: &str, answer: &Answer) -> String {
         }
         Answer::Lookup(lookup) => lookup_text(&mut out, lookup),
         Answer::Status(status) => {
-            out.push_str(&status_lines(status));
+            out.push_str(&status_text(status));
+            Footer::default()
+        }
+        Answer::Stopping(_) => {
+            out.push_str("the daemon is stopping\n");
             Footer::default()
         }
     };
@@ -353,14 +350,8 @@ fn context_text(out: &mut String, context: &ContextAnswer) {
     }
 }
 
-pub fn status_text(status: &Value) -> String {
-    match Answer::from_json(Method::Status, status.clone()) {
-        Ok(Answer::Status(status)) => status_lines(&status),
-        _ => format!("{status}\n"),
-    }
-}
-
-fn status_lines(status: &StatusAnswer) -> String {
+/// The daemon's status, a line per fact.
+pub fn status_text(status: &StatusAnswer) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "tether daemon pid {} serving {}", status.pid, status.root);
     let _ = writeln!(out, "  socket    {}", status.socket);

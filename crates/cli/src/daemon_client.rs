@@ -8,8 +8,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use tether_daemon::{DaemonLock, DaemonPaths};
-use tether_protocol::rpc::{parse_response, request_line, RpcError};
-use tether_protocol::Value;
+use tether_protocol::rpc::{call_line, parse_answer, RpcError};
+use tether_protocol::wire::{Answer, StatusAnswer};
+use tether_protocol::Request;
 
 /// How long a started daemon may take to open its socket.
 const START_TIMEOUT: Duration = Duration::from_secs(20);
@@ -42,30 +43,37 @@ impl DaemonClient {
         Ok(DaemonClient { reader: BufReader::new(stream), writer, next_id: 1 })
     }
 
-    /// Calls one method; the outer error is a transport failure, the inner one the daemon's.
-    pub fn call(&mut self, method: &str, params: Value) -> anyhow::Result<Result<Value, RpcError>> {
+    /// Asks one request; the outer error is a transport failure, the inner one the daemon's.
+    pub fn call(&mut self, request: &Request) -> anyhow::Result<Result<Answer, RpcError>> {
         let id = self.next_id;
         self.next_id += 1;
         self.writer
-            .write_all(request_line(id, method, params).as_bytes())
+            .write_all(call_line(id, request).as_bytes())
             .context("sending the request to the daemon")?;
         let mut line = Vec::new();
         self.reader.read_until(b'\n', &mut line).context("reading the daemon's answer")?;
         if line.is_empty() {
             bail!("the daemon closed the connection");
         }
-        Ok(parse_response(&line))
+        Ok(parse_answer(request.method(), &line))
     }
 
-    /// Calls a method, waiting while the daemon's first index is still being built.
+    /// Asks `status` or `reindex`, whose answer is the daemon's status.
+    pub fn status(&mut self, request: &Request) -> anyhow::Result<StatusAnswer> {
+        match self.call(request)?.map_err(|error| anyhow::anyhow!(error.message))? {
+            Answer::Status(status) => Ok(status),
+            other => bail!("the daemon answered {} with {other:?}", request.method().as_str()),
+        }
+    }
+
+    /// Asks a request, waiting while the daemon's first index is still being built.
     pub fn call_when_ready(
         &mut self,
-        method: &str,
-        params: Value,
-    ) -> anyhow::Result<Result<Value, RpcError>> {
+        request: &Request,
+    ) -> anyhow::Result<Result<Answer, RpcError>> {
         let started = Instant::now();
         loop {
-            match self.call(method, params.clone())? {
+            match self.call(request)? {
                 Err(error)
                     if error.code == RpcError::NOT_READY && started.elapsed() < READY_TIMEOUT =>
                 {

@@ -7,7 +7,8 @@ use std::sync::Arc;
 use anyhow::Context;
 use clap::Args;
 use tether_daemon::{DaemonLock, DaemonPaths, DaemonState};
-use tether_protocol::json;
+use tether_protocol::wire::Answer;
+use tether_protocol::Request;
 
 use crate::daemon_client::{connect_or_start, DaemonClient};
 use crate::RepositoryArgs;
@@ -149,9 +150,8 @@ pub fn run_start(args: DaemonArgs) -> anyhow::Result<()> {
         return print_status(&paths, args.json);
     }
     let mut client = connect_or_start(&paths, &args.repository.serve_arguments())?;
-    let status =
-        client.call("status", json!({}))?.map_err(|error| anyhow::anyhow!(error.message))?;
-    println!("started the tether daemon for {} (pid {})", paths.root.display(), status["pid"]);
+    let status = client.status(&Request::Status)?;
+    println!("started the tether daemon for {} (pid {})", paths.root.display(), status.pid);
     Ok(())
 }
 
@@ -160,7 +160,7 @@ pub fn run_stop(args: DaemonArgs) -> anyhow::Result<()> {
     let paths = args.repository.daemon_paths();
     match DaemonClient::connect(&paths.socket) {
         Ok(mut client) => {
-            client.call("shutdown", json!({}))?.map_err(|error| anyhow::anyhow!(error.message))?;
+            client.call(&Request::Shutdown)?.map_err(|error| anyhow::anyhow!(error.message))?;
             for _ in 0..100 {
                 if !DaemonLock::is_held(&paths.lock) {
                     break;
@@ -188,10 +188,9 @@ fn print_status(paths: &DaemonPaths, as_json: bool) -> anyhow::Result<()> {
         );
         return Ok(());
     };
-    let status =
-        client.call("status", json!({}))?.map_err(|error| anyhow::anyhow!(error.message))?;
+    let status = client.status(&Request::Status)?;
     if as_json {
-        println!("{}", tether_protocol::rpc::pretty(&status));
+        println!("{}", Answer::Status(status).to_pretty_json());
     } else {
         print!("{}", crate::answer_text::status_text(&status));
     }

@@ -34,12 +34,10 @@ pub fn run(args: IndexArgs) -> anyhow::Result<()> {
         // The daemon owns the database: ask it to rebuild instead of writing beside it.
         let mut client = crate::daemon_client::DaemonClient::connect(&paths.socket)
             .context("connecting to the running daemon")?;
-        let status = client
-            .call("reindex", tether_protocol::json!({}))?
-            .map_err(|error| anyhow::anyhow!(error.message))?;
+        let status = client.status(&tether_protocol::Request::Reindex)?;
         println!(
             "the running daemon rebuilt the graph in {:.1} s",
-            status["last_rebuild_seconds"].as_f64().unwrap_or(0.0)
+            status.last_rebuild_seconds.unwrap_or(0.0)
         );
         print!("{}", crate::answer_text::status_text(&status));
         return Ok(());

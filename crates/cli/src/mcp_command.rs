@@ -8,7 +8,8 @@ use std::sync::{Arc, Mutex};
 use anyhow::Context;
 use clap::Args;
 use tether_protocol::rpc::RpcError;
-use tether_protocol::Value;
+use tether_protocol::wire::Answer;
+use tether_protocol::Request;
 
 use crate::daemon_client::{connect_or_start, DaemonClient};
 use crate::RepositoryArgs;
@@ -37,7 +38,7 @@ struct SocketCaller {
 }
 
 impl tether_mcp::DaemonCaller for SocketCaller {
-    fn call(&self, method: &str, params: Value) -> Result<Value, RpcError> {
+    fn call(&self, request: &Request) -> Result<Answer, RpcError> {
         let mut client = self.client.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         for attempt in 0..2 {
             if client.is_none() {
@@ -56,7 +57,7 @@ impl tether_mcp::DaemonCaller for SocketCaller {
                 }
             }
             let Some(connected) = client.as_mut() else { continue };
-            match connected.call_when_ready(method, params.clone()) {
+            match connected.call_when_ready(request) {
                 Ok(answer) => return answer,
                 Err(error) if attempt == 0 => {
                     tracing::debug!(%error, "the daemon connection broke; reconnecting");

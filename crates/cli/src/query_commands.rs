@@ -7,9 +7,9 @@ use anyhow::{bail, Context};
 use clap::Args;
 use tether_daemon::{DaemonLock, DaemonState};
 use tether_protocol::rpc::RpcError;
+use tether_protocol::wire::Answer;
 use tether_protocol::{
-    json, ChangesParams, Method, RecordParams, Request, SearchMemoryParams, Subject, Value,
-    WalkParams,
+    ChangesParams, Method, RecordParams, Request, SearchMemoryParams, Subject, WalkParams,
 };
 use tether_query::PageRequest;
 
@@ -307,10 +307,10 @@ pub fn run_lookup(args: LookupArgs) -> anyhow::Result<()> {
 /// Asks one request of the daemon (or of this process, with `--no-daemon`) and prints its
 /// answer.
 pub(crate) fn run_query(request: Request, options: &QueryOptions) -> anyhow::Result<()> {
-    let (method, params) = (request.method().as_str(), request.to_params());
+    let method = request.method();
     let repository = options.repository();
     let paths = repository.daemon_paths();
-    let answer: Result<Value, RpcError> = if options.no_daemon {
+    let answer: Result<Answer, RpcError> = if options.no_daemon {
         if DaemonLock::is_held(&paths.lock) {
             bail!("a tether daemon owns this repository's database; drop --no-daemon to ask it");
         }
@@ -321,46 +321,38 @@ pub(crate) fn run_query(request: Request, options: &QueryOptions) -> anyhow::Res
         }
         let state = DaemonState::new(paths.clone(), repository.store_config());
         state.load_or_build()?;
-        tether_daemon::handle(&state, method, &params)
+        tether_daemon::handle(&state, request)
     } else {
         let mut client = connect_or_start(&paths, &repository.serve_arguments())?;
-        client.call_when_ready(method, params)?
+        client.call_when_ready(&request)?
     };
     match answer {
-        Ok(result) => {
+        Ok(answer) => {
             if options.json {
-                println!("{}", tether_protocol::rpc::pretty(&result));
+                println!("{}", answer.to_pretty_json());
             } else {
-                print!("{}", crate::answer_text::answer_text(method, &result));
+                print!("{}", crate::answer_text::answer_text(method, &answer));
             }
             Ok(())
         }
         Err(error) => {
             if options.json {
-                println!(
-                    "{}",
-                    tether_protocol::rpc::pretty(
-                        &json!({ "error": { "code": error.code, "message": error.message, "data": error.data } })
-                    )
-                );
+                println!("{}", error.to_pretty_json());
             }
             let mut message = error.message.clone();
-            if let Some(candidates) = error
-                .data
-                .as_ref()
-                .and_then(|data| data.get("candidates").or_else(|| data.get("similar")))
-                .and_then(Value::as_array)
-            {
-                for candidate in candidates {
-                    message.push_str(&format!(
-                        "\n  {} ({}, {}:{}) id {}",
-                        candidate["qualified_name"].as_str().unwrap_or(""),
-                        candidate["kind"].as_str().unwrap_or(""),
-                        candidate["path"].as_str().unwrap_or(""),
-                        candidate["line"],
-                        candidate["id"].as_str().unwrap_or("")
-                    ));
-                }
+            let data = error.address_data();
+            let listed = data
+                .iter()
+                .flat_map(|data| data.candidates.iter().chain(data.similar.iter()).flatten());
+            for candidate in listed {
+                message.push_str(&format!(
+                    "\n  {} ({}, {}:{}) id {}",
+                    candidate.qualified_name,
+                    candidate.kind,
+                    candidate.path,
+                    candidate.line,
+                    candidate.id
+                ));
             }
             bail!(message)
         }

@@ -1,19 +1,19 @@
-//! Request handlers: a call is parsed once into a typed `Request` (`protocol::requests`),
-//! then applied: one query on the published snapshot, answered as the protocol's JSON.
-//! Handlers are stateless; long work stops at the request's deadline.
+//! Request handlers: a call parsed once into a typed `Request` (`protocol::rpc::parse_call`)
+//! is applied: one query on the published snapshot, answered as the protocol's typed
+//! `Answer`. Handlers are stateless; long work stops at the request's deadline.
 
 use tether_model::{Cancelled, Deadline};
 use tether_protocol::rpc::RpcError;
 use tether_protocol::wire::{self, Answer};
-use tether_protocol::{Request, Subject, Value, WalkParams};
+use tether_protocol::{Request, Subject, WalkParams};
 use tether_query::{BlastOptions, NeighbourKind, Snapshot, SymbolIndex};
 
 use crate::state::DaemonState;
 use tether_features::{repository_path, FeatureError};
 
 /// Answers one request with no deadline (a CLI process, a benchmark).
-pub fn handle(state: &DaemonState, method: &str, params: &Value) -> Result<Value, RpcError> {
-    handle_until(state, method, params, Deadline::none())
+pub fn handle(state: &DaemonState, request: Request) -> Result<Answer, RpcError> {
+    apply(state, request, Deadline::none())
 }
 
 /// The error a request whose deadline passed answers.
@@ -21,17 +21,8 @@ pub(crate) fn cancelled(_: Cancelled) -> RpcError {
     RpcError::new(RpcError::TIMEOUT, "the request ran past its deadline and was stopped")
 }
 
-/// Answers one request; work that runs past `deadline` stops and answers a timeout error.
-pub fn handle_until(
-    state: &DaemonState,
-    method: &str,
-    params: &Value,
-    deadline: Deadline,
-) -> Result<Value, RpcError> {
-    apply(state, Request::parse(method, params)?, deadline).map(|answer| answer.to_json())
-}
-
-/// Carries out a parsed request.
+/// Carries out a parsed request; work that runs past `deadline` stops and answers a timeout
+/// error.
 pub fn apply(
     state: &DaemonState,
     request: Request,
@@ -256,8 +247,8 @@ fn address_error(error: tether_query::AddressError) -> RpcError {
         tether_query::AddressError::NotFound { .. } => RpcError::SYMBOL_NOT_FOUND,
         tether_query::AddressError::Ambiguous { .. } => RpcError::AMBIGUOUS_SYMBOL,
     };
-    let (message, data) = tether_protocol::address_error_json(&error);
-    RpcError::new(code, message).with_data(data)
+    let (message, data) = tether_protocol::address_error_data(&error);
+    RpcError::address(code, message, &data)
 }
 
 /// A feature's error as the JSON-RPC error it is answered with.

@@ -45,4 +45,4 @@ pub fn memory_graph_for(
 }
 
 pub use follow::spawn_follower;
-pub use handlers::{apply, handle, handle_until};
+pub use handlers::{apply, handle};

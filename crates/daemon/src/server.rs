@@ -15,13 +15,15 @@ use std::time::Duration;
 
 use tether_model::Deadline;
 use tether_protocol::rpc::{
-    error_line, parse_request, success_line, RequestId, RpcError, MAX_REQUEST_BYTES,
+    answer_line, error_line, parse_call, RequestId, RpcError, MAX_REQUEST_BYTES,
 };
+use tether_protocol::wire::{Answer, StoppingAnswer};
+use tether_protocol::Request;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{UnixListener, UnixStream};
 use tokio::sync::{Notify, Semaphore};
 
-use crate::handlers::handle_until;
+use crate::handlers::apply;
 use crate::state::DaemonState;
 
 /// A request running longer than this is answered with a timeout error, and its work stops.
@@ -179,37 +181,29 @@ async fn connection(
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let request = match parse_request(&line) {
+        let call = match parse_call(&line) {
             Err((id, error)) => {
                 if !id.is_notification() {
                     writer.write_all(error_line(&id, &error).as_bytes()).await?;
                 }
                 continue;
             }
-            Ok(request) => request,
+            Ok(call) => call,
         };
-        if request.method == "shutdown" {
-            if !request.id.is_notification() {
-                writer
-                    .write_all(
-                        success_line(&request.id, tether_protocol::json!({ "stopping": true }))
-                            .as_bytes(),
-                    )
-                    .await?;
+        if call.request == Request::Shutdown {
+            if !call.id.is_notification() {
+                let stopping = Ok(Answer::Stopping(StoppingAnswer { stopping: true }));
+                writer.write_all(answer_line(&call.id, &stopping).as_bytes()).await?;
             }
             stop.notify_one();
             return Ok(());
         }
-        let response = answer(&state, &in_flight, request.method, request.params).await;
+        let response = answer(&state, &in_flight, call.request).await;
         // A notification is carried out but never answered (JSON-RPC 2.0, section 4.1).
-        if request.id.is_notification() {
+        if call.id.is_notification() {
             continue;
         }
-        let line = match response {
-            Ok(result) => success_line(&request.id, result),
-            Err(error) => error_line(&request.id, &error),
-        };
-        writer.write_all(line.as_bytes()).await?;
+        writer.write_all(answer_line(&call.id, &response).as_bytes()).await?;
     }
 }
 
@@ -218,9 +212,8 @@ async fn connection(
 async fn answer(
     state: &Arc<DaemonState>,
     in_flight: &Arc<Semaphore>,
-    method: String,
-    params: tether_protocol::Value,
-) -> Result<tether_protocol::Value, RpcError> {
+    request: Request,
+) -> Result<Answer, RpcError> {
     let deadline = Deadline::after(REQUEST_TIMEOUT);
     let timeout_error = || {
         RpcError::new(
@@ -235,12 +228,10 @@ async fn answer(
                 .map_err(|_| RpcError::new(RpcError::INTERNAL_ERROR, "the daemon is stopping"))?,
         };
     let state = Arc::clone(state);
-    let logged_method = method.clone();
+    let logged_method = request.method().as_str();
     let work = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            handle_until(&state, &method, &params, deadline)
-        }))
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| apply(&state, request, deadline)))
     });
     let remaining = deadline.remaining().unwrap_or(REQUEST_TIMEOUT);
     match tokio::time::timeout(remaining, work).await {

@@ -2,7 +2,7 @@
 //! is cut from the end, never the header, completeness or freshness, and the cut is said with
 //! the cursor that fetches the rest.
 
-use tether_protocol::{json, Value};
+use tether_protocol::wire::{Answer, JsonCut};
 
 /// Characters per approximate token.
 pub const CHARACTERS_PER_TOKEN: u64 = 4;
@@ -96,71 +96,47 @@ pub fn fit_text_to_budget(
     lines.join("\n")
 }
 
-/// Serialises `answer` compactly, cutting its `list_key` array from the end (and then its
-/// `secondary_keys` arrays) until it fits; a cut adds `truncated` with the cursor to continue.
+/// Serialises `answer` compactly, cutting its main list from the end (and then its
+/// secondary lists, tests affected and changed symbols) until it fits; a cut adds
+/// `truncated` with the cursor to continue.
 pub fn fit_json_to_budget(
-    answer: &Value,
-    list_key: Option<&str>,
-    secondary_keys: &[&str],
+    answer: &Answer,
     continuation: Option<&ListContinuation>,
     budget_tokens: u64,
 ) -> String {
     let budget_characters = budget_tokens.saturating_mul(CHARACTERS_PER_TOKEN);
-    let size = |value: &Value| value.to_string().chars().count() as u64;
-    if size(answer) <= budget_characters {
-        return answer.to_string();
+    let fits = |text: &str| text.chars().count() as u64 <= budget_characters;
+    let whole = answer.to_json_text();
+    if fits(&whole) {
+        return whole;
     }
-    let mut trimmed = answer.clone();
-    let listed = list_key
-        .and_then(|key| answer.get(key))
-        .and_then(Value::as_array)
-        .map(Vec::len)
-        .unwrap_or(0);
-    let with_shown = |shown: usize| {
-        let mut value = answer.clone();
-        if let Some(key) = list_key {
-            if let Some(items) = value.get_mut(key).and_then(Value::as_array_mut) {
-                items.truncate(shown);
-            }
-        }
-        if shown < listed {
-            let note = continuation
-                .and_then(|continuation| continuation_note(continuation, listed, shown));
-            let cursor = continuation.filter(|continuation| continuation.paged_by_cursor).map(
-                |continuation| {
-                    format!("o:{}", continuation.page_offset.saturating_add(shown as u64))
-                },
-            );
-            if let Some(cursor) = &cursor {
-                value["next_cursor"] = json!(cursor);
-            }
-            value["truncated"] = json!({ "shown": shown, "omitted": listed - shown, "cursor": cursor, "note": note });
-        }
-        value
+    let listed = answer.main_list().map(|(_, length)| length).unwrap_or(0);
+    let cut_at = |shown: usize| JsonCut {
+        shown: Some(shown),
+        cursor: continuation.filter(|continuation| continuation.paged_by_cursor).map(
+            |continuation| format!("o:{}", continuation.page_offset.saturating_add(shown as u64)),
+        ),
+        note: continuation.and_then(|continuation| continuation_note(continuation, listed, shown)),
+        secondary_kept: Vec::new(),
     };
-    let mut shown = listed;
-    while shown > 0 {
-        shown -= 1;
-        trimmed = with_shown(shown);
-        if size(&trimmed) <= budget_characters {
-            return trimmed.to_string();
+    let mut cut = JsonCut::default();
+    let mut text = whole;
+    for shown in (0..listed).rev() {
+        cut = cut_at(shown);
+        text = answer.cut_json_text(&cut);
+        if fits(&text) {
+            return text;
         }
     }
-    // Even without items it is too large: cut the secondary lists too, keeping one element.
-    for key in secondary_keys {
-        let Some(length) = trimmed.get(*key).and_then(Value::as_array).map(Vec::len) else {
-            continue;
-        };
+    // Even without items it is too large: halve the secondary lists too, keeping one element.
+    for (key, length) in answer.secondary_lists() {
         let mut keep = length;
-        while keep > 1 && size(&trimmed) > budget_characters {
+        while keep > 1 && !fits(&text) {
             keep = (keep / 2).max(1);
-            if let Some(items) = trimmed.get_mut(*key).and_then(Value::as_array_mut) {
-                items.truncate(keep);
-            }
-        }
-        if keep < length {
-            trimmed[format!("{key}_omitted")] = json!(length - keep);
+            cut.secondary_kept.retain(|(kept_key, _)| *kept_key != key);
+            cut.secondary_kept.push((key, keep));
+            text = answer.cut_json_text(&cut);
         }
     }
-    trimmed.to_string()
+    text
 }

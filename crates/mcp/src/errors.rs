@@ -2,30 +2,20 @@
 //! be, which names are near a missing one, and what to do about the others.
 
 use tether_protocol::rpc::RpcError;
-use tether_protocol::Value;
+use tether_protocol::wire::AddressCandidate;
 
 /// The most candidates or similar names listed.
 const LISTED_SYMBOLS_LIMIT: usize = 25;
 
 /// `- qualified_name (kind) path:line · id <id>` for each listed symbol.
-fn symbol_choice_lines(symbols: &[Value]) -> Vec<String> {
+fn symbol_choice_lines(symbols: &[AddressCandidate]) -> Vec<String> {
     let mut lines: Vec<String> = symbols
         .iter()
         .take(LISTED_SYMBOLS_LIMIT)
         .map(|symbol| {
-            let text =
-                |key: &str| symbol.get(key).and_then(Value::as_str).unwrap_or("?").to_string();
-            let line = symbol
-                .get("line")
-                .and_then(Value::as_u64)
-                .map(|line| line.to_string())
-                .unwrap_or_else(|| "?".to_string());
             format!(
-                "- {} ({}) {}:{line} · id {}",
-                text("qualified_name"),
-                text("kind"),
-                text("path"),
-                text("id")
+                "- {} ({}) {}:{} · id {}",
+                symbol.qualified_name, symbol.kind, symbol.path, symbol.line, symbol.id
             )
         })
         .collect();
@@ -38,36 +28,31 @@ fn symbol_choice_lines(symbols: &[Value]) -> Vec<String> {
     lines
 }
 
-/// The symbols listed under `data.<key>`, when there are any.
-fn listed_symbols<'error>(error: &'error RpcError, key: &str) -> Option<&'error Vec<Value>> {
-    error
-        .data
-        .as_ref()
-        .and_then(|data| data.get(key))
-        .and_then(Value::as_array)
-        .filter(|symbols| !symbols.is_empty())
-}
-
 /// The message of a tool error for a daemon error answered to `method`.
 pub fn daemon_error_message(method: &str, error: &RpcError) -> String {
     let mut lines =
         vec![format!("tether {method} failed: {} (code {})", error.message, error.code)];
     // `search_memory` reports ambiguity under the not-found code, so the data decides.
-    if let Some(candidates) = listed_symbols(error, "candidates") {
+    let data = error.address_data();
+    let listed =
+        |list: Option<&Vec<AddressCandidate>>| list.filter(|symbols| !symbols.is_empty()).cloned();
+    let candidates = listed(data.as_ref().and_then(|data| data.candidates.as_ref()));
+    let similar = listed(data.as_ref().and_then(|data| data.similar.as_ref()));
+    if let Some(candidates) = candidates {
         lines.push(format!(
             "The address matches {} symbols; tether never guesses. Candidates:",
             candidates.len()
         ));
-        lines.extend(symbol_choice_lines(candidates));
+        lines.extend(symbol_choice_lines(&candidates));
         lines.push("Call again with one of these ids as \"symbol\".".to_string());
         return lines.join("\n");
     }
     match error.code {
         RpcError::AMBIGUOUS_SYMBOL => lines.push("Several symbols match; call again with a full qualified name, path:line or an id (lookup finds them).".to_string()),
-        RpcError::SYMBOL_NOT_FOUND => match listed_symbols(error, "similar") {
+        RpcError::SYMBOL_NOT_FOUND => match similar {
             Some(similar) => {
                 lines.push("Similar symbols:".to_string());
-                lines.extend(symbol_choice_lines(similar));
+                lines.extend(symbol_choice_lines(&similar));
                 lines.push("Call again with one of these ids, or use lookup to search by name.".to_string());
             }
             None => lines.push("No similar names either; use lookup with part of the name to find the symbol, or check the spelling and the path.".to_string()),

@@ -1,11 +1,13 @@
 //! tether's MCP server: the daemon's queries as Model Context Protocol tools, over stdio.
 //!
-//! `tether mcp` runs [`serve_stdio`] with a [`DaemonCaller`] that forwards one JSON-RPC call
-//! to the repository's daemon. Every MCP tool is one daemon method: its arguments are checked
-//! against the tool's input schema, passed through as the method's params (minus the two
-//! presentation arguments `format` and `budget_tokens`), and the daemon's JSON answer is
+//! `tether mcp` runs [`serve_stdio`] with a [`DaemonCaller`] that asks the repository's
+//! daemon one typed request. Every MCP tool is one daemon method: its arguments are checked
+//! against the tool's input schema and parsed into the method's `Request` (minus the two
+//! presentation arguments `format` and `budget_tokens`), and the daemon's typed answer is
 //! rendered for a model's context window: compact text by default, JSON on request, cut to
 //! `budget_tokens` with a cursor for the rest. Completeness and freshness are always kept.
+//! JSON is read only where rmcp hands it over (tool arguments) and written only by
+//! `protocol` (answers, schemas).
 //!
 //! What this crate deliberately does not do:
 //! - it never opens the database, the repository or `.memory/`: it only forwards to the
@@ -14,10 +16,10 @@
 //!   budget: an oversized page is cut and the cut is said, with the cursor to continue;
 //! - it never starts or stops the daemon: the caller the binary supplies owns the connection.
 
-mod arguments;
 mod budget;
 mod errors;
 mod render;
+mod render_lines;
 mod resources;
 mod server;
 mod tools;
@@ -33,7 +35,9 @@ use std::sync::Arc;
 
 use rmcp::ServiceExt;
 pub use tether_protocol::rpc::RpcError;
-pub use tether_protocol::Value;
+pub use tether_protocol::tool_arguments::{ParameterKind, ParameterSpecification};
+pub use tether_protocol::wire::Answer;
+pub use tether_protocol::Request;
 
 pub use errors::daemon_error_message;
 pub use render::{render_answer, OutputFormat, RenderRequest};
@@ -41,17 +45,15 @@ pub use resources::{
     CENSUS_RESOURCE_URI, FRESHNESS_RESOURCE_URI, GRAPH_SCHEMA_MARKDOWN, SCHEMA_RESOURCE_URI,
 };
 pub use server::{TetherMcpServer, SERVER_INSTRUCTIONS};
-pub use tools::{
-    tool_catalogue, ParameterKind, ParameterSpecification, ToolSpecification, DEFAULT_BUDGET_TOKENS,
-};
+pub use tools::{tool_catalogue, ToolSpecification, DEFAULT_BUDGET_TOKENS};
 
-/// Forwards one daemon method call; `Err` carries the daemon's JSON-RPC error.
+/// Asks the daemon one typed request; `Err` carries the daemon's JSON-RPC error.
 ///
 /// The call is blocking: the server runs it inside `tokio::task::spawn_blocking`, so an
 /// implementation may hold a synchronous socket. Failing to reach the daemon should be
 /// reported as an `RpcError` too (say `INTERNAL_ERROR` with a message naming the socket).
 pub trait DaemonCaller: Send + Sync + 'static {
-    fn call(&self, method: &str, params: Value) -> Result<Value, RpcError>;
+    fn call(&self, request: &Request) -> Result<Answer, RpcError>;
 }
 
 /// Why the MCP server stopped with an error.

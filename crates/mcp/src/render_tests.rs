@@ -5,7 +5,7 @@ use tether_protocol::{json, Value};
 
 use crate::budget::CHARACTERS_PER_TOKEN;
 use crate::render::{render_answer, OutputFormat, RenderRequest};
-use crate::test_support::{sample_blast_answer, sample_freshness};
+use crate::test_support::{sample_blast_answer, sample_freshness, typed_answer};
 
 fn request_for(
     tool_name: &str,
@@ -25,7 +25,10 @@ fn request_for(
 #[test]
 fn blast_answer_renders_one_line_per_item_then_completeness_freshness_and_next() {
     let answer = sample_blast_answer(3, 3, None);
-    let text = render_answer(&request_for("blast", OutputFormat::Text, 6000, 0), &answer);
+    let text = render_answer(
+        &request_for("blast", OutputFormat::Text, 6000, 0),
+        &typed_answer("blast", answer.clone()),
+    );
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "blast of app.core.compute (1 seeds, depth 3): 3 dependents, 2 breaks");
     assert_eq!(lines[1], "tests affected (1): tests.test_core.test_compute tests/test_core.py:4");
@@ -42,7 +45,10 @@ fn blast_answer_renders_one_line_per_item_then_completeness_freshness_and_next()
 #[test]
 fn the_daemons_next_cursor_is_passed_through_when_nothing_is_cut() {
     let answer = sample_blast_answer(3, 30, Some("o:23"));
-    let text = render_answer(&request_for("blast", OutputFormat::Text, 6000, 20), &answer);
+    let text = render_answer(
+        &request_for("blast", OutputFormat::Text, 6000, 20),
+        &typed_answer("blast", answer.clone()),
+    );
     assert!(text.contains("… 7 more items; call again with cursor \"o:23\""), "{text}");
 }
 
@@ -50,7 +56,10 @@ fn the_daemons_next_cursor_is_passed_through_when_nothing_is_cut() {
 fn an_oversized_text_answer_is_cut_with_a_cursor_and_keeps_completeness_and_freshness() {
     let answer = sample_blast_answer(200, 500, Some("o:240"));
     let budget_tokens = 800;
-    let text = render_answer(&request_for("blast", OutputFormat::Text, budget_tokens, 40), &answer);
+    let text = render_answer(
+        &request_for("blast", OutputFormat::Text, budget_tokens, 40),
+        &typed_answer("blast", answer.clone()),
+    );
     assert!(
         text.chars().count() as u64 <= budget_tokens * CHARACTERS_PER_TOKEN,
         "{} characters",
@@ -73,7 +82,10 @@ fn an_oversized_text_answer_is_cut_with_a_cursor_and_keeps_completeness_and_fres
 #[test]
 fn a_budget_too_small_for_any_item_still_keeps_completeness_and_freshness() {
     let answer = sample_blast_answer(50, 50, None);
-    let text = render_answer(&request_for("blast", OutputFormat::Text, 10, 0), &answer);
+    let text = render_answer(
+        &request_for("blast", OutputFormat::Text, 10, 0),
+        &typed_answer("blast", answer.clone()),
+    );
     assert!(text.contains("… 50 more items; call again with cursor \"o:0\""), "{text}");
     assert!(text.contains("completeness: lower_bound"));
     assert!(text.contains("freshness: "));
@@ -83,8 +95,10 @@ fn a_budget_too_small_for_any_item_still_keeps_completeness_and_freshness() {
 fn an_oversized_json_answer_is_cut_with_a_cursor_and_keeps_completeness_and_freshness() {
     let answer = sample_blast_answer(200, 200, None);
     let budget_tokens = 1000;
-    let rendered =
-        render_answer(&request_for("blast", OutputFormat::Json, budget_tokens, 0), &answer);
+    let rendered = render_answer(
+        &request_for("blast", OutputFormat::Json, budget_tokens, 0),
+        &typed_answer("blast", answer.clone()),
+    );
     assert!(rendered.chars().count() as u64 <= budget_tokens * CHARACTERS_PER_TOKEN);
     let parsed: Value = serde_json::from_str(&rendered).expect("the JSON rendering parses");
     let shown = parsed["items"].as_array().map(Vec::len).unwrap_or(0);
@@ -99,7 +113,10 @@ fn an_oversized_json_answer_is_cut_with_a_cursor_and_keeps_completeness_and_fres
 #[test]
 fn a_json_answer_within_budget_is_the_daemons_answer() {
     let answer = sample_blast_answer(3, 3, None);
-    let rendered = render_answer(&request_for("blast", OutputFormat::Json, 6000, 0), &answer);
+    let rendered = render_answer(
+        &request_for("blast", OutputFormat::Json, 6000, 0),
+        &typed_answer("blast", answer.clone()),
+    );
     let parsed: Value = serde_json::from_str(&rendered).expect("the JSON rendering parses");
     assert_eq!(parsed, answer);
 }
@@ -109,8 +126,11 @@ fn owners_cut_by_the_budget_say_to_raise_it_since_ownership_has_no_cursor() {
     let owners: Vec<Value> = (0..100)
         .map(|number| json!({ "author": format!("Author {number}"), "email": format!("a{number}@example.com"), "lines": 10, "share": 0.01, "commits": 2, "latest": { "commit": "abcdef0123456789", "date_unix": 0, "summary": "a change" } }))
         .collect();
-    let answer = json!({ "range": "app/core.py:1-90", "total_lines": 90, "owners": owners, "not_committed_yet": 0, "freshness": sample_freshness(), "next": "ask Author 0 first" });
-    let text = render_answer(&request_for("ownership", OutputFormat::Text, 400, 0), &answer);
+    let answer = json!({ "subject": { "path": "app/core.py" }, "range": "app/core.py:1-90", "total_lines": 90, "owners": owners, "not_committed_yet": 0, "excluded_bot_lines": 0, "excluded_bots": [], "note": null, "freshness": sample_freshness(), "next": "ask Author 0 first" });
+    let text = render_answer(
+        &request_for("ownership", OutputFormat::Text, 400, 0),
+        &typed_answer("ownership", answer.clone()),
+    );
     assert!(text.starts_with("ownership of app/core.py:1-90: 90 lines\nAuthor 0 <a0@example.com> · 10 lines (1%) · 2 commits · latest abcdef0123 a change"), "{text}");
     assert!(
         text.contains(
@@ -127,7 +147,10 @@ fn exact_completeness_and_unknown_uncommitted_files_render_plainly() {
     answer["completeness"] = json!({ "status": "exact" });
     answer["freshness"]["uncommitted_files"] = Value::Null;
     answer["freshness"]["stale"] = json!(false);
-    let text = render_answer(&request_for("blast", OutputFormat::Text, 6000, 0), &answer);
+    let text = render_answer(
+        &request_for("blast", OutputFormat::Text, 6000, 0),
+        &typed_answer("blast", answer.clone()),
+    );
     assert!(text.contains("\ncompleteness: exact\n"), "{text}");
     assert!(text.contains("uncommitted files: unknown\n"), "{text}");
     assert!(!text.contains("stale"), "{text}");
@@ -135,8 +158,11 @@ fn exact_completeness_and_unknown_uncommitted_files_render_plainly() {
 
 #[test]
 fn an_answer_without_a_list_renders_its_fields() {
-    let answer = json!({ "id": "decision-0007", "file": ".memory/decisions/0007.md", "pinned_commit": "abc", "next": "context {\"symbol\": ...}" });
-    let text = render_answer(&request_for("record", OutputFormat::Text, 6000, 0), &answer);
+    let answer = json!({ "id": "decision-0007", "file": ".memory/decisions/0007.md", "pinned_commit": "abc", "pinned_files": [], "entry_commit": "def", "next": "context {\"symbol\": ...}" });
+    let text = render_answer(
+        &request_for("record", OutputFormat::Text, 6000, 0),
+        &typed_answer("record", answer.clone()),
+    );
     assert!(text.contains("id: decision-0007\n"), "{text}");
     assert!(text.contains("file: .memory/decisions/0007.md"), "{text}");
     assert!(text.ends_with("next: context {\"symbol\": ...}"), "{text}");

@@ -2,7 +2,8 @@
 //! index (both asked of the daemon when read).
 
 use rmcp::model::{Resource, ResourceContents};
-use tether_protocol::{json, Value};
+use tether_protocol::wire::{Answer, FreshnessDocument};
+use tether_protocol::Request;
 
 pub const SCHEMA_RESOURCE_URI: &str = "tether://schema";
 pub const CENSUS_RESOURCE_URI: &str = "tether://census";
@@ -101,11 +102,11 @@ pub fn resource_list() -> Vec<Resource> {
     ]
 }
 
-/// The daemon method a resource is read from, or `None` for the constant schema.
-pub fn resource_daemon_method(uri: &str) -> Option<&'static str> {
+/// The daemon request a resource is read from, or `None` for the constant schema.
+pub fn resource_daemon_request(uri: &str) -> Option<Request> {
     match uri {
-        CENSUS_RESOURCE_URI => Some("lookup"),
-        FRESHNESS_RESOURCE_URI => Some("status"),
+        CENSUS_RESOURCE_URI => Some(Request::census()),
+        FRESHNESS_RESOURCE_URI => Some(Request::Status),
         _ => None,
     }
 }
@@ -115,27 +116,15 @@ pub fn is_known_resource(uri: &str) -> bool {
     matches!(uri, SCHEMA_RESOURCE_URI | CENSUS_RESOURCE_URI | FRESHNESS_RESOURCE_URI)
 }
 
-/// The freshness resource's document, from the daemon's `status` answer.
-pub fn freshness_document(status: &Value) -> Value {
-    let freshness = status.get("freshness").cloned().unwrap_or(Value::Null);
-    json!({
-        "indexed_commit": status.get("indexed_commit").cloned().or_else(|| freshness.get("indexed_commit").cloned()).unwrap_or(Value::Null),
-        "head_commit": freshness.get("head_commit").cloned().unwrap_or(Value::Null),
-        "head_branch": freshness.get("head_branch").cloned().unwrap_or(Value::Null),
-        "head_moved": freshness.get("head_moved").cloned().unwrap_or(Value::Null),
-        "uncommitted_files": freshness.get("uncommitted_files").cloned().unwrap_or(Value::Null),
-        "stale": freshness.get("stale").cloned().unwrap_or(Value::Null),
-        "ready": status.get("ready").cloned().unwrap_or(Value::Null),
-        "rebuilding": status.get("rebuilding").cloned().unwrap_or(Value::Null),
-        "last_error": status.get("last_error").cloned().unwrap_or(Value::Null),
-    })
-}
-
-/// The contents of a resource read from the daemon (`answer` is the method's answer).
-pub fn daemon_resource_contents(uri: &str, answer: &Value) -> ResourceContents {
-    let document =
-        if uri == FRESHNESS_RESOURCE_URI { freshness_document(answer) } else { answer.clone() };
-    let text = serde_json::to_string_pretty(&document).unwrap_or_else(|_| document.to_string());
+/// The contents of a resource read from the daemon (`answer` is its request's answer): the
+/// freshness document of a `status`, any other answer as it is.
+pub fn daemon_resource_contents(uri: &str, answer: &Answer) -> ResourceContents {
+    let text = match answer {
+        Answer::Status(status) if uri == FRESHNESS_RESOURCE_URI => {
+            FreshnessDocument::from_status(status).to_pretty_json()
+        }
+        other => other.to_pretty_json(),
+    };
     ResourceContents::text(text, uri).with_mime_type("application/json")
 }
 

@@ -11,16 +11,17 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use tether_protocol::rpc::RpcError;
-use tether_protocol::{json, Value};
+use tether_protocol::tool_arguments::ArgumentsError;
+use tether_protocol::wire::Answer;
+use tether_protocol::{Request, Value};
 
-use crate::arguments::check_tool_arguments;
 use crate::errors::daemon_error_message;
 use crate::render::{render_answer, OutputFormat, RenderRequest};
 use crate::resources::{
-    daemon_resource_contents, is_known_resource, resource_daemon_method, resource_list,
+    daemon_resource_contents, is_known_resource, resource_daemon_request, resource_list,
     schema_resource_contents,
 };
-use crate::tools::{tool_catalogue, tool_named};
+use crate::tools::{tool_catalogue, tool_named, DEFAULT_BUDGET_TOKENS};
 use crate::DaemonCaller;
 
 /// What the model is told when the session starts.
@@ -43,21 +44,15 @@ impl TetherMcpServer {
         TetherMcpServer { caller }
     }
 
-    /// Calls the daemon on a blocking thread (the caller may hold a synchronous socket).
-    pub async fn call_daemon(
-        &self,
-        method: &'static str,
-        params: Value,
-    ) -> Result<Value, RpcError> {
+    /// Asks the daemon on a blocking thread (the caller may hold a synchronous socket).
+    pub async fn call_daemon(&self, request: Request) -> Result<Answer, RpcError> {
         let caller = Arc::clone(&self.caller);
-        tokio::task::spawn_blocking(move || caller.call(method, params)).await.unwrap_or_else(
-            |error| {
-                Err(RpcError::new(
-                    RpcError::INTERNAL_ERROR,
-                    format!("the call to the daemon did not complete: {error}"),
-                ))
-            },
-        )
+        tokio::task::spawn_blocking(move || caller.call(&request)).await.unwrap_or_else(|error| {
+            Err(RpcError::new(
+                RpcError::INTERNAL_ERROR,
+                format!("the call to the daemon did not complete: {error}"),
+            ))
+        })
     }
 
     /// Runs one tool call. Unknown tools are protocol errors; bad arguments and daemon errors
@@ -74,23 +69,38 @@ impl TetherMcpServer {
                 None,
             ));
         };
-        let checked = match check_tool_arguments(tool, arguments.as_ref()) {
+        let checked = match tool.arguments().check(arguments.as_ref()) {
             Ok(checked) => checked,
-            Err(message) => return Ok(CallToolResult::error(vec![ContentBlock::text(message)])),
+            Err(ArgumentsError::Invalid(message)) => {
+                return Ok(CallToolResult::error(vec![ContentBlock::text(message)]))
+            }
+            Err(ArgumentsError::Refused(error)) => {
+                let message = daemon_error_message(tool.daemon_method.as_str(), &error);
+                return Ok(CallToolResult::error(vec![ContentBlock::text(message)]));
+            }
         };
-        let answer =
-            match self.call_daemon(tool.daemon_method.as_str(), checked.daemon_params).await {
-                Ok(answer) => answer,
-                Err(error) => {
-                    return Ok(CallToolResult::error(vec![ContentBlock::text(
-                        daemon_error_message(tool.daemon_method.as_str(), &error),
-                    )]))
-                }
-            };
+        let format = match checked.presentation_texts.iter().find(|(name, _)| name == "format") {
+            Some((_, format)) if format == "json" => OutputFormat::Json,
+            _ => OutputFormat::Text,
+        };
+        let budget_tokens = checked
+            .presentation_integers
+            .iter()
+            .find(|(name, _)| name == "budget_tokens")
+            .map_or(DEFAULT_BUDGET_TOKENS, |(_, budget)| *budget);
+        let answer = match self.call_daemon(checked.request).await {
+            Ok(answer) => answer,
+            Err(error) => {
+                return Ok(CallToolResult::error(vec![ContentBlock::text(daemon_error_message(
+                    tool.daemon_method.as_str(),
+                    &error,
+                ))]))
+            }
+        };
         let request = RenderRequest {
             tool_name: tool.name.to_string(),
-            format: checked.format,
-            budget_tokens: checked.budget_tokens,
+            format,
+            budget_tokens,
             cursor_offset: checked.cursor_offset,
             paged_by_cursor: tool.paged_by_cursor,
         };
@@ -110,10 +120,11 @@ impl TetherMcpServer {
         if !is_known_resource(uri) {
             return Err(ErrorData::resource_not_found(format!("unknown resource {uri:?}; the resources are tether://schema, tether://census and tether://freshness"), None));
         }
-        let Some(method) = resource_daemon_method(uri) else {
+        let Some(request) = resource_daemon_request(uri) else {
             return Ok(ReadResourceResult::new(vec![schema_resource_contents()]));
         };
-        match self.call_daemon(method, json!({})).await {
+        let method = request.method().as_str();
+        match self.call_daemon(request).await {
             Ok(answer) => Ok(ReadResourceResult::new(vec![daemon_resource_contents(uri, &answer)])),
             Err(error) => {
                 Err(ErrorData::internal_error(daemon_error_message(method, &error), error.data))

@@ -12,7 +12,7 @@ use tether_protocol::rpc::RpcError;
 use tether_protocol::{json, Value};
 
 use crate::test_support::{
-    sample_ambiguous_error, sample_blast_answer, sample_freshness, CannedDaemonCaller,
+    request_of, sample_ambiguous_error, sample_blast_answer, sample_freshness, CannedDaemonCaller,
 };
 use crate::{serve_transport, TetherMcpServer, GRAPH_SCHEMA_MARKDOWN};
 
@@ -135,7 +135,7 @@ async fn presentation_arguments_are_not_forwarded_to_the_daemon() {
     assert_eq!(result.is_error, Some(false));
     assert_eq!(
         caller.calls(),
-        vec![("blast".to_string(), json!({ "symbol": "compute", "depth": 2, "cursor": "o:20" }))]
+        vec![request_of("blast", json!({ "symbol": "compute", "depth": 2, "cursor": "o:20" }))]
     );
     let parsed: Value =
         serde_json::from_str(&result_text(&result)).expect("format json answers JSON");
@@ -154,7 +154,13 @@ async fn an_unknown_tool_is_a_protocol_error() {
 
 #[tokio::test]
 async fn resources_read_the_schema_and_the_daemons_freshness() {
-    let status = json!({ "ready": true, "rebuilding": false, "last_error": null, "indexed_commit": "0123456789abcdef0123456789abcdef01234567", "freshness": sample_freshness() });
+    let status = json!({
+        "root": "/repo", "database": "/repo/.git/tether/graph.lbug", "socket": "/run/tether.sock",
+        "pid": 7, "uptime_seconds": 3, "ready": true, "rebuilding": false, "rebuilds": 1,
+        "last_rebuild_seconds": 0.5, "last_publish_seconds": 0.1, "last_error": null,
+        "indexed_commit": "0123456789abcdef0123456789abcdef01234567",
+        "freshness": sample_freshness(), "census": null,
+    });
     let (server, caller) =
         server_with(CannedDaemonCaller::default().answering("status", Ok(status)));
     let schema = server.read_resource_by_uri("tether://schema").await.expect("the schema");
@@ -169,13 +175,20 @@ async fn resources_read_the_schema_and_the_daemons_freshness() {
     assert_eq!(document["head_branch"], json!("main"));
     assert_eq!(document["stale"], json!(true));
     assert_eq!(document["ready"], json!(true));
-    assert_eq!(caller.calls(), vec![("status".to_string(), json!({}))]);
+    assert_eq!(caller.calls(), vec![tether_protocol::Request::Status]);
     assert!(server.read_resource_by_uri("tether://nothing").await.is_err());
 }
 
 #[tokio::test]
 async fn an_rmcp_client_lists_tools_calls_one_and_reads_a_resource_over_a_duplex_pipe() {
-    let census = json!({ "meta": { "root": "/repo" }, "census": { "files": 3, "symbols": 12 } });
+    let census = json!({
+        "census": {
+            "files": 3, "files_skipped": 0, "symbols_by_kind": { "function": 12 },
+            "edges_by_kind": { "CALLS": 20 }, "unresolved_calls": 2, "diagnostics": 0,
+        },
+        "freshness": sample_freshness(),
+        "next": "lookup {\"query\": NAME} to find a symbol",
+    });
     let caller = Arc::new(
         CannedDaemonCaller::default()
             .answering("blast", Ok(sample_blast_answer(2, 2, None)))
@@ -241,7 +254,7 @@ async fn an_rmcp_client_lists_tools_calls_one_and_reads_a_resource_over_a_duplex
         .await
         .expect("resources/read");
     assert!(
-        matches!(&census.contents[0], ResourceContents::TextResourceContents { text, .. } if text.contains("\"symbols\": 12"))
+        matches!(&census.contents[0], ResourceContents::TextResourceContents { text, .. } if text.contains("\"function\": 12"))
     );
 
     client.cancel().await.expect("the client closes");

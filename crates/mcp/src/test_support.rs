@@ -1,41 +1,56 @@
-//! Test doubles: a daemon caller answering canned JSON per method and recording each call,
-//! and canned answers shaped like the daemon's.
+//! Test doubles: a daemon caller answering canned answers per method and recording each
+//! request, and canned answers shaped like the daemon's (written as JSON, read back typed).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
 
 use tether_protocol::rpc::RpcError;
-use tether_protocol::{json, Value};
+use tether_protocol::wire::Answer;
+use tether_protocol::{json, Method, Request, Value};
 
 use crate::DaemonCaller;
 
-/// Answers each method with its canned result; records (method, params) of every call.
+/// Answers each method with its canned result; records every request.
 #[derive(Default)]
 pub struct CannedDaemonCaller {
-    answers: HashMap<String, Result<Value, RpcError>>,
-    pub recorded_calls: Mutex<Vec<(String, Value)>>,
+    answers: HashMap<String, Result<Answer, RpcError>>,
+    pub recorded_calls: Mutex<Vec<Request>>,
 }
 
 impl CannedDaemonCaller {
+    /// `answer` is the JSON the daemon would write; it must have the method's shape.
     pub fn answering(
         mut self,
         method: &str,
         answer: Result<Value, RpcError>,
     ) -> CannedDaemonCaller {
-        self.answers.insert(method.to_string(), answer);
+        let typed = answer.map(|answer| typed_answer(method, answer));
+        self.answers.insert(method.to_string(), typed);
         self
     }
 
-    pub fn calls(&self) -> Vec<(String, Value)> {
+    pub fn calls(&self) -> Vec<Request> {
         self.recorded_calls.lock().map(|calls| calls.clone()).unwrap_or_default()
     }
 }
 
+/// A canned answer read back as the method's typed answer.
+pub fn typed_answer(method: &str, answer: Value) -> Answer {
+    let method = Method::from_name(method).expect("a known method");
+    Answer::from_json(method, answer).unwrap_or_else(|error| panic!("a canned answer: {error}"))
+}
+
+/// The request a call with these JSON params parses into.
+pub fn request_of(method: &str, params: Value) -> Request {
+    Request::parse(method, &params).expect("valid params")
+}
+
 impl DaemonCaller for CannedDaemonCaller {
-    fn call(&self, method: &str, params: Value) -> Result<Value, RpcError> {
+    fn call(&self, request: &Request) -> Result<Answer, RpcError> {
         if let Ok(mut calls) = self.recorded_calls.lock() {
-            calls.push((method.to_string(), params));
+            calls.push(request.clone());
         }
+        let method = request.method().as_str();
         self.answers.get(method).cloned().unwrap_or_else(|| {
             Err(RpcError::new(RpcError::METHOD_NOT_FOUND, format!("unknown method {method:?}")))
         })
@@ -90,7 +105,11 @@ pub fn sample_blast_answer(item_count: usize, total: usize, next_cursor: Option<
         "tests_affected": [{
             "id": "7ef08205a940bc9a", "qualified_name": "tests.test_core.test_compute", "kind": "function",
             "path": "tests/test_core.py", "line": 4, "end_line": 6, "is_test": true,
+            "why": ["static"],
         }],
+        "tests_total": 1,
+        "tests_truncated": false,
+        "evidence_commit": null,
         "next_cursor": next_cursor,
         "completeness": {
             "status": "lower_bound",

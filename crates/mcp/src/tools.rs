@@ -4,32 +4,14 @@
 use std::sync::Arc;
 
 use rmcp::model::{Tool, ToolAnnotations};
-use tether_protocol::{json, Method, Value};
+use tether_protocol::tool_arguments::{ParameterKind, ParameterSpecification, ToolArguments};
+use tether_protocol::Method;
 
 /// The rendering budget when a call gives no `budget_tokens`.
 pub const DEFAULT_BUDGET_TOKENS: u64 = 6000;
 
 /// The smallest budget accepted: below it not even freshness and completeness fit.
 pub const MINIMUM_BUDGET_TOKENS: u64 = 200;
-
-/// What a parameter's value must be.
-#[derive(Clone, Copy, Debug)]
-pub enum ParameterKind {
-    Text,
-    Integer { minimum: i64, maximum: i64 },
-    Boolean,
-    TextList,
-    OneOf(&'static [&'static str]),
-}
-
-/// One argument a tool accepts.
-#[derive(Clone, Copy, Debug)]
-pub struct ParameterSpecification {
-    pub name: &'static str,
-    pub kind: ParameterKind,
-    pub required: bool,
-    pub description: &'static str,
-}
 
 /// One MCP tool and the daemon method it forwards to.
 #[derive(Clone, Copy, Debug)]
@@ -229,46 +211,16 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
     },
 ];
 
-/// The JSON schema of one parameter.
-fn parameter_schema(parameter: &ParameterSpecification) -> Value {
-    let mut schema = match parameter.kind {
-        ParameterKind::Text => json!({ "type": "string" }),
-        ParameterKind::Integer { minimum, maximum } => {
-            json!({ "type": "integer", "minimum": minimum, "maximum": maximum })
-        }
-        ParameterKind::Boolean => json!({ "type": "boolean" }),
-        ParameterKind::TextList => json!({ "type": "array", "items": { "type": "string" } }),
-        ParameterKind::OneOf(choices) => json!({ "type": "string", "enum": choices }),
-    };
-    schema["description"] = json!(parameter.description);
-    schema
-}
-
 impl ToolSpecification {
-    /// Its parameters followed by the presentation ones.
-    pub fn all_parameters(&self) -> impl Iterator<Item = &'static ParameterSpecification> {
-        self.parameters.iter().chain(PRESENTATION_PARAMETERS.iter())
-    }
-
-    /// The JSON schema of its arguments (an object).
-    pub fn input_schema(&self) -> serde_json::Map<String, Value> {
-        let properties: serde_json::Map<String, Value> = self
-            .all_parameters()
-            .map(|parameter| (parameter.name.to_string(), parameter_schema(parameter)))
-            .collect();
-        let required: Vec<&str> = self
-            .all_parameters()
-            .filter(|parameter| parameter.required)
-            .map(|parameter| parameter.name)
-            .collect();
-        let mut schema = serde_json::Map::new();
-        schema.insert("type".to_string(), json!("object"));
-        schema.insert("properties".to_string(), Value::Object(properties));
-        if !required.is_empty() {
-            schema.insert("required".to_string(), json!(required));
+    /// Its arguments: the parameters and the presentation ones, for the schema and the check.
+    pub fn arguments(&self) -> ToolArguments<'static> {
+        ToolArguments {
+            tool_name: self.name,
+            method: self.daemon_method,
+            parameters: self.parameters,
+            presentation: PRESENTATION_PARAMETERS,
+            requires_one_of: self.requires_one_of,
         }
-        schema.insert("additionalProperties".to_string(), json!(false));
-        schema
     }
 
     /// The description, with how paging works for the tools that page.
@@ -287,8 +239,12 @@ impl ToolSpecification {
             .destructive(false)
             .idempotent(self.read_only)
             .open_world(false);
-        let tool = Tool::new(self.name, self.full_description(), Arc::new(self.input_schema()))
-            .with_annotations(annotations);
+        let tool = Tool::new(
+            self.name,
+            self.full_description(),
+            Arc::new(self.arguments().input_schema()),
+        )
+        .with_annotations(annotations);
         match self.output_schema() {
             Some(schema) => tool.with_raw_output_schema(Arc::new(schema)),
             None => tool,
@@ -297,7 +253,7 @@ impl ToolSpecification {
 
     /// The schema of the answer's `structuredContent`, for tools whose daemon answers are
     /// typed (`protocol::wire`); generated from the same types the daemon writes.
-    pub fn output_schema(&self) -> Option<serde_json::Map<String, Value>> {
+    pub fn output_schema(&self) -> Option<tether_protocol::wire::AnswerSchema> {
         tether_protocol::wire::answer_schema(self.daemon_method)
     }
 }

@@ -1,7 +1,6 @@
 //! Query answers as JSON: every answer carries its items (qualified name, kind, file, line),
 //! the total, a cursor for the rest, completeness, freshness, and a hint for the next call.
 
-use serde_json::{json, Value};
 use tether_model::Freshness;
 
 use crate::wire;
@@ -106,26 +105,36 @@ fn cause_wire(cause: &CompletenessCause) -> wire::CompletenessCause {
     }
 }
 
-fn candidate_json(candidate: &Candidate) -> Value {
-    json!({
-        "id": candidate.id.to_string(),
-        "qualified_name": candidate.qualified_name,
-        "kind": candidate.kind.as_str(),
-        "path": candidate.path,
-        "line": candidate.line,
-    })
+fn address_candidate(candidate: &Candidate) -> wire::AddressCandidate {
+    wire::AddressCandidate {
+        id: candidate.id.to_string(),
+        qualified_name: candidate.qualified_name.clone(),
+        kind: candidate.kind.as_str().to_string(),
+        path: candidate.path.clone(),
+        line: candidate.line,
+    }
 }
 
-/// The `data` of an addressing error: the candidates to choose from.
-pub fn address_error_json(error: &AddressError) -> (String, Value) {
+/// An addressing error's message and `data`: the candidates to choose from.
+pub fn address_error_data(error: &AddressError) -> (String, wire::AddressErrorData) {
     match error {
         AddressError::NotFound { address, similar } => (
             format!("no symbol matches {address:?}; try a qualified name, a unique suffix, path:line or an id (similar names are listed)"),
-            json!({ "kind": "not_found", "address": address, "similar": similar.iter().map(candidate_json).collect::<Vec<_>>() }),
+            wire::AddressErrorData {
+                kind: "not_found".to_string(),
+                address: address.clone(),
+                similar: Some(similar.iter().map(address_candidate).collect()),
+                candidates: None,
+            },
         ),
         AddressError::Ambiguous { address, candidates } => (
             format!("{address:?} matches {} symbols; call again with one of these ids or qualified names", candidates.len()),
-            json!({ "kind": "ambiguous", "address": address, "candidates": candidates.iter().map(candidate_json).collect::<Vec<_>>() }),
+            wire::AddressErrorData {
+                kind: "ambiguous".to_string(),
+                address: address.clone(),
+                similar: None,
+                candidates: Some(candidates.iter().map(address_candidate).collect()),
+            },
         ),
     }
 }

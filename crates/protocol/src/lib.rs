@@ -10,10 +10,11 @@ mod coverage_report;
 mod export;
 mod requests;
 pub mod rpc;
+pub mod tool_arguments;
 pub mod wire;
 
 pub use answers::{
-    address_error_json, blast_answer, changes_answer, completeness_wire, freshness_wire,
+    address_error_data, blast_answer, changes_answer, completeness_wire, freshness_wire,
     lookup_answer, neighbours_answer, ownership_answer, symbol_ref,
 };
 pub use serde_json::{json, Value};

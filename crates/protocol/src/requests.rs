@@ -213,6 +213,15 @@ const MISSING_SYMBOL: &str =
     "missing \"symbol\": a qualified name, a unique suffix, path:line, or an id";
 
 impl Request {
+    /// `lookup` without a query: the census of the graph.
+    pub fn census() -> Request {
+        Request::Lookup {
+            query: None,
+            folder: None,
+            page: PageRequest { offset: 0, limit: PageRequest::DEFAULT_LIMIT },
+        }
+    }
+
     /// Parses a call: an unknown method is `-32601`, bad parameters `-32602`.
     pub fn parse(method: &str, params: &Value) -> Result<Request, RpcError> {
         let method = Method::from_name(method).ok_or_else(|| {

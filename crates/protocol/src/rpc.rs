@@ -1,7 +1,12 @@
 //! JSON-RPC 2.0 over newline-delimited JSON: parsing requests, writing responses, and the
-//! client side of both. One request or response per line; see docs/protocol.md.
+//! client side of both. One request or response per line; see docs/protocol.md. The server
+//! reads a line into a typed [`Call`] and writes a typed [`Answer`]; a client writes a typed
+//! [`Request`] and reads back its method's [`Answer`].
 
 use serde_json::{json, Value};
+
+use crate::wire::{AddressErrorData, Answer};
+use crate::{Method, Request};
 
 /// The largest request line accepted, in bytes.
 pub const MAX_REQUEST_BYTES: usize = 1024 * 1024;
@@ -82,6 +87,24 @@ impl RpcError {
         self.data = Some(data);
         self
     }
+
+    /// An addressing error: its code, message and the symbols to choose from.
+    pub fn address(code: i64, message: impl Into<String>, data: &AddressErrorData) -> RpcError {
+        RpcError::new(code, message).with_data(crate::wire::to_json_value(data))
+    }
+
+    /// The candidates or near names an addressing error lists (`data.candidates`,
+    /// `data.similar`), when its data has that shape.
+    pub fn address_data(&self) -> Option<AddressErrorData> {
+        serde_json::from_value(self.data.clone()?).ok()
+    }
+
+    /// `{"error": {"code", "message", "data"}}`, pretty (a CLI's `--json` output).
+    pub fn to_pretty_json(&self) -> String {
+        pretty(
+            &json!({ "error": { "code": self.code, "message": self.message, "data": self.data } }),
+        )
+    }
 }
 
 /// The members of a request object as read, before they are checked. `id` stays raw text so
@@ -156,6 +179,32 @@ pub fn parse_request(line: &[u8]) -> Result<RpcRequest, (RequestId, RpcError)> {
     Ok(RpcRequest { id, method, params })
 }
 
+/// A request line read and its call typed: the id to answer and the parsed [`Request`].
+#[derive(Clone, PartialEq, Debug)]
+pub struct Call {
+    pub id: RequestId,
+    pub request: Request,
+}
+
+/// Parses one request line into a typed call (JSON-RPC framing, then the method's params,
+/// strictly). On failure, the id to answer (a notification's, which gets no answer) and the
+/// error.
+pub fn parse_call(line: &[u8]) -> Result<Call, (RequestId, RpcError)> {
+    let raw = parse_request(line)?;
+    match Request::parse(&raw.method, &raw.params) {
+        Ok(request) => Ok(Call { id: raw.id, request }),
+        Err(error) => Err((raw.id, error)),
+    }
+}
+
+/// The response line to a call: its answer, or its error.
+pub fn answer_line(id: &RequestId, answer: &Result<Answer, RpcError>) -> String {
+    match answer {
+        Ok(answer) => success_line(id, answer.to_json()),
+        Err(error) => error_line(id, error),
+    }
+}
+
 /// A success response, as one line (with the trailing newline).
 pub fn success_line(id: &RequestId, result: Value) -> String {
     response_line(id, "result", &result)
@@ -189,6 +238,33 @@ pub fn request_line(id: u64, method: &str, params: Value) -> String {
         json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }).to_string();
     line.push('\n');
     line
+}
+
+/// A call given as JSON (method and params) parsed, applied by `apply` and answered as
+/// JSON: for tests and benchmarks that speak the wire's JSON to a handler directly.
+pub fn apply_json(
+    method: &str,
+    params: &Value,
+    apply: impl FnOnce(Request) -> Result<Answer, RpcError>,
+) -> Result<Value, RpcError> {
+    apply(Request::parse(method, params)?).map(|answer| answer.to_json())
+}
+
+/// A typed request, as one line, for clients.
+pub fn call_line(id: u64, request: &Request) -> String {
+    request_line(id, request.method().as_str(), request.to_params())
+}
+
+/// A response line read back as `method`'s typed answer, or its error; an answer of a shape
+/// this version does not know is an internal error naming it.
+pub fn parse_answer(method: Method, line: &[u8]) -> Result<Answer, RpcError> {
+    let result = parse_response(line)?;
+    Answer::from_json(method, result).map_err(|error| {
+        RpcError::new(
+            RpcError::INTERNAL_ERROR,
+            format!("{error} (is the running daemon another version? `tether stop` restarts it)"),
+        )
+    })
 }
 
 /// The result of a response line, or its error.

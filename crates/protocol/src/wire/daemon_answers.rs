@@ -1,5 +1,5 @@
 //! The daemon's own answers on the wire: `status`, the census (`lookup` without a query),
-//! `coverage_import`.
+//! `coverage_import`, `shutdown`, and the symbols an addressing error lists.
 
 use std::collections::BTreeMap;
 
@@ -61,4 +61,75 @@ pub struct CoverageImportAnswer {
     /// Written to `runtime-evidence.tsv` beside the database.
     pub persisted: bool,
     pub next: String,
+}
+
+/// `shutdown`: the daemon stops after answering.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct StoppingAnswer {
+    pub stopping: bool,
+}
+
+/// A symbol an addressing error offers (`data.candidates` of an ambiguous address,
+/// `data.similar` of a missing one).
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct AddressCandidate {
+    pub id: String,
+    pub qualified_name: String,
+    pub kind: String,
+    pub path: String,
+    pub line: u32,
+}
+
+/// The `data` of an addressing error.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct AddressErrorData {
+    /// `not_found` or `ambiguous`.
+    pub kind: String,
+    pub address: String,
+    /// A missing address's near names (`not_found`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub similar: Option<Vec<AddressCandidate>>,
+    /// An ambiguous address's matches (`ambiguous`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub candidates: Option<Vec<AddressCandidate>>,
+}
+
+/// The index's freshness and the daemon's readiness in one document (MCP's
+/// `tether://freshness` resource), read from a `status` answer.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct FreshnessDocument {
+    pub indexed_commit: Option<String>,
+    pub head_commit: Option<String>,
+    pub head_branch: Option<String>,
+    pub head_moved: Option<bool>,
+    pub uncommitted_files: Option<Vec<String>>,
+    pub stale: Option<bool>,
+    pub ready: bool,
+    pub rebuilding: bool,
+    pub last_error: Option<String>,
+}
+
+impl FreshnessDocument {
+    pub fn from_status(status: &StatusAnswer) -> FreshnessDocument {
+        let freshness = status.freshness.as_ref();
+        FreshnessDocument {
+            indexed_commit: status
+                .indexed_commit
+                .clone()
+                .or_else(|| freshness.and_then(|freshness| freshness.indexed_commit.clone())),
+            head_commit: freshness.and_then(|freshness| freshness.head_commit.clone()),
+            head_branch: freshness.and_then(|freshness| freshness.head_branch.clone()),
+            head_moved: freshness.map(|freshness| freshness.head_moved),
+            uncommitted_files: freshness.and_then(|freshness| freshness.uncommitted_files.clone()),
+            stale: freshness.map(|freshness| freshness.stale),
+            ready: status.ready,
+            rebuilding: status.rebuilding,
+            last_error: status.last_error.clone(),
+        }
+    }
+
+    /// The document as pretty JSON text.
+    pub fn to_pretty_json(&self) -> String {
+        crate::rpc::pretty(&super::to_json_value(self))
+    }
 }

@@ -5,12 +5,17 @@
 //!
 //! It deliberately has no constructors from the query layer: `answers` builds the graph's.
 
+mod answer_lists;
 mod daemon_answers;
 mod git_answers;
 mod graph_answers;
 mod memory_answers;
 
-pub use daemon_answers::{CensusAnswer, CensusCounts, CoverageImportAnswer, StatusAnswer};
+pub use answer_lists::{JsonCut, SECONDARY_LIST_KEYS};
+pub use daemon_answers::{
+    AddressCandidate, AddressErrorData, CensusAnswer, CensusCounts, CoverageImportAnswer,
+    FreshnessDocument, StatusAnswer, StoppingAnswer,
+};
 pub use git_answers::{ChangedSymbol, ChangesAnswer, Owner, OwnerLatest, OwnershipAnswer};
 pub use graph_answers::*;
 pub use memory_answers::{
@@ -44,12 +49,23 @@ pub enum Answer {
     SearchMemory(SearchMemoryAnswer),
     Record(RecordAnswer),
     CoverageImport(CoverageImportAnswer),
+    Stopping(StoppingAnswer),
 }
 
 impl Answer {
     /// The JSON the wire carries (keys sorted).
     pub fn to_json(&self) -> serde_json::Value {
         to_json_value(self)
+    }
+
+    /// The answer as pretty JSON text, keys sorted (a CLI's `--json` output).
+    pub fn to_pretty_json(&self) -> String {
+        crate::rpc::pretty(&self.to_json())
+    }
+
+    /// The answer as compact JSON text, keys sorted.
+    pub fn to_json_text(&self) -> String {
+        self.to_json().to_string()
     }
 
     /// A method's answer read back from its JSON (a client's side of the wire).
@@ -72,7 +88,7 @@ impl Answer {
             Method::SearchMemory => from_value(value).map(Answer::SearchMemory),
             Method::Record => from_value(value).map(Answer::Record),
             Method::CoverageImport => from_value(value).map(Answer::CoverageImport),
-            Method::Shutdown => return Err("shutdown's answer is not read back".to_string()),
+            Method::Shutdown => from_value(value).map(Answer::Stopping),
         };
         answer.map_err(|error| {
             format!("a {} answer of an unexpected shape: {error}", method.as_str())
@@ -93,9 +109,12 @@ pub fn to_json_value(answer: &impl Serialize) -> serde_json::Value {
     serde_json::to_value(answer).expect("wire types serialize to JSON")
 }
 
+/// A JSON Schema document, an object.
+pub type AnswerSchema = serde_json::Map<String, serde_json::Value>;
+
 /// The JSON Schema (draft 2020-12, from schemars) of a method's answer, for the methods whose
 /// answers are typed here; MCP declares it as the tool's `outputSchema`.
-pub fn answer_schema(method: crate::Method) -> Option<serde_json::Map<String, serde_json::Value>> {
+pub fn answer_schema(method: crate::Method) -> Option<AnswerSchema> {
     use crate::Method;
     let schema = match method {
         Method::Blast => schemars::schema_for!(BlastAnswer),

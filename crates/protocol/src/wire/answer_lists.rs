@@ -1,0 +1,110 @@
+//! An answer's lists, for a client that fits answers to a size (MCP's `budget_tokens`): the
+//! main list (items, owners, memory entries) and the secondary ones (tests affected, changed
+//! symbols), and the JSON of an answer cut to shorter lists, the cut said in the answer.
+//!
+//! It deliberately decides nothing about sizes: which cut fits is the client's to find.
+
+use serde_json::{json, Value};
+
+use super::{Answer, ChangesAnswer};
+
+/// How an answer's JSON is cut.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct JsonCut {
+    /// Items of the main list kept (from the start); `None` keeps them all.
+    pub shown: Option<usize>,
+    /// The cursor that fetches the cut items, when the list is paged by cursor.
+    pub cursor: Option<String>,
+    /// What the cut means for the reader (how to see the rest).
+    pub note: Option<String>,
+    /// Secondary lists kept to this many elements, by key.
+    pub secondary_kept: Vec<(&'static str, usize)>,
+}
+
+/// The lists of an answer that may be cut.
+pub const SECONDARY_LIST_KEYS: [&str; 2] = ["tests_affected", "changed"];
+
+impl Answer {
+    /// The key of the answer's main list and its length, for answers that list items.
+    pub fn main_list(&self) -> Option<(&'static str, usize)> {
+        match self {
+            Answer::Blast(blast) => Some(("items", blast.items.len())),
+            Answer::Changes(ChangesAnswer::Diff { blast, .. }) => {
+                Some(("items", blast.items.len()))
+            }
+            Answer::Neighbours(neighbours) => Some(("items", neighbours.items.len())),
+            Answer::Lookup(lookup) => Some(("items", lookup.items.len())),
+            Answer::SearchMemory(search) => Some(("items", search.items.len())),
+            Answer::Ownership(ownership) => Some(("owners", ownership.owners.len())),
+            Answer::Context(context) => Some(("chain", context.chain.len())),
+            _ => None,
+        }
+    }
+
+    /// How many items the whole list has, across pages, when the answer says.
+    pub fn list_total(&self) -> Option<usize> {
+        match self {
+            Answer::Blast(blast) => Some(blast.total),
+            Answer::Changes(ChangesAnswer::Diff { blast, .. }) => Some(blast.total),
+            Answer::Neighbours(neighbours) => Some(neighbours.total),
+            Answer::Lookup(lookup) => Some(lookup.total),
+            Answer::SearchMemory(search) => Some(search.total),
+            _ => None,
+        }
+    }
+
+    /// The cursor of the next page, when there is one.
+    pub fn next_cursor(&self) -> Option<&str> {
+        match self {
+            Answer::Blast(blast) => blast.next_cursor.as_deref(),
+            Answer::Changes(ChangesAnswer::Diff { blast, .. }) => blast.next_cursor.as_deref(),
+            Answer::Neighbours(neighbours) => neighbours.next_cursor.as_deref(),
+            Answer::Lookup(lookup) => lookup.next_cursor.as_deref(),
+            Answer::SearchMemory(search) => search.next_cursor.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The secondary lists the answer has, with their lengths.
+    pub fn secondary_lists(&self) -> Vec<(&'static str, usize)> {
+        match self {
+            Answer::Blast(blast) => vec![("tests_affected", blast.tests_affected.len())],
+            Answer::Changes(ChangesAnswer::Diff { changed, blast, .. }) => {
+                vec![("tests_affected", blast.tests_affected.len()), ("changed", changed.len())]
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// The answer's JSON text with its lists cut: a cut main list adds `truncated`
+    /// (`shown`, `omitted`, `cursor`, `note`) and, when paged by cursor, the `next_cursor`
+    /// to continue; a cut secondary list adds `<key>_omitted`.
+    pub fn cut_json_text(&self, cut: &JsonCut) -> String {
+        let mut value = self.to_json();
+        if let (Some(shown), Some((key, listed))) = (cut.shown, self.main_list()) {
+            if shown < listed {
+                if let Some(items) = value.get_mut(key).and_then(Value::as_array_mut) {
+                    items.truncate(shown);
+                }
+                if let Some(cursor) = &cut.cursor {
+                    value["next_cursor"] = json!(cursor);
+                }
+                value["truncated"] = json!({
+                    "shown": shown,
+                    "omitted": listed - shown,
+                    "cursor": cut.cursor,
+                    "note": cut.note,
+                });
+            }
+        }
+        for (key, kept) in &cut.secondary_kept {
+            let Some(items) = value.get_mut(*key).and_then(Value::as_array_mut) else { continue };
+            let length = items.len();
+            if *kept < length {
+                items.truncate(*kept);
+                value[format!("{key}_omitted")] = json!(length - kept);
+            }
+        }
+        value.to_string()
+    }
+}
