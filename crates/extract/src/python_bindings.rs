@@ -64,214 +64,239 @@ pub(crate) fn lower_binding(
 }
 
 fn lower_one_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
-    let line = line_of(node);
     match node.kind() {
-        "assignment" => {
-            let Some(left) = field_child!(node, "left") else { return };
-            if matches!(left.kind(), "pattern_list" | "tuple_pattern") {
-                lower_tuple_assignment(node, left, scopes, source, facts);
-                return;
-            }
-            let Some(name_path) = dotted_path(left, source) else { return };
-            if name_path.len() > 2 {
-                return;
-            }
-            let named = scopes.innermost_named();
-            let right = field_child!(node, "right");
-            let value = if let Some(annotation) = field_child!(node, "type") {
-                annotation_value(annotation, source)
-            } else if let Some(right) = right {
-                match right.kind() {
-                    "call" => field_child!(right, "function").map(|function| {
-                        BindingValue::CallResult(callee_expression(function, source))
-                    }),
-                    // `self.x = x` copies what is known of a parameter or local `x`.
-                    "identifier" => {
-                        let source_name = text_of(right, source);
-                        let copied = facts
-                            .bindings
-                            .iter()
-                            .rev()
-                            .find(|binding| {
-                                binding.scope == named.id && binding.name == source_name
-                            })
-                            .map(|binding| binding.value.clone());
-                        // Otherwise the name as the scope sees it: `local = LocalPath` (an alias).
-                        Some(copied.unwrap_or_else(|| {
-                            BindingValue::Expression(tether_model::Receiver::Path(vec![
-                                source_name.to_string(),
-                            ]))
-                        }))
-                    }
-                    // `tw = reporter._tw`, `LEGACY_PATH = py.path.local`: the attribute's value.
-                    "attribute" => dotted_path(right, source)
-                        .map(|path| BindingValue::Expression(tether_model::Receiver::Path(path))),
-                    // `rep = reports[1]`: an element.
-                    "subscript" => Some(BindingValue::Expression(value_receiver(right, source))),
-                    // `__all__ = ["a", "b"]`: the names a star import takes.
-                    "list" | "tuple" if name_path == ["__all__"] => exported_names(right, source),
-                    "list" | "tuple" | "set" | "dictionary" => {
-                        Some(collection_of_names(right, source).unwrap_or_else(|| {
-                            BindingValue::named_type(vec![literal_type(right.kind())
-                                .unwrap_or("list")
-                                .to_string()])
-                        }))
-                    }
-                    kind => Some(literal_type(kind).map_or(BindingValue::Unknown, |type_name| {
-                        BindingValue::named_type(vec![type_name.to_string()])
-                    })),
-                }
-            } else {
-                None
-            };
-            let Some(value) = value else { return };
-            // A class-body annotation or assignment (`x: T`) describes an attribute (`self.x`).
-            if named.kind == SymbolKind::Class && name_path.len() == 1 {
-                facts.bindings.push(Binding::everywhere(
-                    named.id,
-                    format!("self.{}", name_path[0]),
-                    value,
-                    line,
-                ));
-                return;
-            }
-            // `self.h = H()` inside a method describes the class's attribute.
-            let scope = if name_path.len() == 2 {
-                if name_path[0] != "self" || named.kind != SymbolKind::Method {
-                    return;
-                }
-                match scopes.enclosing_of_innermost_named() {
-                    Some(class) if class.kind == SymbolKind::Class => class.id,
-                    _ => return,
-                }
-            } else {
-                named.id
-            };
-            // An attribute is everywhere in its class; a local from the end of its assignment.
-            let binding = match name_path.len() {
-                1 => Binding {
-                    scope,
-                    name: name_path.join("."),
-                    value,
-                    line,
-                    visible_from: node.end_byte() as u32,
-                    visible_to: u32::MAX,
-                },
-                _ => Binding::everywhere(scope, name_path.join("."), value, line),
-            };
-            facts.bindings.push(binding);
-        }
-        // Untyped parameters and loop variables: locals of no visible type.
-        "identifier" | "default_parameter" => {
-            let name =
-                if node.kind() == "identifier" { Some(node) } else { field_child!(node, "name") };
-            let Some(name) = name.filter(|name| name.kind() == "identifier") else { return };
-            let is_parameter = node.parent().is_some_and(|parent| parent.kind() == "parameters");
-            // Parameters belong to the function being defined (the innermost scope); loop
-            // variables to the innermost named scope.
-            let scope =
-                if is_parameter { scopes.innermost().id } else { scopes.innermost_named().id };
-            let value =
-                if is_parameter { BindingValue::UntypedParameter } else { BindingValue::Unknown };
-            facts.bindings.push(Binding {
-                scope,
-                name: text_of(name, source).to_string(),
-                value,
-                line,
-                visible_from: node.start_byte() as u32,
-                visible_to: u32::MAX,
-            });
-        }
-        // `return x` / `yield x` in a function without a return annotation: the binding `return`.
-        "return_statement" | "yield" => {
-            let function = scopes.innermost();
-            if !function.kind.is_callable() || function.kind == SymbolKind::Lambda {
-                return;
-            }
-            // An annotation says it all; and a function's own statements only (not a class's
-            // or a nested function's, which are their own innermost scopes).
-            let mut ancestor = node.parent();
-            while let Some(current) = ancestor.filter(|current| {
-                !matches!(current.kind(), "function_definition" | "lambda" | "class_definition")
-            }) {
-                ancestor = current.parent();
-            }
-            if ancestor.is_none_or(|definition| {
-                definition.kind() != "function_definition"
-                    || field_child!(definition, "return_type").is_some()
-            }) {
-                return;
-            }
-            let Some(value) =
-                node.named_child(0).filter(|value| !value.kind().ends_with("comment"))
-            else {
-                return;
-            };
-            let value = match value.kind() {
-                "call" => field_child!(value, "function")
-                    .map(|callee| BindingValue::CallResult(callee_expression(callee, source))),
-                "identifier" | "attribute" => dotted_path(value, source)
-                    .map(|path| BindingValue::Expression(tether_model::Receiver::Path(path))),
-                _ => None,
-            };
-            let Some(value) = value else { return };
-            // A generator's yields are not what calling it returns, but they are what a pytest
-            // fixture gives the tests that name it.
-            let name = if node.kind() == "yield" { YIELD_BINDING } else { RETURN_BINDING };
-            facts.bindings.push(Binding {
-                scope: function.id,
-                name: name.to_string(),
-                value,
-                line,
-                visible_from: node.start_byte() as u32,
-                visible_to: u32::MAX,
-            });
-        }
-        "as_pattern" => {
-            let Some(alias) = field_child!(node, "alias")
-                .and_then(|alias| alias.named_child(0))
-                .filter(|alias| alias.kind() == "identifier")
-            else {
-                return;
-            };
-            let value = node
-                .named_child(0)
-                .filter(|value| value.kind() == "call")
-                .and_then(|call| field_child!(call, "function"))
-                .map_or(BindingValue::Unknown, |function| {
-                    BindingValue::EnteredContext(callee_expression(function, source))
-                });
-            facts.bindings.push(Binding {
-                scope: scopes.innermost_named().id,
-                name: text_of(alias, source).to_string(),
-                value,
-                line,
-                visible_from: node.end_byte() as u32,
-                visible_to: u32::MAX,
-            });
-        }
+        "assignment" => lower_assignment(node, scopes, source, facts),
+        "identifier" | "default_parameter" => lower_untyped_name(node, scopes, source, facts),
+        "return_statement" | "yield" => lower_return_or_yield(node, scopes, source, facts),
+        "as_pattern" => lower_as_pattern(node, scopes, source, facts),
         "typed_parameter" | "typed_default_parameter" => {
-            let name = match node.kind() {
-                "typed_parameter" => {
-                    node.named_children(&mut node.walk()).find(|child| child.kind() == "identifier")
-                }
-                _ => field_child!(node, "name"),
-            };
-            let (Some(name), Some(annotation)) = (name, field_child!(node, "type")) else { return };
-            let Some(value) = annotation_value(annotation, source) else { return };
-            // Parameters belong to the function being defined, which is the innermost scope.
-            let scope = scopes.innermost().id;
-            facts.bindings.push(Binding {
-                scope,
-                name: text_of(name, source).to_string(),
-                value,
-                line,
-                visible_from: node.start_byte() as u32,
-                visible_to: u32::MAX,
-            });
+            lower_typed_parameter(node, scopes, source, facts)
         }
         _ => {}
     }
+}
+
+/// `x = v`, `x: T = v`, `self.x = v` (in a method: the class's attribute) and class-body
+/// assignments (`x: T` describes `self.x`).
+fn lower_assignment(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+    let line = line_of(node);
+    let Some(left) = field_child!(node, "left") else { return };
+    if matches!(left.kind(), "pattern_list" | "tuple_pattern") {
+        lower_tuple_assignment(node, left, scopes, source, facts);
+        return;
+    }
+    let Some(name_path) = dotted_path(left, source) else { return };
+    if name_path.len() > 2 {
+        return;
+    }
+    let named = scopes.innermost_named();
+    let Some(value) = assigned_value(node, &name_path, named.id, source, facts) else { return };
+    // A class-body annotation or assignment (`x: T`) describes an attribute (`self.x`).
+    if named.kind == SymbolKind::Class && name_path.len() == 1 {
+        facts.bindings.push(Binding::everywhere(
+            named.id,
+            format!("self.{}", name_path[0]),
+            value,
+            line,
+        ));
+        return;
+    }
+    // `self.h = H()` inside a method describes the class's attribute.
+    let scope = if name_path.len() == 2 {
+        if name_path[0] != "self" || named.kind != SymbolKind::Method {
+            return;
+        }
+        match scopes.enclosing_of_innermost_named() {
+            Some(class) if class.kind == SymbolKind::Class => class.id,
+            _ => return,
+        }
+    } else {
+        named.id
+    };
+    // An attribute is everywhere in its class; a local from the end of its assignment.
+    let binding = match name_path.len() {
+        1 => Binding {
+            scope,
+            name: name_path.join("."),
+            value,
+            line,
+            visible_from: node.end_byte() as u32,
+            visible_to: u32::MAX,
+        },
+        _ => Binding::everywhere(scope, name_path.join("."), value, line),
+    };
+    facts.bindings.push(binding);
+}
+
+/// What an assignment (or annotation) gives its target: the annotation's type, a call's
+/// result, a copy of what is known of another name, an attribute's or an element's value, a
+/// literal's type, the names a collection holds.
+fn assigned_value(
+    node: Node<'_>,
+    name_path: &[String],
+    scope: tether_model::SymbolId,
+    source: &str,
+    facts: &FileFacts,
+) -> Option<BindingValue> {
+    let right = field_child!(node, "right");
+    if let Some(annotation) = field_child!(node, "type") {
+        annotation_value(annotation, source)
+    } else if let Some(right) = right {
+        match right.kind() {
+            "call" => field_child!(right, "function")
+                .map(|function| BindingValue::CallResult(callee_expression(function, source))),
+            // `self.x = x` copies what is known of a parameter or local `x`.
+            "identifier" => {
+                let source_name = text_of(right, source);
+                let copied = facts
+                    .bindings
+                    .iter()
+                    .rev()
+                    .find(|binding| binding.scope == scope && binding.name == source_name)
+                    .map(|binding| binding.value.clone());
+                // Otherwise the name as the scope sees it: `local = LocalPath` (an alias).
+                Some(copied.unwrap_or_else(|| {
+                    BindingValue::Expression(tether_model::Receiver::Path(vec![
+                        source_name.to_string()
+                    ]))
+                }))
+            }
+            // `tw = reporter._tw`, `LEGACY_PATH = py.path.local`: the attribute's value.
+            "attribute" => dotted_path(right, source)
+                .map(|path| BindingValue::Expression(tether_model::Receiver::Path(path))),
+            // `rep = reports[1]`: an element.
+            "subscript" => Some(BindingValue::Expression(value_receiver(right, source))),
+            // `__all__ = ["a", "b"]`: the names a star import takes.
+            "list" | "tuple" if name_path == ["__all__"] => exported_names(right, source),
+            "list" | "tuple" | "set" | "dictionary" => {
+                Some(collection_of_names(right, source).unwrap_or_else(|| {
+                    BindingValue::named_type(vec![literal_type(right.kind())
+                        .unwrap_or("list")
+                        .to_string()])
+                }))
+            }
+            kind => Some(literal_type(kind).map_or(BindingValue::Unknown, |type_name| {
+                BindingValue::named_type(vec![type_name.to_string()])
+            })),
+        }
+    } else {
+        None
+    }
+}
+
+/// Untyped parameters and loop variables: locals of no visible type.
+fn lower_untyped_name(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+    let line = line_of(node);
+    let name = if node.kind() == "identifier" { Some(node) } else { field_child!(node, "name") };
+    let Some(name) = name.filter(|name| name.kind() == "identifier") else { return };
+    let is_parameter = node.parent().is_some_and(|parent| parent.kind() == "parameters");
+    // Parameters belong to the function being defined (the innermost scope); loop
+    // variables to the innermost named scope.
+    let scope = if is_parameter { scopes.innermost().id } else { scopes.innermost_named().id };
+    let value = if is_parameter { BindingValue::UntypedParameter } else { BindingValue::Unknown };
+    facts.bindings.push(Binding {
+        scope,
+        name: text_of(name, source).to_string(),
+        value,
+        line,
+        visible_from: node.start_byte() as u32,
+        visible_to: u32::MAX,
+    });
+}
+
+/// `return x` / `yield x` in a function without a return annotation: the binding `return`
+/// (or `yield`).
+fn lower_return_or_yield(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+    let line = line_of(node);
+    let function = scopes.innermost();
+    if !function.kind.is_callable() || function.kind == SymbolKind::Lambda {
+        return;
+    }
+    // An annotation says it all; and a function's own statements only (not a class's
+    // or a nested function's, which are their own innermost scopes).
+    let mut ancestor = node.parent();
+    while let Some(current) = ancestor.filter(|current| {
+        !matches!(current.kind(), "function_definition" | "lambda" | "class_definition")
+    }) {
+        ancestor = current.parent();
+    }
+    if ancestor.is_none_or(|definition| {
+        definition.kind() != "function_definition"
+            || field_child!(definition, "return_type").is_some()
+    }) {
+        return;
+    }
+    let Some(value) = node.named_child(0).filter(|value| !value.kind().ends_with("comment")) else {
+        return;
+    };
+    let value = match value.kind() {
+        "call" => field_child!(value, "function")
+            .map(|callee| BindingValue::CallResult(callee_expression(callee, source))),
+        "identifier" | "attribute" => dotted_path(value, source)
+            .map(|path| BindingValue::Expression(tether_model::Receiver::Path(path))),
+        _ => None,
+    };
+    let Some(value) = value else { return };
+    // A generator's yields are not what calling it returns, but they are what a pytest
+    // fixture gives the tests that name it.
+    let name = if node.kind() == "yield" { YIELD_BINDING } else { RETURN_BINDING };
+    facts.bindings.push(Binding {
+        scope: function.id,
+        name: name.to_string(),
+        value,
+        line,
+        visible_from: node.start_byte() as u32,
+        visible_to: u32::MAX,
+    });
+}
+
+/// `with f() as x`: `x` is what entering the context gives.
+fn lower_as_pattern(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+    let line = line_of(node);
+    let Some(alias) = field_child!(node, "alias")
+        .and_then(|alias| alias.named_child(0))
+        .filter(|alias| alias.kind() == "identifier")
+    else {
+        return;
+    };
+    let value = node
+        .named_child(0)
+        .filter(|value| value.kind() == "call")
+        .and_then(|call| field_child!(call, "function"))
+        .map_or(BindingValue::Unknown, |function| {
+            BindingValue::EnteredContext(callee_expression(function, source))
+        });
+    facts.bindings.push(Binding {
+        scope: scopes.innermost_named().id,
+        name: text_of(alias, source).to_string(),
+        value,
+        line,
+        visible_from: node.end_byte() as u32,
+        visible_to: u32::MAX,
+    });
+}
+
+/// `x: T` and `x: T = d` parameters: of the annotation's type.
+fn lower_typed_parameter(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+    let line = line_of(node);
+    let name = match node.kind() {
+        "typed_parameter" => {
+            node.named_children(&mut node.walk()).find(|child| child.kind() == "identifier")
+        }
+        _ => field_child!(node, "name"),
+    };
+    let (Some(name), Some(annotation)) = (name, field_child!(node, "type")) else { return };
+    let Some(value) = annotation_value(annotation, source) else { return };
+    // Parameters belong to the function being defined, which is the innermost scope.
+    let scope = scopes.innermost().id;
+    facts.bindings.push(Binding {
+        scope,
+        name: text_of(name, source).to_string(),
+        value,
+        line,
+        visible_from: node.start_byte() as u32,
+        visible_to: u32::MAX,
+    });
 }
 
 /// `for x in xs` (or a comprehension's `for x in xs`): `x` is an element of `xs`; `for a, b in

@@ -33,143 +33,161 @@ pub(crate) fn lower_binding(
     source: &str,
     facts: &mut FileFacts,
 ) {
-    let line = line_of(node);
     match node.kind() {
-        "let_declaration" => {
-            // `let Some(x) = …` and `let Variant(x) = …` bind through their pattern's capture.
-            let Some(pattern) = field_child!(node, "pattern")
-                .map(without_binding_modifiers)
-                .filter(|pattern| matches!(pattern.kind(), "identifier" | "tuple_pattern"))
-            else {
-                return;
-            };
-            let value = match field_child!(node, "type") {
-                Some(annotation) => binding_type(annotation, node, source),
-                None => field_child!(node, "value").map(|value| expression_value(value, source)),
-            };
-            let Some(value) = value else { return };
-            let scope = scopes.innermost_named().id;
-            // In force from the end of the statement to the end of its block.
-            let visible_to = scopes.innermost_local_scope_end().map_or(u32::MAX, |end| end as u32);
-            let visible_from = node.end_byte() as u32;
-            for (name, value) in pattern_bindings(pattern, value, source) {
-                facts.bindings.push(Binding { scope, name, value, line, visible_from, visible_to });
-            }
-        }
-        "parameters" => {
-            let Some(function) = node.parent().filter(|owner| {
-                matches!(owner.kind(), "function_item" | "function_signature_item")
-            }) else {
-                return;
-            };
-            // Parameters belong to the function being defined, which is the innermost scope.
-            let scope = scopes.innermost().id;
-            callables::record_generic_parameter_bounds(function, scope, source, facts);
-            let mut cursor = node.walk();
-            // Positions count `self`: a method call's arguments start at 1.
-            let parameters = node
-                .named_children(&mut cursor)
-                .filter(|child| matches!(child.kind(), "parameter" | "self_parameter"));
-            for (position, parameter) in
-                parameters.enumerate().filter(|(_, child)| child.kind() == "parameter")
-            {
-                let Some(value) = field_child!(parameter, "type")
-                    .and_then(|annotation| binding_type(annotation, parameter, source))
-                else {
-                    continue;
-                };
-                callables::record_callback_parameter(scope, position, parameter, &value, facts);
-                // `mut f: impl FnMut(…)` binds `f`; `self: Pin<&mut Self>` binds `self`.
-                let Some(pattern) = field_child!(parameter, "pattern")
-                    .map(without_binding_modifiers)
-                    .filter(|pattern| matches!(pattern.kind(), "identifier" | "self"))
-                else {
-                    continue;
-                };
-                let name = text_of(pattern, source).to_string();
-                facts.bindings.push(Binding {
-                    scope,
-                    name,
-                    value,
-                    line: line_of(parameter),
-                    visible_from: parameter.start_byte() as u32,
-                    visible_to: function.end_byte() as u32,
-                });
-            }
-        }
+        "let_declaration" => lower_let(node, scopes, source, facts),
+        "parameters" => lower_function_parameters(node, scopes, source, facts),
         "closure_parameters" => lower_closure_parameters(node, scopes, source, facts),
-        // `for item in items`: an element of what is iterated, in force in the body.
-        "for_expression" => {
-            let Some(pattern) = field_child!(node, "pattern")
-                .map(without_binding_modifiers)
-                .filter(|pattern| matches!(pattern.kind(), "identifier" | "tuple_pattern"))
-            else {
-                return;
-            };
-            let iterated = field_child!(node, "value")
-                .map_or(Receiver::Other, |iterated| receiver_of(iterated, source, 0));
-            let value = match iterated {
-                Receiver::Other => BindingValue::Unknown,
-                receiver => BindingValue::ElementOf(receiver),
-            };
-            let visible_from = field_child!(node, "body")
-                .map_or(pattern.end_byte(), |body| body.start_byte())
-                as u32;
-            let scope = scopes.innermost_named().id;
-            for (name, value) in pattern_bindings(pattern, value, source) {
-                facts.bindings.push(Binding {
-                    scope,
-                    name,
-                    value,
-                    line,
-                    visible_from,
-                    visible_to: node.end_byte() as u32,
-                });
-            }
-        }
+        "for_expression" => lower_for_pattern(node, scopes, source, facts),
         "tuple_struct_pattern" => lower_tuple_struct_pattern(node, scopes, source, facts),
         "struct_pattern" => patterns::lower_struct_pattern(node, scopes, source, facts),
-        "field_declaration" => {
-            let owner = scopes.innermost();
-            if !matches!(owner.kind, SymbolKind::Struct | SymbolKind::Union) {
-                return;
-            }
-            let Some(name) = field_child!(node, "name")
-                .map(|name| text_of(name, source))
-                .filter(|name| !name.is_empty())
-            else {
-                return;
-            };
-            let Some(value) = field_child!(node, "type")
-                .and_then(|annotation| binding_type(annotation, node, source))
-            else {
-                return;
-            };
-            facts.bindings.push(Binding::everywhere(owner.id, format!("self.{name}"), value, line));
-        }
-        // `static ONCE: OnceCell<u32> = …;`, `const ALL: &[Kind] = …;`: a value of the written
-        // type, named in the module, impl, trait or function around it.
-        "const_item" | "static_item" => {
-            let Some(name) = field_child!(node, "name")
-                .map(|name| text_of(name, source))
-                .filter(|name| !name.is_empty())
-            else {
-                return;
-            };
-            let Some(value) = field_child!(node, "type")
-                .and_then(|annotation| binding_type(annotation, node, source))
-            else {
-                return;
-            };
-            facts.bindings.push(Binding::everywhere(
-                scopes.innermost().id,
-                name.to_string(),
-                value,
-                line,
-            ));
-        }
+        "field_declaration" => lower_struct_field(node, scopes, source, facts),
+        "const_item" | "static_item" => lower_const_or_static(node, scopes, source, facts),
         _ => {}
     }
+}
+
+/// `let x: T = …`, `let x = v`, `let (a, b) = …`: in force from the end of the statement to
+/// the end of its block.
+fn lower_let(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+    let line = line_of(node);
+    // `let Some(x) = …` and `let Variant(x) = …` bind through their pattern's capture.
+    let Some(pattern) = field_child!(node, "pattern")
+        .map(without_binding_modifiers)
+        .filter(|pattern| matches!(pattern.kind(), "identifier" | "tuple_pattern"))
+    else {
+        return;
+    };
+    let value = match field_child!(node, "type") {
+        Some(annotation) => binding_type(annotation, node, source),
+        None => field_child!(node, "value").map(|value| expression_value(value, source)),
+    };
+    let Some(value) = value else { return };
+    let scope = scopes.innermost_named().id;
+    // In force from the end of the statement to the end of its block.
+    let visible_to = scopes.innermost_local_scope_end().map_or(u32::MAX, |end| end as u32);
+    let visible_from = node.end_byte() as u32;
+    for (name, value) in pattern_bindings(pattern, value, source) {
+        facts.bindings.push(Binding { scope, name, value, line, visible_from, visible_to });
+    }
+}
+
+/// A function's typed parameters (and its generic parameters' bounds), in force in its body;
+/// a parameter of a callable type is recorded as a callback parameter too.
+fn lower_function_parameters(
+    node: Node<'_>,
+    scopes: &ScopeStack,
+    source: &str,
+    facts: &mut FileFacts,
+) {
+    let Some(function) = node
+        .parent()
+        .filter(|owner| matches!(owner.kind(), "function_item" | "function_signature_item"))
+    else {
+        return;
+    };
+    // Parameters belong to the function being defined, which is the innermost scope.
+    let scope = scopes.innermost().id;
+    callables::record_generic_parameter_bounds(function, scope, source, facts);
+    let mut cursor = node.walk();
+    // Positions count `self`: a method call's arguments start at 1.
+    let parameters = node
+        .named_children(&mut cursor)
+        .filter(|child| matches!(child.kind(), "parameter" | "self_parameter"));
+    for (position, parameter) in
+        parameters.enumerate().filter(|(_, child)| child.kind() == "parameter")
+    {
+        let Some(value) = field_child!(parameter, "type")
+            .and_then(|annotation| binding_type(annotation, parameter, source))
+        else {
+            continue;
+        };
+        callables::record_callback_parameter(scope, position, parameter, &value, facts);
+        // `mut f: impl FnMut(…)` binds `f`; `self: Pin<&mut Self>` binds `self`.
+        let Some(pattern) = field_child!(parameter, "pattern")
+            .map(without_binding_modifiers)
+            .filter(|pattern| matches!(pattern.kind(), "identifier" | "self"))
+        else {
+            continue;
+        };
+        let name = text_of(pattern, source).to_string();
+        facts.bindings.push(Binding {
+            scope,
+            name,
+            value,
+            line: line_of(parameter),
+            visible_from: parameter.start_byte() as u32,
+            visible_to: function.end_byte() as u32,
+        });
+    }
+}
+
+/// `for item in items`: an element of what is iterated, in force in the body.
+fn lower_for_pattern(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+    let line = line_of(node);
+    let Some(pattern) = field_child!(node, "pattern")
+        .map(without_binding_modifiers)
+        .filter(|pattern| matches!(pattern.kind(), "identifier" | "tuple_pattern"))
+    else {
+        return;
+    };
+    let iterated = field_child!(node, "value")
+        .map_or(Receiver::Other, |iterated| receiver_of(iterated, source, 0));
+    let value = match iterated {
+        Receiver::Other => BindingValue::Unknown,
+        receiver => BindingValue::ElementOf(receiver),
+    };
+    let visible_from =
+        field_child!(node, "body").map_or(pattern.end_byte(), |body| body.start_byte()) as u32;
+    let scope = scopes.innermost_named().id;
+    for (name, value) in pattern_bindings(pattern, value, source) {
+        facts.bindings.push(Binding {
+            scope,
+            name,
+            value,
+            line,
+            visible_from,
+            visible_to: node.end_byte() as u32,
+        });
+    }
+}
+
+/// A named field of a struct or union: `self.field` of the written type, on the type.
+fn lower_struct_field(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+    let line = line_of(node);
+    let owner = scopes.innermost();
+    if !matches!(owner.kind, SymbolKind::Struct | SymbolKind::Union) {
+        return;
+    }
+    let Some(name) = field_child!(node, "name")
+        .map(|name| text_of(name, source))
+        .filter(|name| !name.is_empty())
+    else {
+        return;
+    };
+    let Some(value) =
+        field_child!(node, "type").and_then(|annotation| binding_type(annotation, node, source))
+    else {
+        return;
+    };
+    facts.bindings.push(Binding::everywhere(owner.id, format!("self.{name}"), value, line));
+}
+
+/// `static ONCE: OnceCell<u32> = …;`, `const ALL: &[Kind] = …;`: a value of the written
+/// type, named in the module, impl, trait or function around it.
+fn lower_const_or_static(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+    let line = line_of(node);
+    let Some(name) = field_child!(node, "name")
+        .map(|name| text_of(name, source))
+        .filter(|name| !name.is_empty())
+    else {
+        return;
+    };
+    let Some(value) =
+        field_child!(node, "type").and_then(|annotation| binding_type(annotation, node, source))
+    else {
+        return;
+    };
+    facts.bindings.push(Binding::everywhere(scopes.innermost().id, name.to_string(), value, line));
 }
 
 /// Read from a struct's or enum's own definition (no query capture needed): `struct S(A, B);`

@@ -11,52 +11,63 @@ use crate::rust::{callee_expression, literal_type, path_segments, MAX_NESTING_FO
 /// The receiver of a method call: a name or a chain of fields on a name, a call, or other.
 pub(crate) fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiver {
     if value.kind() == "call_expression" {
-        return match field_child!(value, "function") {
-            Some(function) => {
-                let call = Box::new(callee_expression(function, source, depth + 1));
-                // `x.f::<T>()`: the written arguments may decide what `f` returns.
-                if function.kind() == "generic_function" {
-                    if let Some(arguments) = field_child!(function, "type_arguments") {
-                        let arguments =
-                            crate::rust_bindings::written_type_arguments(arguments, value, source);
-                        return Receiver::Turbofish { call, arguments };
-                    }
-                }
-                match crate::rust_bindings::adapters::adapted_value(&call, value, source, depth) {
-                    Some((returned, at)) => {
-                        Receiver::Adapted { call, returned: Box::new(returned), at }
-                    }
-                    None => Receiver::Call(call),
-                }
-            }
-            None => Receiver::Other,
-        };
+        return call_receiver(value, source, depth);
     }
     if let Some(type_name) = literal_type(value.kind()) {
         return Receiver::Path(vec![type_name.to_string()]);
     }
+    if let Some(receiver) = wrapped_receiver(value, source, depth) {
+        return receiver;
+    }
+    field_chain_receiver(value, source, depth)
+}
+
+/// A call's result: `x.f::<T>()` with its written arguments, an iterator adapter's result
+/// whose closure returns something visible, or the call.
+fn call_receiver(value: Node<'_>, source: &str, depth: usize) -> Receiver {
+    match field_child!(value, "function") {
+        Some(function) => {
+            let call = Box::new(callee_expression(function, source, depth + 1));
+            // `x.f::<T>()`: the written arguments may decide what `f` returns.
+            if function.kind() == "generic_function" {
+                if let Some(arguments) = field_child!(function, "type_arguments") {
+                    let arguments =
+                        crate::rust_bindings::written_type_arguments(arguments, value, source);
+                    return Receiver::Turbofish { call, arguments };
+                }
+            }
+            match crate::rust_bindings::adapters::adapted_value(&call, value, source, depth) {
+                Some((returned, at)) => {
+                    Receiver::Adapted { call, returned: Box::new(returned), at }
+                }
+                None => Receiver::Call(call),
+            }
+        }
+        None => Receiver::Other,
+    }
+}
+
+/// A receiver around another: `x?`, `ready!(x)`, `x.await`, `*x`, a tuple, `&x` and `(x)`;
+/// `None` for any other kind of node.
+fn wrapped_receiver(value: Node<'_>, source: &str, depth: usize) -> Option<Receiver> {
     match value.kind() {
-        "try_expression" => {
-            return match value.named_child(0) {
-                Some(inner) if depth < MAX_NESTING_FOLLOWED => {
-                    Receiver::Try(Box::new(receiver_of(inner, source, depth + 1)))
-                }
-                _ => Receiver::Other,
-            };
-        }
+        "try_expression" => Some(match value.named_child(0) {
+            Some(inner) if depth < MAX_NESTING_FOLLOWED => {
+                Receiver::Try(Box::new(receiver_of(inner, source, depth + 1)))
+            }
+            _ => Receiver::Other,
+        }),
         // `ready!(self.poll_inner(cx))`: what the poll gives when ready.
-        "macro_invocation" if depth < MAX_NESTING_FOLLOWED => {
-            return crate::rust_macro_arguments::ready_macro_value(value, source)
-                .map_or(Receiver::Other, |inner| Receiver::Ready(Box::new(inner)));
-        }
-        "await_expression" => {
-            return match value.named_child(0) {
-                Some(inner) if depth < MAX_NESTING_FOLLOWED => {
-                    Receiver::Await(Box::new(receiver_of(inner, source, depth + 1)))
-                }
-                _ => Receiver::Other,
-            };
-        }
+        "macro_invocation" if depth < MAX_NESTING_FOLLOWED => Some(
+            crate::rust_macro_arguments::ready_macro_value(value, source)
+                .map_or(Receiver::Other, |inner| Receiver::Ready(Box::new(inner))),
+        ),
+        "await_expression" => Some(match value.named_child(0) {
+            Some(inner) if depth < MAX_NESTING_FOLLOWED => {
+                Receiver::Await(Box::new(receiver_of(inner, source, depth + 1)))
+            }
+            _ => Receiver::Other,
+        }),
         // `*x` calls what `x` dereferences to: its `impl Deref`'s target (`(*self.io).fmt(f)` is
         // the I/O source's `fmt`, not `PollEvented`'s), or what a pointer points to.
         "unary_expression"
@@ -65,10 +76,10 @@ pub(crate) fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiv
             let inner = value
                 .named_children(&mut value.walk())
                 .find(|child| !child.kind().ends_with("comment"));
-            return match inner.map(|inner| receiver_of(inner, source, depth + 1)) {
+            Some(match inner.map(|inner| receiver_of(inner, source, depth + 1)) {
                 Some(Receiver::Other) | None => Receiver::Other,
                 Some(inner) => Receiver::Deref(Box::new(inner)),
-            };
+            })
         }
         // `&x` and `(x)` call the same methods as `x` (auto-referencing).
         // `(a, b.f())`: each element (a tuple of nothing visible is nothing).
@@ -81,10 +92,10 @@ pub(crate) fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiv
                 })
                 .map(|element| receiver_of(element, source, depth + 1))
                 .collect();
-            return match elements.iter().all(|element| *element == Receiver::Other) {
+            Some(match elements.iter().all(|element| *element == Receiver::Other) {
                 true => Receiver::Other,
                 false => Receiver::Tuple(elements),
-            };
+            })
         }
         "reference_expression" | "parenthesized_expression" | "unary_expression"
             if !text_of(value, source).starts_with(['!', '-']) =>
@@ -94,15 +105,20 @@ pub(crate) fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiv
                     .named_children(&mut value.walk())
                     .find(|child| !child.kind().ends_with("comment"))
             });
-            return match inner {
+            Some(match inner {
                 Some(inner) if depth < MAX_NESTING_FOLLOWED => {
                     receiver_of(inner, source, depth + 1)
                 }
                 _ => Receiver::Other,
-            };
+            })
         }
-        _ => {}
+        _ => None,
     }
+}
+
+/// A name with the fields read on it (`self.a.b`), a path (a unit variant), an element
+/// (`xs[i]`), or the fields read on another receiver (`x.f()?.value`).
+fn field_chain_receiver(value: Node<'_>, source: &str, depth: usize) -> Receiver {
     let mut fields_reversed = Vec::new();
     let mut node = value;
     for _ in 0..MAX_NESTING_FOLLOWED {

@@ -9,6 +9,7 @@
 //! JSON-RPC codes (the daemon maps [`FeatureError`] to them), and it never builds the graph.
 
 mod changes;
+mod context;
 mod git_queries;
 mod memory_context;
 mod memory_record;
@@ -22,8 +23,9 @@ use std::sync::Mutex;
 use tether_model::{Cancelled, Freshness};
 use tether_query::{AddressError, Snapshot};
 
+pub use context::{context, ContextSubject};
 pub use git_queries::{changes, ownership, GitQueryCaches, OwnershipSubject};
-pub use memory_context::{context, memory_graph, search_memory, ContextSubject, MemoryCache};
+pub use memory_context::{memory_graph, search_memory, MemoryCache};
 pub use memory_record::{record, recover_interrupted_record};
 pub use record_journal::write_atomically;
 pub use repository_paths::repository_path;

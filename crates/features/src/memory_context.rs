@@ -1,6 +1,6 @@
 //! The memory graph in the daemon: entries loaded from `.memory/` (reloaded when the files or
-//! HEAD change), tethered to the symbols their pinned commits changed, and the `context` and
-//! `search_memory` queries over them.
+//! HEAD change), tethered to the symbols their pinned commits changed (`MemoryIndex`), and the
+//! `search_memory` query over them (`context` is in its own file).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -12,9 +12,10 @@ use tether_memory::{Entry, EntryProblem, TetherKind};
 use tether_model::Deadline;
 use tether_model::SymbolKind;
 use tether_protocol::wire;
-use tether_query::{Snapshot, SymbolIndex};
+use tether_query::Snapshot;
 
 use crate::changes::module_name_of;
+use crate::context::{context, ContextSubject};
 use crate::pin_tethers::{name_inside_module, PinTether};
 use crate::FeatureContext;
 
@@ -37,7 +38,7 @@ pub struct MemoryCache {
     pub(crate) pin_tethers_loaded: bool,
     history: Option<(String, Arc<History>)>,
     index: Option<(MemorySignature, Arc<MemoryIndex>)>,
-    staleness: HashMap<StalenessKey, Arc<Vec<tether_git::CommitAuthor>>>,
+    pub(crate) staleness: HashMap<StalenessKey, Arc<Vec<tether_git::CommitAuthor>>>,
 }
 
 /// What the memory was loaded from: HEAD's commit and the signature of the `.memory/` files
@@ -91,7 +92,7 @@ impl History {
 pub struct MemoryIndex {
     pub loaded: Arc<LoadedMemory>,
     /// (entry position, tether, full pin commit).
-    by_path: HashMap<String, Vec<(usize, PinTether, String)>>,
+    pub(crate) by_path: HashMap<String, Vec<(usize, PinTether, String)>>,
 }
 
 /// The `.memory/**/*.md` files of a repository (repository-relative paths, sorted) and a
@@ -246,192 +247,6 @@ pub fn memory_index(
     state.caches.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).index =
         Some((signature, Arc::clone(&index)));
     Some(index)
-}
-
-/// What a `context` question is about.
-pub enum ContextSubject {
-    Symbol(SymbolIndex),
-    File(String),
-}
-
-/// `context`: every entry tethered to a symbol or file, oldest first, with the tip, staleness
-/// and needs-recheck verdicts.
-pub fn context(
-    state: &FeatureContext,
-    snapshot: &Snapshot,
-    subject: ContextSubject,
-    deadline: Deadline,
-) -> Result<wire::ContextAnswer, FeatureError> {
-    let freshness = tether_protocol::freshness_wire(&state.freshness(snapshot));
-    let repository = tether_git::discover(state.root);
-    let head = repository
-        .as_ref()
-        .and_then(|repository| repository.head().ok())
-        .and_then(|head| head.commit);
-    let (path, relative, kind, span, subject_wire) = match &subject {
-        ContextSubject::Symbol(index) => {
-            let symbol = snapshot.symbol(*index);
-            let module = module_name_of(snapshot, &symbol.path);
-            let relative =
-                name_inside_module(&symbol.qualified_name, &module).unwrap_or_default().to_string();
-            let relative = if symbol.kind == SymbolKind::Module { None } else { Some(relative) };
-            (
-                symbol.path.clone(),
-                relative,
-                Some(symbol.kind),
-                Some((symbol.span.start_line, symbol.span.end_line)),
-                wire::SymbolOrFile::Symbol(tether_protocol::symbol_ref(snapshot, *index)),
-            )
-        }
-        ContextSubject::File(path) => {
-            (path.clone(), None, None, None, wire::SymbolOrFile::File { path: path.clone() })
-        }
-    };
-    let Some(repository) = repository else {
-        return Ok(wire::ContextAnswer {
-            subject: subject_wire,
-            chain: Vec::new(),
-            tip: None,
-            note: Some("not a git repository: entries cannot be tethered".to_string()),
-            memory_problems: None,
-            freshness,
-            next: None,
-        });
-    };
-    let index = memory_index(state, &repository, snapshot, &head, deadline)
-        .ok_or(FeatureError::Cancelled)?;
-    let memory = &index.loaded;
-    let mut best: HashMap<usize, (TetherKind, String)> = HashMap::new();
-    for (position, tether, commit) in index.by_path.get(&path).into_iter().flatten() {
-        let matches = match (&relative, tether.kind) {
-            // A symbol: changed tethers with its name, or its file referenced.
-            (Some(relative), TetherKind::Changed) => {
-                tether.relative_name.as_ref() == Some(relative) && tether.symbol_kind == kind
-            }
-            (_, TetherKind::Referenced) => true,
-            // A file (or a module): every tether in it.
-            (None, TetherKind::Changed) => true,
-        };
-        if matches && best.get(position).is_none_or(|(kind, _)| *kind == TetherKind::Referenced) {
-            best.insert(*position, (tether.kind, commit.clone()));
-        }
-    }
-    let mut chain: Vec<(&Entry, TetherKind, String)> = best
-        .into_iter()
-        .map(|(position, (kind, commit))| (&memory.entries[position], kind, commit))
-        .collect();
-    chain.sort_by(|a, b| {
-        let key = |entry: &Entry| {
-            (entry.created_at.as_deref().and_then(tether_memory::parse_timestamp), entry.id.clone())
-        };
-        key(a.0).cmp(&key(b.0))
-    });
-    let tip_candidates: Vec<(&Entry, TetherKind)> =
-        chain.iter().map(|(entry, kind, _)| (*entry, *kind)).collect();
-    let tip = tether_memory::tip(&tip_candidates).map(|entry| entry.id.clone());
-    let mut rows = Vec::new();
-    for (entry, kind, commit) in &chain {
-        let later = staleness(state, &repository, commit, &path, span, &head, deadline);
-        let mut authors: Vec<&str> = later.iter().map(|commit| commit.author.as_str()).collect();
-        authors.sort_unstable();
-        authors.dedup();
-        let needs_recheck = match tether_memory::needs_recheck(&memory.entries, &entry.id) {
-            tether_memory::RecheckVerdict::Fine => wire::Recheck::Fine,
-            tether_memory::RecheckVerdict::NeedsRecheck { path } => {
-                wire::Recheck::NeedsRecheck { path }
-            }
-            tether_memory::RecheckVerdict::Unknown { reason } => wire::Recheck::Unknown { reason },
-        };
-        let summary = if later.is_empty() {
-            "the code has not changed since this entry's pin".to_string()
-        } else {
-            let plural = |count: usize| if count == 1 { "" } else { "s" };
-            format!(
-                "this {} predates {} later edit{} by {} author{}",
-                entry.entry_type.as_str(),
-                later.len(),
-                plural(later.len()),
-                authors.len(),
-                plural(authors.len())
-            )
-        };
-        rows.push(wire::ContextEntry {
-            id: entry.id.clone(),
-            entry_type: entry.entry_type.as_str().to_string(),
-            title: entry.title.clone(),
-            status: entry.status.as_str().to_string(),
-            created_at: entry.created_at.clone(),
-            file: entry.path.clone(),
-            tether: match kind {
-                TetherKind::Changed => "changed",
-                TetherKind::Referenced => "referenced",
-            }
-            .to_string(),
-            pin: commit.clone(),
-            staleness: wire::EntryStaleness {
-                changed_since_pin: !later.is_empty(),
-                commits_since: later.len(),
-                authors: authors.iter().map(|author| author.to_string()).collect(),
-                summary,
-            },
-            needs_recheck,
-        });
-    }
-    let next = match &tip {
-        Some(id) => format!(
-            "read {} for the decision behind it; ownership {{...}} for whom to ask",
-            memory.entries.iter().find(|entry| &entry.id == id).map(|entry| entry.path.as_str()).unwrap_or("")
-        ),
-        None => "no entry is tethered to it; tether record --type note --title ... --commit SHA adds one".to_string(),
-    };
-    Ok(wire::ContextAnswer {
-        subject: subject_wire,
-        chain: rows,
-        tip,
-        note: None,
-        memory_problems: Some(memory.problems.iter().map(|problem| problem.to_string()).collect()),
-        freshness,
-        next: Some(next),
-    })
-}
-
-/// Commits after the pin that touched the subject (its current lines, or the file).
-fn staleness(
-    state: &FeatureContext,
-    repository: &Repository,
-    pin: &str,
-    path: &str,
-    span: Option<(u32, u32)>,
-    head: &Option<String>,
-    deadline: Deadline,
-) -> Arc<Vec<tether_git::CommitAuthor>> {
-    let (start, end) = span.unwrap_or((0, 0));
-    let key = (pin.to_string(), path.to_string(), start, end, head.clone());
-    if let Some(cached) = state
-        .caches
-        .memory
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .staleness
-        .get(&key)
-    {
-        return Arc::clone(cached);
-    }
-    let Some(pin) = Revision::from_object_id(pin) else { return Arc::default() };
-    let commits = match span {
-        Some((start, end)) => repository.commits_touching_since(path, start, end, &pin, deadline),
-        None => repository.commits_touching_file_since(path, &pin, deadline),
-    }
-    .unwrap_or_default();
-    let commits = Arc::new(commits);
-    state
-        .caches
-        .memory
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .staleness
-        .insert(key, Arc::clone(&commits));
-    commits
 }
 
 /// `search_memory`: ranked lexical search over the entries (title above tags above body),

@@ -142,22 +142,7 @@ fn map_batch(
             (diff, chosen)
         })
         .collect();
-    let mut wanted: Vec<(Revision, String)> = Vec::new();
-    for (diff, files) in &pin_diffs {
-        let Some(diff) = diff else { continue };
-        for file in files {
-            if let (Some(parent), Some(old_path)) = (&diff.parent, &file.old_path) {
-                wanted.push((parent.clone(), old_path.clone()));
-            }
-            if let Some(new_path) = &file.new_path {
-                wanted.push((diff.commit.clone(), new_path.clone()));
-            }
-        }
-    }
-    let texts: HashMap<(Revision, String), Option<String>> = match repository.texts_in(&wanted) {
-        Ok(texts) => wanted.into_iter().zip(texts).collect(),
-        Err(_) => HashMap::new(),
-    };
+    let texts = side_texts(repository, &pin_diffs);
     let text = |revision: Option<&Revision>, path: Option<&String>| -> Option<String> {
         texts.get(&(revision?.clone(), path?.clone())).cloned().flatten()
     };
@@ -181,33 +166,68 @@ fn map_batch(
             Err(tether_git::GitError::Cancelled { .. }) => return Err(Cancelled),
             Err(_) => Vec::new(),
         };
-        let mut tethers = Vec::new();
-        for symbol in &changed {
-            let module = module_name_of(snapshot, &symbol.path);
-            let relative = name_inside_module(&symbol.qualified_name, &module)
-                .unwrap_or(&symbol.qualified_name)
-                .to_string();
-            tethers.push(PinTether {
-                kind: TetherKind::Changed,
-                path: symbol.path.clone(),
-                relative_name: Some(relative),
-                symbol_kind: Some(symbol.kind),
-            });
-        }
-        // A pinned file whose diff is empty, or holds no parsed symbol, is referenced as a file.
-        for file in files {
-            if !changed.iter().any(|symbol| &symbol.path == file) {
-                tethers.push(PinTether {
-                    kind: TetherKind::Referenced,
-                    path: file.clone(),
-                    relative_name: None,
-                    symbol_kind: None,
-                });
-            }
-        }
+        let tethers = mapped_tethers(snapshot, &changed, files);
         mapped.push(((commit.to_string(), files.clone()), tethers));
     }
     Ok(mapped)
+}
+
+/// A pin's tethers: each symbol its diff changed, and each pinned file that holds none of
+/// them (an empty diff, or no parsed symbol) as a referenced file.
+fn mapped_tethers(
+    snapshot: &Snapshot,
+    changed: &[crate::changes::ChangedSymbol],
+    files: &[String],
+) -> Vec<PinTether> {
+    let mut tethers = Vec::new();
+    for symbol in changed {
+        let module = module_name_of(snapshot, &symbol.path);
+        let relative = name_inside_module(&symbol.qualified_name, &module)
+            .unwrap_or(&symbol.qualified_name)
+            .to_string();
+        tethers.push(PinTether {
+            kind: TetherKind::Changed,
+            path: symbol.path.clone(),
+            relative_name: Some(relative),
+            symbol_kind: Some(symbol.kind),
+        });
+    }
+    // A pinned file whose diff is empty, or holds no parsed symbol, is referenced as a file.
+    for file in files {
+        if !changed.iter().any(|symbol| &symbol.path == file) {
+            tethers.push(PinTether {
+                kind: TetherKind::Referenced,
+                path: file.clone(),
+                relative_name: None,
+                symbol_kind: None,
+            });
+        }
+    }
+    tethers
+}
+
+/// Both sides' texts of every file diff, read with one `git cat-file`: the parent's at the
+/// old path, the commit's at the new one (none when git cannot give them).
+fn side_texts(
+    repository: &Repository,
+    pin_diffs: &[(Option<&CommitDiff>, Vec<&tether_git::FileDiff>)],
+) -> HashMap<(Revision, String), Option<String>> {
+    let mut wanted: Vec<(Revision, String)> = Vec::new();
+    for (diff, files) in pin_diffs {
+        let Some(diff) = diff else { continue };
+        for file in files {
+            if let (Some(parent), Some(old_path)) = (&diff.parent, &file.old_path) {
+                wanted.push((parent.clone(), old_path.clone()));
+            }
+            if let Some(new_path) = &file.new_path {
+                wanted.push((diff.commit.clone(), new_path.clone()));
+            }
+        }
+    }
+    match repository.texts_in(&wanted) {
+        Ok(texts) => wanted.into_iter().zip(texts).collect(),
+        Err(_) => HashMap::new(),
+    }
 }
 
 /// Tabs, newlines and backslashes inside a field, escaped so one record stays one line.

@@ -38,19 +38,8 @@ pub(crate) fn parse_entry_with_lines(path: &str, text: &str) -> Result<ParsedEnt
     let front_matter = split_front_matter(text)
         .map_err(|error| EntryProblem::error(path, error.line, error.message))?;
     let reader = FieldReader { path };
-    let mut warnings = Vec::new();
+    let mut fields = EntryFields::default();
     let mut first_line_of_key: HashMap<&str, u32> = HashMap::new();
-    let mut id: Option<(String, u32)> = None;
-    let mut entry_type: Option<EntryType> = None;
-    let mut title: Option<String> = None;
-    let mut status = EntryStatus::default();
-    let mut parent: Option<String> = None;
-    let (mut created_at, mut updated_at): (Option<String>, Option<String>) = (None, None);
-    let mut tags = Vec::new();
-    let mut pins = Vec::new();
-    let (mut supersedes, mut depends_on, mut related) = (Vec::new(), Vec::new(), Vec::new());
-    let mut reference_lines: Vec<(&'static str, String, u32)> = Vec::new();
-
     for field in &front_matter.fields {
         if let Some(first_line) = first_line_of_key.insert(field.key.as_str(), field.line) {
             return Err(reader.error(
@@ -58,18 +47,46 @@ pub(crate) fn parse_entry_with_lines(path: &str, text: &str) -> Result<ParsedEnt
                 format!("duplicate key `{}` (first on line {first_line})", field.key),
             ));
         }
+        fields.read(&reader, field)?;
+    }
+    fields.into_parsed_entry(&reader, front_matter.body)
+}
+
+/// The fields of an entry as its front matter is read, with the lines later checks need.
+#[derive(Default)]
+struct EntryFields {
+    id: Option<(String, u32)>,
+    entry_type: Option<EntryType>,
+    title: Option<String>,
+    status: EntryStatus,
+    parent: Option<String>,
+    created_at: Option<String>,
+    updated_at: Option<String>,
+    tags: Vec<String>,
+    pins: Vec<Pin>,
+    supersedes: Vec<String>,
+    depends_on: Vec<String>,
+    related: Vec<String>,
+    reference_lines: Vec<(&'static str, String, u32)>,
+    warnings: Vec<EntryProblem>,
+}
+
+impl EntryFields {
+    /// Reads one front-matter field: a value of the wrong shape is an error at its line, an
+    /// unknown key or an odd timestamp a warning.
+    fn read(&mut self, reader: &FieldReader<'_>, field: &RawField) -> Result<(), EntryProblem> {
         match field.key.as_str() {
             "id" => {
                 let value = reader.required_scalar(field)?;
                 validate_id(&value)
                     .map_err(|invalid| reader.error(field.line, format!("bad {invalid}")))?;
-                id = Some((value, field.line));
+                self.id = Some((value, field.line));
             }
             "type" => {
                 let value = reader.required_scalar(field)?;
                 let names: Vec<&str> =
                     EntryType::ALL.iter().map(|entry_type| entry_type.as_str()).collect();
-                entry_type = Some(EntryType::parse(&value).ok_or_else(|| {
+                self.entry_type = Some(EntryType::parse(&value).ok_or_else(|| {
                     reader.error(
                         field.line,
                         format!("unknown type `{value}` (expected one of {})", names.join(", ")),
@@ -81,11 +98,11 @@ pub(crate) fn parse_entry_with_lines(path: &str, text: &str) -> Result<ParsedEnt
                 if value.trim().is_empty() {
                     return Err(reader.error(field.line, "`title` must not be empty"));
                 }
-                title = Some(value);
+                self.title = Some(value);
             }
             "status" => {
                 if let Some(value) = reader.optional_scalar(field)? {
-                    status = EntryStatus::parse(&value).ok_or_else(|| {
+                    self.status = EntryStatus::parse(&value).ok_or_else(|| {
                         reader.error(
                             field.line,
                             format!("unknown status `{value}` (expected active or discarded)"),
@@ -94,29 +111,29 @@ pub(crate) fn parse_entry_with_lines(path: &str, text: &str) -> Result<ParsedEnt
                 }
             }
             "parent" => {
-                parent = reader.optional_scalar(field)?;
-                if let Some(parent_id) = &parent {
+                self.parent = reader.optional_scalar(field)?;
+                if let Some(parent_id) = &self.parent {
                     validate_id(parent_id).map_err(|invalid| {
                         reader.error(field.line, format!("bad `parent` {invalid}"))
                     })?;
-                    reference_lines.push(("parent", parent_id.clone(), field.line));
+                    self.reference_lines.push(("parent", parent_id.clone(), field.line));
                 }
             }
             "created_at" | "updated_at" => {
                 let value = reader.optional_scalar(field)?;
                 if let Some(timestamp) = &value {
                     if parse_timestamp(timestamp).is_none() {
-                        warnings.push(EntryProblem::warning(
-                            path,
+                        self.warnings.push(EntryProblem::warning(
+                            reader.path,
                             field.line,
                             format!("`{}` is not an RFC 3339 timestamp like 2026-11-30T05:00:00Z: `{timestamp}`", field.key),
                         ));
                     }
                 }
                 if field.key == "created_at" {
-                    created_at = value;
+                    self.created_at = value;
                 } else {
-                    updated_at = value;
+                    self.updated_at = value;
                 }
             }
             "tags" => {
@@ -124,10 +141,10 @@ pub(crate) fn parse_entry_with_lines(path: &str, text: &str) -> Result<ParsedEnt
                     if tag.trim().is_empty() {
                         return Err(reader.error(line, "empty tag"));
                     }
-                    tags.push(tag);
+                    self.tags.push(tag);
                 }
             }
-            "pins" => pins = reader.pins(field, &mut warnings)?,
+            "pins" => self.pins = reader.pins(field, &mut self.warnings)?,
             "supersedes" | "depends_on" | "related" => {
                 let field_name: &'static str = match field.key.as_str() {
                     "supersedes" => "supersedes",
@@ -139,46 +156,59 @@ pub(crate) fn parse_entry_with_lines(path: &str, text: &str) -> Result<ParsedEnt
                     validate_id(&referenced_id).map_err(|invalid| {
                         reader.error(line, format!("bad `{field_name}` {invalid}"))
                     })?;
-                    reference_lines.push((field_name, referenced_id.clone(), line));
+                    self.reference_lines.push((field_name, referenced_id.clone(), line));
                     ids.push(referenced_id);
                 }
                 match field_name {
-                    "supersedes" => supersedes = ids,
-                    "depends_on" => depends_on = ids,
-                    _ => related = ids,
+                    "supersedes" => self.supersedes = ids,
+                    "depends_on" => self.depends_on = ids,
+                    _ => self.related = ids,
                 }
             }
             unknown => {
-                warnings.push(EntryProblem::warning(
-                    path,
+                self.warnings.push(EntryProblem::warning(
+                    reader.path,
                     field.line,
                     format!("unknown key `{unknown}` is ignored"),
                 ));
             }
         }
+        Ok(())
     }
 
-    let missing = |name: &str| reader.error(1, format!("missing required field `{name}`"));
-    let (id, id_line) = id.ok_or_else(|| missing("id"))?;
-    let entry_type = entry_type.ok_or_else(|| missing("type"))?;
-    let title = title.ok_or_else(|| missing("title"))?;
-    let entry = Entry {
-        id,
-        entry_type,
-        title,
-        status,
-        parent,
-        created_at,
-        updated_at,
-        tags,
-        pins,
-        supersedes,
-        depends_on,
-        related,
-        body: front_matter.body,
-        path: path.to_string(),
-    };
-    Ok(ParsedEntry { entry, warnings, id_line, reference_lines })
+    /// The entry, once every required field was given.
+    fn into_parsed_entry(
+        self,
+        reader: &FieldReader<'_>,
+        body: String,
+    ) -> Result<ParsedEntry, EntryProblem> {
+        let missing = |name: &str| reader.error(1, format!("missing required field `{name}`"));
+        let (id, id_line) = self.id.ok_or_else(|| missing("id"))?;
+        let entry_type = self.entry_type.ok_or_else(|| missing("type"))?;
+        let title = self.title.ok_or_else(|| missing("title"))?;
+        let entry = Entry {
+            id,
+            entry_type,
+            title,
+            status: self.status,
+            parent: self.parent,
+            created_at: self.created_at,
+            updated_at: self.updated_at,
+            tags: self.tags,
+            pins: self.pins,
+            supersedes: self.supersedes,
+            depends_on: self.depends_on,
+            related: self.related,
+            body,
+            path: reader.path.to_string(),
+        };
+        Ok(ParsedEntry {
+            entry,
+            warnings: self.warnings,
+            id_line,
+            reference_lines: self.reference_lines,
+        })
+    }
 }
 
 /// Turns raw front-matter values into typed ones, with errors at the right lines.

@@ -2,13 +2,10 @@
 //! INHERITS and IMPLEMENTS, with distance, the path it was reached by, a confidence (the
 //! product along the path) and a severity.
 
-use std::collections::VecDeque;
-
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use tether_model::{Cancelled, Deadline, DeadlineTicker, EdgeKind};
 
-use crate::neighbours::is_uncertain;
 use crate::page::{Completeness, CompletenessCause, PageRequest};
 use crate::snapshot::{Snapshot, SymbolIndex};
 
@@ -106,35 +103,15 @@ pub struct AffectedTest {
     pub executed: Option<bool>,
 }
 
-/// The confidence of a dispatch from a base method's call to an override.
-const OVERRIDE_CONFIDENCE: f32 = 0.5;
-
 /// How far up a class hierarchy overridden methods are looked for.
 const MAX_BASES_WALKED: usize = 32;
 
 /// Confidence below which a path counts as uncertain.
 const CONFIDENT: f32 = 0.8;
-/// What a dependent depends through. REFERENCES (the symbol used as a value: its receiver
-/// may call it) is always uncertain, so what it reaches is `maybe`.
 /// The confidence of a test listed because importing its module runs the change.
 const IMPORT_TIME_CONFIDENCE: f32 = 0.8;
 
-const DEPENDENCY_EDGES: [EdgeKind; 5] = [
-    EdgeKind::Calls,
-    EdgeKind::Imports,
-    EdgeKind::Inherits,
-    EdgeKind::Implements,
-    EdgeKind::References,
-];
-
-struct Reached {
-    distance: u32,
-    previous: Option<SymbolIndex>,
-    edge_kind: EdgeKind,
-    site_line: u32,
-    confidence: f32,
-    uncertain: bool,
-}
+use crate::blast_walk::{Reached, Walk};
 
 impl Snapshot {
     /// The blast radius of a symbol.
@@ -197,105 +174,40 @@ impl Snapshot {
         seeds: Vec<SymbolIndex>,
         options: BlastOptions,
     ) -> Result<BlastAnswer, Cancelled> {
-        let mut ticker = DeadlineTicker::new(options.deadline, 1024);
         let depth = options.depth.clamp(1, BlastOptions::MAX_DEPTH);
-        let mut reached: HashMap<SymbolIndex, Reached> = HashMap::default();
-        let mut queue: VecDeque<SymbolIndex> = VecDeque::new();
-        for seed in &seeds {
-            reached.insert(
-                *seed,
-                Reached {
-                    distance: 0,
-                    previous: None,
-                    edge_kind: EdgeKind::Contains,
-                    site_line: 0,
-                    confidence: 1.0,
-                    uncertain: false,
-                },
-            );
-            queue.push_back(*seed);
-        }
-        let mut uncertain_edges = 0usize;
-        // Modules whose import-time code (top level, class bodies) calls what was reached, with
-        // the distance of that code.
-        let mut import_time: HashMap<SymbolIndex, u32> = HashMap::default();
-        // Symbols at the depth limit with dependents beyond it.
-        let mut frontier_with_more = 0usize;
-        // The walk goes on past `depth` (without paths) so that every test reached counts.
-        while let Some(current) = queue.pop_front() {
-            ticker.tick()?;
-            let (distance, confidence, uncertain) = {
-                let state = &reached[&current];
-                (state.distance, state.confidence, state.uncertain)
-            };
-            let within = distance < depth;
-            let mut more = false;
-            for edge in self.incoming(current, &DEPENDENCY_EDGES) {
-                let dependent = edge.source;
-                // Code that runs (a function reached by certain edges, not a class or a value
-                // passed along) called at import time runs the change when its module loads.
-                if edge.edge.kind == EdgeKind::Calls
-                    && !uncertain
-                    && !is_uncertain(edge.edge.rule)
-                    && self.symbol(current).kind.is_callable()
-                {
-                    if let Some(module) = self.import_time_module(dependent) {
-                        import_time.entry(module).or_insert(distance + 1);
-                    }
-                }
-                let edge_uncertain =
-                    is_uncertain(edge.edge.rule) || edge.edge.kind == EdgeKind::References;
-                if edge_uncertain && within {
-                    uncertain_edges += 1;
-                }
-                let candidate = Reached {
-                    distance: distance + 1,
-                    previous: Some(current),
-                    edge_kind: edge.edge.kind,
-                    site_line: edge.edge.line,
-                    confidence: confidence * edge.edge.confidence,
-                    uncertain: uncertain || edge_uncertain,
-                };
-                match reached.get(&dependent) {
-                    None => {
-                        more = true;
-                        reached.insert(dependent, candidate);
-                        queue.push_back(dependent);
-                    }
-                    Some(existing)
-                        if existing.distance == candidate.distance
-                            && existing.confidence < candidate.confidence =>
-                    {
-                        reached.insert(dependent, candidate);
-                    }
-                    Some(_) => {}
-                }
-            }
-            // A call through a base's method (`self.save()` in the base, a base-typed value)
-            // may dispatch to this override: the base method's callers depend on it too.
-            for overridden in self.overridden_methods(current) {
-                if let std::collections::hash_map::Entry::Vacant(slot) = reached.entry(overridden) {
-                    more = true;
-                    if within {
-                        uncertain_edges += 1;
-                    }
-                    let site_line = self.symbol(current).span.start_line;
-                    slot.insert(Reached {
-                        distance: distance + 1,
-                        previous: Some(current),
-                        edge_kind: EdgeKind::Inherits,
-                        site_line,
-                        confidence: confidence * OVERRIDE_CONFIDENCE,
-                        uncertain: true,
-                    });
-                    queue.push_back(overridden);
-                }
-            }
-            if distance == depth && more {
-                frontier_with_more += 1;
-            }
-        }
+        let walk = self.walk_dependents(&seeds, depth, options.deadline)?;
+        let items = self.ranked_items(&walk.reached, depth);
+        let affected = self.affected_tests(&walk, &seeds, options.evidence.as_deref());
+        let tests_total = affected.len();
+        let tests_affected: Vec<AffectedTest> =
+            affected.into_iter().take(options.tests_limit).collect();
+        let evidence_commit =
+            options.evidence.as_ref().and_then(|evidence| evidence.commit.clone());
+        let total = items.len();
+        let breaks = items.iter().filter(|item| item.severity == Severity::Breaks).count();
+        let causes = self.walk_causes(&walk, depth, &seeds);
+        let (items, next_cursor) = options.page.apply(items);
+        Ok(BlastAnswer {
+            seeds,
+            depth,
+            total,
+            breaks,
+            items,
+            next_cursor,
+            tests_affected,
+            tests_total,
+            evidence_commit,
+            completeness: Completeness::from_causes(causes),
+        })
+    }
 
+    /// The dependents within `depth`, most certain first: direct confident ones break, the
+    /// rest may.
+    fn ranked_items(
+        &self,
+        reached: &HashMap<SymbolIndex, Reached>,
+        depth: u32,
+    ) -> Vec<ImpactedSymbol> {
         let mut items: Vec<ImpactedSymbol> = reached
             .iter()
             .filter(|(_, state)| state.distance > 0 && state.distance <= depth)
@@ -309,7 +221,7 @@ impl Snapshot {
                 ImpactedSymbol {
                     index: *index,
                     distance: state.distance,
-                    via: self.path_to(&reached, *index),
+                    via: self.path_to(reached, *index),
                     edge_kind: state.edge_kind,
                     site_line: state.site_line,
                     confidence: state.confidence,
@@ -325,13 +237,32 @@ impl Snapshot {
                     self.symbol(a.index).qualified_name.cmp(&self.symbol(b.index).qualified_name)
                 })
         });
-        let mut tests: Vec<(SymbolIndex, u32, f32)> =
-            // A macro inside a test module is test code, not a test (the tests it writes are).
-            reached.iter().filter(|(index, state)| state.distance > 0 && self.symbol(**index).is_test && self.symbol(**index).kind != tether_model::SymbolKind::Macro).map(|(index, state)| (*index, state.distance, state.confidence)).collect();
-        // Tests whose module (or a module it imports) runs the change when imported.
-        if !import_time.is_empty() {
-            let modules: Vec<SymbolIndex> = import_time.keys().copied().collect();
-            let nearest = import_time.values().copied().min().unwrap_or(1);
+        items
+    }
+
+    /// Every test the walk reached (at any distance), the tests whose modules run the change
+    /// when imported, then the tests runtime evidence saw execute a seed: static ones first
+    /// (by distance, then confidence), then the recorded ones, fresh before stale.
+    fn affected_tests(
+        &self,
+        walk: &Walk,
+        seeds: &[SymbolIndex],
+        evidence: Option<&tether_model::RuntimeEvidence>,
+    ) -> Vec<AffectedTest> {
+        // A macro inside a test module is test code, not a test (the tests it writes are).
+        let is_listed_test = |index: SymbolIndex| {
+            let symbol = self.symbol(index);
+            symbol.is_test && symbol.kind != tether_model::SymbolKind::Macro
+        };
+        let mut tests: Vec<(SymbolIndex, u32, f32)> = walk
+            .reached
+            .iter()
+            .filter(|(index, state)| state.distance > 0 && is_listed_test(**index))
+            .map(|(index, state)| (*index, state.distance, state.confidence))
+            .collect();
+        if !walk.import_time.is_empty() {
+            let modules: Vec<SymbolIndex> = walk.import_time.keys().copied().collect();
+            let nearest = walk.import_time.values().copied().min().unwrap_or(1);
             let listed: HashSet<SymbolIndex> = tests.iter().map(|(test, _, _)| *test).collect();
             let mut added: HashSet<SymbolIndex> = HashSet::default();
             for (test, hops) in self.import_time_tests(&modules) {
@@ -349,8 +280,8 @@ impl Snapshot {
             .into_iter()
             .map(|(index, _, _)| AffectedTest { index, static_path: true, executed: None })
             .collect();
-        if let Some(evidence) = &options.evidence {
-            for (test, stale) in self.tests_executing(&seeds, evidence) {
+        if let Some(evidence) = evidence {
+            for (test, stale) in self.tests_executing(seeds, evidence) {
                 match affected.iter_mut().find(|listed| listed.index == test) {
                     Some(listed) => listed.executed = Some(stale),
                     None => affected.push(AffectedTest {
@@ -361,19 +292,21 @@ impl Snapshot {
                 }
             }
         }
-        let tests_total = affected.len();
-        // Static ones first (by distance), then the recorded ones, fresh before stale.
         affected.sort_by_key(|test| (!test.static_path, test.executed == Some(true)));
-        let tests_affected: Vec<AffectedTest> =
-            affected.into_iter().take(options.tests_limit).collect();
-        let evidence_commit =
-            options.evidence.as_ref().and_then(|evidence| evidence.commit.clone());
-        let total = items.len();
-        let breaks = items.iter().filter(|item| item.severity == Severity::Breaks).count();
+        affected
+    }
 
-        // Unresolved sites, values and implicit or outside calls could reach the seeds or
-        // anything reached short of the depth limit.
-        let frontier: Vec<SymbolIndex> = reached
+    /// Why the walk may have missed dependents: unresolved sites, values and implicit or
+    /// outside calls could reach the seeds or anything reached short of the depth limit; then
+    /// the uncertain edges walked, the depth limit and the files not parsed.
+    fn walk_causes(
+        &self,
+        walk: &Walk,
+        depth: u32,
+        seeds: &[SymbolIndex],
+    ) -> Vec<CompletenessCause> {
+        let frontier: Vec<SymbolIndex> = walk
+            .reached
             .iter()
             .filter(|(_, state)| state.distance < depth)
             .map(|(index, _)| *index)
@@ -385,28 +318,16 @@ impl Snapshot {
         causes.sort_by_key(|cause| std::cmp::Reverse(cause.weight()));
         causes.truncate(5);
         causes.extend(self.hidden_caller_causes(&frontier, true));
-        if uncertain_edges > 0 {
-            causes.push(CompletenessCause::UncertainEdges { count: uncertain_edges });
+        if walk.uncertain_edges > 0 {
+            causes.push(CompletenessCause::UncertainEdges { count: walk.uncertain_edges });
         }
-        if frontier_with_more > 0 {
-            causes.push(CompletenessCause::DepthLimit { depth, count: frontier_with_more });
+        if walk.frontier_with_more > 0 {
+            causes.push(CompletenessCause::DepthLimit { depth, count: walk.frontier_with_more });
         }
         if let Some(first) = seeds.first() {
             causes.extend(self.unparsed_files_cause(*first));
         }
-        let (items, next_cursor) = options.page.apply(items);
-        Ok(BlastAnswer {
-            seeds,
-            depth,
-            total,
-            breaks,
-            items,
-            next_cursor,
-            tests_affected,
-            tests_total,
-            evidence_commit,
-            completeness: Completeness::from_causes(causes),
-        })
+        causes
     }
 
     fn path_to(
@@ -432,7 +353,7 @@ impl Snapshot {
     /// The project methods a Python method overrides: those of the same name in its class's
     /// project bases, nearest first. Constructors are left out (constructing a base never
     /// runs a subclass's `__init__`).
-    fn overridden_methods(&self, method: SymbolIndex) -> Vec<SymbolIndex> {
+    pub(crate) fn overridden_methods(&self, method: SymbolIndex) -> Vec<SymbolIndex> {
         let symbol = self.symbol(method);
         if symbol.kind != tether_model::SymbolKind::Method
             || symbol.language != tether_model::Language::Python

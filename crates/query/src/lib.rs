@@ -11,6 +11,7 @@
 
 mod address;
 mod blast;
+mod blast_walk;
 mod hidden_callers;
 mod import_time;
 mod lookup;

@@ -11,6 +11,16 @@ use crate::python_rules::BindingUse;
 use crate::resolver::Resolver;
 use crate::RETURN_BINDING;
 
+/// What resolving a call's callee gave: the target whose result to take, or the result.
+enum CalleeOutcome {
+    Target {
+        resolved: Resolved,
+        /// A method's receiver of a project generic type with known arguments.
+        receiver_with_arguments: Option<(Sym, Vec<Denotation>)>,
+    },
+    Result(Option<Denotation>),
+}
+
 impl Resolver<'_> {
     /// The type a call returns, when it is visibly a constructor: calling a class or struct,
     /// or a Rust associated function named like one (`new`, `default`, `with_*`, `from_*`).
@@ -53,9 +63,35 @@ impl Resolver<'_> {
         if depth > MAX_CALL_CHAIN {
             return None;
         }
-        // A method's receiver of a project generic type with known arguments (`InFile<ast::Fn>`).
-        let mut receiver_with_arguments: Option<(Sym, Vec<Denotation>)> = None;
-        let resolved = match (language, callee) {
+        let (resolved, receiver_with_arguments) =
+            match self.called_target(scope, callee, language, depth, known_receiver)? {
+                CalleeOutcome::Target { resolved, receiver_with_arguments } => {
+                    (resolved, receiver_with_arguments)
+                }
+                CalleeOutcome::Result(result) => return result,
+            };
+        if let Some(result) = self.derived_default_result(scope, callee, &resolved, language) {
+            return result;
+        }
+        let sym = match self.called_symbol(resolved.denotation, language) {
+            Ok(sym) => sym,
+            Err(result) => return result,
+        };
+        self.called_symbol_result(sym, scope, written, language, receiver_with_arguments.as_ref())
+    }
+
+    /// What a callee names, or (`CalleeOutcome::Result`) what the call gives when that is
+    /// known without a target: a builtin container's method, a local closure, a conversion.
+    fn called_target(
+        &self,
+        scope: Sym,
+        callee: &CalleeExpr,
+        language: Language,
+        depth: u32,
+        known_receiver: Option<Denotation>,
+    ) -> Option<CalleeOutcome> {
+        let target = |resolved| CalleeOutcome::Target { resolved, receiver_with_arguments: None };
+        Some(match (language, callee) {
             // `x.m()` in Python is a dotted path whose head may be a local (`result =
             // pytester.runpytest()`); a bare `f()` calls a function, not a local's value.
             // A bare name may be a local or parameter holding a callable object
@@ -67,137 +103,169 @@ impl Resolver<'_> {
                     .map(|resolved| resolved.denotation)
                 {
                     Some(Denotation::Wrapped { wrapper, inner }) if wrapper.is_python() => {
-                        return wrapper.method_result(&inner, name)
+                        CalleeOutcome::Result(wrapper.method_result(&inner, name))
                     }
-                    _ => self.python_path_in(scope, path, BindingUse::Allowed).ok()?,
+                    _ => target(self.python_path_in(scope, path, BindingUse::Allowed).ok()?),
                 },
-                _ => self.python_path_in(scope, path, BindingUse::Allowed).ok()?,
+                _ => target(self.python_path_in(scope, path, BindingUse::Allowed).ok()?),
             },
             (Language::Rust, CalleeExpr::Path(path)) => {
                 // `m(…)` where `m` is a local closure whose value is visible.
                 if let [name] = path.as_slice() {
                     if let Some(returned) = self.local_closure_result(scope, name, language) {
-                        return returned;
+                        return Some(CalleeOutcome::Result(returned));
                     }
                 }
                 match self.rust_called_path(scope, path, BindingUse::Forbidden) {
-                    Ok(resolved) => resolved,
-                    Err(_) => return self.conversion_result(scope, path),
+                    Ok(resolved) => target(resolved),
+                    Err(_) => CalleeOutcome::Result(self.conversion_result(scope, path)),
                 }
             }
             (Language::Python, CalleeExpr::Indexed(path)) => {
-                self.python_generic_class(scope, path)?
+                target(self.python_generic_class(scope, path)?)
             }
             (_, CalleeExpr::Method { receiver, name }) => {
-                let receiver = match (known_receiver, receiver) {
-                    (Some(known), _) => known,
-                    (None, Receiver::Call(inner)) => self.call_result_type_at_depth(
-                        scope,
-                        inner,
-                        language,
-                        depth + 1,
-                        None,
-                        &[],
-                    )?,
-                    (None, Receiver::Path(path))
-                        if language == Language::Rust || path.len() == 1 =>
-                    {
-                        self.receiver_value(scope, receiver, language)?.denotation
-                    }
-                    (
-                        None,
-                        Receiver::Try(_)
-                        | Receiver::Await(_)
-                        | Receiver::Ready(_)
-                        | Receiver::Deref(_)
-                        | Receiver::Adapted { .. }
-                        | Receiver::Turbofish { .. }
-                        | Receiver::Subscript(_)
-                        | Receiver::Fields { .. }
-                        | Receiver::Tuple(_),
-                    ) => self.receiver_value(scope, receiver, language)?.denotation,
-                    _ => return None,
-                };
-                let receiver = crate::value_types::method_receiver(&receiver, name).clone();
-                if let Denotation::Instance { type_sym, is_dyn: false, arguments } = &receiver {
-                    if !arguments.is_empty() && language == Language::Rust {
-                        receiver_with_arguments = Some((*type_sym, arguments.clone()));
-                    }
-                }
-                if let Denotation::Wrapped { wrapper, inner } = &receiver {
-                    return wrapper.method_result(inner, name);
-                }
-                // A std adapter of a project iterator gives what std's does.
-                if language == Language::Rust {
-                    if let Some(Denotation::Wrapped { wrapper, inner }) =
-                        self.as_std_iterator(&receiver, Some(name))
-                    {
-                        if wrapper.has_std_method(name) {
-                            return wrapper.method_result(&inner, name);
-                        }
-                    }
-                }
-                let method = self
-                    .method_of_value(
-                        &Resolved {
-                            denotation: receiver.clone(),
-                            rule: ResolutionRule::TypedReceiver,
-                        },
-                        name,
-                        language,
-                    )
-                    .ok()?;
-                // A derived or blanket std method of a project value: `clone` gives the same
-                // type; what `into` or `borrow` give is not visible.
-                if let (Denotation::Instance { .. }, Denotation::Builtin(_)) =
-                    (&receiver, &method.denotation)
-                {
-                    if crate::builtins::rust_std_trait_of_method(name).is_some() {
-                        return matches!(name.as_str(), "clone" | "to_owned").then_some(receiver);
-                    }
-                }
-                method
+                let receiver =
+                    self.method_call_receiver(scope, receiver, language, depth, known_receiver)?;
+                self.method_call_target(receiver, name, language)?
             }
             _ => return None,
-        };
-        // `Type::default()` through a derived `Default` gives a `Type`.
-        if let (CalleeExpr::Path(path), Denotation::Builtin(target)) =
-            (callee, &resolved.denotation)
-        {
-            if target == "Default::default" && path.len() >= 2 && language == Language::Rust {
-                if let Ok(Resolved { denotation: Denotation::Symbol(type_sym), .. }) =
-                    self.rust_path(scope, &path[..path.len() - 1], false)
-                {
-                    return self.index.symbol(type_sym).kind.is_type().then_some(
-                        Denotation::Instance { type_sym, is_dyn: false, arguments: Vec::new() },
-                    );
+        })
+    }
+
+    /// The value a method is called on: given, a call's result, or a receiver's value.
+    fn method_call_receiver(
+        &self,
+        scope: Sym,
+        receiver: &Receiver,
+        language: Language,
+        depth: u32,
+        known_receiver: Option<Denotation>,
+    ) -> Option<Denotation> {
+        Some(match (known_receiver, receiver) {
+            (Some(known), _) => known,
+            (None, Receiver::Call(inner)) => {
+                self.call_result_type_at_depth(scope, inner, language, depth + 1, None, &[])?
+            }
+            (None, Receiver::Path(path)) if language == Language::Rust || path.len() == 1 => {
+                self.receiver_value(scope, receiver, language)?.denotation
+            }
+            (
+                None,
+                Receiver::Try(_)
+                | Receiver::Await(_)
+                | Receiver::Ready(_)
+                | Receiver::Deref(_)
+                | Receiver::Adapted { .. }
+                | Receiver::Turbofish { .. }
+                | Receiver::Subscript(_)
+                | Receiver::Fields { .. }
+                | Receiver::Tuple(_),
+            ) => self.receiver_value(scope, receiver, language)?.denotation,
+            _ => return None,
+        })
+    }
+
+    /// The method `name` of a typed receiver, or what a std wrapper's or adapter's method
+    /// gives, or what a derived std method of a project value gives.
+    fn method_call_target(
+        &self,
+        receiver: Denotation,
+        name: &str,
+        language: Language,
+    ) -> Option<CalleeOutcome> {
+        let receiver = crate::value_types::method_receiver(&receiver, name).clone();
+        // A method's receiver of a project generic type with known arguments (`InFile<ast::Fn>`).
+        let mut receiver_with_arguments = None;
+        if let Denotation::Instance { type_sym, is_dyn: false, arguments } = &receiver {
+            if !arguments.is_empty() && language == Language::Rust {
+                receiver_with_arguments = Some((*type_sym, arguments.clone()));
+            }
+        }
+        if let Denotation::Wrapped { wrapper, inner } = &receiver {
+            return Some(CalleeOutcome::Result(wrapper.method_result(inner, name)));
+        }
+        // A std adapter of a project iterator gives what std's does.
+        if language == Language::Rust {
+            if let Some(Denotation::Wrapped { wrapper, inner }) =
+                self.as_std_iterator(&receiver, Some(name))
+            {
+                if wrapper.has_std_method(name) {
+                    return Some(CalleeOutcome::Result(wrapper.method_result(&inner, name)));
                 }
             }
         }
-        let sym = match resolved.denotation {
-            Denotation::Symbol(sym) => sym,
+        let typed = Resolved { denotation: receiver.clone(), rule: ResolutionRule::TypedReceiver };
+        let method = self.method_of_value(&typed, name, language).ok()?;
+        // A derived or blanket std method of a project value: `clone` gives the same
+        // type; what `into` or `borrow` give is not visible.
+        if let (Denotation::Instance { .. }, Denotation::Builtin(_)) =
+            (&receiver, &method.denotation)
+        {
+            if crate::builtins::rust_std_trait_of_method(name).is_some() {
+                let same = matches!(name, "clone" | "to_owned").then_some(receiver);
+                return Some(CalleeOutcome::Result(same));
+            }
+        }
+        Some(CalleeOutcome::Target { resolved: method, receiver_with_arguments })
+    }
+
+    /// `Type::default()` through a derived `Default` gives a `Type`.
+    fn derived_default_result(
+        &self,
+        scope: Sym,
+        callee: &CalleeExpr,
+        resolved: &Resolved,
+        language: Language,
+    ) -> Option<Option<Denotation>> {
+        let (CalleeExpr::Path(path), Denotation::Builtin(target)) = (callee, &resolved.denotation)
+        else {
+            return None;
+        };
+        if target != "Default::default" || path.len() < 2 || language != Language::Rust {
+            return None;
+        }
+        let Ok(Resolved { denotation: Denotation::Symbol(type_sym), .. }) =
+            self.rust_path(scope, &path[..path.len() - 1], false)
+        else {
+            return None;
+        };
+        Some(self.index.symbol(type_sym).kind.is_type().then_some(Denotation::Instance {
+            type_sym,
+            is_dyn: false,
+            arguments: Vec::new(),
+        }))
+    }
+
+    /// The project symbol a call runs (an object's `__call__` for a called instance), or
+    /// (`Err`) what the call gives without one: an outside or builtin call's result, a std
+    /// wrapper built by `Some`/`Ok`/`Err`.
+    fn called_symbol(
+        &self,
+        denotation: Denotation,
+        language: Language,
+    ) -> Result<Sym, Option<Denotation>> {
+        match denotation {
+            Denotation::Symbol(sym) => Ok(sym),
             // Calling an object of a project class calls its `__call__`.
             Denotation::Instance { type_sym, is_dyn: false, .. }
                 if language == Language::Python =>
             {
-                match self
-                    .type_member(
-                        type_sym,
-                        "__call__",
-                        false,
-                        language,
-                        ResolutionRule::TypedReceiver,
-                    )
-                    .ok()?
-                    .denotation
-                {
-                    Denotation::Symbol(method) => method,
-                    _ => return None,
+                let call = self.type_member(
+                    type_sym,
+                    "__call__",
+                    false,
+                    language,
+                    ResolutionRule::TypedReceiver,
+                );
+                match call.map(|resolved| resolved.denotation) {
+                    Ok(Denotation::Symbol(method)) => Ok(method),
+                    _ => Err(None),
                 }
             }
             // A call into a dependency or a builtin returns a value of that world: its methods
             // are outside the project too.
-            Denotation::External(path) => return Some(Denotation::External(format!("{path}()"))),
+            Denotation::External(path) => Err(Some(Denotation::External(format!("{path}()")))),
             // `Some(x)`, `Ok(x)`, `Err(x)` build a std wrapper (of an element not known here).
             Denotation::Builtin(path)
                 if language == Language::Rust && matches!(path.as_str(), "Some" | "Ok" | "Err") =>
@@ -207,16 +275,29 @@ impl Resolver<'_> {
                 } else {
                     crate::value_types::Wrapper::Result
                 };
-                return Some(Denotation::Wrapped {
+                Err(Some(Denotation::Wrapped {
                     wrapper,
                     inner: Box::new(Denotation::UntypedLocal),
-                });
+                }))
             }
             // What a builtin call returns (`next(nodes)`, `String::from(s)`): marked as a call
             // result, like an outside call's.
-            Denotation::Builtin(path) => return Some(Denotation::Builtin(format!("{path}()"))),
-            _ => return None,
-        };
+            Denotation::Builtin(path) => Err(Some(Denotation::Builtin(format!("{path}()")))),
+            _ => Err(None),
+        }
+    }
+
+    /// What calling a project symbol gives: an instance of a type; a function's return type
+    /// (as the call's generic arguments or the receiver's arguments make it, else as
+    /// declared); a Rust constructor-named method's `Self`.
+    fn called_symbol_result(
+        &self,
+        sym: Sym,
+        scope: Sym,
+        written: &[tether_model::BindingValue],
+        language: Language,
+        receiver_with_arguments: Option<&(Sym, Vec<Denotation>)>,
+    ) -> Option<Denotation> {
         let symbol = self.index.symbol(sym);
         if symbol.kind.is_type() {
             return Some(Denotation::Instance {
@@ -231,7 +312,7 @@ impl Resolver<'_> {
                 return Some(returned);
             }
             // `file.as_ref()` on an `InFile<ast::Fn>` returns an `InFile<ast::Fn>`.
-            if let Some((type_sym, arguments)) = &receiver_with_arguments {
+            if let Some((type_sym, arguments)) = receiver_with_arguments {
                 if let Some(returned) = self.return_type_with_arguments(sym, *type_sym, arguments) {
                     return Some(returned);
                 }

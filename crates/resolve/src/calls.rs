@@ -371,74 +371,7 @@ impl Resolver<'_> {
         language: Language,
     ) -> Option<Resolved> {
         match receiver {
-            Receiver::Path(path) => {
-                let (head, rest) = path.split_first()?;
-                let mut current = if language == Language::Rust && head == "self" {
-                    let self_type = self.rust_self_type(caller)?;
-                    let Denotation::Symbol(type_sym) = self_type.denotation else { return None };
-                    // In an impl whose type tether does not see (a blanket `impl<S> X for &mut
-                    // S`), `self.f()` may reach another type's `f`: only `Self::f` is certain.
-                    if self.index.symbol(type_sym).kind == SymbolKind::Impl
-                        && !self.is_impl_only_type(type_sym)
-                    {
-                        return None;
-                    }
-                    let instance =
-                        Denotation::Instance { type_sym, is_dyn: false, arguments: Vec::new() };
-                    // `self: Pin<&mut Self>` (or `Box<Self>`, `Arc<Self>`): the pointer's own
-                    // methods are std's, the others `Self`'s.
-                    let denotation = match self.self_parameter_pointer(caller) {
-                        Some(wrapper) => Denotation::Wrapped { wrapper, inner: Box::new(instance) },
-                        None => instance,
-                    };
-                    Resolved { denotation, rule: ResolutionRule::SelfMethod }
-                } else {
-                    match language {
-                        Language::Python => self
-                            .python_path_in(caller, std::slice::from_ref(head), BindingUse::Allowed)
-                            .ok()?,
-                        Language::Rust => self
-                            .rust_path_in(
-                                caller,
-                                std::slice::from_ref(head),
-                                false,
-                                BindingUse::Allowed,
-                            )
-                            .ok()?,
-                    }
-                };
-                for segment in rest {
-                    current = self.member(&current, segment, language).ok()?;
-                }
-                // `WrapperKind::Result` names a variant (a constructor of its enum): the value
-                // of a unit variant is an instance of the enum.
-                if let (
-                    Language::Rust,
-                    false,
-                    Denotation::Symbol(enum_sym),
-                    ResolutionRule::Constructor,
-                ) = (language, rest.is_empty(), &current.denotation, current.rule)
-                {
-                    if self.index.symbol(*enum_sym).kind == SymbolKind::Enum {
-                        current = Resolved {
-                            denotation: Denotation::Instance {
-                                type_sym: *enum_sym,
-                                is_dyn: false,
-                                arguments: Vec::new(),
-                            },
-                            rule: ResolutionRule::TypedReceiver,
-                        };
-                    }
-                }
-                // A value outside named by a path (`io::ErrorKind::Other.into()`): its methods are
-                // known only as names on that value, not as the path's own items.
-                if let (Language::Rust, false, Denotation::External(_) | Denotation::Builtin(_)) =
-                    (language, rest.is_empty(), &current.denotation)
-                {
-                    current.rule = crate::denotation::instance_member_rule(current.rule);
-                }
-                Some(current)
-            }
+            Receiver::Path(path) => self.path_receiver_value(caller, path, language),
             Receiver::Call(callee) => {
                 let denotation = self.call_result_type(caller, callee, language)?;
                 Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
@@ -504,6 +437,77 @@ impl Resolver<'_> {
             }
             Receiver::Other => None,
         }
+    }
+
+    /// A receiver named by a path: its head (Rust's `self` is an instance of `Self`), then
+    /// each member.
+    fn path_receiver_value(
+        &self,
+        caller: Sym,
+        path: &[String],
+        language: Language,
+    ) -> Option<Resolved> {
+        let (head, rest) = path.split_first()?;
+        let mut current = if language == Language::Rust && head == "self" {
+            self.rust_self_value(caller)?
+        } else {
+            match language {
+                Language::Python => self
+                    .python_path_in(caller, std::slice::from_ref(head), BindingUse::Allowed)
+                    .ok()?,
+                Language::Rust => self
+                    .rust_path_in(caller, std::slice::from_ref(head), false, BindingUse::Allowed)
+                    .ok()?,
+            }
+        };
+        for segment in rest {
+            current = self.member(&current, segment, language).ok()?;
+        }
+        // `WrapperKind::Result` names a variant (a constructor of its enum): the value
+        // of a unit variant is an instance of the enum.
+        if let (Language::Rust, false, Denotation::Symbol(enum_sym), ResolutionRule::Constructor) =
+            (language, rest.is_empty(), &current.denotation, current.rule)
+        {
+            if self.index.symbol(*enum_sym).kind == SymbolKind::Enum {
+                current = Resolved {
+                    denotation: Denotation::Instance {
+                        type_sym: *enum_sym,
+                        is_dyn: false,
+                        arguments: Vec::new(),
+                    },
+                    rule: ResolutionRule::TypedReceiver,
+                };
+            }
+        }
+        // A value outside named by a path (`io::ErrorKind::Other.into()`): its methods are
+        // known only as names on that value, not as the path's own items.
+        if let (Language::Rust, false, Denotation::External(_) | Denotation::Builtin(_)) =
+            (language, rest.is_empty(), &current.denotation)
+        {
+            current.rule = crate::denotation::instance_member_rule(current.rule);
+        }
+        Some(current)
+    }
+
+    /// Rust's `self` in a method: an instance of the impl's type, behind the pointer its
+    /// `self` parameter names (`self: Pin<&mut Self>`).
+    fn rust_self_value(&self, caller: Sym) -> Option<Resolved> {
+        let self_type = self.rust_self_type(caller)?;
+        let Denotation::Symbol(type_sym) = self_type.denotation else { return None };
+        // In an impl whose type tether does not see (a blanket `impl<S> X for &mut
+        // S`), `self.f()` may reach another type's `f`: only `Self::f` is certain.
+        if self.index.symbol(type_sym).kind == SymbolKind::Impl && !self.is_impl_only_type(type_sym)
+        {
+            return None;
+        }
+        let instance = Denotation::Instance { type_sym, is_dyn: false, arguments: Vec::new() };
+        // `self: Pin<&mut Self>` (or `Box<Self>`, `Arc<Self>`): the pointer's own
+        // methods are std's, the others `Self`'s.
+        let denotation = match self.self_parameter_pointer(caller) {
+            Some(wrapper) => Denotation::Wrapped { wrapper, inner: Box::new(instance) },
+            None => instance,
+        };
+        Some(Resolved { denotation, rule: ResolutionRule::SelfMethod })
     }
 
     fn rust_macro(&self, caller: Sym, path: &[String]) -> Lookup {

@@ -128,87 +128,105 @@ impl Resolver<'_> {
                 }
             }
             Denotation::Ambiguous(candidates) => {
-                let mut targets = Vec::new();
-                for candidate in candidates {
-                    let single =
-                        Resolved { denotation: Denotation::Symbol(*candidate), rule: base.rule };
-                    if let Ok(Resolved { denotation: Denotation::Symbol(target), .. }) =
-                        self.member_at_depth(&single, name, language, depth)
-                    {
-                        targets.push(target);
-                    }
-                }
-                match from_candidates(&targets) {
-                    Some(Denotation::Symbol(target)) => {
-                        found(Denotation::Ambiguous(vec![target]), ResolutionRule::Ambiguous)
-                    }
-                    Some(denotation) => found(denotation, ResolutionRule::Ambiguous),
-                    None => Err(UnresolvedReason::UnknownMember),
-                }
+                self.ambiguous_member(candidates, base.rule, name, language, depth)
             }
-            Denotation::Symbol(sym) => {
-                let kind = self.index.symbol(*sym).kind;
-                match kind {
-                    SymbolKind::Module => {
-                        self.module_member(*sym, name, language, base.rule, depth)
-                    }
-                    // `Alias::new()` is a member of the aliased type.
-                    SymbolKind::TypeAlias => {
-                        let target = match self
-                            .alias_target(*sym)
-                            .ok_or(UnresolvedReason::UnknownMember)?
-                        {
-                            Denotation::Instance { type_sym, .. } => Denotation::Symbol(type_sym),
-                            outside @ (Denotation::External(_) | Denotation::Builtin(_)) => outside,
-                            _ => return Err(UnresolvedReason::UnknownMember),
-                        };
-                        self.member_at_depth(
-                            &Resolved { denotation: target, rule: base.rule },
-                            name,
-                            language,
-                            depth + 1,
-                        )
-                    }
-                    kind if kind.is_type() || kind == SymbolKind::Impl => {
-                        let member = self.type_member(
-                            *sym,
-                            name,
-                            false,
-                            language,
-                            member_rule(base.rule, ResolutionRule::TypeMember),
-                        );
-                        match member {
-                            // `Ready::ALL`: an associated const's value.
-                            Err(UnresolvedReason::UnknownMember) if language == Language::Rust => {
-                                self.associated_const(*sym, name)
-                                    .ok_or(UnresolvedReason::UnknownMember)
-                            }
-                            member => member,
-                        }
-                    }
-                    _ => Err(UnresolvedReason::UnknownMember),
-                }
-            }
+            Denotation::Symbol(sym) => self.symbol_member(*sym, base.rule, name, language, depth),
             Denotation::Instance { type_sym, is_dyn, arguments } => {
-                let with_arguments = if arguments.is_empty() || *is_dyn {
-                    None
-                } else {
-                    self.field_type_with_arguments(*type_sym, arguments, name)
-                };
-                if let Some(field) =
-                    with_arguments.or_else(|| self.field_type(*type_sym, name, language))
-                {
-                    return found(field, instance_member_rule(base.rule));
-                }
-                let rule = if *is_dyn {
-                    ResolutionRule::DynamicDispatch
-                } else {
-                    instance_member_rule(base.rule)
-                };
-                let member = self.type_member(*type_sym, name, *is_dyn, language, rule)?;
-                Ok(self.python_property_value(member, language))
+                self.instance_member(*type_sym, *is_dyn, arguments, base.rule, name, language)
             }
         }
+    }
+
+    /// The member of each of several same-named symbols: ambiguous among those that have it.
+    fn ambiguous_member(
+        &self,
+        candidates: &[Sym],
+        rule: ResolutionRule,
+        name: &str,
+        language: Language,
+        depth: u32,
+    ) -> Lookup {
+        let mut targets = Vec::new();
+        for candidate in candidates {
+            let single = Resolved { denotation: Denotation::Symbol(*candidate), rule };
+            if let Ok(Resolved { denotation: Denotation::Symbol(target), .. }) =
+                self.member_at_depth(&single, name, language, depth)
+            {
+                targets.push(target);
+            }
+        }
+        match from_candidates(&targets) {
+            Some(Denotation::Symbol(target)) => {
+                found(Denotation::Ambiguous(vec![target]), ResolutionRule::Ambiguous)
+            }
+            Some(denotation) => found(denotation, ResolutionRule::Ambiguous),
+            None => Err(UnresolvedReason::UnknownMember),
+        }
+    }
+
+    /// A member of a project symbol: a module's item, an aliased type's member, a type's (or
+    /// an impl's) method, nested type or associated const.
+    fn symbol_member(
+        &self,
+        sym: Sym,
+        rule: ResolutionRule,
+        name: &str,
+        language: Language,
+        depth: u32,
+    ) -> Lookup {
+        match self.index.symbol(sym).kind {
+            SymbolKind::Module => self.module_member(sym, name, language, rule, depth),
+            // `Alias::new()` is a member of the aliased type.
+            SymbolKind::TypeAlias => {
+                let target = match self.alias_target(sym).ok_or(UnresolvedReason::UnknownMember)? {
+                    Denotation::Instance { type_sym, .. } => Denotation::Symbol(type_sym),
+                    outside @ (Denotation::External(_) | Denotation::Builtin(_)) => outside,
+                    _ => return Err(UnresolvedReason::UnknownMember),
+                };
+                self.member_at_depth(
+                    &Resolved { denotation: target, rule },
+                    name,
+                    language,
+                    depth + 1,
+                )
+            }
+            kind if kind.is_type() || kind == SymbolKind::Impl => {
+                let member_rule = member_rule(rule, ResolutionRule::TypeMember);
+                match self.type_member(sym, name, false, language, member_rule) {
+                    // `Ready::ALL`: an associated const's value.
+                    Err(UnresolvedReason::UnknownMember) if language == Language::Rust => {
+                        self.associated_const(sym, name).ok_or(UnresolvedReason::UnknownMember)
+                    }
+                    member => member,
+                }
+            }
+            _ => Err(UnresolvedReason::UnknownMember),
+        }
+    }
+
+    /// A member of an instance: a field's type (as the instance's type arguments make it),
+    /// else a method (every implementation's on a `dyn`), a property read as its value.
+    fn instance_member(
+        &self,
+        type_sym: Sym,
+        is_dyn: bool,
+        arguments: &[Denotation],
+        rule: ResolutionRule,
+        name: &str,
+        language: Language,
+    ) -> Lookup {
+        let with_arguments = if arguments.is_empty() || is_dyn {
+            None
+        } else {
+            self.field_type_with_arguments(type_sym, arguments, name)
+        };
+        if let Some(field) = with_arguments.or_else(|| self.field_type(type_sym, name, language)) {
+            return found(field, instance_member_rule(rule));
+        }
+        let rule =
+            if is_dyn { ResolutionRule::DynamicDispatch } else { instance_member_rule(rule) };
+        let member = self.type_member(type_sym, name, is_dyn, language, rule)?;
+        Ok(self.python_property_value(member, language))
     }
 
     /// A module's member: an item defined in it, a submodule, or a name it imports.

@@ -318,47 +318,7 @@ impl<'a> Resolver<'a> {
         rule: ResolutionRule,
     ) -> Lookup {
         match language {
-            Language::Python => {
-                let classes = self.linearization(type_sym);
-                // A class with only `@overload` stubs of a method (typing-only declarations, as
-                // in an `if TYPE_CHECKING:` block) runs a base's implementation when there is one.
-                let mut stubs_only = None;
-                for class in &classes {
-                    let candidates = self.index.children_named(*class, name);
-                    if candidates.is_empty() {
-                        continue;
-                    }
-                    let implementations = self.without_overload_stubs(candidates);
-                    if implementations.len() == candidates.len()
-                        && candidates.iter().all(|candidate| {
-                            self.index.bindings_named(*candidate, crate::OVERLOAD_BINDING).is_some()
-                        })
-                    {
-                        stubs_only.get_or_insert(implementations);
-                        continue;
-                    }
-                    if let Some(denotation) = from_candidates(&implementations) {
-                        return found(denotation, rule);
-                    }
-                }
-                if let Some(denotation) = stubs_only.and_then(|stubs| from_candidates(&stubs)) {
-                    return found(denotation, rule);
-                }
-                // Not in any project class: from the first base outside the project (a
-                // dependency's class such as `werkzeug.test.Client`), when there is one.
-                let outside_base = classes.iter().find_map(|class| {
-                    self.outside_bases.get(class).and_then(|bases| bases.first())
-                });
-                match outside_base {
-                    Some(Denotation::External(base)) if !base.is_empty() => {
-                        found(Denotation::External(format!("{base}.{name}")), rule)
-                    }
-                    Some(Denotation::Builtin(base)) => {
-                        found(Denotation::Builtin(format!("{base}.{name}")), rule)
-                    }
-                    _ => Err(UnresolvedReason::UnknownMember),
-                }
-            }
+            Language::Python => self.python_class_member(type_sym, name, rule),
             Language::Rust => {
                 let kind = self.index.symbol(type_sym).kind;
                 if kind == SymbolKind::Impl && !self.is_impl_only_type(type_sym) {
@@ -369,99 +329,166 @@ impl<'a> Resolver<'a> {
                         });
                 }
                 if kind == SymbolKind::Trait {
-                    let declared = self.trait_method(type_sym, name);
-                    if is_dyn {
-                        let mut targets: Vec<Sym> = declared.into_iter().collect();
-                        for impl_sym in self.impls_of_trait.get(&type_sym).into_iter().flatten() {
-                            targets.extend_from_slice(self.index.children_named(*impl_sym, name));
-                        }
-                        if !targets.is_empty() {
-                            return found(
-                                Denotation::Ambiguous(targets),
-                                ResolutionRule::DynamicDispatch,
-                            );
-                        }
-                    }
-                    if let Some(method) = declared {
-                        return found(Denotation::Symbol(method), rule);
-                    }
-                    // A provided method of a blanket extension trait over this trait.
-                    return match self.blanket_method(type_sym, name, language) {
-                        Some(denotation) => {
-                            found(denotation, crate::blanket_impls::blanket_rule(rule))
-                        }
-                        None => Err(UnresolvedReason::UnknownMember),
-                    };
+                    return self.rust_trait_member(type_sym, name, is_dyn, rule);
                 }
-                // Methods a struct's attribute macro generates (salsa's field getters) are
-                // recorded under the struct itself.
-                let mut inherent: Vec<Sym> = self
-                    .index
-                    .children_named(type_sym, name)
-                    .iter()
-                    .copied()
-                    .filter(|child| self.index.symbol(*child).kind == SymbolKind::Method)
-                    .collect();
-                let mut from_traits = Vec::new();
-                for impl_sym in self.impls_of_type.get(&type_sym).into_iter().flatten() {
-                    let methods = self.index.children_named(*impl_sym, name);
-                    if self.index.symbol(*impl_sym).name.contains(" for ") {
-                        from_traits.extend_from_slice(methods);
-                    } else {
-                        inherent.extend_from_slice(methods);
-                    }
-                }
-                // (A type a macro defines is its own impl: its methods are met twice.)
-                inherent.sort_unstable();
-                inherent.dedup();
-                if let Some(denotation) =
-                    from_candidates(&inherent).or_else(|| from_candidates(&from_traits))
-                {
-                    return found(denotation, rule);
-                }
-                // A trait's default method, through the traits this type implements.
-                let mut defaults = Vec::new();
-                for impl_sym in self.impls_of_type.get(&type_sym).into_iter().flatten() {
-                    if let Some(trait_sym) = self.impl_trait.get(impl_sym) {
-                        defaults.extend(self.trait_method(*trait_sym, name));
-                    }
-                }
-                defaults.dedup();
-                if let Some(denotation) = from_candidates(&defaults) {
-                    return found(denotation, rule);
-                }
-                if kind == SymbolKind::Enum && self.index.bindings_named(type_sym, name).is_some() {
-                    // `Enum::Variant(…)` constructs the enum (extraction records each variant).
-                    return found(Denotation::Symbol(type_sym), ResolutionRule::Constructor);
-                }
-                // No impl the project wrote has it: a derived or blanket std trait method.
-                if let Some(std_trait) = crate::builtins::rust_std_trait_of_method(name) {
-                    return found(Denotation::Builtin(format!("{std_trait}::{name}")), rule);
-                }
-                // Auto-deref: `impl Deref for T { type Target = U; }` gives `T` the methods of
-                // `U` (`Semantics` → `SemanticsImpl`), a bounded number of steps deep.
-                let mut current = type_sym;
-                for _ in 0..MAX_DEREF_STEPS {
-                    let Some(target) = self
-                        .deref_targets
-                        .get(&current)
-                        .copied()
-                        .filter(|target| *target != current)
-                    else {
-                        break;
-                    };
-                    if let Ok(member) = self.type_member(target, name, false, language, rule) {
-                        return Ok(member);
-                    }
-                    current = target;
-                }
-                // A provided method of a blanket extension trait whose bound the type meets.
-                match self.blanket_method(type_sym, name, language) {
-                    Some(denotation) => found(denotation, crate::blanket_impls::blanket_rule(rule)),
-                    None => Err(UnresolvedReason::UnknownMember),
-                }
+                self.rust_type_member(type_sym, kind, name, rule)
             }
         }
+    }
+
+    /// A member of a Python class, through its linearization: an implementation before
+    /// `@overload` stubs, then what the first base outside the project has.
+    fn python_class_member(&self, type_sym: Sym, name: &str, rule: ResolutionRule) -> Lookup {
+        let classes = self.linearization(type_sym);
+        // A class with only `@overload` stubs of a method (typing-only declarations, as
+        // in an `if TYPE_CHECKING:` block) runs a base's implementation when there is one.
+        let mut stubs_only = None;
+        for class in &classes {
+            let candidates = self.index.children_named(*class, name);
+            if candidates.is_empty() {
+                continue;
+            }
+            let implementations = self.without_overload_stubs(candidates);
+            if implementations.len() == candidates.len()
+                && candidates.iter().all(|candidate| {
+                    self.index.bindings_named(*candidate, crate::OVERLOAD_BINDING).is_some()
+                })
+            {
+                stubs_only.get_or_insert(implementations);
+                continue;
+            }
+            if let Some(denotation) = from_candidates(&implementations) {
+                return found(denotation, rule);
+            }
+        }
+        if let Some(denotation) = stubs_only.and_then(|stubs| from_candidates(&stubs)) {
+            return found(denotation, rule);
+        }
+        // Not in any project class: from the first base outside the project (a
+        // dependency's class such as `werkzeug.test.Client`), when there is one.
+        let outside_base = classes
+            .iter()
+            .find_map(|class| self.outside_bases.get(class).and_then(|bases| bases.first()));
+        match outside_base {
+            Some(Denotation::External(base)) if !base.is_empty() => {
+                found(Denotation::External(format!("{base}.{name}")), rule)
+            }
+            Some(Denotation::Builtin(base)) => {
+                found(Denotation::Builtin(format!("{base}.{name}")), rule)
+            }
+            _ => Err(UnresolvedReason::UnknownMember),
+        }
+    }
+
+    /// A method of a Rust trait: on a `dyn` receiver every impl's (a dynamic dispatch), else
+    /// the declaration, else a blanket extension trait's provided method.
+    fn rust_trait_member(
+        &self,
+        trait_sym: Sym,
+        name: &str,
+        is_dyn: bool,
+        rule: ResolutionRule,
+    ) -> Lookup {
+        let declared = self.trait_method(trait_sym, name);
+        if is_dyn {
+            let mut targets: Vec<Sym> = declared.into_iter().collect();
+            for impl_sym in self.impls_of_trait.get(&trait_sym).into_iter().flatten() {
+                targets.extend_from_slice(self.index.children_named(*impl_sym, name));
+            }
+            if !targets.is_empty() {
+                return found(Denotation::Ambiguous(targets), ResolutionRule::DynamicDispatch);
+            }
+        }
+        if let Some(method) = declared {
+            return found(Denotation::Symbol(method), rule);
+        }
+        // A provided method of a blanket extension trait over this trait.
+        match self.blanket_method(trait_sym, name, Language::Rust) {
+            Some(denotation) => found(denotation, crate::blanket_impls::blanket_rule(rule)),
+            None => Err(UnresolvedReason::UnknownMember),
+        }
+    }
+
+    /// A method of a Rust type, in Rust's order: inherent methods, trait impls' methods, the
+    /// traits' default methods, an enum's variant (a constructor), a derived or blanket std
+    /// method, the `Deref` target's members, a blanket extension trait's.
+    fn rust_type_member(
+        &self,
+        type_sym: Sym,
+        kind: SymbolKind,
+        name: &str,
+        rule: ResolutionRule,
+    ) -> Lookup {
+        if let Some(denotation) = self.rust_impl_method(type_sym, name) {
+            return found(denotation, rule);
+        }
+        if kind == SymbolKind::Enum && self.index.bindings_named(type_sym, name).is_some() {
+            // `Enum::Variant(…)` constructs the enum (extraction records each variant).
+            return found(Denotation::Symbol(type_sym), ResolutionRule::Constructor);
+        }
+        // No impl the project wrote has it: a derived or blanket std trait method.
+        if let Some(std_trait) = crate::builtins::rust_std_trait_of_method(name) {
+            return found(Denotation::Builtin(format!("{std_trait}::{name}")), rule);
+        }
+        // Auto-deref: `impl Deref for T { type Target = U; }` gives `T` the methods of
+        // `U` (`Semantics` → `SemanticsImpl`), a bounded number of steps deep.
+        let mut current = type_sym;
+        for _ in 0..MAX_DEREF_STEPS {
+            let Some(target) =
+                self.deref_targets.get(&current).copied().filter(|target| *target != current)
+            else {
+                break;
+            };
+            if let Ok(member) = self.type_member(target, name, false, Language::Rust, rule) {
+                return Ok(member);
+            }
+            current = target;
+        }
+        // A provided method of a blanket extension trait whose bound the type meets.
+        match self.blanket_method(type_sym, name, Language::Rust) {
+            Some(denotation) => found(denotation, crate::blanket_impls::blanket_rule(rule)),
+            None => Err(UnresolvedReason::UnknownMember),
+        }
+    }
+
+    /// A method the project's impls of a Rust type define: inherent before trait impls', then
+    /// a default method of a trait the type implements.
+    fn rust_impl_method(&self, type_sym: Sym, name: &str) -> Option<Denotation> {
+        // Methods a struct's attribute macro generates (salsa's field getters) are
+        // recorded under the struct itself.
+        let mut inherent: Vec<Sym> = self
+            .index
+            .children_named(type_sym, name)
+            .iter()
+            .copied()
+            .filter(|child| self.index.symbol(*child).kind == SymbolKind::Method)
+            .collect();
+        let mut from_traits = Vec::new();
+        for impl_sym in self.impls_of_type.get(&type_sym).into_iter().flatten() {
+            let methods = self.index.children_named(*impl_sym, name);
+            if self.index.symbol(*impl_sym).name.contains(" for ") {
+                from_traits.extend_from_slice(methods);
+            } else {
+                inherent.extend_from_slice(methods);
+            }
+        }
+        // (A type a macro defines is its own impl: its methods are met twice.)
+        inherent.sort_unstable();
+        inherent.dedup();
+        if let Some(denotation) =
+            from_candidates(&inherent).or_else(|| from_candidates(&from_traits))
+        {
+            return Some(denotation);
+        }
+        // A trait's default method, through the traits this type implements.
+        let mut defaults = Vec::new();
+        for impl_sym in self.impls_of_type.get(&type_sym).into_iter().flatten() {
+            if let Some(trait_sym) = self.impl_trait.get(impl_sym) {
+                defaults.extend(self.trait_method(*trait_sym, name));
+            }
+        }
+        defaults.dedup();
+        from_candidates(&defaults)
     }
 
     /// Same-named Python definitions without their `@overload` stubs, when an implementation

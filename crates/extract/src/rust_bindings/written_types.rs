@@ -179,63 +179,61 @@ fn binding_type_in<'tree>(
             }
             // `fn(A) -> R`, or an `Fn` trait written bare (`Box<FnOnce(A)>`, old style).
             "function_type" => return Some(callable_value(node, scope, source)),
-            "type_identifier" => {
-                let name = text_of(node, source);
-                // `f: F` with `F: FnOnce(&mut T)`.
-                if let Some(callable) = scope.callable_bound(name, source) {
-                    return Some(callable.clone());
-                }
-                if let Some(bound_path) = scope.bound(name, source) {
-                    // In an `Fn` type's parameters a generic parameter is the caller's type,
-                    // except one of the impl around (`impl<T> InFile<T>`: `FnOnce(T)`), which
-                    // the receiver's arguments may say.
-                    if scope.in_callable_parameters.get() {
-                        return Some(
-                            scope
-                                .self_type_argument(name, source)
-                                .map_or(BindingValue::Unknown, |position| {
-                                    BindingValue::SelfTypeArgument { position, bound: None }
-                                }),
-                        );
-                    }
-                    // Calls on a parameter of type `T: Trait` may reach any impl of the trait;
-                    // but what a function returns as `T` is its caller's type, not visible here.
-                    if scope.is_return_type() {
-                        // The function's own parameter: a call may write it (`f::<T>()`).
-                        if let Some(position) =
-                            generic_parameter_position(name, scope.used_at, source)
-                        {
-                            return Some(BindingValue::GenericParameter { position });
-                        }
-                        // The impl's parameter: the receiver's arguments may say it (`InFile<T>`).
-                        return Some(
-                            scope
-                                .self_type_argument(name, source)
-                                .map_or(BindingValue::Unknown, |position| {
-                                    BindingValue::SelfTypeArgument { position, bound: None }
-                                }),
-                        );
-                    }
-                    if scope.is_field_or_alias_type() {
-                        if let Some(position) = scope.self_type_argument(name, source) {
-                            return Some(BindingValue::SelfTypeArgument {
-                                position,
-                                bound: bound_path,
-                            });
-                        }
-                    }
-                    return bound_path.map(|path| BindingValue::Type {
-                        path,
-                        is_dyn: true,
-                        arguments: Vec::new(),
-                    });
-                }
-                return path_segments(node, source, 0).map(BindingValue::named_type);
-            }
+            "type_identifier" => return type_identifier_value(node, scope, source),
             _ => return path_segments(node, source, 0).map(BindingValue::named_type),
         }
     }
     None
+}
+
+/// A type named by an identifier: a generic parameter (its `Fn` bound as a callable; in an
+/// `Fn` type's parameters or a return type, a position the caller or the receiver decides;
+/// in a field, the Self type's argument; else its bound as a `dyn`), or a type by name.
+fn type_identifier_value<'tree>(
+    node: Node<'tree>,
+    scope: &GenericScope<'tree>,
+    source: &str,
+) -> Option<BindingValue> {
+    let name = text_of(node, source);
+    // `f: F` with `F: FnOnce(&mut T)`.
+    if let Some(callable) = scope.callable_bound(name, source) {
+        return Some(callable.clone());
+    }
+    if let Some(bound_path) = scope.bound(name, source) {
+        // In an `Fn` type's parameters a generic parameter is the caller's type,
+        // except one of the impl around (`impl<T> InFile<T>`: `FnOnce(T)`), which
+        // the receiver's arguments may say.
+        if scope.in_callable_parameters.get() {
+            return Some(scope.self_type_argument(name, source).map_or(
+                BindingValue::Unknown,
+                |position| BindingValue::SelfTypeArgument { position, bound: None },
+            ));
+        }
+        // Calls on a parameter of type `T: Trait` may reach any impl of the trait;
+        // but what a function returns as `T` is its caller's type, not visible here.
+        if scope.is_return_type() {
+            // The function's own parameter: a call may write it (`f::<T>()`).
+            if let Some(position) = generic_parameter_position(name, scope.used_at, source) {
+                return Some(BindingValue::GenericParameter { position });
+            }
+            // The impl's parameter: the receiver's arguments may say it (`InFile<T>`).
+            return Some(scope.self_type_argument(name, source).map_or(
+                BindingValue::Unknown,
+                |position| BindingValue::SelfTypeArgument { position, bound: None },
+            ));
+        }
+        if scope.is_field_or_alias_type() {
+            if let Some(position) = scope.self_type_argument(name, source) {
+                return Some(BindingValue::SelfTypeArgument { position, bound: bound_path });
+            }
+        }
+        return bound_path.map(|path| BindingValue::Type {
+            path,
+            is_dyn: true,
+            arguments: Vec::new(),
+        });
+    }
+    path_segments(node, source, 0).map(BindingValue::named_type)
 }
 
 /// The types among generic arguments, in order (lifetimes and constants left out); a type
