@@ -107,65 +107,15 @@ impl Snapshot {
             Adjacency::build(node_count, known().map(|(index, (source, _))| (source, index)));
         let incoming =
             Adjacency::build(node_count, known().map(|(index, (_, target))| (target, index)));
-        let mut by_qualified_name: HashMap<String, Vec<SymbolIndex>> = HashMap::default();
-        let mut by_path: HashMap<String, Vec<SymbolIndex>> = HashMap::default();
-        for (index, symbol) in graph.symbols.iter().enumerate() {
-            by_qualified_name
-                .entry(symbol.qualified_name.clone())
-                .or_default()
-                .push(index as SymbolIndex);
-            if !symbol.path.is_empty() {
-                by_path.entry(symbol.path.clone()).or_default().push(index as SymbolIndex);
-            }
-        }
-        for symbols in by_path.values_mut() {
-            symbols.sort_by_key(|index| graph.symbols[*index as usize].span.start_line);
-        }
+        let (by_qualified_name, by_path) = names_and_paths(&graph);
         let lowercase_names = graph
             .symbols
             .iter()
             .map(|symbol| (symbol.name.to_lowercase(), symbol.qualified_name.to_lowercase()))
             .collect();
-        let mut unresolved_by_name: HashMap<String, Vec<u32>> = HashMap::default();
-        let mut unbound_values_by_name: HashMap<String, Vec<u32>> = HashMap::default();
-        let mut value_calls: HashMap<tether_model::Language, Vec<u32>> = HashMap::default();
-        for (index, call) in graph.unresolved.iter().enumerate() {
-            if call.reason == tether_model::UnresolvedReason::ValueReference {
-                unbound_values_by_name
-                    .entry(call.callee_name.clone())
-                    .or_default()
-                    .push(index as u32);
-                continue;
-            }
-            if crate::hidden_callers::is_value_call(call.reason) {
-                if let Some(language) = tether_model::Language::from_path(&call.path) {
-                    value_calls.entry(language).or_default().push(index as u32);
-                }
-                continue;
-            }
-            unresolved_by_name.entry(call.callee_name.clone()).or_default().push(index as u32);
-        }
-        // A skipped file may hide callers, unless it cannot be source code at all: a binary
-        // file (a fuzz corpus, an image named `.rs`), or a Rust file that is not UTF-8, which
-        // rustc would not compile either.
-        let cannot_be_source: rustc_hash::FxHashSet<&str> = graph
-            .diagnostics
-            .iter()
-            .filter(|diagnostic| {
-                diagnostic.kind == tether_model::DiagnosticKind::Binary
-                    || (diagnostic.kind == tether_model::DiagnosticKind::NotUtf8
-                        && diagnostic.path.ends_with(".rs"))
-            })
-            .map(|diagnostic| diagnostic.path.as_str())
-            .collect();
-        let skipped_files = graph
-            .files
-            .iter()
-            .filter(|file| {
-                file.status == FileStatus::Skipped && !cannot_be_source.contains(file.path.as_str())
-            })
-            .map(|file| file.path.clone())
-            .collect();
+        let UnresolvedSites { unresolved_by_name, unbound_values_by_name, value_calls } =
+            unresolved_sites(&graph);
+        let skipped_files = skipped_source_files(&graph);
         let files_with_problems = graph
             .files
             .iter()
@@ -263,4 +213,79 @@ impl Snapshot {
     pub fn unbound_values_named(&self, name: &str) -> &[u32] {
         self.unbound_values_by_name.get(name).map(Vec::as_slice).unwrap_or(&[])
     }
+}
+
+/// Symbols by qualified name, and by file (in line order).
+fn names_and_paths(
+    graph: &Graph,
+) -> (HashMap<String, Vec<SymbolIndex>>, HashMap<String, Vec<SymbolIndex>>) {
+    let mut by_qualified_name: HashMap<String, Vec<SymbolIndex>> = HashMap::default();
+    let mut by_path: HashMap<String, Vec<SymbolIndex>> = HashMap::default();
+    for (index, symbol) in graph.symbols.iter().enumerate() {
+        by_qualified_name
+            .entry(symbol.qualified_name.clone())
+            .or_default()
+            .push(index as SymbolIndex);
+        if !symbol.path.is_empty() {
+            by_path.entry(symbol.path.clone()).or_default().push(index as SymbolIndex);
+        }
+    }
+    for symbols in by_path.values_mut() {
+        symbols.sort_by_key(|index| graph.symbols[*index as usize].span.start_line);
+    }
+    (by_qualified_name, by_path)
+}
+
+/// The unresolved call sites by callee name, the value references by name, and the calls
+/// through values by language (positions in `graph.unresolved`).
+struct UnresolvedSites {
+    unresolved_by_name: HashMap<String, Vec<u32>>,
+    unbound_values_by_name: HashMap<String, Vec<u32>>,
+    value_calls: HashMap<tether_model::Language, Vec<u32>>,
+}
+
+fn unresolved_sites(graph: &Graph) -> UnresolvedSites {
+    let mut unresolved_by_name: HashMap<String, Vec<u32>> = HashMap::default();
+    let mut unbound_values_by_name: HashMap<String, Vec<u32>> = HashMap::default();
+    let mut value_calls: HashMap<tether_model::Language, Vec<u32>> = HashMap::default();
+    for (index, call) in graph.unresolved.iter().enumerate() {
+        if call.reason == tether_model::UnresolvedReason::ValueReference {
+            unbound_values_by_name.entry(call.callee_name.clone()).or_default().push(index as u32);
+            continue;
+        }
+        if crate::hidden_callers::is_value_call(call.reason) {
+            if let Some(language) = tether_model::Language::from_path(&call.path) {
+                value_calls.entry(language).or_default().push(index as u32);
+            }
+            continue;
+        }
+        unresolved_by_name.entry(call.callee_name.clone()).or_default().push(index as u32);
+    }
+    UnresolvedSites { unresolved_by_name, unbound_values_by_name, value_calls }
+}
+
+/// Files not parsed that may hide callers: all skipped ones but those that cannot be source
+/// code at all.
+fn skipped_source_files(graph: &Graph) -> rustc_hash::FxHashSet<String> {
+    // A skipped file may hide callers, unless it cannot be source code at all: a binary
+    // file (a fuzz corpus, an image named `.rs`), or a Rust file that is not UTF-8, which
+    // rustc would not compile either.
+    let cannot_be_source: rustc_hash::FxHashSet<&str> = graph
+        .diagnostics
+        .iter()
+        .filter(|diagnostic| {
+            diagnostic.kind == tether_model::DiagnosticKind::Binary
+                || (diagnostic.kind == tether_model::DiagnosticKind::NotUtf8
+                    && diagnostic.path.ends_with(".rs"))
+        })
+        .map(|diagnostic| diagnostic.path.as_str())
+        .collect();
+    graph
+        .files
+        .iter()
+        .filter(|file| {
+            file.status == FileStatus::Skipped && !cannot_be_source.contains(file.path.as_str())
+        })
+        .map(|file| file.path.clone())
+        .collect()
 }
