@@ -21,6 +21,9 @@ use std::fmt::Write;
 use std::path::Path;
 
 use tether_index::{build_graph, IndexOptions};
+
+mod corpus_score;
+pub use corpus_score::{corpus_fixture, score_corpus_program, CorpusScore};
 use tether_model::{EdgeKind, Graph, SymbolId};
 
 /// One file of a fixture.

@@ -12,6 +12,8 @@ use crate::project_index::{ProjectIndex, Sym};
 
 /// How many `Deref` steps a method lookup follows (`A` → `B` → `C`).
 const MAX_DEREF_STEPS: usize = 3;
+/// How deep a class hierarchy C3 linearises before falling back to the depth-first order.
+const MAX_MRO_DEPTH: usize = 64;
 
 /// How many passes over the imports the fixpoint makes (re-export chains deeper than this
 /// stay unresolved).
@@ -32,6 +34,8 @@ pub(crate) struct Resolver<'a> {
     /// The bases of a class that are outside the project (members may come from there): a
     /// dependency's class (`werkzeug.test.Client`) or a builtin (`dict`).
     pub outside_bases: HashMap<Sym, Vec<Denotation>>,
+    /// Each class with project bases, in its method resolution order (itself first).
+    pub method_resolution_orders: HashMap<Sym, Vec<Sym>>,
     /// Impl blocks of each project type.
     pub impls_of_type: HashMap<Sym, Vec<Sym>>,
     /// The project type an impl block is for.
@@ -70,6 +74,7 @@ impl<'a> Resolver<'a> {
             import_results: vec![None; import_count],
             bases: HashMap::default(),
             outside_bases: HashMap::default(),
+            method_resolution_orders: HashMap::default(),
             impls_of_type: HashMap::default(),
             impl_self_type: HashMap::default(),
             impls_through_alias: Default::default(),
@@ -289,11 +294,65 @@ impl<'a> Resolver<'a> {
         }
         self.bases = bases;
         self.outside_bases = outside_bases;
+        let classes: Vec<Sym> = self.bases.keys().copied().collect();
+        let orders = classes
+            .into_iter()
+            .map(|class| {
+                let mut visiting = Vec::new();
+                let order = self
+                    .c3_linearization(class, &mut visiting)
+                    .unwrap_or_else(|| self.depth_first_bases(class));
+                (class, order)
+            })
+            .collect();
+        self.method_resolution_orders = orders;
     }
 
-    /// The class and its bases, depth first, left to right, each once (Python's MRO for
-    /// the usual single and mixin hierarchies).
+    /// The class and its bases in Python's method resolution order: the C3 linearisation
+    /// (a diamond's shared base after every class that derives it), or, for a hierarchy C3
+    /// refuses (Python raises at class creation), depth first, left to right, each once.
     pub(crate) fn linearization(&self, class: Sym) -> Vec<Sym> {
+        match self.method_resolution_orders.get(&class) {
+            Some(order) => order.clone(),
+            None => vec![class],
+        }
+    }
+
+    /// C3: the class, then the merge of its bases' linearisations and the bases in order.
+    /// `None` when no consistent order exists, or the hierarchy loops or runs too deep.
+    fn c3_linearization(&self, class: Sym, visiting: &mut Vec<Sym>) -> Option<Vec<Sym>> {
+        if visiting.contains(&class) || visiting.len() > MAX_MRO_DEPTH {
+            return None;
+        }
+        let bases = self.bases.get(&class).cloned().unwrap_or_default();
+        visiting.push(class);
+        let mut sequences = Vec::with_capacity(bases.len() + 1);
+        for base in &bases {
+            sequences.push(self.c3_linearization(*base, visiting)?);
+        }
+        visiting.pop();
+        sequences.push(bases);
+        let mut order = vec![class];
+        loop {
+            sequences.retain(|sequence| !sequence.is_empty());
+            if sequences.is_empty() {
+                return Some(order);
+            }
+            // The first head that is in no other sequence's tail.
+            let head = sequences.iter().map(|sequence| sequence[0]).find(|candidate| {
+                sequences.iter().all(|sequence| !sequence[1..].contains(candidate))
+            })?;
+            order.push(head);
+            for sequence in &mut sequences {
+                if sequence[0] == head {
+                    sequence.remove(0);
+                }
+            }
+        }
+    }
+
+    /// The class and its bases, depth first, left to right, each once.
+    fn depth_first_bases(&self, class: Sym) -> Vec<Sym> {
         let mut order = Vec::new();
         let mut stack = vec![class];
         while let Some(current) = stack.pop() {
