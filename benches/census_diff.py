@@ -57,6 +57,11 @@ def main():
             caller = symbols.get(source, {"qualified_name": "?", "path": ""})
             callee = symbols.get(target, {"qualified_name": "?"})
             print(f"  {new[key]:15} {caller['qualified_name']} -> {callee['qualified_name']}  {caller['path']}:{line}  | {source_line(repo, caller['path'], line)[:90]}")
+        for key in gone[: arguments.sample]:
+            kind, source, target, line = key
+            caller = symbols.get(source, {"qualified_name": "?", "path": ""})
+            callee = symbols.get(target, {"qualified_name": "?"})
+            print(f"  gone {old[key]:10} {caller['qualified_name']} -> {callee['qualified_name']}  {caller['path']}:{line}  | {source_line(repo, caller['path'], line)[:90]}")
 
 
 if __name__ == "__main__":

@@ -189,9 +189,9 @@ def test_wire():  # hidden: test_values.test_wire by called_from_outside
 fn python_calls_no_call_expression_spells_out_are_reported() {
     let report = check_hidden(PYTHON_IDIOMS);
     expect![[r#"
-        app/values.py:8 app.values.on_done: lower_bound: 1 escaped as values, 5 value calls
+        app/values.py:8 app.values.on_done: in the graph
         app/values.py:19 app.values.make.inner: lower_bound: 1 escaped as values, 5 value calls
-        app/values.py:29 app.values.Widget.__init__: lower_bound: 1 escaped as values, 5 value calls
+        app/values.py:29 app.values.Widget.__init__: in the graph
         app/values.py:46 app.values.plugin: lower_bound: 1 escaped as values, 5 value calls
         app/values.py:49 app.values.Widget.area: lower_bound: 1 unresolved sites calling "area"
         app/values.py:55 app.values.background: lower_bound: outside: app.values.background is passed to the outside threading.Timer().start at app/values.py:55

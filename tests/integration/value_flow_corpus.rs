@@ -42,7 +42,8 @@ fn score_line(language: &str, category: &str, score: &CorpusScore) -> String {
 #[test]
 fn value_flow_corpus_scores() {
     let mut table = vec![
-        "| language | category | call lines | exact | exact share | precision | recall |".to_string(),
+        "| language | category | call lines | exact | exact share | precision | recall |"
+            .to_string(),
         "|---|---|---|---|---|---|---|".to_string(),
     ];
     let mut details = Vec::new();
@@ -66,10 +67,7 @@ fn value_flow_corpus_scores() {
         }
         table.push(score_line(language, "**all**", &total));
     }
-    let rendered = format!(
-        "{}\n\nLines not resolved exactly:\n{}\n",
-        table.join("\n"),
-        details.join("\n")
-    );
+    let rendered =
+        format!("{}\n\nLines not resolved exactly:\n{}\n", table.join("\n"), details.join("\n"));
     expect_file!["../corpus/value_flow/scores.txt"].assert_eq(&rendered);
 }

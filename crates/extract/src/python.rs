@@ -195,6 +195,7 @@ impl Lowering for PythonLowering {
                 let callee = callee_expression(callee_node, source);
                 if tag.node.kind() == "call" {
                     record_function_references(tag.node, &callee, caller, source, facts);
+                    record_call_arguments(tag.node, caller, source, facts);
                     crate::python_implicit_calls::lower_builtin_protocol_call(
                         tag.node, &callee, caller, source, facts,
                     );
@@ -346,6 +347,52 @@ fn record_function_references(
                 text: shorten(text_of(value, source)),
             });
         }
+    }
+}
+
+/// The arguments of a call that name a value (a name or a dotted path), by position or
+/// keyword; a `*args` or `**kwargs` argument ends the positions that can be told.
+fn record_call_arguments(
+    call: Node<'_>,
+    caller: tether_model::SymbolId,
+    source: &str,
+    facts: &mut FileFacts,
+) {
+    let Some(arguments) = field_child!(call, "arguments") else { return };
+    if arguments.kind() != "argument_list" {
+        return;
+    }
+    let mut position = Some(0u32);
+    for argument in arguments.named_children(&mut arguments.walk()) {
+        let (keyword, value) = match argument.kind() {
+            "keyword_argument" => (
+                field_child!(argument, "name").map(|name| text_of(name, source).to_string()),
+                field_child!(argument, "value"),
+            ),
+            "list_splat" | "dictionary_splat" => {
+                position = None;
+                continue;
+            }
+            "comment" => continue,
+            _ => (None, Some(argument)),
+        };
+        let argument_position = if keyword.is_none() { position } else { None };
+        if keyword.is_none() {
+            position = position.map(|position| position + 1);
+        }
+        let Some(value) = value else { continue };
+        if keyword.is_none() && argument_position.is_none() {
+            continue;
+        }
+        let Some(path) = dotted_path(value, source) else { continue };
+        facts.call_arguments.push(tether_model::CallArgument {
+            caller,
+            call_byte: call.start_byte() as u32,
+            position: argument_position,
+            keyword,
+            path,
+            byte: value.start_byte() as u32,
+        });
     }
 }
 

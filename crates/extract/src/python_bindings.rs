@@ -23,6 +23,7 @@ pub(crate) fn lower_binding(
             for parameter in node.named_children(&mut cursor) {
                 lower_one_binding(parameter, scopes, source, facts);
             }
+            record_parameter_positions(node, scopes, source, facts);
         }
         "for_statement" | "for_in_clause" => lower_loop_variables(node, scopes, source, facts),
         "with_item" => {
@@ -113,6 +114,19 @@ fn lower_assignment(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &m
     } else {
         named.id
     };
+    // `self.on_click = on_click`: the attribute holds what the method's callers pass.
+    if name_path.len() == 2 && value == BindingValue::UntypedParameter {
+        if let Some(right) =
+            field_child!(node, "right").filter(|right| right.kind() == "identifier")
+        {
+            facts.attribute_parameters.push(tether_model::AttributeParameter {
+                class: scope,
+                attribute: name_path[1].clone(),
+                method: named.id,
+                parameter: text_of(right, source).to_string(),
+            });
+        }
+    }
     // An attribute is everywhere in its class; a local from the end of its assignment.
     let binding = match name_path.len() {
         1 => Binding {
@@ -448,4 +462,44 @@ fn isinstance_check(condition: Node<'_>, source: &str) -> Option<(String, Vec<St
         return None;
     }
     Some((text_of(name, source).to_string(), dotted_path(class, source)?))
+}
+
+/// A function's parameters in order (`self` counts; `*args`, `**kwargs` and the `/` and `*`
+/// markers end the positional ones), with what a default names: where value flow finds
+/// what a parameter holds.
+fn record_parameter_positions(
+    parameters: Node<'_>,
+    scopes: &ScopeStack,
+    source: &str,
+    facts: &mut FileFacts,
+) {
+    let function = scopes.innermost().id;
+    let mut position = 0;
+    let mut cursor = parameters.walk();
+    for parameter in parameters.named_children(&mut cursor) {
+        let (name, default) = match parameter.kind() {
+            "identifier" => (Some(parameter), None),
+            "typed_parameter" => (
+                parameter
+                    .named_children(&mut parameter.walk())
+                    .find(|child| child.kind() == "identifier"),
+                None,
+            ),
+            "default_parameter" | "typed_default_parameter" => {
+                (field_child!(parameter, "name"), field_child!(parameter, "value"))
+            }
+            "list_splat_pattern" | "dictionary_splat_pattern" | "keyword_separator" => break,
+            _ => continue,
+        };
+        let Some(name) = name.filter(|name| name.kind() == "identifier") else { continue };
+        let default = default
+            .and_then(|value| Some((dotted_path(value, source)?, value.start_byte() as u32)));
+        facts.parameters.push(tether_model::Parameter {
+            function,
+            position,
+            name: text_of(name, source).to_string(),
+            default,
+        });
+        position += 1;
+    }
 }

@@ -30,6 +30,13 @@ pub struct FileFacts {
     pub attribute_reads: Vec<CallSite>,
     /// Pytest fixtures a test or fixture asks for by name (its parameters, `usefixtures`).
     pub fixture_requests: Vec<FixtureRequest>,
+    /// Arguments of calls that name a value (`run(on_start)`, `run(callback=self.handle)`):
+    /// what a parameter called as a function may hold (value flow).
+    pub call_arguments: Vec<CallArgument>,
+    /// Each function's parameters in order, with the value a default names.
+    pub parameters: Vec<Parameter>,
+    /// Attributes a method sets to one of its parameters (`self.callback = callback`).
+    pub attribute_parameters: Vec<AttributeParameter>,
     pub imports: Vec<Import>,
     pub supertypes: Vec<SupertypeRef>,
     pub impls: Vec<ImplBlock>,
@@ -69,6 +76,40 @@ pub struct CallSite {
     pub byte: u32,
     /// The callee expression as written, trimmed to at most 120 bytes (for reports).
     pub text: String,
+}
+
+/// An argument of a call that names a value: a plain name or a dotted path.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct CallArgument {
+    /// The call's scope and byte ([`CallSite::caller`], [`CallSite::byte`]).
+    pub caller: SymbolId,
+    pub call_byte: u32,
+    /// Its position among the positional arguments, or its keyword.
+    pub position: Option<u32>,
+    pub keyword: Option<String>,
+    /// What it names, and where (which bindings are in force).
+    pub path: Vec<String>,
+    pub byte: u32,
+}
+
+/// A parameter of a function, by position (`self` counts), with the value its default names.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Parameter {
+    pub function: SymbolId,
+    pub position: u32,
+    pub name: String,
+    /// A default that names a value (`callback=default_handler`), and its byte.
+    pub default: Option<(Vec<String>, u32)>,
+}
+
+/// An attribute a method sets to one of its own parameters: `self.on_click = on_click` in
+/// `Button.__init__`. Calling the attribute calls what the method's callers pass.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct AttributeParameter {
+    pub class: SymbolId,
+    pub attribute: String,
+    pub method: SymbolId,
+    pub parameter: String,
 }
 
 /// The structure of what is called.

@@ -79,10 +79,13 @@ pub enum ResolutionRule {
     /// Code outside the project may call it back: a project object handed to an outside call
     /// (its `__call__`), or a method of a project class an outside base may call.
     Callback,
+    /// A call through a parameter, bound to what the project's call sites pass for it (or
+    /// its default): one of the values that flow there.
+    ValueFlow,
 }
 
 impl ResolutionRule {
-    pub const ALL: [ResolutionRule; 14] = [
+    pub const ALL: [ResolutionRule; 15] = [
         ResolutionRule::Syntax,
         ResolutionRule::SameScope,
         ResolutionRule::Import,
@@ -97,6 +100,7 @@ impl ResolutionRule {
         ResolutionRule::NameOnly,
         ResolutionRule::PytestFixture,
         ResolutionRule::Callback,
+        ResolutionRule::ValueFlow,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -115,6 +119,7 @@ impl ResolutionRule {
             ResolutionRule::NameOnly => "name_only",
             ResolutionRule::PytestFixture => "pytest_fixture",
             ResolutionRule::Callback => "callback",
+            ResolutionRule::ValueFlow => "value_flow",
         }
     }
 
@@ -139,6 +144,7 @@ impl ResolutionRule {
             ResolutionRule::NameOnly => 0.2,
             ResolutionRule::PytestFixture => 0.9,
             ResolutionRule::Callback => 0.5,
+            ResolutionRule::ValueFlow => 0.7,
         }
     }
 }

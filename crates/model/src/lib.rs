@@ -19,8 +19,8 @@ mod symbol;
 pub use deadline::{Cancelled, Deadline, DeadlineTicker};
 pub use diagnostic::{Diagnostic, DiagnosticKind};
 pub use facts::{
-    Binding, BindingValue, CallSite, CalleeExpr, FileFacts, FixtureRequest, ImplBlock, Import,
-    ImportStyle, Receiver, SupertypeRef,
+    AttributeParameter, Binding, BindingValue, CallArgument, CallSite, CalleeExpr, FileFacts,
+    FixtureRequest, ImplBlock, Import, ImportStyle, Parameter, Receiver, SupertypeRef,
 };
 pub use graph::{
     CallOutcome, Census, Edge, EdgeKind, FileRecord, FileStatus, Freshness, Graph, IndexMeta,

@@ -237,5 +237,6 @@ pub(crate) fn is_uncertain(rule: ResolutionRule) -> bool {
             | ResolutionRule::Ambiguous
             | ResolutionRule::NameOnly
             | ResolutionRule::Callback
+            | ResolutionRule::ValueFlow
     )
 }

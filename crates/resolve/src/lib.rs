@@ -49,6 +49,7 @@ mod rust_namespaces;
 mod rust_rules;
 mod structure;
 mod turbofish;
+mod value_flow;
 mod value_types;
 
 pub use structure::extracted_contains_edges;
@@ -113,6 +114,9 @@ pub fn resolve<F: Borrow<FileFacts> + Sync>(files: &[F]) -> Resolution {
         },
         || StructuralEdges::of(&resolver),
     );
+    let mut resolution = resolution;
+    let flowed = resolver.value_flow_edges(&resolution.argument_flows, &resolution.parameter_calls);
+    resolution.edges.extend(flowed);
     finish(resolution, structural)
 }
 
@@ -187,6 +191,8 @@ pub fn resolve_cached(files: &[VersionedFacts<'_>], cache: &mut ResolutionCache)
         }
     }
     cache.per_file = next_cache;
+    let flowed = resolver.value_flow_edges(&merged.argument_flows, &merged.parameter_calls);
+    merged.edges.extend(flowed);
     finish(merged, structural)
 }
 
@@ -270,6 +276,10 @@ fn finish(mut resolution: FileCalls, structural: StructuralEdges) -> Resolution 
 #[derive(Default, Clone)]
 struct FileCalls {
     edges: Vec<Edge>,
+    /// What this file's calls pass to parameters, and its calls of parameters (value flow,
+    /// joined over the project afterwards).
+    argument_flows: Vec<value_flow::ArgumentFlow>,
+    parameter_calls: Vec<value_flow::ParameterCall>,
     unresolved: Vec<UnresolvedCall>,
     outside: HashMap<SymbolId, Symbol>,
     outcomes: BTreeMap<CallOutcome, u64>,
@@ -280,6 +290,8 @@ impl FileCalls {
     /// Appends copies of `other`'s results (a cached file's, kept for the next build).
     fn extend_from(&mut self, other: &FileCalls) {
         self.edges.extend_from_slice(&other.edges);
+        self.argument_flows.extend_from_slice(&other.argument_flows);
+        self.parameter_calls.extend_from_slice(&other.parameter_calls);
         self.unresolved.extend_from_slice(&other.unresolved);
         self.outside.extend(other.outside.iter().map(|(id, symbol)| (*id, symbol.clone())));
         for (outcome, count) in &other.outcomes {
@@ -292,6 +304,8 @@ impl FileCalls {
 
     fn merge(mut self, other: FileCalls) -> FileCalls {
         self.edges.extend(other.edges);
+        self.argument_flows.extend(other.argument_flows);
+        self.parameter_calls.extend(other.parameter_calls);
         self.unresolved.extend(other.unresolved);
         self.outside.extend(other.outside);
         for (outcome, count) in other.outcomes {
@@ -365,6 +379,11 @@ fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls
             record_targets(resolver, &mut result, call, targets, language);
         }
     }
+    let mut arguments_of_call: HashMap<(SymbolId, u32), Vec<&tether_model::CallArgument>> =
+        HashMap::default();
+    for argument in &file.call_arguments {
+        arguments_of_call.entry((argument.caller, argument.call_byte)).or_default().push(argument);
+    }
     for call in &file.calls {
         let Some(caller) = resolver.index.sym_of(call.caller) else { continue };
         let (targets, dereferenced) = crate::deref_calls::noting_dereferences(|| {
@@ -374,7 +393,15 @@ fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls
             result.edges.extend(crate::deref_calls::deref_edges(resolver, call, &dereferenced));
         }
         *result.outcomes.entry(targets.outcome()).or_default() += 1;
+        if let (CallTargets::Project(bound), Some(arguments)) =
+            (&targets, arguments_of_call.get(&(call.caller, call.byte)))
+        {
+            result.argument_flows.extend(resolver.argument_flows(caller, arguments, bound));
+        }
         if let CallTargets::Unresolved(reason) = targets {
+            if language == Language::Python {
+                result.parameter_calls.extend(resolver.parameter_calls(caller, call));
+            }
             *result.reasons.entry(reason).or_default() += 1;
             result.unresolved.push(UnresolvedCall {
                 caller: call.caller,

@@ -25,6 +25,11 @@ pub(crate) struct ProjectIndex<'a> {
     pub imports: Vec<&'a Import>,
     pub imports_by_scope: HashMap<Sym, Vec<u32>>,
     pub bindings_by_scope: HashMap<Sym, HashMap<&'a str, Vec<&'a Binding>>>,
+    /// Each function's parameters in order (Python; value flow).
+    pub parameters_by_function: HashMap<Sym, Vec<&'a tether_model::Parameter>>,
+    /// The methods that set a class's attribute to one of their parameters, by (class,
+    /// attribute): (method, parameter name).
+    pub attribute_parameters: HashMap<(Sym, &'a str), Vec<(Sym, &'a str)>>,
     pub supertypes: Vec<&'a SupertypeRef>,
     pub impls: Vec<&'a ImplBlock>,
     /// The file module of every symbol.
@@ -71,6 +76,8 @@ impl<'a> ProjectIndex<'a> {
             || NameTables::build(&files, &symbols),
             || ScopeTables::build(&files, &symbols, &by_id),
         );
+        let parameters_by_function = parameters_by_function(&files, &by_id);
+        let attribute_parameters = attribute_parameters(&files, &by_id);
         ProjectIndex {
             symbols,
             by_id,
@@ -82,6 +89,8 @@ impl<'a> ProjectIndex<'a> {
             imports: by_scope.imports,
             imports_by_scope: by_scope.imports_by_scope,
             bindings_by_scope: by_scope.bindings_by_scope,
+            parameters_by_function,
+            attribute_parameters,
             supertypes: files.iter().flat_map(|file| file.supertypes.iter()).collect(),
             impls: files.iter().flat_map(|file| file.impls.iter()).collect(),
             module_of,
@@ -318,4 +327,44 @@ impl<'a> ScopeTables<'a> {
         }
         tables
     }
+}
+
+/// Each function's parameters, by position.
+fn parameters_by_function<'a>(
+    files: &[&'a FileFacts],
+    by_id: &HashMap<SymbolId, Sym>,
+) -> HashMap<Sym, Vec<&'a tether_model::Parameter>> {
+    let mut parameters: HashMap<Sym, Vec<&'a tether_model::Parameter>> = HashMap::default();
+    for file in files {
+        for parameter in &file.parameters {
+            if let Some(function) = by_id.get(&parameter.function) {
+                parameters.entry(*function).or_default().push(parameter);
+            }
+        }
+    }
+    for list in parameters.values_mut() {
+        list.sort_by_key(|parameter| parameter.position);
+    }
+    parameters
+}
+
+/// The attributes methods set to their parameters, by (class, attribute).
+fn attribute_parameters<'a>(
+    files: &[&'a FileFacts],
+    by_id: &HashMap<SymbolId, Sym>,
+) -> HashMap<(Sym, &'a str), Vec<(Sym, &'a str)>> {
+    let mut attributes: HashMap<(Sym, &'a str), Vec<(Sym, &'a str)>> = HashMap::default();
+    for file in files {
+        for set in &file.attribute_parameters {
+            let (Some(class), Some(method)) = (by_id.get(&set.class), by_id.get(&set.method))
+            else {
+                continue;
+            };
+            attributes
+                .entry((*class, set.attribute.as_str()))
+                .or_default()
+                .push((*method, set.parameter.as_str()));
+        }
+    }
+    attributes
 }

@@ -1,0 +1,285 @@
+//! Value flow through parameters (Python): a parameter called as a function (`callback()`)
+//! may call whatever the project's call sites pass for it, by position or keyword, or its
+//! default names; a parameter passed on to another function (`run(callback)`) forwards
+//! those values, solved to a fixpoint. Each file records what its calls pass
+//! ([`ArgumentFlow`]) and its calls of parameters ([`ParameterCall`]) while its calls are
+//! resolved (so the per-file cache holds them); the whole project's are joined afterwards.
+//!
+//! It deliberately follows only names of functions, methods and classes passed as whole
+//! arguments: values built by expressions, stored in containers or attributes, or reaching a
+//! parameter through `*args`/`**kwargs` are not followed. The site stays counted unresolved
+//! (a caller outside the project may pass anything), so completeness stays honest.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rustc_hash::FxHashMap as HashMap;
+use tether_model::{
+    CallArgument, CallSite, Edge, EdgeKind, Language, ResolutionRule, SymbolId, SymbolKind,
+};
+
+use crate::denotation::Denotation;
+use crate::project_index::Sym;
+use crate::python_rules::BindingUse;
+use crate::resolver::Resolver;
+
+/// Fixpoint rounds for values forwarded from parameter to parameter.
+const MAX_FORWARDING_ROUNDS: usize = 8;
+
+/// What an argument passes: a project function or class, or the caller's own parameter.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub(crate) enum FlowValue {
+    Target(SymbolId),
+    Parameter(SymbolId, u32),
+}
+
+/// One argument of a resolved call: the callee's parameter it lands in, and its value.
+#[derive(Clone, PartialEq, Debug)]
+pub(crate) struct ArgumentFlow {
+    pub callee: SymbolId,
+    /// The callee's parameter position (`self` counted).
+    pub parameter: u32,
+    pub value: FlowValue,
+}
+
+/// A call of a function's parameter: its own (`callback()`), or one a method stored in an
+/// attribute (`self.on_click()` with `self.on_click = on_click` in `__init__`).
+#[derive(Clone, PartialEq, Debug)]
+pub(crate) struct ParameterCall {
+    /// Where the call is (the edge's source).
+    pub caller: SymbolId,
+    /// Whose parameter is called.
+    pub function: SymbolId,
+    pub parameter: u32,
+    pub line: u32,
+}
+
+impl Resolver<'_> {
+    /// The position of `name` among `function`'s parameters.
+    fn parameter_position(&self, function: Sym, name: &str) -> Option<u32> {
+        let parameters = self.index.parameters_by_function.get(&function)?;
+        parameters
+            .iter()
+            .find(|parameter| parameter.name == name)
+            .map(|parameter| parameter.position)
+    }
+
+    /// The calls of parameters an unresolved call may be: the caller's own parameter
+    /// (`callback()`), or an attribute a method set to one of its parameters
+    /// (`self.on_click()`, `button.on_click()`), through the receiver's class and its bases.
+    pub(crate) fn parameter_calls(&self, caller: Sym, call: &CallSite) -> Vec<ParameterCall> {
+        let tether_model::CalleeExpr::Path(path) = &call.callee else { return Vec::new() };
+        let parameter_call = |function: Sym, parameter| ParameterCall {
+            caller: call.caller,
+            function: self.index.symbol(function).id,
+            parameter,
+            line: call.line,
+        };
+        match path.as_slice() {
+            [name] => self
+                .parameter_position(caller, name)
+                .map(|position| parameter_call(caller, position))
+                .into_iter()
+                .collect(),
+            [receiver @ .., attribute] if !receiver.is_empty() => {
+                let resolved =
+                    crate::bindings_in_force::with_use_position(caller, call.byte, || {
+                        self.python_path_in(caller, receiver, BindingUse::Allowed)
+                    });
+                let Ok(Denotation::Instance { type_sym, .. }) =
+                    resolved.map(|resolved| resolved.denotation)
+                else {
+                    return Vec::new();
+                };
+                let mut calls = Vec::new();
+                for class in self.linearization(type_sym) {
+                    let Some(setters) =
+                        self.index.attribute_parameters.get(&(class, attribute.as_str()))
+                    else {
+                        continue;
+                    };
+                    for (method, parameter) in setters {
+                        if let Some(position) = self.parameter_position(*method, parameter) {
+                            calls.push(parameter_call(*method, position));
+                        }
+                    }
+                }
+                calls
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Where each argument of a call bound to `targets` lands, and what it passes.
+    pub(crate) fn argument_flows(
+        &self,
+        caller: Sym,
+        arguments: &[&CallArgument],
+        targets: &[(Sym, ResolutionRule)],
+    ) -> Vec<ArgumentFlow> {
+        let mut flows = Vec::new();
+        for (target, rule) in targets {
+            let Some(parameters) = self.index.parameters_by_function.get(target) else { continue };
+            // A method called on an instance (or a class called, through `__init__`) receives
+            // `self` first; one called on its class (`Runner.go(r, f)`) is passed it.
+            let takes_self = parameters
+                .first()
+                .is_some_and(|first| matches!(first.name.as_str(), "self" | "cls"));
+            let bound = matches!(
+                rule,
+                ResolutionRule::TypedReceiver
+                    | ResolutionRule::SelfMethod
+                    | ResolutionRule::Constructor
+                    | ResolutionRule::DynamicDispatch
+            );
+            let offset = u32::from(takes_self && bound);
+            for argument in arguments {
+                let parameter = match (&argument.keyword, argument.position) {
+                    (Some(keyword), _) => {
+                        parameters.iter().find(|parameter| &parameter.name == keyword)
+                    }
+                    (None, Some(position)) => {
+                        parameters.iter().find(|parameter| parameter.position == position + offset)
+                    }
+                    (None, None) => None,
+                };
+                let Some(parameter) = parameter else { continue };
+                if let Some(value) = self.argument_value(caller, argument) {
+                    let callee = self.index.symbol(*target).id;
+                    flows.push(ArgumentFlow { callee, parameter: parameter.position, value });
+                }
+            }
+        }
+        flows
+    }
+
+    /// What an argument names: the caller's own parameter, or a project function or class.
+    fn argument_value(&self, caller: Sym, argument: &CallArgument) -> Option<FlowValue> {
+        if let [name] = argument.path.as_slice() {
+            if let Some(position) = self.parameter_position(caller, name) {
+                return Some(FlowValue::Parameter(self.index.symbol(caller).id, position));
+            }
+        }
+        self.named_value(caller, &argument.path, argument.byte).map(FlowValue::Target)
+    }
+
+    /// The project function, method or class a path names in `scope` at `byte`.
+    fn named_value(&self, scope: Sym, path: &[String], byte: u32) -> Option<SymbolId> {
+        let resolved = crate::bindings_in_force::with_use_position(scope, byte, || {
+            self.python_path_in(scope, path, BindingUse::Allowed)
+        })
+        .ok()?;
+        let Denotation::Symbol(sym) = resolved.denotation else { return None };
+        let kind = self.index.symbol(sym).kind;
+        (kind.is_callable() || kind.is_type()).then(|| self.index.symbol(sym).id)
+    }
+
+    /// The CALLS edges of every call of a parameter, to what flows into it.
+    pub(crate) fn value_flow_edges(
+        &self,
+        flows: &[ArgumentFlow],
+        calls: &[ParameterCall],
+    ) -> Vec<Edge> {
+        if calls.is_empty() {
+            return Vec::new();
+        }
+        let mut values: HashMap<(SymbolId, u32), BTreeSet<FlowValue>> = HashMap::default();
+        for flow in flows {
+            values.entry((flow.callee, flow.parameter)).or_default().insert(flow.value);
+        }
+        self.add_default_values(&mut values, calls);
+        let targets = forwarded_targets(&values);
+        let mut edges = Vec::new();
+        for call in calls {
+            for target in targets.get(&(call.function, call.parameter)).into_iter().flatten() {
+                let target = self.constructor_or_function(*target);
+                edges.push(Edge {
+                    kind: EdgeKind::Calls,
+                    source: call.caller,
+                    target,
+                    line: call.line,
+                    confidence: ResolutionRule::ValueFlow.confidence(),
+                    rule: ResolutionRule::ValueFlow,
+                });
+            }
+        }
+        edges
+    }
+
+    /// The defaults of the called parameters that name a function or class.
+    fn add_default_values(
+        &self,
+        values: &mut HashMap<(SymbolId, u32), BTreeSet<FlowValue>>,
+        calls: &[ParameterCall],
+    ) {
+        for call in calls {
+            let Some(function) = self.index.sym_of(call.function) else { continue };
+            let Some(parameters) = self.index.parameters_by_function.get(&function) else {
+                continue;
+            };
+            let Some((path, byte)) = parameters
+                .iter()
+                .find(|parameter| parameter.position == call.parameter)
+                .and_then(|parameter| parameter.default.as_ref())
+            else {
+                continue;
+            };
+            // A default is evaluated where the function is defined.
+            let scope = self.index.parent(function).unwrap_or(function);
+            if let Some(target) = self.named_value(scope, path, *byte) {
+                values
+                    .entry((call.function, call.parameter))
+                    .or_default()
+                    .insert(FlowValue::Target(target));
+            }
+        }
+    }
+
+    /// Calling a class runs its `__init__` when it has one.
+    fn constructor_or_function(&self, target: SymbolId) -> SymbolId {
+        let Some(sym) = self.index.sym_of(target) else { return target };
+        if self.index.symbol(sym).kind != SymbolKind::Class {
+            return target;
+        }
+        match self
+            .type_member(sym, "__init__", false, Language::Python, ResolutionRule::Constructor)
+            .map(|resolved| resolved.denotation)
+        {
+            Ok(Denotation::Symbol(init)) => self.index.symbol(init).id,
+            _ => target,
+        }
+    }
+}
+
+/// Each parameter's targets: what flows in directly, and what flows into the parameters
+/// forwarded to it, to a fixpoint.
+fn forwarded_targets(
+    values: &HashMap<(SymbolId, u32), BTreeSet<FlowValue>>,
+) -> BTreeMap<(SymbolId, u32), BTreeSet<SymbolId>> {
+    let mut targets: BTreeMap<(SymbolId, u32), BTreeSet<SymbolId>> = BTreeMap::new();
+    for (parameter, flowing) in values {
+        for value in flowing {
+            if let FlowValue::Target(target) = value {
+                targets.entry(*parameter).or_default().insert(*target);
+            }
+        }
+    }
+    for _ in 0..MAX_FORWARDING_ROUNDS {
+        let mut changed = false;
+        for (parameter, flowing) in values {
+            for value in flowing {
+                let FlowValue::Parameter(function, position) = value else { continue };
+                let Some(forwarded) = targets.get(&(*function, *position)).cloned() else {
+                    continue;
+                };
+                let entry = targets.entry(*parameter).or_default();
+                for target in forwarded {
+                    changed |= entry.insert(target);
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    targets
+}
