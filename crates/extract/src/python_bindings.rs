@@ -152,50 +152,70 @@ fn assigned_value(
     source: &str,
     facts: &FileFacts,
 ) -> Option<BindingValue> {
-    let right = field_child!(node, "right");
     if let Some(annotation) = field_child!(node, "type") {
-        annotation_value(annotation, source)
-    } else if let Some(right) = right {
-        match right.kind() {
-            "call" => field_child!(right, "function")
-                .map(|function| BindingValue::CallResult(callee_expression(function, source))),
-            // `self.x = x` copies what is known of a parameter or local `x`.
-            "identifier" => {
-                let source_name = text_of(right, source);
-                let copied = facts
-                    .bindings
-                    .iter()
-                    .rev()
-                    .find(|binding| binding.scope == scope && binding.name == source_name)
-                    .map(|binding| binding.value.clone());
-                // Otherwise the name as the scope sees it: `local = LocalPath` (an alias).
-                Some(copied.unwrap_or_else(|| {
-                    BindingValue::Expression(tether_model::Receiver::Path(vec![
-                        source_name.to_string()
-                    ]))
-                }))
-            }
-            // `tw = reporter._tw`, `LEGACY_PATH = py.path.local`: the attribute's value.
-            "attribute" => dotted_path(right, source)
-                .map(|path| BindingValue::Expression(tether_model::Receiver::Path(path))),
-            // `rep = reports[1]`: an element.
-            "subscript" => Some(BindingValue::Expression(value_receiver(right, source))),
-            // `__all__ = ["a", "b"]`: the names a star import takes.
-            "list" | "tuple" if name_path == ["__all__"] => exported_names(right, source),
-            "list" | "tuple" | "set" | "dictionary" => {
-                Some(collection_of_names(right, source).unwrap_or_else(|| {
-                    BindingValue::named_type(vec![literal_type(right.kind())
-                        .unwrap_or("list")
-                        .to_string()])
-                }))
-            }
-            kind => Some(literal_type(kind).map_or(BindingValue::Unknown, |type_name| {
-                BindingValue::named_type(vec![type_name.to_string()])
-            })),
-        }
-    } else {
-        None
+        return annotation_value(annotation, source);
     }
+    expression_value(field_child!(node, "right")?, name_path, scope, source, facts)
+}
+
+/// What an expression assigned to a name gives it (`name_path` is the target, for
+/// `__all__`).
+fn expression_value(
+    right: Node<'_>,
+    name_path: &[String],
+    scope: tether_model::SymbolId,
+    source: &str,
+    facts: &FileFacts,
+) -> Option<BindingValue> {
+    match right.kind() {
+        // `first = second = f`: what the innermost assignment assigns.
+        "assignment" => expression_value(field_child!(right, "right")?, &[], scope, source, facts),
+        "call" => field_child!(right, "function")
+            .map(|function| BindingValue::CallResult(callee_expression(function, source))),
+        // `self.x = x` copies what is known of a parameter or local `x`.
+        "identifier" => {
+            let source_name = text_of(right, source);
+            let copied = facts
+                .bindings
+                .iter()
+                .rev()
+                .find(|binding| binding.scope == scope && binding.name == source_name)
+                .map(|binding| binding.value.clone());
+            // Otherwise the name as the scope sees it: `local = LocalPath` (an alias).
+            Some(copied.unwrap_or_else(|| {
+                BindingValue::Expression(tether_model::Receiver::Path(
+                    vec![source_name.to_string()],
+                ))
+            }))
+        }
+        // `tw = reporter._tw`, `LEGACY_PATH = py.path.local`: the attribute's value.
+        "attribute" => dotted_path(right, source)
+            .map(|path| BindingValue::Expression(tether_model::Receiver::Path(path))),
+        // `rep = reports[1]`: an element.
+        "subscript" => Some(BindingValue::Expression(value_receiver(right, source))),
+        // `__all__ = ["a", "b"]`: the names a star import takes.
+        "list" | "tuple" if name_path == ["__all__"] => exported_names(right, source),
+        "list" | "tuple" | "set" | "dictionary" => {
+            Some(collection_of_names(right, source).unwrap_or_else(|| {
+                BindingValue::named_type(vec![literal_type(right.kind())
+                    .unwrap_or("list")
+                    .to_string()])
+            }))
+        }
+        // `b"…"` is bytes, not str.
+        "string" if is_bytes_literal(text_of(right, source)) => {
+            Some(BindingValue::named_type(vec!["bytes".to_string()]))
+        }
+        kind => Some(literal_type(kind).map_or(BindingValue::Unknown, |type_name| {
+            BindingValue::named_type(vec![type_name.to_string()])
+        })),
+    }
+}
+
+/// Whether a string literal's prefix (`b`, `rb`, `Br`…) makes it bytes.
+fn is_bytes_literal(text: &str) -> bool {
+    let prefix: String = text.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
+    prefix.to_ascii_lowercase().contains('b')
 }
 
 /// Untyped parameters and loop variables: locals of no visible type.
@@ -387,6 +407,21 @@ fn lower_tuple_assignment(
     }
     let line = line_of(assignment);
     let visible_from = assignment.end_byte() as u32;
+    // `a, b = f, g` (and nested, and swaps): element by element, all read before any is bound.
+    let mut pairs = Vec::new();
+    if element_pairs(left, right, scope.id, source, facts, &mut pairs) {
+        for (name, value) in pairs {
+            facts.bindings.push(Binding {
+                scope: scope.id,
+                name,
+                value,
+                line,
+                visible_from,
+                visible_to: u32::MAX,
+            });
+        }
+        return;
+    }
     for (position, element) in left
         .named_children(&mut left.walk())
         .filter(|element| !element.kind().ends_with("comment"))
@@ -415,6 +450,56 @@ fn lower_tuple_assignment(
             visible_to: u32::MAX,
         });
     }
+}
+
+/// The names of a tuple target paired with the values of a tuple of the same shape (nested
+/// tuples in turn; names before a `*rest`); false when the right side is not such a tuple.
+fn element_pairs(
+    left: Node<'_>,
+    right: Node<'_>,
+    scope: tether_model::SymbolId,
+    source: &str,
+    facts: &FileFacts,
+    pairs: &mut Vec<(String, BindingValue)>,
+) -> bool {
+    let right = match right.kind() {
+        "parenthesized_expression" => match right.named_child(0) {
+            Some(inner) => inner,
+            None => return false,
+        },
+        _ => right,
+    };
+    if !matches!(right.kind(), "expression_list" | "tuple") {
+        return false;
+    }
+    let (targets, values) = (tuple_elements(left), tuple_elements(right));
+    if values.iter().any(|value| value.kind() == "list_splat") {
+        return false;
+    }
+    let starred = targets.iter().position(|target| target.kind() == "list_splat_pattern");
+    if starred.is_none() && targets.len() != values.len() {
+        return false;
+    }
+    for (target, value) in targets.iter().zip(&values).take(starred.unwrap_or(targets.len())) {
+        match target.kind() {
+            "identifier" => {
+                if let Some(bound) = expression_value(*value, &[], scope, source, facts) {
+                    pairs.push((text_of(*target, source).to_string(), bound));
+                }
+            }
+            "tuple_pattern" | "pattern_list" => {
+                element_pairs(*target, *value, scope, source, facts, pairs);
+            }
+            _ => {}
+        }
+    }
+    true
+}
+
+/// The elements of a tuple expression or pattern, comments left out.
+fn tuple_elements(node: Node<'_>) -> Vec<Node<'_>> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor).filter(|child| !child.kind().ends_with("comment")).collect()
 }
 
 /// The string elements of an `__all__` literal, each as a one-segment path.
