@@ -291,7 +291,7 @@ pub fn show(distance: Meters) -> String {
 fn rust_calls_no_call_expression_spells_out_are_reported() {
     let report = check_hidden(RUST_IDIOMS);
     expect![[r#"
-        src/lib.rs:7 idioms::target: lower_bound: 1 escaped as values, 2 value calls
+        src/lib.rs:7 idioms::target: in the graph
         src/lib.rs:17 idioms::on_event: lower_bound: 1 escaped as values, 2 value calls
         src/lib.rs:25 idioms::{impl Display for Meters}::fmt: lower_bound: implicit: idioms::{impl Display for Meters}::fmt (Display): format!, println!, write!, {} and to_string()
         src/lib.rs:32 idioms::{impl Add for Meters}::add: lower_bound: implicit: idioms::{impl Add for Meters}::add (Add): +

@@ -363,6 +363,7 @@ fn lower_call(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut Fil
     match node.kind() {
         "call_expression" => {
             let Some(function) = field_child!(node, "function") else { return };
+            record_call_arguments(node, caller, source, facts);
             facts.calls.push(CallSite {
                 caller,
                 callee: callee_expression(function, source, 0),
@@ -394,6 +395,43 @@ fn lower_call(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut Fil
             }
         }
         _ => {}
+    }
+}
+
+/// The arguments of a call that name a value (`apply(double, x)`, `run(&Type::assoc)`), by
+/// position: what a parameter typed `fn(…)` or `impl Fn(…)` may hold (value flow).
+fn record_call_arguments(
+    call: Node<'_>,
+    caller: tether_model::SymbolId,
+    source: &str,
+    facts: &mut FileFacts,
+) {
+    let Some(arguments) = field_child!(call, "arguments") else { return };
+    let mut cursor = arguments.walk();
+    let values = arguments
+        .named_children(&mut cursor)
+        .filter(|child| !child.kind().ends_with("comment") && child.kind() != "attribute_item");
+    for (position, value) in values.enumerate() {
+        // `&f`, `&mut f`: the function itself.
+        let named = if value.kind() == "reference_expression" {
+            field_child!(value, "value")
+        } else {
+            Some(value)
+        };
+        let Some(named) =
+            named.filter(|named| matches!(named.kind(), "identifier" | "scoped_identifier"))
+        else {
+            continue;
+        };
+        let Some(path) = path_segments(named, source, 0) else { continue };
+        facts.call_arguments.push(tether_model::CallArgument {
+            caller,
+            call_byte: call.start_byte() as u32,
+            position: Some(position as u32),
+            keyword: None,
+            path,
+            byte: named.start_byte() as u32,
+        });
     }
 }
 

@@ -90,11 +90,13 @@ fn lower_function_parameters(
     callables::record_generic_parameter_bounds(function, scope, source, facts);
     let mut cursor = node.walk();
     // Positions count `self`: a method call's arguments start at 1.
-    let parameters = node
+    let parameters: Vec<Node<'_>> = node
         .named_children(&mut cursor)
-        .filter(|child| matches!(child.kind(), "parameter" | "self_parameter"));
+        .filter(|child| matches!(child.kind(), "parameter" | "self_parameter"))
+        .collect();
+    record_parameter_positions(scope, &parameters, source, facts);
     for (position, parameter) in
-        parameters.enumerate().filter(|(_, child)| child.kind() == "parameter")
+        parameters.into_iter().enumerate().filter(|(_, child)| child.kind() == "parameter")
     {
         let Some(value) = field_child!(parameter, "type")
             .and_then(|annotation| binding_type(annotation, parameter, source))
@@ -117,6 +119,32 @@ fn lower_function_parameters(
             line: line_of(parameter),
             visible_from: parameter.start_byte() as u32,
             visible_to: function.end_byte() as u32,
+        });
+    }
+}
+
+/// A function's parameters by position (`self` first when it has one): where value flow
+/// finds what a parameter holds.
+fn record_parameter_positions(
+    function: tether_model::SymbolId,
+    parameters: &[Node<'_>],
+    source: &str,
+    facts: &mut FileFacts,
+) {
+    for (position, parameter) in parameters.iter().enumerate() {
+        let name = match parameter.kind() {
+            "self_parameter" => Some("self".to_string()),
+            _ => field_child!(*parameter, "pattern")
+                .map(without_binding_modifiers)
+                .filter(|pattern| pattern.kind() == "identifier")
+                .map(|pattern| text_of(pattern, source).to_string()),
+        };
+        let Some(name) = name else { continue };
+        facts.parameters.push(tether_model::Parameter {
+            function,
+            position: position as u32,
+            name,
+            default: None,
         });
     }
 }

@@ -110,7 +110,12 @@ impl Resolver<'_> {
         }
     }
 
-    fn resolve_callee(&self, caller: Sym, callee: &CalleeExpr, language: Language) -> Lookup {
+    pub(crate) fn resolve_callee(
+        &self,
+        caller: Sym,
+        callee: &CalleeExpr,
+        language: Language,
+    ) -> Lookup {
         match (language, callee) {
             (Language::Python, CalleeExpr::Path(path)) => {
                 self.python_path_in(caller, path, BindingUse::Allowed)

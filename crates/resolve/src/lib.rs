@@ -398,10 +398,13 @@ fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls
         {
             result.argument_flows.extend(resolver.argument_flows(caller, arguments, bound));
         }
+        // A call of a parameter binds to nothing by itself: value flow may bind it.
+        if matches!(&targets, CallTargets::Unresolved(_))
+            || matches!(&targets, CallTargets::Project(bound) if bound.is_empty())
+        {
+            result.parameter_calls.extend(resolver.parameter_calls(caller, call));
+        }
         if let CallTargets::Unresolved(reason) = targets {
-            if language == Language::Python {
-                result.parameter_calls.extend(resolver.parameter_calls(caller, call));
-            }
             *result.reasons.entry(reason).or_default() += 1;
             result.unresolved.push(UnresolvedCall {
                 caller: call.caller,

@@ -1,4 +1,4 @@
-//! Value flow through parameters (Python): a parameter called as a function (`callback()`)
+//! Value flow through parameters: a parameter called as a function (`callback()`, `f(v)`)
 //! may call whatever the project's call sites pass for it, by position or keyword, or its
 //! default names; a parameter passed on to another function (`run(callback)`) forwards
 //! those values, solved to a fixpoint. Each file records what its calls pass
@@ -80,7 +80,11 @@ impl Resolver<'_> {
                 .map(|position| parameter_call(caller, position))
                 .into_iter()
                 .collect(),
-            [receiver @ .., attribute] if !receiver.is_empty() => {
+            // (Rust calls a field's function as `(self.f)(x)`, another callee shape.)
+            [receiver @ .., attribute]
+                if !receiver.is_empty()
+                    && self.index.symbol(caller).language == Language::Python =>
+            {
                 let resolved =
                     crate::bindings_in_force::with_use_position(caller, call.byte, || {
                         self.python_path_in(caller, receiver, BindingUse::Allowed)
@@ -152,7 +156,8 @@ impl Resolver<'_> {
         flows
     }
 
-    /// What an argument names: the caller's own parameter, or a project function or class.
+    /// What an argument names: the caller's own parameter, or a project function or class (a
+    /// Rust function item or associated function).
     fn argument_value(&self, caller: Sym, argument: &CallArgument) -> Option<FlowValue> {
         if let [name] = argument.path.as_slice() {
             if let Some(position) = self.parameter_position(caller, name) {
@@ -164,9 +169,13 @@ impl Resolver<'_> {
 
     /// The project function, method or class a path names in `scope` at `byte`.
     fn named_value(&self, scope: Sym, path: &[String], byte: u32) -> Option<SymbolId> {
-        let resolved = crate::bindings_in_force::with_use_position(scope, byte, || {
-            self.python_path_in(scope, path, BindingUse::Allowed)
-        })
+        let resolved = match self.index.symbol(scope).language {
+            Language::Python => crate::bindings_in_force::with_use_position(scope, byte, || {
+                self.python_path_in(scope, path, BindingUse::Allowed)
+            }),
+            // A Rust local is not a function item: only items and associated functions.
+            Language::Rust => self.rust_called_path(scope, path, BindingUse::Forbidden),
+        }
         .ok()?;
         let Denotation::Symbol(sym) = resolved.denotation else { return None };
         let kind = self.index.symbol(sym).kind;
