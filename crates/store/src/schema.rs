@@ -12,8 +12,9 @@ use tether_model::EdgeKind;
 
 use crate::{GraphStore, StoreError};
 
-/// The version this build reads and writes.
-pub const SCHEMA_VERSION: u32 = 6;
+/// The version this build reads and writes (7: the `value_flow` rule; a graph of 6 lacks its
+/// edges and is rebuilt).
+pub const SCHEMA_VERSION: u32 = 7;
 
 pub(crate) const NODE_TABLES: &[&str] = &[
     "CREATE NODE TABLE Meta(key STRING, value STRING, PRIMARY KEY(key))",
