@@ -375,6 +375,13 @@ impl Resolver<'_> {
         let typed = bindings
             .iter()
             .find_map(|binding| self.binding_denotation(function, binding, language))?;
+        // A Python function returning functions (`return inner`, `return self.render`, one
+        // of two by a flag): what calling its result calls, all of them.
+        if language == Language::Python {
+            if let Some(returned) = self.returned_functions(function, bindings) {
+                return Some(returned);
+            }
+        }
         match typed {
             // A project type, a std wrapper of one, or a dependency's or the language's type
             // (`String`): calls on the latter are outside the project.
@@ -384,6 +391,36 @@ impl Resolver<'_> {
             | Denotation::External(_)
             | Denotation::Builtin(_)) => Some(typed),
             _ => None,
+        }
+    }
+
+    /// The functions, methods or classes a Python function's `return`s name, when every
+    /// visible return names one: the one, or all of them (ambiguous).
+    fn returned_functions(
+        &self,
+        function: Sym,
+        bindings: &[&tether_model::Binding],
+    ) -> Option<Denotation> {
+        let mut returned: Vec<Sym> = Vec::new();
+        for binding in bindings {
+            match self.binding_denotation(function, binding, Language::Python) {
+                Some(Denotation::Symbol(sym)) => {
+                    let kind = self.index.symbol(sym).kind;
+                    if !(kind.is_callable() || kind.is_type()) {
+                        return None;
+                    }
+                    if !returned.contains(&sym) {
+                        returned.push(sym);
+                    }
+                }
+                None => {}
+                Some(_) => return None,
+            }
+        }
+        match returned.as_slice() {
+            [] => None,
+            [only] => Some(Denotation::Symbol(*only)),
+            _ => Some(Denotation::Ambiguous(returned)),
         }
     }
 }
