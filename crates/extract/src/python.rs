@@ -421,14 +421,33 @@ fn is_inside_parameters(node: Node<'_>, function: &OpenScope<'_>) -> bool {
     parameters.is_some_and(|parameters| parameters.byte_range().contains(&node.start_byte()))
 }
 
+/// A literal subscript key as a path segment: `["add"]` for a string, `[0]` for an integer.
+pub(crate) fn literal_key(key: Node<'_>, source: &str) -> Option<String> {
+    let text = text_of(key, source);
+    match key.kind() {
+        "string" if !text.starts_with(|c: char| c.is_ascii_alphabetic()) => {
+            Some(format!("[{:?}]", text.trim_matches(|c| c == '"' || c == '\'')))
+        }
+        "integer" => Some(format!("[{text}]")),
+        _ => None,
+    }
+}
+
 /// The structure of a callee expression.
 pub(crate) fn callee_expression(node: Node<'_>, source: &str) -> CalleeExpr {
     if let Some(path) = dotted_path(node, source) {
         return CalleeExpr::Path(path);
     }
     if node.kind() == "subscript" {
-        if let Some(path) = field_child!(node, "value").and_then(|value| dotted_path(value, source))
+        if let Some(mut path) =
+            field_child!(node, "value").and_then(|value| dotted_path(value, source))
         {
+            // `ops["add"]()`, `steps[0]()`: the literal key, as a last `[…]` segment.
+            if let Some(key) =
+                field_child!(node, "subscript").and_then(|key| literal_key(key, source))
+            {
+                path.push(key);
+            }
             return CalleeExpr::Indexed(path);
         }
     }

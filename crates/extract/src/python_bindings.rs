@@ -86,12 +86,21 @@ fn lower_assignment(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &m
         lower_tuple_assignment(node, left, scopes, source, facts);
         return;
     }
+    if left.kind() == "subscript" {
+        lower_keyed_write(node, left, scopes, source, facts);
+        return;
+    }
     let Some(name_path) = dotted_path(left, source) else { return };
     if name_path.len() > 2 {
         return;
     }
     let named = scopes.innermost_named();
     let Some(value) = assigned_value(node, &name_path, named.id, source, facts) else { return };
+    if name_path.len() == 1 {
+        if let Some(right) = field_child!(node, "right") {
+            lower_keyed_elements(node, &name_path[0], right, named.id, source, facts);
+        }
+    }
     // A class-body annotation or assignment (`x: T`) describes an attribute (`self.x`).
     if named.kind == SymbolKind::Class && name_path.len() == 1 {
         facts.bindings.push(Binding::everywhere(
@@ -494,6 +503,81 @@ fn element_pairs(
         }
     }
     true
+}
+
+/// `ops = {"add": f, "sub": g}`, `steps = [f, g]`: each literal key's value, as a binding
+/// named `ops["add"]`, `steps[0]` beside the whole collection's (what `ops["add"]()` calls).
+fn lower_keyed_elements(
+    assignment: Node<'_>,
+    name: &str,
+    right: Node<'_>,
+    scope: tether_model::SymbolId,
+    source: &str,
+    facts: &mut FileFacts,
+) {
+    let mut keyed = Vec::new();
+    match right.kind() {
+        "dictionary" => {
+            for pair in tuple_elements(right).into_iter().filter(|pair| pair.kind() == "pair") {
+                let (Some(key), Some(value)) =
+                    (field_child!(pair, "key"), field_child!(pair, "value"))
+                else {
+                    continue;
+                };
+                if let (Some(key), Some(path)) =
+                    (crate::python::literal_key(key, source), dotted_path(value, source))
+                {
+                    keyed.push((key, path));
+                }
+            }
+        }
+        "list" | "tuple" => {
+            for (position, value) in tuple_elements(right).into_iter().enumerate() {
+                if value.kind() == "list_splat" {
+                    break;
+                }
+                if let Some(path) = dotted_path(value, source) {
+                    keyed.push((format!("[{position}]"), path));
+                }
+            }
+        }
+        _ => return,
+    }
+    for (key, path) in keyed {
+        facts.bindings.push(Binding {
+            scope,
+            name: format!("{name}{key}"),
+            value: BindingValue::Expression(Receiver::Path(path)),
+            line: line_of(assignment),
+            visible_from: assignment.end_byte() as u32,
+            visible_to: u32::MAX,
+        });
+    }
+}
+
+/// `table["x"] = f`: the key's value from here on (a later write).
+fn lower_keyed_write(
+    assignment: Node<'_>,
+    left: Node<'_>,
+    scopes: &ScopeStack,
+    source: &str,
+    facts: &mut FileFacts,
+) {
+    let (Some(name), Some(key), Some(value)) = (
+        field_child!(left, "value").filter(|name| name.kind() == "identifier"),
+        field_child!(left, "subscript").and_then(|key| crate::python::literal_key(key, source)),
+        field_child!(assignment, "right").and_then(|value| dotted_path(value, source)),
+    ) else {
+        return;
+    };
+    facts.bindings.push(Binding {
+        scope: scopes.innermost_named().id,
+        name: format!("{}{key}", text_of(name, source)),
+        value: BindingValue::Expression(Receiver::Path(value)),
+        line: line_of(assignment),
+        visible_from: assignment.end_byte() as u32,
+        visible_to: u32::MAX,
+    });
 }
 
 /// The elements of a tuple expression or pattern, comments left out.

@@ -122,7 +122,7 @@ impl Resolver<'_> {
                 }
             }
             (Language::Python, CalleeExpr::Indexed(path)) => {
-                target(self.python_generic_class(scope, path)?)
+                target(self.python_generic_class(scope, crate::calls::without_literal_key(path))?)
             }
             (_, CalleeExpr::Method { receiver, name }) => {
                 let receiver =

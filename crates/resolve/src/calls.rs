@@ -144,9 +144,11 @@ impl Resolver<'_> {
             }
             (Language::Rust, CalleeExpr::Macro(path)) => self.rust_macro(caller, path),
             // `StashKey[int]()`: a generic class called with its type arguments is constructed.
-            (Language::Python, CalleeExpr::Indexed(path)) => self
-                .indexed_collection(caller, path, language)
-                .or_else(|reason| self.python_generic_class(caller, path).ok_or(reason)),
+            (Language::Python, CalleeExpr::Indexed(path)) => {
+                self.indexed_collection(caller, path, language).or_else(|reason| {
+                    self.python_generic_class(caller, without_literal_key(path)).ok_or(reason)
+                })
+            }
             (_, CalleeExpr::Indexed(path)) => self.indexed_collection(caller, path, language),
             (Language::Python, CalleeExpr::Macro(_)) | (_, CalleeExpr::Other) => {
                 Err(UnresolvedReason::ComplexCallee)
@@ -154,10 +156,56 @@ impl Resolver<'_> {
         }
     }
 
+    /// The function a literal key of a collection names (`ops["add"]`, `steps[0]`), through
+    /// the binding its literal or a later write records.
+    fn keyed_element(
+        &self,
+        caller: Sym,
+        name: &str,
+        key: &str,
+        language: Language,
+    ) -> Option<Resolved> {
+        let keyed = format!("{name}{key}");
+        let mut scope = Some(caller);
+        while let Some(level) = scope {
+            if let Some(bindings) = self.index.bindings_named(level, &keyed) {
+                for binding in bindings.iter().rev() {
+                    let tether_model::BindingValue::Expression(Receiver::Path(element)) =
+                        &binding.value
+                    else {
+                        continue;
+                    };
+                    let resolved = match language {
+                        Language::Python => self.python_path(level, element),
+                        Language::Rust => self.rust_path(level, element, false),
+                    };
+                    if let Ok(Resolved { denotation: Denotation::Symbol(sym), .. }) = resolved {
+                        return Some(Resolved {
+                            denotation: Denotation::Symbol(sym),
+                            rule: ResolutionRule::SameScope,
+                        });
+                    }
+                }
+            }
+            scope = self.index.parent(level);
+        }
+        None
+    }
+
     /// `table[key]()` where `table` is a literal collection of functions in a visible scope:
     /// any of them may be called, so all are candidates (labelled ambiguous when several).
     fn indexed_collection(&self, caller: Sym, path: &[String], language: Language) -> Lookup {
+        // `ops["add"]()`: the key's own value when the literal says it, else any element.
+        let (path, key) = match path.split_last() {
+            Some((key, base)) if key.starts_with('[') => (base, Some(key)),
+            _ => (path, None),
+        };
         let [name] = path else { return Err(UnresolvedReason::ComplexCallee) };
+        if let Some(key) = key {
+            if let Some(value) = self.keyed_element(caller, name, key, language) {
+                return Ok(value);
+            }
+        }
         let mut scope = Some(caller);
         while let Some(level) = scope {
             if let Some(bindings) = self.index.bindings_named(level, name) {
@@ -738,5 +786,14 @@ impl Resolver<'_> {
             Denotation::Wrapped { wrapper, .. } if wrapper.is_pointer() => Some(wrapper),
             _ => None,
         }
+    }
+}
+
+/// An indexed callee's path without its literal key segment (`StashKey["LogXML"]` is the
+/// generic class `StashKey`).
+pub(crate) fn without_literal_key(path: &[String]) -> &[String] {
+    match path.split_last() {
+        Some((key, base)) if key.starts_with('[') => base,
+        _ => path,
     }
 }
