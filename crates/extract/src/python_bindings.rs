@@ -237,14 +237,13 @@ fn lower_untyped_name(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: 
     // variables to the innermost named scope.
     let scope = if is_parameter { scopes.innermost().id } else { scopes.innermost_named().id };
     let value = if is_parameter { BindingValue::UntypedParameter } else { BindingValue::Unknown };
-    facts.bindings.push(Binding {
+    facts.bindings.push(Binding::from_byte(
         scope,
-        name: text_of(name, source).to_string(),
+        text_of(name, source).to_string(),
         value,
         line,
-        visible_from: node.start_byte() as u32,
-        visible_to: u32::MAX,
-    });
+        node.start_byte() as u32,
+    ));
 }
 
 /// `return x` / `yield x` in a function without a return annotation: the binding `return`
@@ -283,14 +282,13 @@ fn lower_return_or_yield(node: Node<'_>, scopes: &ScopeStack, source: &str, fact
     // A generator's yields are not what calling it returns, but they are what a pytest
     // fixture gives the tests that name it.
     let name = if node.kind() == "yield" { YIELD_BINDING } else { RETURN_BINDING };
-    facts.bindings.push(Binding {
-        scope: function.id,
-        name: name.to_string(),
+    facts.bindings.push(Binding::from_byte(
+        function.id,
+        name.to_string(),
         value,
         line,
-        visible_from: node.start_byte() as u32,
-        visible_to: u32::MAX,
-    });
+        node.start_byte() as u32,
+    ));
 }
 
 /// `with f() as x`: `x` is what entering the context gives.
@@ -309,14 +307,13 @@ fn lower_as_pattern(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &m
         .map_or(BindingValue::Unknown, |function| {
             BindingValue::EnteredContext(callee_expression(function, source))
         });
-    facts.bindings.push(Binding {
-        scope: scopes.innermost_named().id,
-        name: text_of(alias, source).to_string(),
+    facts.bindings.push(Binding::from_byte(
+        scopes.innermost_named().id,
+        text_of(alias, source).to_string(),
         value,
         line,
-        visible_from: node.end_byte() as u32,
-        visible_to: u32::MAX,
-    });
+        node.end_byte() as u32,
+    ));
 }
 
 /// `x: T` and `x: T = d` parameters: of the annotation's type.
@@ -332,14 +329,13 @@ fn lower_typed_parameter(node: Node<'_>, scopes: &ScopeStack, source: &str, fact
     let Some(value) = annotation_value(annotation, source) else { return };
     // Parameters belong to the function being defined, which is the innermost scope.
     let scope = scopes.innermost().id;
-    facts.bindings.push(Binding {
+    facts.bindings.push(Binding::from_byte(
         scope,
-        name: text_of(name, source).to_string(),
+        text_of(name, source).to_string(),
         value,
         line,
-        visible_from: node.start_byte() as u32,
-        visible_to: u32::MAX,
-    });
+        node.start_byte() as u32,
+    ));
 }
 
 /// `for x in xs` (or a comprehension's `for x in xs`): `x` is an element of `xs`; `for a, b in
@@ -420,14 +416,7 @@ fn lower_tuple_assignment(
     let mut pairs = Vec::new();
     if element_pairs(left, right, scope.id, source, facts, &mut pairs) {
         for (name, value) in pairs {
-            facts.bindings.push(Binding {
-                scope: scope.id,
-                name,
-                value,
-                line,
-                visible_from,
-                visible_to: u32::MAX,
-            });
+            facts.bindings.push(Binding::from_byte(scope.id, name, value, line, visible_from));
         }
         return;
     }
@@ -450,14 +439,13 @@ fn lower_tuple_assignment(
             },
             None => BindingValue::Unknown,
         };
-        facts.bindings.push(Binding {
-            scope: scope.id,
-            name: text_of(element, source).to_string(),
+        facts.bindings.push(Binding::from_byte(
+            scope.id,
+            text_of(element, source).to_string(),
             value,
             line,
             visible_from,
-            visible_to: u32::MAX,
-        });
+        ));
     }
 }
 
@@ -544,14 +532,13 @@ fn lower_keyed_elements(
         _ => return,
     }
     for (key, path) in keyed {
-        facts.bindings.push(Binding {
+        facts.bindings.push(Binding::from_byte(
             scope,
-            name: format!("{name}{key}"),
-            value: BindingValue::Expression(Receiver::Path(path)),
-            line: line_of(assignment),
-            visible_from: assignment.end_byte() as u32,
-            visible_to: u32::MAX,
-        });
+            format!("{name}{key}"),
+            BindingValue::Expression(Receiver::Path(path)),
+            line_of(assignment),
+            assignment.end_byte() as u32,
+        ));
     }
 }
 
@@ -570,14 +557,13 @@ fn lower_keyed_write(
     ) else {
         return;
     };
-    facts.bindings.push(Binding {
-        scope: scopes.innermost_named().id,
-        name: format!("{}{key}", text_of(name, source)),
-        value: BindingValue::Expression(Receiver::Path(value)),
-        line: line_of(assignment),
-        visible_from: assignment.end_byte() as u32,
-        visible_to: u32::MAX,
-    });
+    facts.bindings.push(Binding::from_byte(
+        scopes.innermost_named().id,
+        format!("{}{key}", text_of(name, source)),
+        BindingValue::Expression(Receiver::Path(value)),
+        line_of(assignment),
+        assignment.end_byte() as u32,
+    ));
 }
 
 /// The elements of a tuple expression or pattern, comments left out.

@@ -186,35 +186,28 @@ fn lower_struct_field(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: 
     if !matches!(owner.kind, SymbolKind::Struct | SymbolKind::Union) {
         return;
     }
-    let Some(name) = field_child!(node, "name")
-        .map(|name| text_of(name, source))
-        .filter(|name| !name.is_empty())
-    else {
-        return;
-    };
-    let Some(value) =
-        field_child!(node, "type").and_then(|annotation| binding_type(annotation, node, source))
-    else {
-        return;
-    };
+    let Some((name, value)) = named_item_type(node, source) else { return };
     facts.bindings.push(Binding::everywhere(owner.id, format!("self.{name}"), value, line));
+}
+
+/// An item's name and written type (a field, a const or a static), when both are there.
+fn named_item_type<'source>(
+    node: Node<'_>,
+    source: &'source str,
+) -> Option<(&'source str, BindingValue)> {
+    let name = field_child!(node, "name")
+        .map(|name| text_of(name, source))
+        .filter(|name| !name.is_empty())?;
+    let value =
+        field_child!(node, "type").and_then(|annotation| binding_type(annotation, node, source))?;
+    Some((name, value))
 }
 
 /// `static ONCE: OnceCell<u32> = …;`, `const ALL: &[Kind] = …;`: a value of the written
 /// type, named in the module, impl, trait or function around it.
 fn lower_const_or_static(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
     let line = line_of(node);
-    let Some(name) = field_child!(node, "name")
-        .map(|name| text_of(name, source))
-        .filter(|name| !name.is_empty())
-    else {
-        return;
-    };
-    let Some(value) =
-        field_child!(node, "type").and_then(|annotation| binding_type(annotation, node, source))
-    else {
-        return;
-    };
+    let Some((name, value)) = named_item_type(node, source) else { return };
     facts.bindings.push(Binding::everywhere(scopes.innermost().id, name.to_string(), value, line));
 }
 

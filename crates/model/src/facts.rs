@@ -248,6 +248,17 @@ impl Binding {
     pub fn everywhere(scope: SymbolId, name: String, value: BindingValue, line: u32) -> Binding {
         Binding { scope, name, value, line, visible_from: 0, visible_to: u32::MAX }
     }
+
+    /// A binding in force from a byte of its scope to the scope's end.
+    pub fn from_byte(
+        scope: SymbolId,
+        name: String,
+        value: BindingValue,
+        line: u32,
+        visible_from: u32,
+    ) -> Binding {
+        Binding { scope, name, value, line, visible_from, visible_to: u32::MAX }
+    }
 }
 
 /// What a binding's type is known from.
