@@ -6,9 +6,10 @@
 //! resolved (so the per-file cache holds them); the whole project's are joined afterwards.
 //!
 //! It deliberately follows only names of functions, methods and classes passed as whole
-//! arguments: values built by expressions, stored in containers or attributes, or reaching a
-//! parameter through `*args`/`**kwargs` are not followed. The site stays counted unresolved
-//! (a caller outside the project may pass anything), so completeness stays honest.
+//! arguments (and, in Python, attributes a method sets to one of its parameters): values
+//! built by expressions, stored in containers or other attributes, or reaching a parameter
+//! through `*args`/`**kwargs` are not followed. The site stays counted unresolved (a caller
+//! outside the project may pass anything), so completeness stays honest.
 
 use std::collections::{BTreeMap, BTreeSet};
 
