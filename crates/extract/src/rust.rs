@@ -303,6 +303,16 @@ fn arguments_say_test(arguments: &str) -> bool {
 /// arguments or references (`&'a mut fmt::Wrapper<T>` gives `Wrapper`); the whitespace-
 /// normalized text for types that are not paths (`(A, B)`).
 fn type_display_name(type_node: Node<'_>, source: &str) -> String {
+    // `impl Emit for &Packet` beside `impl Emit for Packet`: the reference is part of the name.
+    if type_node.kind() == "reference_type" {
+        if let Some(inner) = field_child!(type_node, "type") {
+            let is_mut = type_node
+                .children(&mut type_node.walk())
+                .any(|child| child.kind() == "mutable_specifier");
+            let reference = if is_mut { "&mut " } else { "&" };
+            return format!("{reference}{}", type_display_name(inner, source));
+        }
+    }
     match type_path(type_node, source).and_then(|path| path.last().cloned()) {
         Some(last) => last,
         None => text_of(type_node, source).split_whitespace().collect::<Vec<_>>().join(" "),

@@ -111,17 +111,17 @@ impl Marker for (u8, u16) {}
                 method my_crate::m::Wrapper::get 8-8
               impl my_crate::m::{impl Display for Wrapper} 11-15
                 method my_crate::m::{impl Display for Wrapper}::fmt 12-14
-              impl my_crate::m::{impl From for Vec} 17-19
-                method my_crate::m::{impl From for Vec}::from 18-18
+              impl my_crate::m::{impl From for &mut Vec} 17-19
+                method my_crate::m::{impl From for &mut Vec}::from 18-18
               impl my_crate::m::{impl Shape} 21-21
               impl my_crate::m::{impl Marker for (u8, u16)} 22-22
             call my_crate::m::{impl Display for Wrapper}::fmt -> write! @13
             call my_crate::m::{impl Display for Wrapper}::fmt -> self.get @13
-            call my_crate::m::{impl From for Vec}::from -> Self::new @18
+            call my_crate::m::{impl From for &mut Vec}::from -> Self::new @18
             use my_crate::m <- std::fmt as fmt @2
             impl my_crate::m::{impl Wrapper} type=Wrapper @6
             impl my_crate::m::{impl Display for Wrapper} type=Wrapper trait=fmt::Display @11
-            impl my_crate::m::{impl From for Vec} type=a::Vec trait=From @17
+            impl my_crate::m::{impl From for &mut Vec} type=a::Vec trait=From @17
             impl my_crate::m::{impl Shape} type=Shape @21
             binding my_crate::m::Wrapper self.inner: Self#0 @4
             binding my_crate::m::Wrapper::new return: Self @7
@@ -129,8 +129,8 @@ impl Marker for (u8, u16) {}
             binding my_crate::m::{impl Display for Wrapper} <T>: dyn fmt::Debug @11
             binding my_crate::m::{impl Display for Wrapper}::fmt return: fmt::Result @12
             binding my_crate::m::{impl Display for Wrapper}::fmt f: fmt::Formatter @12
-            binding my_crate::m::{impl From for Vec}::from return: Self @18
-            binding my_crate::m::{impl From for Vec}::from text: str @18
+            binding my_crate::m::{impl From for &mut Vec}::from return: Self @18
+            binding my_crate::m::{impl From for &mut Vec}::from text: str @18
         "#]],
     );
 }
