@@ -64,6 +64,22 @@ impl Resolver<'_> {
             .map(|parameter| parameter.position)
     }
 
+    /// The nearest function, from `scope` outwards through enclosing functions, with a
+    /// parameter called `name`, and its position.
+    fn closed_over_parameter(&self, scope: Sym, name: &str) -> Option<(Sym, u32)> {
+        let mut current = Some(scope);
+        while let Some(function) = current {
+            if !self.index.symbol(function).kind.is_callable() {
+                return None;
+            }
+            if let Some(position) = self.parameter_position(function, name) {
+                return Some((function, position));
+            }
+            current = self.index.parent(function);
+        }
+        None
+    }
+
     /// The calls of parameters an unresolved call may be: the caller's own parameter
     /// (`callback()`), or an attribute a method set to one of its parameters
     /// (`self.on_click()`, `button.on_click()`), through the receiver's class and its bases.
@@ -76,9 +92,11 @@ impl Resolver<'_> {
             line: call.line,
         };
         match path.as_slice() {
+            // The caller's own parameter, or one of an enclosing function it closes over
+            // (`def make(src): def inner(): return src()`).
             [name] => self
-                .parameter_position(caller, name)
-                .map(|position| parameter_call(caller, position))
+                .closed_over_parameter(caller, name)
+                .map(|(function, position)| parameter_call(function, position))
                 .into_iter()
                 .collect(),
             // (Rust calls a field's function as `(self.f)(x)`, another callee shape.)
@@ -161,8 +179,8 @@ impl Resolver<'_> {
     /// Rust function item or associated function).
     fn argument_value(&self, caller: Sym, argument: &CallArgument) -> Option<FlowValue> {
         if let [name] = argument.path.as_slice() {
-            if let Some(position) = self.parameter_position(caller, name) {
-                return Some(FlowValue::Parameter(self.index.symbol(caller).id, position));
+            if let Some((function, position)) = self.closed_over_parameter(caller, name) {
+                return Some(FlowValue::Parameter(self.index.symbol(function).id, position));
             }
         }
         self.named_value(caller, &argument.path, argument.byte).map(FlowValue::Target)
