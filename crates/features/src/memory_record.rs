@@ -150,14 +150,7 @@ pub fn recover_interrupted_record(root: &Path, folder: &Path) -> Result<(), Stri
     if !record_journal::journal_path(folder).exists() {
         return Ok(());
     }
-    let lock_path = folder.join("record.lock");
-    let lock = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock_path)
-        .map_err(|error| format!("cannot open {}: {error}", lock_path.display()))?;
-    lock.lock().map_err(|error| format!("cannot lock {}: {error}", lock_path.display()))?;
+    let _lock = record_lock(folder)?;
     record_journal::recover(&repository, &root, folder)
         .map(|_| ())
         .map_err(|error| error.to_string())
@@ -196,17 +189,22 @@ fn lock_records(
     repository: &tether_git::Repository,
     root: &Path,
 ) -> Result<std::fs::File, FeatureError> {
+    let lock = record_lock(folder).map_err(internal)?;
+    record_journal::recover(repository, root, folder)
+        .map_err(|error| internal(format!("settling an interrupted record failed: {error}")))?;
+    Ok(lock)
+}
+
+/// `record.lock` in the daemon's folder, locked (held while the file stays open).
+fn record_lock(folder: &Path) -> Result<std::fs::File, String> {
     let lock_path = folder.join("record.lock");
     let lock = OpenOptions::new()
         .create(true)
         .truncate(false)
         .write(true)
         .open(&lock_path)
-        .map_err(|error| internal(format!("cannot open {}: {error}", lock_path.display())))?;
-    lock.lock()
-        .map_err(|error| internal(format!("cannot lock {}: {error}", lock_path.display())))?;
-    record_journal::recover(repository, root, folder)
-        .map_err(|error| internal(format!("settling an interrupted record failed: {error}")))?;
+        .map_err(|error| format!("cannot open {}: {error}", lock_path.display()))?;
+    lock.lock().map_err(|error| format!("cannot lock {}: {error}", lock_path.display()))?;
     Ok(lock)
 }
 

@@ -30,6 +30,9 @@ pub(crate) struct ProjectIndex<'a> {
     /// The methods that set a class's attribute to one of their parameters, by (class,
     /// attribute): (method, parameter name).
     pub attribute_parameters: HashMap<(Sym, &'a str), Vec<(Sym, &'a str)>>,
+    /// The attribute names of `attribute_parameters`: an unresolved call of any other
+    /// attribute is not looked at again.
+    pub attribute_parameter_names: HashSet<&'a str>,
     pub supertypes: Vec<&'a SupertypeRef>,
     pub impls: Vec<&'a ImplBlock>,
     /// The file module of every symbol.
@@ -78,6 +81,8 @@ impl<'a> ProjectIndex<'a> {
         );
         let parameters_by_function = parameters_by_function(&files, &by_id);
         let attribute_parameters = attribute_parameters(&files, &by_id);
+        let attribute_parameter_names =
+            attribute_parameters.keys().map(|(_, attribute)| *attribute).collect();
         ProjectIndex {
             symbols,
             by_id,
@@ -91,6 +96,7 @@ impl<'a> ProjectIndex<'a> {
             bindings_by_scope: by_scope.bindings_by_scope,
             parameters_by_function,
             attribute_parameters,
+            attribute_parameter_names,
             supertypes: files.iter().flat_map(|file| file.supertypes.iter()).collect(),
             impls: files.iter().flat_map(|file| file.impls.iter()).collect(),
             module_of,

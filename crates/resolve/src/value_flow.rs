@@ -102,7 +102,8 @@ impl Resolver<'_> {
             // (Rust calls a field's function as `(self.f)(x)`, another callee shape.)
             [receiver @ .., attribute]
                 if !receiver.is_empty()
-                    && self.index.symbol(caller).language == Language::Python =>
+                    && self.index.symbol(caller).language == Language::Python
+                    && self.index.attribute_parameter_names.contains(attribute.as_str()) =>
             {
                 let resolved =
                     crate::bindings_in_force::with_use_position(caller, call.byte, || {
