@@ -170,7 +170,9 @@ impl Lowering for PythonLowering {
         // A decorator that is not known to hand the function back as it was receives it as a
         // value (a registry, a framework route, a wrapper): the function escapes there.
         if let (Some(decorator), Some(parent)) = (first_decorator(tag.node), symbol.parent) {
-            if decorators.iter().any(|name| !crate::python_decorators::is_transparent(name)) {
+            if decorators.iter().any(|name| {
+                !crate::python_name_lists::PythonNameList::TransparentDecorators.contains(name)
+            }) {
                 facts.value_references.push(CallSite {
                     caller: parent,
                     callee: CalleeExpr::Path(vec![symbol.name.clone()]),
@@ -284,26 +286,6 @@ fn decorator_names(definition: Node<'_>, source: &str) -> Vec<String> {
     names
 }
 
-/// Higher-order functions whose function arguments they call.
-pub(crate) const HIGHER_ORDER_FUNCTIONS: &[&str] = &[
-    "map",
-    "filter",
-    "sorted",
-    "min",
-    "max",
-    "reduce",
-    "partial",
-    "starmap",
-    "filterfalse",
-    "takewhile",
-    "dropwhile",
-    "groupby",
-    "accumulate",
-    "submit",
-    "run_in_executor",
-    "apply",
-];
-
 /// Function names passed to a higher-order call: positional arguments and `key=`, `func=`,
 /// `function=`, `callback=`, `target=`, `default_factory=`.
 fn record_function_references(
@@ -319,7 +301,8 @@ fn record_function_references(
         _ => None,
     };
     let Some(name) = name else { return };
-    let is_higher_order = HIGHER_ORDER_FUNCTIONS.contains(&name);
+    let is_higher_order =
+        crate::python_name_lists::PythonNameList::HigherOrderFunctions.contains(name);
     let Some(arguments) = field_child!(call, "arguments") else { return };
     for argument in arguments.named_children(&mut arguments.walk()) {
         let value = match argument.kind() {
@@ -508,6 +491,8 @@ pub(crate) fn dotted_path(node: Node<'_>, source: &str) -> Option<Vec<String>> {
 fn lower_import(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
     let scope = scopes.innermost_named().id;
     let line = line_of(node);
+    let visible_from = node.end_byte() as u32;
+    let branch = crate::python_bindings::conditional_branch(node);
     let mut cursor = node.walk();
     match node.kind() {
         "import_statement" => {
@@ -528,6 +513,8 @@ fn lower_import(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut F
                     is_glob: false,
                     is_public: true,
                     line,
+                    visible_from,
+                    branch,
                 });
             }
         }
@@ -564,6 +551,8 @@ fn lower_import(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut F
                     is_glob: true,
                     is_public: true,
                     line,
+                    visible_from,
+                    branch,
                 });
                 return;
             }
@@ -585,6 +574,8 @@ fn lower_import(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut F
                     is_glob: false,
                     is_public: true,
                     line,
+                    visible_from,
+                    branch,
                 });
             }
         }

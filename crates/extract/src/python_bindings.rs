@@ -1,12 +1,13 @@
 //! Python bindings: parameters, assignments (attributes, tuples, class bodies), loop and
 //! `with` variables, `isinstance` narrowing, and what a function returns or yields.
 
-use tether_model::{Binding, BindingValue, FileFacts, Receiver, SymbolKind};
+use tether_model::{Binding, BindingValue, Branch, FileFacts, Receiver, SymbolKind};
 use tree_sitter::Node;
 
 use crate::outline::{line_of, text_of, ScopeStack};
 use crate::python::{callee_expression, dotted_path, literal_type, value_receiver};
 use crate::python_annotations::annotation_value;
+use crate::python_name_lists::PythonNameList;
 use crate::{RETURN_BINDING, YIELD_BINDING};
 
 /// Lowers one `@local.definition` capture. Parameter lists, loops and `with` items are
@@ -58,6 +59,7 @@ pub(crate) fn lower_binding(
                 line: line_of(node),
                 visible_from,
                 visible_to,
+                branch: Branch::ALWAYS,
             });
         }
         _ => lower_one_binding(node, scopes, source, facts),
@@ -66,7 +68,17 @@ pub(crate) fn lower_binding(
 
 fn lower_one_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
     match node.kind() {
-        "assignment" => lower_assignment(node, scopes, source, facts),
+        "assignment" => {
+            let first = facts.bindings.len();
+            lower_assignment(node, scopes, source, facts);
+            // A local assigned in a branch may not have run where it is used.
+            let branch = conditional_branch(node);
+            for binding in &mut facts.bindings[first..] {
+                if binding.visible_from != 0 {
+                    binding.branch = branch;
+                }
+            }
+        }
         "identifier" | "default_parameter" => lower_untyped_name(node, scopes, source, facts),
         "return_statement" | "yield" => lower_return_or_yield(node, scopes, source, facts),
         "as_pattern" => lower_as_pattern(node, scopes, source, facts),
@@ -136,6 +148,28 @@ fn lower_assignment(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &m
             });
         }
     }
+    // `h = a if c else b`: either side, both bound at once.
+    if name_path.len() == 1 && field_child!(node, "type").is_none() {
+        if let Some(right) =
+            field_child!(node, "right").filter(|right| right.kind() == "conditional_expression")
+        {
+            let mut sides = Vec::new();
+            conditional_sides(right, &mut sides);
+            for side in sides {
+                let Some(value) = expression_value(side, &name_path, scope, source, facts) else {
+                    continue;
+                };
+                facts.bindings.push(Binding::from_byte(
+                    scope,
+                    name_path[0].clone(),
+                    value,
+                    line,
+                    node.end_byte() as u32,
+                ));
+            }
+            return;
+        }
+    }
     // An attribute is everywhere in its class; a local from the end of its assignment.
     let binding = match name_path.len() {
         1 => Binding {
@@ -145,6 +179,7 @@ fn lower_assignment(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &m
             line,
             visible_from: node.end_byte() as u32,
             visible_to: u32::MAX,
+            branch: Branch::ALWAYS,
         },
         _ => Binding::everywhere(scope, name_path.join("."), value, line),
     };
@@ -179,8 +214,11 @@ fn expression_value(
     match right.kind() {
         // `first = second = f`: what the innermost assignment assigns.
         "assignment" => expression_value(field_child!(right, "right")?, &[], scope, source, facts),
-        "call" => field_child!(right, "function")
-            .map(|function| BindingValue::CallResult(callee_expression(function, source))),
+        // `alert = partial(send, "alerts")` holds a callable that calls `send`.
+        "call" => bound_function(right, source).or_else(|| {
+            field_child!(right, "function")
+                .map(|function| BindingValue::CallResult(callee_expression(function, source)))
+        }),
         // `self.x = x` copies what is known of a parameter or local `x`.
         "identifier" => {
             let source_name = text_of(right, source);
@@ -219,6 +257,82 @@ fn expression_value(
             BindingValue::named_type(vec![type_name.to_string()])
         })),
     }
+}
+
+/// What calling the result of a function binder calls (`partial(send, "alerts")` gives
+/// `send`): its first positional argument, when that names a value.
+fn bound_function(call: Node<'_>, source: &str) -> Option<BindingValue> {
+    let function = dotted_path(field_child!(call, "function")?, source)?;
+    if !PythonNameList::FunctionBinders.contains(function.last()?) {
+        return None;
+    }
+    let arguments = field_child!(call, "arguments")?;
+    let first = arguments
+        .named_children(&mut arguments.walk())
+        .find(|argument| !matches!(argument.kind(), "comment" | "keyword_argument"))?;
+    let path = dotted_path(first, source)?;
+    Some(BindingValue::Expression(Receiver::Path(path)))
+}
+
+/// The values a conditional expression may take: `a if c else b if d else e` gives `a`, `b`
+/// and `e`.
+fn conditional_sides<'tree>(expression: Node<'tree>, sides: &mut Vec<Node<'tree>>) {
+    let mut cursor = expression.walk();
+    let mut children = expression.named_children(&mut cursor);
+    let (Some(taken), Some(_condition), Some(otherwise)) =
+        (children.next(), children.next(), children.next())
+    else {
+        return;
+    };
+    for side in [taken, otherwise] {
+        match side.kind() {
+            "conditional_expression" => conditional_sides(side, sides),
+            "parenthesized_expression" => match side.named_child(0) {
+                Some(inner) if inner.kind() == "conditional_expression" => {
+                    conditional_sides(inner, sides)
+                }
+                _ => sides.push(side),
+            },
+            _ => sides.push(side),
+        }
+    }
+}
+
+/// How many ancestors [`conditional_branch`] looks through before taking the binding as
+/// conditional (deeply nested code).
+const MAX_BRANCH_ANCESTORS: usize = 64;
+
+/// The bytes of the innermost conditional branch around `node` within its function, class or
+/// module: an `if` arm, a loop body or its `else`, a `try` body, handler or `else`, a `case`.
+/// [`Branch::ALWAYS`] when none is (a `finally` or `with` body runs whenever its statement
+/// does); an empty branch when the nesting is too deep to look through.
+pub(crate) fn conditional_branch(node: Node<'_>) -> Branch {
+    let mut child = node;
+    for _ in 0..MAX_BRANCH_ANCESTORS {
+        let Some(parent) = child.parent() else { return Branch::ALWAYS };
+        match parent.kind() {
+            "function_definition" | "class_definition" | "lambda" | "module" => {
+                return Branch::ALWAYS
+            }
+            "elif_clause"
+            | "else_clause"
+            | "except_clause"
+            | "except_group_clause"
+            | "case_clause" => return byte_span(parent),
+            "if_statement" | "for_statement" | "while_statement" | "try_statement"
+                if child.kind() == "block" =>
+            {
+                return byte_span(child)
+            }
+            _ => {}
+        }
+        child = parent;
+    }
+    Branch { from: 0, to: 0 }
+}
+
+fn byte_span(node: Node<'_>) -> Branch {
+    Branch { from: node.start_byte() as u32, to: node.end_byte() as u32 }
 }
 
 /// Whether a string literal's prefix (`b`, `rb`, `Br`…) makes it bytes.
@@ -384,6 +498,7 @@ fn lower_loop_variables(node: Node<'_>, scopes: &ScopeStack, source: &str, facts
             line,
             visible_from,
             visible_to,
+            branch: Branch::ALWAYS,
         });
     }
 }

@@ -10,24 +10,7 @@ use tree_sitter::Node;
 
 use crate::outline::{line_of, text_of, ScopeStack};
 use crate::python::{dotted_path, shorten};
-
-const NON_CALLING_FUNCTIONS: &str =
-    include_str!("../../../queries/python/non_calling_functions.txt");
-
-/// Whether a function (by its last name) takes values without calling them (`isinstance`).
-fn is_non_calling(name: &str) -> bool {
-    static NAMES: std::sync::OnceLock<std::collections::HashSet<&'static str>> =
-        std::sync::OnceLock::new();
-    NAMES
-        .get_or_init(|| {
-            NON_CALLING_FUNCTIONS
-                .lines()
-                .map(str::trim)
-                .filter(|line| !line.is_empty() && !line.starts_with('#'))
-                .collect()
-        })
-        .contains(name)
-}
+use crate::python_name_lists::PythonNameList;
 
 /// How far into nested containers (`[(f, g)]`) names are looked for.
 const MAX_CONTAINER_DEPTH: u32 = 3;
@@ -70,12 +53,15 @@ pub(crate) fn lower_value_positions(
                 .and_then(|call| field_child!(call, "function"))
                 .and_then(|function| dotted_path(function, source))
                 .and_then(|path| path.last().cloned());
-            if function_name.as_deref().is_some_and(is_non_calling) {
+            if function_name
+                .as_deref()
+                .is_some_and(|name| PythonNameList::NonCallingFunctions.contains(name))
+            {
                 return;
             }
             let is_higher_order = function_name
                 .as_deref()
-                .is_some_and(|name| crate::python::HIGHER_ORDER_FUNCTIONS.contains(&name));
+                .is_some_and(|name| PythonNameList::HigherOrderFunctions.contains(name));
             let called =
                 if is_higher_order { called_argument_bytes(node, facts) } else { Vec::new() };
             // The receiving call, by its line and callee text (as its call site records them).

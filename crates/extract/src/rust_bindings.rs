@@ -67,7 +67,15 @@ fn lower_let(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut File
     let visible_to = scopes.innermost_local_scope_end().map_or(u32::MAX, |end| end as u32);
     let visible_from = node.end_byte() as u32;
     for (name, value) in pattern_bindings(pattern, value, source) {
-        facts.bindings.push(Binding { scope, name, value, line, visible_from, visible_to });
+        facts.bindings.push(Binding {
+            scope,
+            name,
+            value,
+            line,
+            visible_from,
+            visible_to,
+            branch: tether_model::Branch::ALWAYS,
+        });
     }
 }
 
@@ -119,6 +127,7 @@ fn lower_function_parameters(
             line: line_of(parameter),
             visible_from: parameter.start_byte() as u32,
             visible_to: function.end_byte() as u32,
+            branch: tether_model::Branch::ALWAYS,
         });
     }
 }
@@ -175,6 +184,7 @@ fn lower_for_pattern(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &
             line,
             visible_from,
             visible_to: node.end_byte() as u32,
+            branch: tether_model::Branch::ALWAYS,
         });
     }
 }
@@ -290,6 +300,7 @@ fn lower_closure_parameters(
                             line: line_of(parameter),
                             visible_from: parameter.start_byte() as u32,
                             visible_to,
+                            branch: tether_model::Branch::ALWAYS,
                         });
                     }
                     continue;
@@ -317,6 +328,7 @@ fn lower_closure_parameters(
             line: line_of(name_node),
             visible_from: name_node.start_byte() as u32,
             visible_to,
+            branch: tether_model::Branch::ALWAYS,
         });
     }
 }
@@ -426,6 +438,7 @@ fn lower_tuple_struct_pattern(
                 line: line_of(field),
                 visible_from,
                 visible_to,
+                branch: tether_model::Branch::ALWAYS,
             });
         }
     }

@@ -32,6 +32,8 @@ pub(crate) fn lower_import(
                     is_glob,
                     is_public,
                     line,
+                    visible_from: 0,
+                    branch: tether_model::Branch::ALWAYS,
                 });
             }
         }
@@ -54,6 +56,8 @@ pub(crate) fn lower_import(
                 is_glob: false,
                 is_public,
                 line,
+                visible_from: 0,
+                branch: tether_model::Branch::ALWAYS,
             });
         }
         _ => {}

@@ -187,6 +187,7 @@ fn typed_closure_parameters(
             line: line_of(*name),
             visible_from: name.start_byte() as u32,
             visible_to,
+            branch: tether_model::Branch::ALWAYS,
         });
     }
     facts.bindings.extend(bindings);
@@ -247,6 +248,7 @@ fn let_binding(
         line: line_of(*name),
         visible_from: children[semicolon].end_byte() as u32,
         visible_to,
+        branch: tether_model::Branch::ALWAYS,
     });
 }
 

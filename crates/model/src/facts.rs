@@ -196,6 +196,32 @@ pub struct Import {
     /// Rust `pub use` (a re-export). Python imports are always visible to importers.
     pub is_public: bool,
     pub line: u32,
+    /// Where the import takes effect in its scope: a Python import from its statement's end;
+    /// 0 for a Rust `use`, in force in its whole scope.
+    pub visible_from: u32,
+    /// The conditional branch a Python import sits in (`try: from a import f` / `except
+    /// ImportError: from b import f` are alternatives).
+    pub branch: Branch,
+}
+
+/// The bytes of the innermost conditional branch a binding or import sits in within its scope:
+/// a Python `if`/`elif`/`else` arm, a loop body or its `else`, a `try` body or handler, a
+/// `match` case. A use outside them may still see an earlier binding of the name.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Branch {
+    pub from: u32,
+    pub to: u32,
+}
+
+impl Branch {
+    /// Not in a branch: runs whenever its scope does (a `finally` or `with` body too).
+    pub const ALWAYS: Branch = Branch { from: 0, to: u32::MAX };
+
+    /// Whether what sits in the branch has run at every use at byte `at` it reaches: the
+    /// branch always runs, or `at` is inside it.
+    pub fn runs_before(self, at: u32) -> bool {
+        self == Branch::ALWAYS || (self.from <= at && at < self.to)
+    }
 }
 
 /// A class base (`class C(Base)`) or a Rust trait's supertrait (`trait A: B`).
@@ -235,6 +261,8 @@ pub struct Binding {
     /// arm. `0..u32::MAX` for bindings in force in their whole scope (fields, return types).
     pub visible_from: u32,
     pub visible_to: u32,
+    /// The innermost conditional branch the binding sits in within its scope.
+    pub branch: Branch,
 }
 
 impl Binding {
@@ -246,7 +274,15 @@ impl Binding {
 
     /// A binding in force in its whole scope.
     pub fn everywhere(scope: SymbolId, name: String, value: BindingValue, line: u32) -> Binding {
-        Binding { scope, name, value, line, visible_from: 0, visible_to: u32::MAX }
+        Binding {
+            scope,
+            name,
+            value,
+            line,
+            visible_from: 0,
+            visible_to: u32::MAX,
+            branch: Branch::ALWAYS,
+        }
     }
 
     /// A binding in force from a byte of its scope to the scope's end.
@@ -257,7 +293,15 @@ impl Binding {
         line: u32,
         visible_from: u32,
     ) -> Binding {
-        Binding { scope, name, value, line, visible_from, visible_to: u32::MAX }
+        Binding {
+            scope,
+            name,
+            value,
+            line,
+            visible_from,
+            visible_to: u32::MAX,
+            branch: Branch::ALWAYS,
+        }
     }
 }
 

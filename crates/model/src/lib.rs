@@ -19,8 +19,8 @@ mod symbol;
 pub use deadline::{Cancelled, Deadline, DeadlineTicker};
 pub use diagnostic::{Diagnostic, DiagnosticKind};
 pub use facts::{
-    AttributeParameter, Binding, BindingValue, CallArgument, CallSite, CalleeExpr, FileFacts,
-    FixtureRequest, ImplBlock, Import, ImportStyle, Parameter, Receiver, SupertypeRef,
+    AttributeParameter, Binding, BindingValue, Branch, CallArgument, CallSite, CalleeExpr,
+    FileFacts, FixtureRequest, ImplBlock, Import, ImportStyle, Parameter, Receiver, SupertypeRef,
 };
 pub use graph::{
     CallOutcome, Census, Edge, EdgeKind, FileRecord, FileStatus, Freshness, Graph, IndexMeta,

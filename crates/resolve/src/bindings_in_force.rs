@@ -47,12 +47,48 @@ pub(crate) fn bindings_in_force<'a>(
     Some((in_force, latest))
 }
 
+/// The bindings of a name in `scope` that may reach the current use, latest first: the latest
+/// in force, and earlier ones for as long as those after them sit in a branch the use is not
+/// in (`if c: h = a` / `else: h = b`, then `h()`). Bindings starting at one byte (the sides of
+/// `a if c else b`) come together. `None` as for [`bindings_in_force`].
+pub(crate) fn bindings_reaching<'a>(
+    scope: Sym,
+    bindings: &[&'a Binding],
+) -> Option<Vec<&'a Binding>> {
+    let (use_scope, at) = USE_POSITION.with(Cell::get)?;
+    if use_scope != scope {
+        return None;
+    }
+    let in_force: Vec<&'a Binding> = bindings
+        .iter()
+        .copied()
+        .filter(|binding| binding.visible_from < at && at <= binding.visible_to)
+        .collect();
+    let mut reaching = Vec::new();
+    let mut rest = in_force.as_slice();
+    while let Some(last) = rest.last() {
+        let group_start = rest.partition_point(|binding| binding.visible_from < last.visible_from);
+        let group = &rest[group_start..];
+        reaching.extend(group.iter().rev().copied());
+        if group.iter().any(|binding| binding.branch.runs_before(at)) {
+            break;
+        }
+        rest = &rest[..group_start];
+    }
+    (!reaching.is_empty()).then_some(reaching)
+}
+
 /// Whether the current use is in `scope` and every binding of the name there starts after
 /// it: a Rust name bound only further down (`let rt = rt();` calls the function `rt`) is not
 /// a local at the use, since Rust's scopes are lexical.
 pub(crate) fn all_start_after_use(scope: Sym, bindings: &[&Binding]) -> bool {
     let Some((use_scope, at)) = USE_POSITION.with(Cell::get) else { return false };
     use_scope == scope && bindings.iter().all(|binding| binding.visible_from >= at)
+}
+
+/// The byte of the current use when it is in `scope`.
+pub(crate) fn use_byte_in(scope: Sym) -> Option<u32> {
+    USE_POSITION.with(Cell::get).filter(|(use_scope, _)| *use_scope == scope).map(|(_, at)| at)
 }
 
 /// The scope of the use being resolved on this thread, when one is.

@@ -68,7 +68,9 @@ impl CallTargets {
     pub(crate) fn outcome(&self) -> CallOutcome {
         match self {
             CallTargets::Project(targets) => match targets.first().map(|(_, rule)| *rule) {
-                Some(ResolutionRule::DynamicDispatch) => CallOutcome::Dynamic,
+                Some(ResolutionRule::DynamicDispatch | ResolutionRule::ValueFlow) => {
+                    CallOutcome::Dynamic
+                }
                 Some(ResolutionRule::Ambiguous) => CallOutcome::Ambiguous,
                 Some(ResolutionRule::NameOnly) => CallOutcome::NameOnly,
                 _ => CallOutcome::Resolved,
@@ -645,10 +647,11 @@ impl Resolver<'_> {
                 CallTargets::Project(vec![(sym, resolved.rule)])
             }
             Denotation::Ambiguous(candidates) => {
-                let rule = if resolved.rule == ResolutionRule::DynamicDispatch {
-                    ResolutionRule::DynamicDispatch
-                } else {
-                    ResolutionRule::Ambiguous
+                // A fan-out of dispatch or of joined values keeps its rule: each target may be
+                // called. Otherwise none is picked.
+                let rule = match resolved.rule {
+                    ResolutionRule::DynamicDispatch | ResolutionRule::ValueFlow => resolved.rule,
+                    _ => ResolutionRule::Ambiguous,
                 };
                 let rule = if candidates.len() == 1 && rule == ResolutionRule::Ambiguous {
                     ResolutionRule::Ambiguous

@@ -334,29 +334,17 @@ impl Resolver<'_> {
     /// A name bound in a scope by an import (explicit first, then globs).
     pub(crate) fn imported_name(&self, scope: Sym, name: &str, depth: u32) -> Option<Resolved> {
         let imports = self.index.imports_by_scope.get(&scope)?;
-        // Several imports of one name in one scope are alternatives (`#[cfg(feature = "x")] use
-        // a::Mutex;` beside `#[cfg(not(…))] use b::Mutex;`, or Python's `try: from a import f`
-        // / `except ImportError: from b import f`): when they name different project symbols,
-        // the name is ambiguous between them, never the first one silently.
-        let mut named: Option<&Denotation> = None;
+        let reaching = self.imports_reaching(scope, imports, name, depth);
+        // Several imports of one name reaching a use are alternatives (`#[cfg(feature = "x")]
+        // use a::Mutex;` beside `#[cfg(not(…))] use b::Mutex;`, or Python's `try: from a
+        // import f` / `except ImportError: from b import f`): when they name different project
+        // symbols, the name is ambiguous between them, never the first one silently.
         let mut alternatives: Vec<Sym> = Vec::new();
-        for position in imports {
-            let import = self.index.imports[*position as usize];
-            if import.is_glob || import.alias.as_deref() != Some(name) {
-                continue;
-            }
-            let Some(resolved) = &self.import_results[*position as usize] else { continue };
-            match (&resolved.denotation, named) {
-                (_, None) => named = Some(&resolved.denotation),
-                (Denotation::Symbol(other), Some(Denotation::Symbol(first))) if other != first => {
-                    if alternatives.is_empty() {
-                        alternatives.push(*first);
-                    }
-                    if !alternatives.contains(other) {
-                        alternatives.push(*other);
-                    }
+        for denotation in &reaching {
+            if let Denotation::Symbol(sym) = denotation {
+                if !alternatives.contains(sym) {
+                    alternatives.push(*sym);
                 }
-                _ => {}
             }
         }
         if alternatives.len() > 1 {
@@ -365,30 +353,86 @@ impl Resolver<'_> {
                 rule: ResolutionRule::Ambiguous,
             });
         }
-        if let Some(denotation) = named {
-            return Some(Resolved { denotation: denotation.clone(), rule: ResolutionRule::Import });
+        // One project symbol among outside alternatives (`try: from py.path import f` over a
+        // vendored copy, `except ImportError: from py._path.local import f`) is the one whose
+        // change matters here.
+        let denotation = match alternatives.as_slice() {
+            [only] => Denotation::Symbol(*only),
+            _ => reaching.into_iter().next()?,
+        };
+        Some(Resolved { denotation, rule: ResolutionRule::Import })
+    }
+
+    /// What the imports of `scope` that may bind `name` at the current use denote: walking
+    /// back from the latest import taking effect before the use (a Python import runs where
+    /// it is written; a use from a nested scope runs after all of them; a Rust `use` is in
+    /// force everywhere) for as long as the later ones sit in a branch the use is not in.
+    /// Imports taking effect together come in source order, names before globs: the first
+    /// glob exporting `name` (only of a project module, which would otherwise claim every
+    /// unknown name) counts only where none of them names it.
+    fn imports_reaching(
+        &self,
+        scope: Sym,
+        imports: &[u32],
+        name: &str,
+        depth: u32,
+    ) -> Vec<Denotation> {
+        let at = crate::bindings_in_force::use_byte_in(scope).unwrap_or(u32::MAX - 1);
+        let relevant: Vec<(usize, &tether_model::Import)> = imports
+            .iter()
+            .map(|position| (*position as usize, self.index.imports[*position as usize]))
+            .filter(|(_, import)| import.is_glob || import.alias.as_deref() == Some(name))
+            .collect();
+        let mut before: Vec<(usize, &tether_model::Import)> =
+            relevant.iter().copied().filter(|(_, import)| import.visible_from < at).collect();
+        if before.is_empty() {
+            before = relevant;
         }
-        for position in imports {
-            let import = self.index.imports[*position as usize];
-            if !import.is_glob {
-                continue;
+        before.sort_by_key(|(position, import)| (import.visible_from, *position));
+        let mut reaching = Vec::new();
+        let mut rest = before.as_slice();
+        while let Some((_, last)) = rest.last() {
+            let group_start =
+                rest.partition_point(|(_, import)| import.visible_from < last.visible_from);
+            let group = &rest[group_start..];
+            let named: Vec<&(usize, &tether_model::Import)> =
+                group.iter().filter(|(_, import)| !import.is_glob).collect();
+            let mut ends_walk = false;
+            let mut named_here = false;
+            for (position, import) in named {
+                if let Some(result) = &self.import_results[*position] {
+                    reaching.push(result.denotation.clone());
+                    named_here = true;
+                    ends_walk |= import.branch.runs_before(at);
+                }
             }
-            let Some(base) = &self.import_results[*position as usize] else { continue };
-            let Denotation::Symbol(base_module) = base.denotation else { continue };
-            if !self.exports(base_module, name) {
-                continue;
+            if !named_here {
+                for (position, import) in group.iter().filter(|(_, import)| import.is_glob) {
+                    if let Some(member) = self.glob_member(*position, name, depth) {
+                        reaching.push(member);
+                        ends_walk |= import.branch.runs_before(at);
+                        break;
+                    }
+                }
             }
-            // Only globs of project modules are followed: a glob of an external module would
-            // claim every unknown name. Depth bounds cycles of globs.
-            let language = self.index.symbol(scope).language;
-            if let Ok(member) = self.member_at_depth(base, name, language, depth + 1) {
-                return Some(Resolved {
-                    denotation: member.denotation,
-                    rule: ResolutionRule::Import,
-                });
+            if ends_walk {
+                break;
             }
+            rest = &rest[..group_start];
         }
-        None
+        reaching
+    }
+
+    /// The member `name` of what the glob import at `position` imports, when that is a
+    /// project module exporting it. Depth bounds cycles of globs.
+    fn glob_member(&self, position: usize, name: &str, depth: u32) -> Option<Denotation> {
+        let base = self.import_results[position].as_ref()?;
+        let Denotation::Symbol(base_module) = base.denotation else { return None };
+        if !self.exports(base_module, name) {
+            return None;
+        }
+        let language = self.index.symbol(base_module).language;
+        self.member_at_depth(base, name, language, depth + 1).ok().map(|member| member.denotation)
     }
 }
 

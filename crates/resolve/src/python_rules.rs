@@ -122,6 +122,11 @@ impl Resolver<'_> {
         language: Language,
     ) -> Option<Resolved> {
         let bindings = self.index.bindings_named(scope, name)?;
+        if language == Language::Python {
+            if let Some(joined) = self.joined_branch_values(scope, bindings, language) {
+                return Some(joined);
+            }
+        }
         let typed = match crate::bindings_in_force::bindings_in_force(scope, bindings) {
             // The latest binding in force at the use; bindings starting together must agree.
             Some((earlier, nearest)) => {
@@ -163,6 +168,46 @@ impl Resolver<'_> {
             denotation: Denotation::UntypedLocal,
             rule: ResolutionRule::TypedReceiver,
         }))
+    }
+
+    /// The functions and classes a name may hold where it is used when bindings in different
+    /// branches reach it (`if c: h = a` / `else: h = b`, `h = a if c else b`): all of them.
+    /// `None` when one binding reaches the use, or when one of those reaching holds another
+    /// kind of value (an instance): the latest binding decides then.
+    fn joined_branch_values(
+        &self,
+        scope: Sym,
+        bindings: &[&tether_model::Binding],
+        language: Language,
+    ) -> Option<Resolved> {
+        let reaching = crate::bindings_in_force::bindings_reaching(scope, bindings)?;
+        if reaching.len() < 2 {
+            return None;
+        }
+        let mut targets: Vec<Sym> = Vec::new();
+        for binding in reaching {
+            match self.binding_denotation(scope, binding, language) {
+                Some(Denotation::Symbol(sym)) => {
+                    let kind = self.index.symbol(sym).kind;
+                    if !(kind.is_callable() || kind.is_type()) {
+                        return None;
+                    }
+                    if !targets.contains(&sym) {
+                        targets.push(sym);
+                    }
+                }
+                None | Some(Denotation::UntypedLocal) => {}
+                Some(_) => return None,
+            }
+        }
+        if targets.len() < 2 {
+            return None;
+        }
+        targets.sort_unstable();
+        Some(Resolved {
+            denotation: Denotation::Ambiguous(targets),
+            rule: ResolutionRule::ValueFlow,
+        })
     }
 
     /// The class whose method (or nested lambda of a method) `scope` is.

@@ -70,6 +70,7 @@ pub(crate) fn lower_struct_pattern(
             line: line_of(bound),
             visible_from,
             visible_to,
+            branch: tether_model::Branch::ALWAYS,
         });
     }
 }
