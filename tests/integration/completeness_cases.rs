@@ -278,7 +278,11 @@ impl Shape for Meters {
 }
 
 pub fn measure(distance: &Meters) -> u32 {
-    <Meters as Shape>::area(distance)  // hidden: idioms::{impl Shape for Meters}::area by unresolved_call_sites
+    <Meters as Shape>::area(distance)
+}
+
+pub fn measure_outside() -> u32 {
+    outside::shape().area()  // hidden: idioms::{impl Shape for Meters}::area by unresolved_call_sites
 }
 
 pub fn show(distance: Meters) -> String {
@@ -297,7 +301,7 @@ fn rust_calls_no_call_expression_spells_out_are_reported() {
         src/lib.rs:32 idioms::{impl Add for Meters}::add: lower_bound: implicit: idioms::{impl Add for Meters}::add (Add): +
         src/lib.rs:38 idioms::{impl Drop for Meters}::drop: lower_bound: implicit: idioms::{impl Drop for Meters}::drop (Drop): the end of the value's scope
         src/lib.rs:45 idioms::{impl Error for Failure}::source: lower_bound: outside: idioms::{impl Error for Failure}::source implements std::error::Error, outside the project, whose code may call it
-        src/lib.rs:61 idioms::{impl Shape for Meters}::area: lower_bound: 1 unresolved sites calling "area"
+        src/lib.rs:65 idioms::{impl Shape for Meters}::area: lower_bound: 1 unresolved sites calling "area"
     "#]]
     .assert_eq(&report);
 }

@@ -136,7 +136,9 @@ fn a_private_macro_named_like_a_std_macro_stays_in_its_file() {
         "#,
         expect![[r#"
             docs::man::render -> docs::man::writeln @2 macro 0.9
+            docs::man::writeln -> std::writeln @1 import 0.95
             docs::version::render -> <builtin>::writeln! @1 macro 0.9
+            unresolved docs::man::writeln src/man.rs:1 unwrap (no_project_symbol_named)
             unresolved docs::version::render src/version.rs:1 writeln!(out).unwrap (no_project_symbol_named)
         "#]],
     );

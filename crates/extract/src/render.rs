@@ -233,6 +233,9 @@ fn render_callee(callee: &CalleeExpr, separator: &str) -> String {
         }
         CalleeExpr::Macro(path) => format!("{}!", path.join("::")),
         CalleeExpr::Indexed(path) => format!("{}[…]", path.join(separator)),
+        CalleeExpr::TraitPath { self_type, trait_path, name } => {
+            format!("<{} as {}>::{name}", self_type.join("::"), trait_path.join("::"))
+        }
         CalleeExpr::Other => "<other>".to_string(),
     }
 }

@@ -147,6 +147,7 @@ impl Lowering for RustLowering {
         facts: &mut FileFacts,
     ) {
         if symbol.kind == SymbolKind::Macro {
+            crate::rust_macro_arguments::record_expansion_calls(tag.node, symbol.id, source, facts);
             crate::rust_test_macros::record_test_macro(tag.node, symbol, source, facts);
             return;
         }
@@ -470,10 +471,36 @@ pub(crate) fn callee_expression(function: Node<'_>, source: &str, depth: usize) 
     }
     match function.kind() {
         "identifier" | "scoped_identifier" | "generic_function" | "self" | "super" | "crate" => {
-            path_segments(function, source, 0).map(CalleeExpr::Path).unwrap_or(CalleeExpr::Other)
+            path_segments(function, source, 0)
+                .map(CalleeExpr::Path)
+                .or_else(|| trait_path_callee(function, source))
+                .unwrap_or(CalleeExpr::Other)
         }
         _ => CalleeExpr::Other,
     }
+}
+
+/// `<Type as Trait>::name` (also with generic arguments on either side, and as the function
+/// of a turbofish), or `<Type>::name` as the path `Type::name`.
+fn trait_path_callee(function: Node<'_>, source: &str) -> Option<CalleeExpr> {
+    let scoped = match function.kind() {
+        "generic_function" => field_child!(function, "function")?,
+        _ => function,
+    };
+    if scoped.kind() != "scoped_identifier" {
+        return None;
+    }
+    let name = text_of(field_child!(scoped, "name")?, source).to_string();
+    let bracketed = field_child!(scoped, "path").filter(|path| path.kind() == "bracketed_type")?;
+    let inner = bracketed.named_child(0)?;
+    if inner.kind() != "qualified_type" {
+        let mut path = type_path(inner, source)?;
+        path.push(name);
+        return Some(CalleeExpr::Path(path));
+    }
+    let self_type = type_path(field_child!(inner, "type")?, source)?;
+    let trait_path = type_path(field_child!(inner, "alias")?, source)?;
+    Some(CalleeExpr::TraitPath { self_type, trait_path, name })
 }
 
 /// The prelude type of a literal expression node (`"a".len()` calls a `str` method).

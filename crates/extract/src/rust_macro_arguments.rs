@@ -39,6 +39,26 @@ pub(crate) fn calls_in_macro_arguments(
     calls_in_tokens(&children, caller, source, facts, depth);
 }
 
+/// Records the calls the expansions of a `macro_rules!` make, as the macro's own calls: each
+/// rule's right side, scanned as a token tree. `$crate::f()` is `crate::f()`; a path with any
+/// other metavariable (`$crate::audit::$stage()`) names what each invocation passes, which
+/// this scan does not substitute, and is skipped.
+pub(crate) fn record_expansion_calls(
+    definition: Node<'_>,
+    macro_symbol: SymbolId,
+    source: &str,
+    facts: &mut FileFacts,
+) {
+    for rule in definition.named_children(&mut definition.walk()) {
+        if rule.kind() != "macro_rule" {
+            continue;
+        }
+        if let Some(expansion) = field_child!(rule, "right") {
+            calls_in_token_tree(expansion, macro_symbol, source, facts, 0);
+        }
+    }
+}
+
 /// Records the calls found in a macro invocation's token tree.
 pub(crate) fn calls_in_token_tree(
     token_tree: Node<'_>,
@@ -73,6 +93,17 @@ fn calls_in_tokens(
             index = typed_closure_parameters(children, index, caller, source, facts);
             continue;
         }
+        // An attribute (`#[derive(Debug)]`, `#![allow(x)]` in a macro's expansion) calls
+        // nothing.
+        if node.kind() == "#" {
+            let bang = usize::from(children.get(index + 1).is_some_and(|next| next.kind() == "!"));
+            if children.get(index + 1 + bang).is_some_and(|tree| {
+                tree.kind() == "token_tree" && text_of(*tree, source).starts_with('[')
+            }) {
+                index += 2 + bang;
+                continue;
+            }
+        }
         if node.kind() == "let" {
             let_binding(children, index, caller, source, facts);
         }
@@ -80,14 +111,19 @@ fn calls_in_tokens(
             index += 1;
             continue;
         }
-        let mut segments = vec![text_of(node, source).to_string()];
+        let mut segments = vec![segment_text(node, source)];
         let mut next = index + 1;
         while next + 1 < children.len()
             && children[next].kind() == "::"
             && is_path_segment(children[next + 1])
         {
-            segments.push(text_of(children[next + 1], source).to_string());
+            segments.push(segment_text(children[next + 1], source));
             next += 2;
+        }
+        // A metavariable standing for a name (`$stage()`, `$crate::audit::$stage()`).
+        if segments.iter().any(|segment| segment.starts_with('$')) {
+            index = next;
+            continue;
         }
         let follows = children.get(next).copied();
         let after = children.get(next + 1).copied();
@@ -253,7 +289,15 @@ fn let_binding(
 }
 
 fn is_path_segment(node: Node<'_>) -> bool {
-    matches!(node.kind(), "identifier" | "self" | "super" | "crate")
+    matches!(node.kind(), "identifier" | "self" | "super" | "crate" | "metavariable")
+}
+
+/// A path segment's text; `$crate` (in a macro's expansion) is the macro's crate.
+fn segment_text(node: Node<'_>, source: &str) -> String {
+    match text_of(node, source) {
+        "$crate" => "crate".to_string(),
+        text => text.to_string(),
+    }
 }
 
 fn is_parenthesized(node: Node<'_>, source: &str) -> bool {

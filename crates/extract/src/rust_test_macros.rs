@@ -19,7 +19,8 @@ use crate::outline::{line_of, span_of, text_of, ScopeStack};
 /// The binding that marks a `macro_rules!` whose expansion writes a `#[test]` function.
 pub(crate) const TEST_MACRO_BINDING: &str = "test_macro";
 
-/// Marks a macro that writes tests and records the calls its expansions make.
+/// Marks a macro that writes tests (the calls its expansions make are recorded for every
+/// macro, see `rust_macro_arguments::record_expansion_calls`).
 pub(crate) fn record_test_macro(
     definition: Node<'_>,
     symbol: &Symbol,
@@ -47,9 +48,6 @@ pub(crate) fn record_test_macro(
         BindingValue::Unknown,
         line_of(definition),
     ));
-    for expansion in expansions {
-        crate::rust_macro_arguments::calls_in_token_tree(expansion, symbol.id, source, facts, 0);
-    }
 }
 
 /// For a call of a test-writing macro in item position, the test it writes.

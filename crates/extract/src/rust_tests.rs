@@ -448,7 +448,7 @@ impl Widget {
             call my_crate::m::Widget::run -> x.collect @18
             call my_crate::m::Widget::run -> values[…].m @19
             call my_crate::m::Widget::run -> x.m @20
-            call my_crate::m::Widget::run -> <other> @21
+            call my_crate::m::Widget::run -> <T as Trait>::f @21
             call my_crate::m::Widget::run -> <other> @22
             call my_crate::m::Widget::run -> f @22
             call my_crate::m::Widget::run -> name! @23

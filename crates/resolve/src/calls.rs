@@ -152,6 +152,9 @@ impl Resolver<'_> {
                 })
             }
             (_, CalleeExpr::Indexed(path)) => self.indexed_collection(caller, path, language),
+            (_, CalleeExpr::TraitPath { self_type, trait_path, name }) => {
+                self.trait_path_callee(caller, self_type, trait_path, name)
+            }
             (Language::Python, CalleeExpr::Macro(_)) | (_, CalleeExpr::Other) => {
                 Err(UnresolvedReason::ComplexCallee)
             }
@@ -774,7 +777,7 @@ pub(crate) fn name_from_text(text: &str) -> String {
 pub(crate) fn callee_name(callee: &CalleeExpr) -> Option<&str> {
     match callee {
         CalleeExpr::Path(path) | CalleeExpr::Macro(path) => path.last().map(String::as_str),
-        CalleeExpr::Method { name, .. } => Some(name.as_str()),
+        CalleeExpr::Method { name, .. } | CalleeExpr::TraitPath { name, .. } => Some(name.as_str()),
         CalleeExpr::Indexed(path) => path.last().map(String::as_str),
         CalleeExpr::Other => None,
     }

@@ -35,6 +35,7 @@ mod deref_arguments;
 mod deref_calls;
 mod generic_arguments;
 mod macro_defined_types;
+mod macro_expansions;
 mod project_index;
 mod project_iterators;
 mod property_reads;
@@ -48,6 +49,7 @@ mod rust_module_files;
 mod rust_namespaces;
 mod rust_rules;
 mod structure;
+mod trait_path_calls;
 mod turbofish;
 mod value_flow;
 mod value_types;
@@ -117,6 +119,8 @@ pub fn resolve<F: Borrow<FileFacts> + Sync>(files: &[F]) -> Resolution {
     let mut resolution = resolution;
     let flowed = resolver.value_flow_edges(&resolution.argument_flows, &resolution.parameter_calls);
     resolution.edges.extend(flowed);
+    let expanded = resolver.macro_expansion_edges(&resolution.edges);
+    resolution.edges.extend(expanded);
     finish(resolution, structural)
 }
 
@@ -193,6 +197,8 @@ pub fn resolve_cached(files: &[VersionedFacts<'_>], cache: &mut ResolutionCache)
     cache.per_file = next_cache;
     let flowed = resolver.value_flow_edges(&merged.argument_flows, &merged.parameter_calls);
     merged.edges.extend(flowed);
+    let expanded = resolver.macro_expansion_edges(&merged.edges);
+    merged.edges.extend(expanded);
     finish(merged, structural)
 }
 
@@ -389,13 +395,16 @@ fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls
         let (targets, dereferenced) = crate::deref_calls::noting_dereferences(|| {
             resolver.resolve_call(caller, call, language)
         });
+        let arguments = arguments_of_call.get(&(call.caller, call.byte));
+        let targets = match arguments {
+            Some(arguments) => resolver.with_first_argument_impl(caller, arguments, targets),
+            None => targets,
+        };
         if language == Language::Rust && !dereferenced.is_empty() {
             result.edges.extend(crate::deref_calls::deref_edges(resolver, call, &dereferenced));
         }
         *result.outcomes.entry(targets.outcome()).or_default() += 1;
-        if let (CallTargets::Project(bound), Some(arguments)) =
-            (&targets, arguments_of_call.get(&(call.caller, call.byte)))
-        {
+        if let (CallTargets::Project(bound), Some(arguments)) = (&targets, arguments) {
             result.argument_flows.extend(resolver.argument_flows(caller, arguments, bound));
         }
         // A call of a parameter binds to nothing by itself: value flow may bind it.
