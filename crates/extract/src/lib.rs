@@ -41,6 +41,7 @@ mod rust_item_macros;
 mod rust_macro_arguments;
 mod rust_pin_projections;
 mod rust_receivers;
+mod rust_returned_functions;
 mod rust_salsa_structs;
 mod rust_test_macros;
 mod rust_value_references;

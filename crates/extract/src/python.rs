@@ -444,7 +444,30 @@ pub(crate) fn callee_expression(node: Node<'_>, source: &str) -> CalleeExpr {
             };
         }
     }
+    // `make_prefixer(">")(line)`: what the inner call returns, a few calls deep.
+    if node.kind() == "call" && returned_call_depth(node) <= MAX_RETURNED_CALLS {
+        if let Some(function) = field_child!(node, "function") {
+            return CalleeExpr::Returned(Box::new(callee_expression(function, source)));
+        }
+    }
     CalleeExpr::Other
+}
+
+/// How many calls of calls' results a callee is followed through (`f()()()`).
+const MAX_RETURNED_CALLS: usize = 4;
+
+/// How many calls are nested as the function of each other from `node` down.
+fn returned_call_depth(node: Node<'_>) -> usize {
+    let mut depth = 0;
+    let mut current = Some(node);
+    while let Some(call) = current.filter(|call| call.kind() == "call") {
+        depth += 1;
+        if depth > MAX_RETURNED_CALLS {
+            break;
+        }
+        current = field_child!(call, "function");
+    }
+    depth
 }
 
 /// An expression whose value a method is called on or a name is bound to: a chain of names,

@@ -168,12 +168,18 @@ impl Lowering for RustLowering {
                     }
                     false => value,
                 };
+                let returns_callable = matches!(value, tether_model::BindingValue::Callable { .. });
                 facts.bindings.push(Binding::everywhere(
                     symbol.id,
                     RETURN_BINDING.to_string(),
                     value,
                     line_of(tag.node),
                 ));
+                if returns_callable {
+                    crate::rust_returned_functions::record_returned_functions(
+                        tag.node, symbol.id, source, facts,
+                    );
+                }
             }
             return;
         }
@@ -470,6 +476,13 @@ pub(crate) fn callee_expression(function: Node<'_>, source: &str, depth: usize) 
         };
     }
     match function.kind() {
+        // `pick(flag)(msg)`: what the inner call returns.
+        "call_expression" => match field_child!(function, "function") {
+            Some(inner) => {
+                CalleeExpr::Returned(Box::new(callee_expression(inner, source, depth + 1)))
+            }
+            None => CalleeExpr::Other,
+        },
         "identifier" | "scoped_identifier" | "generic_function" | "self" | "super" | "crate" => {
             path_segments(function, source, 0)
                 .map(CalleeExpr::Path)

@@ -449,7 +449,7 @@ impl Widget {
             call my_crate::m::Widget::run -> values[…].m @19
             call my_crate::m::Widget::run -> x.m @20
             call my_crate::m::Widget::run -> <T as Trait>::f @21
-            call my_crate::m::Widget::run -> <other> @22
+            call my_crate::m::Widget::run -> f() @22
             call my_crate::m::Widget::run -> f @22
             call my_crate::m::Widget::run -> name! @23
             call my_crate::m::Widget::run -> a::name! @24
@@ -563,6 +563,38 @@ fn checks() {
             call my_crate::m::checks -> inner! @5
             call my_crate::m::checks -> deep @5
             call my_crate::m::checks -> matches! @6
+        "#]],
+    );
+}
+
+#[test]
+fn a_function_returning_a_fn_pointer_names_its_tails() {
+    check(
+        r#"
+pub fn pick(verbose: bool) -> fn(&str) -> u32 {
+    if verbose { log_full } else { log_short }
+}
+pub fn make() -> impl Fn(u32) -> u32 {
+    if true { return double; }
+    match 1 { 0 => triple, _ => m::quad }
+}
+pub fn plain() -> u32 { other }
+"#,
+        expect![[r#"
+            module my_crate::m 1-10
+              function my_crate::m::pick 2-4
+              function my_crate::m::make 5-8
+              function my_crate::m::plain 9-9
+            value my_crate::m::make -> double @6
+            binding my_crate::m::pick return: callable(str) @2
+            binding my_crate::m::pick return: value log_full @3
+            binding my_crate::m::pick return: value log_short @3
+            binding my_crate::m::pick verbose: bool @2
+            binding my_crate::m::make return: callable(u32) @5
+            binding my_crate::m::make return: value triple @7
+            binding my_crate::m::make return: value m.quad @7
+            binding my_crate::m::make return: value double @6
+            binding my_crate::m::plain return: u32 @9
         "#]],
     );
 }

@@ -125,6 +125,8 @@ pub enum CalleeExpr {
     Macro(Vec<String>),
     /// A call through a subscript of a name: `handlers[key]()`, `table.ops[0]()`.
     Indexed(Vec<String>),
+    /// Calling what a call returns: `make_prefixer(">")(line)`, `pick(flag)(msg)`.
+    Returned(Box<CalleeExpr>),
     /// A Rust qualified path: `<Type as Trait>::name(…)`, the impl of `Trait` for `Type`.
     TraitPath { self_type: Vec<String>, trait_path: Vec<String>, name: String },
     /// Anything else: `f()()`, `(lambda: 1)()`. Kept so the site is not lost.

@@ -375,12 +375,11 @@ impl Resolver<'_> {
         let typed = bindings
             .iter()
             .find_map(|binding| self.binding_denotation(function, binding, language))?;
-        // A Python function returning functions (`return inner`, `return self.render`, one
-        // of two by a flag): what calling its result calls, all of them.
-        if language == Language::Python {
-            if let Some(returned) = self.returned_functions(function, bindings) {
-                return Some(returned);
-            }
+        // A function returning functions (`return inner`, `return self.render`, one of two
+        // by a flag; a Rust `-> fn(…)` whose tails name functions): what calling its result
+        // calls, all of them.
+        if let Some(returned) = self.returned_functions(function, bindings, language) {
+            return Some(returned);
         }
         match typed {
             // A project type, a std wrapper of one, or a dependency's or the language's type
@@ -394,16 +393,21 @@ impl Resolver<'_> {
         }
     }
 
-    /// The functions, methods or classes a Python function's `return`s name, when every
-    /// visible return names one: the one, or all of them (ambiguous).
+    /// The functions, methods or classes a function's `return`s name, when every visible
+    /// return names one: the one, or all of them (ambiguous).
     fn returned_functions(
         &self,
         function: Sym,
         bindings: &[&tether_model::Binding],
+        language: Language,
     ) -> Option<Denotation> {
         let mut returned: Vec<Sym> = Vec::new();
         for binding in bindings {
-            match self.binding_denotation(function, binding, Language::Python) {
+            // A declared callable type (`-> fn(&str) -> u32`) says nothing of which one.
+            if matches!(binding.value, tether_model::BindingValue::Callable { .. }) {
+                continue;
+            }
+            match self.binding_denotation(function, binding, language) {
                 Some(Denotation::Symbol(sym)) => {
                     let kind = self.index.symbol(sym).kind;
                     if !(kind.is_callable() || kind.is_type()) {

@@ -155,6 +155,21 @@ impl Resolver<'_> {
             (_, CalleeExpr::TraitPath { self_type, trait_path, name }) => {
                 self.trait_path_callee(caller, self_type, trait_path, name)
             }
+            // `make_prefixer(">")(line)`: what the inner call returns is called.
+            (_, CalleeExpr::Returned(inner)) => {
+                let returned = self
+                    .call_result_type(caller, inner, language)
+                    .ok_or(UnresolvedReason::ValueCall)?;
+                let rule = match returned {
+                    Denotation::Ambiguous(_) => ResolutionRule::ValueFlow,
+                    // An outside value (`next(it)`'s result): what it calls is not visible.
+                    Denotation::External(_) | Denotation::Builtin(_) => {
+                        return Err(UnresolvedReason::ValueCall)
+                    }
+                    _ => ResolutionRule::TypedReceiver,
+                };
+                found(returned, rule)
+            }
             (Language::Python, CalleeExpr::Macro(_)) | (_, CalleeExpr::Other) => {
                 Err(UnresolvedReason::ComplexCallee)
             }
@@ -779,7 +794,7 @@ pub(crate) fn callee_name(callee: &CalleeExpr) -> Option<&str> {
         CalleeExpr::Path(path) | CalleeExpr::Macro(path) => path.last().map(String::as_str),
         CalleeExpr::Method { name, .. } | CalleeExpr::TraitPath { name, .. } => Some(name.as_str()),
         CalleeExpr::Indexed(path) => path.last().map(String::as_str),
-        CalleeExpr::Other => None,
+        CalleeExpr::Returned(_) | CalleeExpr::Other => None,
     }
 }
 
