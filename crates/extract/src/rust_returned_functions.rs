@@ -64,11 +64,12 @@ fn tail_paths(node: Node<'_>, source: &str, depth: usize, paths: &mut Vec<(Vec<S
                 .last();
             match last {
                 // A block-like tail (`if … { a } else { b }`) is a statement without `;`.
-                Some(last) if last.kind() == "expression_statement" => {
-                    if !crate::outline::text_of(last, source).ends_with(';') {
-                        if let Some(inner) = last.named_child(0) {
-                            tail_paths(inner, source, depth + 1, paths);
-                        }
+                Some(last)
+                    if last.kind() == "expression_statement"
+                        && !crate::outline::text_of(last, source).ends_with(';') =>
+                {
+                    if let Some(inner) = last.named_child(0) {
+                        tail_paths(inner, source, depth + 1, paths);
                     }
                 }
                 Some(last) if !last.kind().ends_with("_statement") => {
