@@ -234,6 +234,9 @@ fn render_callee(callee: &CalleeExpr, separator: &str) -> String {
         CalleeExpr::Macro(path) => format!("{}!", path.join("::")),
         CalleeExpr::Indexed(path) => format!("{}[…]", path.join(separator)),
         CalleeExpr::Returned(inner) => format!("{}()", render_callee(inner, separator)),
+        CalleeExpr::FieldValue { receiver, field } => {
+            format!("({}.{field})", render_receiver(receiver, separator))
+        }
         CalleeExpr::TraitPath { self_type, trait_path, name } => {
             format!("<{} as {}>::{name}", self_type.join("::"), trait_path.join("::"))
         }

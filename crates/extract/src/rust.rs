@@ -476,6 +476,26 @@ pub(crate) fn callee_expression(function: Node<'_>, source: &str, depth: usize) 
         };
     }
     match function.kind() {
+        // `(self.run)(x)`: the value a field holds.
+        "parenthesized_expression" => match function.named_child(0) {
+            Some(field) if field.kind() == "field_expression" => {
+                match (field_child!(field, "value"), field_child!(field, "field")) {
+                    (Some(value), Some(name)) => CalleeExpr::FieldValue {
+                        receiver: receiver_of(value, source, depth),
+                        field: text_of(name, source).to_string(),
+                    },
+                    _ => CalleeExpr::Other,
+                }
+            }
+            _ => CalleeExpr::Other,
+        },
+        // `OPS[i](x)`: an element of a table of functions.
+        "index_expression" => {
+            match function.named_child(0).and_then(|table| path_segments(table, source, 0)) {
+                Some(table) => CalleeExpr::Indexed(table),
+                None => CalleeExpr::Other,
+            }
+        }
         // `pick(flag)(msg)`: what the inner call returns.
         "call_expression" => match field_child!(function, "function") {
             Some(inner) => {

@@ -215,10 +215,34 @@ fn named_item_type<'source>(
 
 /// `static ONCE: OnceCell<u32> = …;`, `const ALL: &[Kind] = …;`: a value of the written
 /// type, named in the module, impl, trait or function around it.
+/// A table of functions (`const OPS: [fn(u32) -> u32; 2] = [add, sub];`) is the functions it
+/// holds, which `OPS[i](x)` may call.
 fn lower_const_or_static(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
     let line = line_of(node);
     let Some((name, value)) = named_item_type(node, source) else { return };
+    let value = function_table(node, &value, source).unwrap_or(value);
     facts.bindings.push(Binding::everywhere(scopes.innermost().id, name.to_string(), value, line));
+}
+
+/// The paths an array of a callable element type holds, when every element is one.
+fn function_table(node: Node<'_>, written: &BindingValue, source: &str) -> Option<BindingValue> {
+    let BindingValue::Type { arguments, .. } = written else { return None };
+    if !matches!(arguments.as_slice(), [BindingValue::Callable { .. }]) {
+        return None;
+    }
+    let mut array = field_child!(node, "value")?;
+    if array.kind() == "reference_expression" {
+        array = field_child!(array, "value")?;
+    }
+    if array.kind() != "array_expression" {
+        return None;
+    }
+    let elements: Option<Vec<Vec<String>>> = array
+        .named_children(&mut array.walk())
+        .filter(|element| !element.kind().ends_with("comment"))
+        .map(|element| crate::rust::path_segments(element, source, 0))
+        .collect();
+    elements.filter(|elements| !elements.is_empty()).map(BindingValue::Collection)
 }
 
 /// Read from a struct's or enum's own definition (no query capture needed): `struct S(A, B);`

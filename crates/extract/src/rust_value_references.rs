@@ -5,10 +5,10 @@
 //! the resolver turns the paths that denote project functions into REFERENCES edges. Most
 //! argument names are locals, which the resolver sees bound and drops.
 
-use tether_model::{CallSite, CalleeExpr, FileFacts};
+use tether_model::{CallSite, CalleeExpr, FieldOwner, FieldStore, FileFacts};
 use tree_sitter::Node;
 
-use crate::outline::{line_of, ScopeStack};
+use crate::outline::{line_of, text_of, ScopeStack};
 use crate::rust::path_segments;
 
 /// How far into nested arrays, tuples and references (`&[(a, b)]`) paths are looked for.
@@ -31,11 +31,66 @@ pub(crate) fn lower_value_positions(
         "return_expression" => node.named_child(0).into_iter().collect(),
         _ => Vec::new(),
     };
+    record_field_store(node, scope, source, facts);
     let call_line =
         (node.kind() == "arguments").then(|| node.parent().map(|call| line_of(call))).flatten();
     for value in values {
         record_values(value, scope, source, facts, 0, call_line);
     }
+}
+
+/// A path stored into a field: `Command { run: cmd_echo }` (a struct literal's field) or
+/// `c.run = cmd_help` (an assignment to a field).
+fn record_field_store(
+    node: Node<'_>,
+    scope: tether_model::SymbolId,
+    source: &str,
+    facts: &mut FileFacts,
+) {
+    let (owner, field, value) = match node.kind() {
+        "field_initializer" => {
+            let Some(literal) = node
+                .parent()
+                .and_then(|list| list.parent())
+                .filter(|literal| literal.kind() == "struct_expression")
+            else {
+                return;
+            };
+            let Some(type_path) =
+                field_child!(literal, "name").and_then(|name| path_segments(name, source, 0))
+            else {
+                return;
+            };
+            (
+                FieldOwner::Literal(type_path),
+                field_child!(node, "field"),
+                field_child!(node, "value"),
+            )
+        }
+        "assignment_expression" => {
+            let Some(left) =
+                field_child!(node, "left").filter(|left| left.kind() == "field_expression")
+            else {
+                return;
+            };
+            let Some(receiver) = field_child!(left, "value") else { return };
+            (
+                FieldOwner::Value(crate::rust_receivers::receiver_of(receiver, source, 0)),
+                field_child!(left, "field"),
+                field_child!(node, "right"),
+            )
+        }
+        _ => return,
+    };
+    let (Some(field), Some(value)) = (field, value) else { return };
+    let Some(path) = path_segments(value, source, 0) else { return };
+    facts.field_stores.push(FieldStore {
+        scope,
+        byte: value.start_byte() as u32,
+        owner,
+        field: text_of(field, source).to_string(),
+        value: path,
+    });
 }
 
 /// `call_line`: for a call's arguments, the call's line, so an escape into an outside call

@@ -37,6 +37,8 @@ pub struct FileFacts {
     pub parameters: Vec<Parameter>,
     /// Attributes a method sets to one of its parameters (`self.callback = callback`).
     pub attribute_parameters: Vec<AttributeParameter>,
+    /// Functions stored into fields: `Command { run: cmd_echo }`, `c.run = cmd_help`.
+    pub field_stores: Vec<FieldStore>,
     pub imports: Vec<Import>,
     pub supertypes: Vec<SupertypeRef>,
     pub impls: Vec<ImplBlock>,
@@ -112,6 +114,29 @@ pub struct AttributeParameter {
     pub parameter: String,
 }
 
+/// A function (or other named value) stored into a field of a struct: by a struct literal
+/// (`Command { name: "echo", run: cmd_echo }`) or an assignment (`c.run = cmd_help`). Calling
+/// the field (`(self.run)(x)`) may call what any such store put there.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct FieldStore {
+    /// The scope of the store, and where it is (which bindings are in force).
+    pub scope: SymbolId,
+    pub byte: u32,
+    pub owner: FieldOwner,
+    pub field: String,
+    /// What is stored: a path naming a value.
+    pub value: Vec<String>,
+}
+
+/// Whose field a [`FieldStore`] writes.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum FieldOwner {
+    /// The type a struct literal builds: `Command { … }`.
+    Literal(Vec<String>),
+    /// The value an assignment writes into: `c` in `c.run = f`.
+    Value(Receiver),
+}
+
 /// The structure of what is called.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum CalleeExpr {
@@ -127,6 +152,8 @@ pub enum CalleeExpr {
     Indexed(Vec<String>),
     /// Calling what a call returns: `make_prefixer(">")(line)`, `pick(flag)(msg)`.
     Returned(Box<CalleeExpr>),
+    /// Calling the value a field holds: Rust `(self.run)(x)`.
+    FieldValue { receiver: Receiver, field: String },
     /// A Rust qualified path: `<Type as Trait>::name(…)`, the impl of `Trait` for `Type`.
     TraitPath { self_type: Vec<String>, trait_path: Vec<String>, name: String },
     /// Anything else: `f()()`, `(lambda: 1)()`. Kept so the site is not lost.

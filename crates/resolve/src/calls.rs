@@ -155,6 +155,8 @@ impl Resolver<'_> {
             (_, CalleeExpr::TraitPath { self_type, trait_path, name }) => {
                 self.trait_path_callee(caller, self_type, trait_path, name)
             }
+            // `(self.run)(x)`: what a field holds; value flow binds it to what is stored there.
+            (_, CalleeExpr::FieldValue { .. }) => Err(UnresolvedReason::ValueCall),
             // `make_prefixer(">")(line)`: what the inner call returns is called.
             (_, CalleeExpr::Returned(inner)) => {
                 let returned = self
@@ -794,7 +796,7 @@ pub(crate) fn callee_name(callee: &CalleeExpr) -> Option<&str> {
         CalleeExpr::Path(path) | CalleeExpr::Macro(path) => path.last().map(String::as_str),
         CalleeExpr::Method { name, .. } | CalleeExpr::TraitPath { name, .. } => Some(name.as_str()),
         CalleeExpr::Indexed(path) => path.last().map(String::as_str),
-        CalleeExpr::Returned(_) | CalleeExpr::Other => None,
+        CalleeExpr::Returned(_) | CalleeExpr::FieldValue { .. } | CalleeExpr::Other => None,
     }
 }
 

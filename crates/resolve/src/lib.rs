@@ -434,6 +434,9 @@ fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls
         }
         record_targets(resolver, &mut result, call, targets, language);
     }
+    // After the calls: typing a store's receiver first would fill the per-thread caches
+    // without noting the dereferences a call through it makes (`deref_calls`).
+    result.argument_flows.extend(resolver.field_store_flows(file));
     result
 }
 

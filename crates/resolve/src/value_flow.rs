@@ -26,31 +26,38 @@ use crate::resolver::Resolver;
 /// Fixpoint rounds for values forwarded from parameter to parameter.
 const MAX_FORWARDING_ROUNDS: usize = 8;
 
-/// What an argument passes: a project function or class, or the caller's own parameter.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub(crate) enum FlowValue {
-    Target(SymbolId),
-    Parameter(SymbolId, u32),
+/// Where a value may be held and called from: a function's parameter (by position, `self`
+/// counted), or a field of a project type (`(self.run)(x)`).
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub(crate) enum Slot {
+    Parameter { function: SymbolId, position: u32 },
+    Field { owner: SymbolId, name: String },
 }
 
-/// One argument of a resolved call: the callee's parameter it lands in, and its value.
+/// What flows into a slot: a project function or class, or what another slot holds (the
+/// caller's own parameter passed on).
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub(crate) enum FlowValue {
+    Target(SymbolId),
+    Forwarded(Slot),
+}
+
+/// A value flowing into a slot: an argument of a resolved call landing in the callee's
+/// parameter, or a function stored into a field.
 #[derive(Clone, PartialEq, Debug)]
 pub(crate) struct ArgumentFlow {
-    pub callee: SymbolId,
-    /// The callee's parameter position (`self` counted).
-    pub parameter: u32,
+    pub slot: Slot,
     pub value: FlowValue,
 }
 
-/// A call of a function's parameter: its own (`callback()`), or one a method stored in an
-/// attribute (`self.on_click()` with `self.on_click = on_click` in `__init__`).
+/// A call of what a slot holds: a function's own parameter (`callback()`), an attribute a
+/// method stored one in (`self.on_click()` with `self.on_click = on_click` in `__init__`),
+/// or a field (`(self.run)(x)`).
 #[derive(Clone, PartialEq, Debug)]
 pub(crate) struct ParameterCall {
     /// Where the call is (the edge's source).
     pub caller: SymbolId,
-    /// Whose parameter is called.
-    pub function: SymbolId,
-    pub parameter: u32,
+    pub slot: Slot,
     pub line: u32,
 }
 
@@ -84,11 +91,13 @@ impl Resolver<'_> {
     /// (`callback()`), or an attribute a method set to one of its parameters
     /// (`self.on_click()`, `button.on_click()`), through the receiver's class and its bases.
     pub(crate) fn parameter_calls(&self, caller: Sym, call: &CallSite) -> Vec<ParameterCall> {
+        if let tether_model::CalleeExpr::FieldValue { receiver, field } = &call.callee {
+            return self.field_call(caller, call, receiver, field).into_iter().collect();
+        }
         let tether_model::CalleeExpr::Path(path) = &call.callee else { return Vec::new() };
-        let parameter_call = |function: Sym, parameter| ParameterCall {
+        let parameter_call = |function: Sym, position| ParameterCall {
             caller: call.caller,
-            function: self.index.symbol(function).id,
-            parameter,
+            slot: Slot::Parameter { function: self.index.symbol(function).id, position },
             line: call.line,
         };
         match path.as_slice() {
@@ -133,6 +142,69 @@ impl Resolver<'_> {
         }
     }
 
+    /// A call of what a field of the receiver's project type holds (`(self.run)(x)`).
+    fn field_call(
+        &self,
+        caller: Sym,
+        call: &CallSite,
+        receiver: &tether_model::Receiver,
+        field: &str,
+    ) -> Option<ParameterCall> {
+        let language = self.index.symbol(caller).language;
+        let value = crate::bindings_in_force::with_use_position(caller, call.byte, || {
+            self.receiver_value(caller, receiver, language)
+        })?;
+        let Denotation::Instance { type_sym, is_dyn: false, .. } = value.denotation else {
+            return None;
+        };
+        let owner = self.index.symbol(type_sym).id;
+        Some(ParameterCall {
+            caller: call.caller,
+            slot: Slot::Field { owner, name: field.to_string() },
+            line: call.line,
+        })
+    }
+
+    /// What a file stores into fields of project types: each store's type and the project
+    /// function (or class) stored.
+    pub(crate) fn field_store_flows(&self, file: &tether_model::FileFacts) -> Vec<ArgumentFlow> {
+        let mut flows = Vec::new();
+        for store in &file.field_stores {
+            let Some(scope) = self.index.sym_of(store.scope) else { continue };
+            let language = self.index.symbol(scope).language;
+            let owner = crate::bindings_in_force::with_use_position(scope, store.byte, || {
+                match &store.owner {
+                    tether_model::FieldOwner::Literal(path) => self.literal_type(scope, path),
+                    tether_model::FieldOwner::Value(receiver) => {
+                        match self.receiver_value(scope, receiver, language)?.denotation {
+                            Denotation::Instance { type_sym, is_dyn: false, .. } => Some(type_sym),
+                            _ => None,
+                        }
+                    }
+                }
+            });
+            let Some(owner) = owner else { continue };
+            let Some(target) = self.named_value(scope, &store.value, store.byte) else { continue };
+            flows.push(ArgumentFlow {
+                slot: Slot::Field { owner: self.index.symbol(owner).id, name: store.field.clone() },
+                value: FlowValue::Target(target),
+            });
+        }
+        flows
+    }
+
+    /// The project type a struct literal (`Command { … }`, `Self { … }`) builds.
+    fn literal_type(&self, scope: Sym, path: &[String]) -> Option<Sym> {
+        let resolved = match path {
+            [only] if only == "Self" => self.rust_self_type(scope),
+            _ => self.rust_called_path(scope, path, BindingUse::Forbidden).ok(),
+        }?;
+        match resolved.denotation {
+            Denotation::Symbol(sym) if self.index.symbol(sym).kind.is_type() => Some(sym),
+            _ => None,
+        }
+    }
+
     /// Where each argument of a call bound to `targets` lands, and what it passes.
     pub(crate) fn argument_flows(
         &self,
@@ -168,8 +240,9 @@ impl Resolver<'_> {
                 };
                 let Some(parameter) = parameter else { continue };
                 if let Some(value) = self.argument_value(caller, argument) {
-                    let callee = self.index.symbol(*target).id;
-                    flows.push(ArgumentFlow { callee, parameter: parameter.position, value });
+                    let function = self.index.symbol(*target).id;
+                    let slot = Slot::Parameter { function, position: parameter.position };
+                    flows.push(ArgumentFlow { slot, value });
                 }
             }
         }
@@ -181,7 +254,8 @@ impl Resolver<'_> {
     fn argument_value(&self, caller: Sym, argument: &CallArgument) -> Option<FlowValue> {
         if let [name] = argument.path.as_slice() {
             if let Some((function, position)) = self.closed_over_parameter(caller, name) {
-                return Some(FlowValue::Parameter(self.index.symbol(function).id, position));
+                let function = self.index.symbol(function).id;
+                return Some(FlowValue::Forwarded(Slot::Parameter { function, position }));
             }
         }
         self.named_value(caller, &argument.path, argument.byte).map(FlowValue::Target)
@@ -211,15 +285,15 @@ impl Resolver<'_> {
         if calls.is_empty() {
             return Vec::new();
         }
-        let mut values: HashMap<(SymbolId, u32), BTreeSet<FlowValue>> = HashMap::default();
+        let mut values: HashMap<Slot, BTreeSet<FlowValue>> = HashMap::default();
         for flow in flows {
-            values.entry((flow.callee, flow.parameter)).or_default().insert(flow.value);
+            values.entry(flow.slot.clone()).or_default().insert(flow.value.clone());
         }
         self.add_default_values(&mut values, calls);
         let targets = forwarded_targets(&values);
         let mut edges = Vec::new();
         for call in calls {
-            for target in targets.get(&(call.function, call.parameter)).into_iter().flatten() {
+            for target in targets.get(&call.slot).into_iter().flatten() {
                 let target = self.constructor_or_function(*target);
                 edges.push(Edge {
                     kind: EdgeKind::Calls,
@@ -237,17 +311,18 @@ impl Resolver<'_> {
     /// The defaults of the called parameters that name a function or class.
     fn add_default_values(
         &self,
-        values: &mut HashMap<(SymbolId, u32), BTreeSet<FlowValue>>,
+        values: &mut HashMap<Slot, BTreeSet<FlowValue>>,
         calls: &[ParameterCall],
     ) {
         for call in calls {
-            let Some(function) = self.index.sym_of(call.function) else { continue };
+            let Slot::Parameter { function: function_id, position } = &call.slot else { continue };
+            let Some(function) = self.index.sym_of(*function_id) else { continue };
             let Some(parameters) = self.index.parameters_by_function.get(&function) else {
                 continue;
             };
             let Some((path, byte)) = parameters
                 .iter()
-                .find(|parameter| parameter.position == call.parameter)
+                .find(|parameter| parameter.position == *position)
                 .and_then(|parameter| parameter.default.as_ref())
             else {
                 continue;
@@ -255,10 +330,7 @@ impl Resolver<'_> {
             // A default is evaluated where the function is defined.
             let scope = self.index.parent(function).unwrap_or(function);
             if let Some(target) = self.named_value(scope, path, *byte) {
-                values
-                    .entry((call.function, call.parameter))
-                    .or_default()
-                    .insert(FlowValue::Target(target));
+                values.entry(call.slot.clone()).or_default().insert(FlowValue::Target(target));
             }
         }
     }
@@ -279,28 +351,26 @@ impl Resolver<'_> {
     }
 }
 
-/// Each parameter's targets: what flows in directly, and what flows into the parameters
-/// forwarded to it, to a fixpoint.
+/// Each slot's targets: what flows in directly, and what flows into the slots forwarded to
+/// it, to a fixpoint.
 fn forwarded_targets(
-    values: &HashMap<(SymbolId, u32), BTreeSet<FlowValue>>,
-) -> BTreeMap<(SymbolId, u32), BTreeSet<SymbolId>> {
-    let mut targets: BTreeMap<(SymbolId, u32), BTreeSet<SymbolId>> = BTreeMap::new();
-    for (parameter, flowing) in values {
+    values: &HashMap<Slot, BTreeSet<FlowValue>>,
+) -> BTreeMap<Slot, BTreeSet<SymbolId>> {
+    let mut targets: BTreeMap<Slot, BTreeSet<SymbolId>> = BTreeMap::new();
+    for (slot, flowing) in values {
         for value in flowing {
             if let FlowValue::Target(target) = value {
-                targets.entry(*parameter).or_default().insert(*target);
+                targets.entry(slot.clone()).or_default().insert(*target);
             }
         }
     }
     for _ in 0..MAX_FORWARDING_ROUNDS {
         let mut changed = false;
-        for (parameter, flowing) in values {
+        for (slot, flowing) in values {
             for value in flowing {
-                let FlowValue::Parameter(function, position) = value else { continue };
-                let Some(forwarded) = targets.get(&(*function, *position)).cloned() else {
-                    continue;
-                };
-                let entry = targets.entry(*parameter).or_default();
+                let FlowValue::Forwarded(from) = value else { continue };
+                let Some(forwarded) = targets.get(from).cloned() else { continue };
+                let entry = targets.entry(slot.clone()).or_default();
                 for target in forwarded {
                     changed |= entry.insert(target);
                 }
