@@ -202,6 +202,25 @@ impl Lowering for PythonLowering {
                         tag.node, &callee, caller, source, facts,
                     );
                 }
+                // `@route("/")` calls `route("/")`, then what it returns with the function.
+                let decorator = tag.node.parent().filter(|parent| parent.kind() == "decorator");
+                if let Some(decorator) = decorator {
+                    // An implicit call: an outside factory's decorator is not a site to
+                    // count unresolved.
+                    let application_byte = if tag.node.kind() == "call" {
+                        facts.implicit_calls.push(CallSite {
+                            caller,
+                            callee: CalleeExpr::Returned(Box::new(callee.clone())),
+                            line: line_of(decorator),
+                            byte: decorator.start_byte() as u32,
+                            text: shorten(text_of(tag.node, source)),
+                        });
+                        decorator.start_byte() as u32
+                    } else {
+                        tag.node.start_byte() as u32
+                    };
+                    record_decorated_argument(decorator, application_byte, caller, source, facts);
+                }
                 facts.calls.push(CallSite {
                     caller,
                     callee,
@@ -252,6 +271,35 @@ impl Lowering for PythonLowering {
             CaptureRole::Name | CaptureRole::Definition(_) | CaptureRole::LocalScope => {}
         }
     }
+}
+
+/// The function (or class) a decorator is applied to, as the argument of that application
+/// (the call at `application_byte`): value flow then follows it into the decorator's
+/// parameter (`def logged(func): def wrapper(): return func()`). Each decorator of a stack is
+/// given the definition itself, as the usual decorators hand it on.
+fn record_decorated_argument(
+    decorator: Node<'_>,
+    application_byte: u32,
+    caller: tether_model::SymbolId,
+    source: &str,
+    facts: &mut FileFacts,
+) {
+    let Some(definition) = decorator
+        .parent()
+        .filter(|parent| parent.kind() == "decorated_definition")
+        .and_then(|decorated| field_child!(decorated, "definition"))
+    else {
+        return;
+    };
+    let Some(name) = field_child!(definition, "name") else { return };
+    facts.call_arguments.push(tether_model::CallArgument {
+        caller,
+        call_byte: application_byte,
+        position: Some(0),
+        keyword: None,
+        path: vec![text_of(name, source).to_string()],
+        byte: definition.end_byte() as u32,
+    });
 }
 
 /// The first decorator of a decorated definition.

@@ -372,23 +372,31 @@ fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls
         result.edges.extend(crate::callback_edges::escaping_instance_callbacks(resolver, file));
         result.edges.extend(crate::property_reads::property_read_edges(resolver, file));
     }
-    // The language's own calls (`with`, operators, subscripts): project targets only, and not
-    // counted among call sites.
-    for call in &file.implicit_calls {
-        let Some(method) = crate::calls::callee_name(&call.callee) else { continue };
-        let Some(caller) =
-            resolver.index.sym_of(call.caller).filter(|_| resolver.index.names.contains(method))
-        else {
-            continue;
-        };
-        if let targets @ CallTargets::Project(_) = resolver.resolve_call(caller, call, language) {
-            record_targets(resolver, &mut result, call, targets, language);
-        }
-    }
     let mut arguments_of_call: HashMap<(SymbolId, u32), Vec<&tether_model::CallArgument>> =
         HashMap::default();
     for argument in &file.call_arguments {
         arguments_of_call.entry((argument.caller, argument.call_byte)).or_default().push(argument);
+    }
+    // The language's own calls (`with`, operators, subscripts, applying what `@route("/")`
+    // returns): project targets only, and not counted among call sites.
+    for call in &file.implicit_calls {
+        // Only names some project symbol has can bind; what a call returns may be anything.
+        let may_bind = match &call.callee {
+            CalleeExpr::Returned(_) => true,
+            callee => crate::calls::callee_name(callee)
+                .is_some_and(|method| resolver.index.names.contains(method)),
+        };
+        let Some(caller) = resolver.index.sym_of(call.caller).filter(|_| may_bind) else {
+            continue;
+        };
+        if let targets @ CallTargets::Project(_) = resolver.resolve_call(caller, call, language) {
+            if let (CallTargets::Project(bound), Some(arguments)) =
+                (&targets, arguments_of_call.get(&(call.caller, call.byte)))
+            {
+                result.argument_flows.extend(resolver.argument_flows(caller, arguments, bound));
+            }
+            record_targets(resolver, &mut result, call, targets, language);
+        }
     }
     for call in &file.calls {
         let Some(caller) = resolver.index.sym_of(call.caller) else { continue };
