@@ -711,7 +711,13 @@ fn collection_of_names(node: Node<'_>, source: &str) -> Option<BindingValue> {
         }
         elements.push(dotted_path(value, source)?);
     }
-    (!elements.is_empty()).then_some(BindingValue::Collection(elements))
+    if elements.is_empty() {
+        return None;
+    }
+    Some(match node.kind() {
+        "dictionary" => BindingValue::Mapping(elements),
+        _ => BindingValue::Collection(elements),
+    })
 }
 
 /// `isinstance(name, Class)` (a plain name and one class): the name and the class's path.

@@ -377,9 +377,12 @@ pub enum BindingValue {
     /// One element of a tuple value bound by a tuple pattern: `let (a, b) = f();`,
     /// `for (i, x) in xs.iter().enumerate()`, `|(key, value)| …`.
     TupleElement { of: Box<BindingValue>, position: u32 },
-    /// A list, tuple, set or dict literal whose elements (values, for a dict) are names:
-    /// `handlers = {"a": on_a, "b": on_b}`. Calling `handlers[k]()` may call any of them.
+    /// A list, tuple or set literal whose elements are names (`steps = [fetch, build]`; a
+    /// Rust `const OPS: [fn(u32); 2] = [a, b]`). Calling `steps[i]()` may call any of them.
     Collection(Vec<Vec<String>>),
+    /// A dict literal whose values are names: `handlers = {"a": on_a, "b": on_b}`. Calling
+    /// `handlers[k]()` or a value of `handlers.values()` may call any of them.
+    Mapping(Vec<Vec<String>>),
     /// A Python parameter without an annotation: its value comes from the caller, or, for a
     /// pytest test or fixture, from the fixture function of the same name.
     UntypedParameter,

@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use rustc_hash::FxHashMap as HashMap;
 use tether_model::{Binding, BindingValue, Language};
 
-use crate::denotation::Denotation;
+use crate::denotation::{Denotation, Resolved};
 use crate::project_index::Sym;
 use crate::resolver::Resolver;
 
@@ -80,6 +80,27 @@ impl Resolver<'_> {
     }
 
     /// What `value` denotes in `scope`; `name` is the bound name (pytest fixtures go by it).
+    /// The project functions and classes a list of paths names, as one value (ambiguous
+    /// between several); `None` when they name none.
+    fn functions_named(&self, scope: Sym, paths: &[Vec<String>]) -> Option<Denotation> {
+        let mut functions: Vec<Sym> = Vec::new();
+        for path in paths {
+            if let Ok(Resolved { denotation: Denotation::Symbol(sym), .. }) =
+                self.python_path(scope, path)
+            {
+                let kind = self.index.symbol(sym).kind;
+                if (kind.is_callable() || kind.is_type()) && !functions.contains(&sym) {
+                    functions.push(sym);
+                }
+            }
+        }
+        match functions.as_slice() {
+            [] => None,
+            [only] => Some(Denotation::Symbol(*only)),
+            _ => Some(Denotation::Ambiguous(functions)),
+        }
+    }
+
     fn value_of(
         &self,
         scope: Sym,
@@ -162,8 +183,21 @@ impl Resolver<'_> {
             BindingValue::SelfTypeArgument { bound: Some(path), .. } => {
                 self.written_type(scope, path, true, &[], language)
             }
+            // A Python list or dict of functions: a builtin container of them all, so that
+            // iterating it, `.values()` and its methods are seen.
+            BindingValue::Collection(elements) | BindingValue::Mapping(elements)
+                if language == Language::Python =>
+            {
+                let wrapper = match value {
+                    BindingValue::Mapping(_) => crate::value_types::Wrapper::PythonDict,
+                    _ => crate::value_types::Wrapper::PythonList,
+                };
+                let inner = self.functions_named(scope, elements)?;
+                Some(Denotation::Wrapped { wrapper, inner: Box::new(inner) })
+            }
             BindingValue::Unknown
             | BindingValue::Collection(_)
+            | BindingValue::Mapping(_)
             | BindingValue::GenericParameter { .. }
             | BindingValue::SelfTypeArgument { .. }
             | BindingValue::Closure { .. }

@@ -232,7 +232,9 @@ impl Resolver<'_> {
         while let Some(level) = scope {
             if let Some(bindings) = self.index.bindings_named(level, name) {
                 for binding in bindings.iter().rev() {
-                    let tether_model::BindingValue::Collection(elements) = &binding.value else {
+                    let (tether_model::BindingValue::Collection(elements)
+                    | tether_model::BindingValue::Mapping(elements)) = &binding.value
+                    else {
                         continue;
                     };
                     let mut targets = Vec::new();
