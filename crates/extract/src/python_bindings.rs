@@ -222,12 +222,18 @@ fn expression_value(
         // `self.x = x` copies what is known of a parameter or local `x`.
         "identifier" => {
             let source_name = text_of(right, source);
+            // A local copy of a parameter of unknown type (`me = self`) is typed through the
+            // name, as the parameter is (`self` is the method's class); an attribute keeps the
+            // parameter's value (`self.on_click = on_click` is read by value flow).
             let copied = facts
                 .bindings
                 .iter()
                 .rev()
                 .find(|binding| binding.scope == scope && binding.name == source_name)
-                .map(|binding| binding.value.clone());
+                .map(|binding| binding.value.clone())
+                .filter(|value| {
+                    !(name_path.len() == 1 && *value == BindingValue::UntypedParameter)
+                });
             // Otherwise the name as the scope sees it: `local = LocalPath` (an alias).
             Some(copied.unwrap_or_else(|| {
                 BindingValue::Expression(tether_model::Receiver::Path(
