@@ -180,6 +180,10 @@ impl Resolver<'_> {
         bindings: &[&tether_model::Binding],
         language: Language,
     ) -> Option<Resolved> {
+        // Most names have one binding: nothing to join, and no walk.
+        if bindings.len() < 2 {
+            return None;
+        }
         let reaching = crate::bindings_in_force::bindings_reaching(scope, bindings)?;
         if reaching.len() < 2 {
             return None;
