@@ -76,6 +76,11 @@ pub const AUTOUSE_FIXTURE_BINDING: &str = "autouse_fixture";
 /// what runs.
 pub const OVERLOAD_BINDING: &str = "overload";
 
+/// The binding that marks a Rust method of an inherent impl written without `pub`: only its
+/// module (and the modules inside it) can call it; elsewhere a trait method of the same name
+/// is the one called.
+pub const PRIVATE_METHOD_BINDING: &str = "private";
+
 /// The binding name under which a Rust type alias records the type it stands for.
 pub const TYPE_ALIAS_BINDING: &str = "type";
 

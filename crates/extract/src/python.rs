@@ -299,6 +299,7 @@ fn record_decorated_argument(
         keyword: None,
         path: vec![text_of(name, source).to_string()],
         byte: definition.end_byte() as u32,
+        dereferenced: false,
     });
 }
 
@@ -423,6 +424,7 @@ fn record_call_arguments(
             keyword,
             path,
             byte: value.start_byte() as u32,
+            dereferenced: false,
         });
     }
 }

@@ -611,6 +611,20 @@ fn element_pairs(
             _ => {}
         }
     }
+    // `head, *rest = f, g, h` as the last target: `rest[0]` is `g`, `rest[1]` is `h`.
+    if let Some(starred) = starred.filter(|starred| *starred + 1 == targets.len()) {
+        let rest = targets[starred].named_child(0).filter(|name| name.kind() == "identifier");
+        if let Some(rest) = rest {
+            for (position, value) in values.iter().skip(starred).enumerate() {
+                if let Some(path) = dotted_path(*value, source) {
+                    pairs.push((
+                        format!("{}[{position}]", text_of(rest, source)),
+                        BindingValue::Expression(Receiver::Path(path)),
+                    ));
+                }
+            }
+        }
+    }
     true
 }
 

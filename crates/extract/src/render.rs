@@ -244,6 +244,14 @@ fn render_callee(callee: &CalleeExpr, separator: &str) -> String {
         CalleeExpr::TraitPath { self_type, trait_path, name } => {
             format!("<{} as {}>::{name}", self_type.join("::"), trait_path.join("::"))
         }
+        CalleeExpr::Alternatives(alternatives) => format!(
+            "({})",
+            alternatives
+                .iter()
+                .map(|alternative| render_callee(alternative, separator))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        ),
         CalleeExpr::Other => "<other>".to_string(),
     }
 }

@@ -11,7 +11,7 @@ use crate::outline::{line_of, text_of, Lowering, NewSymbol, ScopeStack};
 use crate::python::shorten;
 use crate::query::{CaptureRole, DefinitionCapture, Tag};
 pub(crate) use crate::rust_receivers::receiver_of;
-use crate::{RETURN_BINDING, TYPE_ALIAS_BINDING};
+use crate::{PRIVATE_METHOD_BINDING, RETURN_BINDING, TYPE_ALIAS_BINDING};
 
 /// Expressions, types and use trees nested deeper than this are not followed (the facts
 /// degrade to `Other` or nothing), so that pathological input cannot exhaust the stack.
@@ -151,6 +151,14 @@ impl Lowering for RustLowering {
             crate::rust_test_macros::record_test_macro(tag.node, symbol, source, facts);
             return;
         }
+        if symbol.kind == SymbolKind::Method && is_private_inherent_method(tag.node) {
+            facts.bindings.push(Binding::everywhere(
+                symbol.id,
+                PRIVATE_METHOD_BINDING.to_string(),
+                tether_model::BindingValue::Unknown,
+                line_of(tag.node),
+            ));
+        }
         if symbol.kind.is_callable() {
             // The declared return type, as the binding `return` of the function.
             if let Some(value) = field_child!(tag.node, "return_type").and_then(|return_type| {
@@ -230,6 +238,18 @@ impl Lowering for RustLowering {
             line: line_of(tag.node),
         });
     }
+}
+
+/// Whether a function item sits in an inherent impl (not a trait impl, whose methods are as
+/// visible as the trait) and has no visibility modifier.
+fn is_private_inherent_method(function: Node<'_>) -> bool {
+    let impl_item = function.parent().and_then(|list| list.parent());
+    let in_inherent_impl = impl_item
+        .is_some_and(|item| item.kind() == "impl_item" && field_child!(item, "trait").is_none());
+    in_inherent_impl
+        && !function
+            .children(&mut function.walk())
+            .any(|child| child.kind() == "visibility_modifier")
 }
 
 /// Whether a function item is `async` (its modifiers say so).
@@ -405,6 +425,9 @@ fn lower_call(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut Fil
                 node.named_children(&mut node.walk()).find(|child| child.kind() == "token_tree")
             {
                 let name = text_of(macro_path, source).rsplit("::").next().unwrap_or_default();
+                crate::rust_macro_arguments::record_invocation_identifiers(
+                    caller, line, arguments, source, facts,
+                );
                 crate::rust_macro_arguments::calls_in_macro_arguments(
                     name, arguments, caller, source, facts, 0,
                 );
@@ -429,11 +452,13 @@ fn record_call_arguments(
         .named_children(&mut cursor)
         .filter(|child| !child.kind().ends_with("comment") && child.kind() != "attribute_item");
     for (position, value) in values.enumerate() {
-        // `&f`, `&mut f`: the function itself.
-        let named = if value.kind() == "reference_expression" {
-            field_child!(value, "value")
-        } else {
-            Some(value)
+        // `&f`, `&mut f`: the function itself; `*x`: what `x` points to.
+        let dereferenced = value.kind() == "unary_expression"
+            && value.child(0).is_some_and(|operator| operator.kind() == "*");
+        let named = match value.kind() {
+            "reference_expression" => field_child!(value, "value"),
+            _ if dereferenced => value.named_child(0),
+            _ => Some(value),
         };
         let Some(named) =
             named.filter(|named| matches!(named.kind(), "identifier" | "scoped_identifier"))
@@ -448,6 +473,7 @@ fn record_call_arguments(
             keyword: None,
             path,
             byte: named.start_byte() as u32,
+            dereferenced,
         });
     }
 }
@@ -476,6 +502,13 @@ pub(crate) fn callee_expression(function: Node<'_>, source: &str, depth: usize) 
         };
     }
     match function.kind() {
+        // `(match mode { A => f, B => g })(msg)`: what any arm gives.
+        "parenthesized_expression" if branch_values(function).is_some() => {
+            let arms = branch_values(function).unwrap_or_default();
+            CalleeExpr::Alternatives(
+                arms.into_iter().map(|arm| callee_expression(arm, source, depth + 1)).collect(),
+            )
+        }
         // `(self.run)(x)`: the value a field holds.
         "parenthesized_expression" => match function.named_child(0) {
             Some(field) if field.kind() == "field_expression" => {
@@ -511,6 +544,56 @@ pub(crate) fn callee_expression(function: Node<'_>, source: &str, depth: usize) 
         }
         _ => CalleeExpr::Other,
     }
+}
+
+/// Alternatives at most followed in a conditional callee.
+const MAX_ALTERNATIVES: usize = 16;
+
+/// The value expressions of the arms of a parenthesized `match` or `if`/`else` (each block's
+/// tail), when every arm has one: `(match m { A => f, B => g })`.
+fn branch_values(parenthesized: Node<'_>) -> Option<Vec<Node<'_>>> {
+    let inner = parenthesized.named_child(0)?;
+    let mut values = Vec::new();
+    match inner.kind() {
+        "match_expression" => {
+            let body = field_child!(inner, "body")?;
+            for arm in body.named_children(&mut body.walk()) {
+                if arm.kind() == "match_arm" {
+                    values.push(block_tail(field_child!(arm, "value")?)?);
+                }
+            }
+        }
+        "if_expression" => {
+            let mut branch = Some(inner);
+            while let Some(conditional) = branch {
+                values.push(block_tail(field_child!(conditional, "consequence")?)?);
+                let alternative = field_child!(conditional, "alternative")?.named_child(0)?;
+                if alternative.kind() == "if_expression" {
+                    branch = Some(alternative);
+                } else {
+                    values.push(block_tail(alternative)?);
+                    branch = None;
+                }
+            }
+        }
+        _ => return None,
+    }
+    (!values.is_empty() && values.len() <= MAX_ALTERNATIVES).then_some(values)
+}
+
+/// A block's tail expression (`{ f }` gives `f`), or the expression itself.
+fn block_tail(node: Node<'_>) -> Option<Node<'_>> {
+    if node.kind() != "block" {
+        return Some(node);
+    }
+    let last = node
+        .named_children(&mut node.walk())
+        .filter(|child| !child.kind().ends_with("comment"))
+        .last()?;
+    (!last.kind().ends_with("_statement")
+        && !last.kind().ends_with("_declaration")
+        && last.kind() != "let_declaration")
+        .then_some(last)
 }
 
 /// `<Type as Trait>::name` (also with generic arguments on either side, and as the function

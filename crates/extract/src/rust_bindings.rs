@@ -51,9 +51,10 @@ pub(crate) fn lower_binding(
 fn lower_let(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
     let line = line_of(node);
     // `let Some(x) = …` and `let Variant(x) = …` bind through their pattern's capture.
-    let Some(pattern) = field_child!(node, "pattern")
-        .map(without_binding_modifiers)
-        .filter(|pattern| matches!(pattern.kind(), "identifier" | "tuple_pattern"))
+    let Some(pattern) =
+        field_child!(node, "pattern").map(without_binding_modifiers).filter(|pattern| {
+            matches!(pattern.kind(), "identifier" | "tuple_pattern" | "slice_pattern")
+        })
     else {
         return;
     };
@@ -404,6 +405,30 @@ fn collect_pattern_bindings(
                 collect_pattern_bindings(element, element_value, source, bindings, depth + 1);
             }
         }
+        // `let [first, second] = table();`: each name is an element of the array or slice
+        // (a rest pattern, `rest @ ..`, binds a local of no known type).
+        "slice_pattern" if depth < 8 => {
+            let of = match &value {
+                BindingValue::CallResult(callee) => Receiver::Call(Box::new(callee.clone())),
+                BindingValue::Expression(receiver) => receiver.clone(),
+                _ => Receiver::Other,
+            };
+            let mut cursor = pattern.walk();
+            for element in pattern.children(&mut cursor).filter(|child| is_list_element(*child)) {
+                let element_value = match (&of, element.kind()) {
+                    (Receiver::Other, _) | (_, "captured_pattern" | "remaining_field_pattern") => {
+                        BindingValue::Unknown
+                    }
+                    _ => BindingValue::ElementOf(of.clone()),
+                };
+                // `rest @ ..` names its identifier.
+                let element = match element.kind() {
+                    "captured_pattern" => element.named_child(0).unwrap_or(element),
+                    _ => element,
+                };
+                collect_pattern_bindings(element, element_value, source, bindings, depth + 1);
+            }
+        }
         _ => {}
     }
 }
@@ -411,7 +436,7 @@ fn collect_pattern_bindings(
 /// Whether a child of a parameter list or pattern takes a position in it: every element,
 /// including the wildcard `_` (an unnamed node), but no punctuation or comment.
 fn is_list_element(child: Node<'_>) -> bool {
-    !matches!(child.kind(), "(" | ")" | "," | "|" | "line_comment" | "block_comment")
+    !matches!(child.kind(), "(" | ")" | "[" | "]" | "," | "|" | "line_comment" | "block_comment")
 }
 
 /// `Some(x)` / `Ok(x)` hold what the matched value holds (`value?`); `Variant(a, b)` holds the

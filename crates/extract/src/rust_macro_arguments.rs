@@ -5,7 +5,9 @@
 //! and nested `name!(…)`. It can mistake a tuple-struct pattern (`matches!(x, Some(_))`) for a
 //! call; such sites bind to the type as a constructor, never to an unrelated function.
 
-use tether_model::{Binding, BindingValue, CallSite, CalleeExpr, FileFacts, Receiver, SymbolId};
+use tether_model::{
+    Binding, BindingValue, CallSite, CalleeExpr, FileFacts, MacroInvocation, Receiver, SymbolId,
+};
 use tree_sitter::Node;
 
 use crate::outline::{line_of, text_of};
@@ -13,6 +15,9 @@ use crate::python::shorten;
 
 /// Token trees nest at most this deep before the scan stops.
 const MAX_TOKEN_TREE_DEPTH: usize = 32;
+
+/// Identifiers recorded per macro invocation, as what its metavariables may stand for.
+const MAX_INVOCATION_IDENTIFIERS: usize = 32;
 
 /// Macros whose arguments after the first are patterns (`matches!(e, Expr::Try(_))`), not
 /// expressions: only their first argument is scanned for calls.
@@ -41,8 +46,8 @@ pub(crate) fn calls_in_macro_arguments(
 
 /// Records the calls the expansions of a `macro_rules!` make, as the macro's own calls: each
 /// rule's right side, scanned as a token tree. `$crate::f()` is `crate::f()`; a path with any
-/// other metavariable (`$crate::audit::$stage()`) names what each invocation passes, which
-/// this scan does not substitute, and is skipped.
+/// other metavariable (`$crate::audit::$stage()`) names what each invocation passes: it is
+/// kept as a template call, which the resolver fills in with each invocation's identifiers.
 pub(crate) fn record_expansion_calls(
     definition: Node<'_>,
     macro_symbol: SymbolId,
@@ -84,7 +89,9 @@ fn calls_in_tokens(
     let mut index = 0;
     while index < children.len() {
         let node = children[index];
-        if node.kind() == "token_tree" {
+        // A repetition of a rule's right side (`$(+ $crate::audit::$stage())*`) holds tokens
+        // like a tree.
+        if matches!(node.kind(), "token_tree" | "token_repetition") {
             calls_in_token_tree(node, caller, source, facts, depth + 1);
             index += 1;
             continue;
@@ -111,6 +118,11 @@ fn calls_in_tokens(
             index += 1;
             continue;
         }
+        // `fn name(…)` (also `fn $name(…)`) in an expansion defines a function: no call.
+        if index > 0 && children[index - 1].kind() == "fn" {
+            index += 1;
+            continue;
+        }
         let mut segments = vec![segment_text(node, source)];
         let mut next = index + 1;
         while next + 1 < children.len()
@@ -120,8 +132,18 @@ fn calls_in_tokens(
             segments.push(segment_text(children[next + 1], source));
             next += 2;
         }
-        // A metavariable standing for a name (`$stage()`, `$crate::audit::$stage()`).
+        // A metavariable standing for a name (`$stage()`, `$crate::audit::$stage()`): a
+        // template each invocation fills in.
         if segments.iter().any(|segment| segment.starts_with('$')) {
+            if children.get(next).is_some_and(|arguments| is_parenthesized(*arguments, source)) {
+                facts.macro_template_calls.push(CallSite {
+                    caller,
+                    callee: CalleeExpr::Path(segments.clone()),
+                    line: line_of(node),
+                    byte: node.start_byte() as u32,
+                    text: shorten(&segments.join("::")),
+                });
+            }
             index = next;
             continue;
         }
@@ -141,6 +163,7 @@ fn calls_in_tokens(
                     text: shorten(&text),
                 });
                 if let Some(tree) = after {
+                    record_invocation_identifiers(caller, line_of(node), tree, source, facts);
                     calls_in_macro_arguments(&name, tree, caller, source, facts, depth + 1);
                 }
                 index = next + 2;
@@ -168,6 +191,33 @@ fn calls_in_tokens(
             }
             _ => index = next,
         }
+    }
+}
+
+/// Records the identifiers written at the top level of a macro invocation's token tree
+/// (`stages!(open, flush)`; not those inside a closure or block argument), at most
+/// [`MAX_INVOCATION_IDENTIFIERS`] distinct ones: what the macro's metavariables may stand for.
+pub(crate) fn record_invocation_identifiers(
+    caller: SymbolId,
+    line: u32,
+    token_tree: Node<'_>,
+    source: &str,
+    facts: &mut FileFacts,
+) {
+    let mut identifiers: Vec<String> = Vec::new();
+    for child in token_tree.children(&mut token_tree.walk()) {
+        if child.kind() == "identifier" {
+            let name = text_of(child, source);
+            if !identifiers.iter().any(|known| known == name) {
+                identifiers.push(name.to_string());
+            }
+        }
+        if identifiers.len() >= MAX_INVOCATION_IDENTIFIERS {
+            break;
+        }
+    }
+    if !identifiers.is_empty() {
+        facts.macro_invocations.push(MacroInvocation { caller, line, identifiers });
     }
 }
 

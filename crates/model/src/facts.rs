@@ -39,6 +39,12 @@ pub struct FileFacts {
     pub attribute_parameters: Vec<AttributeParameter>,
     /// Functions stored into fields: `Command { run: cmd_echo }`, `c.run = cmd_help`.
     pub field_stores: Vec<FieldStore>,
+    /// Calls in a `macro_rules!` body whose path has a metavariable segment
+    /// (`$crate::audit::$stage()`, the caller being the macro): an invocation passing `open`
+    /// calls `crate::audit::open` there.
+    pub macro_template_calls: Vec<CallSite>,
+    /// The names each macro invocation passes (`stages!(open, flush)`).
+    pub macro_invocations: Vec<MacroInvocation>,
     pub imports: Vec<Import>,
     pub supertypes: Vec<SupertypeRef>,
     pub impls: Vec<ImplBlock>,
@@ -80,6 +86,16 @@ pub struct CallSite {
     pub text: String,
 }
 
+/// A Rust macro invocation's caller and line, with the identifiers its token tree holds
+/// (`stages!(open, flush)` gives `open`, `flush`): what a metavariable of the macro's rules
+/// may stand for.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct MacroInvocation {
+    pub caller: SymbolId,
+    pub line: u32,
+    pub identifiers: Vec<String>,
+}
+
 /// An argument of a call that names a value: a plain name or a dotted path.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct CallArgument {
@@ -92,6 +108,8 @@ pub struct CallArgument {
     /// What it names, and where (which bindings are in force).
     pub path: Vec<String>,
     pub byte: u32,
+    /// Written `*name` (Rust): the argument is what the name points to.
+    pub dereferenced: bool,
 }
 
 /// A parameter of a function, by position (`self` counts), with the value its default names.
@@ -156,6 +174,9 @@ pub enum CalleeExpr {
     FieldValue { receiver: Receiver, field: String },
     /// A Rust qualified path: `<Type as Trait>::name(…)`, the impl of `Trait` for `Type`.
     TraitPath { self_type: Vec<String>, trait_path: Vec<String>, name: String },
+    /// One of the callees a conditional picks: Rust `(match mode { A => f, B => g })(x)`,
+    /// `(if c { f } else { g })(x)`, each arm's value in source order.
+    Alternatives(Vec<CalleeExpr>),
     /// Anything else: `f()()`, `(lambda: 1)()`. Kept so the site is not lost.
     Other,
 }

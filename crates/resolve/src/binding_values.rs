@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 
 use rustc_hash::FxHashMap as HashMap;
-use tether_model::{Binding, BindingValue, Language};
+use tether_model::{Binding, BindingValue, Language, Receiver};
 
 use crate::denotation::{Denotation, Resolved};
 use crate::project_index::Sym;
@@ -171,12 +171,18 @@ impl Resolver<'_> {
             BindingValue::NamedField { owner, field } => self.named_field_type(scope, owner, field),
             BindingValue::UntypedParameter => self.pytest_fixture_value(scope, name),
             BindingValue::TupleElement { of, position } => {
-                match self.value_of(scope, of, name, language)? {
-                    Denotation::Tuple(elements) => elements
+                match self.value_of(scope, of, name, language) {
+                    Some(Denotation::Tuple(elements)) => elements
                         .get(*position as usize)
                         .cloned()
                         .filter(|element| *element != Denotation::UntypedLocal),
-                    _ => None,
+                    // `left, right = pair` with `pair = (f, g)`: the literal's element there.
+                    _ => match &**of {
+                        BindingValue::Expression(Receiver::Path(path)) if path.len() == 1 => self
+                            .keyed_element(scope, &path[0], &format!("[{position}]"), language)
+                            .map(|element| element.denotation),
+                        _ => None,
+                    },
                 }
             }
             // A field of type `T: Bound` read without the instance's arguments: its bound.

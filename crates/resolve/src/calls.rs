@@ -172,15 +172,47 @@ impl Resolver<'_> {
                 };
                 found(returned, rule)
             }
+            // `(match mode { A => f, B => g })(x)`: any arm's value may be called.
+            (_, CalleeExpr::Alternatives(alternatives)) => {
+                self.alternative_callees(caller, alternatives, language)
+            }
             (Language::Python, CalleeExpr::Macro(_)) | (_, CalleeExpr::Other) => {
                 Err(UnresolvedReason::ComplexCallee)
             }
         }
     }
 
+    /// The project symbols a conditional's arms may give (a value-flow fan-out); the first
+    /// arm's reason when none gives one.
+    fn alternative_callees(
+        &self,
+        caller: Sym,
+        alternatives: &[CalleeExpr],
+        language: Language,
+    ) -> Lookup {
+        let mut targets = Vec::new();
+        let mut first_failure = None;
+        for alternative in alternatives {
+            match self.resolve_callee(caller, alternative, language) {
+                Ok(Resolved { denotation: Denotation::Symbol(sym), .. }) => targets.push(sym),
+                Ok(Resolved { denotation: Denotation::Ambiguous(syms), .. }) => {
+                    targets.extend(syms)
+                }
+                Ok(_) => first_failure = first_failure.or(Some(UnresolvedReason::ValueCall)),
+                Err(reason) => first_failure = first_failure.or(Some(reason)),
+            }
+        }
+        targets.sort_unstable();
+        targets.dedup();
+        match (targets.as_slice(), first_failure) {
+            ([], reason) => Err(reason.unwrap_or(UnresolvedReason::ValueCall)),
+            _ => found(Denotation::Ambiguous(targets), ResolutionRule::ValueFlow),
+        }
+    }
+
     /// The function a literal key of a collection names (`ops["add"]`, `steps[0]`), through
     /// the binding its literal or a later write records.
-    fn keyed_element(
+    pub(crate) fn keyed_element(
         &self,
         caller: Sym,
         name: &str,
@@ -798,7 +830,10 @@ pub(crate) fn callee_name(callee: &CalleeExpr) -> Option<&str> {
         CalleeExpr::Path(path) | CalleeExpr::Macro(path) => path.last().map(String::as_str),
         CalleeExpr::Method { name, .. } | CalleeExpr::TraitPath { name, .. } => Some(name.as_str()),
         CalleeExpr::Indexed(path) => path.last().map(String::as_str),
-        CalleeExpr::Returned(_) | CalleeExpr::FieldValue { .. } | CalleeExpr::Other => None,
+        CalleeExpr::Returned(_)
+        | CalleeExpr::FieldValue { .. }
+        | CalleeExpr::Alternatives(_)
+        | CalleeExpr::Other => None,
     }
 }
 

@@ -93,6 +93,9 @@ pub(crate) const OVERLOAD_BINDING: &str = "overload";
 /// The binding under which extraction records what a Rust type alias stands for.
 pub(crate) const TYPE_ALIAS_BINDING: &str = "type";
 
+/// The binding under which extraction marks a Rust inherent method written without `pub`.
+pub(crate) const PRIVATE_METHOD_BINDING: &str = "private";
+
 /// Everything resolution adds to the symbols extraction found.
 #[derive(Clone, Debug, Default)]
 pub struct Resolution {
@@ -121,6 +124,8 @@ pub fn resolve<F: Borrow<FileFacts> + Sync>(files: &[F]) -> Resolution {
     resolution.edges.extend(flowed);
     let expanded = resolver.macro_expansion_edges(&resolution.edges);
     resolution.edges.extend(expanded);
+    let filled = resolver.macro_template_edges(files, &resolution.edges);
+    resolution.edges.extend(filled);
     finish(resolution, structural)
 }
 
@@ -199,6 +204,8 @@ pub fn resolve_cached(files: &[VersionedFacts<'_>], cache: &mut ResolutionCache)
     merged.edges.extend(flowed);
     let expanded = resolver.macro_expansion_edges(&merged.edges);
     merged.edges.extend(expanded);
+    let filled = resolver.macro_template_edges(&facts, &merged.edges);
+    merged.edges.extend(filled);
     finish(merged, structural)
 }
 

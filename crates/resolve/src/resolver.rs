@@ -528,7 +528,9 @@ impl<'a> Resolver<'a> {
             if self.index.symbol(*impl_sym).name.contains(" for ") {
                 from_traits.extend_from_slice(methods);
             } else {
-                inherent.extend_from_slice(methods);
+                inherent.extend(
+                    methods.iter().copied().filter(|method| self.is_visible_method(*method)),
+                );
             }
         }
         // (A type a macro defines is its own impl: its methods are met twice.)
@@ -548,6 +550,37 @@ impl<'a> Resolver<'a> {
         }
         defaults.dedup();
         from_candidates(&defaults)
+    }
+
+    /// Whether the call being resolved may call a method: one written without `pub` in an
+    /// inherent impl only from its own module or a module inside it (also when no call is
+    /// being resolved).
+    fn is_visible_method(&self, method: Sym) -> bool {
+        if self.index.bindings_named(method, crate::PRIVATE_METHOD_BINDING).is_none() {
+            return true;
+        }
+        let Some(use_scope) = crate::bindings_in_force::use_scope() else { return true };
+        let module_of = |sym: Sym| {
+            let mut current = Some(sym);
+            while let Some(level) = current {
+                if self.index.symbol(level).kind == SymbolKind::Module {
+                    return Some(level);
+                }
+                current = self.index.parent(level);
+            }
+            None
+        };
+        // A file's module has no parent symbol: modules nest by their paths.
+        let (Some(method_module), Some(use_module)) = (module_of(method), module_of(use_scope))
+        else {
+            return true;
+        };
+        let method_module = &self.index.symbol(method_module).qualified_name;
+        let use_module = &self.index.symbol(use_module).qualified_name;
+        use_module == method_module
+            || use_module
+                .strip_prefix(method_module.as_str())
+                .is_some_and(|rest| rest.starts_with("::"))
     }
 
     /// Same-named Python definitions without their `@overload` stubs, when an implementation

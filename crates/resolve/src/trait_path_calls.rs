@@ -4,7 +4,8 @@
 //! `x.m()` through `Trait` would.
 //!
 //! It deliberately does not infer an argument's type from an expression more complex than a
-//! name, `&name` or `*name` (those are what call arguments record): `Trait::m(f(x))` stays on
+//! name, `&name` or `*name` (those are what call arguments record; `*name` of a type with an
+//! `impl Deref` of its own is left alone): `Trait::m(f(x))` stays on
 //! the trait's declaration, which answers about the trait say is a dispatch.
 
 use tether_model::{CallArgument, ResolutionRule, SymbolKind};
@@ -117,10 +118,13 @@ impl Resolver<'_> {
                 self.index.symbol(caller).language,
             )
         });
-        let Some(Resolved {
-            denotation: Denotation::Instance { type_sym, is_dyn: false, .. }, ..
-        }) = value
-        else {
+        // `Trait::m(*x)`: what `x` points to (`x: &T` gives `T`; a type with its own `impl
+        // Deref` may be either).
+        let value = match value {
+            Some(value) if first.dereferenced => self.dereferenced(&value.denotation),
+            value => value.map(|value| value.denotation),
+        };
+        let Some(Denotation::Instance { type_sym, is_dyn: false, .. }) = value else {
             return targets;
         };
         let name = &self.index.symbol(*declaration).name;
