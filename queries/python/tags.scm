@@ -34,6 +34,8 @@
 (for_statement) @local.definition
 (for_in_clause) @local.definition
 (with_item) @local.definition
+; `(h := pick(text))`: a walrus binds `h` from there on.
+(named_expression) @local.definition
 ; `if isinstance(x, Foo):` and `assert isinstance(x, Foo)` narrow `x`.
 (if_statement condition: (call)) @local.definition
 (elif_clause condition: (call)) @local.definition

@@ -299,7 +299,7 @@ fn record_decorated_argument(
         keyword: None,
         path: vec![text_of(name, source).to_string()],
         byte: definition.end_byte() as u32,
-        dereferenced: false,
+        form: tether_model::ArgumentForm::Plain,
     });
 }
 
@@ -383,7 +383,8 @@ fn record_function_references(
 }
 
 /// The arguments of a call that name a value (a name or a dotted path), by position or
-/// keyword; a `*args` or `**kwargs` argument ends the positions that can be told.
+/// keyword; a `*args` argument (recorded, `Unpacked`, at its position) ends the positions
+/// that can be told; a `**kwargs` argument is recorded `UnpackedKeywords`.
 fn record_call_arguments(
     call: Node<'_>,
     caller: tether_model::SymbolId,
@@ -402,7 +403,34 @@ fn record_call_arguments(
                 field_child!(argument, "value"),
             ),
             "list_splat" | "dictionary_splat" => {
-                position = None;
+                let form = match argument.kind() {
+                    "list_splat" => tether_model::ArgumentForm::Unpacked,
+                    _ => tether_model::ArgumentForm::UnpackedKeywords,
+                };
+                let unpacked = argument.named_child(0);
+                if let Some((unpacked, path)) = unpacked
+                    .and_then(|value| Some((value, dotted_path(value, source)?)))
+                    .filter(|_| {
+                        form == tether_model::ArgumentForm::UnpackedKeywords || position.is_some()
+                    })
+                {
+                    facts.call_arguments.push(tether_model::CallArgument {
+                        caller,
+                        call_byte: call.start_byte() as u32,
+                        position: if form == tether_model::ArgumentForm::Unpacked {
+                            position
+                        } else {
+                            None
+                        },
+                        keyword: None,
+                        path,
+                        byte: unpacked.start_byte() as u32,
+                        form,
+                    });
+                }
+                if form == tether_model::ArgumentForm::Unpacked {
+                    position = None;
+                }
                 continue;
             }
             "comment" => continue,
@@ -424,7 +452,7 @@ fn record_call_arguments(
             keyword,
             path,
             byte: value.start_byte() as u32,
-            dereferenced: false,
+            form: tether_model::ArgumentForm::Plain,
         });
     }
 }

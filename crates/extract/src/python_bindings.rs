@@ -62,8 +62,33 @@ pub(crate) fn lower_binding(
                 branch: Branch::ALWAYS,
             });
         }
+        "named_expression" => lower_walrus(node, scopes, source, facts),
         _ => lower_one_binding(node, scopes, source, facts),
     }
+}
+
+/// `(h := pick(text))`: `h` holds the value from the end of the expression on, in the
+/// function around it (a comprehension's walrus binds there too).
+fn lower_walrus(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
+    let (Some(name), Some(value)) = (field_child!(node, "name"), field_child!(node, "value"))
+    else {
+        return;
+    };
+    if name.kind() != "identifier" {
+        return;
+    }
+    let name_path = vec![text_of(name, source).to_string()];
+    let scope = scopes.innermost_named().id;
+    let Some(bound) = expression_value(value, &name_path, scope, source, facts) else { return };
+    let mut binding = Binding::from_byte(
+        scope,
+        name_path[0].clone(),
+        bound,
+        line_of(node),
+        node.end_byte() as u32,
+    );
+    binding.branch = conditional_branch(node);
+    facts.bindings.push(binding);
 }
 
 fn lower_one_binding(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {
@@ -234,6 +259,18 @@ fn expression_value(
                 .filter(|value| {
                     !(name_path.len() == 1 && *value == BindingValue::UntypedParameter)
                 });
+            // An attribute set to a parameter with nothing known of it (`self.cb = cb`, `cb:
+            // Callable | None`) holds what callers pass, never what the name means in the
+            // class (a same-named method): a value of no known type. (A local copy, `me =
+            // self`, is read in the method, where the name is the parameter.)
+            let is_parameter = name_path.len() == 2
+                && facts
+                    .parameters
+                    .iter()
+                    .any(|parameter| parameter.function == scope && parameter.name == source_name);
+            if copied.is_none() && is_parameter {
+                return Some(BindingValue::Unknown);
+            }
             // Otherwise the name as the scope sees it: `local = LocalPath` (an alias).
             Some(copied.unwrap_or_else(|| {
                 BindingValue::Expression(tether_model::Receiver::Path(
@@ -391,6 +428,29 @@ fn lower_return_or_yield(node: Node<'_>, scopes: &ScopeStack, source: &str, fact
     let Some(value) = node.named_child(0).filter(|value| !value.kind().ends_with("comment")) else {
         return;
     };
+    // `return a if c else b`: each side is one of the values returned.
+    let sides = match value.kind() {
+        "conditional_expression" => {
+            let mut sides = Vec::new();
+            conditional_sides(value, &mut sides);
+            sides
+        }
+        _ => vec![value],
+    };
+    for side in sides {
+        record_returned_value(node, side, function.id, line, source, facts);
+    }
+}
+
+/// One value a `return` or `yield` gives, as a binding of the function.
+fn record_returned_value(
+    node: Node<'_>,
+    value: Node<'_>,
+    function: tether_model::SymbolId,
+    line: u32,
+    source: &str,
+    facts: &mut FileFacts,
+) {
     let value = match value.kind() {
         "call" => field_child!(value, "function")
             .map(|callee| BindingValue::CallResult(callee_expression(callee, source))),
@@ -398,12 +458,24 @@ fn lower_return_or_yield(node: Node<'_>, scopes: &ScopeStack, source: &str, fact
             .map(|path| BindingValue::Expression(tether_model::Receiver::Path(path))),
         _ => None,
     };
+    // `yield from it` yields each element of `it`.
+    let yields_from = node.kind() == "yield"
+        && node.children(&mut node.walk()).any(|child| child.kind() == "from");
+    let value = match value {
+        Some(BindingValue::CallResult(callee)) if yields_from => {
+            Some(BindingValue::ElementOf(tether_model::Receiver::Call(Box::new(callee))))
+        }
+        Some(BindingValue::Expression(receiver)) if yields_from => {
+            Some(BindingValue::ElementOf(receiver))
+        }
+        value => value,
+    };
     let Some(value) = value else { return };
     // A generator's yields are not what calling it returns, but they are what a pytest
     // fixture gives the tests that name it.
     let name = if node.kind() == "yield" { YIELD_BINDING } else { RETURN_BINDING };
     facts.bindings.push(Binding::from_byte(
-        function.id,
+        function,
         name.to_string(),
         value,
         line,
@@ -740,7 +812,8 @@ fn collection_of_names(node: Node<'_>, source: &str) -> Option<BindingValue> {
     })
 }
 
-/// `isinstance(name, Class)` (a plain name and one class): the name and the class's path.
+/// `isinstance(name, Class)` (a plain name, or an attribute of `self`, and one class): the
+/// name (`self.handler` for the attribute) and the class's path.
 fn isinstance_check(condition: Node<'_>, source: &str) -> Option<(String, Vec<String>)> {
     if condition.kind() != "call"
         || field_child!(condition, "function").map(|function| text_of(function, source))
@@ -754,25 +827,39 @@ fn isinstance_check(condition: Node<'_>, source: &str) -> Option<(String, Vec<St
         .named_children(&mut cursor)
         .filter(|argument| !argument.kind().ends_with("comment"));
     let (name, class) = (arguments.next()?, arguments.next()?);
-    if name.kind() != "identifier" || arguments.next().is_some() {
+    if arguments.next().is_some() {
         return None;
     }
-    Some((text_of(name, source).to_string(), dotted_path(class, source)?))
+    let name = match name.kind() {
+        "identifier" => text_of(name, source).to_string(),
+        "attribute" => match dotted_path(name, source)?.as_slice() {
+            [receiver, attribute] if receiver == "self" => format!("self.{attribute}"),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    Some((name, dotted_path(class, source)?))
 }
 
-/// A function's parameters in order (`self` counts; `*args`, `**kwargs` and the `/` and `*`
-/// markers end the positional ones), with what a default names: where value flow finds
-/// what a parameter holds.
+/// A function's parameters in order (`self` counts; `*args` takes the positions from its
+/// own on, and it or a bare `*` makes the later ones keyword-only; `**kwargs` comes last),
+/// with what a default names: where value flow finds what a parameter holds.
 fn record_parameter_positions(
     parameters: Node<'_>,
     scopes: &ScopeStack,
     source: &str,
     facts: &mut FileFacts,
 ) {
+    use tether_model::ParameterKind;
     let function = scopes.innermost().id;
     let mut position = 0;
+    let mut keyword_only = false;
     let mut cursor = parameters.walk();
     for parameter in parameters.named_children(&mut cursor) {
+        let mut kind = match keyword_only {
+            true => ParameterKind::KeywordOnly,
+            false => ParameterKind::Positional,
+        };
         let (name, default) = match parameter.kind() {
             "identifier" => (Some(parameter), None),
             "typed_parameter" => (
@@ -784,7 +871,19 @@ fn record_parameter_positions(
             "default_parameter" | "typed_default_parameter" => {
                 (field_child!(parameter, "name"), field_child!(parameter, "value"))
             }
-            "list_splat_pattern" | "dictionary_splat_pattern" | "keyword_separator" => break,
+            "list_splat_pattern" => {
+                kind = ParameterKind::VarPositional;
+                keyword_only = true;
+                (parameter.named_child(0), None)
+            }
+            "dictionary_splat_pattern" => {
+                kind = ParameterKind::VarKeyword;
+                (parameter.named_child(0), None)
+            }
+            "keyword_separator" => {
+                keyword_only = true;
+                continue;
+            }
             _ => continue,
         };
         let Some(name) = name.filter(|name| name.kind() == "identifier") else { continue };
@@ -794,6 +893,7 @@ fn record_parameter_positions(
             function,
             position,
             name: text_of(name, source).to_string(),
+            kind,
             default,
         });
         position += 1;

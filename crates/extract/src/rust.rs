@@ -473,7 +473,10 @@ fn record_call_arguments(
             keyword: None,
             path,
             byte: named.start_byte() as u32,
-            dereferenced,
+            form: match dereferenced {
+                true => tether_model::ArgumentForm::Dereferenced,
+                false => tether_model::ArgumentForm::Plain,
+            },
         });
     }
 }

@@ -154,6 +154,7 @@ fn record_parameter_positions(
             function,
             position: position as u32,
             name,
+            kind: tether_model::ParameterKind::Positional,
             default: None,
         });
     }

@@ -108,8 +108,20 @@ pub struct CallArgument {
     /// What it names, and where (which bindings are in force).
     pub path: Vec<String>,
     pub byte: u32,
-    /// Written `*name` (Rust): the argument is what the name points to.
-    pub dereferenced: bool,
+    pub form: ArgumentForm,
+}
+
+/// How an argument is written around the value it names.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum ArgumentForm {
+    /// `name`, `&name` (Rust), `name=value` (Python keywords).
+    Plain,
+    /// Rust `*name`: the argument is what the name points to.
+    Dereferenced,
+    /// Python `*name`: the elements of a sequence, as positional arguments from here on.
+    Unpacked,
+    /// Python `**name`: the entries of a mapping, as keyword arguments.
+    UnpackedKeywords,
 }
 
 /// A parameter of a function, by position (`self` counts), with the value its default names.
@@ -118,8 +130,22 @@ pub struct Parameter {
     pub function: SymbolId,
     pub position: u32,
     pub name: String,
+    pub kind: ParameterKind,
     /// A default that names a value (`callback=default_handler`), and its byte.
     pub default: Option<(Vec<String>, u32)>,
+}
+
+/// How a parameter receives its argument.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum ParameterKind {
+    /// By position or by keyword.
+    Positional,
+    /// Python, after `*` or `*args`: by keyword only.
+    KeywordOnly,
+    /// Python `*args`: the positional arguments from its position on.
+    VarPositional,
+    /// Python `**kwargs`: the keyword arguments no other parameter takes.
+    VarKeyword,
 }
 
 /// An attribute a method sets to one of its own parameters: `self.on_click = on_click` in

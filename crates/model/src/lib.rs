@@ -19,9 +19,9 @@ mod symbol;
 pub use deadline::{Cancelled, Deadline, DeadlineTicker};
 pub use diagnostic::{Diagnostic, DiagnosticKind};
 pub use facts::{
-    AttributeParameter, Binding, BindingValue, Branch, CallArgument, CallSite, CalleeExpr,
-    FieldOwner, FieldStore, FileFacts, FixtureRequest, ImplBlock, Import, ImportStyle,
-    MacroInvocation, Parameter, Receiver, SupertypeRef,
+    ArgumentForm, AttributeParameter, Binding, BindingValue, Branch, CallArgument, CallSite,
+    CalleeExpr, FieldOwner, FieldStore, FileFacts, FixtureRequest, ImplBlock, Import, ImportStyle,
+    MacroInvocation, Parameter, ParameterKind, Receiver, SupertypeRef,
 };
 pub use graph::{
     CallOutcome, Census, Edge, EdgeKind, FileRecord, FileStatus, Freshness, Graph, IndexMeta,

@@ -370,6 +370,12 @@ impl Resolver<'_> {
         function: Sym,
         language: Language,
     ) -> Option<Denotation> {
+        // A Python generator (its annotation would be a `return` binding): what it yields.
+        if language == Language::Python
+            && self.index.bindings_named(function, RETURN_BINDING).is_none()
+        {
+            return self.generator_value(function);
+        }
         // The annotation, or else the first `return` whose value is visible.
         let bindings = self.index.bindings_named(function, RETURN_BINDING)?;
         let typed = bindings
@@ -391,6 +397,35 @@ impl Resolver<'_> {
             | Denotation::Builtin(_)) => Some(typed),
             _ => None,
         }
+    }
+
+    /// What calling a Python generator function gives: an iterable of what its `yield`s (and
+    /// `yield from`s) give: the functions or classes they name, all of them, else the first
+    /// visible value.
+    fn generator_value(&self, function: Sym) -> Option<Denotation> {
+        let yields = self.index.bindings_named(function, crate::YIELD_BINDING)?;
+        let mut named: Vec<Sym> = Vec::new();
+        let mut first_value = None;
+        for binding in yields {
+            match self.binding_denotation(function, binding, Language::Python) {
+                Some(Denotation::Symbol(sym))
+                    if self.index.symbol(sym).kind.is_callable()
+                        || self.index.symbol(sym).kind.is_type() =>
+                {
+                    named.push(sym)
+                }
+                Some(Denotation::Ambiguous(syms)) => named.extend(syms),
+                Some(value) => first_value = first_value.or(Some(value)),
+                None => {}
+            }
+        }
+        named.sort_unstable();
+        named.dedup();
+        let element = crate::denotation::from_candidates(&named).or(first_value)?;
+        Some(Denotation::Wrapped {
+            wrapper: crate::value_types::Wrapper::PythonList,
+            inner: Box::new(element),
+        })
     }
 
     /// The functions, methods or classes a function's `return`s name, when every visible

@@ -107,6 +107,18 @@ impl Resolver<'_> {
             self.resolve_callee(caller, &call.callee, language)
         });
         match resolved {
+            // Calling what an outside free function returned (`seek = getattr(body, "seek")`,
+            // then `seek(0)`) may call a project method: a value call, not an outside edge.
+            Ok(Resolved {
+                denotation: Denotation::External(path) | Denotation::Builtin(path),
+                ..
+            }) if crate::denotation::is_free_function_result(
+                &path,
+                if language == Language::Python { "." } else { "::" },
+            ) =>
+            {
+                CallTargets::Unresolved(UnresolvedReason::ValueCall)
+            }
             Ok(resolved) => self.targets_of(resolved, language),
             Err(reason) => self.unresolved_or_guess(call, reason, language),
         }

@@ -225,7 +225,16 @@ impl Resolver<'_> {
         }
         let rule =
             if is_dyn { ResolutionRule::DynamicDispatch } else { instance_member_rule(rule) };
-        let member = self.type_member(type_sym, name, is_dyn, language, rule)?;
+        let member = match self.type_member(type_sym, name, is_dyn, language, rule) {
+            // An attribute only subclasses set (`self.on_close = close_window`).
+            Err(reason) if language == Language::Python => {
+                return match self.subclass_attribute_values(type_sym, name) {
+                    Some(held) => found(held, ResolutionRule::ValueFlow),
+                    None => Err(reason),
+                };
+            }
+            member => member?,
+        };
         Ok(self.python_property_value(member, language))
     }
 
@@ -528,7 +537,7 @@ impl Resolver<'_> {
 /// `next()`, `std::mem::take()`) or of calling a call's result (`weakref.ref(x)()`), not of a
 /// type's constructor or associated function (`Barrier::new()`, `Path()`) or of a method on
 /// another call's result (`a().b()`).
-fn is_free_function_result(path: &str, separator: &str) -> bool {
+pub(crate) fn is_free_function_result(path: &str, separator: &str) -> bool {
     let Some(function) = path.strip_suffix("()") else { return false };
     // Calling what a call returned (`weakref.ref(obj)()`, `functools.partial(f)()`) may give
     // anything back.

@@ -30,6 +30,7 @@ mod callback_edges;
 mod calls;
 mod closure_arguments;
 mod closure_results;
+mod container_types;
 mod denotation;
 mod deref_arguments;
 mod deref_calls;

@@ -31,29 +31,34 @@ impl Resolver<'_> {
             return None;
         }
         let fixture = self.pytest_fixture_for(function, name)?;
-        // What the fixture returns (its annotation or a `return`), else what it yields, else
-        // a function or class it returns (a factory such as `importasmod`).
-        self.declared_return_type(fixture, Language::Python)
-            .or_else(|| {
-                let yields = self.index.bindings_named(fixture, crate::YIELD_BINDING)?;
-                yields
-                    .iter()
-                    .find_map(|binding| self.binding_denotation(fixture, binding, Language::Python))
-            })
-            .or_else(|| {
-                let returns = self.index.bindings_named(fixture, crate::RETURN_BINDING)?;
-                returns.iter().find_map(|binding| {
-                    match self.binding_denotation(fixture, binding, Language::Python)? {
-                        Denotation::Symbol(returned)
-                            if self.index.symbol(returned).kind.is_callable()
-                                || self.index.symbol(returned).kind.is_type() =>
-                        {
-                            Some(Denotation::Symbol(returned))
-                        }
-                        _ => None,
+        // What a generator fixture yields (calling it would give the generator), else what
+        // it returns (its annotation or a `return`), else a function or class it returns (a
+        // factory such as `importasmod`).
+        let yielded = || {
+            let yields = self.index.bindings_named(fixture, crate::YIELD_BINDING)?;
+            yields
+                .iter()
+                .find_map(|binding| self.binding_denotation(fixture, binding, Language::Python))
+        };
+        let is_generator = self.index.bindings_named(fixture, crate::RETURN_BINDING).is_none();
+        let value = match is_generator {
+            true => yielded(),
+            false => None,
+        };
+        value.or_else(|| self.declared_return_type(fixture, Language::Python)).or_else(|| {
+            let returns = self.index.bindings_named(fixture, crate::RETURN_BINDING)?;
+            returns.iter().find_map(|binding| {
+                match self.binding_denotation(fixture, binding, Language::Python)? {
+                    Denotation::Symbol(returned)
+                        if self.index.symbol(returned).kind.is_callable()
+                            || self.index.symbol(returned).kind.is_type() =>
+                    {
+                        Some(Denotation::Symbol(returned))
                     }
-                })
+                    _ => None,
+                }
             })
+        })
     }
 
     /// The fixture pytest gives `requester` for the name `name`: a fixture method of its class,

@@ -6,18 +6,9 @@ use crate::denotation::Denotation;
 use crate::value_types::Wrapper;
 
 /// The container an annotation's class name stands for (builtins, `typing` and
-/// `collections.abc` names alike).
+/// `collections.abc` names alike: `queries/python/container_types.txt`).
 pub(crate) fn python_container(name: &str) -> Option<Wrapper> {
-    Some(match name {
-        "list" | "List" | "Sequence" | "MutableSequence" | "Iterable" | "Iterator"
-        | "Collection" | "deque" | "Deque" => Wrapper::PythonList,
-        "set" | "Set" | "frozenset" | "FrozenSet" | "AbstractSet" | "MutableSet" => {
-            Wrapper::PythonSet
-        }
-        "dict" | "Dict" | "Mapping" | "MutableMapping" | "defaultdict" | "DefaultDict"
-        | "OrderedDict" => Wrapper::PythonDict,
-        _ => return None,
-    })
+    crate::container_types::python_container(name)
 }
 
 /// What `container.name(…)` returns, when the element decides it.

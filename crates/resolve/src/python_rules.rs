@@ -24,13 +24,35 @@ impl Resolver<'_> {
         path: &[String],
         bindings: BindingUse,
     ) -> Lookup {
-        let (head, rest) = path.split_first().ok_or(UnresolvedReason::ComplexCallee)?;
-        let mut current =
-            self.python_head(scope, head, bindings).ok_or(UnresolvedReason::UnknownName)?;
+        let (head, mut rest) = path.split_first().ok_or(UnresolvedReason::ComplexCallee)?;
+        let mut current = match self.narrowed_attribute(scope, path) {
+            Some(narrowed) => {
+                rest = &rest[1..];
+                narrowed
+            }
+            None => self.python_head(scope, head, bindings).ok_or(UnresolvedReason::UnknownName)?,
+        };
         for segment in rest {
             current = self.member(&current, segment, Language::Python)?;
         }
         Ok(current)
+    }
+
+    /// `self.handler` inside `if isinstance(self.handler, Greeter):`: the narrowed type, where
+    /// a narrowing binding of the function is in force at the use.
+    fn narrowed_attribute(&self, scope: Sym, path: &[String]) -> Option<Resolved> {
+        let [receiver, attribute, ..] = path else { return None };
+        if receiver != "self" || !self.index.symbol(scope).kind.is_callable() {
+            return None;
+        }
+        let bindings = self.index.bindings_named(scope, &format!("self.{attribute}"))?;
+        let at = crate::bindings_in_force::use_byte_in(scope)?;
+        let narrowing = bindings
+            .iter()
+            .rev()
+            .find(|binding| binding.visible_from < at && at <= binding.visible_to)?;
+        let denotation = self.binding_denotation(scope, narrowing, Language::Python)?;
+        Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
     }
 
     pub(crate) fn python_path(&self, scope: Sym, path: &[String]) -> Lookup {

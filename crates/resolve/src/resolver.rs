@@ -36,6 +36,8 @@ pub(crate) struct Resolver<'a> {
     pub outside_bases: HashMap<Sym, Vec<Denotation>>,
     /// Each class with project bases, in its method resolution order (itself first).
     pub method_resolution_orders: HashMap<Sym, Vec<Sym>>,
+    /// The project classes deriving from each class, directly or not, in symbol order.
+    pub subclasses: HashMap<Sym, Vec<Sym>>,
     /// Impl blocks of each project type.
     pub impls_of_type: HashMap<Sym, Vec<Sym>>,
     /// The project type an impl block is for.
@@ -65,6 +67,8 @@ pub(crate) struct Resolver<'a> {
     pub module_variables_visible: bool,
 }
 
+/// Subclasses read for the attributes they set ([`Resolver::subclass_attribute_values`]).
+const MAX_SUBCLASS_ATTRIBUTES: usize = 32;
 impl<'a> Resolver<'a> {
     pub(crate) fn new(index: ProjectIndex<'a>) -> Resolver<'a> {
         let import_count = index.imports.len();
@@ -75,6 +79,7 @@ impl<'a> Resolver<'a> {
             bases: HashMap::default(),
             outside_bases: HashMap::default(),
             method_resolution_orders: HashMap::default(),
+            subclasses: HashMap::default(),
             impls_of_type: HashMap::default(),
             impl_self_type: HashMap::default(),
             impls_through_alias: Default::default(),
@@ -306,6 +311,17 @@ impl<'a> Resolver<'a> {
             })
             .collect();
         self.method_resolution_orders = orders;
+        let mut subclasses: HashMap<Sym, Vec<Sym>> = HashMap::default();
+        for (class, order) in &self.method_resolution_orders {
+            for base in order.iter().skip(1) {
+                subclasses.entry(*base).or_default().push(*class);
+            }
+        }
+        for derived in subclasses.values_mut() {
+            derived.sort_unstable();
+            derived.dedup();
+        }
+        self.subclasses = subclasses;
     }
 
     /// The class and its bases in Python's method resolution order: the C3 linearisation
@@ -624,6 +640,29 @@ impl<'a> Resolver<'a> {
         self.linearization(trait_sym)
             .into_iter()
             .find_map(|trait_sym| self.index.children_named(trait_sym, name).first().copied())
+    }
+
+    /// `self.on_close()` in a base class whose subclasses set `self.on_close = close_window`:
+    /// the functions (or classes) the subclasses' attributes hold, any of which may be called
+    /// (at most [`MAX_SUBCLASS_ATTRIBUTES`] subclasses are read).
+    pub(crate) fn subclass_attribute_values(&self, class: Sym, name: &str) -> Option<Denotation> {
+        let key = format!("self.{name}");
+        let mut held = Vec::new();
+        for subclass in self.subclasses.get(&class)?.iter().take(MAX_SUBCLASS_ATTRIBUTES) {
+            for binding in self.index.bindings_named(*subclass, &key).into_iter().flatten() {
+                if let Some(Denotation::Symbol(value)) =
+                    self.binding_denotation(*subclass, binding, Language::Python)
+                {
+                    let kind = self.index.symbol(value).kind;
+                    if kind.is_callable() || kind.is_type() {
+                        held.push(value);
+                    }
+                }
+            }
+        }
+        held.sort_unstable();
+        held.dedup();
+        crate::denotation::from_candidates(&held)
     }
 
     /// The type of a field or attribute (`self.h`) of a type, through its bases.

@@ -121,7 +121,9 @@ impl Resolver<'_> {
         // `Trait::m(*x)`: what `x` points to (`x: &T` gives `T`; a type with its own `impl
         // Deref` may be either).
         let value = match value {
-            Some(value) if first.dereferenced => self.dereferenced(&value.denotation),
+            Some(value) if first.form == tether_model::ArgumentForm::Dereferenced => {
+                self.dereferenced(&value.denotation)
+            }
             value => value.map(|value| value.denotation),
         };
         let Some(Denotation::Instance { type_sym, is_dyn: false, .. }) = value else {

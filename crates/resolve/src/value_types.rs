@@ -45,25 +45,9 @@ pub(crate) enum Wrapper {
 
 impl Wrapper {
     /// The wrapper a std (or well-known dependency) type name stands for.
+    /// (`queries/rust/container_types.txt`.)
     pub(crate) fn named(name: &str) -> Option<Wrapper> {
-        Some(match name {
-            "Option" => Wrapper::Option,
-            "Result" => Wrapper::Result,
-            "Vec" | "VecDeque" | "HashSet" | "BTreeSet" | "FxHashSet" | "IndexSet"
-            | "FxIndexSet" | "SmallVec" | "ThinVec" | "ArrayVec" | "BinaryHeap" | "LinkedList"
-            | "[]" => Wrapper::Sequence,
-            "HashMap" | "BTreeMap" | "FxHashMap" | "IndexMap" | "FxIndexMap" => Wrapper::Map,
-            "Iterator" | "IntoIterator" | "DoubleEndedIterator" | "ExactSizeIterator" => {
-                Wrapper::Iterator
-            }
-            "Box" => Wrapper::Box,
-            "Rc" => Wrapper::Rc,
-            "Arc" => Wrapper::Arc,
-            "Pin" => Wrapper::Pin,
-            "Future" | "IntoFuture" => Wrapper::Future,
-            "Poll" => Wrapper::Poll,
-            _ => return None,
-        })
+        crate::container_types::rust_container(name)
     }
 
     /// The position of the element among the type's generic arguments.
