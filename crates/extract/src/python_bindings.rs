@@ -161,7 +161,9 @@ fn lower_assignment(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &m
         named.id
     };
     // `self.on_click = on_click`: the attribute holds what the method's callers pass.
-    if name_path.len() == 2 && value == BindingValue::UntypedParameter {
+    if name_path.len() == 2
+        && matches!(value, BindingValue::UntypedParameter | BindingValue::Unknown)
+    {
         if let Some(right) =
             field_child!(node, "right").filter(|right| right.kind() == "identifier")
         {

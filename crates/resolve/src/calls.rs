@@ -108,14 +108,15 @@ impl Resolver<'_> {
         });
         match resolved {
             // Calling what an outside free function returned (`seek = getattr(body, "seek")`,
-            // then `seek(0)`) may call a project method: a value call, not an outside edge.
+            // then `seek(0)`) may call a project method: a value call, not an outside edge. So
+            // is calling a value typed `Any` or `Callable` (`value = self.default; value()`).
             Ok(Resolved {
                 denotation: Denotation::External(path) | Denotation::Builtin(path),
                 ..
             }) if crate::denotation::is_free_function_result(
                 &path,
                 if language == Language::Python { "." } else { "::" },
-            ) =>
+            ) || (language == Language::Python && is_opaque_callable_type(&path)) =>
             {
                 CallTargets::Unresolved(UnresolvedReason::ValueCall)
             }
@@ -834,6 +835,24 @@ pub(crate) fn name_from_text(text: &str) -> String {
     } else {
         String::new()
     }
+}
+
+const OPAQUE_CALLABLE_TYPES: &str =
+    include_str!("../../../queries/python/opaque_callable_types.txt");
+
+/// Whether an outside Python type says only that a value is callable (or anything):
+/// `queries/python/opaque_callable_types.txt`.
+fn is_opaque_callable_type(qualified_name: &str) -> bool {
+    static TYPES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    TYPES
+        .get_or_init(|| {
+            OPAQUE_CALLABLE_TYPES
+                .lines()
+                .map(str::trim)
+                .filter(|line| !line.is_empty() && !line.starts_with('#'))
+                .collect()
+        })
+        .contains(&qualified_name)
 }
 
 /// The name a callee would target: the last segment of its path or its method name.

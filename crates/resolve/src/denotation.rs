@@ -233,9 +233,24 @@ impl Resolver<'_> {
                     None => Err(reason),
                 };
             }
+            // An attribute the class sets itself (`self.cb = cb`) is not an outside base's
+            // member: what it holds is a value (value flow may know it).
+            Ok(Resolved {
+                denotation: Denotation::External(_) | Denotation::Builtin(_), ..
+            }) if language == Language::Python && self.sets_own_attribute(type_sym, name) => {
+                return Err(UnresolvedReason::ValueCall);
+            }
             member => member?,
         };
         Ok(self.python_property_value(member, language))
+    }
+
+    /// Whether a class (or a project base) assigns `self.name` itself.
+    fn sets_own_attribute(&self, type_sym: Sym, name: &str) -> bool {
+        let key = format!("self.{name}");
+        self.linearization(type_sym)
+            .into_iter()
+            .any(|class| self.index.bindings_named(class, &key).is_some())
     }
 
     /// A module's member: an item defined in it, a submodule, or a name it imports.
