@@ -52,6 +52,7 @@ mod rust_rules;
 mod structure;
 mod trait_path_calls;
 mod turbofish;
+mod unpacked_arguments;
 mod value_flow;
 mod value_types;
 
