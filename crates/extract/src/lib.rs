@@ -79,7 +79,12 @@ pub const OVERLOAD_BINDING: &str = "overload";
 /// The binding that marks a Rust method of an inherent impl written without `pub`: only its
 /// module (and the modules inside it) can call it; elsewhere a trait method of the same name
 /// is the one called.
-pub const PRIVATE_METHOD_BINDING: &str = "private";
+pub const PRIVATE_METHOD_BINDING: &str = "@private";
+
+/// The bindings under which a decorated Python function records its decorators, in the
+/// order they apply (the nearest first): each is what calling that decorator returns, so
+/// the name denotes what the last one gives when that is visible.
+pub const DECORATED_BINDING: &str = "@decorated";
 
 /// The binding name under which a Rust type alias records the type it stands for.
 pub const TYPE_ALIAS_BINDING: &str = "type";

@@ -9,7 +9,10 @@ use tree_sitter::Node;
 use crate::outline::{line_of, text_of, Lowering, NewSymbol, OpenScope, ScopeStack};
 use crate::python_annotations::{annotation_value, generator_element_path};
 use crate::query::{CaptureRole, DefinitionCapture, Tag};
-use crate::{FIXTURE_BINDING, OVERLOAD_BINDING, PROPERTY_BINDING, RETURN_BINDING, YIELD_BINDING};
+use crate::{
+    DECORATED_BINDING, FIXTURE_BINDING, OVERLOAD_BINDING, PROPERTY_BINDING, RETURN_BINDING,
+    YIELD_BINDING,
+};
 
 /// Call-site texts longer than this are cut (with `…`) in reports.
 const MAX_CALL_TEXT_BYTES: usize = 120;
@@ -132,6 +135,9 @@ impl Lowering for PythonLowering {
             }
         }
         let decorators = decorator_names(tag.node, source);
+        if symbol.kind == SymbolKind::Function {
+            record_decorator_applications(tag.node, symbol.id, source, facts);
+        }
         if symbol.kind == SymbolKind::Method
             && decorators.iter().any(|name| {
                 matches!(
@@ -299,7 +305,7 @@ fn record_decorated_argument(
         keyword: None,
         path: vec![text_of(name, source).to_string()],
         byte: definition.end_byte() as u32,
-        form: tether_model::ArgumentForm::Plain,
+        form: tether_model::ArgumentForm::Decorated,
     });
 }
 
@@ -313,6 +319,44 @@ fn first_decorator(definition: Node<'_>) -> Option<Node<'_>> {
 
 /// The last name of each decorator of a definition: `property` for `@property`, `fixture` for
 /// `@pytest.fixture(scope="session")`, `setter` for `@x.setter`.
+/// The decorators of a function as what applying each gives (`@logged` is `logged(f)`,
+/// `@route("/")` is `route("/")(f)`), nearest first, as `DECORATED_BINDING` bindings.
+fn record_decorator_applications(
+    definition: Node<'_>,
+    function: tether_model::SymbolId,
+    source: &str,
+    facts: &mut FileFacts,
+) {
+    let Some(decorated) =
+        definition.parent().filter(|parent| parent.kind() == "decorated_definition")
+    else {
+        return;
+    };
+    let decorators: Vec<Node<'_>> = decorated
+        .named_children(&mut decorated.walk())
+        .filter(|child| child.kind() == "decorator")
+        .collect();
+    for decorator in decorators.into_iter().rev() {
+        let Some(expression) = decorator.named_child(0) else { continue };
+        let applied = match expression.kind() {
+            "call" => match field_child!(expression, "function") {
+                Some(factory) => CalleeExpr::Returned(Box::new(callee_expression(factory, source))),
+                None => continue,
+            },
+            _ => match dotted_path(expression, source) {
+                Some(path) => CalleeExpr::Path(path),
+                None => continue,
+            },
+        };
+        facts.bindings.push(Binding::everywhere(
+            function,
+            DECORATED_BINDING.to_string(),
+            BindingValue::CallResult(applied),
+            line_of(decorator),
+        ));
+    }
+}
+
 fn decorator_names(definition: Node<'_>, source: &str) -> Vec<String> {
     let Some(decorated) =
         definition.parent().filter(|parent| parent.kind() == "decorated_definition")

@@ -125,7 +125,7 @@ impl Marker for (u8, u16) {}
             impl my_crate::m::{impl Shape} type=Shape @21
             binding my_crate::m::Wrapper self.inner: Self#0 @4
             binding my_crate::m::Wrapper::new return: Self @7
-            binding my_crate::m::Wrapper::get private: ? @8
+            binding my_crate::m::Wrapper::get @private: ? @8
             binding my_crate::m::Wrapper::get return: Self#0 @8
             binding my_crate::m::{impl Display for Wrapper} <T>: dyn fmt::Debug @11
             binding my_crate::m::{impl Display for Wrapper}::fmt return: fmt::Result @12
@@ -181,7 +181,7 @@ impl S {
             binding my_crate::m::outer add: ? @4
             binding my_crate::m::outer a: u32 @4
             binding my_crate::m::outer v: closure parameter 0 of (values.iter()).map @5
-            binding my_crate::m::S::method private: ? @10
+            binding my_crate::m::S::method @private: ? @10
         "#]],
     );
 }
@@ -389,7 +389,7 @@ trait Visitor {
             binding my_crate::m::run closure: closure returning (z.go()) @30
             binding my_crate::m::run z: Zed @30
             binding my_crate::m::{impl Holder} <K>: dyn Key @33
-            binding my_crate::m::Holder::with private: ? @34
+            binding my_crate::m::Holder::with @private: ? @34
             binding my_crate::m::Holder::with key: dyn Key @34
             binding my_crate::m::Visitor::visit node: Node @38
         "#]],
@@ -458,7 +458,7 @@ impl Widget {
             call my_crate::m::Widget::run -> a::name! @24
             call my_crate::m::Widget::run -> x.0 @25
             impl my_crate::m::{impl Widget} type=Widget @2
-            binding my_crate::m::Widget::run private: ? @3
+            binding my_crate::m::Widget::run @private: ? @3
             binding my_crate::m::Widget::run x: Thing @3
         "#]],
     );

@@ -122,6 +122,9 @@ pub enum ArgumentForm {
     Unpacked,
     /// Python `**name`: the entries of a mapping, as keyword arguments.
     UnpackedKeywords,
+    /// Python: the function or class a decorator is applied to, as it was defined (before the
+    /// name denotes what the decorators return).
+    Decorated,
 }
 
 /// A parameter of a function, by position (`self` counts), with the value its default names.

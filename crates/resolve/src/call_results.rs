@@ -129,6 +129,25 @@ impl Resolver<'_> {
                     self.method_call_receiver(scope, receiver, language, depth, known_receiver)?;
                 self.method_call_target(receiver, name, language)?
             }
+            // `make()(x)`, `@group()` applied: calling the function the inner call returns.
+            (_, CalleeExpr::Returned(inner)) => {
+                match self.call_result_type_at_depth(
+                    scope,
+                    inner,
+                    language,
+                    depth + 1,
+                    None,
+                    &[],
+                )? {
+                    Denotation::Symbol(sym) if self.index.symbol(sym).kind.is_callable() => {
+                        target(Resolved {
+                            denotation: Denotation::Symbol(sym),
+                            rule: ResolutionRule::TypedReceiver,
+                        })
+                    }
+                    _ => return None,
+                }
+            }
             _ => return None,
         })
     }

@@ -95,8 +95,12 @@ pub(crate) const OVERLOAD_BINDING: &str = "overload";
 /// The binding under which extraction records what a Rust type alias stands for.
 pub(crate) const TYPE_ALIAS_BINDING: &str = "type";
 
+/// The bindings under which extraction records what each decorator of a Python function
+/// gives, nearest first.
+pub(crate) const DECORATED_BINDING: &str = "@decorated";
+
 /// The binding under which extraction marks a Rust inherent method written without `pub`.
-pub(crate) const PRIVATE_METHOD_BINDING: &str = "private";
+pub(crate) const PRIVATE_METHOD_BINDING: &str = "@private";
 
 /// Everything resolution adds to the symbols extraction found.
 #[derive(Clone, Debug, Default)]

@@ -32,10 +32,52 @@ impl Resolver<'_> {
             }
             None => self.python_head(scope, head, bindings).ok_or(UnresolvedReason::UnknownName)?,
         };
+        current = self.decorated_value(current);
         for segment in rest {
-            current = self.member(&current, segment, Language::Python)?;
+            current = self.decorated_value(self.member(&current, segment, Language::Python)?);
         }
         Ok(current)
+    }
+
+    /// What a decorated function's name denotes: what its last decorator returns, when that
+    /// is a project function or an instance of a project class (`@logged` returning its
+    /// `wrapper`, `@group()` returning a `Group`); the function itself when every decorator
+    /// hands it back or returns something not visible (an outside decorator).
+    fn decorated_value(&self, resolved: Resolved) -> Resolved {
+        let Denotation::Symbol(function) = resolved.denotation else { return resolved };
+        let Some(applications) = self.index.bindings_named(function, crate::DECORATED_BINDING)
+        else {
+            return resolved;
+        };
+        let scope = self.index.parent(function).unwrap_or(function);
+        // The decorators themselves (above the definition's end) are handed the function.
+        let before_end = crate::bindings_in_force::use_byte_in(scope)
+            .is_some_and(|at| at < self.index.symbol(function).span.end_byte);
+        if before_end {
+            return resolved;
+        }
+        let Some(_nesting) = crate::calls::NestingGuard::enter() else { return resolved };
+        let mut decorated = None;
+        for application in applications {
+            let tether_model::BindingValue::CallResult(applied) = &application.value else {
+                continue;
+            };
+            match self.call_result_type(scope, applied, Language::Python) {
+                Some(Denotation::Symbol(returned))
+                    if returned != function && self.index.symbol(returned).kind.is_callable() =>
+                {
+                    decorated = Some(Denotation::Symbol(returned));
+                }
+                Some(instance @ Denotation::Instance { is_dyn: false, .. }) => {
+                    decorated = Some(instance);
+                }
+                _ => {}
+            }
+        }
+        match decorated {
+            Some(denotation) => Resolved { denotation, rule: resolved.rule },
+            None => resolved,
+        }
     }
 
     /// `self.handler` inside `if isinstance(self.handler, Greeter):`: the narrowed type, where

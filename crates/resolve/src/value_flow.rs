@@ -270,7 +270,7 @@ impl Resolver<'_> {
                         ));
                         continue;
                     }
-                    ArgumentForm::Plain | ArgumentForm::Dereferenced => {}
+                    ArgumentForm::Plain | ArgumentForm::Dereferenced | ArgumentForm::Decorated => {}
                 }
                 let slots = match (&argument.keyword, argument.position) {
                     (Some(keyword), _) => keyword_slots(function, parameters, keyword),
@@ -295,6 +295,15 @@ impl Resolver<'_> {
     /// What an argument names: the caller's own parameter, or a project function or class (a
     /// Rust function item or associated function).
     fn argument_value(&self, caller: Sym, argument: &CallArgument) -> Option<FlowValue> {
+        // The function a decorator receives is the one defined, not what its name denotes
+        // once decorated.
+        if let (ArgumentForm::Decorated, [name]) = (argument.form, argument.path.as_slice()) {
+            return self.index.children_named(caller, name).iter().copied().find_map(|child| {
+                let kind = self.index.symbol(child).kind;
+                (kind.is_callable() || kind.is_type())
+                    .then(|| FlowValue::Target(self.index.symbol(child).id))
+            });
+        }
         if let [name] = argument.path.as_slice() {
             if let Some((function, position)) = self.closed_over_parameter(caller, name) {
                 let function = self.index.symbol(function).id;
