@@ -491,3 +491,33 @@ fn rust_operators_and_loops_call_the_project_impls() {
         "#]],
     );
 }
+
+#[test]
+fn a_local_named_like_a_marker_does_not_make_a_function_a_fixture() {
+    // `fixture` and `overload` are locals here, not the markers extraction records for
+    // `@pytest.fixture` and `@overload`: `app` is not given the `app` fixture.
+    check(
+        r#"
+        //- /conftest.py
+        import pytest
+
+        class App:
+            def run(self):
+                return 1
+
+        @pytest.fixture
+        def app():
+            return App()  # calls: conftest.App
+        //- /tools.py
+        def build(app):
+            fixture = 1
+            overload = 2
+            return app.run()  # calls: none
+        "#,
+        expect![[r#"
+            conftest -> pytest.fixture @7 import 0.95
+            conftest.app -> conftest.App @9 constructor 0.9
+            unresolved tools.build tools.py:4 app.run (unknown_receiver_type)
+        "#]],
+    );
+}

@@ -62,19 +62,19 @@ pub const YIELD_BINDING: &str = "yield";
 
 /// The binding that marks a Python method as a property (`@property`, `@cached_property`):
 /// reading the attribute gives what the method returns.
-pub const PROPERTY_BINDING: &str = "property";
+pub const PROPERTY_BINDING: &str = "@property";
 
 /// The binding that marks a Python function decorated as a pytest fixture (`@pytest.fixture`,
 /// `@fixture(scope=…)`): tests elsewhere may receive its value by naming it.
-pub const FIXTURE_BINDING: &str = "fixture";
+pub const FIXTURE_BINDING: &str = "@fixture";
 
 /// The binding that marks a pytest fixture declared `autouse=True`: every test in its scope
 /// (its class, module, or the folders under its `conftest.py`) runs it.
-pub const AUTOUSE_FIXTURE_BINDING: &str = "autouse_fixture";
+pub const AUTOUSE_FIXTURE_BINDING: &str = "@autouse_fixture";
 
 /// The binding that marks a Python `@overload` stub: the implementation of the same name is
 /// what runs.
-pub const OVERLOAD_BINDING: &str = "overload";
+pub const OVERLOAD_BINDING: &str = "@overload";
 
 /// The binding that marks a Rust method of an inherent impl written without `pub`: only its
 /// module (and the modules inside it) can call it; elsewhere a trait method of the same name

@@ -81,7 +81,7 @@ build(3)
             binding pkg.shapes.Circle.__init__ helper: Helper @8
             binding pkg.shapes.Circle self.radius: float @9
             binding pkg.shapes.Circle self.helper: call Helper @10
-            binding pkg.shapes.Circle.area property: ? @13
+            binding pkg.shapes.Circle.area @property: ? @13
             binding pkg.shapes.Circle.area self: parameter @13
             binding pkg.shapes.Circle.unit key: ? @18
             binding pkg.shapes.Circle.unit return: call sorted @19

@@ -81,16 +81,16 @@ pub(crate) const RETURN_BINDING: &str = "return";
 pub(crate) const YIELD_BINDING: &str = "yield";
 
 /// The binding under which extraction marks a Python property's getter.
-pub(crate) const PROPERTY_BINDING: &str = "property";
+pub(crate) const PROPERTY_BINDING: &str = "@property";
 
 /// The binding under which extraction marks a pytest fixture function.
-pub(crate) const FIXTURE_BINDING: &str = "fixture";
+pub(crate) const FIXTURE_BINDING: &str = "@fixture";
 
 /// The binding under which extraction marks a pytest fixture declared `autouse=True`.
-pub(crate) const AUTOUSE_FIXTURE_BINDING: &str = "autouse_fixture";
+pub(crate) const AUTOUSE_FIXTURE_BINDING: &str = "@autouse_fixture";
 
 /// The binding under which extraction marks a Python `@overload` stub.
-pub(crate) const OVERLOAD_BINDING: &str = "overload";
+pub(crate) const OVERLOAD_BINDING: &str = "@overload";
 
 /// The binding under which extraction records what a Rust type alias stands for.
 pub(crate) const TYPE_ALIAS_BINDING: &str = "type";
