@@ -311,14 +311,23 @@ fn record_decorated_argument(
 
 /// The first decorator of a decorated definition.
 fn first_decorator(definition: Node<'_>) -> Option<Node<'_>> {
-    let decorated = definition.parent().filter(|parent| parent.kind() == "decorated_definition")?;
-    let first =
-        decorated.named_children(&mut decorated.walk()).find(|child| child.kind() == "decorator");
-    first
+    decorator_nodes(definition).into_iter().next()
 }
 
-/// The last name of each decorator of a definition: `property` for `@property`, `fixture` for
-/// `@pytest.fixture(scope="session")`, `setter` for `@x.setter`.
+/// The decorators of a decorated definition, in source order (none for a plain one).
+fn decorator_nodes(definition: Node<'_>) -> Vec<Node<'_>> {
+    let Some(decorated) =
+        definition.parent().filter(|parent| parent.kind() == "decorated_definition")
+    else {
+        return Vec::new();
+    };
+    let decorators = decorated
+        .named_children(&mut decorated.walk())
+        .filter(|child| child.kind() == "decorator")
+        .collect();
+    decorators
+}
+
 /// The decorators of a function as what applying each gives (`@logged` is `logged(f)`,
 /// `@route("/")` is `route("/")(f)`), nearest first, as `DECORATED_BINDING` bindings.
 fn record_decorator_applications(
@@ -327,16 +336,7 @@ fn record_decorator_applications(
     source: &str,
     facts: &mut FileFacts,
 ) {
-    let Some(decorated) =
-        definition.parent().filter(|parent| parent.kind() == "decorated_definition")
-    else {
-        return;
-    };
-    let decorators: Vec<Node<'_>> = decorated
-        .named_children(&mut decorated.walk())
-        .filter(|child| child.kind() == "decorator")
-        .collect();
-    for decorator in decorators.into_iter().rev() {
+    for decorator in decorator_nodes(definition).into_iter().rev() {
         let Some(expression) = decorator.named_child(0) else { continue };
         let applied = match expression.kind() {
             "call" => match field_child!(expression, "function") {
@@ -357,16 +357,11 @@ fn record_decorator_applications(
     }
 }
 
+/// The last name of each decorator of a definition: `property` for `@property`, `fixture` for
+/// `@pytest.fixture(scope="session")`, `setter` for `@x.setter`.
 fn decorator_names(definition: Node<'_>, source: &str) -> Vec<String> {
-    let Some(decorated) =
-        definition.parent().filter(|parent| parent.kind() == "decorated_definition")
-    else {
-        return Vec::new();
-    };
     let mut names = Vec::new();
-    for decorator in
-        decorated.named_children(&mut decorated.walk()).filter(|child| child.kind() == "decorator")
-    {
+    for decorator in decorator_nodes(definition) {
         let Some(mut expression) = decorator.named_child(0) else { continue };
         if expression.kind() == "call" {
             let Some(function) = field_child!(expression, "function") else { continue };

@@ -32,7 +32,7 @@ const INERT_OUTSIDE_BASES: &str = include_str!("../../../queries/python/inert_ou
 const OUTSIDE_CALLERS: &str = include_str!("../../../queries/python/outside_callers.txt");
 
 /// The lines of a data file in `queries/python/` that say something (not blank, not `#`).
-fn data_lines(text: &'static str) -> impl Iterator<Item = &'static str> {
+pub(crate) fn data_lines(text: &'static str) -> impl Iterator<Item = &'static str> {
     text.lines().map(str::trim).filter(|line| !line.is_empty() && !line.starts_with('#'))
 }
 

@@ -845,13 +845,7 @@ const OPAQUE_CALLABLE_TYPES: &str =
 fn is_opaque_callable_type(qualified_name: &str) -> bool {
     static TYPES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
     TYPES
-        .get_or_init(|| {
-            OPAQUE_CALLABLE_TYPES
-                .lines()
-                .map(str::trim)
-                .filter(|line| !line.is_empty() && !line.starts_with('#'))
-                .collect()
-        })
+        .get_or_init(|| crate::callback_edges::data_lines(OPAQUE_CALLABLE_TYPES).collect())
         .contains(&qualified_name)
 }
 
