@@ -192,10 +192,10 @@ fn python_calls_no_call_expression_spells_out_are_reported() {
         app/values.py:8 app.values.on_done: in the graph
         app/values.py:19 app.values.make.inner: in the graph
         app/values.py:29 app.values.Widget.__init__: in the graph
-        app/values.py:46 app.values.plugin: lower_bound: 1 escaped as values, 5 value calls
-        app/values.py:49 app.values.Widget.area: lower_bound: 1 unresolved sites calling "area"
+        app/values.py:46 app.values.plugin: in the graph
+        app/values.py:49 app.values.Widget.area: in the graph
         app/values.py:55 app.values.background: lower_bound: outside: app.values.background is passed to the outside threading.Timer().start at app/values.py:55
-        app/values.py:63 app.values.rewrapped: lower_bound: 1 escaped as values, 5 value calls
+        app/values.py:63 app.values.rewrapped: in the graph
         app/registry.py:13 app.registry.Provider.__init__: lower_bound: 1 escaped as values, 5 value calls
         app/registry.py:27 app.registry.Blueprint.serve: lower_bound: 1 escaped as values, 5 value calls
         app/registry.py:33 app.registry.App.show: lower_bound: 1 unresolved sites calling "show"

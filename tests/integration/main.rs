@@ -25,6 +25,7 @@ mod rust_calls;
 mod salsa_struct_cases;
 mod store_round_trip;
 mod tidy;
+mod tidy_language_branches;
 mod value_flow_corpus;
 mod value_shape_cases;
 

@@ -207,6 +207,9 @@ impl Lowering for PythonLowering {
                     crate::python_implicit_calls::lower_builtin_protocol_call(
                         tag.node, &callee, caller, source, facts,
                     );
+                    crate::python_element_stores::lower_storing_call(
+                        tag.node, &callee, caller, source, facts,
+                    );
                 }
                 // `@route("/")` calls `route("/")`, then what it returns with the function.
                 let decorator = tag.node.parent().filter(|parent| parent.kind() == "decorator");
@@ -483,7 +486,17 @@ fn record_call_arguments(
         if keyword.is_none() && argument_position.is_none() {
             continue;
         }
-        let Some(path) = dotted_path(value, source) else { continue };
+        // `dispatch(EmailWorker())`: an instance of what the path names.
+        let (path, form) = match dotted_path(value, source) {
+            Some(path) => (path, tether_model::ArgumentForm::Plain),
+            None if value.kind() == "call" => {
+                match field_child!(value, "function").and_then(|class| dotted_path(class, source)) {
+                    Some(path) => (path, tether_model::ArgumentForm::CallResult),
+                    None => continue,
+                }
+            }
+            None => continue,
+        };
         facts.call_arguments.push(tether_model::CallArgument {
             caller,
             call_byte: call.start_byte() as u32,
@@ -491,7 +504,7 @@ fn record_call_arguments(
             keyword,
             path,
             byte: value.start_byte() as u32,
-            form: tether_model::ArgumentForm::Plain,
+            form,
         });
     }
 }
@@ -539,15 +552,7 @@ pub(crate) fn callee_expression(node: Node<'_>, source: &str) -> CalleeExpr {
         return CalleeExpr::Path(path);
     }
     if node.kind() == "subscript" {
-        if let Some(mut path) =
-            field_child!(node, "value").and_then(|value| dotted_path(value, source))
-        {
-            // `ops["add"]()`, `steps[0]()`: the literal key, as a last `[…]` segment.
-            if let Some(key) =
-                field_child!(node, "subscript").and_then(|key| literal_key(key, source))
-            {
-                path.push(key);
-            }
+        if let Some(path) = indexed_path(node, source) {
             return CalleeExpr::Indexed(path);
         }
     }
@@ -561,6 +566,13 @@ pub(crate) fn callee_expression(node: Node<'_>, source: &str) -> CalleeExpr {
             };
         }
     }
+    // `next(handlers())(x)`: a value the builtin makes of its arguments'.
+    if let Some(builtin) = field_child!(node, "function")
+        .filter(|_| node.kind() == "call")
+        .and_then(|function| builtin_call(node, function, source))
+    {
+        return CalleeExpr::Value(Box::new(builtin));
+    }
     // `make_prefixer(">")(line)`: what the inner call returns, a few calls deep.
     if node.kind() == "call" && returned_call_depth(node) <= MAX_RETURNED_CALLS {
         if let Some(function) = field_child!(node, "function") {
@@ -568,6 +580,27 @@ pub(crate) fn callee_expression(node: Node<'_>, source: &str) -> CalleeExpr {
         }
     }
     CalleeExpr::Other
+}
+
+/// `ops["add"]`, `steps[0]`, `table[key]`, `nested["basic"][1]`: the container's path, then
+/// each literal key as a `[…]` segment. Only the outermost key may be computed (then no key
+/// segment); a computed key inside (`d[k][0]`) says nothing.
+fn indexed_path(node: Node<'_>, source: &str) -> Option<Vec<String>> {
+    let key = field_child!(node, "subscript").and_then(|key| literal_key(key, source));
+    let value = field_child!(node, "value")?;
+    let mut path = match dotted_path(value, source) {
+        Some(path) => path,
+        None if value.kind() == "subscript" => {
+            let inner = indexed_path(value, source)?;
+            if !inner.last().is_some_and(|segment| segment.starts_with('[')) || key.is_none() {
+                return None;
+            }
+            inner
+        }
+        None => return None,
+    };
+    path.extend(key);
+    Some(path)
 }
 
 /// How many calls of calls' results a callee is followed through (`f()()()`).
@@ -595,11 +628,18 @@ pub(crate) fn value_receiver(node: Node<'_>, source: &str) -> Receiver {
     }
     match node.kind() {
         "call" => match field_child!(node, "function") {
-            Some(function) => Receiver::Call(Box::new(callee_expression(function, source))),
+            Some(function) => builtin_call(node, function, source)
+                .unwrap_or_else(|| Receiver::Call(Box::new(callee_expression(function, source)))),
             None => Receiver::Other,
         },
         "subscript" => match field_child!(node, "value") {
-            Some(value) => Receiver::Subscript(Box::new(value_receiver(value, source))),
+            Some(value) => {
+                let base = Box::new(value_receiver(value, source));
+                match field_child!(node, "subscript").and_then(|key| literal_slice(key, source)) {
+                    Some((from, to)) => Receiver::Slice { base, from, to },
+                    None => Receiver::Subscript(base),
+                }
+            }
             None => Receiver::Other,
         },
         // `", ".join(…)`, `[].append`: a literal's type is a builtin.
@@ -608,6 +648,46 @@ pub(crate) fn value_receiver(node: Node<'_>, source: &str) -> Receiver {
             None => Receiver::Other,
         },
     }
+}
+
+/// `1:`, `:-1`, `1:3` (no step): the bounds of a slice written with integer literals.
+fn literal_slice(key: Node<'_>, source: &str) -> Option<(Option<i64>, Option<i64>)> {
+    if key.kind() != "slice" {
+        return None;
+    }
+    let bound = |text: &str| -> Option<Option<i64>> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Some(None);
+        }
+        text.parse().ok().map(Some)
+    };
+    match text_of(key, source).split(':').collect::<Vec<_>>().as_slice() {
+        [from, to] => Some((bound(from)?, bound(to)?)),
+        [from, to, step] if step.trim().is_empty() => Some((bound(from)?, bound(to)?)),
+        _ => None,
+    }
+}
+
+/// `next(gen())`, `map(f, xs)`: a call of a name the builtin-results table lists, with its
+/// positional arguments' values (up to a few calls deep, as receivers nest).
+fn builtin_call(call: Node<'_>, function: Node<'_>, source: &str) -> Option<Receiver> {
+    let path = dotted_path(function, source)?;
+    if !crate::python_name_lists::PythonNameList::BuiltinResults.contains(path.last()?) {
+        return None;
+    }
+    let name = path.join(".");
+    let arguments = field_child!(call, "arguments")?;
+    let mut cursor = arguments.walk();
+    let arguments = arguments
+        .named_children(&mut cursor)
+        .filter(|argument| !argument.kind().ends_with("comment"))
+        .take_while(|argument| {
+            !matches!(argument.kind(), "keyword_argument" | "list_splat" | "dictionary_splat")
+        })
+        .map(|argument| value_receiver(argument, source))
+        .collect();
+    Some(Receiver::BuiltinCall { name, arguments })
 }
 
 /// `a`, `a.b.c` as segments; `None` for anything that is not a chain of names.

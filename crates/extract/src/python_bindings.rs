@@ -125,6 +125,7 @@ fn lower_assignment(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &m
     }
     if left.kind() == "subscript" {
         lower_keyed_write(node, left, scopes, source, facts);
+        crate::python_element_stores::lower_subscript_store(node, left, scopes, source, facts);
         return;
     }
     let Some(name_path) = dotted_path(left, source) else { return };
@@ -243,6 +244,10 @@ fn expression_value(
         "assignment" => expression_value(field_child!(right, "right")?, &[], scope, source, facts),
         // `alert = partial(send, "alerts")` holds a callable that calls `send`.
         "call" => bound_function(right, source).or_else(|| {
+            // `first = next(handlers())`: what the builtin makes of its arguments.
+            if let Receiver::BuiltinCall { .. } = value_receiver(right, source) {
+                return Some(BindingValue::Expression(value_receiver(right, source)));
+            }
             field_child!(right, "function")
                 .map(|function| BindingValue::CallResult(callee_expression(function, source)))
         }),
@@ -703,7 +708,8 @@ fn element_pairs(
 }
 
 /// `ops = {"add": f, "sub": g}`, `steps = [f, g]`: each literal key's value, as a binding
-/// named `ops["add"]`, `steps[0]` beside the whole collection's (what `ops["add"]()` calls).
+/// named `ops["add"]`, `steps[0]` beside the whole collection's (what `ops["add"]()` calls);
+/// nested literals by each key in turn (`nested["basic"][1]`).
 fn lower_keyed_elements(
     assignment: Node<'_>,
     name: &str,
@@ -713,33 +719,7 @@ fn lower_keyed_elements(
     facts: &mut FileFacts,
 ) {
     let mut keyed = Vec::new();
-    match right.kind() {
-        "dictionary" => {
-            for pair in tuple_elements(right).into_iter().filter(|pair| pair.kind() == "pair") {
-                let (Some(key), Some(value)) =
-                    (field_child!(pair, "key"), field_child!(pair, "value"))
-                else {
-                    continue;
-                };
-                if let (Some(key), Some(path)) =
-                    (crate::python::literal_key(key, source), dotted_path(value, source))
-                {
-                    keyed.push((key, path));
-                }
-            }
-        }
-        "list" | "tuple" => {
-            for (position, value) in tuple_elements(right).into_iter().enumerate() {
-                if value.kind() == "list_splat" {
-                    break;
-                }
-                if let Some(path) = dotted_path(value, source) {
-                    keyed.push((format!("[{position}]"), path));
-                }
-            }
-        }
-        _ => return,
-    }
+    keyed_elements(right, String::new(), source, 0, &mut keyed);
     for (key, path) in keyed {
         facts.bindings.push(Binding::from_byte(
             scope,
@@ -748,6 +728,53 @@ fn lower_keyed_elements(
             line_of(assignment),
             assignment.end_byte() as u32,
         ));
+    }
+}
+
+/// How deep literals nested in literals are keyed.
+const MAX_KEYED_NESTING: usize = 3;
+
+/// The named values of a dict, list or tuple literal by their keys after `prefix`.
+fn keyed_elements(
+    literal: Node<'_>,
+    prefix: String,
+    source: &str,
+    depth: usize,
+    keyed: &mut Vec<(String, Vec<String>)>,
+) {
+    let mut elements: Vec<(String, Node<'_>)> = Vec::new();
+    match literal.kind() {
+        "dictionary" => {
+            for pair in tuple_elements(literal).into_iter().filter(|pair| pair.kind() == "pair") {
+                let (Some(key), Some(value)) =
+                    (field_child!(pair, "key"), field_child!(pair, "value"))
+                else {
+                    continue;
+                };
+                if let Some(key) = crate::python::literal_key(key, source) {
+                    elements.push((key, value));
+                }
+            }
+        }
+        "list" | "tuple" => {
+            for (position, value) in tuple_elements(literal).into_iter().enumerate() {
+                if value.kind() == "list_splat" {
+                    break;
+                }
+                elements.push((format!("[{position}]"), value));
+            }
+        }
+        _ => return,
+    }
+    for (key, value) in elements {
+        let key = format!("{prefix}{key}");
+        match dotted_path(value, source) {
+            Some(path) => keyed.push((key, path)),
+            None if depth < MAX_KEYED_NESTING => {
+                keyed_elements(value, key, source, depth + 1, keyed)
+            }
+            None => {}
+        }
     }
 }
 

@@ -17,9 +17,13 @@ pub(crate) enum PythonNameList {
     HigherOrderFunctions,
     /// Functions returning a callable that calls their first argument (`partial(f, x)`).
     FunctionBinders,
+    /// Builtins whose result is made of their arguments' values (`next(gen())`, `map(f,
+    /// xs)`): the first word of each line of `builtin_results.txt`, whose rest the resolver
+    /// reads.
+    BuiltinResults,
 }
 
-const LIST_COUNT: usize = 4;
+const LIST_COUNT: usize = 5;
 
 impl PythonNameList {
     fn text(self) -> &'static str {
@@ -36,6 +40,9 @@ impl PythonNameList {
             PythonNameList::FunctionBinders => {
                 include_str!("../../../queries/python/function_binders.txt")
             }
+            PythonNameList::BuiltinResults => {
+                include_str!("../../../queries/python/builtin_results.txt")
+            }
         }
     }
 
@@ -45,6 +52,7 @@ impl PythonNameList {
             PythonNameList::NonCallingFunctions => 1,
             PythonNameList::HigherOrderFunctions => 2,
             PythonNameList::FunctionBinders => 3,
+            PythonNameList::BuiltinResults => 4,
         }
     }
 
@@ -56,8 +64,15 @@ impl PythonNameList {
     }
 }
 
+/// The first word of each line that is neither blank nor a `#` comment (its last segment,
+/// for a dotted `typing.cast`).
 fn names_in(text: &'static str) -> HashSet<&'static str> {
-    text.lines().map(str::trim).filter(|line| !line.is_empty() && !line.starts_with('#')).collect()
+    text.lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .filter_map(|line| line.split_whitespace().next())
+        .filter_map(|name| name.rsplit('.').next())
+        .collect()
 }
 
 #[cfg(test)]
@@ -75,6 +90,7 @@ mod tests {
             (PythonNameList::NonCallingFunctions, ["isinstance", "cast", "getattr"], "map"),
             (PythonNameList::HigherOrderFunctions, ["map", "sorted", "submit"], "partial"),
             (PythonNameList::FunctionBinders, ["partial", "partialmethod", "partial"], "map"),
+            (PythonNameList::BuiltinResults, ["next", "map", "cast"], "len"),
         ];
         for (list, present, absent) in cases {
             for name in present {

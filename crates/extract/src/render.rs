@@ -252,6 +252,7 @@ fn render_callee(callee: &CalleeExpr, separator: &str) -> String {
                 .collect::<Vec<_>>()
                 .join(" | ")
         ),
+        CalleeExpr::Value(receiver) => format!("({})", render_receiver(receiver, separator)),
         CalleeExpr::Other => "<other>".to_string(),
     }
 }
@@ -282,6 +283,20 @@ fn render_receiver(receiver: &Receiver, separator: &str) -> String {
             render_receiver(returned, separator)
         ),
         Receiver::Subscript(inner) => format!("{}[…]", render_receiver(inner, separator)),
+        Receiver::BuiltinCall { name, arguments } => format!(
+            "{name}({})",
+            arguments
+                .iter()
+                .map(|argument| render_receiver(argument, separator))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Receiver::Slice { base, from, to } => format!(
+            "{}[{}:{}]",
+            render_receiver(base, separator),
+            from.map(|from| from.to_string()).unwrap_or_default(),
+            to.map(|to| to.to_string()).unwrap_or_default()
+        ),
         Receiver::Tuple(elements) => format!(
             "({})",
             elements

@@ -39,6 +39,9 @@ pub struct FileFacts {
     pub attribute_parameters: Vec<AttributeParameter>,
     /// Functions stored into fields: `Command { run: cmd_echo }`, `c.run = cmd_help`.
     pub field_stores: Vec<FieldStore>,
+    /// Values put into containers after they are built: `handlers[key] = f`,
+    /// `steps.append(f)`, `table.update({"k": f})` (Python).
+    pub element_stores: Vec<ElementStore>,
     /// Calls in a `macro_rules!` body whose path has a metavariable segment
     /// (`$crate::audit::$stage()`, the caller being the macro): an invocation passing `open`
     /// calls `crate::audit::open` there.
@@ -125,6 +128,9 @@ pub enum ArgumentForm {
     /// Python: the function or class a decorator is applied to, as it was defined (before the
     /// name denotes what the decorators return).
     Decorated,
+    /// Python `C(…)`: what calling the path gives, an instance when it names a project class
+    /// (`dispatch(EmailWorker())`).
+    CallResult,
 }
 
 /// A parameter of a function, by position (`self` counts), with the value its default names.
@@ -175,6 +181,22 @@ pub struct FieldStore {
     pub value: Vec<String>,
 }
 
+/// A named value put into a container: `handlers[func.__name__] = func`, `steps.append(f)`,
+/// `self.commands[name] = f`, `table.update({"k": f})`. Calling an element of the container
+/// (`handlers[k]()`, `for step in steps: step()`) may call what any store put there.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct ElementStore {
+    /// The scope of the store, and where it is (which bindings are in force).
+    pub scope: SymbolId,
+    pub byte: u32,
+    /// The container, a path of names: `handlers`, `self.commands`, `registry.ROUTES`.
+    pub container: Vec<String>,
+    /// The literal key (`["k"]`, `[0]`), `None` when it is computed or the store appends.
+    pub key: Option<String>,
+    /// What is stored: a path naming a value.
+    pub value: Vec<String>,
+}
+
 /// Whose field a [`FieldStore`] writes.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum FieldOwner {
@@ -206,6 +228,8 @@ pub enum CalleeExpr {
     /// One of the callees a conditional picks: Rust `(match mode { A => f, B => g })(x)`,
     /// `(if c { f } else { g })(x)`, each arm's value in source order.
     Alternatives(Vec<CalleeExpr>),
+    /// Calling the value of an expression no path names: `next(handlers())(x)`.
+    Value(Box<Receiver>),
     /// Anything else: `f()()`, `(lambda: 1)()`. Kept so the site is not lost.
     Other,
 }
@@ -235,6 +259,13 @@ pub enum Receiver {
     /// A Rust call with written generic arguments (`ctx.find_node::<ast::Fn>()`), which
     /// decide a return type written as the function's own generic parameter (`-> Option<N>`).
     Turbofish { call: Box<CalleeExpr>, arguments: Vec<BindingValue> },
+    /// A call of a plain name the builtin-results table lists (Python `next(gen())`,
+    /// `map(f, xs)`, `iter(xs)`), with its positional arguments: where the name is the
+    /// builtin, the value is made of theirs (`queries/python/builtin_results.txt`).
+    BuiltinCall { name: String, arguments: Vec<Receiver> },
+    /// `inner[from:to]` with literal bounds (Python), either left out: the elements of a
+    /// list or tuple literal in that range (`steps[1:]`), else a value of `inner`'s type.
+    Slice { base: Box<Receiver>, from: Option<i64>, to: Option<i64> },
     /// `inner[key]`: an element of a container (Python), `xs[0].m()`, `graph[id].m()`.
     Subscript(Box<Receiver>),
     /// A tuple expression (Rust): `(self, parent, false)`, each element a receiver (`Other`

@@ -79,10 +79,9 @@ impl Resolver<'_> {
         self.value_of(scope, &binding.value, &binding.name, language)
     }
 
-    /// What `value` denotes in `scope`; `name` is the bound name (pytest fixtures go by it).
     /// The project functions and classes a list of paths names, as one value (ambiguous
     /// between several); `None` when they name none.
-    fn functions_named(&self, scope: Sym, paths: &[Vec<String>]) -> Option<Denotation> {
+    pub(crate) fn functions_named(&self, scope: Sym, paths: &[Vec<String>]) -> Option<Denotation> {
         let mut functions: Vec<Sym> = Vec::new();
         for path in paths {
             if let Ok(Resolved { denotation: Denotation::Symbol(sym), .. }) =
@@ -101,6 +100,7 @@ impl Resolver<'_> {
         }
     }
 
+    /// What `value` denotes in `scope`; `name` is the bound name (pytest fixtures go by it).
     fn value_of(
         &self,
         scope: Sym,
@@ -198,7 +198,10 @@ impl Resolver<'_> {
                     BindingValue::Mapping(_) => crate::value_types::Wrapper::PythonDict,
                     _ => crate::value_types::Wrapper::PythonList,
                 };
-                let inner = self.functions_named(scope, elements)?;
+                // With what later writes by a literal key put there (`ops["mul"] = f`).
+                let mut paths = elements.clone();
+                paths.extend(self.keyed_writes(scope, name));
+                let inner = self.functions_named(scope, &paths)?;
                 Some(Denotation::Wrapped { wrapper, inner: Box::new(inner) })
             }
             BindingValue::Unknown

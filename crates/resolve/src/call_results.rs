@@ -7,12 +7,11 @@ use tether_model::{CalleeExpr, Language, Receiver, ResolutionRule, SymbolKind};
 use crate::calls::{NestingGuard, MAX_CALL_CHAIN};
 use crate::denotation::{Denotation, Resolved};
 use crate::project_index::Sym;
-use crate::python_rules::BindingUse;
 use crate::resolver::Resolver;
 use crate::RETURN_BINDING;
 
 /// What resolving a call's callee gave: the target whose result to take, or the result.
-enum CalleeOutcome {
+pub(crate) enum CalleeOutcome {
     Target {
         resolved: Resolved,
         /// A method's receiver of a project generic type with known arguments.
@@ -91,46 +90,19 @@ impl Resolver<'_> {
         known_receiver: Option<Denotation>,
     ) -> Option<CalleeOutcome> {
         let target = |resolved| CalleeOutcome::Target { resolved, receiver_with_arguments: None };
-        Some(match (language, callee) {
-            // `x.m()` in Python is a dotted path whose head may be a local (`result =
-            // pytester.runpytest()`); a bare `f()` calls a function, not a local's value.
-            // A bare name may be a local or parameter holding a callable object
-            // (`run_and_parse()`, a fixture), which hides a function of the same name.
-            (Language::Python, CalleeExpr::Path(path)) => match path.split_last() {
-                // `items.pop()`, `table.values()`: a builtin container's method may give its element.
-                Some((name, receiver)) if !receiver.is_empty() => match self
-                    .receiver_value(scope, &Receiver::Path(receiver.to_vec()), language)
-                    .map(|resolved| resolved.denotation)
-                {
-                    Some(Denotation::Wrapped { wrapper, inner }) if wrapper.is_python() => {
-                        CalleeOutcome::Result(wrapper.method_result(&inner, name))
-                    }
-                    _ => target(self.python_path_in(scope, path, BindingUse::Allowed).ok()?),
-                },
-                _ => target(self.python_path_in(scope, path, BindingUse::Allowed).ok()?),
-            },
-            (Language::Rust, CalleeExpr::Path(path)) => {
-                // `m(…)` where `m` is a local closure whose value is visible.
-                if let [name] = path.as_slice() {
-                    if let Some(returned) = self.local_closure_result(scope, name, language) {
-                        return Some(CalleeOutcome::Result(returned));
-                    }
-                }
-                match self.rust_called_path(scope, path, BindingUse::Forbidden) {
-                    Ok(resolved) => target(resolved),
-                    Err(_) => CalleeOutcome::Result(self.conversion_result(scope, path)),
-                }
+        let rules = crate::language_rules::rules_of(language);
+        Some(match callee {
+            CalleeExpr::Path(path) => rules.path_call_outcome(self, scope, path)?,
+            CalleeExpr::Indexed(path) => {
+                target(rules.indexed_type(self, scope, crate::calls::without_literal_key(path))?)
             }
-            (Language::Python, CalleeExpr::Indexed(path)) => {
-                target(self.python_generic_class(scope, crate::calls::without_literal_key(path))?)
-            }
-            (_, CalleeExpr::Method { receiver, name }) => {
+            CalleeExpr::Method { receiver, name } => {
                 let receiver =
                     self.method_call_receiver(scope, receiver, language, depth, known_receiver)?;
                 self.method_call_target(receiver, name, language)?
             }
             // `make()(x)`, `@group()` applied: calling the function the inner call returns.
-            (_, CalleeExpr::Returned(inner)) => {
+            CalleeExpr::Returned(inner) => {
                 match self.call_result_type_at_depth(
                     scope,
                     inner,
@@ -178,6 +150,8 @@ impl Resolver<'_> {
                 | Receiver::Adapted { .. }
                 | Receiver::Turbofish { .. }
                 | Receiver::Subscript(_)
+                | Receiver::Slice { .. }
+                | Receiver::BuiltinCall { .. }
                 | Receiver::Fields { .. }
                 | Receiver::Tuple(_),
             ) => self.receiver_value(scope, receiver, language)?.denotation,
@@ -357,7 +331,7 @@ impl Resolver<'_> {
     /// `Type::from(x)` and `Type::try_from(x)` whose `From` impl tether does not see (one a
     /// macro writes, such as rust-analyzer's `impl_from!`): `From::from` returns `Self`, so
     /// the value is a `Type` (in a `Result` for `try_from`), though the call stays unresolved.
-    fn conversion_result(&self, scope: Sym, path: &[String]) -> Option<Denotation> {
+    pub(crate) fn conversion_result(&self, scope: Sym, path: &[String]) -> Option<Denotation> {
         let (last, prefix) = path.split_last()?;
         if prefix.is_empty() || !matches!(last.as_str(), "from" | "try_from") {
             return None;

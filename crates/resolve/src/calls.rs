@@ -115,8 +115,8 @@ impl Resolver<'_> {
                 ..
             }) if crate::denotation::is_free_function_result(
                 &path,
-                if language == Language::Python { "." } else { "::" },
-            ) || (language == Language::Python && is_opaque_callable_type(&path)) =>
+                crate::language_rules::rules_of(language).separator(),
+            ) || crate::language_rules::rules_of(language).is_opaque_callable_type(&path) =>
             {
                 CallTargets::Unresolved(UnresolvedReason::ValueCall)
             }
@@ -131,47 +131,31 @@ impl Resolver<'_> {
         callee: &CalleeExpr,
         language: Language,
     ) -> Lookup {
-        match (language, callee) {
-            (Language::Python, CalleeExpr::Path(path)) => {
-                self.python_path_in(caller, path, BindingUse::Allowed)
-            }
-            // A local may be called (`f()`), but never named as a path's head (`m::f()`).
-            (Language::Rust, CalleeExpr::Path(path)) => {
-                // `let rt = rt();` calls the function `rt`: a local bound only after the call
-                // is not the callee.
-                let is_local = path.len() == 1 && !self.rust_bound_only_later(caller, &path[0]);
-                let bindings = if is_local { BindingUse::Allowed } else { BindingUse::Forbidden };
-                self.rust_called_path(caller, path, bindings)
-            }
-            (Language::Python, CalleeExpr::Method { receiver: Receiver::Call(inner), name })
-                if **inner == CalleeExpr::Path(vec!["super".to_string()]) =>
-            {
-                self.python_super_member(caller, name)
-            }
-            (Language::Rust, CalleeExpr::Method { receiver: Receiver::Deref(inner), name }) => {
-                self.method_of_dereferenced(caller, inner, name)
-            }
-            (_, CalleeExpr::Method { receiver, name }) => {
+        let rules = crate::language_rules::rules_of(language);
+        match callee {
+            CalleeExpr::Path(path) => rules.called_name(self, caller, path),
+            CalleeExpr::Method { receiver, name } => {
+                if let Some(special) = rules.special_method_callee(self, caller, receiver, name) {
+                    return special;
+                }
                 let receiver = self
                     .receiver_value(caller, receiver, language)
                     .ok_or(UnresolvedReason::UnknownReceiverType)?;
                 self.method_of_value(&receiver, name, language)
             }
-            (Language::Rust, CalleeExpr::Macro(path)) => self.rust_macro(caller, path),
-            // `StashKey[int]()`: a generic class called with its type arguments is constructed.
-            (Language::Python, CalleeExpr::Indexed(path)) => {
+            CalleeExpr::Macro(path) => rules.macro_callee(self, caller, path),
+            CalleeExpr::Indexed(path) => {
                 self.indexed_collection(caller, path, language).or_else(|reason| {
-                    self.python_generic_class(caller, without_literal_key(path)).ok_or(reason)
+                    rules.indexed_type(self, caller, without_literal_key(path)).ok_or(reason)
                 })
             }
-            (_, CalleeExpr::Indexed(path)) => self.indexed_collection(caller, path, language),
-            (_, CalleeExpr::TraitPath { self_type, trait_path, name }) => {
+            CalleeExpr::TraitPath { self_type, trait_path, name } => {
                 self.trait_path_callee(caller, self_type, trait_path, name)
             }
             // `(self.run)(x)`: what a field holds; value flow binds it to what is stored there.
-            (_, CalleeExpr::FieldValue { .. }) => Err(UnresolvedReason::ValueCall),
+            CalleeExpr::FieldValue { .. } => Err(UnresolvedReason::ValueCall),
             // `make_prefixer(">")(line)`: what the inner call returns is called.
-            (_, CalleeExpr::Returned(inner)) => {
+            CalleeExpr::Returned(inner) => {
                 let returned = self
                     .call_result_type(caller, inner, language)
                     .ok_or(UnresolvedReason::ValueCall)?;
@@ -185,13 +169,23 @@ impl Resolver<'_> {
                 };
                 found(returned, rule)
             }
+            // `next(handlers())(x)`: the value the builtin makes of its arguments.
+            CalleeExpr::Value(receiver) => {
+                let value = self
+                    .receiver_value(caller, receiver, language)
+                    .ok_or(UnresolvedReason::ValueCall)?;
+                match value.denotation {
+                    Denotation::Symbol(_) | Denotation::Ambiguous(_) => {
+                        found(value.denotation, ResolutionRule::ValueFlow)
+                    }
+                    _ => Err(UnresolvedReason::ValueCall),
+                }
+            }
             // `(match mode { A => f, B => g })(x)`: any arm's value may be called.
-            (_, CalleeExpr::Alternatives(alternatives)) => {
+            CalleeExpr::Alternatives(alternatives) => {
                 self.alternative_callees(caller, alternatives, language)
             }
-            (Language::Python, CalleeExpr::Macro(_)) | (_, CalleeExpr::Other) => {
-                Err(UnresolvedReason::ComplexCallee)
-            }
+            CalleeExpr::Other => Err(UnresolvedReason::ComplexCallee),
         }
     }
 
@@ -223,55 +217,21 @@ impl Resolver<'_> {
         }
     }
 
-    /// The function a literal key of a collection names (`ops["add"]`, `steps[0]`), through
-    /// the binding its literal or a later write records.
-    pub(crate) fn keyed_element(
-        &self,
-        caller: Sym,
-        name: &str,
-        key: &str,
-        language: Language,
-    ) -> Option<Resolved> {
-        let keyed = format!("{name}{key}");
-        let mut scope = Some(caller);
-        while let Some(level) = scope {
-            if let Some(bindings) = self.index.bindings_named(level, &keyed) {
-                for binding in bindings.iter().rev() {
-                    let tether_model::BindingValue::Expression(Receiver::Path(element)) =
-                        &binding.value
-                    else {
-                        continue;
-                    };
-                    let resolved = match language {
-                        Language::Python => self.python_path(level, element),
-                        Language::Rust => self.rust_path(level, element, false),
-                    };
-                    if let Ok(Resolved { denotation: Denotation::Symbol(sym), .. }) = resolved {
-                        return Some(Resolved {
-                            denotation: Denotation::Symbol(sym),
-                            rule: ResolutionRule::SameScope,
-                        });
-                    }
-                }
-            }
-            scope = self.index.parent(level);
-        }
-        None
-    }
-
     /// `table[key]()` where `table` is a literal collection of functions in a visible scope:
     /// any of them may be called, so all are candidates (labelled ambiguous when several).
     fn indexed_collection(&self, caller: Sym, path: &[String], language: Language) -> Lookup {
-        // `ops["add"]()`: the key's own value when the literal says it, else any element.
-        let (path, key) = match path.split_last() {
-            Some((key, base)) if key.starts_with('[') => (base, Some(key)),
-            _ => (path, None),
-        };
+        // `ops["add"]()`, `nested["basic"][1]()`: the keys' own value when the literals say
+        // it, else (one key) any element.
+        let keys = path.iter().rev().take_while(|segment| segment.starts_with('[')).count();
+        let (path, keys) = path.split_at(path.len() - keys);
         let [name] = path else { return Err(UnresolvedReason::ComplexCallee) };
-        if let Some(key) = key {
-            if let Some(value) = self.keyed_element(caller, name, key, language) {
+        if !keys.is_empty() {
+            if let Some(value) = self.keyed_element(caller, name, &keys.concat(), language) {
                 return Ok(value);
             }
+        }
+        if keys.len() > 1 {
+            return Err(UnresolvedReason::ComplexCallee);
         }
         let mut scope = Some(caller);
         while let Some(level) = scope {
@@ -283,13 +243,14 @@ impl Resolver<'_> {
                         continue;
                     };
                     let mut targets = Vec::new();
-                    for element in elements {
-                        let resolved = match language {
-                            Language::Python => self.python_path(level, element),
-                            Language::Rust => self.rust_path(level, element, false),
-                        };
+                    let written = self.keyed_writes(level, name);
+                    for element in elements.iter().chain(&written) {
+                        let resolved = crate::language_rules::rules_of(language)
+                            .item_path(self, level, element);
                         if let Ok(Resolved { denotation: Denotation::Symbol(sym), .. }) = resolved {
-                            targets.push(sym);
+                            if !targets.contains(&sym) {
+                                targets.push(sym);
+                            }
                         }
                     }
                     return match targets.as_slice() {
@@ -340,11 +301,14 @@ impl Resolver<'_> {
                 level = self.index.parent(current);
             }
         }
-        let resolved =
-            crate::bindings_in_force::with_use_position(scope, reference.byte, || match language {
-                Language::Python => self.python_path_in(scope, path, BindingUse::Allowed),
-                Language::Rust => self.rust_path_in(scope, path, false, BindingUse::Allowed),
-            });
+        let resolved = crate::bindings_in_force::with_use_position(scope, reference.byte, || {
+            crate::language_rules::rules_of(language).path_in(
+                self,
+                scope,
+                path,
+                BindingUse::Allowed,
+            )
+        });
         let is_value = |sym: &Sym| {
             let kind = self.index.symbol(*sym).kind;
             kind.is_callable() || (language == Language::Python && kind == SymbolKind::Class)
@@ -394,10 +358,9 @@ impl Resolver<'_> {
     ) -> Option<CallTargets> {
         // A local variable passed along is a value, not a function: bindings are not consulted.
         let CalleeExpr::Path(path) = &reference.callee else { return None };
-        let resolved = match language {
-            Language::Python => self.python_path_in(caller, path, BindingUse::Forbidden).ok()?,
-            Language::Rust => self.rust_called_path(caller, path, BindingUse::Forbidden).ok()?,
-        };
+        let resolved = crate::language_rules::rules_of(language)
+            .called_path(self, caller, path, BindingUse::Forbidden)
+            .ok()?;
         let callable = match &resolved.denotation {
             Denotation::Symbol(sym) => {
                 let kind = self.index.symbol(*sym).kind;
@@ -536,6 +499,22 @@ impl Resolver<'_> {
                 )?;
                 Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
             }
+            Receiver::BuiltinCall { name, arguments } => {
+                self.builtin_call_value(caller, name, arguments, language)
+            }
+            Receiver::Slice { base, from, to } => {
+                let denotation = match &**base {
+                    Receiver::Path(path) => self.sliced_elements(caller, path, *from, *to),
+                    _ => None,
+                };
+                match denotation {
+                    Some(denotation) => {
+                        Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
+                    }
+                    // A slice of a list is a list of its type.
+                    None => self.receiver_value(caller, base, language),
+                }
+            }
             Receiver::Tuple(elements) => {
                 let elements = elements
                     .iter()
@@ -632,7 +611,7 @@ impl Resolver<'_> {
         Some(Resolved { denotation, rule: ResolutionRule::SelfMethod })
     }
 
-    fn rust_macro(&self, caller: Sym, path: &[String]) -> Lookup {
+    pub(crate) fn rust_macro(&self, caller: Sym, path: &[String]) -> Lookup {
         if path.len() > 1 {
             return self.rust_qualified_macro(caller, path);
         }
@@ -757,7 +736,7 @@ impl Resolver<'_> {
                 rule: resolved.rule,
             },
             Denotation::Builtin(path) => {
-                let separator = if language == Language::Python { "." } else { "::" };
+                let separator = crate::language_rules::rules_of(language).separator();
                 CallTargets::Outside {
                     qualified_name: format!("<builtin>{separator}{path}"),
                     is_builtin: true,
@@ -837,18 +816,6 @@ pub(crate) fn name_from_text(text: &str) -> String {
     }
 }
 
-const OPAQUE_CALLABLE_TYPES: &str =
-    include_str!("../../../queries/python/opaque_callable_types.txt");
-
-/// Whether an outside Python type says only that a value is callable (or anything):
-/// `queries/python/opaque_callable_types.txt`.
-fn is_opaque_callable_type(qualified_name: &str) -> bool {
-    static TYPES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
-    TYPES
-        .get_or_init(|| crate::callback_edges::data_lines(OPAQUE_CALLABLE_TYPES).collect())
-        .contains(&qualified_name)
-}
-
 /// The name a callee would target: the last segment of its path or its method name.
 pub(crate) fn callee_name(callee: &CalleeExpr) -> Option<&str> {
     match callee {
@@ -858,6 +825,7 @@ pub(crate) fn callee_name(callee: &CalleeExpr) -> Option<&str> {
         CalleeExpr::Returned(_)
         | CalleeExpr::FieldValue { .. }
         | CalleeExpr::Alternatives(_)
+        | CalleeExpr::Value(_)
         | CalleeExpr::Other => None,
     }
 }

@@ -72,10 +72,7 @@ impl Resolver<'_> {
         if depth > MAX_IMPORT_HOPS {
             return Err(UnresolvedReason::UnresolvedImport);
         }
-        let separator = match language {
-            Language::Python => ".",
-            Language::Rust => "::",
-        };
+        let separator = crate::language_rules::rules_of(language).separator();
         match &base.denotation {
             Denotation::UntypedLocal => Err(UnresolvedReason::UnknownReceiverType),
             // `pair.0`: an element.
@@ -194,8 +191,10 @@ impl Resolver<'_> {
                 let member_rule = member_rule(rule, ResolutionRule::TypeMember);
                 match self.type_member(sym, name, false, language, member_rule) {
                     // `Ready::ALL`: an associated const's value.
-                    Err(UnresolvedReason::UnknownMember) if language == Language::Rust => {
-                        self.associated_const(sym, name).ok_or(UnresolvedReason::UnknownMember)
+                    Err(UnresolvedReason::UnknownMember) => {
+                        crate::language_rules::rules_of(language)
+                            .type_value_member(self, sym, name)
+                            .ok_or(UnresolvedReason::UnknownMember)
                     }
                     member => member,
                 }
@@ -225,28 +224,29 @@ impl Resolver<'_> {
         }
         let rule =
             if is_dyn { ResolutionRule::DynamicDispatch } else { instance_member_rule(rule) };
+        let rules = crate::language_rules::rules_of(language);
         let member = match self.type_member(type_sym, name, is_dyn, language, rule) {
             // An attribute only subclasses set (`self.on_close = close_window`).
-            Err(reason) if language == Language::Python => {
-                return match self.subclass_attribute_values(type_sym, name) {
+            Err(reason) => {
+                return match rules.subclass_attribute(self, type_sym, name) {
                     Some(held) => found(held, ResolutionRule::ValueFlow),
                     None => Err(reason),
                 };
             }
-            // An attribute the class sets itself (`self.cb = cb`) is not an outside base's
+            // An attribute the object sets itself (`self.cb = cb`) is not an outside base's
             // member: what it holds is a value (value flow may know it).
             Ok(Resolved {
                 denotation: Denotation::External(_) | Denotation::Builtin(_), ..
-            }) if language == Language::Python && self.sets_own_attribute(type_sym, name) => {
+            }) if rules.sets_own_attribute(self, type_sym, name) => {
                 return Err(UnresolvedReason::ValueCall);
             }
-            member => member?,
+            Ok(member) => member,
         };
         Ok(self.python_property_value(member, language))
     }
 
     /// Whether a class (or a project base) assigns `self.name` itself.
-    fn sets_own_attribute(&self, type_sym: Sym, name: &str) -> bool {
+    pub(crate) fn sets_own_attribute(&self, type_sym: Sym, name: &str) -> bool {
         let key = format!("self.{name}");
         self.linearization(type_sym)
             .into_iter()
@@ -270,12 +270,12 @@ impl Resolver<'_> {
             .copied()
             .filter(|child| self.index.symbol(*child).kind != SymbolKind::Impl)
             .collect();
-        let items =
-            if language == Language::Python { self.without_overload_stubs(&items) } else { items };
+        let rules = crate::language_rules::rules_of(language);
+        let items = rules.callable_items(self, items);
         if let Some(denotation) = from_candidates(&items) {
             return found(denotation, rule);
         }
-        let separator = if language == Language::Python { "." } else { "::" };
+        let separator = rules.separator();
         let qualified_name =
             format!("{}{separator}{name}", self.index.symbol(module).qualified_name);
         if let Some(denotation) =
@@ -283,15 +283,8 @@ impl Resolver<'_> {
         {
             return found(denotation, rule);
         }
-        if language == Language::Python
-            && self.index.python_module_prefixes.contains(&qualified_name)
-        {
-            return found(Denotation::Namespace(qualified_name), rule);
-        }
-        if language == Language::Rust {
-            if let Some(file_module) = self.out_of_line_submodule(module, name) {
-                return found(Denotation::Symbol(file_module), rule);
-            }
+        if let Some(submodule) = rules.unlisted_submodule(self, module, name, qualified_name) {
+            return found(submodule, rule);
         }
         if let Some(imported) = self.imported_name(module, name, depth + 1) {
             return found(imported.denotation, rule);
@@ -300,8 +293,8 @@ impl Resolver<'_> {
         if let Some(impl_sym) = self.impl_only_types.get(&(module, name.to_string())) {
             return found(Denotation::Symbol(*impl_sym), rule);
         }
-        if language == Language::Python && self.module_variables_visible {
-            if let Some(value) = self.python_module_variable(module, name) {
+        if self.module_variables_visible {
+            if let Some(value) = rules.module_variable(self, module, name) {
                 // A variable's value is known through its assignment, not declared.
                 let rule = match rule {
                     ResolutionRule::Ambiguous
@@ -318,7 +311,7 @@ impl Resolver<'_> {
     /// What a Python module variable holds as seen from outside the module (its last typed
     /// assignment): `MARK_GEN = MarkGenerator()` an instance, `local = LocalPath` the class,
     /// `checked_call = _maker.checked_call` the method.
-    fn python_module_variable(&self, module: Sym, name: &str) -> Option<Denotation> {
+    pub(crate) fn python_module_variable(&self, module: Sym, name: &str) -> Option<Denotation> {
         let bindings = self.index.bindings_named(module, name)?;
         let value = bindings
             .iter()
@@ -535,7 +528,7 @@ pub(crate) fn member_rule(
 impl Resolver<'_> {
     /// The value of an associated const of a type (`impl Ready { const ALL: Ready = …; }`),
     /// when one impl of the type declares it with a visible type.
-    fn associated_const(&self, type_sym: Sym, name: &str) -> Option<Resolved> {
+    pub(crate) fn associated_const(&self, type_sym: Sym, name: &str) -> Option<Resolved> {
         let mut values = self.impls_of_type.get(&type_sym)?.iter().filter_map(|impl_sym| {
             let binding = self.index.bindings_named(*impl_sym, name)?.first()?;
             self.binding_denotation(*impl_sym, binding, Language::Rust)

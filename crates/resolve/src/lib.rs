@@ -24,6 +24,7 @@
 mod binding_values;
 mod bindings_in_force;
 mod blanket_impls;
+mod builtin_results;
 mod builtins;
 mod call_results;
 mod callback_edges;
@@ -34,7 +35,10 @@ mod container_types;
 mod denotation;
 mod deref_arguments;
 mod deref_calls;
+mod element_flow;
 mod generic_arguments;
+mod keyed_elements;
+mod language_rules;
 mod macro_defined_types;
 mod macro_expansions;
 mod project_index;
@@ -43,9 +47,11 @@ mod property_reads;
 mod pytest_fixture_edges;
 mod pytest_fixtures;
 mod python_containers;
+mod python_language;
 mod python_rules;
 mod python_values;
 mod resolver;
+mod rust_language;
 mod rust_module_files;
 mod rust_namespaces;
 mod rust_rules;
@@ -428,6 +434,9 @@ fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls
         if let (CallTargets::Project(bound), Some(arguments)) = (&targets, arguments) {
             result.argument_flows.extend(resolver.argument_flows(caller, arguments, bound));
         }
+        if let Some(arguments) = arguments {
+            result.argument_flows.extend(resolver.builtin_argument_flows(caller, call, arguments));
+        }
         // A call of a parameter binds to nothing by itself: value flow may bind it.
         if matches!(&targets, CallTargets::Unresolved(_))
             || matches!(&targets, CallTargets::Project(bound) if bound.is_empty())
@@ -458,6 +467,7 @@ fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls
     // After the calls: typing a store's receiver first would fill the per-thread caches
     // without noting the dereferences a call through it makes (`deref_calls`).
     result.argument_flows.extend(resolver.field_store_flows(file));
+    result.argument_flows.extend(resolver.element_store_flows(file));
     result
 }
 
@@ -508,7 +518,7 @@ pub(crate) fn outside_symbol(
 ) -> SymbolId {
     let id = SymbolId::for_outside_target(qualified_name, kind);
     outside.entry(id).or_insert_with(|| {
-        let separator = if language == Language::Python { '.' } else { ':' };
+        let separator = crate::language_rules::rules_of(language).separator();
         let name = qualified_name.rsplit(separator).next().unwrap_or(qualified_name).to_string();
         Symbol {
             id,

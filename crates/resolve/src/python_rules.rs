@@ -361,18 +361,48 @@ impl Resolver<'_> {
         None
     }
 
+    /// The one method `name` of the first class after `after` in `order` that defines it.
+    fn next_in_order(&self, order: &[Sym], after: Sym, name: &str) -> Option<Sym> {
+        let start = order.iter().position(|class| *class == after)? + 1;
+        let defining = order[start..]
+            .iter()
+            .find(|base| !self.index.children_named(**base, name).is_empty())?;
+        match from_candidates(
+            &self.without_overload_stubs(self.index.children_named(*defining, name)),
+        ) {
+            Some(Denotation::Symbol(method)) => Some(method),
+            _ => None,
+        }
+    }
+
     /// `super().name` from inside a method: the next class in the MRO that defines it.
     pub(crate) fn python_super_member(&self, scope: Sym, name: &str) -> Lookup {
         let class = self
             .python_enclosing_class_of_method(scope)
             .ok_or(UnresolvedReason::UnknownReceiverType)?;
         let classes = self.linearization(class);
-        for base in classes.iter().skip(1) {
-            if let Some(denotation) = from_candidates(
-                &self.without_overload_stubs(self.index.children_named(*base, name)),
-            ) {
-                return found(denotation, ResolutionRule::SelfMethod);
+        if let Some(next) = self.next_in_order(&classes, class, name) {
+            // `self` may be an instance of a subclass, whose MRO puts another class after this
+            // one (a diamond: `Document(Cached, Versioned)` makes `super()` in `Cached` reach
+            // `Versioned`): each such next class's method too.
+            let mut targets = vec![next];
+            for subclass in self.subclasses.get(&class).into_iter().flatten() {
+                let order = self.linearization(*subclass);
+                if let Some(other) = self.next_in_order(&order, class, name) {
+                    if !targets.contains(&other) {
+                        targets.push(other);
+                    }
+                }
             }
+            return match targets.as_slice() {
+                [only] => found(Denotation::Symbol(*only), ResolutionRule::SelfMethod),
+                _ => found(Denotation::Ambiguous(targets), ResolutionRule::DynamicDispatch),
+            };
+        }
+        if let Some(denotation) = classes.iter().skip(1).find_map(|base| {
+            from_candidates(&self.without_overload_stubs(self.index.children_named(*base, name)))
+        }) {
+            return found(denotation, ResolutionRule::SelfMethod);
         }
         // Not in a project base: the first base outside the project (`list.__init__` for
         // `class Traceback(list[Entry])`, `argparse.Action.__init__`).

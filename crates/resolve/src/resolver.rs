@@ -270,10 +270,8 @@ impl<'a> Resolver<'a> {
         for supertype in &self.index.supertypes {
             let Some(subtype) = self.index.sym_of(supertype.subtype) else { continue };
             let scope = self.index.parent(subtype).unwrap_or(subtype);
-            let resolved = match self.index.symbol(subtype).language {
-                Language::Python => self.python_path(scope, &supertype.path),
-                Language::Rust => self.rust_path(scope, &supertype.path, false),
-            };
+            let rules = crate::language_rules::rules_of(self.index.symbol(subtype).language);
+            let resolved = rules.item_path(self, scope, &supertype.path);
             match resolved {
                 Ok(Resolved { denotation: Denotation::Symbol(base), .. })
                     if self.index.symbol(base).kind.is_type() =>
@@ -285,15 +283,10 @@ impl<'a> Resolver<'a> {
                     ..
                 }) => outside_bases.entry(subtype).or_default().push(outside),
                 _ => {
-                    let separator = if self.index.symbol(subtype).language == Language::Python {
-                        "."
-                    } else {
-                        "::"
-                    };
                     outside_bases
                         .entry(subtype)
                         .or_default()
-                        .push(Denotation::External(supertype.path.join(separator)));
+                        .push(Denotation::External(supertype.path.join(rules.separator())));
                 }
             }
         }
@@ -392,28 +385,40 @@ impl<'a> Resolver<'a> {
         language: Language,
         rule: ResolutionRule,
     ) -> Lookup {
-        match language {
-            Language::Python => self.python_class_member(type_sym, name, rule),
-            Language::Rust => {
-                let kind = self.index.symbol(type_sym).kind;
-                if kind == SymbolKind::Impl && !self.is_impl_only_type(type_sym) {
-                    // The impl block of a type tether does not see (see `rust_self_type`).
-                    return from_candidates(self.index.children_named(type_sym, name))
-                        .map_or(Err(UnresolvedReason::UnknownMember), |denotation| {
-                            found(denotation, rule)
-                        });
-                }
-                if kind == SymbolKind::Trait {
-                    return self.rust_trait_member(type_sym, name, is_dyn, rule);
-                }
-                self.rust_type_member(type_sym, kind, name, rule)
-            }
+        crate::language_rules::rules_of(language).type_member(self, type_sym, name, is_dyn, rule)
+    }
+
+    /// A member of a Rust type: through its impls (inherent first), a trait's own and its
+    /// supertraits', or the impl block of a type tether does not see.
+    pub(crate) fn rust_member(
+        &self,
+        type_sym: Sym,
+        name: &str,
+        is_dyn: bool,
+        rule: ResolutionRule,
+    ) -> Lookup {
+        let kind = self.index.symbol(type_sym).kind;
+        if kind == SymbolKind::Impl && !self.is_impl_only_type(type_sym) {
+            // The impl block of a type tether does not see (see `rust_self_type`).
+            return from_candidates(self.index.children_named(type_sym, name))
+                .map_or(Err(UnresolvedReason::UnknownMember), |denotation| {
+                    found(denotation, rule)
+                });
         }
+        if kind == SymbolKind::Trait {
+            return self.rust_trait_member(type_sym, name, is_dyn, rule);
+        }
+        self.rust_type_member(type_sym, kind, name, rule)
     }
 
     /// A member of a Python class, through its linearization: an implementation before
     /// `@overload` stubs, then what the first base outside the project has.
-    fn python_class_member(&self, type_sym: Sym, name: &str, rule: ResolutionRule) -> Lookup {
+    pub(crate) fn python_class_member(
+        &self,
+        type_sym: Sym,
+        name: &str,
+        rule: ResolutionRule,
+    ) -> Lookup {
         let classes = self.linearization(type_sym);
         // A class with only `@overload` stubs of a method (typing-only declarations, as
         // in an `if TYPE_CHECKING:` block) runs a base's implementation when there is one.

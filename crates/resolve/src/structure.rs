@@ -72,10 +72,8 @@ pub(crate) fn structural_edges(
         let Some(subtype) = index.sym_of(supertype.subtype) else { continue };
         let language = index.symbol(subtype).language;
         let scope = index.parent(subtype).unwrap_or(subtype);
-        let resolved = match language {
-            Language::Python => resolver.python_path(scope, &supertype.path),
-            Language::Rust => resolver.rust_path(scope, &supertype.path, false),
-        };
+        let resolved =
+            crate::language_rules::rules_of(language).item_path(resolver, scope, &supertype.path);
         let resolved = resolved.unwrap_or_else(|_| unresolved_outside(&supertype.path, language));
         for target in denotation_targets(resolver, &resolved, language, outside) {
             edges.push(Edge {
@@ -167,7 +165,7 @@ fn is_own_ancestor(
 /// A supertype path that names nothing visible is most likely outside the project (a glob
 /// import of a dependency); it is kept as an external target rather than dropped.
 fn unresolved_outside(path: &[String], language: Language) -> Resolved {
-    let separator = if language == Language::Python { "." } else { "::" };
+    let separator = crate::language_rules::rules_of(language).separator();
     Resolved {
         denotation: Denotation::External(path.join(separator)),
         rule: ResolutionRule::NameOnly,
@@ -195,7 +193,7 @@ fn denotation_targets(
             vec![outside_symbol(outside, path, SymbolKind::External, language)]
         }
         Denotation::Builtin(path) => {
-            let separator = if language == Language::Python { "." } else { "::" };
+            let separator = crate::language_rules::rules_of(language).separator();
             vec![outside_symbol(
                 outside,
                 &format!("<builtin>{separator}{path}"),

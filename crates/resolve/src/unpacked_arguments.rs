@@ -44,7 +44,7 @@ impl Resolver<'_> {
             },
             _ => return None,
         };
-        Some(ParameterCall { caller: call.caller, slot, line: call.line })
+        Some(ParameterCall { caller: call.caller, slot, line: call.line, method: None })
     }
 
     /// `for hook in hooks: hook()` with `*hooks` a parameter: any element of it is called.
@@ -77,6 +77,7 @@ impl Resolver<'_> {
             caller: call.caller,
             slot: Slot::Rest { function: rest?, index: None },
             line: call.line,
+            method: None,
         })
     }
 

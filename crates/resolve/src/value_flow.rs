@@ -57,6 +57,13 @@ pub(crate) enum Slot {
         function: SymbolId,
         name: String,
     },
+    /// An element of a Python container: `name` bound in `owner` (a module, function or
+    /// class; an attribute as `self.name`), under a literal key or any (`None`).
+    Element {
+        owner: SymbolId,
+        name: String,
+        key: Option<String>,
+    },
 }
 
 /// What flows into a slot: a project function or class, or what another slot holds (the
@@ -64,6 +71,9 @@ pub(crate) enum Slot {
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub(crate) enum FlowValue {
     Target(SymbolId),
+    /// An instance of a project class (`dispatch(EmailWorker())`): a method called on the
+    /// slot (`worker.run()`) is that class's.
+    Instance(SymbolId),
     Forwarded(Slot),
 }
 
@@ -84,6 +94,8 @@ pub(crate) struct ParameterCall {
     pub caller: SymbolId,
     pub slot: Slot,
     pub line: u32,
+    /// A method called on what the slot holds (`worker.run()`), or `None` when it is called.
+    pub method: Option<String>,
 }
 
 impl Resolver<'_> {
@@ -120,11 +132,17 @@ impl Resolver<'_> {
             return self.field_call(caller, call, receiver, field).into_iter().collect();
         }
         if let CalleeExpr::Indexed(path) = &call.callee {
-            return self.unpacked_element_call(caller, call, path).into_iter().collect();
+            return match self.unpacked_element_call(caller, call, path) {
+                Some(call) => vec![call],
+                None => self.indexed_element_call(caller, call, path).into_iter().collect(),
+            };
         }
         let CalleeExpr::Path(path) = &call.callee else { return Vec::new() };
         if let [name] = path.as_slice() {
             if let Some(call) = self.rest_element_call(caller, call, name) {
+                return vec![call];
+            }
+            if let Some(call) = self.iterated_element_call(caller, call, name) {
                 return vec![call];
             }
         }
@@ -132,8 +150,23 @@ impl Resolver<'_> {
             caller: call.caller,
             slot: Slot::Parameter { function: self.index.symbol(function).id, position },
             line: call.line,
+            method: None,
         };
         match path.as_slice() {
+            // `worker.run(job)`: a method of the instances callers pass for the parameter.
+            [name, method]
+                if name != "self"
+                    && name != "cls"
+                    && self.index.names.contains(method.as_str()) =>
+            {
+                self.closed_over_parameter(caller, name)
+                    .map(|(function, position)| ParameterCall {
+                        method: Some(method.clone()),
+                        ..parameter_call(function, position)
+                    })
+                    .into_iter()
+                    .collect()
+            }
             // The caller's own parameter, or one of an enclosing function it closes over
             // (`def make(src): def inner(): return src()`).
             [name] => self
@@ -195,6 +228,7 @@ impl Resolver<'_> {
             caller: call.caller,
             slot: Slot::Field { owner, name: field.to_string() },
             line: call.line,
+            method: None,
         })
     }
 
@@ -270,7 +304,10 @@ impl Resolver<'_> {
                         ));
                         continue;
                     }
-                    ArgumentForm::Plain | ArgumentForm::Dereferenced | ArgumentForm::Decorated => {}
+                    ArgumentForm::Plain
+                    | ArgumentForm::Dereferenced
+                    | ArgumentForm::Decorated
+                    | ArgumentForm::CallResult => {}
                 }
                 let slots = match (&argument.keyword, argument.position) {
                     (Some(keyword), _) => keyword_slots(function, parameters, keyword),
@@ -304,24 +341,32 @@ impl Resolver<'_> {
                     .then(|| FlowValue::Target(self.index.symbol(child).id))
             });
         }
-        if let [name] = argument.path.as_slice() {
-            if let Some((function, position)) = self.closed_over_parameter(caller, name) {
+        if argument.form == ArgumentForm::CallResult {
+            let class = self.named_value(caller, &argument.path, argument.byte)?;
+            let kind = self.index.symbol(self.index.sym_of(class)?).kind;
+            return (kind == SymbolKind::Class).then_some(FlowValue::Instance(class));
+        }
+        self.path_value(caller, &argument.path, argument.byte)
+    }
+
+    /// What a path passed or stored at `byte` names: the scope's own parameter (or one of an
+    /// enclosing function it closes over), or a project function or class.
+    pub(crate) fn path_value(&self, scope: Sym, path: &[String], byte: u32) -> Option<FlowValue> {
+        if let [name] = path {
+            if let Some((function, position)) = self.closed_over_parameter(scope, name) {
                 let function = self.index.symbol(function).id;
                 return Some(FlowValue::Forwarded(Slot::Parameter { function, position }));
             }
         }
-        self.named_value(caller, &argument.path, argument.byte).map(FlowValue::Target)
+        self.named_value(scope, path, byte).map(FlowValue::Target)
     }
 
     /// The project function, method or class a path names in `scope` at `byte`.
     fn named_value(&self, scope: Sym, path: &[String], byte: u32) -> Option<SymbolId> {
-        let resolved = match self.index.symbol(scope).language {
-            Language::Python => crate::bindings_in_force::with_use_position(scope, byte, || {
-                self.python_path_in(scope, path, BindingUse::Allowed)
-            }),
-            // A Rust local is not a function item: only items and associated functions.
-            Language::Rust => self.rust_called_path(scope, path, BindingUse::Forbidden),
-        }
+        let rules = crate::language_rules::rules_of(self.index.symbol(scope).language);
+        let resolved = crate::bindings_in_force::with_use_position(scope, byte, || {
+            rules.value_path(self, scope, path)
+        })
         .ok()?;
         let Denotation::Symbol(sym) = resolved.denotation else { return None };
         let kind = self.index.symbol(sym).kind;
@@ -345,8 +390,10 @@ impl Resolver<'_> {
         let targets = forwarded_targets(&values);
         let mut edges = Vec::new();
         for call in calls {
-            for target in targets.get(&call.slot).into_iter().flatten() {
-                let target = self.constructor_or_function(*target);
+            for held in crate::element_flow::slot_targets(&targets, &call.slot) {
+                let Some(target) = self.called_on_held(&held, call.method.as_deref()) else {
+                    continue;
+                };
                 edges.push(Edge {
                     kind: EdgeKind::Calls,
                     source: call.caller,
@@ -387,6 +434,31 @@ impl Resolver<'_> {
         }
     }
 
+    /// What a call of a held value runs: a function, a class's `__init__`, an instance's
+    /// `__call__`; with `method`, the method of the instance's (or the class's) class.
+    fn called_on_held(&self, held: &FlowValue, method: Option<&str>) -> Option<SymbolId> {
+        let (FlowValue::Target(value) | FlowValue::Instance(value)) = held else { return None };
+        let class = self.index.sym_of(*value)?;
+        let is_class = self.index.symbol(class).kind == SymbolKind::Class;
+        let (name, rule) = match (held, method) {
+            (FlowValue::Target(target), None) => {
+                return Some(self.constructor_or_function(*target))
+            }
+            (FlowValue::Instance(_) | FlowValue::Forwarded(_), None) => {
+                ("__call__", ResolutionRule::TypedReceiver)
+            }
+            (_, Some(_)) if !is_class => return None,
+            (FlowValue::Instance(_), Some(method)) => (method, ResolutionRule::TypedReceiver),
+            (_, Some(method)) => (method, ResolutionRule::QualifiedPath),
+        };
+        match self.type_member(class, name, false, Language::Python, rule).ok()?.denotation {
+            Denotation::Symbol(member) if self.index.symbol(member).kind.is_callable() => {
+                Some(self.index.symbol(member).id)
+            }
+            _ => None,
+        }
+    }
+
     /// Calling a class runs its `__init__` when it has one.
     fn constructor_or_function(&self, target: SymbolId) -> SymbolId {
         let Some(sym) = self.index.sym_of(target) else { return target };
@@ -407,12 +479,12 @@ impl Resolver<'_> {
 /// it, to a fixpoint.
 fn forwarded_targets(
     values: &HashMap<Slot, BTreeSet<FlowValue>>,
-) -> BTreeMap<Slot, BTreeSet<SymbolId>> {
-    let mut targets: BTreeMap<Slot, BTreeSet<SymbolId>> = BTreeMap::new();
+) -> BTreeMap<Slot, BTreeSet<FlowValue>> {
+    let mut targets: BTreeMap<Slot, BTreeSet<FlowValue>> = BTreeMap::new();
     for (slot, flowing) in values {
         for value in flowing {
-            if let FlowValue::Target(target) = value {
-                targets.entry(slot.clone()).or_default().insert(*target);
+            if !matches!(value, FlowValue::Forwarded(_)) {
+                targets.entry(slot.clone()).or_default().insert(value.clone());
             }
         }
     }

@@ -9,7 +9,6 @@ use tether_model::{BindingValue, Language};
 
 use crate::denotation::Denotation;
 use crate::project_index::Sym;
-use crate::python_rules::BindingUse;
 use crate::resolver::Resolver;
 
 /// A std type holding values of one known element type.
@@ -674,10 +673,7 @@ impl Resolver<'_> {
                 );
             }
         }
-        let resolved = match language {
-            Language::Python => self.python_path(scope, path),
-            Language::Rust => self.rust_path_in(scope, path, false, BindingUse::Forbidden),
-        };
+        let resolved = crate::language_rules::rules_of(language).item_path(self, scope, path);
         match resolved.ok()?.denotation {
             Denotation::Symbol(alias)
                 if self.index.symbol(alias).kind == tether_model::SymbolKind::TypeAlias =>

@@ -1,0 +1,183 @@
+//! Value flow through Python containers: what `handlers[key] = f`, `steps.append(f)` or
+//! `table.update({"k": f})` put into a container (an [`ElementStore`], the value a project
+//! function or a parameter holding one) flows into the container's `Slot::Element`, under
+//! its literal key or none; a call of an element (`handlers["index"]()`, `handlers[k]()`,
+//! `for step in steps: step()`) may call what was stored under that key, or under none, and
+//! an element read by a computed key or by iterating may call any of them.
+//!
+//! A container is known by where its name is bound: the scope (module, function) whose
+//! binding a plain name reaches, the module of `registry.HANDLERS`, or the class whose
+//! instances have the attribute (`self.commands`, first class in the MRO that sets it).
+//!
+//! It deliberately does not follow a container passed to another function or returned,
+//! elements stored into a container's elements (`d["a"].append(f)`), nor containers held in
+//! names imported from another module (`from registry import HANDLERS`): those calls stay
+//! unresolved and counted.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use tether_model::{BindingValue, CallSite, FileFacts, Receiver, SymbolId, SymbolKind};
+
+use crate::denotation::Denotation;
+use crate::project_index::Sym;
+use crate::python_rules::BindingUse;
+use crate::resolver::Resolver;
+use crate::value_flow::{ArgumentFlow, FlowValue, ParameterCall, Slot};
+
+/// Methods whose result iterates over a container's values (`for f in table.values()`).
+const VALUE_VIEWS: [&str; 2] = ["values", "copy"];
+
+impl Resolver<'_> {
+    /// What a file's stores put into containers.
+    pub(crate) fn element_store_flows(&self, file: &FileFacts) -> Vec<ArgumentFlow> {
+        let mut flows = Vec::new();
+        for store in &file.element_stores {
+            let Some(scope) = self.index.sym_of(store.scope) else { continue };
+            let Some((owner, name)) = self.container_owner(scope, &store.container, store.byte)
+            else {
+                continue;
+            };
+            let Some(value) = self.path_value(scope, &store.value, store.byte) else { continue };
+            flows.push(ArgumentFlow {
+                slot: Slot::Element { owner, name, key: store.key.clone() },
+                value,
+            });
+        }
+        flows
+    }
+
+    /// `handlers["index"]()`, `handlers[k]()`: an element of a container, by its one literal
+    /// key or any.
+    pub(crate) fn indexed_element_call(
+        &self,
+        caller: Sym,
+        call: &CallSite,
+        path: &[String],
+    ) -> Option<ParameterCall> {
+        let keys = path.iter().rev().take_while(|segment| segment.starts_with('[')).count();
+        let (container, keys) = path.split_at(path.len() - keys);
+        let key = match keys {
+            [] => None,
+            [key] => Some(key.clone()),
+            _ => return None,
+        };
+        let (owner, name) = self.container_owner(caller, container, call.byte)?;
+        Some(ParameterCall {
+            caller: call.caller,
+            slot: Slot::Element { owner, name, key },
+            line: call.line,
+            method: None,
+        })
+    }
+
+    /// `for step in steps: step()`, `for f in table.values(): f()`: any element.
+    pub(crate) fn iterated_element_call(
+        &self,
+        caller: Sym,
+        call: &CallSite,
+        name: &str,
+    ) -> Option<ParameterCall> {
+        let in_force =
+            self.index.bindings_named(caller, name)?.iter().rev().find(|binding| {
+                binding.visible_from <= call.byte && call.byte < binding.visible_to
+            })?;
+        let BindingValue::ElementOf(iterated) = &in_force.value else { return None };
+        let container = match iterated {
+            Receiver::Path(container) => container.clone(),
+            Receiver::Slice { base, .. } => match &**base {
+                Receiver::Path(container) => container.clone(),
+                _ => return None,
+            },
+            Receiver::Call(callee) => match &**callee {
+                tether_model::CalleeExpr::Path(path)
+                    if path.len() > 1 && VALUE_VIEWS.contains(&path[path.len() - 1].as_str()) =>
+                {
+                    path[..path.len() - 1].to_vec()
+                }
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let (owner, name) = self.container_owner(caller, &container, in_force.visible_from)?;
+        Some(ParameterCall {
+            caller: call.caller,
+            slot: Slot::Element { owner, name, key: None },
+            line: call.line,
+            method: None,
+        })
+    }
+
+    /// Where the container a path names at `byte` is bound, and its name there.
+    fn container_owner(
+        &self,
+        scope: Sym,
+        container: &[String],
+        byte: u32,
+    ) -> Option<(SymbolId, String)> {
+        match container {
+            [] => None,
+            [name] => {
+                let mut level = Some(scope);
+                while let Some(current) = level {
+                    if self.index.bindings_named(current, name).is_some() {
+                        return Some((self.index.symbol(current).id, name.clone()));
+                    }
+                    level = self.index.parent(current);
+                }
+                None
+            }
+            [prefix @ .., attribute] => {
+                let resolved = crate::bindings_in_force::with_use_position(scope, byte, || {
+                    self.python_path_in(scope, prefix, BindingUse::Allowed)
+                })
+                .ok()?;
+                match resolved.denotation {
+                    Denotation::Symbol(sym)
+                        if matches!(
+                            self.index.symbol(sym).kind,
+                            SymbolKind::Module | SymbolKind::Class
+                        ) =>
+                    {
+                        Some((self.index.symbol(sym).id, attribute.clone()))
+                    }
+                    Denotation::Instance { type_sym, .. } => {
+                        let name = format!("self.{attribute}");
+                        let class = self
+                            .linearization(type_sym)
+                            .into_iter()
+                            .find(|class| self.index.bindings_named(*class, &name).is_some())
+                            .unwrap_or(type_sym);
+                        Some((self.index.symbol(class).id, name))
+                    }
+                    _ => None,
+                }
+            }
+        }
+    }
+}
+
+/// What a called slot may hold: its own targets; for an element, also those stored under no
+/// key, and, read under no key, those stored under any.
+pub(crate) fn slot_targets(
+    targets: &BTreeMap<Slot, BTreeSet<FlowValue>>,
+    slot: &Slot,
+) -> BTreeSet<FlowValue> {
+    let Slot::Element { owner, name, key } = slot else {
+        return targets.get(slot).cloned().unwrap_or_default();
+    };
+    let first = Slot::Element { owner: *owner, name: name.clone(), key: None };
+    let mut found = BTreeSet::new();
+    for (stored, held) in targets.range(first..) {
+        let Slot::Element { owner: stored_owner, name: stored_name, key: stored_key } = stored
+        else {
+            break;
+        };
+        if stored_owner != owner || stored_name != name {
+            break;
+        }
+        if key.is_none() || stored_key.is_none() || stored_key == key {
+            found.extend(held.iter().cloned());
+        }
+    }
+    found
+}

@@ -1,0 +1,147 @@
+//! The seam between the language-neutral resolver and each language's rules: one
+//! [`LanguageRules`] implementation per language, chosen by [`rules_of`], which holds the one
+//! `match` on the language here. Shared code asks it what differs between languages: how a
+//! qualified name is written, how a path resolves in a scope, a type's members, and which
+//! outside values say only that they are callable.
+//!
+//! It deliberately holds dispatch only: each language's rules stay in its own files
+//! (`python_rules`, `rust_rules`, `rust_namespaces`…), and its library knowledge in data
+//! files under `queries/`.
+
+use tether_model::{Language, Receiver, ResolutionRule};
+
+use crate::call_results::CalleeOutcome;
+use crate::denotation::{Denotation, Lookup, Resolved};
+use crate::project_index::Sym;
+use crate::python_rules::BindingUse;
+use crate::resolver::Resolver;
+
+/// What the resolver's shared code needs to know of one language.
+pub(crate) trait LanguageRules: Sync {
+    /// How segments of a qualified name are joined (`a.b`, `a::b`).
+    fn separator(&self) -> &'static str;
+
+    /// A path as the items (not the locals) of `scope` see it: a class base, a written type.
+    fn item_path(&self, resolver: &Resolver<'_>, scope: Sym, path: &[String]) -> Lookup;
+
+    /// A path as code at the current use in `scope` sees it, its locals allowed or not.
+    fn path_in(
+        &self,
+        resolver: &Resolver<'_>,
+        scope: Sym,
+        path: &[String],
+        bindings: BindingUse,
+    ) -> Lookup;
+
+    /// A called path: as [`Self::path_in`], where a Rust module's name calls the function of
+    /// that name it holds beside it.
+    fn called_path(
+        &self,
+        resolver: &Resolver<'_>,
+        scope: Sym,
+        path: &[String],
+        bindings: BindingUse,
+    ) -> Lookup;
+
+    /// A path passed or stored as a value (value flow): a Python local may hold a function;
+    /// a Rust local is never a function item.
+    fn value_path(&self, resolver: &Resolver<'_>, scope: Sym, path: &[String]) -> Lookup;
+
+    /// A member of a project type: a method through the language's lookup order.
+    fn type_member(
+        &self,
+        resolver: &Resolver<'_>,
+        type_sym: Sym,
+        name: &str,
+        is_dyn: bool,
+        rule: ResolutionRule,
+    ) -> Lookup;
+
+    /// A called path (`f()`, `m.f()`, `m::f()`), its locals allowed as the language allows.
+    fn called_name(&self, resolver: &Resolver<'_>, caller: Sym, path: &[String]) -> Lookup;
+
+    /// A method call the language resolves by a rule of its own (Python's `super().m()`, Rust's
+    /// `(*x).m()`), or `None` for the receiver's type to decide.
+    fn special_method_callee(
+        &self,
+        resolver: &Resolver<'_>,
+        caller: Sym,
+        receiver: &Receiver,
+        name: &str,
+    ) -> Option<Lookup>;
+
+    /// What calling a path gives: its target, or (`CalleeOutcome::Result`) a result known
+    /// without one (a builtin container's method, a local closure, a conversion).
+    fn path_call_outcome(
+        &self,
+        resolver: &Resolver<'_>,
+        scope: Sym,
+        path: &[String],
+    ) -> Option<CalleeOutcome>;
+
+    /// A macro invocation (`name!(…)`).
+    fn macro_callee(&self, resolver: &Resolver<'_>, caller: Sym, path: &[String]) -> Lookup;
+
+    /// A type called with its type arguments (`StashKey[int]()`), when the language has them.
+    fn indexed_type(
+        &self,
+        resolver: &Resolver<'_>,
+        caller: Sym,
+        path: &[String],
+    ) -> Option<Resolved>;
+
+    /// The items of a module or type that a member lookup may name (Python drops
+    /// `@overload` stubs beside an implementation).
+    fn callable_items(&self, resolver: &Resolver<'_>, items: Vec<Sym>) -> Vec<Sym>;
+
+    /// A submodule no symbol lists: a Python namespace package's prefix, a Rust `mod m;` in
+    /// its own file.
+    fn unlisted_submodule(
+        &self,
+        resolver: &Resolver<'_>,
+        module: Sym,
+        name: &str,
+        qualified_name: String,
+    ) -> Option<Denotation>;
+
+    /// What a module variable holds as seen from outside the module, when the language has
+    /// values other than items there (Python's `MARK_GEN = MarkGenerator()`).
+    fn module_variable(
+        &self,
+        resolver: &Resolver<'_>,
+        module: Sym,
+        name: &str,
+    ) -> Option<Denotation>;
+
+    /// A member of a type that is a value rather than a method (Rust's associated consts).
+    fn type_value_member(
+        &self,
+        resolver: &Resolver<'_>,
+        type_sym: Sym,
+        name: &str,
+    ) -> Option<Resolved>;
+
+    /// What an attribute only subclasses set holds, read through the base (Python).
+    fn subclass_attribute(
+        &self,
+        resolver: &Resolver<'_>,
+        type_sym: Sym,
+        name: &str,
+    ) -> Option<Denotation>;
+
+    /// Whether instances set the attribute themselves, so that an outside base's member of
+    /// that name is not what it holds (Python's `self.cb = cb`).
+    fn sets_own_attribute(&self, resolver: &Resolver<'_>, type_sym: Sym, name: &str) -> bool;
+
+    /// Whether an outside value of this qualified type says only that it is callable (a call
+    /// of it is a value call, which value flow may bind).
+    fn is_opaque_callable_type(&self, qualified_name: &str) -> bool;
+}
+
+/// The rules of `language`.
+pub(crate) fn rules_of(language: Language) -> &'static dyn LanguageRules {
+    match language {
+        Language::Python => &crate::python_language::PythonRules,
+        Language::Rust => &crate::rust_language::RustRules,
+    }
+}

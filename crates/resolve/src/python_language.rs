@@ -1,0 +1,180 @@
+//! Python's [`LanguageRules`]: dotted names, Python's scoping (`python_rules`), members through
+//! the C3 linearisation, and the outside types that say only "callable"
+//! (`queries/python/opaque_callable_types.txt`).
+
+use tether_model::{CalleeExpr, Language, Receiver, ResolutionRule, UnresolvedReason};
+
+use crate::call_results::CalleeOutcome;
+use crate::denotation::{Denotation, Lookup, Resolved};
+use crate::language_rules::LanguageRules;
+use crate::project_index::Sym;
+use crate::python_rules::BindingUse;
+use crate::resolver::Resolver;
+
+const OPAQUE_CALLABLE_TYPES: &str =
+    include_str!("../../../queries/python/opaque_callable_types.txt");
+
+pub(crate) struct PythonRules;
+
+impl LanguageRules for PythonRules {
+    fn separator(&self) -> &'static str {
+        "."
+    }
+
+    fn item_path(&self, resolver: &Resolver<'_>, scope: Sym, path: &[String]) -> Lookup {
+        resolver.python_path(scope, path)
+    }
+
+    fn path_in(
+        &self,
+        resolver: &Resolver<'_>,
+        scope: Sym,
+        path: &[String],
+        bindings: BindingUse,
+    ) -> Lookup {
+        resolver.python_path_in(scope, path, bindings)
+    }
+
+    fn called_path(
+        &self,
+        resolver: &Resolver<'_>,
+        scope: Sym,
+        path: &[String],
+        bindings: BindingUse,
+    ) -> Lookup {
+        resolver.python_path_in(scope, path, bindings)
+    }
+
+    fn value_path(&self, resolver: &Resolver<'_>, scope: Sym, path: &[String]) -> Lookup {
+        resolver.python_path_in(scope, path, BindingUse::Allowed)
+    }
+
+    fn type_member(
+        &self,
+        resolver: &Resolver<'_>,
+        type_sym: Sym,
+        name: &str,
+        _is_dyn: bool,
+        rule: ResolutionRule,
+    ) -> Lookup {
+        resolver.python_class_member(type_sym, name, rule)
+    }
+
+    /// `x.m()` is a dotted path whose head may be a local (`result = pytester.runpytest()`).
+    fn called_name(&self, resolver: &Resolver<'_>, caller: Sym, path: &[String]) -> Lookup {
+        resolver.python_path_in(caller, path, BindingUse::Allowed)
+    }
+
+    fn special_method_callee(
+        &self,
+        resolver: &Resolver<'_>,
+        caller: Sym,
+        receiver: &Receiver,
+        name: &str,
+    ) -> Option<Lookup> {
+        match receiver {
+            Receiver::Call(inner) if **inner == CalleeExpr::Path(vec!["super".to_string()]) => {
+                Some(resolver.python_super_member(caller, name))
+            }
+            _ => None,
+        }
+    }
+
+    /// A bare `f()` calls a function, not a local's value; a bare name may be a local or
+    /// parameter holding a callable object (`run_and_parse()`, a fixture), which hides a
+    /// function of the same name. `items.pop()`, `table.values()`: a builtin container's
+    /// method may give its element.
+    fn path_call_outcome(
+        &self,
+        resolver: &Resolver<'_>,
+        scope: Sym,
+        path: &[String],
+    ) -> Option<CalleeOutcome> {
+        let target = |resolved| CalleeOutcome::Target { resolved, receiver_with_arguments: None };
+        if let Some((name, receiver)) =
+            path.split_last().filter(|(_, receiver)| !receiver.is_empty())
+        {
+            if let Some(Denotation::Wrapped { wrapper, inner }) = resolver
+                .receiver_value(scope, &Receiver::Path(receiver.to_vec()), Language::Python)
+                .map(|resolved| resolved.denotation)
+            {
+                if wrapper.is_python() {
+                    return Some(CalleeOutcome::Result(wrapper.method_result(&inner, name)));
+                }
+            }
+        }
+        Some(target(resolver.python_path_in(scope, path, BindingUse::Allowed).ok()?))
+    }
+
+    /// Python has no macros.
+    fn macro_callee(&self, _resolver: &Resolver<'_>, _caller: Sym, _path: &[String]) -> Lookup {
+        Err(UnresolvedReason::ComplexCallee)
+    }
+
+    /// `StashKey[int]()`: a generic class called with its type arguments is constructed.
+    fn indexed_type(
+        &self,
+        resolver: &Resolver<'_>,
+        caller: Sym,
+        path: &[String],
+    ) -> Option<Resolved> {
+        resolver.python_generic_class(caller, path)
+    }
+
+    fn callable_items(&self, resolver: &Resolver<'_>, items: Vec<Sym>) -> Vec<Sym> {
+        resolver.without_overload_stubs(&items)
+    }
+
+    /// A namespace package (a folder of modules without `__init__.py`).
+    fn unlisted_submodule(
+        &self,
+        resolver: &Resolver<'_>,
+        _module: Sym,
+        _name: &str,
+        qualified_name: String,
+    ) -> Option<Denotation> {
+        resolver
+            .index
+            .python_module_prefixes
+            .contains(&qualified_name)
+            .then_some(Denotation::Namespace(qualified_name))
+    }
+
+    fn module_variable(
+        &self,
+        resolver: &Resolver<'_>,
+        module: Sym,
+        name: &str,
+    ) -> Option<Denotation> {
+        resolver.python_module_variable(module, name)
+    }
+
+    fn type_value_member(
+        &self,
+        _resolver: &Resolver<'_>,
+        _type_sym: Sym,
+        _name: &str,
+    ) -> Option<Resolved> {
+        None
+    }
+
+    fn subclass_attribute(
+        &self,
+        resolver: &Resolver<'_>,
+        type_sym: Sym,
+        name: &str,
+    ) -> Option<Denotation> {
+        resolver.subclass_attribute_values(type_sym, name)
+    }
+
+    fn sets_own_attribute(&self, resolver: &Resolver<'_>, type_sym: Sym, name: &str) -> bool {
+        resolver.sets_own_attribute(type_sym, name)
+    }
+
+    fn is_opaque_callable_type(&self, qualified_name: &str) -> bool {
+        static TYPES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+        TYPES
+            .get_or_init(|| crate::callback_edges::data_lines(OPAQUE_CALLABLE_TYPES).collect())
+            .contains(&qualified_name)
+    }
+}

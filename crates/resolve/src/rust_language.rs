@@ -1,0 +1,167 @@
+//! Rust's [`LanguageRules`]: `::` paths, Rust's namespaces (`rust_rules`, `rust_namespaces`),
+//! and members through inherent impls, trait impls and supertraits.
+
+use tether_model::{Language, Receiver, ResolutionRule};
+
+use crate::call_results::CalleeOutcome;
+use crate::denotation::{Denotation, Lookup, Resolved};
+use crate::language_rules::LanguageRules;
+use crate::project_index::Sym;
+use crate::python_rules::BindingUse;
+use crate::resolver::Resolver;
+
+pub(crate) struct RustRules;
+
+impl LanguageRules for RustRules {
+    fn separator(&self) -> &'static str {
+        "::"
+    }
+
+    fn item_path(&self, resolver: &Resolver<'_>, scope: Sym, path: &[String]) -> Lookup {
+        resolver.rust_path(scope, path, false)
+    }
+
+    fn path_in(
+        &self,
+        resolver: &Resolver<'_>,
+        scope: Sym,
+        path: &[String],
+        bindings: BindingUse,
+    ) -> Lookup {
+        resolver.rust_path_in(scope, path, false, bindings)
+    }
+
+    fn called_path(
+        &self,
+        resolver: &Resolver<'_>,
+        scope: Sym,
+        path: &[String],
+        bindings: BindingUse,
+    ) -> Lookup {
+        resolver.rust_called_path(scope, path, bindings)
+    }
+
+    /// A Rust local is not a function item: only items and associated functions.
+    fn value_path(&self, resolver: &Resolver<'_>, scope: Sym, path: &[String]) -> Lookup {
+        resolver.rust_called_path(scope, path, BindingUse::Forbidden)
+    }
+
+    fn type_member(
+        &self,
+        resolver: &Resolver<'_>,
+        type_sym: Sym,
+        name: &str,
+        is_dyn: bool,
+        rule: ResolutionRule,
+    ) -> Lookup {
+        resolver.rust_member(type_sym, name, is_dyn, rule)
+    }
+
+    /// A local may be called (`f()`), but never named as a path's head (`m::f()`); `let rt =
+    /// rt();` calls the function `rt`: a local bound only after the call is not the callee.
+    fn called_name(&self, resolver: &Resolver<'_>, caller: Sym, path: &[String]) -> Lookup {
+        let is_local = path.len() == 1 && !resolver.rust_bound_only_later(caller, &path[0]);
+        let bindings = if is_local { BindingUse::Allowed } else { BindingUse::Forbidden };
+        resolver.rust_called_path(caller, path, bindings)
+    }
+
+    /// `(*x).m()`: a method of what `x` points to.
+    fn special_method_callee(
+        &self,
+        resolver: &Resolver<'_>,
+        caller: Sym,
+        receiver: &Receiver,
+        name: &str,
+    ) -> Option<Lookup> {
+        match receiver {
+            Receiver::Deref(inner) => Some(resolver.method_of_dereferenced(caller, inner, name)),
+            _ => None,
+        }
+    }
+
+    /// `m(…)` where `m` is a local closure whose value is visible gives what it returns; a
+    /// path that names no function may be a conversion (`String::from`).
+    fn path_call_outcome(
+        &self,
+        resolver: &Resolver<'_>,
+        scope: Sym,
+        path: &[String],
+    ) -> Option<CalleeOutcome> {
+        if let [name] = path {
+            if let Some(returned) = resolver.local_closure_result(scope, name, Language::Rust) {
+                return Some(CalleeOutcome::Result(returned));
+            }
+        }
+        Some(match resolver.rust_called_path(scope, path, BindingUse::Forbidden) {
+            Ok(resolved) => CalleeOutcome::Target { resolved, receiver_with_arguments: None },
+            Err(_) => CalleeOutcome::Result(resolver.conversion_result(scope, path)),
+        })
+    }
+
+    fn macro_callee(&self, resolver: &Resolver<'_>, caller: Sym, path: &[String]) -> Lookup {
+        resolver.rust_macro(caller, path)
+    }
+
+    /// Rust writes type arguments as generics, never by subscript.
+    fn indexed_type(
+        &self,
+        _resolver: &Resolver<'_>,
+        _caller: Sym,
+        _path: &[String],
+    ) -> Option<Resolved> {
+        None
+    }
+
+    fn callable_items(&self, _resolver: &Resolver<'_>, items: Vec<Sym>) -> Vec<Sym> {
+        items
+    }
+
+    /// `mod name;` in its own file.
+    fn unlisted_submodule(
+        &self,
+        resolver: &Resolver<'_>,
+        module: Sym,
+        name: &str,
+        _qualified_name: String,
+    ) -> Option<Denotation> {
+        resolver.out_of_line_submodule(module, name).map(Denotation::Symbol)
+    }
+
+    /// A Rust module holds items only.
+    fn module_variable(
+        &self,
+        _resolver: &Resolver<'_>,
+        _module: Sym,
+        _name: &str,
+    ) -> Option<Denotation> {
+        None
+    }
+
+    /// `Ready::ALL`: an associated const's value.
+    fn type_value_member(
+        &self,
+        resolver: &Resolver<'_>,
+        type_sym: Sym,
+        name: &str,
+    ) -> Option<Resolved> {
+        resolver.associated_const(type_sym, name)
+    }
+
+    /// Fields are declared on the struct itself.
+    fn subclass_attribute(
+        &self,
+        _resolver: &Resolver<'_>,
+        _type_sym: Sym,
+        _name: &str,
+    ) -> Option<Denotation> {
+        None
+    }
+
+    fn sets_own_attribute(&self, _resolver: &Resolver<'_>, _type_sym: Sym, _name: &str) -> bool {
+        false
+    }
+
+    fn is_opaque_callable_type(&self, _qualified_name: &str) -> bool {
+        false
+    }
+}
