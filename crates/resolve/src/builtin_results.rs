@@ -28,8 +28,8 @@ const BUILTIN_RESULTS: &str = include_str!("../../../queries/python/builtin_resu
 enum BuiltinWay {
     /// The first element of an argument (`next`).
     First(usize),
-    /// An iterable of an argument's elements (`iter`, `sorted`, `list`).
-    Elements(usize),
+    /// A list or set of an argument's elements (`iter`, `sorted`, `list`, `set`).
+    Elements(usize, Wrapper),
     /// An iterable of what calling `function` returns, each element of `iterable` passed.
     Applied { function: usize, iterable: usize },
     /// An iterable of `iterable`'s elements, each passed to `function` (`filter`).
@@ -54,7 +54,20 @@ fn parse_builtin_results(text: &str) -> Result<HashMap<String, BuiltinWay>, Stri
         };
         let way = match words.get(1).copied() {
             Some("first") => BuiltinWay::First(position(2)?),
-            Some("elements") => BuiltinWay::Elements(position(2)?),
+            Some("elements") => {
+                let kind = match words.get(3).copied() {
+                    Some("list") => Wrapper::PythonList,
+                    Some("set") => Wrapper::PythonSet,
+                    other => {
+                        return Err(format!(
+                            "line {}: unknown kind `{}` (list or set)",
+                            number + 1,
+                            other.unwrap_or_default()
+                        ))
+                    }
+                };
+                BuiltinWay::Elements(position(2)?, kind)
+            }
             Some("applied") => {
                 BuiltinWay::Applied { function: position(2)?, iterable: position(3)? }
             }
@@ -95,7 +108,11 @@ impl Resolver<'_> {
     ) -> Option<Resolved> {
         let derived = self.builtin_way(caller, name).and_then(|way| match way {
             BuiltinWay::First(at) => self.first_element(caller, arguments.get(at)?, language),
-            BuiltinWay::Elements(at) | BuiltinWay::Filtered { iterable: at, .. } => {
+            BuiltinWay::Elements(at, wrapper) => {
+                let element = self.element_value(caller, arguments.get(at)?, language)?;
+                Some(Denotation::Wrapped { wrapper, inner: Box::new(element) })
+            }
+            BuiltinWay::Filtered { iterable: at, .. } => {
                 let element = self.element_value(caller, arguments.get(at)?, language)?;
                 Some(Denotation::Wrapped { wrapper: Wrapper::PythonList, inner: Box::new(element) })
             }
@@ -155,6 +172,10 @@ impl Resolver<'_> {
         language: Language,
     ) -> Option<Denotation> {
         let iterated = self.receiver_value(caller, iterated, language)?.denotation;
+        // Iterating a dict gives its keys, whose type is not kept.
+        if matches!(iterated, Denotation::Wrapped { wrapper: Wrapper::PythonDict, .. }) {
+            return None;
+        }
         let iterated = self.as_std_iterator(&iterated, None).unwrap_or(iterated);
         crate::value_types::element_of(&iterated)
     }
@@ -260,13 +281,17 @@ impl Resolver<'_> {
 #[cfg(test)]
 mod tests {
     use super::{parse_builtin_results, BuiltinWay, BUILTIN_RESULTS};
+    use crate::value_types::Wrapper;
 
     #[test]
     fn the_builtin_table_loads_and_rejects_an_unknown_way() {
         let table = parse_builtin_results(BUILTIN_RESULTS).unwrap();
         assert_eq!(table.get("next"), Some(&BuiltinWay::First(0)));
         assert_eq!(table.get("map"), Some(&BuiltinWay::Applied { function: 0, iterable: 1 }));
+        assert_eq!(table.get("set"), Some(&BuiltinWay::Elements(0, Wrapper::PythonSet)));
         let error = parse_builtin_results("zip pairs 0\n").unwrap_err();
         assert_eq!(error, "line 1: unknown builtin result `pairs`");
+        let error = parse_builtin_results("deque elements 0 queue\n").unwrap_err();
+        assert_eq!(error, "line 1: unknown kind `queue` (list or set)");
     }
 }

@@ -507,12 +507,17 @@ impl Resolver<'_> {
                     Receiver::Path(path) => self.sliced_elements(caller, path, *from, *to),
                     _ => None,
                 };
-                match denotation {
-                    Some(denotation) => {
-                        Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver })
-                    }
-                    // A slice of a list is a list of its type.
-                    None => self.receiver_value(caller, base, language),
+                if let Some(denotation) = denotation {
+                    return Some(Resolved { denotation, rule: ResolutionRule::TypedReceiver });
+                }
+                // A slice of a list is a list of its type; of a string, a string.
+                let sliced = self.receiver_value(caller, base, language)?;
+                match sliced.denotation {
+                    Denotation::Wrapped { .. } => Some(sliced),
+                    other => Some(Resolved {
+                        denotation: self.subscripted_value(&other, language)?,
+                        rule: ResolutionRule::TypedReceiver,
+                    }),
                 }
             }
             Receiver::Tuple(elements) => {

@@ -7,7 +7,8 @@
 //!
 //! A container is known by where its name is bound: the scope (module, function) whose
 //! binding a plain name reaches, the module of `registry.HANDLERS`, or the class whose
-//! instances have the attribute (`self.commands`, first class in the MRO that sets it).
+//! instances have the attribute (`self.commands`, the first class in the MRO that sets it; an
+//! attribute no project class sets, such as jinja's `env.filters`, is not followed).
 //!
 //! It deliberately does not follow a container passed to another function or returned,
 //! elements stored into a container's elements (`d["a"].append(f)`), nor containers held in
@@ -140,13 +141,14 @@ impl Resolver<'_> {
                     {
                         Some((self.index.symbol(sym).id, attribute.clone()))
                     }
+                    // The first project class in the MRO that sets the attribute: a container an
+                    // outside base creates (jinja's `env.filters`) holds what it puts there too.
                     Denotation::Instance { type_sym, .. } => {
                         let name = format!("self.{attribute}");
                         let class = self
                             .linearization(type_sym)
                             .into_iter()
-                            .find(|class| self.index.bindings_named(*class, &name).is_some())
-                            .unwrap_or(type_sym);
+                            .find(|class| self.index.bindings_named(*class, &name).is_some())?;
                         Some((self.index.symbol(class).id, name))
                     }
                     _ => None,

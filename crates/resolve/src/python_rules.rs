@@ -203,6 +203,13 @@ impl Resolver<'_> {
                     // A Python assignment rebinds the same variable, which mostly keeps its
                     // type: an earlier visible type still describes it. A Rust `let` or
                     // closure parameter is another variable.
+                    // A comprehension's variable (`for x in …` inside `[…]`) is a variable of
+                    // its own, in force only there: an outer `x` says nothing of it.
+                    Language::Python
+                        if nearest.iter().all(|binding| is_comprehension_variable(binding)) =>
+                    {
+                        in_force
+                    }
                     Language::Python => in_force.or_else(|| {
                         earlier
                             .iter()
@@ -419,4 +426,11 @@ impl Resolver<'_> {
             _ => Err(UnresolvedReason::UnknownMember),
         }
     }
+}
+
+/// Whether a binding is a comprehension's loop variable: an element of what it iterates, in
+/// force only inside the comprehension.
+fn is_comprehension_variable(binding: &tether_model::Binding) -> bool {
+    matches!(binding.value, tether_model::BindingValue::ElementOf(_))
+        && binding.visible_to != u32::MAX
 }

@@ -138,7 +138,40 @@ impl Resolver<'_> {
             };
         }
         let CalleeExpr::Path(path) = &call.callee else { return Vec::new() };
-        if let [name] = path.as_slice() {
+        let mut calls =
+            self.parameter_method_call(caller, call, path).into_iter().collect::<Vec<_>>();
+        calls.extend(self.path_parameter_calls(caller, call, path));
+        calls
+    }
+
+    /// `worker.run(job)`: a method of the instances callers pass for the parameter `worker`.
+    fn parameter_method_call(
+        &self,
+        caller: Sym,
+        call: &CallSite,
+        path: &[String],
+    ) -> Option<ParameterCall> {
+        let [name, method] = path else { return None };
+        if name == "self" || name == "cls" || !self.index.names.contains(method.as_str()) {
+            return None;
+        }
+        let (function, position) = self.closed_over_parameter(caller, name)?;
+        Some(ParameterCall {
+            caller: call.caller,
+            slot: Slot::Parameter { function: self.index.symbol(function).id, position },
+            line: call.line,
+            method: Some(method.clone()),
+        })
+    }
+
+    /// The calls of parameters a called path may be (see [`Self::parameter_calls`]).
+    fn path_parameter_calls(
+        &self,
+        caller: Sym,
+        call: &CallSite,
+        path: &[String],
+    ) -> Vec<ParameterCall> {
+        if let [name] = path {
             if let Some(call) = self.rest_element_call(caller, call, name) {
                 return vec![call];
             }
@@ -152,21 +185,7 @@ impl Resolver<'_> {
             line: call.line,
             method: None,
         };
-        match path.as_slice() {
-            // `worker.run(job)`: a method of the instances callers pass for the parameter.
-            [name, method]
-                if name != "self"
-                    && name != "cls"
-                    && self.index.names.contains(method.as_str()) =>
-            {
-                self.closed_over_parameter(caller, name)
-                    .map(|(function, position)| ParameterCall {
-                        method: Some(method.clone()),
-                        ..parameter_call(function, position)
-                    })
-                    .into_iter()
-                    .collect()
-            }
+        match path {
             // The caller's own parameter, or one of an enclosing function it closes over
             // (`def make(src): def inner(): return src()`).
             [name] => self
