@@ -242,7 +242,7 @@ impl Resolver<'_> {
             }
             Ok(member) => member,
         };
-        Ok(self.python_property_value(member, language))
+        Ok(crate::language_rules::rules_of(language).member_value(self, member))
     }
 
     /// Whether a class (or a project base) assigns `self.name` itself.
@@ -306,18 +306,6 @@ impl Resolver<'_> {
             }
         }
         Err(UnresolvedReason::UnknownMember)
-    }
-
-    /// What a Python module variable holds as seen from outside the module (its last typed
-    /// assignment): `MARK_GEN = MarkGenerator()` an instance, `local = LocalPath` the class,
-    /// `checked_call = _maker.checked_call` the method.
-    pub(crate) fn python_module_variable(&self, module: Sym, name: &str) -> Option<Denotation> {
-        let bindings = self.index.bindings_named(module, name)?;
-        let value = bindings
-            .iter()
-            .rev()
-            .find_map(|binding| self.binding_denotation(module, binding, Language::Python))?;
-        (value != Denotation::UntypedLocal).then_some(value)
     }
 
     /// What an import of `scope` binds `name` to, as the first segment of a longer Rust path.
@@ -445,53 +433,12 @@ impl Resolver<'_> {
     fn glob_member(&self, position: usize, name: &str, depth: u32) -> Option<Denotation> {
         let base = self.import_results[position].as_ref()?;
         let Denotation::Symbol(base_module) = base.denotation else { return None };
-        if !self.exports(base_module, name) {
+        let rules = crate::language_rules::rules_of(self.index.symbol(base_module).language);
+        if !rules.star_import_takes(self, base_module, name) {
             return None;
         }
         let language = self.index.symbol(base_module).language;
         self.member_at_depth(base, name, language, depth + 1).ok().map(|member| member.denotation)
-    }
-}
-
-impl Resolver<'_> {
-    /// Whether a star import of `module` takes `name`: Python honours `__all__` when the
-    /// module defines it, and otherwise takes names without a leading underscore.
-    fn exports(&self, module: Sym, name: &str) -> bool {
-        if self.index.symbol(module).language != Language::Python {
-            return true;
-        }
-        let declared = self.index.bindings_named(module, "__all__").and_then(|bindings| {
-            bindings.iter().rev().find_map(|binding| match &binding.value {
-                tether_model::BindingValue::Collection(names) => Some(names),
-                _ => None,
-            })
-        });
-        match declared {
-            Some(names) => names.iter().any(|exported| exported.len() == 1 && exported[0] == name),
-            None => !name.starts_with('_'),
-        }
-    }
-}
-
-impl Resolver<'_> {
-    /// Reading a Python property gives what its getter returns (untyped when that is not
-    /// visible), not the getter: `request.node.warn()` calls a method of the node.
-    fn python_property_value(&self, member: Resolved, language: Language) -> Resolved {
-        if language != Language::Python {
-            return member;
-        }
-        let candidates = match &member.denotation {
-            Denotation::Symbol(sym) => std::slice::from_ref(sym),
-            Denotation::Ambiguous(candidates) => candidates.as_slice(),
-            _ => return member,
-        };
-        let Some(getter) = candidates.iter().copied().find(|candidate| {
-            self.index.bindings_named(*candidate, crate::PROPERTY_BINDING).is_some()
-        }) else {
-            return member;
-        };
-        let value = self.declared_return_type(getter, language).unwrap_or(Denotation::UntypedLocal);
-        Resolved { denotation: value, rule: member.rule }
     }
 }
 
@@ -522,22 +469,6 @@ pub(crate) fn member_rule(
         ResolutionRule::TypedReceiver => ResolutionRule::TypedReceiver,
         ResolutionRule::Import => ResolutionRule::Import,
         _ => member_kind,
-    }
-}
-
-impl Resolver<'_> {
-    /// The value of an associated const of a type (`impl Ready { const ALL: Ready = …; }`),
-    /// when one impl of the type declares it with a visible type.
-    pub(crate) fn associated_const(&self, type_sym: Sym, name: &str) -> Option<Resolved> {
-        let mut values = self.impls_of_type.get(&type_sym)?.iter().filter_map(|impl_sym| {
-            let binding = self.index.bindings_named(*impl_sym, name)?.first()?;
-            self.binding_denotation(*impl_sym, binding, Language::Rust)
-        });
-        let value = values.next()?;
-        values
-            .next()
-            .is_none()
-            .then_some(Resolved { denotation: value, rule: ResolutionRule::TypedReceiver })
     }
 }
 

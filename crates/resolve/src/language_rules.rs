@@ -133,6 +133,12 @@ pub(crate) trait LanguageRules: Sync {
     /// that name is not what it holds (Python's `self.cb = cb`).
     fn sets_own_attribute(&self, resolver: &Resolver<'_>, type_sym: Sym, name: &str) -> bool;
 
+    /// What reading a member gives (a Python property's getter runs, giving what it returns).
+    fn member_value(&self, resolver: &Resolver<'_>, member: Resolved) -> Resolved;
+
+    /// Whether a glob or star import of `module` takes `name`.
+    fn star_import_takes(&self, resolver: &Resolver<'_>, module: Sym, name: &str) -> bool;
+
     /// Whether an outside value of this qualified type says only that it is callable (a call
     /// of it is a value call, which value flow may bind).
     fn is_opaque_callable_type(&self, qualified_name: &str) -> bool;

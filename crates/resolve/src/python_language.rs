@@ -171,6 +171,15 @@ impl LanguageRules for PythonRules {
         resolver.sets_own_attribute(type_sym, name)
     }
 
+    fn member_value(&self, resolver: &Resolver<'_>, member: Resolved) -> Resolved {
+        resolver.python_property_value(member)
+    }
+
+    /// `__all__` when the module defines it, else the names without a leading underscore.
+    fn star_import_takes(&self, resolver: &Resolver<'_>, module: Sym, name: &str) -> bool {
+        resolver.python_star_import_takes(module, name)
+    }
+
     fn is_opaque_callable_type(&self, qualified_name: &str) -> bool {
         static TYPES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
         TYPES

@@ -161,6 +161,15 @@ impl LanguageRules for RustRules {
         false
     }
 
+    fn member_value(&self, _resolver: &Resolver<'_>, member: Resolved) -> Resolved {
+        member
+    }
+
+    /// A glob takes every item its visibility lets through (checked where imports resolve).
+    fn star_import_takes(&self, _resolver: &Resolver<'_>, _module: Sym, _name: &str) -> bool {
+        true
+    }
+
     fn is_opaque_callable_type(&self, _qualified_name: &str) -> bool {
         false
     }

@@ -452,46 +452,6 @@ impl Resolver<'_> {
             }
         }
     }
-
-    /// What a call of a held value runs: a function, a class's `__init__`, an instance's
-    /// `__call__`; with `method`, the method of the instance's (or the class's) class.
-    fn called_on_held(&self, held: &FlowValue, method: Option<&str>) -> Option<SymbolId> {
-        let (FlowValue::Target(value) | FlowValue::Instance(value)) = held else { return None };
-        let class = self.index.sym_of(*value)?;
-        let is_class = self.index.symbol(class).kind == SymbolKind::Class;
-        let (name, rule) = match (held, method) {
-            (FlowValue::Target(target), None) => {
-                return Some(self.constructor_or_function(*target))
-            }
-            (FlowValue::Instance(_) | FlowValue::Forwarded(_), None) => {
-                ("__call__", ResolutionRule::TypedReceiver)
-            }
-            (_, Some(_)) if !is_class => return None,
-            (FlowValue::Instance(_), Some(method)) => (method, ResolutionRule::TypedReceiver),
-            (_, Some(method)) => (method, ResolutionRule::QualifiedPath),
-        };
-        match self.type_member(class, name, false, Language::Python, rule).ok()?.denotation {
-            Denotation::Symbol(member) if self.index.symbol(member).kind.is_callable() => {
-                Some(self.index.symbol(member).id)
-            }
-            _ => None,
-        }
-    }
-
-    /// Calling a class runs its `__init__` when it has one.
-    fn constructor_or_function(&self, target: SymbolId) -> SymbolId {
-        let Some(sym) = self.index.sym_of(target) else { return target };
-        if self.index.symbol(sym).kind != SymbolKind::Class {
-            return target;
-        }
-        match self
-            .type_member(sym, "__init__", false, Language::Python, ResolutionRule::Constructor)
-            .map(|resolved| resolved.denotation)
-        {
-            Ok(Denotation::Symbol(init)) => self.index.symbol(init).id,
-            _ => target,
-        }
-    }
 }
 
 /// Each slot's targets: what flows in directly, and what flows into the slots forwarded to
