@@ -69,7 +69,9 @@ impl Resolver<'_> {
                 }
                 CalleeOutcome::Result(result) => return result,
             };
-        if let Some(result) = self.derived_default_result(scope, callee, &resolved, language) {
+        if let Some(result) = crate::language_rules::rules_of(language)
+            .derived_call_result(self, scope, callee, &resolved)
+        {
             return result;
         }
         let sym = match self.called_symbol(resolved.denotation, language) {
@@ -171,7 +173,9 @@ impl Resolver<'_> {
         // A method's receiver of a project generic type with known arguments (`InFile<ast::Fn>`).
         let mut receiver_with_arguments = None;
         if let Denotation::Instance { type_sym, is_dyn: false, arguments } = &receiver {
-            if !arguments.is_empty() && language == Language::Rust {
+            if !arguments.is_empty()
+                && crate::language_rules::rules_of(language).substitutes_type_arguments()
+            {
                 receiver_with_arguments = Some((*type_sym, arguments.clone()));
             }
         }
@@ -179,14 +183,10 @@ impl Resolver<'_> {
             return Some(CalleeOutcome::Result(wrapper.method_result(inner, name)));
         }
         // A std adapter of a project iterator gives what std's does.
-        if language == Language::Rust {
-            if let Some(Denotation::Wrapped { wrapper, inner }) =
-                self.as_std_iterator(&receiver, Some(name))
-            {
-                if wrapper.has_std_method(name) {
-                    return Some(CalleeOutcome::Result(wrapper.method_result(&inner, name)));
-                }
-            }
+        if let Some(result) =
+            crate::language_rules::rules_of(language).std_adapter_result(self, &receiver, name)
+        {
+            return Some(CalleeOutcome::Result(result));
         }
         let typed = Resolved { denotation: receiver.clone(), rule: ResolutionRule::TypedReceiver };
         let method = self.method_of_value(&typed, name, language).ok()?;
@@ -201,33 +201,6 @@ impl Resolver<'_> {
             }
         }
         Some(CalleeOutcome::Target { resolved: method, receiver_with_arguments })
-    }
-
-    /// `Type::default()` through a derived `Default` gives a `Type`.
-    fn derived_default_result(
-        &self,
-        scope: Sym,
-        callee: &CalleeExpr,
-        resolved: &Resolved,
-        language: Language,
-    ) -> Option<Option<Denotation>> {
-        let (CalleeExpr::Path(path), Denotation::Builtin(target)) = (callee, &resolved.denotation)
-        else {
-            return None;
-        };
-        if target != "Default::default" || path.len() < 2 || language != Language::Rust {
-            return None;
-        }
-        let Ok(Resolved { denotation: Denotation::Symbol(type_sym), .. }) =
-            self.rust_path(scope, &path[..path.len() - 1], false)
-        else {
-            return None;
-        };
-        Some(self.index.symbol(type_sym).kind.is_type().then_some(Denotation::Instance {
-            type_sym,
-            is_dyn: false,
-            arguments: Vec::new(),
-        }))
     }
 
     /// The project symbol a call runs (an object's `__call__` for a called instance), or
@@ -314,18 +287,7 @@ impl Resolver<'_> {
                 return Some(returned);
             }
         }
-        let looks_like_constructor = symbol.name == "new"
-            || symbol.name == "default"
-            || symbol.name.starts_with("new_")
-            || symbol.name.starts_with("with_")
-            || symbol.name.starts_with("from_");
-        if language == Language::Rust && symbol.kind == SymbolKind::Method && looks_like_constructor
-        {
-            let impl_sym = self.index.parent(sym)?;
-            let type_sym = *self.impl_self_type.get(&impl_sym)?;
-            return Some(Denotation::Instance { type_sym, is_dyn: false, arguments: Vec::new() });
-        }
-        None
+        crate::language_rules::rules_of(language).conventional_constructor_result(self, sym)
     }
 
     /// `Type::from(x)` and `Type::try_from(x)` whose `From` impl tether does not see (one a
@@ -363,14 +325,11 @@ impl Resolver<'_> {
         function: Sym,
         language: Language,
     ) -> Option<Denotation> {
-        // A Python generator (its annotation would be a `return` binding): what it yields.
-        if language == Language::Python
-            && self.index.bindings_named(function, RETURN_BINDING).is_none()
-        {
-            return self.generator_value(function);
-        }
-        // The annotation, or else the first `return` whose value is visible.
-        let bindings = self.index.bindings_named(function, RETURN_BINDING)?;
+        // The annotation, or else the first `return` whose value is visible; without either,
+        // what a generator yields (a Python generator's annotation would be a `return`).
+        let Some(bindings) = self.index.bindings_named(function, RETURN_BINDING) else {
+            return crate::language_rules::rules_of(language).generator_result(self, function);
+        };
         let typed = bindings
             .iter()
             .find_map(|binding| self.binding_denotation(function, binding, language))?;
@@ -395,7 +354,7 @@ impl Resolver<'_> {
     /// What calling a Python generator function gives: an iterable of what its `yield`s (and
     /// `yield from`s) give: the functions or classes they name, all of them, else the first
     /// visible value.
-    fn generator_value(&self, function: Sym) -> Option<Denotation> {
+    pub(crate) fn generator_value(&self, function: Sym) -> Option<Denotation> {
         let yields = self.index.bindings_named(function, crate::YIELD_BINDING)?;
         let mut named: Vec<Sym> = Vec::new();
         let mut first_value = None;

@@ -554,50 +554,20 @@ impl Resolver<'_> {
         language: Language,
     ) -> Option<Resolved> {
         let (head, rest) = path.split_first()?;
-        let mut current = if language == Language::Rust && head == "self" {
-            self.rust_self_value(caller)?
-        } else {
-            match language {
-                Language::Python => self
-                    .python_path_in(caller, std::slice::from_ref(head), BindingUse::Allowed)
-                    .ok()?,
-                Language::Rust => self
-                    .rust_path_in(caller, std::slice::from_ref(head), false, BindingUse::Allowed)
-                    .ok()?,
-            }
-        };
+        let rules = crate::language_rules::rules_of(language);
+        let mut current = rules.receiver_head(self, caller, std::slice::from_ref(head))?;
         for segment in rest {
             current = self.member(&current, segment, language).ok()?;
         }
-        // `WrapperKind::Result` names a variant (a constructor of its enum): the value
-        // of a unit variant is an instance of the enum.
-        if let (Language::Rust, false, Denotation::Symbol(enum_sym), ResolutionRule::Constructor) =
-            (language, rest.is_empty(), &current.denotation, current.rule)
-        {
-            if self.index.symbol(*enum_sym).kind == SymbolKind::Enum {
-                current = Resolved {
-                    denotation: Denotation::Instance {
-                        type_sym: *enum_sym,
-                        is_dyn: false,
-                        arguments: Vec::new(),
-                    },
-                    rule: ResolutionRule::TypedReceiver,
-                };
-            }
-        }
-        // A value outside named by a path (`io::ErrorKind::Other.into()`): its methods are
-        // known only as names on that value, not as the path's own items.
-        if let (Language::Rust, false, Denotation::External(_) | Denotation::Builtin(_)) =
-            (language, rest.is_empty(), &current.denotation)
-        {
-            current.rule = crate::denotation::instance_member_rule(current.rule);
+        if !rest.is_empty() {
+            current = rules.path_as_value(self, current);
         }
         Some(current)
     }
 
     /// Rust's `self` in a method: an instance of the impl's type, behind the pointer its
     /// `self` parameter names (`self: Pin<&mut Self>`).
-    fn rust_self_value(&self, caller: Sym) -> Option<Resolved> {
+    pub(crate) fn rust_self_value(&self, caller: Sym) -> Option<Resolved> {
         let self_type = self.rust_self_type(caller)?;
         let Denotation::Symbol(type_sym) = self_type.denotation else { return None };
         // In an impl whose type tether does not see (a blanket `impl<S> X for &mut
@@ -677,20 +647,9 @@ impl Resolver<'_> {
             Denotation::Symbol(sym) => {
                 let symbol = self.index.symbol(sym);
                 if symbol.kind.is_type() {
-                    if language == Language::Python {
-                        if let Ok(Resolved { denotation: Denotation::Symbol(init), .. }) = self
-                            .type_member(
-                                sym,
-                                "__init__",
-                                false,
-                                language,
-                                ResolutionRule::Constructor,
-                            )
-                        {
-                            return CallTargets::Project(vec![(init, ResolutionRule::Constructor)]);
-                        }
-                    }
-                    return CallTargets::Project(vec![(sym, ResolutionRule::Constructor)]);
+                    let rules = crate::language_rules::rules_of(language);
+                    let constructed = rules.constructor(self, sym).unwrap_or(sym);
+                    return CallTargets::Project(vec![(constructed, ResolutionRule::Constructor)]);
                 }
                 if symbol.kind == SymbolKind::Module {
                     return CallTargets::Unresolved(UnresolvedReason::ComplexCallee);

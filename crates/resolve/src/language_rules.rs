@@ -8,7 +8,7 @@
 //! (`python_rules`, `rust_rules`, `rust_namespaces`…), and its library knowledge in data
 //! files under `queries/`.
 
-use tether_model::{Language, Receiver, ResolutionRule};
+use tether_model::{CalleeExpr, Language, Receiver, ResolutionRule};
 
 use crate::call_results::CalleeOutcome;
 use crate::denotation::{Denotation, Lookup, Resolved};
@@ -132,6 +132,58 @@ pub(crate) trait LanguageRules: Sync {
     /// Whether instances set the attribute themselves, so that an outside base's member of
     /// that name is not what it holds (Python's `self.cb = cb`).
     fn sets_own_attribute(&self, resolver: &Resolver<'_>, type_sym: Sym, name: &str) -> bool;
+
+    /// The value the first name of a receiver's path (a one-segment path) denotes: `self`, a
+    /// local, an item.
+    fn receiver_head(
+        &self,
+        resolver: &Resolver<'_>,
+        caller: Sym,
+        head: &[String],
+    ) -> Option<Resolved>;
+
+    /// A longer path's value as a receiver: what the language makes of an item named as a
+    /// value (Rust: a unit variant is an instance of its enum).
+    fn path_as_value(&self, resolver: &Resolver<'_>, named: Resolved) -> Resolved;
+
+    /// The method that calling a project type runs, when the language has one (Python's
+    /// `__init__` through the MRO); `None` calls the type itself.
+    fn constructor(&self, resolver: &Resolver<'_>, type_sym: Sym) -> Option<Sym>;
+
+    /// A call's result a derive gives where the call binds to std (`Type::default()` through
+    /// a derived `Default` is a `Type`); the outer `None` when the rule does not apply.
+    fn derived_call_result(
+        &self,
+        resolver: &Resolver<'_>,
+        scope: Sym,
+        callee: &CalleeExpr,
+        resolved: &Resolved,
+    ) -> Option<Option<Denotation>>;
+
+    /// What a method named like a constructor returns when its signature does not say
+    /// (Rust's `new`, `default`, `with_*`, `from_*`: an instance of the impl's type).
+    fn conventional_constructor_result(
+        &self,
+        resolver: &Resolver<'_>,
+        method: Sym,
+    ) -> Option<Denotation>;
+
+    /// What calling a function without a declared or visible return gives (a Python
+    /// generator's `yield`s).
+    fn generator_result(&self, resolver: &Resolver<'_>, function: Sym) -> Option<Denotation>;
+
+    /// Whether an instance's written type arguments fill in its methods' return types
+    /// (`InFile<ast::Fn>::as_ref()`).
+    fn substitutes_type_arguments(&self) -> bool;
+
+    /// What a std adapter method gives on a project value that is an iterator
+    /// (`children.map(…)` on a type implementing `Iterator`).
+    fn std_adapter_result(
+        &self,
+        resolver: &Resolver<'_>,
+        receiver: &Denotation,
+        name: &str,
+    ) -> Option<Option<Denotation>>;
 
     /// What reading a member gives (a Python property's getter runs, giving what it returns).
     fn member_value(&self, resolver: &Resolver<'_>, member: Resolved) -> Resolved;

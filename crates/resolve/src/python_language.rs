@@ -171,6 +171,66 @@ impl LanguageRules for PythonRules {
         resolver.sets_own_attribute(type_sym, name)
     }
 
+    fn receiver_head(
+        &self,
+        resolver: &Resolver<'_>,
+        caller: Sym,
+        head: &[String],
+    ) -> Option<Resolved> {
+        resolver.python_path_in(caller, head, BindingUse::Allowed).ok()
+    }
+
+    fn path_as_value(&self, _resolver: &Resolver<'_>, named: Resolved) -> Resolved {
+        named
+    }
+
+    fn constructor(&self, resolver: &Resolver<'_>, type_sym: Sym) -> Option<Sym> {
+        match resolver
+            .python_class_member(type_sym, "__init__", ResolutionRule::Constructor)
+            .ok()?
+            .denotation
+        {
+            Denotation::Symbol(init) => Some(init),
+            _ => None,
+        }
+    }
+
+    fn derived_call_result(
+        &self,
+        _resolver: &Resolver<'_>,
+        _scope: Sym,
+        _callee: &CalleeExpr,
+        _resolved: &Resolved,
+    ) -> Option<Option<Denotation>> {
+        None
+    }
+
+    fn conventional_constructor_result(
+        &self,
+        _resolver: &Resolver<'_>,
+        _method: Sym,
+    ) -> Option<Denotation> {
+        None
+    }
+
+    fn generator_result(&self, resolver: &Resolver<'_>, function: Sym) -> Option<Denotation> {
+        resolver.generator_value(function)
+    }
+
+    /// Type arguments of Python generics are not substituted into return types.
+    fn substitutes_type_arguments(&self) -> bool {
+        false
+    }
+
+    fn std_adapter_result(
+        &self,
+        _resolver: &Resolver<'_>,
+        _receiver: &Denotation,
+        _name: &str,
+    ) -> Option<Option<Denotation>> {
+        None
+    }
+
     fn member_value(&self, resolver: &Resolver<'_>, member: Resolved) -> Resolved {
         resolver.python_property_value(member)
     }

@@ -1,7 +1,7 @@
 //! Rust's [`LanguageRules`]: `::` paths, Rust's namespaces (`rust_rules`, `rust_namespaces`),
 //! and members through inherent impls, trait impls and supertraits.
 
-use tether_model::{Language, Receiver, ResolutionRule};
+use tether_model::{CalleeExpr, Language, Receiver, ResolutionRule, SymbolKind};
 
 use crate::call_results::CalleeOutcome;
 use crate::denotation::{Denotation, Lookup, Resolved};
@@ -159,6 +159,119 @@ impl LanguageRules for RustRules {
 
     fn sets_own_attribute(&self, _resolver: &Resolver<'_>, _type_sym: Sym, _name: &str) -> bool {
         false
+    }
+
+    /// `self` in a method is an instance of the impl's type.
+    fn receiver_head(
+        &self,
+        resolver: &Resolver<'_>,
+        caller: Sym,
+        head: &[String],
+    ) -> Option<Resolved> {
+        if head == ["self"] {
+            return resolver.rust_self_value(caller);
+        }
+        resolver.rust_path_in(caller, head, false, BindingUse::Allowed).ok()
+    }
+
+    /// `WrapperKind::Result` names a variant (a constructor of its enum): the value of a unit
+    /// variant is an instance of the enum. A value outside named by a path
+    /// (`io::ErrorKind::Other.into()`): its methods are known only as names on that value,
+    /// not as the path's own items.
+    fn path_as_value(&self, resolver: &Resolver<'_>, mut named: Resolved) -> Resolved {
+        match (&named.denotation, named.rule) {
+            (Denotation::Symbol(enum_sym), ResolutionRule::Constructor)
+                if resolver.index.symbol(*enum_sym).kind == SymbolKind::Enum =>
+            {
+                Resolved {
+                    denotation: Denotation::Instance {
+                        type_sym: *enum_sym,
+                        is_dyn: false,
+                        arguments: Vec::new(),
+                    },
+                    rule: ResolutionRule::TypedReceiver,
+                }
+            }
+            (Denotation::External(_) | Denotation::Builtin(_), _) => {
+                named.rule = crate::denotation::instance_member_rule(named.rule);
+                named
+            }
+            _ => named,
+        }
+    }
+
+    /// A struct literal or a tuple struct's call builds the type itself.
+    fn constructor(&self, _resolver: &Resolver<'_>, _type_sym: Sym) -> Option<Sym> {
+        None
+    }
+
+    /// `Type::default()` through a derived `Default` gives a `Type`.
+    fn derived_call_result(
+        &self,
+        resolver: &Resolver<'_>,
+        scope: Sym,
+        callee: &CalleeExpr,
+        resolved: &Resolved,
+    ) -> Option<Option<Denotation>> {
+        let (CalleeExpr::Path(path), Denotation::Builtin(target)) = (callee, &resolved.denotation)
+        else {
+            return None;
+        };
+        if target != "Default::default" || path.len() < 2 {
+            return None;
+        }
+        let Ok(Resolved { denotation: Denotation::Symbol(type_sym), .. }) =
+            resolver.rust_path(scope, &path[..path.len() - 1], false)
+        else {
+            return None;
+        };
+        Some(resolver.index.symbol(type_sym).kind.is_type().then_some(Denotation::Instance {
+            type_sym,
+            is_dyn: false,
+            arguments: Vec::new(),
+        }))
+    }
+
+    fn conventional_constructor_result(
+        &self,
+        resolver: &Resolver<'_>,
+        method: Sym,
+    ) -> Option<Denotation> {
+        let symbol = resolver.index.symbol(method);
+        let looks_like_constructor = symbol.name == "new"
+            || symbol.name == "default"
+            || symbol.name.starts_with("new_")
+            || symbol.name.starts_with("with_")
+            || symbol.name.starts_with("from_");
+        if symbol.kind != SymbolKind::Method || !looks_like_constructor {
+            return None;
+        }
+        let impl_sym = resolver.index.parent(method)?;
+        let type_sym = *resolver.impl_self_type.get(&impl_sym)?;
+        Some(Denotation::Instance { type_sym, is_dyn: false, arguments: Vec::new() })
+    }
+
+    /// A Rust function without a declared return type returns `()`.
+    fn generator_result(&self, _resolver: &Resolver<'_>, _function: Sym) -> Option<Denotation> {
+        None
+    }
+
+    fn substitutes_type_arguments(&self) -> bool {
+        true
+    }
+
+    fn std_adapter_result(
+        &self,
+        resolver: &Resolver<'_>,
+        receiver: &Denotation,
+        name: &str,
+    ) -> Option<Option<Denotation>> {
+        match resolver.as_std_iterator(receiver, Some(name))? {
+            Denotation::Wrapped { wrapper, inner } if wrapper.has_std_method(name) => {
+                Some(wrapper.method_result(&inner, name))
+            }
+            _ => None,
+        }
     }
 
     fn member_value(&self, _resolver: &Resolver<'_>, member: Resolved) -> Resolved {
