@@ -17,6 +17,7 @@ const LANGUAGE_FILES: &[&str] = &[
     // Python.
     "python_rules.rs",
     "python_members.rs",
+    "python_values.rs",
     "python_containers.rs",
     "pytest_fixtures.rs",
     "pytest_fixture_edges.rs",
@@ -31,6 +32,7 @@ const LANGUAGE_FILES: &[&str] = &[
     "rust_members.rs",
     "rust_namespaces.rs",
     "rust_module_files.rs",
+    "rust_type_paths.rs",
     "blanket_impls.rs",
     "deref_arguments.rs",
     "deref_calls.rs",
@@ -52,11 +54,10 @@ const SHARED_LANGUAGE_BRANCHES: &[(&str, usize)] = &[
     ("denotation.rs", 1),
     ("lib.rs", 3),
     ("project_index.rs", 3),
-    ("python_values.rs", 4),
     ("resolver.rs", 2),
     ("structure.rs", 3),
     ("value_flow.rs", 1),
-    ("value_types.rs", 5),
+    ("value_types.rs", 1),
 ];
 
 /// How many times `code` names a language variant.

@@ -15,6 +15,7 @@ use crate::denotation::{Denotation, Lookup, Resolved};
 use crate::project_index::Sym;
 use crate::python_rules::BindingUse;
 use crate::resolver::Resolver;
+use crate::value_types::Wrapper;
 
 /// What the resolver's shared code needs to know of one language.
 pub(crate) trait LanguageRules: Sync {
@@ -184,6 +185,15 @@ pub(crate) trait LanguageRules: Sync {
         receiver: &Denotation,
         name: &str,
     ) -> Option<Option<Denotation>>;
+
+    /// The container an outside type named `name` is (`list`, `Vec`, `Option`…), and whether
+    /// its std methods are known when its element is not (a Rust std wrapper's are; a Python
+    /// builtin container without a visible element stays the outside value).
+    fn outside_container(&self, name: &str, outside: &Denotation) -> Option<(Wrapper, bool)>;
+
+    /// What `value[key]` gives: an element of a container, or what the project type's
+    /// indexing (`__getitem__`, `impl Index`) returns.
+    fn subscripted(&self, resolver: &Resolver<'_>, value: &Denotation) -> Option<Denotation>;
 
     /// What reading a member gives (a Python property's getter runs, giving what it returns).
     fn member_value(&self, resolver: &Resolver<'_>, member: Resolved) -> Resolved;

@@ -57,6 +57,7 @@ mod rust_members;
 mod rust_module_files;
 mod rust_namespaces;
 mod rust_rules;
+mod rust_type_paths;
 mod structure;
 mod trait_path_calls;
 mod turbofish;

@@ -10,6 +10,7 @@ use crate::language_rules::LanguageRules;
 use crate::project_index::Sym;
 use crate::python_rules::BindingUse;
 use crate::resolver::Resolver;
+use crate::value_types::Wrapper;
 
 const OPAQUE_CALLABLE_TYPES: &str =
     include_str!("../../../queries/python/opaque_callable_types.txt");
@@ -229,6 +230,14 @@ impl LanguageRules for PythonRules {
         _name: &str,
     ) -> Option<Option<Denotation>> {
         None
+    }
+
+    fn outside_container(&self, name: &str, _outside: &Denotation) -> Option<(Wrapper, bool)> {
+        crate::python_containers::python_container(name).map(|wrapper| (wrapper, false))
+    }
+
+    fn subscripted(&self, resolver: &Resolver<'_>, value: &Denotation) -> Option<Denotation> {
+        resolver.python_subscripted(value)
     }
 
     fn member_value(&self, resolver: &Resolver<'_>, member: Resolved) -> Resolved {

@@ -19,46 +19,22 @@ impl Resolver<'_> {
         }
     }
 
-    /// What `value[key]` gives: a builtin container's element (a dict's value), or what a
+    /// Python's `value[key]`: a builtin container's element (a dict's value), or what a
     /// project class's `__getitem__` returns.
-    pub(crate) fn subscripted_value(
-        &self,
-        value: &Denotation,
-        language: Language,
-    ) -> Option<Denotation> {
+    pub(crate) fn python_subscripted(&self, value: &Denotation) -> Option<Denotation> {
         match value {
             Denotation::Wrapped { wrapper, inner } if wrapper.is_python() => {
                 Some((**inner).clone())
             }
-            // Rust: `xs[i]` of a `Vec`, a slice or a map is an element (a value, for a map);
-            // `graph[id]` of a project type is its `impl Index`'s `Output`.
-            Denotation::Wrapped { wrapper, inner } if language == Language::Rust => match wrapper {
-                _ if wrapper.is_pointer() => self.subscripted_value(inner, language),
-                crate::value_types::Wrapper::Sequence | crate::value_types::Wrapper::Map => {
-                    Some((**inner).clone()).filter(|element| *element != Denotation::UntypedLocal)
-                }
-                _ => None,
-            },
-            Denotation::Instance { type_sym, is_dyn: false, arguments }
-                if language == Language::Rust =>
-            {
-                self.index_output(*type_sym, arguments)
-            }
-            Denotation::Instance { type_sym, is_dyn: false, .. }
-                if language == Language::Python =>
-            {
+            Denotation::Instance { type_sym, is_dyn: false, .. } => {
                 match self
-                    .type_member(
-                        *type_sym,
-                        "__getitem__",
-                        false,
-                        language,
-                        ResolutionRule::TypedReceiver,
-                    )
+                    .python_class_member(*type_sym, "__getitem__", ResolutionRule::TypedReceiver)
                     .ok()?
                     .denotation
                 {
-                    Denotation::Symbol(getter) => self.declared_return_type(getter, language),
+                    Denotation::Symbol(getter) => {
+                        self.declared_return_type(getter, Language::Python)
+                    }
                     _ => None,
                 }
             }

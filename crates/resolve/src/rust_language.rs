@@ -9,6 +9,7 @@ use crate::language_rules::LanguageRules;
 use crate::project_index::Sym;
 use crate::python_rules::BindingUse;
 use crate::resolver::Resolver;
+use crate::value_types::Wrapper;
 
 pub(crate) struct RustRules;
 
@@ -272,6 +273,18 @@ impl LanguageRules for RustRules {
             }
             _ => None,
         }
+    }
+
+    /// Only std's `Poll` (mio has a `Poll` of its own).
+    fn outside_container(&self, name: &str, outside: &Denotation) -> Option<(Wrapper, bool)> {
+        match Wrapper::named(name)? {
+            Wrapper::Poll if !crate::value_types::is_std_poll(outside) => None,
+            wrapper => Some((wrapper, true)),
+        }
+    }
+
+    fn subscripted(&self, resolver: &Resolver<'_>, value: &Denotation) -> Option<Denotation> {
+        resolver.rust_subscripted(value)
     }
 
     fn member_value(&self, _resolver: &Resolver<'_>, member: Resolved) -> Resolved {

@@ -715,36 +715,29 @@ impl Resolver<'_> {
             // A value of a dependency's or the language's type; a std wrapper keeps its element.
             outside @ (Denotation::External(_) | Denotation::Builtin(_)) => {
                 let name = path.last().map(String::as_str).unwrap_or("");
-                if language == Language::Python {
-                    // A builtin container keeps its element when that is visible.
-                    let wrapper = crate::python_containers::python_container(name);
-                    return Some(
-                        wrapper
-                            .and_then(|wrapper| {
-                                self.wrapped_element(scope, wrapper, name, arguments, language)
-                            })
-                            .unwrap_or(outside),
-                    );
-                }
-                match Wrapper::named(name) {
-                    // Only std's `Poll` (mio has a `Poll` of its own).
-                    Some(Wrapper::Poll) if !is_std_poll(&outside) => Some(outside),
-                    Some(wrapper) => Some(
-                        self.wrapped_element(scope, wrapper, name, arguments, language)
-                            .unwrap_or_else(|| unknown_element(wrapper)),
-                    ),
-                    None => Some(outside),
-                }
+                let rules = crate::language_rules::rules_of(language);
+                Some(match rules.outside_container(name, &outside) {
+                    Some((wrapper, element_known)) => self
+                        .wrapped_element(scope, wrapper, name, arguments, language)
+                        .unwrap_or_else(|| match element_known {
+                            true => unknown_element(wrapper),
+                            false => outside,
+                        }),
+                    None => outside,
+                })
             }
             _ => None,
         }
     }
 
-    /// What a type alias stands for: a project type, a wrapper, or a type outside.
-    pub(crate) fn alias_target(&self, alias: Sym) -> Option<Denotation> {
-        let binding = self.index.bindings_named(alias, crate::TYPE_ALIAS_BINDING)?.first()?;
-        // Its path resolves from the alias (whose parent is its module).
-        self.binding_denotation(alias, binding, Language::Rust)
+    /// What `value[key]` gives: a container's element, or what the project type's indexing
+    /// returns (`LanguageRules::subscripted`).
+    pub(crate) fn subscripted_value(
+        &self,
+        value: &Denotation,
+        language: Language,
+    ) -> Option<Denotation> {
+        crate::language_rules::rules_of(language).subscripted(self, value)
     }
 
     /// `wrapper<element>` when the element's type is visible.
@@ -779,51 +772,6 @@ impl Resolver<'_> {
             _ => return None,
         };
         Some(Denotation::Wrapped { wrapper, inner: Box::new(inner) })
-    }
-
-    /// What a pattern's `Variant(x)` or a tuple struct's `S(x)` binds `x` to.
-    pub(crate) fn variant_field_type(
-        &self,
-        scope: Sym,
-        variant: &[String],
-        position: u32,
-    ) -> Option<Denotation> {
-        let owner = match self.rust_path(scope, variant, false).ok()?.denotation {
-            Denotation::Symbol(owner) => owner,
-            _ => return None,
-        };
-        let field_name = match self.index.symbol(owner).kind {
-            tether_model::SymbolKind::Enum => format!("{}.{position}", variant.last()?),
-            tether_model::SymbolKind::Struct => format!("self.{position}"),
-            _ => return None,
-        };
-        let binding = self.index.bindings_named(owner, &field_name)?.first()?;
-        self.binding_denotation(owner, binding, Language::Rust)
-    }
-}
-
-impl Resolver<'_> {
-    /// What a struct pattern's `Owner { field }` binds `field` to: the struct's field, or the
-    /// field of an enum's struct-like variant (`Expr::Field { expr, .. }`).
-    pub(crate) fn named_field_type(
-        &self,
-        scope: Sym,
-        owner_path: &[String],
-        field: &str,
-    ) -> Option<Denotation> {
-        let owner = match self.rust_path(scope, owner_path, false).ok()?.denotation {
-            Denotation::Symbol(owner) => owner,
-            _ => return None,
-        };
-        let field_name = match self.index.symbol(owner).kind {
-            tether_model::SymbolKind::Enum => format!("{}.{field}", owner_path.last()?),
-            tether_model::SymbolKind::Struct | tether_model::SymbolKind::Union => {
-                format!("self.{field}")
-            }
-            _ => return None,
-        };
-        let binding = self.index.bindings_named(owner, &field_name)?.first()?;
-        self.binding_denotation(owner, binding, Language::Rust)
     }
 }
 
@@ -872,7 +820,7 @@ pub(crate) fn awaited(value: &Denotation) -> Option<Denotation> {
 }
 
 /// Whether an outside type is std's `task::Poll` (`std::task::Poll`, `core::task::Poll`).
-fn is_std_poll(outside: &Denotation) -> bool {
+pub(crate) fn is_std_poll(outside: &Denotation) -> bool {
     match outside {
         Denotation::External(path) => {
             matches!(path.as_str(), "std::task::Poll" | "core::task::Poll")
