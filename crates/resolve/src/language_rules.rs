@@ -8,7 +8,9 @@
 //! (`python_rules`, `rust_rules`, `rust_namespaces`…), and its library knowledge in data
 //! files under `queries/`.
 
-use tether_model::{CalleeExpr, Language, Receiver, ResolutionRule};
+use tether_model::{CallSite, CalleeExpr, Edge, FileFacts, Language, Receiver, ResolutionRule};
+
+use crate::CallTargets;
 
 use crate::call_results::CalleeOutcome;
 use crate::denotation::{Denotation, Lookup, Resolved};
@@ -194,6 +196,20 @@ pub(crate) trait LanguageRules: Sync {
     /// What `value[key]` gives: an element of a container, or what the project type's
     /// indexing (`__getitem__`, `impl Index`) returns.
     fn subscripted(&self, resolver: &Resolver<'_>, value: &Denotation) -> Option<Denotation>;
+
+    /// Edges of a file that no call site makes, the language's own (Python: callbacks of
+    /// project objects handed to outside code, property reads).
+    fn file_edges(&self, resolver: &Resolver<'_>, file: &FileFacts) -> Vec<Edge>;
+
+    /// Edges a bound call adds beside its targets (Python: an outside base's method calling
+    /// the project's overrides of its hooks).
+    fn call_edges(
+        &self,
+        resolver: &Resolver<'_>,
+        caller: Sym,
+        call: &CallSite,
+        targets: &CallTargets,
+    ) -> Vec<Edge>;
 
     /// What reading a member gives (a Python property's getter runs, giving what it returns).
     fn member_value(&self, resolver: &Resolver<'_>, member: Resolved) -> Resolved;

@@ -390,10 +390,8 @@ fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls
         }
     }
     result.edges.extend(crate::pytest_fixture_edges::fixture_edges_of_file(resolver, file));
-    if language == Language::Python {
-        result.edges.extend(crate::callback_edges::escaping_instance_callbacks(resolver, file));
-        result.edges.extend(crate::property_reads::property_read_edges(resolver, file));
-    }
+    let rules = crate::language_rules::rules_of(language);
+    result.edges.extend(rules.file_edges(resolver, file));
     let mut arguments_of_call: HashMap<(SymbolId, u32), Vec<&tether_model::CallArgument>> =
         HashMap::default();
     for argument in &file.call_arguments {
@@ -430,7 +428,8 @@ fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls
             Some(arguments) => resolver.with_first_argument_impl(caller, arguments, targets),
             None => targets,
         };
-        if language == Language::Rust && !dereferenced.is_empty() {
+        // (Only Rust method lookups go through `Deref`.)
+        if !dereferenced.is_empty() {
             result.edges.extend(crate::deref_calls::deref_edges(resolver, call, &dereferenced));
         }
         *result.outcomes.entry(targets.outcome()).or_default() += 1;
@@ -460,11 +459,7 @@ fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls
             });
             continue;
         }
-        if language == Language::Python {
-            result.edges.extend(crate::callback_edges::outside_base_callbacks(
-                resolver, caller, call, &targets,
-            ));
-        }
+        result.edges.extend(rules.call_edges(resolver, caller, call, &targets));
         record_targets(resolver, &mut result, call, targets, language);
     }
     // After the calls: typing a store's receiver first would fill the per-thread caches

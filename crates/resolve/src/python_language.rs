@@ -2,7 +2,11 @@
 //! the C3 linearisation, and the outside types that say only "callable"
 //! (`queries/python/opaque_callable_types.txt`).
 
-use tether_model::{CalleeExpr, Language, Receiver, ResolutionRule, UnresolvedReason};
+use tether_model::{
+    CallSite, CalleeExpr, Edge, FileFacts, Language, Receiver, ResolutionRule, UnresolvedReason,
+};
+
+use crate::CallTargets;
 
 use crate::call_results::CalleeOutcome;
 use crate::denotation::{Denotation, Lookup, Resolved};
@@ -238,6 +242,22 @@ impl LanguageRules for PythonRules {
 
     fn subscripted(&self, resolver: &Resolver<'_>, value: &Denotation) -> Option<Denotation> {
         resolver.python_subscripted(value)
+    }
+
+    fn file_edges(&self, resolver: &Resolver<'_>, file: &FileFacts) -> Vec<Edge> {
+        let mut edges = crate::callback_edges::escaping_instance_callbacks(resolver, file);
+        edges.extend(crate::property_reads::property_read_edges(resolver, file));
+        edges
+    }
+
+    fn call_edges(
+        &self,
+        resolver: &Resolver<'_>,
+        caller: Sym,
+        call: &CallSite,
+        targets: &CallTargets,
+    ) -> Vec<Edge> {
+        crate::callback_edges::outside_base_callbacks(resolver, caller, call, targets)
     }
 
     fn member_value(&self, resolver: &Resolver<'_>, member: Resolved) -> Resolved {

@@ -1,7 +1,11 @@
 //! Rust's [`LanguageRules`]: `::` paths, Rust's namespaces (`rust_rules`, `rust_namespaces`),
 //! and members through inherent impls, trait impls and supertraits.
 
-use tether_model::{CalleeExpr, Language, Receiver, ResolutionRule, SymbolKind};
+use tether_model::{
+    CallSite, CalleeExpr, Edge, FileFacts, Language, Receiver, ResolutionRule, SymbolKind,
+};
+
+use crate::CallTargets;
 
 use crate::call_results::CalleeOutcome;
 use crate::denotation::{Denotation, Lookup, Resolved};
@@ -285,6 +289,20 @@ impl LanguageRules for RustRules {
 
     fn subscripted(&self, resolver: &Resolver<'_>, value: &Denotation) -> Option<Denotation> {
         resolver.rust_subscripted(value)
+    }
+
+    fn file_edges(&self, _resolver: &Resolver<'_>, _file: &FileFacts) -> Vec<Edge> {
+        Vec::new()
+    }
+
+    fn call_edges(
+        &self,
+        _resolver: &Resolver<'_>,
+        _caller: Sym,
+        _call: &CallSite,
+        _targets: &CallTargets,
+    ) -> Vec<Edge> {
+        Vec::new()
     }
 
     fn member_value(&self, _resolver: &Resolver<'_>, member: Resolved) -> Resolved {
