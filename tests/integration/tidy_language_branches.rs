@@ -48,7 +48,6 @@ const LANGUAGE_FILES: &[&str] = &[
 
 /// Shared resolver files that still name a language, and how many times (outside tests).
 const SHARED_LANGUAGE_BRANCHES: &[(&str, usize)] = &[
-    ("binding_values.rs", 3),
     ("call_results.rs", 4),
     ("calls.rs", 4),
     ("denotation.rs", 1),

@@ -133,19 +133,10 @@ impl Resolver<'_> {
                         Some(*inner)
                     }
                     // `acc.add(…, |builder| …)`: what the project method passes its closure.
-                    instance @ Denotation::Instance { .. } if language == Language::Rust => self
-                        .method_closure_parameter(&instance, method, *argument, *parameter)
-                        .or_else(|| {
-                            // `children.map(|it| …)` on a project iterator: the closure gets its item.
-                            match self.as_std_iterator(&instance, Some(method))? {
-                                Denotation::Wrapped { wrapper, inner }
-                                    if wrapper.closure_parameter_is_element(method, *parameter) =>
-                                {
-                                    Some(*inner).filter(|item| *item != Denotation::UntypedLocal)
-                                }
-                                _ => None,
-                            }
-                        }),
+                    instance @ Denotation::Instance { .. } => crate::language_rules::rules_of(
+                        language,
+                    )
+                    .method_closure_parameter(self, &instance, method, *argument, *parameter),
                     _ => None,
                 }
             }
@@ -160,10 +151,9 @@ impl Resolver<'_> {
                 });
                 first_informative_branch(typed)
             }
-            BindingValue::PathCallClosureParameter { function, argument, parameter }
-                if language == Language::Rust =>
-            {
-                self.path_call_closure_parameter(scope, function, *argument, *parameter)
+            BindingValue::PathCallClosureParameter { function, argument, parameter } => {
+                crate::language_rules::rules_of(language)
+                    .path_call_closure_parameter(self, scope, function, *argument, *parameter)
             }
             BindingValue::VariantField { variant, position } => {
                 self.variant_field_type(scope, variant, *position)
@@ -189,29 +179,15 @@ impl Resolver<'_> {
             BindingValue::SelfTypeArgument { bound: Some(path), .. } => {
                 self.written_type(scope, path, true, &[], language)
             }
-            // A Python list or dict of functions: a builtin container of them all, so that
-            // iterating it, `.values()` and its methods are seen.
-            BindingValue::Collection(elements) | BindingValue::Mapping(elements)
-                if language == Language::Python =>
-            {
-                let wrapper = match value {
-                    BindingValue::Mapping(_) => crate::value_types::Wrapper::PythonDict,
-                    _ => crate::value_types::Wrapper::PythonList,
-                };
-                // With what later writes by a literal key put there (`ops["mul"] = f`).
-                let mut paths = elements.clone();
-                paths.extend(self.keyed_writes(scope, name));
-                let inner = self.functions_named(scope, &paths)?;
-                Some(Denotation::Wrapped { wrapper, inner: Box::new(inner) })
-            }
+            BindingValue::Collection(elements) => crate::language_rules::rules_of(language)
+                .literal_collection(self, scope, name, elements, false),
+            BindingValue::Mapping(elements) => crate::language_rules::rules_of(language)
+                .literal_collection(self, scope, name, elements, true),
             BindingValue::Unknown
-            | BindingValue::Collection(_)
-            | BindingValue::Mapping(_)
             | BindingValue::GenericParameter { .. }
             | BindingValue::SelfTypeArgument { .. }
             | BindingValue::Closure { .. }
-            | BindingValue::Callable { .. }
-            | BindingValue::PathCallClosureParameter { .. } => None,
+            | BindingValue::Callable { .. } => None,
         }
     }
 }

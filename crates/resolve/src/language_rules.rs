@@ -211,6 +211,39 @@ pub(crate) trait LanguageRules: Sync {
         targets: &CallTargets,
     ) -> Vec<Edge>;
 
+    /// What a closure passed to a project method receives as its parameter (Rust:
+    /// `acc.add(…, |builder| …)`, or a project iterator's item for `children.map(|it| …)`).
+    fn method_closure_parameter(
+        &self,
+        resolver: &Resolver<'_>,
+        instance: &Denotation,
+        method: &str,
+        argument: u32,
+        parameter: u32,
+    ) -> Option<Denotation>;
+
+    /// What a closure passed to a called path receives (Rust: `with_builder(x, |b| …)`).
+    fn path_call_closure_parameter(
+        &self,
+        resolver: &Resolver<'_>,
+        scope: Sym,
+        function: &[String],
+        argument: u32,
+        parameter: u32,
+    ) -> Option<Denotation>;
+
+    /// The value of a literal list (or dict, `mapping`) whose elements are names, bound to
+    /// `name` in `scope` (Python: a builtin container of those functions, with what later
+    /// writes by a literal key add).
+    fn literal_collection(
+        &self,
+        resolver: &Resolver<'_>,
+        scope: Sym,
+        name: &str,
+        elements: &[Vec<String>],
+        mapping: bool,
+    ) -> Option<Denotation>;
+
     /// What reading a member gives (a Python property's getter runs, giving what it returns).
     fn member_value(&self, resolver: &Resolver<'_>, member: Resolved) -> Resolved;
 

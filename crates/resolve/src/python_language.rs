@@ -260,6 +260,47 @@ impl LanguageRules for PythonRules {
         crate::callback_edges::outside_base_callbacks(resolver, caller, call, targets)
     }
 
+    /// Python closures are lambdas, whose parameters callers pass (value flow).
+    fn method_closure_parameter(
+        &self,
+        _resolver: &Resolver<'_>,
+        _instance: &Denotation,
+        _method: &str,
+        _argument: u32,
+        _parameter: u32,
+    ) -> Option<Denotation> {
+        None
+    }
+
+    fn path_call_closure_parameter(
+        &self,
+        _resolver: &Resolver<'_>,
+        _scope: Sym,
+        _function: &[String],
+        _argument: u32,
+        _parameter: u32,
+    ) -> Option<Denotation> {
+        None
+    }
+
+    /// A list or dict of functions is a builtin container of them all, so that iterating it,
+    /// `.values()` and its methods are seen; with what later writes by a literal key put
+    /// there (`ops["mul"] = f`).
+    fn literal_collection(
+        &self,
+        resolver: &Resolver<'_>,
+        scope: Sym,
+        name: &str,
+        elements: &[Vec<String>],
+        mapping: bool,
+    ) -> Option<Denotation> {
+        let wrapper = if mapping { Wrapper::PythonDict } else { Wrapper::PythonList };
+        let mut paths = elements.to_vec();
+        paths.extend(resolver.keyed_writes(scope, name));
+        let inner = resolver.functions_named(scope, &paths)?;
+        Some(Denotation::Wrapped { wrapper, inner: Box::new(inner) })
+    }
+
     fn member_value(&self, resolver: &Resolver<'_>, member: Resolved) -> Resolved {
         resolver.python_property_value(member)
     }

@@ -305,6 +305,50 @@ impl LanguageRules for RustRules {
         Vec::new()
     }
 
+    fn method_closure_parameter(
+        &self,
+        resolver: &Resolver<'_>,
+        instance: &Denotation,
+        method: &str,
+        argument: u32,
+        parameter: u32,
+    ) -> Option<Denotation> {
+        resolver.method_closure_parameter(instance, method, argument, parameter).or_else(|| {
+            // `children.map(|it| …)` on a project iterator: the closure gets its item.
+            match resolver.as_std_iterator(instance, Some(method))? {
+                Denotation::Wrapped { wrapper, inner }
+                    if wrapper.closure_parameter_is_element(method, parameter) =>
+                {
+                    Some(*inner).filter(|item| *item != Denotation::UntypedLocal)
+                }
+                _ => None,
+            }
+        })
+    }
+
+    fn path_call_closure_parameter(
+        &self,
+        resolver: &Resolver<'_>,
+        scope: Sym,
+        function: &[String],
+        argument: u32,
+        parameter: u32,
+    ) -> Option<Denotation> {
+        resolver.path_call_closure_parameter(scope, function, argument, parameter)
+    }
+
+    /// A `const` table of fns is called through its element (`OPS[i](x)`), not typed.
+    fn literal_collection(
+        &self,
+        _resolver: &Resolver<'_>,
+        _scope: Sym,
+        _name: &str,
+        _elements: &[Vec<String>],
+        _mapping: bool,
+    ) -> Option<Denotation> {
+        None
+    }
+
     fn member_value(&self, _resolver: &Resolver<'_>, member: Resolved) -> Resolved {
         member
     }
