@@ -155,6 +155,11 @@ impl Resolver<'_> {
 
     /// The table's way for what `name` denotes in `caller`, a builtin or an outside function.
     fn builtin_way(&self, caller: Sym, name: &str) -> Option<BuiltinWay> {
+        // Most calls name no such builtin: the table is read before any path is resolved.
+        let last = name.rsplit('.').next().unwrap_or(name);
+        if !builtin_ways().keys().any(|key| key.rsplit('.').next() == Some(last)) {
+            return None;
+        }
         let path: Vec<String> = name.split('.').map(str::to_string).collect();
         match self.python_path(caller, &path).ok()?.denotation {
             Denotation::Builtin(denoted) | Denotation::External(denoted) => {

@@ -222,8 +222,7 @@ impl Resolver<'_> {
     fn indexed_collection(&self, caller: Sym, path: &[String], language: Language) -> Lookup {
         // `ops["add"]()`, `nested["basic"][1]()`: the keys' own value when the literals say
         // it, else (one key) any element.
-        let keys = path.iter().rev().take_while(|segment| segment.starts_with('[')).count();
-        let (path, keys) = path.split_at(path.len() - keys);
+        let (path, keys) = crate::keyed_elements::split_literal_keys(path);
         let [name] = path else { return Err(UnresolvedReason::ComplexCallee) };
         if !keys.is_empty() {
             if let Some(value) = self.keyed_element(caller, name, &keys.concat(), language) {

@@ -3,7 +3,7 @@
 //! methods of its `Shared`, the instance's own argument; and `*x` (`Receiver::Deref`), which is
 //! a pointer's pointee, and for a type with an `impl Deref` either the type or its target.
 
-use tether_model::{BindingValue, ResolutionRule, SymbolKind, UnresolvedReason};
+use tether_model::{BindingValue, ResolutionRule, UnresolvedReason};
 
 use crate::denotation::{Denotation, Resolved};
 use crate::project_index::Sym;
@@ -89,16 +89,7 @@ impl Resolver<'_> {
         if arguments.is_empty() {
             return None;
         }
-        self.impls_of_type.get(&type_sym)?.iter().find_map(|impl_sym| {
-            if !self.index.symbol(*impl_sym).name.starts_with("{impl Deref for ") {
-                return None;
-            }
-            let target = self
-                .index
-                .children_named(*impl_sym, "Target")
-                .iter()
-                .copied()
-                .find(|child| self.index.symbol(*child).kind == SymbolKind::TypeAlias)?;
+        self.deref_target_aliases(type_sym).find_map(|target| {
             let binding = self.index.bindings_named(target, crate::TYPE_ALIAS_BINDING)?.first()?;
             let BindingValue::SelfTypeArgument { position, .. } = &binding.value else {
                 return None;

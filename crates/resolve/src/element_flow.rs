@@ -55,8 +55,7 @@ impl Resolver<'_> {
         call: &CallSite,
         path: &[String],
     ) -> Option<ParameterCall> {
-        let keys = path.iter().rev().take_while(|segment| segment.starts_with('[')).count();
-        let (container, keys) = path.split_at(path.len() - keys);
+        let (container, keys) = crate::keyed_elements::split_literal_keys(path);
         let key = match keys {
             [] => None,
             [key] => Some(key.clone()),

@@ -184,20 +184,24 @@ impl Resolver<'_> {
 
     /// The project type a type dereferences to: its `impl Deref`'s `type Target`.
     pub(crate) fn deref_target(&self, type_sym: Sym) -> Option<Sym> {
-        self.impls_of_type.get(&type_sym)?.iter().find_map(|impl_sym| {
+        self.deref_target_aliases(type_sym).find_map(|target| match self.alias_target(target)? {
+            Denotation::Instance { type_sym, is_dyn: false, .. } => Some(type_sym),
+            _ => None,
+        })
+    }
+
+    /// The `type Target` aliases of a type's `impl Deref` blocks.
+    pub(crate) fn deref_target_aliases(&self, type_sym: Sym) -> impl Iterator<Item = Sym> + '_ {
+        let impls = self.impls_of_type.get(&type_sym).map(Vec::as_slice).unwrap_or(&[]);
+        impls.iter().filter_map(move |impl_sym| {
             if !self.index.symbol(*impl_sym).name.starts_with("{impl Deref for ") {
                 return None;
             }
-            let target = self
-                .index
+            self.index
                 .children_named(*impl_sym, "Target")
                 .iter()
                 .copied()
-                .find(|child| self.index.symbol(*child).kind == SymbolKind::TypeAlias)?;
-            match self.alias_target(target)? {
-                Denotation::Instance { type_sym, is_dyn: false, .. } => Some(type_sym),
-                _ => None,
-            }
+                .find(|child| self.index.symbol(*child).kind == SymbolKind::TypeAlias)
         })
     }
 
