@@ -82,10 +82,11 @@ impl Resolver<'_> {
     /// The project functions and classes a list of paths names, as one value (ambiguous
     /// between several); `None` when they name none.
     pub(crate) fn functions_named(&self, scope: Sym, paths: &[Vec<String>]) -> Option<Denotation> {
+        let rules = crate::language_rules::rules_of(self.index.symbol(scope).language);
         let mut functions: Vec<Sym> = Vec::new();
         for path in paths {
             if let Ok(Resolved { denotation: Denotation::Symbol(sym), .. }) =
-                self.python_path(scope, path)
+                rules.item_path(self, scope, path)
             {
                 let kind = self.index.symbol(sym).kind;
                 if (kind.is_callable() || kind.is_type()) && !functions.contains(&sym) {
@@ -159,7 +160,9 @@ impl Resolver<'_> {
                 self.variant_field_type(scope, variant, *position)
             }
             BindingValue::NamedField { owner, field } => self.named_field_type(scope, owner, field),
-            BindingValue::UntypedParameter => self.pytest_fixture_value(scope, name),
+            BindingValue::UntypedParameter => {
+                crate::language_rules::rules_of(language).untyped_parameter_value(self, scope, name)
+            }
             BindingValue::TupleElement { of, position } => {
                 match self.value_of(scope, of, name, language) {
                     Some(Denotation::Tuple(elements)) => elements

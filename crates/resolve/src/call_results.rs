@@ -2,7 +2,7 @@
 //! generic arguments substituted where they are written), a std wrapper method's result, a
 //! local closure's body, followed along chains of calls up to a depth.
 
-use tether_model::{CalleeExpr, Language, Receiver, ResolutionRule, SymbolKind};
+use tether_model::{CalleeExpr, Language, Receiver, ResolutionRule};
 
 use crate::calls::{NestingGuard, MAX_CALL_CHAIN};
 use crate::denotation::{Denotation, Resolved};
@@ -140,12 +140,11 @@ impl Resolver<'_> {
             (None, Receiver::Call(inner)) => {
                 self.call_result_type_at_depth(scope, inner, language, depth + 1, None, &[])?
             }
-            (None, Receiver::Path(path)) if language == Language::Rust || path.len() == 1 => {
-                self.receiver_value(scope, receiver, language)?.denotation
-            }
+            // (A Python dotted receiver is a callee path of its own: `a.b.m()` is `Path`.)
             (
                 None,
-                Receiver::Try(_)
+                Receiver::Path(_)
+                | Receiver::Try(_)
                 | Receiver::Await(_)
                 | Receiver::Ready(_)
                 | Receiver::Deref(_)
@@ -211,15 +210,15 @@ impl Resolver<'_> {
         denotation: Denotation,
         language: Language,
     ) -> Result<Sym, Option<Denotation>> {
+        let rules = crate::language_rules::rules_of(language);
         match denotation {
             Denotation::Symbol(sym) => Ok(sym),
             // Calling an object of a project class calls its `__call__`.
-            Denotation::Instance { type_sym, is_dyn: false, .. }
-                if language == Language::Python =>
-            {
+            Denotation::Instance { type_sym, is_dyn: false, .. } => {
+                let Some(operator) = rules.call_operator() else { return Err(None) };
                 let call = self.type_member(
                     type_sym,
-                    "__call__",
+                    operator,
                     false,
                     language,
                     ResolutionRule::TypedReceiver,
@@ -232,23 +231,15 @@ impl Resolver<'_> {
             // A call into a dependency or a builtin returns a value of that world: its methods
             // are outside the project too.
             Denotation::External(path) => Err(Some(Denotation::External(format!("{path}()")))),
-            // `Some(x)`, `Ok(x)`, `Err(x)` build a std wrapper (of an element not known here).
-            Denotation::Builtin(path)
-                if language == Language::Rust && matches!(path.as_str(), "Some" | "Ok" | "Err") =>
-            {
-                let wrapper = if path == "Some" {
-                    crate::value_types::Wrapper::Option
-                } else {
-                    crate::value_types::Wrapper::Result
-                };
-                Err(Some(Denotation::Wrapped {
-                    wrapper,
-                    inner: Box::new(Denotation::UntypedLocal),
-                }))
-            }
-            // What a builtin call returns (`next(nodes)`, `String::from(s)`): marked as a call
-            // result, like an outside call's.
-            Denotation::Builtin(path) => Err(Some(Denotation::Builtin(format!("{path}()")))),
+            // `Some(x)`, `Ok(x)`, `Err(x)` build a std wrapper (of an element not known here);
+            // what another builtin call returns (`next(nodes)`, `String::from(s)`) is marked as
+            // a call result, like an outside call's.
+            Denotation::Builtin(path) => Err(Some(match rules.wrapper_constructor(&path) {
+                Some(wrapper) => {
+                    Denotation::Wrapped { wrapper, inner: Box::new(Denotation::UntypedLocal) }
+                }
+                None => Denotation::Builtin(format!("{path}()")),
+            })),
             _ => Err(None),
         }
     }
@@ -290,35 +281,6 @@ impl Resolver<'_> {
         crate::language_rules::rules_of(language).conventional_constructor_result(self, sym)
     }
 
-    /// `Type::from(x)` and `Type::try_from(x)` whose `From` impl tether does not see (one a
-    /// macro writes, such as rust-analyzer's `impl_from!`): `From::from` returns `Self`, so
-    /// the value is a `Type` (in a `Result` for `try_from`), though the call stays unresolved.
-    pub(crate) fn conversion_result(&self, scope: Sym, path: &[String]) -> Option<Denotation> {
-        let (last, prefix) = path.split_last()?;
-        if prefix.is_empty() || !matches!(last.as_str(), "from" | "try_from") {
-            return None;
-        }
-        let Ok(Resolved { denotation: Denotation::Symbol(type_sym), .. }) =
-            self.rust_path(scope, prefix, false)
-        else {
-            return None;
-        };
-        if !matches!(
-            self.index.symbol(type_sym).kind,
-            SymbolKind::Struct | SymbolKind::Enum | SymbolKind::Union
-        ) {
-            return None;
-        }
-        let instance = Denotation::Instance { type_sym, is_dyn: false, arguments: Vec::new() };
-        Some(match last.as_str() {
-            "from" => instance,
-            _ => Denotation::Wrapped {
-                wrapper: crate::value_types::Wrapper::Result,
-                inner: Box::new(instance),
-            },
-        })
-    }
-
     /// The declared return type of a function, when it names a project type (or `Self`).
     pub(crate) fn declared_return_type(
         &self,
@@ -349,35 +311,6 @@ impl Resolver<'_> {
             | Denotation::Builtin(_)) => Some(typed),
             _ => None,
         }
-    }
-
-    /// What calling a Python generator function gives: an iterable of what its `yield`s (and
-    /// `yield from`s) give: the functions or classes they name, all of them, else the first
-    /// visible value.
-    pub(crate) fn generator_value(&self, function: Sym) -> Option<Denotation> {
-        let yields = self.index.bindings_named(function, crate::YIELD_BINDING)?;
-        let mut named: Vec<Sym> = Vec::new();
-        let mut first_value = None;
-        for binding in yields {
-            match self.binding_denotation(function, binding, Language::Python) {
-                Some(Denotation::Symbol(sym))
-                    if self.index.symbol(sym).kind.is_callable()
-                        || self.index.symbol(sym).kind.is_type() =>
-                {
-                    named.push(sym)
-                }
-                Some(Denotation::Ambiguous(syms)) => named.extend(syms),
-                Some(value) => first_value = first_value.or(Some(value)),
-                None => {}
-            }
-        }
-        named.sort_unstable();
-        named.dedup();
-        let element = crate::denotation::from_candidates(&named).or(first_value)?;
-        Some(Denotation::Wrapped {
-            wrapper: crate::value_types::Wrapper::PythonList,
-            inner: Box::new(element),
-        })
     }
 
     /// The functions, methods or classes a function's `return`s name, when every visible

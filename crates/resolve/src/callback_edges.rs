@@ -23,8 +23,8 @@ use tether_model::{
 
 use crate::calls::CallTargets;
 use crate::denotation::{Denotation, Resolved};
+use crate::language_rules::BindingUse;
 use crate::project_index::Sym;
-use crate::python_rules::BindingUse;
 use crate::resolver::Resolver;
 
 const INERT_OUTSIDE_BASES: &str = include_str!("../../../queries/python/inert_outside_bases.txt");

@@ -6,10 +6,9 @@ use tether_model::{
     UnresolvedReason,
 };
 
-use crate::builtins::is_rust_std_macro;
 use crate::denotation::{found, Denotation, Lookup, Resolved};
+use crate::language_rules::BindingUse;
 use crate::project_index::Sym;
-use crate::python_rules::BindingUse;
 use crate::resolver::Resolver;
 
 /// Calls chained deeper than this are not typed.
@@ -310,7 +309,7 @@ impl Resolver<'_> {
         });
         let is_value = |sym: &Sym| {
             let kind = self.index.symbol(*sym).kind;
-            kind.is_callable() || (language == Language::Python && kind == SymbolKind::Class)
+            kind.is_callable() || kind == SymbolKind::Class
         };
         // A decorated definition is named from its own scope (a class body is no enclosing
         // scope for the names resolution walks, so its members are looked up directly).
@@ -330,7 +329,8 @@ impl Resolver<'_> {
         // A member of a value whose type is not visible (`self.send_static_file` where the
         // class does not define it, `view.handler`) may be any project callable of that name.
         let Ok(resolved) = resolved else {
-            let is_member = language == Language::Python && path.len() > 1;
+            let is_member =
+                path.len() > 1 && crate::language_rules::rules_of(language).paths_read_attributes();
             return if is_member { ValueReference::Unbound } else { ValueReference::NotCallable };
         };
         match resolved.denotation {
@@ -389,57 +389,15 @@ impl Resolver<'_> {
         if let Denotation::Wrapped { wrapper, .. } = &receiver.denotation {
             // A std method of the wrapper, or (an extension trait's) something unknown.
             return match wrapper.has_std_method(name) {
-                true => {
-                    let separator = if wrapper.is_python() { "." } else { "::" };
-                    found(
-                        Denotation::Builtin(format!("{}{separator}{name}", wrapper.std_name())),
-                        ResolutionRule::TypedReceiver,
-                    )
-                }
+                true => found(wrapper.std_member(name), ResolutionRule::TypedReceiver),
                 false => Err(UnresolvedReason::UnknownMember),
             };
         }
-        // A Rust method call never calls a field (`(self.f)()` does, and is not this form).
-        if let (Language::Rust, Denotation::Instance { type_sym, is_dyn, arguments }) =
-            (language, &receiver.denotation)
+        // A method found by the language's own lookup (Rust's never calls a field).
+        if let Some(lookup) =
+            crate::language_rules::rules_of(language).instance_method(self, receiver, name)
         {
-            let rule = if *is_dyn {
-                ResolutionRule::DynamicDispatch
-            } else {
-                crate::denotation::member_rule(receiver.rule, ResolutionRule::TypedReceiver)
-            };
-            let member = self.type_member(*type_sym, name, *is_dyn, language, rule);
-            // A method the type's own impls do not define is looked up through its `Deref`.
-            if !*is_dyn
-                && self.has_deref_impl(*type_sym)
-                && !self.type_defines_method(*type_sym, name)
-            {
-                crate::deref_calls::note_dereferenced(*type_sym);
-            }
-            if let Err(UnresolvedReason::UnknownMember) = member {
-                // A std iterator adapter of a project iterator (`node.children().map(…)`).
-                if let Some(Denotation::Wrapped { wrapper, .. }) =
-                    self.as_std_iterator(&receiver.denotation, Some(name))
-                {
-                    if wrapper.has_std_method(name) {
-                        return found(
-                            Denotation::Builtin(format!("{}::{name}", wrapper.std_name())),
-                            ResolutionRule::TypedReceiver,
-                        );
-                    }
-                }
-                // `Spawn<DelayQueue>` derefs to its argument.
-                if !*is_dyn {
-                    if let Some(target) = self.deref_to_argument(*type_sym, arguments) {
-                        return self.method_of_value(
-                            &Resolved { denotation: target, rule: ResolutionRule::TypedReceiver },
-                            name,
-                            language,
-                        );
-                    }
-                }
-            }
-            return member;
+            return lookup;
         }
         self.member(receiver, name, language).map_err(|reason| match reason {
             UnresolvedReason::UnknownName => UnresolvedReason::UnknownReceiverType,
@@ -562,83 +520,6 @@ impl Resolver<'_> {
             current = rules.path_as_value(self, current);
         }
         Some(current)
-    }
-
-    /// Rust's `self` in a method: an instance of the impl's type, behind the pointer its
-    /// `self` parameter names (`self: Pin<&mut Self>`).
-    pub(crate) fn rust_self_value(&self, caller: Sym) -> Option<Resolved> {
-        let self_type = self.rust_self_type(caller)?;
-        let Denotation::Symbol(type_sym) = self_type.denotation else { return None };
-        // In an impl whose type tether does not see (a blanket `impl<S> X for &mut
-        // S`), `self.f()` may reach another type's `f`: only `Self::f` is certain.
-        if self.index.symbol(type_sym).kind == SymbolKind::Impl && !self.is_impl_only_type(type_sym)
-        {
-            return None;
-        }
-        let instance = Denotation::Instance { type_sym, is_dyn: false, arguments: Vec::new() };
-        // `self: Pin<&mut Self>` (or `Box<Self>`, `Arc<Self>`): the pointer's own
-        // methods are std's, the others `Self`'s.
-        let denotation = match self.self_parameter_pointer(caller) {
-            Some(wrapper) => Denotation::Wrapped { wrapper, inner: Box::new(instance) },
-            None => instance,
-        };
-        Some(Resolved { denotation, rule: ResolutionRule::SelfMethod })
-    }
-
-    pub(crate) fn rust_macro(&self, caller: Sym, path: &[String]) -> Lookup {
-        if path.len() > 1 {
-            return self.rust_qualified_macro(caller, path);
-        }
-        let name = path.first().ok_or(UnresolvedReason::ComplexCallee)?;
-        let macros = self.index.macros_by_name.get(name.as_str()).map(Vec::as_slice).unwrap_or(&[]);
-        let caller_file = self.index.module_of[caller as usize];
-        // `macro_rules!` is textually scoped: a definition in the caller's own file wins.
-        let same_file: Vec<Sym> = macros
-            .iter()
-            .copied()
-            .filter(|sym| self.index.module_of[*sym as usize] == caller_file)
-            .collect();
-        if let Some(denotation) = crate::denotation::from_candidates(&same_file) {
-            return found(denotation, ResolutionRule::Macro);
-        }
-        // Macros have a namespace of their own: a module or function of the same name
-        // (`mod panic;`) is not what `panic!` calls.
-        if let Some(imported) = self
-            .rust_path(caller, path, false)
-            .ok()
-            .filter(|imported| self.may_name_macro(&imported.denotation))
-        {
-            return Ok(Resolved { denotation: imported.denotation, rule: ResolutionRule::Macro });
-        }
-        // A std macro's name means the std macro unless the file defines its own: a private
-        // `macro_rules! writeln` elsewhere in the crate is not visible here.
-        if is_rust_std_macro(name) {
-            return found(Denotation::Builtin(format!("{name}!")), ResolutionRule::Macro);
-        }
-        // Then macros of the same crate (exported or `#[macro_use]`), then of the workspace.
-        let crate_name = self
-            .index
-            .symbol(caller_file)
-            .qualified_name
-            .split("::")
-            .next()
-            .unwrap_or("")
-            .to_string();
-        let same_crate: Vec<Sym> = macros
-            .iter()
-            .copied()
-            .filter(|sym| {
-                self.index.symbol(*sym).qualified_name.split("::").next()
-                    == Some(crate_name.as_str())
-            })
-            .collect();
-        if let Some(denotation) = crate::denotation::from_candidates(&same_crate) {
-            return found(denotation, ResolutionRule::Macro);
-        }
-        match crate::denotation::from_candidates(macros) {
-            Some(denotation) => found(denotation, ResolutionRule::Macro),
-            None => Err(UnresolvedReason::UnknownName),
-        }
     }
 
     fn targets_of(&self, resolved: Resolved, language: Language) -> CallTargets {
@@ -790,18 +671,6 @@ pub(crate) fn callee_name(callee: &CalleeExpr) -> Option<&str> {
         | CalleeExpr::Alternatives(_)
         | CalleeExpr::Value(_)
         | CalleeExpr::Other => None,
-    }
-}
-
-impl Resolver<'_> {
-    /// The pointer `self` is written as in the function `caller` (`self: Pin<&mut Self>`,
-    /// `self: Box<Self>`), when it is one; what it points to is `Self` as usual.
-    fn self_parameter_pointer(&self, caller: Sym) -> Option<crate::value_types::Wrapper> {
-        let binding = self.index.bindings_named(caller, "self")?.first()?;
-        match self.binding_denotation(caller, binding, Language::Rust)? {
-            Denotation::Wrapped { wrapper, .. } if wrapper.is_pointer() => Some(wrapper),
-            _ => None,
-        }
     }
 }
 

@@ -6,8 +6,8 @@
 use tether_model::{Binding, BindingValue, Language, ResolutionRule, SymbolKind};
 
 use crate::denotation::{Denotation, Resolved};
+use crate::language_rules::BindingUse;
 use crate::project_index::Sym;
-use crate::python_rules::BindingUse;
 use crate::resolver::Resolver;
 
 impl Resolver<'_> {

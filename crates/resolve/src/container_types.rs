@@ -7,7 +7,7 @@
 
 use std::sync::OnceLock;
 
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::value_types::Wrapper;
 
@@ -16,10 +16,12 @@ const RUST_CONTAINER_TYPES: &str = include_str!("../../../queries/rust/container
 const PYTHON_CONTAINER_TYPES: &str = include_str!("../../../queries/python/container_types.txt");
 
 /// The container kinds a data file may name, by the word it uses.
-const KINDS: [(&str, Wrapper); 14] = [
+const KINDS: [(&str, Wrapper); 15] = [
     ("option", Wrapper::Option),
     ("result", Wrapper::Result),
     ("sequence", Wrapper::Sequence),
+    // A sequence whose written argument is an array of its element (`SmallVec<[T; 4]>`).
+    (ARRAY_SEQUENCE, Wrapper::Sequence),
     ("map", Wrapper::Map),
     ("iterator", Wrapper::Iterator),
     ("box", Wrapper::Box),
@@ -33,11 +35,22 @@ const KINDS: [(&str, Wrapper); 14] = [
     ("dict", Wrapper::PythonDict),
 ];
 
+/// The kind word of a sequence written with an array argument.
+const ARRAY_SEQUENCE: &str = "array-sequence";
+
+/// A parsed table: each name's kind, and which sequences hold the element of an array
+/// argument.
+#[derive(Debug, Default, PartialEq)]
+pub(crate) struct ContainerTable {
+    pub(crate) kinds: HashMap<String, Wrapper>,
+    pub(crate) array_sequences: HashSet<String>,
+}
+
 /// A table of container names: each name's kind. Lines are `kind name…`; blank lines and
 /// `#` comments say nothing. An unknown kind, or a line with no names, is an error naming
 /// the line.
-pub(crate) fn parse_container_types(text: &str) -> Result<HashMap<String, Wrapper>, String> {
-    let mut table = HashMap::default();
+pub(crate) fn parse_container_types(text: &str) -> Result<ContainerTable, String> {
+    let mut table = ContainerTable::default();
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -50,7 +63,10 @@ pub(crate) fn parse_container_types(text: &str) -> Result<HashMap<String, Wrappe
         };
         let mut named = false;
         for name in words {
-            table.insert(name.to_string(), *wrapper);
+            table.kinds.insert(name.to_string(), *wrapper);
+            if kind == ARRAY_SEQUENCE {
+                table.array_sequences.insert(name.to_string());
+            }
             named = true;
         }
         if !named {
@@ -61,9 +77,9 @@ pub(crate) fn parse_container_types(text: &str) -> Result<HashMap<String, Wrappe
 }
 
 fn shipped_table(
-    cell: &'static OnceLock<HashMap<String, Wrapper>>,
+    cell: &'static OnceLock<ContainerTable>,
     text: &'static str,
-) -> &'static HashMap<String, Wrapper> {
+) -> &'static ContainerTable {
     cell.get_or_init(|| {
         // The shipped files are checked by a test; a broken one must not pass silently.
         parse_container_types(text).expect("queries/*/container_types.txt parses")
@@ -72,14 +88,23 @@ fn shipped_table(
 
 /// The container a Rust type name stands for (`Vec`, `FxHashMap`, `Arc`…).
 pub(crate) fn rust_container(name: &str) -> Option<Wrapper> {
-    static TABLE: OnceLock<HashMap<String, Wrapper>> = OnceLock::new();
-    shipped_table(&TABLE, RUST_CONTAINER_TYPES).get(name).copied()
+    rust_table().kinds.get(name).copied()
+}
+
+/// Whether a Rust sequence is written with an array of its element (`SmallVec<[T; 4]>`).
+pub(crate) fn is_array_sequence(name: &str) -> bool {
+    rust_table().array_sequences.contains(name)
+}
+
+fn rust_table() -> &'static ContainerTable {
+    static TABLE: OnceLock<ContainerTable> = OnceLock::new();
+    shipped_table(&TABLE, RUST_CONTAINER_TYPES)
 }
 
 /// The container a Python annotation's class name stands for (`list`, `Sequence`, `dict`…).
 pub(crate) fn python_container(name: &str) -> Option<Wrapper> {
-    static TABLE: OnceLock<HashMap<String, Wrapper>> = OnceLock::new();
-    shipped_table(&TABLE, PYTHON_CONTAINER_TYPES).get(name).copied()
+    static TABLE: OnceLock<ContainerTable> = OnceLock::new();
+    shipped_table(&TABLE, PYTHON_CONTAINER_TYPES).kinds.get(name).copied()
 }
 
 #[cfg(test)]
@@ -89,10 +114,12 @@ mod tests {
     #[test]
     fn shipped_tables_parse_and_name_the_common_containers() {
         let rust = parse_container_types(RUST_CONTAINER_TYPES).expect("the Rust table parses");
-        assert_eq!(rust.get("SmallVec"), Some(&Wrapper::Sequence));
-        assert_eq!(rust.get("FxHashMap"), Some(&Wrapper::Map));
+        assert_eq!(rust.kinds.get("SmallVec"), Some(&Wrapper::Sequence));
+        assert!(rust.array_sequences.contains("SmallVec"));
+        assert!(!rust.array_sequences.contains("Vec"));
+        assert_eq!(rust.kinds.get("FxHashMap"), Some(&Wrapper::Map));
         let python = parse_container_types(PYTHON_CONTAINER_TYPES).expect("the Python table");
-        assert_eq!(python.get("Mapping"), Some(&Wrapper::PythonDict));
+        assert_eq!(python.kinds.get("Mapping"), Some(&Wrapper::PythonDict));
         assert_eq!(rust_container("Arc"), Some(Wrapper::Arc));
         assert_eq!(python_container("frozenset"), Some(Wrapper::PythonSet));
         assert_eq!(rust_container("MyVec"), None);
@@ -102,7 +129,7 @@ mod tests {
     fn a_line_added_to_a_table_makes_a_new_container_and_unknown_kinds_are_rejected() {
         let extended = format!("{RUST_CONTAINER_TYPES}\nsequence TinyVec\n");
         let table = parse_container_types(&extended).expect("the extended table parses");
-        assert_eq!(table.get("TinyVec"), Some(&Wrapper::Sequence));
+        assert_eq!(table.kinds.get("TinyVec"), Some(&Wrapper::Sequence));
         assert_eq!(
             parse_container_types("# a comment\nvector Vec\n"),
             Err("line 2: unknown container kind `vector`".to_string())

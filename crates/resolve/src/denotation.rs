@@ -90,10 +90,9 @@ impl Resolver<'_> {
                 depth + 1,
             ),
             // A Python builtin container's attributes are the builtin's (`items.append`).
-            Denotation::Wrapped { wrapper, .. } if wrapper.is_python() => found(
-                Denotation::Builtin(format!("{}.{name}", wrapper.std_name())),
-                instance_member_rule(base.rule),
-            ),
+            Denotation::Wrapped { wrapper, .. } if wrapper.is_python() => {
+                found(wrapper.std_member(name), instance_member_rule(base.rule))
+            }
             Denotation::Wrapped { .. } => Err(UnresolvedReason::UnknownMember),
             // What an outside free function returns may be a project value (`cast(Foo, x)`,
             // `copy(obj)`, `next(nodes)`, `std::mem::take(&mut self.state)`): a member that a
@@ -113,15 +112,10 @@ impl Resolver<'_> {
                 found(Denotation::Builtin(format!("{path}{separator}{name}")), base.rule)
             }
             Denotation::Namespace(prefix) => {
-                let qualified_name = format!("{prefix}.{name}");
-                if let Some(module) =
-                    from_candidates(&self.index.modules_named(&qualified_name, Language::Python))
+                match crate::language_rules::rules_of(language).namespace_member(self, prefix, name)
                 {
-                    found(module, base.rule)
-                } else if self.index.python_module_prefixes.contains(&qualified_name) {
-                    found(Denotation::Namespace(qualified_name), base.rule)
-                } else {
-                    Err(UnresolvedReason::UnknownMember)
+                    Some(member) => found(member, base.rule),
+                    None => Err(UnresolvedReason::UnknownMember),
                 }
             }
             Denotation::Ambiguous(candidates) => {

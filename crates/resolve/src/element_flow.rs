@@ -20,8 +20,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use tether_model::{BindingValue, CallSite, FileFacts, Receiver, SymbolId, SymbolKind};
 
 use crate::denotation::Denotation;
+use crate::language_rules::BindingUse;
 use crate::project_index::Sym;
-use crate::python_rules::BindingUse;
 use crate::resolver::Resolver;
 use crate::value_flow::{ArgumentFlow, FlowValue, ParameterCall, Slot};
 

@@ -149,7 +149,7 @@ impl Resolver<'_> {
         let BindingValue::Type { path, arguments: written, .. } = &binding.value else {
             return None;
         };
-        match self.rust_path_in(alias, path, false, crate::python_rules::BindingUse::Forbidden) {
+        match self.rust_path_in(alias, path, false, crate::language_rules::BindingUse::Forbidden) {
             Ok(crate::denotation::Resolved { denotation: Denotation::Symbol(target), .. })
                 if target == type_sym => {}
             _ => return None,
@@ -216,7 +216,7 @@ impl Resolver<'_> {
                     scope,
                     path,
                     false,
-                    crate::python_rules::BindingUse::Forbidden,
+                    crate::language_rules::BindingUse::Forbidden,
                 ) {
                     if self.index.symbol(alias).kind == tether_model::SymbolKind::TypeAlias {
                         return self
@@ -237,7 +237,7 @@ impl Resolver<'_> {
                     }
                     // `SmallVec<[T; 4]>` holds `T`, not `[T; 4]`: left with an unknown element.
                     Denotation::Wrapped { wrapper, inner }
-                        if !matches!(name, "SmallVec" | "ArrayVec") =>
+                        if !crate::container_types::is_array_sequence(name) =>
                     {
                         let element = substituted
                             .get(wrapper.element_argument())

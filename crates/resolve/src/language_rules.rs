@@ -8,16 +8,25 @@
 //! (`python_rules`, `rust_rules`, `rust_namespaces`…), and its library knowledge in data
 //! files under `queries/`.
 
-use tether_model::{CallSite, CalleeExpr, Edge, FileFacts, Language, Receiver, ResolutionRule};
+use tether_model::{
+    CallSite, CalleeExpr, Edge, FileFacts, Import, Language, Receiver, ResolutionRule, Symbol,
+};
 
 use crate::CallTargets;
 
 use crate::call_results::CalleeOutcome;
 use crate::denotation::{Denotation, Lookup, Resolved};
-use crate::project_index::Sym;
-use crate::python_rules::BindingUse;
+use crate::project_index::{NameTables, Sym};
 use crate::resolver::Resolver;
 use crate::value_types::Wrapper;
+
+/// Whether a path lookup may use typed local bindings (`x = C()`), which is off while a
+/// binding's own value is being typed, so that `x = x.next()` cannot recurse.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum BindingUse {
+    Allowed,
+    Forbidden,
+}
 
 /// What the resolver's shared code needs to know of one language.
 pub(crate) trait LanguageRules: Sync {
@@ -253,6 +262,66 @@ pub(crate) trait LanguageRules: Sync {
     /// Whether an outside value of this qualified type says only that it is callable (a call
     /// of it is a value call, which value flow may bind).
     fn is_opaque_callable_type(&self, qualified_name: &str) -> bool;
+
+    /// The method that calling an instance of a project type runs (Python's `__call__`),
+    /// when the language has one.
+    fn call_operator(&self) -> Option<&'static str>;
+
+    /// The std wrapper a builtin constructor builds (Rust's `Some`, `Ok`, `Err`).
+    fn wrapper_constructor(&self, builtin: &str) -> Option<Wrapper>;
+
+    /// A method called on a value by the language's own lookup (Rust: an instance's through
+    /// its impls, its `Deref` target or a std adapter, never a field), or `None` for the
+    /// shared member lookup (a method, or an attribute holding a function).
+    fn instance_method(
+        &self,
+        resolver: &Resolver<'_>,
+        receiver: &Resolved,
+        name: &str,
+    ) -> Option<Lookup>;
+
+    /// Whether a path's later segments read attributes of a value (Python's `a.b`), rather
+    /// than name items of a namespace (Rust's `a::b`).
+    fn paths_read_attributes(&self) -> bool;
+
+    /// A member of a namespace package's prefix: a module, or a longer prefix (Python).
+    fn namespace_member(
+        &self,
+        resolver: &Resolver<'_>,
+        prefix: &str,
+        name: &str,
+    ) -> Option<Denotation>;
+
+    /// What an import written in `scope` binds, in each of the language's import styles.
+    fn import_target(
+        &self,
+        resolver: &Resolver<'_>,
+        scope: Sym,
+        import: &Import,
+    ) -> Option<Resolved>;
+
+    /// What a parameter without a written type holds when a framework supplies it (a pytest
+    /// fixture of that name).
+    fn untyped_parameter_value(
+        &self,
+        resolver: &Resolver<'_>,
+        function: Sym,
+        name: &str,
+    ) -> Option<Denotation>;
+
+    /// Whether the language's modules hold variables that imports name (Python's
+    /// `MARK_GEN`): those imports are bound again once the variables can be typed.
+    fn has_module_variables(&self) -> bool;
+
+    /// What a file's module symbol adds to the language's own name tables (Python: packages,
+    /// conftests, module prefixes; Rust: crate names).
+    fn index_module_file<'a>(
+        &self,
+        tables: &mut NameTables<'a>,
+        file: &'a FileFacts,
+        symbol: &'a Symbol,
+        sym: Sym,
+    );
 }
 
 /// The rules of `language`.

@@ -389,7 +389,6 @@ fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls
             }
         }
     }
-    result.edges.extend(crate::pytest_fixture_edges::fixture_edges_of_file(resolver, file));
     let rules = crate::language_rules::rules_of(language);
     result.edges.extend(rules.file_edges(resolver, file));
     let mut arguments_of_call: HashMap<(SymbolId, u32), Vec<&tether_model::CallArgument>> =

@@ -169,16 +169,16 @@ impl<'a> ProjectIndex<'a> {
 
 /// The tables keyed by a symbol's name or qualified name, and what file modules say.
 #[derive(Default)]
-struct NameTables<'a> {
+pub(crate) struct NameTables<'a> {
     by_qualified_name: HashMap<&'a str, Vec<Sym>>,
     names: HashSet<&'a str>,
     callables_by_name: HashMap<&'a str, Vec<Sym>>,
     macros_by_name: HashMap<&'a str, Vec<Sym>>,
     file_modules_by_path: HashMap<&'a str, Sym>,
-    is_package_init: HashSet<Sym>,
-    rust_crates: HashSet<&'a str>,
-    python_module_prefixes: HashSet<String>,
-    python_conftests: HashMap<&'a str, Sym>,
+    pub(crate) is_package_init: HashSet<Sym>,
+    pub(crate) rust_crates: HashSet<&'a str>,
+    pub(crate) python_module_prefixes: HashSet<String>,
+    pub(crate) python_conftests: HashMap<&'a str, Sym>,
 }
 
 impl<'a> NameTables<'a> {
@@ -215,33 +215,10 @@ impl<'a> NameTables<'a> {
         tables
     }
 
-    /// What a file's module symbol adds: its path, and per language the package, conftest
-    /// and prefix (Python) or crate name (Rust) tables.
+    /// What a file's module symbol adds: its path, and what its language's tables keep.
     fn file_module(&mut self, file: &'a FileFacts, symbol: &'a Symbol, sym: Sym) {
         self.file_modules_by_path.insert(file.path.as_str(), sym);
-        match symbol.language {
-            Language::Python => {
-                if file.path.ends_with("__init__.py") {
-                    self.is_package_init.insert(sym);
-                }
-                if file.path == "conftest.py" || file.path.ends_with("/conftest.py") {
-                    let folder = file.path.rsplit_once('/').map_or("", |(folder, _)| folder);
-                    self.python_conftests.insert(folder, sym);
-                }
-                let mut prefix = String::new();
-                for segment in symbol.qualified_name.split('.') {
-                    if !prefix.is_empty() {
-                        prefix.push('.');
-                    }
-                    prefix.push_str(segment);
-                    self.python_module_prefixes.insert(prefix.clone());
-                }
-            }
-            Language::Rust => {
-                let crate_name = symbol.qualified_name.split("::").next().unwrap_or("");
-                self.rust_crates.insert(crate_name);
-            }
-        }
+        crate::language_rules::rules_of(symbol.language).index_module_file(self, file, symbol, sym);
     }
 }
 
@@ -284,8 +261,7 @@ impl<'a> ScopeTables<'a> {
                 tables.imports.push(import);
                 tables.imports_by_scope.entry(scope).or_default().push(position);
             }
-            let is_plugin_file = file.language == Some(Language::Python)
-                && !crate::pytest_fixtures::is_pytest_file(&file.path);
+            let is_plugin_file = crate::pytest_fixtures::is_plugin_file(file);
             // Bindings come grouped by scope: look each scope up once per run of them.
             let mut last_scope: Option<(SymbolId, Option<Sym>)> = None;
             for binding in &file.bindings {

@@ -9,8 +9,8 @@
 use tether_model::{CallSite, CalleeExpr, Edge, EdgeKind, FileFacts, Language};
 
 use crate::denotation::{instance_member_rule, Denotation, Resolved};
+use crate::language_rules::BindingUse;
 use crate::project_index::Sym;
-use crate::python_rules::BindingUse;
 use crate::resolver::Resolver;
 
 /// The getter edges of one Python file's attribute reads.

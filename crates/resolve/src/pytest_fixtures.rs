@@ -123,6 +123,12 @@ impl Resolver<'_> {
     }
 }
 
+/// A Python file other than a test file or conftest: the fixtures it defines are a plugin's
+/// (a project's own `pytest11` plugin, or a module tests import).
+pub(crate) fn is_plugin_file(file: &tether_model::FileFacts) -> bool {
+    file.language == Some(Language::Python) && !is_pytest_file(&file.path)
+}
+
 /// `test_*.py`, `*_test.py` or `conftest.py`: files whose functions pytest feeds fixtures.
 pub(crate) fn is_pytest_file(path: &str) -> bool {
     let file_name = path.rsplit('/').next().unwrap_or(path);

@@ -3,16 +3,17 @@
 //! (`queries/python/opaque_callable_types.txt`).
 
 use tether_model::{
-    CallSite, CalleeExpr, Edge, FileFacts, Language, Receiver, ResolutionRule, UnresolvedReason,
+    CallSite, CalleeExpr, Edge, FileFacts, Import, Language, Receiver, ResolutionRule, Symbol,
+    UnresolvedReason,
 };
 
 use crate::CallTargets;
 
 use crate::call_results::CalleeOutcome;
 use crate::denotation::{Denotation, Lookup, Resolved};
+use crate::language_rules::BindingUse;
 use crate::language_rules::LanguageRules;
-use crate::project_index::Sym;
-use crate::python_rules::BindingUse;
+use crate::project_index::{NameTables, Sym};
 use crate::resolver::Resolver;
 use crate::value_types::Wrapper;
 
@@ -245,7 +246,8 @@ impl LanguageRules for PythonRules {
     }
 
     fn file_edges(&self, resolver: &Resolver<'_>, file: &FileFacts) -> Vec<Edge> {
-        let mut edges = crate::callback_edges::escaping_instance_callbacks(resolver, file);
+        let mut edges = crate::pytest_fixture_edges::fixture_edges_of_file(resolver, file);
+        edges.extend(crate::callback_edges::escaping_instance_callbacks(resolver, file));
         edges.extend(crate::property_reads::property_read_edges(resolver, file));
         edges
     }
@@ -315,5 +317,93 @@ impl LanguageRules for PythonRules {
         TYPES
             .get_or_init(|| crate::callback_edges::data_lines(OPAQUE_CALLABLE_TYPES).collect())
             .contains(&qualified_name)
+    }
+
+    fn call_operator(&self) -> Option<&'static str> {
+        Some("__call__")
+    }
+
+    fn wrapper_constructor(&self, _builtin: &str) -> Option<Wrapper> {
+        None
+    }
+
+    fn instance_method(
+        &self,
+        _resolver: &Resolver<'_>,
+        _receiver: &Resolved,
+        _name: &str,
+    ) -> Option<Lookup> {
+        None
+    }
+
+    fn paths_read_attributes(&self) -> bool {
+        true
+    }
+
+    fn namespace_member(
+        &self,
+        resolver: &Resolver<'_>,
+        prefix: &str,
+        name: &str,
+    ) -> Option<Denotation> {
+        let qualified_name = format!("{prefix}.{name}");
+        if let Some(module) = crate::denotation::from_candidates(
+            &resolver.index.modules_named(&qualified_name, Language::Python),
+        ) {
+            return Some(module);
+        }
+        resolver
+            .index
+            .python_module_prefixes
+            .contains(&qualified_name)
+            .then_some(Denotation::Namespace(qualified_name))
+    }
+
+    fn import_target(
+        &self,
+        resolver: &Resolver<'_>,
+        scope: Sym,
+        import: &Import,
+    ) -> Option<Resolved> {
+        resolver.python_import_target(scope, import)
+    }
+
+    fn has_module_variables(&self) -> bool {
+        true
+    }
+
+    /// A package's `__init__.py`, a folder's `conftest.py`, and every prefix of the module's
+    /// dotted name (a namespace package has no file of its own).
+    fn index_module_file<'a>(
+        &self,
+        tables: &mut NameTables<'a>,
+        file: &'a FileFacts,
+        symbol: &'a Symbol,
+        sym: Sym,
+    ) {
+        if file.path.ends_with("__init__.py") {
+            tables.is_package_init.insert(sym);
+        }
+        if file.path == "conftest.py" || file.path.ends_with("/conftest.py") {
+            let folder = file.path.rsplit_once('/').map_or("", |(folder, _)| folder);
+            tables.python_conftests.insert(folder, sym);
+        }
+        let mut prefix = String::new();
+        for segment in symbol.qualified_name.split('.') {
+            if !prefix.is_empty() {
+                prefix.push('.');
+            }
+            prefix.push_str(segment);
+            tables.python_module_prefixes.insert(prefix.clone());
+        }
+    }
+
+    fn untyped_parameter_value(
+        &self,
+        resolver: &Resolver<'_>,
+        function: Sym,
+        name: &str,
+    ) -> Option<Denotation> {
+        resolver.pytest_fixture_value(function, name)
     }
 }

@@ -5,16 +5,9 @@ use tether_model::{Language, ResolutionRule, SymbolKind, UnresolvedReason};
 
 use crate::builtins::is_python_builtin;
 use crate::denotation::{found, from_candidates, Denotation, Lookup, Resolved};
+use crate::language_rules::BindingUse;
 use crate::project_index::Sym;
 use crate::resolver::Resolver;
-
-/// Whether a path lookup may use typed local bindings (`x = C()`), which is off while a
-/// binding's own value is being typed, so that `x = x.next()` cannot recurse.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum BindingUse {
-    Allowed,
-    Forbidden,
-}
 
 impl Resolver<'_> {
     /// Resolves a dotted path as code in `scope` would see it.
@@ -290,6 +283,36 @@ impl Resolver<'_> {
         let method = self.index.enclosing_of_kind(scope, &[SymbolKind::Method])?;
         let class = self.index.parent(method)?;
         (self.index.symbol(class).kind == SymbolKind::Class).then_some(class)
+    }
+
+    /// What a Python import binds: `import a.b` binds `a` (to module `a`), `import a.b as c`
+    /// binds `c` to `a.b`; `from m import n` binds `n` to `m`'s member, `from m import *` `m`.
+    pub(crate) fn python_import_target(
+        &self,
+        scope: Sym,
+        import: &tether_model::Import,
+    ) -> Option<Resolved> {
+        if import.style == tether_model::ImportStyle::PythonImport {
+            let binds_head = import.alias.as_deref() == import.path.first().map(String::as_str);
+            let path = if binds_head {
+                &import.path[..1.min(import.path.len())]
+            } else {
+                &import.path[..]
+            };
+            return Some(self.python_absolute_path(path));
+        }
+        let base = self.python_from_base(
+            scope,
+            import.relative_level,
+            &import.path[..import.path.len() - usize::from(!import.is_glob)],
+        )?;
+        if import.is_glob {
+            return Some(base);
+        }
+        let name = import.path.last()?;
+        self.member(&base, name, Language::Python)
+            .ok()
+            .map(|member| Resolved { denotation: member.denotation, rule: ResolutionRule::Import })
     }
 
     /// `import a.b.c`: a project module, a namespace package, or an external module path.

@@ -4,8 +4,8 @@
 use tether_model::{CalleeExpr, Language, ResolutionRule};
 
 use crate::denotation::{Denotation, Resolved};
+use crate::language_rules::BindingUse;
 use crate::project_index::Sym;
-use crate::python_rules::BindingUse;
 use crate::resolver::Resolver;
 use crate::RETURN_BINDING;
 
@@ -88,5 +88,34 @@ impl Resolver<'_> {
             }
         }
         Some(manager)
+    }
+
+    /// What calling a Python generator function gives: an iterable of what its `yield`s (and
+    /// `yield from`s) give: the functions or classes they name, all of them, else the first
+    /// visible value.
+    pub(crate) fn generator_value(&self, function: Sym) -> Option<Denotation> {
+        let yields = self.index.bindings_named(function, crate::YIELD_BINDING)?;
+        let mut named: Vec<Sym> = Vec::new();
+        let mut first_value = None;
+        for binding in yields {
+            match self.binding_denotation(function, binding, Language::Python) {
+                Some(Denotation::Symbol(sym))
+                    if self.index.symbol(sym).kind.is_callable()
+                        || self.index.symbol(sym).kind.is_type() =>
+                {
+                    named.push(sym)
+                }
+                Some(Denotation::Ambiguous(syms)) => named.extend(syms),
+                Some(value) => first_value = first_value.or(Some(value)),
+                None => {}
+            }
+        }
+        named.sort_unstable();
+        named.dedup();
+        let element = crate::denotation::from_candidates(&named).or(first_value)?;
+        Some(Denotation::Wrapped {
+            wrapper: crate::value_types::Wrapper::PythonList,
+            inner: Box::new(element),
+        })
     }
 }

@@ -5,7 +5,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use tether_model::{ImportStyle, Language, ResolutionRule, SymbolKind};
+use tether_model::{Language, ResolutionRule, SymbolKind};
 
 use crate::denotation::{Denotation, Lookup, Resolved};
 use crate::project_index::{ProjectIndex, Sym};
@@ -93,7 +93,7 @@ impl<'a> Resolver<'a> {
         // `use crate::attrs::AttrFlags` of a type a macro defines binds once its impl stands for it.
         if !resolver.impl_only_types.is_empty() {
             resolver.generation = GENERATION.fetch_add(1, Ordering::Relaxed);
-            while resolver.resolve_import_pass(None, true) {}
+            while resolver.resolve_import_pass(false, true) {}
             resolver.attach_impls_to_impl_only_types();
         }
         resolver.resolve_bases();
@@ -112,14 +112,18 @@ impl<'a> Resolver<'a> {
     /// generation: a variable typed too early (before an import it needs) must not stay untyped.
     fn resolve_imports_of_module_variables(&mut self) {
         self.module_variables_visible = true;
-        // Without Python modules there are no module variables: the passes would change nothing.
-        if self.index.python_module_prefixes.is_empty() {
+        // Without modules that hold variables the passes would change nothing.
+        let has_module_variables = self.index.file_modules_by_path.values().any(|module| {
+            crate::language_rules::rules_of(self.index.symbol(*module).language)
+                .has_module_variables()
+        });
+        if !has_module_variables {
             return;
         }
-        // Module variables are members of Python modules only: other imports cannot change.
+        // Only the imports of languages with module variables can change.
         for _ in 0..IMPORT_PASSES {
             self.generation = GENERATION.fetch_add(1, Ordering::Relaxed);
-            if !self.resolve_import_pass(Some(Language::Python), false) {
+            if !self.resolve_import_pass(true, false) {
                 break;
             }
         }
@@ -130,16 +134,16 @@ impl<'a> Resolver<'a> {
     /// the previous pass's results, so the imports of a pass resolve in parallel.
     fn resolve_imports(&mut self) {
         for _ in 0..IMPORT_PASSES {
-            if !self.resolve_import_pass(None, false) {
+            if !self.resolve_import_pass(false, false) {
                 break;
             }
         }
     }
 
-    /// One pass over the imports not yet bound to project code (of one language's scopes, if
-    /// given; with `only_unbound`, over those bound to nothing at all); whether any result
-    /// changed.
-    fn resolve_import_pass(&mut self, language: Option<Language>, only_unbound: bool) -> bool {
+    /// One pass over the imports not yet bound to project code (with `module_variables`, only
+    /// those of languages whose modules hold variables; with `only_unbound`, over those bound
+    /// to nothing at all); whether any result changed.
+    fn resolve_import_pass(&mut self, module_variables: bool, only_unbound: bool) -> bool {
         {
             let pending: Vec<usize> = (0..self.index.imports.len())
                 .filter(|position| match &self.import_results[*position] {
@@ -149,8 +153,10 @@ impl<'a> Resolver<'a> {
                     }
                 })
                 .filter(|position| {
-                    language
-                        .is_none_or(|language| self.import_language(*position) == Some(language))
+                    !module_variables
+                        || self.import_language(*position).is_some_and(|language| {
+                            crate::language_rules::rules_of(language).has_module_variables()
+                        })
                 })
                 .collect();
             let updates: Vec<(usize, Option<Resolved>)> = pending
@@ -180,37 +186,11 @@ impl<'a> Resolver<'a> {
     fn resolve_import(&self, position: usize) -> Option<Resolved> {
         let import = self.index.imports[position];
         let scope = self.index.sym_of(import.scope)?;
-        match import.style {
-            ImportStyle::PythonImport => {
-                // `import a.b` binds `a` (to module `a`); `import a.b as c` binds `c` to `a.b`.
-                let binds_head = import.alias.as_deref() == import.path.first().map(String::as_str);
-                let path = if binds_head {
-                    &import.path[..1.min(import.path.len())]
-                } else {
-                    &import.path[..]
-                };
-                Some(self.python_absolute_path(path))
-            }
-            ImportStyle::PythonFrom => {
-                let base = self.python_from_base(
-                    scope,
-                    import.relative_level,
-                    &import.path[..import.path.len() - usize::from(!import.is_glob)],
-                )?;
-                if import.is_glob {
-                    return Some(base);
-                }
-                let name = import.path.last()?;
-                self.member(&base, name, Language::Python).ok().map(|member| Resolved {
-                    denotation: member.denotation,
-                    rule: ResolutionRule::Import,
-                })
-            }
-            ImportStyle::RustUse => self.rust_path(scope, &import.path, true).ok(),
-        }
+        crate::language_rules::rules_of(self.index.symbol(scope).language)
+            .import_target(self, scope, import)
     }
 
-    /// Resolves Rust impl blocks to their self types and traits.
+    /// Resolves impl blocks (Rust's) to their self types and traits.
     fn resolve_impls(&mut self) {
         let mut impls_of_type: HashMap<Sym, Vec<Sym>> = HashMap::default();
         let mut impl_self_type = HashMap::default();
@@ -220,8 +200,9 @@ impl<'a> Resolver<'a> {
         for block in &self.index.impls {
             let Some(impl_sym) = self.index.sym_of(block.impl_symbol) else { continue };
             let scope = self.index.parent(impl_sym).unwrap_or(impl_sym);
+            let rules = crate::language_rules::rules_of(self.index.symbol(impl_sym).language);
             if let Ok(Resolved { denotation: Denotation::Symbol(type_sym), .. }) =
-                self.rust_path(scope, &block.self_type, false)
+                rules.item_path(self, scope, &block.self_type)
             {
                 // `impl Alias { … }` adds to the aliased project type.
                 let type_sym = match self.index.symbol(type_sym).kind {
@@ -241,7 +222,7 @@ impl<'a> Resolver<'a> {
             }
             if let Some(trait_path) = &block.trait_path {
                 if let Ok(Resolved { denotation: Denotation::Symbol(trait_sym), .. }) =
-                    self.rust_path(scope, trait_path, false)
+                    rules.item_path(self, scope, trait_path)
                 {
                     if self.index.symbol(trait_sym).kind == SymbolKind::Trait {
                         impl_trait.insert(impl_sym, trait_sym);

@@ -2,16 +2,17 @@
 //! and members through inherent impls, trait impls and supertraits.
 
 use tether_model::{
-    CallSite, CalleeExpr, Edge, FileFacts, Language, Receiver, ResolutionRule, SymbolKind,
+    CallSite, CalleeExpr, Edge, FileFacts, Import, Language, Receiver, ResolutionRule, Symbol,
+    SymbolKind,
 };
 
 use crate::CallTargets;
 
 use crate::call_results::CalleeOutcome;
 use crate::denotation::{Denotation, Lookup, Resolved};
+use crate::language_rules::BindingUse;
 use crate::language_rules::LanguageRules;
-use crate::project_index::Sym;
-use crate::python_rules::BindingUse;
+use crate::project_index::{NameTables, Sym};
 use crate::resolver::Resolver;
 use crate::value_types::Wrapper;
 
@@ -360,5 +361,75 @@ impl LanguageRules for RustRules {
 
     fn is_opaque_callable_type(&self, _qualified_name: &str) -> bool {
         false
+    }
+
+    fn call_operator(&self) -> Option<&'static str> {
+        None
+    }
+
+    fn wrapper_constructor(&self, builtin: &str) -> Option<Wrapper> {
+        match builtin {
+            "Some" => Some(Wrapper::Option),
+            "Ok" | "Err" => Some(Wrapper::Result),
+            _ => None,
+        }
+    }
+
+    fn instance_method(
+        &self,
+        resolver: &Resolver<'_>,
+        receiver: &Resolved,
+        name: &str,
+    ) -> Option<Lookup> {
+        resolver.rust_instance_method(receiver, name)
+    }
+
+    fn paths_read_attributes(&self) -> bool {
+        false
+    }
+
+    fn namespace_member(
+        &self,
+        _resolver: &Resolver<'_>,
+        _prefix: &str,
+        _name: &str,
+    ) -> Option<Denotation> {
+        None
+    }
+
+    /// `use a::b::c;`, `use a::*;`: a path from the use's scope (the crate root, `self`,
+    /// `super`, an extern crate).
+    fn import_target(
+        &self,
+        resolver: &Resolver<'_>,
+        scope: Sym,
+        import: &Import,
+    ) -> Option<Resolved> {
+        resolver.rust_path(scope, &import.path, true).ok()
+    }
+
+    fn has_module_variables(&self) -> bool {
+        false
+    }
+
+    /// The crate a file's module belongs to (the first segment of its path).
+    fn index_module_file<'a>(
+        &self,
+        tables: &mut NameTables<'a>,
+        _file: &'a FileFacts,
+        symbol: &'a Symbol,
+        _sym: Sym,
+    ) {
+        let crate_name = symbol.qualified_name.split("::").next().unwrap_or("");
+        tables.rust_crates.insert(crate_name);
+    }
+
+    fn untyped_parameter_value(
+        &self,
+        _resolver: &Resolver<'_>,
+        _function: Sym,
+        _name: &str,
+    ) -> Option<Denotation> {
+        None
     }
 }

@@ -15,6 +15,47 @@ use crate::resolver::Resolver;
 const MAX_DEREF_STEPS: usize = 3;
 
 impl Resolver<'_> {
+    /// A method called on a Rust value: an instance's through its type's impls (a method call
+    /// never calls a field: `(self.f)()` does, and is not this form), then its `Deref` target
+    /// or a std adapter of a project iterator; `None` for other values.
+    pub(crate) fn rust_instance_method(&self, receiver: &Resolved, name: &str) -> Option<Lookup> {
+        let Denotation::Instance { type_sym, is_dyn, arguments } = &receiver.denotation else {
+            return None;
+        };
+        let rule = if *is_dyn {
+            ResolutionRule::DynamicDispatch
+        } else {
+            crate::denotation::member_rule(receiver.rule, ResolutionRule::TypedReceiver)
+        };
+        let member = self.type_member(*type_sym, name, *is_dyn, Language::Rust, rule);
+        // A method the type's own impls do not define is looked up through its `Deref`.
+        if !*is_dyn && self.has_deref_impl(*type_sym) && !self.type_defines_method(*type_sym, name)
+        {
+            crate::deref_calls::note_dereferenced(*type_sym);
+        }
+        if let Err(UnresolvedReason::UnknownMember) = member {
+            // A std iterator adapter of a project iterator (`node.children().map(…)`).
+            if let Some(Denotation::Wrapped { wrapper, .. }) =
+                self.as_std_iterator(&receiver.denotation, Some(name))
+            {
+                if wrapper.has_std_method(name) {
+                    return Some(found(wrapper.std_member(name), ResolutionRule::TypedReceiver));
+                }
+            }
+            // `Spawn<DelayQueue>` derefs to its argument.
+            if !*is_dyn {
+                if let Some(target) = self.deref_to_argument(*type_sym, arguments) {
+                    return Some(self.method_of_value(
+                        &Resolved { denotation: target, rule: ResolutionRule::TypedReceiver },
+                        name,
+                        Language::Rust,
+                    ));
+                }
+            }
+        }
+        Some(member)
+    }
+
     /// A member of a Rust type: through its impls (inherent first), a trait's own and its
     /// supertraits', or the impl block of a type tether does not see.
     pub(crate) fn rust_member(

@@ -8,15 +8,74 @@
 
 use tether_model::{ResolutionRule, SymbolKind, UnresolvedReason};
 
-use crate::denotation::{from_candidates, member_rule, Denotation, Lookup, Resolved};
+use crate::builtins::is_rust_std_macro;
+use crate::denotation::{found, from_candidates, member_rule, Denotation, Lookup, Resolved};
+use crate::language_rules::BindingUse;
 use crate::project_index::Sym;
-use crate::python_rules::BindingUse;
 use crate::resolver::Resolver;
 
 /// How many `use` hops a value lookup follows (re-exports of re-exports; cycles end here).
 const MAX_VALUE_IMPORT_HOPS: u32 = 8;
 
 impl Resolver<'_> {
+    /// A macro invocation `name!(…)`: one the caller's file defines, one imported, std's,
+    /// then the crate's and the workspace's.
+    pub(crate) fn rust_macro(&self, caller: Sym, path: &[String]) -> Lookup {
+        if path.len() > 1 {
+            return self.rust_qualified_macro(caller, path);
+        }
+        let name = path.first().ok_or(UnresolvedReason::ComplexCallee)?;
+        let macros = self.index.macros_by_name.get(name.as_str()).map(Vec::as_slice).unwrap_or(&[]);
+        let caller_file = self.index.module_of[caller as usize];
+        // `macro_rules!` is textually scoped: a definition in the caller's own file wins.
+        let same_file: Vec<Sym> = macros
+            .iter()
+            .copied()
+            .filter(|sym| self.index.module_of[*sym as usize] == caller_file)
+            .collect();
+        if let Some(denotation) = crate::denotation::from_candidates(&same_file) {
+            return found(denotation, ResolutionRule::Macro);
+        }
+        // Macros have a namespace of their own: a module or function of the same name
+        // (`mod panic;`) is not what `panic!` calls.
+        if let Some(imported) = self
+            .rust_path(caller, path, false)
+            .ok()
+            .filter(|imported| self.may_name_macro(&imported.denotation))
+        {
+            return Ok(Resolved { denotation: imported.denotation, rule: ResolutionRule::Macro });
+        }
+        // A std macro's name means the std macro unless the file defines its own: a private
+        // `macro_rules! writeln` elsewhere in the crate is not visible here.
+        if is_rust_std_macro(name) {
+            return found(Denotation::Builtin(format!("{name}!")), ResolutionRule::Macro);
+        }
+        // Then macros of the same crate (exported or `#[macro_use]`), then of the workspace.
+        let crate_name = self
+            .index
+            .symbol(caller_file)
+            .qualified_name
+            .split("::")
+            .next()
+            .unwrap_or("")
+            .to_string();
+        let same_crate: Vec<Sym> = macros
+            .iter()
+            .copied()
+            .filter(|sym| {
+                self.index.symbol(*sym).qualified_name.split("::").next()
+                    == Some(crate_name.as_str())
+            })
+            .collect();
+        if let Some(denotation) = crate::denotation::from_candidates(&same_crate) {
+            return found(denotation, ResolutionRule::Macro);
+        }
+        match crate::denotation::from_candidates(macros) {
+            Some(denotation) => found(denotation, ResolutionRule::Macro),
+            None => Err(UnresolvedReason::UnknownName),
+        }
+    }
+
     /// A called path as code in `scope` sees it: the path, or, when it names a module, the
     /// function (or type) of the same name in the value namespace.
     pub(crate) fn rust_called_path(

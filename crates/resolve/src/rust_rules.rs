@@ -5,8 +5,8 @@ use tether_model::{Language, ResolutionRule, SymbolKind, UnresolvedReason};
 
 use crate::builtins::{is_rust_prelude, RUST_EXTERNAL_ROOTS};
 use crate::denotation::{from_candidates, Denotation, Lookup, Resolved};
+use crate::language_rules::BindingUse;
 use crate::project_index::Sym;
-use crate::python_rules::BindingUse;
 use crate::resolver::Resolver;
 
 impl Resolver<'_> {
@@ -227,6 +227,66 @@ impl Resolver<'_> {
         Some(Resolved {
             denotation: Denotation::Symbol(type_sym),
             rule: ResolutionRule::TypeMember,
+        })
+    }
+
+    /// Rust's `self` in a method: an instance of the impl's type, behind the pointer its
+    /// `self` parameter names (`self: Pin<&mut Self>`).
+    pub(crate) fn rust_self_value(&self, caller: Sym) -> Option<Resolved> {
+        let self_type = self.rust_self_type(caller)?;
+        let Denotation::Symbol(type_sym) = self_type.denotation else { return None };
+        // In an impl whose type tether does not see (a blanket `impl<S> X for &mut
+        // S`), `self.f()` may reach another type's `f`: only `Self::f` is certain.
+        if self.index.symbol(type_sym).kind == SymbolKind::Impl && !self.is_impl_only_type(type_sym)
+        {
+            return None;
+        }
+        let instance = Denotation::Instance { type_sym, is_dyn: false, arguments: Vec::new() };
+        // `self: Pin<&mut Self>` (or `Box<Self>`, `Arc<Self>`): the pointer's own
+        // methods are std's, the others `Self`'s.
+        let denotation = match self.self_parameter_pointer(caller) {
+            Some(wrapper) => Denotation::Wrapped { wrapper, inner: Box::new(instance) },
+            None => instance,
+        };
+        Some(Resolved { denotation, rule: ResolutionRule::SelfMethod })
+    }
+
+    /// The pointer `self` is written as in the function `caller` (`self: Pin<&mut Self>`,
+    /// `self: Box<Self>`), when it is one; what it points to is `Self` as usual.
+    fn self_parameter_pointer(&self, caller: Sym) -> Option<crate::value_types::Wrapper> {
+        let binding = self.index.bindings_named(caller, "self")?.first()?;
+        match self.binding_denotation(caller, binding, Language::Rust)? {
+            Denotation::Wrapped { wrapper, .. } if wrapper.is_pointer() => Some(wrapper),
+            _ => None,
+        }
+    }
+
+    /// `Type::from(x)` and `Type::try_from(x)` whose `From` impl tether does not see (one a
+    /// macro writes, such as rust-analyzer's `impl_from!`): `From::from` returns `Self`, so
+    /// the value is a `Type` (in a `Result` for `try_from`), though the call stays unresolved.
+    pub(crate) fn conversion_result(&self, scope: Sym, path: &[String]) -> Option<Denotation> {
+        let (last, prefix) = path.split_last()?;
+        if prefix.is_empty() || !matches!(last.as_str(), "from" | "try_from") {
+            return None;
+        }
+        let Ok(Resolved { denotation: Denotation::Symbol(type_sym), .. }) =
+            self.rust_path(scope, prefix, false)
+        else {
+            return None;
+        };
+        if !matches!(
+            self.index.symbol(type_sym).kind,
+            SymbolKind::Struct | SymbolKind::Enum | SymbolKind::Union
+        ) {
+            return None;
+        }
+        let instance = Denotation::Instance { type_sym, is_dyn: false, arguments: Vec::new() };
+        Some(match last.as_str() {
+            "from" => instance,
+            _ => Denotation::Wrapped {
+                wrapper: crate::value_types::Wrapper::Result,
+                inner: Box::new(instance),
+            },
         })
     }
 }

@@ -52,10 +52,8 @@ pub(crate) fn structural_edges(
 
     for (position, import) in index.imports.iter().enumerate() {
         let Some(resolved) = &resolver.import_results[position] else { continue };
-        let language = index
-            .sym_of(import.scope)
-            .map(|scope| index.symbol(scope).language)
-            .unwrap_or(Language::Python);
+        let Some(scope) = index.sym_of(import.scope) else { continue };
+        let language = index.symbol(scope).language;
         for target in denotation_targets(resolver, resolved, language, outside) {
             edges.push(Edge {
                 kind: EdgeKind::Imports,
@@ -96,10 +94,11 @@ pub(crate) fn structural_edges(
             .map(|type_sym| index.symbol(*type_sym).id)
             .unwrap_or(block.impl_symbol);
         let scope = index.parent(impl_sym).unwrap_or(impl_sym);
-        let resolved = resolver
-            .rust_path(scope, trait_path, false)
-            .unwrap_or_else(|_| unresolved_outside(trait_path, Language::Rust));
-        for target in denotation_targets(resolver, &resolved, Language::Rust, outside) {
+        let language = index.symbol(impl_sym).language;
+        let resolved = crate::language_rules::rules_of(language)
+            .item_path(resolver, scope, trait_path)
+            .unwrap_or_else(|_| unresolved_outside(trait_path, language));
+        for target in denotation_targets(resolver, &resolved, language, outside) {
             edges.push(Edge {
                 kind: EdgeKind::Implements,
                 source,

@@ -12,8 +12,8 @@ use tether_model::{CallArgument, ResolutionRule, SymbolKind};
 
 use crate::calls::CallTargets;
 use crate::denotation::{found, member_rule, Denotation, Lookup, Resolved};
+use crate::language_rules::BindingUse;
 use crate::project_index::Sym;
-use crate::python_rules::BindingUse;
 use crate::resolver::Resolver;
 
 impl Resolver<'_> {

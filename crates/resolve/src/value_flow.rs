@@ -21,15 +21,15 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rustc_hash::FxHashMap as HashMap;
 use tether_model::{
-    ArgumentForm, CallArgument, CallSite, CalleeExpr, Edge, EdgeKind, Language, ResolutionRule,
-    SymbolId, SymbolKind,
+    ArgumentForm, CallArgument, CallSite, CalleeExpr, Edge, EdgeKind, ResolutionRule, SymbolId,
+    SymbolKind,
 };
 
 use crate::unpacked_arguments::{keyword_slots, positional_slots};
 
 use crate::denotation::Denotation;
+use crate::language_rules::BindingUse;
 use crate::project_index::Sym;
-use crate::python_rules::BindingUse;
 use crate::resolver::Resolver;
 
 /// Fixpoint rounds for values forwarded from parameter to parameter.
@@ -185,6 +185,7 @@ impl Resolver<'_> {
             line: call.line,
             method: None,
         };
+        let rules = crate::language_rules::rules_of(self.index.symbol(caller).language);
         match path {
             // The caller's own parameter, or one of an enclosing function it closes over
             // (`def make(src): def inner(): return src()`).
@@ -196,12 +197,12 @@ impl Resolver<'_> {
             // (Rust calls a field's function as `(self.f)(x)`, another callee shape.)
             [receiver @ .., attribute]
                 if !receiver.is_empty()
-                    && self.index.symbol(caller).language == Language::Python
+                    && rules.paths_read_attributes()
                     && self.index.attribute_parameter_names.contains(attribute.as_str()) =>
             {
                 let resolved =
                     crate::bindings_in_force::with_use_position(caller, call.byte, || {
-                        self.python_path_in(caller, receiver, BindingUse::Allowed)
+                        rules.path_in(self, caller, receiver, BindingUse::Allowed)
                     });
                 let Ok(Denotation::Instance { type_sym, .. }) =
                     resolved.map(|resolved| resolved.denotation)
@@ -281,10 +282,9 @@ impl Resolver<'_> {
 
     /// The project type a struct literal (`Command { … }`, `Self { … }`) builds.
     fn literal_type(&self, scope: Sym, path: &[String]) -> Option<Sym> {
-        let resolved = match path {
-            [only] if only == "Self" => self.rust_self_type(scope),
-            _ => self.rust_called_path(scope, path, BindingUse::Forbidden).ok(),
-        }?;
+        let resolved = crate::language_rules::rules_of(self.index.symbol(scope).language)
+            .called_path(self, scope, path, BindingUse::Forbidden)
+            .ok()?;
         match resolved.denotation {
             Denotation::Symbol(sym) if self.index.symbol(sym).kind.is_type() => Some(sym),
             _ => None,

@@ -77,6 +77,13 @@ impl Wrapper {
         }
     }
 
+    /// The builtin member `name` of this wrapper's std type, named as its language names it
+    /// (`list.append`, `Option::map`).
+    pub(crate) fn std_member(self, name: &str) -> Denotation {
+        let separator = if self.is_python() { "." } else { "::" };
+        Denotation::Builtin(format!("{}{separator}{name}", self.std_name()))
+    }
+
     /// Whether this is one of Python's builtin containers.
     pub(crate) fn is_python(self) -> bool {
         matches!(self, Wrapper::PythonList | Wrapper::PythonSet | Wrapper::PythonDict)
@@ -666,7 +673,8 @@ impl Resolver<'_> {
                 });
                 return Some(Denotation::Tuple(elements.collect()));
             }
-            if only == "[]" && language == Language::Rust {
+            // A written array or slice (`[T; 4]`, `&[T]`).
+            if only == "[]" {
                 return Some(
                     self.wrapped_element(scope, Wrapper::Sequence, "[]", arguments, language)
                         .unwrap_or_else(|| unknown_element(Wrapper::Sequence)),
@@ -751,13 +759,10 @@ impl Resolver<'_> {
     ) -> Option<Denotation> {
         let mut element = arguments.get(wrapper.element_argument())?;
         // `SmallVec<[T; 4]>` and `ArrayVec<[T; 4]>` hold `T`.
-        if let (
-            Wrapper::Sequence,
-            "SmallVec" | "ArrayVec",
-            BindingValue::Type { path, arguments, .. },
-        ) = (wrapper, name, element)
+        if let (Wrapper::Sequence, BindingValue::Type { path, arguments, .. }) = (wrapper, element)
         {
-            if path.len() == 1 && path[0] == "[]" {
+            if crate::container_types::is_array_sequence(name) && path.len() == 1 && path[0] == "[]"
+            {
                 element = arguments.first()?;
             }
         }
