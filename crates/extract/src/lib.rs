@@ -36,14 +36,15 @@ mod query_plan;
 mod render;
 mod rust;
 mod rust_bindings;
+mod rust_field_getters;
 mod rust_implicit_calls;
 mod rust_imports;
 mod rust_item_macros;
 mod rust_macro_arguments;
+mod rust_macro_models;
 mod rust_pin_projections;
 mod rust_receivers;
 mod rust_returned_functions;
-mod rust_salsa_structs;
 mod rust_test_macros;
 mod rust_value_references;
 

@@ -130,10 +130,9 @@ impl Lowering for RustLowering {
         facts: &mut FileFacts,
     ) {
         // Only the text before the item is read when it holds no attribute.
-        if crate::rust_salsa_structs::is_salsa_struct(&preceding_attribute_paths_and_arguments(
-            tag.node, source,
-        )) {
-            crate::rust_salsa_structs::push_field_getters(tag.node, symbol, source, facts);
+        let models = crate::rust_macro_models::shipped_macro_models();
+        if models.gives_field_getters(&preceding_attribute_paths_and_arguments(tag.node, source)) {
+            crate::rust_field_getters::push_field_getters(tag.node, symbol, source, facts);
         }
         crate::rust_pin_projections::push_projection_methods(tag.node, symbol, source, facts);
     }

@@ -1,8 +1,9 @@
-//! Structs that salsa's attribute macros (`#[salsa::input]`, `#[salsa::interned]`,
-//! `#[salsa::tracked]`) turn into database handles: each named field becomes a getter method
-//! of the same name (`krate.data(db)`, `id.loc(db)`) returning the field's type. Extraction
-//! records those getters as methods of the struct, spanning their field, with the field's
-//! type as their declared return type; the resolver finds them like inherent methods.
+//! Structs whose attribute macro makes each named field a getter method of the same name,
+//! returning the field's type: the `field-getters` model of `queries/rust/macro_models.txt`
+//! (salsa's `#[salsa::input]`, `#[salsa::interned]`, `#[salsa::tracked]` turn structs into
+//! database handles: `krate.data(db)`, `id.loc(db)`). Extraction records those getters as
+//! methods of the struct, spanning their field, with the field's type as their declared return
+//! type; the resolver finds them like inherent methods.
 
 use tether_model::{Binding, FileFacts, Symbol, SymbolId, SymbolKind};
 use tree_sitter::Node;
@@ -10,39 +11,25 @@ use tree_sitter::Node;
 use crate::outline::{line_of, span_of, text_of};
 use crate::RETURN_BINDING;
 
-/// The salsa attributes whose structs get a getter per field.
-const SALSA_STRUCT_ATTRIBUTES: [&str; 4] =
-    ["input", "interned", "tracked", "interned_sans_lifetime"];
-
 /// Occurrence numbers of generated getters start here, so that their ids never meet those of
 /// methods written in an `impl` of the struct (numbered from 0).
 const GENERATED_OCCURRENCE_BASE: u32 = 1 << 20;
 
-/// Whether a struct's attributes (paths, as `preceding_attribute_paths_and_arguments` gives
-/// them) make it a salsa struct: `salsa::interned`, `salsa_macros::tracked`…
-pub(crate) fn is_salsa_struct(attributes: &[(Vec<String>, String)]) -> bool {
-    attributes.iter().any(|(path, _)| match path.as_slice() {
-        [.., crate_name, kind] => {
-            matches!(crate_name.as_str(), "salsa" | "salsa_macros")
-                && SALSA_STRUCT_ATTRIBUTES.contains(&kind.as_str())
-        }
-        _ => false,
-    })
+/// A struct item's `{ … }` of named fields, when it has one.
+pub(crate) fn named_fields_body(item: Node<'_>) -> Option<Node<'_>> {
+    field_child!(item, "body").filter(|body| body.kind() == "field_declaration_list")
 }
 
-/// Pushes a getter method per named field of a salsa struct (`structure` is its symbol, just
-/// pushed), each with the binding `return` holding the field's type.
+/// Pushes a getter method per named field of a struct under a field-getters attribute
+/// (`structure` is its symbol, just pushed), each with the binding `return` holding the
+/// field's type.
 pub(crate) fn push_field_getters(
     item: Node<'_>,
     structure: &Symbol,
     source: &str,
     facts: &mut FileFacts,
 ) {
-    let Some(body) =
-        field_child!(item, "body").filter(|body| body.kind() == "field_declaration_list")
-    else {
-        return;
-    };
+    let Some(body) = named_fields_body(item) else { return };
     let mut cursor = body.walk();
     let fields: Vec<Node<'_>> = body
         .named_children(&mut cursor)
@@ -72,7 +59,7 @@ pub(crate) fn push_field_getters(
     }
 }
 
-/// A method a macro generates on `structure` (a salsa getter, a pin projection), spanning
+/// A method a macro generates on `structure` (a field getter, a pin projection), spanning
 /// `node`; `occurrence` keeps its id apart from written methods of the same name.
 pub(crate) fn generated_method(
     structure: &Symbol,

@@ -361,18 +361,12 @@ fn receiver_before(children: &[Node<'_>], dot: usize, source: &str) -> Receiver 
     receiver_before_at_depth(children, dot, source, 0)
 }
 
-/// The expression `ready!(…)` (std's `task::ready!`, also written `std::task::ready!` or
-/// `futures::ready!`) is given, read by shape from its tokens like any macro argument.
+/// The expression a `ready!(…)` (std's `task::ready!`, or a macro the `ready-value` model of
+/// `queries/rust/macro_models.txt` names) is given, read by shape from its tokens like any
+/// macro argument.
 pub(crate) fn ready_macro_value(invocation: Node<'_>, source: &str) -> Option<Receiver> {
     let name = text_of(field_child!(invocation, "macro")?, source);
-    if !matches!(
-        name,
-        "ready"
-            | "std::task::ready"
-            | "core::task::ready"
-            | "futures::ready"
-            | "futures_core::ready"
-    ) {
+    if !crate::rust_macro_models::shipped_macro_models().gives_ready_value(name) {
         return None;
     }
     let arguments = invocation
