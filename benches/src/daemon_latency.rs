@@ -84,9 +84,10 @@ pub fn run(repository: &Path, queries: usize) -> anyhow::Result<()> {
 
     git_queries(&state, &root)?;
 
-    // HEAD moves: a one-file commit that changes no interface (a comment: the file is
-    // re-extracted and its calls re-resolved), one that adds a function (everything is
-    // re-resolved), then a switch to a commit about 100 source files away.
+    // Saves, then HEAD moves: a one-file edit that changes no interface (a comment: the file
+    // is re-extracted and its calls re-resolved), one that adds a function (everything is
+    // re-resolved), each saved and then committed; then a switch to a commit about 100 source
+    // files away.
     let file = first_source_file(&root)?;
     let path = root.join(&file);
     let comment = if file.ends_with(".py") { "\n# tether bench\n" } else { "\n// tether bench\n" };
@@ -101,7 +102,15 @@ pub fn run(repository: &Path, queries: usize) -> anyhow::Result<()> {
     ] {
         let mut text = std::fs::read_to_string(&path)?;
         text.push_str(addition);
-        std::fs::write(&path, text)?;
+        // The save first: the working-tree follower publishes it before any commit.
+        let saved = Instant::now();
+        std::fs::write(&path, &text)?;
+        let seconds = time_until_file_published(&state, &file, text.as_bytes(), saved)?;
+        println!(
+            "{label}, saved: published in {:.0} ms (the save to answers from the new graph)",
+            seconds * 1000.0
+        );
+        wait_until_persisted(&state);
         git(&root, &["add", "-A"])?;
         let seconds = time_until_published(
             &state,
@@ -267,6 +276,28 @@ fn time_until_published(
         }
         if moved.elapsed() > Duration::from_secs(120) {
             bail!("the daemon did not publish {head} within 120 s");
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+/// Seconds from `saved` until the published graph holds `content` for the file `path`.
+fn time_until_file_published(
+    state: &DaemonState,
+    path: &str,
+    content: &[u8],
+    saved: Instant,
+) -> anyhow::Result<f64> {
+    let hash = tether_model::stable_hash(content);
+    loop {
+        let published = state.snapshot().is_some_and(|snapshot| {
+            snapshot.graph.files.iter().any(|file| file.path == path && file.content_hash == hash)
+        });
+        if published {
+            return Ok(saved.elapsed().as_secs_f64());
+        }
+        if saved.elapsed() > Duration::from_secs(120) {
+            bail!("the daemon did not publish the saved {path} within 120 s");
         }
         std::thread::sleep(Duration::from_millis(2));
     }

@@ -77,10 +77,14 @@ impl Client {
     pub(crate) fn send_raw(&mut self, line: &str) -> Value {
         self.writer.write_all(line.as_bytes()).unwrap();
         self.writer.write_all(b"\n").unwrap();
-        let mut answer = String::new();
-        self.reader.read_line(&mut answer).unwrap();
-        serde_json::from_str(&answer)
-            .unwrap_or_else(|error| panic!("invalid answer {answer:?}: {error}"))
+        self.read_line()
+    }
+
+    /// The next line the daemon sends (an answer or a notification).
+    pub(crate) fn read_line(&mut self) -> Value {
+        let mut line = String::new();
+        self.reader.read_line(&mut line).unwrap();
+        serde_json::from_str(&line).unwrap_or_else(|error| panic!("invalid line {line:?}: {error}"))
     }
 
     pub(crate) fn call(&mut self, method: &str, params: Value) -> Value {
@@ -125,14 +129,77 @@ fn queries_over_the_socket_follow_commits_and_checkouts() {
         "from app.core import compute\n\ndef extra():\n    return compute(2)\n",
     );
     let new_head = repository.commit_all("add extra");
-    let updated = wait_for(&mut client, |answer| {
+    // (The saved file may be in a graph before the commit is: wait for the commit's.)
+    wait_for(&mut client, |answer| {
         caller_names(answer).contains(&"app.extra.extra".to_string())
+            && answer["result"]["freshness"]["indexed_commit"] == new_head.as_str()
     });
-    assert_eq!(updated["result"]["freshness"]["indexed_commit"], new_head.as_str());
 
     // Checking out main again removes it.
     repository.git(&["checkout", "-q", "main"]);
     wait_for(&mut client, |answer| caller_names(answer) == ["app.api.handle", "app.core.report"]);
+}
+
+/// A saved file is in the graph without a commit: a new caller in an untracked file, an
+/// edit of a tracked one, and a deletion, each answered exactly once the graph holds it.
+#[test]
+fn saved_files_are_in_the_graph_without_a_commit() {
+    let repository = FixtureRepository::new(APP_FIXTURE);
+    let daemon = RunningDaemon::start(repository.root());
+    let mut client = daemon.client();
+    let head = client.call("status", json!({}))["result"]["freshness"]["indexed_commit"].clone();
+    let exact = |answer: &Value| answer["result"]["completeness"]["status"] == "exact";
+
+    repository.write(
+        "app/extra.py",
+        "from app.core import compute\n\ndef extra():\n    return compute(2)\n",
+    );
+    let answer = wait_for(&mut client, |answer| {
+        caller_names(answer).contains(&"app.extra.extra".to_string()) && exact(answer)
+    });
+    assert_eq!(answer["result"]["freshness"]["indexed_commit"], head, "{answer}");
+    // A new function in the saved file is addressable.
+    let callees = client.call("callees", json!({ "symbol": "app.extra.extra" }));
+    assert!(callees["result"]["items"].to_string().contains("app.core.compute"), "{callees}");
+
+    let api = std::fs::read_to_string(repository.root().join("app/api.py")).unwrap();
+    repository.write("app/api.py", &api.replace("compute(", "len("));
+    wait_for(&mut client, |answer| {
+        !caller_names(answer).contains(&"app.api.handle".to_string()) && exact(answer)
+    });
+
+    std::fs::remove_file(repository.root().join("app/extra.py")).unwrap();
+    wait_for(&mut client, |answer| {
+        !caller_names(answer).contains(&"app.extra.extra".to_string()) && exact(answer)
+    });
+}
+
+/// A subscribed connection is told of each published graph and of the files it changed,
+/// between answers to its requests; a connection that did not subscribe is told nothing.
+#[test]
+fn subscribers_are_notified_of_published_graphs() {
+    let repository = FixtureRepository::new(APP_FIXTURE);
+    let daemon = RunningDaemon::start(repository.root());
+    let mut subscriber = daemon.client();
+    let mut other = daemon.client();
+    assert_eq!(subscriber.call("subscribe", json!({}))["result"], json!({ "subscribed": true }));
+
+    repository.write(
+        "app/extra.py",
+        "from app.core import compute\n\ndef extra():\n    return compute(2)\n",
+    );
+    let notification = subscriber.read_line();
+    assert_eq!(notification["method"], "graph_published", "{notification}");
+    assert!(notification.get("id").is_none(), "{notification}");
+    assert_eq!(notification["params"]["changed_files"], json!(["app/extra.py"]));
+    assert_eq!(notification["params"]["changed_files_total"], 1);
+
+    // Requests are still answered on the subscribed connection.
+    let answer = subscriber.call("callers", json!({ "symbol": "app.core.compute" }));
+    assert!(caller_names(&answer).contains(&"app.extra.extra".to_string()), "{answer}");
+    // The other connection only gets answers.
+    let answer = other.call("status", json!({}));
+    assert!(answer.get("result").is_some(), "{answer}");
 }
 
 fn wait_for(client: &mut Client, done: impl Fn(&Value) -> bool) -> Value {
@@ -144,7 +211,7 @@ fn wait_for(client: &mut Client, done: impl Fn(&Value) -> bool) -> Value {
         }
         assert!(
             started.elapsed() < Duration::from_secs(30),
-            "the daemon did not follow HEAD: {answer}"
+            "the daemon did not follow HEAD or the working tree: {answer}"
         );
         std::thread::sleep(Duration::from_millis(100));
     }

@@ -37,10 +37,25 @@ def test_checkout():
 
 #[test]
 fn addresses_resolve_by_name_suffix_path_line_and_id_and_never_guess() {
-    let (_directory, snapshot) = snapshot_of(SHOP);
+    let (directory, snapshot) = snapshot_of(SHOP);
     let total = snapshot.resolve_address("shop.prices.total").unwrap();
     assert_eq!(snapshot.resolve_address("prices.total").unwrap(), total);
     assert_eq!(snapshot.resolve_address("shop/prices.py:5").unwrap(), total);
+    assert_eq!(snapshot.resolve_address("./shop/prices.py:5").unwrap(), total);
+    // An absolute path under the indexed root (an editor's, a `file://` URI's) is the same file.
+    let rooted = tether_query::Snapshot::new(
+        snapshot.graph.clone(),
+        tether_model::IndexMeta {
+            root: directory.path().display().to_string(),
+            ..Default::default()
+        },
+    );
+    let absolute = format!("{}/shop/prices.py:5", directory.path().display());
+    assert_eq!(rooted.resolve_address(&absolute).unwrap(), total);
+    assert!(matches!(
+        rooted.resolve_address("/elsewhere/shop/prices.py:5"),
+        Err(AddressError::NotFound { .. })
+    ));
     assert_eq!(snapshot.resolve_address(&snapshot.symbol(total).id.to_string()).unwrap(), total);
     match snapshot.resolve_address("tax") {
         Err(AddressError::Ambiguous { candidates, .. }) => {

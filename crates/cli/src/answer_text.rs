@@ -60,6 +60,10 @@ pub fn answer_text(method: Method, answer: &Answer) -> String {
             out.push_str("the daemon is stopping\n");
             Footer::default()
         }
+        Answer::Subscribed(_) => {
+            out.push_str("subscribed to published graphs\n");
+            Footer::default()
+        }
     };
     footer.write_to(&mut out);
     out

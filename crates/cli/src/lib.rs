@@ -5,6 +5,7 @@ mod answer_text;
 mod cargo_coverage;
 mod census_text;
 mod coverage_command;
+mod current_folder_paths;
 mod daemon_client;
 mod daemon_commands;
 mod export_command;

@@ -56,7 +56,8 @@ impl QueryOptions {
 
 #[derive(Args)]
 pub struct SymbolQueryArgs {
-    /// The symbol: a qualified name, a unique suffix of one, `path:line`, or an id.
+    /// The symbol: a qualified name, a unique suffix of one, `path:line` (the path from the
+    /// current folder or the repository root), or an id.
     pub symbol: String,
     #[command(flatten)]
     pub options: QueryOptions,
@@ -94,7 +95,7 @@ pub struct LookupArgs {
 pub struct OwnershipArgs {
     /// The symbol (qualified name, unique suffix, `path:line` or id); or use --path.
     pub symbol: Option<String>,
-    /// A whole file instead of a symbol (relative to the repository root).
+    /// A whole file instead of a symbol (from the current folder or the repository root).
     #[arg(long, conflicts_with = "symbol")]
     pub path: Option<String>,
     /// Also leave out this author (name or email); repeatable. Bots are left out already.
@@ -197,9 +198,10 @@ fn symbol_or_path(
     path: &Option<String>,
     flag: &str,
 ) -> anyhow::Result<Subject> {
+    use crate::current_folder_paths::{address_from_current_folder, path_from_current_folder};
     match (symbol, path) {
-        (Some(symbol), None) => Ok(Subject::Symbol(symbol.clone())),
-        (None, Some(path)) => Ok(Subject::Path(path.clone())),
+        (Some(symbol), None) => Ok(Subject::Symbol(address_from_current_folder(symbol))),
+        (None, Some(path)) => Ok(Subject::Path(path_from_current_folder(path))),
         _ => bail!("name a symbol, or a file with {flag}"),
     }
 }
@@ -276,7 +278,8 @@ pub fn run_changes(args: ChangesArgs) -> anyhow::Result<()> {
 }
 
 pub fn run_neighbours(method: Method, args: SymbolQueryArgs) -> anyhow::Result<()> {
-    let (symbol, page) = (args.symbol.clone(), args.options.page()?);
+    let symbol = crate::current_folder_paths::address_from_current_folder(&args.symbol);
+    let page = args.options.page()?;
     let request = match method {
         Method::Callers => Request::Callers { symbol, page },
         Method::Callees => Request::Callees { symbol, page },

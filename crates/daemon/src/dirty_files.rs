@@ -22,6 +22,13 @@ pub(crate) struct DirtyFilesCache {
     checked: Option<(Instant, Option<String>, usize, Vec<String>)>,
 }
 
+impl DirtyFilesCache {
+    /// Drops the last check: the next one asks git again.
+    pub(crate) fn forget(&mut self) {
+        self.checked = None;
+    }
+}
+
 /// The source files whose content is not what `snapshot` was built from, sorted.
 pub(crate) fn dirty_files(
     root: &Path,
@@ -48,13 +55,16 @@ fn compute(root: &Path, snapshot: &Snapshot) -> Vec<String> {
     let Some(changes) = repository.source_file_changes() else { return Vec::new() };
     let indexed: HashMap<&str, u64> =
         snapshot.graph.files.iter().map(|file| (file.path.as_str(), file.content_hash)).collect();
+    let changed_paths: std::collections::HashSet<&str> =
+        changes.iter().map(|change| change.path.as_str()).collect();
     let mut dirty = Vec::new();
     for (position, change) in changes.iter().enumerate() {
         let path = change.path.as_str();
         let on_disk = root.join(path);
         let differs = match indexed.get(path) {
-            // Not in the graph: new, or not indexed yet.
-            None => on_disk.is_file(),
+            // Not in the graph: new, or not indexed yet (a symlink never is: the walk does not
+            // follow them).
+            None => std::fs::symlink_metadata(&on_disk).is_ok_and(|metadata| metadata.is_file()),
             Some(_) if position >= MAX_FILES_HASHED => true,
             Some(hash) => match std::fs::symlink_metadata(&on_disk) {
                 Ok(metadata) if metadata.is_file() => std::fs::read(&on_disk)
@@ -71,6 +81,15 @@ fn compute(root: &Path, snapshot: &Snapshot) -> Vec<String> {
             if indexed.contains_key(original.as_str()) {
                 dirty.push(original.clone());
             }
+        }
+    }
+    // A file of the graph that is gone from disk, though git does not list it (an untracked
+    // file deleted): the graph still holds its symbols.
+    for file in &snapshot.graph.files {
+        if !changed_paths.contains(file.path.as_str())
+            && std::fs::symlink_metadata(root.join(&file.path)).is_err()
+        {
+            dirty.push(file.path.clone());
         }
     }
     dirty.sort();

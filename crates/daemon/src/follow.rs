@@ -88,7 +88,7 @@ pub(crate) fn persist_in_background(state: Arc<DaemonState>, stop: Arc<AtomicBoo
     let _ = state.persist_pending();
 }
 
-/// Starts the follower thread.
+/// Starts the followers (HEAD, the working tree) and the persister.
 pub fn spawn_follower(
     state: Arc<DaemonState>,
     stop: Arc<AtomicBool>,
@@ -99,6 +99,12 @@ pub fn spawn_follower(
         .name("tether-persist".into())
         .spawn(move || persist_in_background(persister_state, persister_stop))
         .expect("spawn the persister");
+    let tree_state = Arc::clone(&state);
+    let tree_stop = Arc::clone(&stop);
+    std::thread::Builder::new()
+        .name("tether-follow-tree".into())
+        .spawn(move || crate::follow_tree::follow_tree(tree_state, tree_stop))
+        .expect("spawn the working-tree follower");
     std::thread::Builder::new()
         .name("tether-follow-head".into())
         .spawn(move || follow_head(state, stop))

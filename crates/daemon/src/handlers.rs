@@ -42,6 +42,10 @@ pub fn apply(
         Request::Shutdown => Err(RpcError::invalid_params(
             "shutdown is carried out by the daemon's server, not by a handler",
         )),
+        // A subscription belongs to a connection: the server keeps it.
+        Request::Subscribe => Err(RpcError::invalid_params(
+            "subscribe is carried out by the daemon's server, not by a handler",
+        )),
         Request::Reindex => {
             state.rebuild().and_then(|()| state.persist_now()).map_err(|error| {
                 RpcError::new(RpcError::INTERNAL_ERROR, format!("rebuild failed: {error}"))

@@ -1,20 +1,24 @@
 //! The tether daemon: one per repository. It owns the graph database, keeps an immutable
-//! in-memory snapshot of the graph for queries, follows git HEAD (rebuilding and publishing
-//! a new snapshot atomically when it moves), and answers JSON-RPC over a Unix socket.
+//! in-memory snapshot of the graph for queries, follows git HEAD and the working tree
+//! (rebuilding and publishing a new snapshot atomically when HEAD moves or a saved source
+//! file differs from the graph), and answers JSON-RPC over a Unix socket.
 //!
 //! It deliberately does not parse, resolve or query by itself (the index and query crates
 //! do), holds no product feature (ownership, changes, context, record: the features crate),
 //! writes no JSON text itself (the protocol crate does), and does not update
-//! incrementally yet: a HEAD move rebuilds the whole graph, while the previous snapshot keeps
-//! answering.
+//! incrementally yet: a HEAD move or a save re-extracts only the changed files but resolves
+//! the whole graph again, while the previous snapshot keeps answering.
 
+mod bounded_lines;
 mod cold_index_pipeline;
 mod dirty_files;
 mod follow;
+mod follow_tree;
 mod handlers;
 mod lock;
 mod paths;
 mod private_paths;
+mod published_graphs;
 mod runtime_evidence;
 mod server;
 mod state;

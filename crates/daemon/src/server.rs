@@ -1,11 +1,13 @@
 //! The socket server: takes a bound listener and a shutdown future; each connection is a
 //! task reading newline-delimited JSON-RPC requests. A malformed request gets an error and
-//! the connection stays usable; a panic or timeout in one request harms nothing else.
+//! the connection stays usable; a panic or timeout in one request harms nothing else. A
+//! connection that calls `subscribe` also receives a `graph_published` notification per
+//! graph published from then on.
 //!
 //! Limits, so that no client can take the daemon down: only the daemon's own user may
 //! connect (`SO_PEERCRED`); at most [`MAX_CONNECTIONS`] connections are open at once (the
 //! next one is told so and closed); a connection with no request for [`IDLE_TIMEOUT`] is
-//! closed; a request line over `MAX_REQUEST_BYTES` is answered `-32600` and the rest of it is
+//! closed (unless subscribed); a request line over `MAX_REQUEST_BYTES` is answered `-32600` and the rest of it is
 //! discarded without being buffered; at most [`MAX_REQUESTS_IN_FLIGHT`] requests run at once
 //! (the others queue); a request's work stops at its deadline, not only its answer.
 
@@ -15,14 +17,16 @@ use std::time::Duration;
 
 use tether_model::Deadline;
 use tether_protocol::rpc::{
-    answer_line, error_line, parse_call, RequestId, RpcError, MAX_REQUEST_BYTES,
+    answer_line, error_line, graph_published_line, parse_call, RequestId, RpcError,
+    MAX_REQUEST_BYTES,
 };
-use tether_protocol::wire::{Answer, StoppingAnswer};
+use tether_protocol::wire::{Answer, GraphPublished, StoppingAnswer, SubscribedAnswer};
 use tether_protocol::Request;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::io::AsyncWriteExt;
 use tokio::net::{UnixListener, UnixStream};
-use tokio::sync::{Notify, Semaphore};
+use tokio::sync::{broadcast, Notify, Semaphore};
 
+use crate::bounded_lines::{BoundedLines, ReadLine};
 use crate::handlers::apply;
 use crate::state::DaemonState;
 
@@ -105,57 +109,6 @@ async fn refuse(mut stream: UnixStream, message: &str) {
     let _ = stream.shutdown().await;
 }
 
-/// One line read from a client, within the size limit.
-enum ReadLine {
-    /// The client closed the connection (or was idle too long).
-    Closed,
-    /// A complete line (without its newline).
-    Line,
-    /// A line over the limit; it was discarded up to and including its newline.
-    TooLong,
-}
-
-/// Reads one line into `line`, never holding more than `MAX_REQUEST_BYTES` of it: past the
-/// limit, bytes are consumed and dropped until the newline.
-async fn read_bounded_line(
-    reader: &mut BufReader<tokio::net::unix::OwnedReadHalf>,
-    line: &mut Vec<u8>,
-) -> std::io::Result<ReadLine> {
-    line.clear();
-    let mut discarding = false;
-    loop {
-        let buffer = match tokio::time::timeout(IDLE_TIMEOUT, reader.fill_buf()).await {
-            Err(_) => return Ok(ReadLine::Closed),
-            Ok(buffer) => buffer?,
-        };
-        if buffer.is_empty() {
-            // End of stream: a last line without a newline still counts.
-            return Ok(if discarding {
-                ReadLine::TooLong
-            } else if line.is_empty() {
-                ReadLine::Closed
-            } else {
-                ReadLine::Line
-            });
-        }
-        let newline = buffer.iter().position(|byte| *byte == b'\n');
-        let take = newline.map_or(buffer.len(), |position| position + 1);
-        if !discarding {
-            let content = newline.map_or(buffer.len(), |position| position);
-            if line.len() + content > MAX_REQUEST_BYTES {
-                discarding = true;
-                line.clear();
-            } else {
-                line.extend_from_slice(&buffer[..content]);
-            }
-        }
-        reader.consume(take);
-        if newline.is_some() {
-            return Ok(if discarding { ReadLine::TooLong } else { ReadLine::Line });
-        }
-    }
-}
-
 async fn connection(
     stream: UnixStream,
     state: Arc<DaemonState>,
@@ -163,10 +116,35 @@ async fn connection(
     in_flight: Arc<Semaphore>,
 ) -> std::io::Result<()> {
     let (reader, mut writer) = stream.into_split();
-    let mut reader = BufReader::new(reader);
-    let mut line = Vec::new();
+    let mut lines = BoundedLines::new(reader);
+    // After `subscribe`: the published graphs to announce (and no idle timeout: waiting for
+    // them is what a subscribed connection does).
+    let mut subscription: Option<broadcast::Receiver<Arc<GraphPublished>>> = None;
     loop {
-        match read_bounded_line(&mut reader, &mut line).await? {
+        let read = match subscription.as_mut() {
+            None => match tokio::time::timeout(IDLE_TIMEOUT, lines.next_line()).await {
+                Err(_) => return Ok(()),
+                Ok(read) => read?,
+            },
+            Some(receiver) => tokio::select! {
+                read = lines.next_line() => read?,
+                published = receiver.recv() => {
+                    match published {
+                        Ok(published) => {
+                            writer.write_all(graph_published_line(&published).as_bytes()).await?;
+                        }
+                        // A subscriber that fell behind gets the next announcement; the
+                        // graph it describes is current anyway.
+                        Err(broadcast::error::RecvError::Lagged(missed)) => {
+                            tracing::debug!(missed, "a subscriber missed announcements");
+                        }
+                        Err(broadcast::error::RecvError::Closed) => subscription = None,
+                    }
+                    continue;
+                }
+            },
+        };
+        match read {
             ReadLine::Closed => return Ok(()),
             ReadLine::TooLong => {
                 let error = RpcError::new(
@@ -178,10 +156,11 @@ async fn connection(
             }
             ReadLine::Line => {}
         }
+        let line = lines.line();
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let call = match parse_call(&line) {
+        let call = match parse_call(line) {
             Err((id, error)) => {
                 if !id.is_notification() {
                     writer.write_all(error_line(&id, &error).as_bytes()).await?;
@@ -197,6 +176,14 @@ async fn connection(
             }
             stop.notify_one();
             return Ok(());
+        }
+        if call.request == Request::Subscribe {
+            subscription.get_or_insert_with(|| state.subscribe());
+            if !call.id.is_notification() {
+                let subscribed = Ok(Answer::Subscribed(SubscribedAnswer { subscribed: true }));
+                writer.write_all(answer_line(&call.id, &subscribed).as_bytes()).await?;
+            }
+            continue;
         }
         let response = answer(&state, &in_flight, call.request).await;
         // A notification is carried out but never answered (JSON-RPC 2.0, section 4.1).

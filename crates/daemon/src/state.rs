@@ -1,11 +1,13 @@
 //! The daemon's shared state: the published snapshot (swapped whole, so a query sees the old
-//! graph or the new one, never a mixture), rebuilds, and cached freshness.
+//! graph or the new one, never a mixture), rebuilds, cached freshness, and the announcements
+//! of published graphs to subscribers.
 
 use std::sync::{Arc, Condvar, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 use tether_index::{build_graph_cached, index_meta, FactsCache, IndexError, IndexOptions};
 use tether_model::Freshness;
+use tether_protocol::wire::GraphPublished;
 use tether_query::Snapshot;
 use tether_store::{GraphStore, StoreConfig, StoreError};
 
@@ -13,6 +15,10 @@ use crate::paths::DaemonPaths;
 
 /// A rebuild during which HEAD moved is built again, at most this many times in a row.
 const MAX_REBUILD_ATTEMPTS: u32 = 4;
+
+/// Announcements a slow subscriber may fall behind by before it misses some (it is then told
+/// how many it missed).
+const PUBLISHED_BACKLOG: usize = 16;
 
 /// Freshness is asked of git at most this often.
 const FRESHNESS_TTL: Duration = Duration::from_millis(500);
@@ -58,6 +64,8 @@ pub struct DaemonState {
     unpersisted: Mutex<Option<Arc<Snapshot>>>,
     persist_wanted: Condvar,
     persist_lock: Mutex<()>,
+    /// Where each published graph is announced (`subscribe`).
+    published: tokio::sync::broadcast::Sender<Arc<GraphPublished>>,
 }
 
 impl DaemonState {
@@ -87,6 +95,7 @@ impl DaemonState {
             unpersisted: Mutex::new(None),
             persist_wanted: Condvar::new(),
             persist_lock: Mutex::new(()),
+            published: tokio::sync::broadcast::channel(PUBLISHED_BACKLOG).0,
         }
     }
 
@@ -99,10 +108,27 @@ impl DaemonState {
         self.status.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
     }
 
-    fn publish(&self, snapshot: Snapshot) {
-        *self.snapshot.write().unwrap_or_else(|poisoned| poisoned.into_inner()) =
-            Some(Arc::new(snapshot));
+    /// Swaps the new graph in, drops what was cached about the old one, and tells subscribed
+    /// connections.
+    fn publish(&self, snapshot: Arc<Snapshot>) {
+        let previous = self
+            .snapshot
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .replace(Arc::clone(&snapshot));
         *self.freshness.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = None;
+        // A graph rebuilt without a HEAD move holds other files than the last check saw.
+        self.dirty_files.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).forget();
+        if self.published.receiver_count() > 0 {
+            let published = crate::published_graphs::published(previous.as_deref(), &snapshot);
+            // No receiver left between the count and the send is no error.
+            let _ = self.published.send(Arc::new(published));
+        }
+    }
+
+    /// Notifications of the graphs published from now on (`subscribe`).
+    pub(crate) fn subscribe(&self) -> tokio::sync::broadcast::Receiver<Arc<GraphPublished>> {
+        self.published.subscribe()
     }
 
     /// At start-up: serve the database as it is if it matches HEAD, else rebuild.
@@ -121,7 +147,7 @@ impl DaemonState {
                     matches_head,
                     "loaded the graph database"
                 );
-                self.publish(Snapshot::new(graph, meta));
+                self.publish(Arc::new(Snapshot::new(graph, meta)));
                 if matches_head {
                     // Fill the facts cache so the first HEAD move re-extracts only what changed.
                     let mut cache =
@@ -193,9 +219,7 @@ impl DaemonState {
         };
         let built_seconds = started.elapsed().as_secs_f64();
         let snapshot = Arc::new(Snapshot::new(built.graph, meta));
-        *self.snapshot.write().unwrap_or_else(|poisoned| poisoned.into_inner()) =
-            Some(Arc::clone(&snapshot));
-        *self.freshness.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = None;
+        self.publish(Arc::clone(&snapshot));
         let published_seconds = started.elapsed().as_secs_f64();
         tracing::info!(
             files_extracted = built.files_extracted,
@@ -287,6 +311,12 @@ impl DaemonState {
         crate::dirty_files::dirty_files(&self.paths.root, snapshot, &self.dirty_files)
     }
 
+    /// As [`Self::dirty_files`], read now (a file was just saved): the cache is refreshed.
+    pub(crate) fn dirty_files_now(&self, snapshot: &Snapshot) -> Vec<String> {
+        self.dirty_files.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).forget();
+        self.dirty_files(snapshot)
+    }
+
     /// How the published graph compares with the repository now (cached briefly).
     pub fn freshness(&self, snapshot: &Snapshot) -> Freshness {
         let mut cached = self.freshness.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -296,8 +326,9 @@ impl DaemonState {
                 return freshness.clone();
             }
         }
-        let freshness =
+        let mut freshness =
             tether_git::freshness(&self.paths.root, snapshot.meta.head_commit.as_deref());
+        freshness.files_not_in_graph = Some(self.dirty_files(snapshot));
         *cached = Some((Instant::now(), freshness.clone()));
         freshness
     }

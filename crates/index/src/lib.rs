@@ -21,7 +21,7 @@ use tether_model::{Graph, IndexMeta};
 pub use extract_project::{extract_project, ExtractedProject};
 pub use facts_cache::{CachedFile, FactsCache};
 pub use resolve_project::ResolvedProject;
-pub use walk::{walk_tree, WalkedTree};
+pub use walk::{walk_tree, walked_folders, WalkedTree};
 pub use worker_pool::on_worker_pool;
 
 /// How to index.

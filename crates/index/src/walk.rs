@@ -22,6 +22,21 @@ pub struct WalkedTree {
     pub unreadable: Vec<(String, String)>,
 }
 
+/// The folders under `folder` (itself included) that [`walk_tree`] enters: not ignored (the
+/// ignore files of `folder`'s parents apply too), not hidden, not behind a symlink. A watcher
+/// of the working tree watches these.
+pub fn walked_folders(folder: &Path) -> Vec<std::path::PathBuf> {
+    ignore::WalkBuilder::new(folder)
+        .hidden(true)
+        .require_git(false)
+        .follow_links(false)
+        .build()
+        .flatten()
+        .filter(|entry| entry.file_type().is_some_and(|file_type| file_type.is_dir()))
+        .map(|entry| entry.into_path())
+        .collect()
+}
+
 /// Walks `root`, honouring `.gitignore`, `.ignore` and git's exclude files even outside a
 /// git repository, skipping hidden folders and never following symlinks.
 pub fn walk_tree(root: &Path) -> WalkedTree {

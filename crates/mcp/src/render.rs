@@ -141,7 +141,10 @@ fn text_sections(tool_name: &str, answer: &Answer) -> TextSections {
             tail.push(format!("next: {}", record.next));
         }
         // Not tools' answers; shown whole.
-        Answer::Status(_) | Answer::CoverageImport(_) | Answer::Stopping(_) => {
+        Answer::Status(_)
+        | Answer::CoverageImport(_)
+        | Answer::Subscribed(_)
+        | Answer::Stopping(_) => {
             head.push(answer.to_json_text());
         }
     }

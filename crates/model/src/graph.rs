@@ -438,6 +438,10 @@ pub struct Freshness {
     pub head_moved: bool,
     /// Tracked source files with uncommitted changes (`None` when git could not tell).
     pub uncommitted_files: Option<Vec<String>>,
+    /// Source files whose content on disk is not what the graph was built from (edited,
+    /// added or deleted since; the graph holds the others' uncommitted content too). `None`
+    /// when nobody checked (outside a daemon).
+    pub files_not_in_graph: Option<Vec<String>>,
 }
 
 /// The memory graph as stored beside the code graph: entries, the links between them, and

@@ -34,8 +34,14 @@ pub fn freshness_wire(freshness: &Freshness) -> wire::Freshness {
         head_branch: freshness.head_branch.clone(),
         head_moved: freshness.head_moved,
         uncommitted_files: freshness.uncommitted_files.clone(),
+        files_not_in_graph: freshness.files_not_in_graph.clone(),
+        // A change is not in the graph yet: HEAD moved, or a file on disk differs from the
+        // graph's (without that check, any uncommitted file may be one).
         stale: freshness.head_moved
-            || freshness.uncommitted_files.as_ref().is_some_and(|files| !files.is_empty()),
+            || match &freshness.files_not_in_graph {
+                Some(files) => !files.is_empty(),
+                None => freshness.uncommitted_files.as_ref().is_some_and(|files| !files.is_empty()),
+            },
     }
 }
 

@@ -27,11 +27,12 @@ pub enum Method {
     Record,
     Reindex,
     CoverageImport,
+    Subscribe,
     Shutdown,
 }
 
 impl Method {
-    pub const ALL: [Method; 14] = [
+    pub const ALL: [Method; 15] = [
         Method::Status,
         Method::Lookup,
         Method::Callers,
@@ -45,6 +46,7 @@ impl Method {
         Method::Record,
         Method::Reindex,
         Method::CoverageImport,
+        Method::Subscribe,
         Method::Shutdown,
     ];
 
@@ -63,6 +65,7 @@ impl Method {
             Method::Record => "record",
             Method::Reindex => "reindex",
             Method::CoverageImport => "coverage_import",
+            Method::Subscribe => "subscribe",
             Method::Shutdown => "shutdown",
         }
     }
@@ -74,7 +77,7 @@ impl Method {
     /// The parameters the method takes, in the order docs/protocol.md lists them.
     pub fn parameter_names(self) -> &'static [&'static str] {
         match self {
-            Method::Status | Method::Reindex | Method::Shutdown => &[],
+            Method::Status | Method::Reindex | Method::Subscribe | Method::Shutdown => &[],
             Method::Lookup => &["query", "folder", "limit", "cursor"],
             Method::Callers | Method::Callees | Method::Imports => &["symbol", "limit", "cursor"],
             Method::Blast => &["symbol", "file", "depth", "tests_limit", "limit", "cursor"],
@@ -169,6 +172,8 @@ pub struct RecordParams {
 pub enum Request {
     Status,
     Reindex,
+    /// Notifications of published graphs on this connection (`graph_published`).
+    Subscribe,
     Shutdown,
     /// Without a query: the census.
     Lookup {
@@ -275,6 +280,7 @@ impl Request {
         Ok(match method {
             Method::Status => Request::Status,
             Method::Reindex => Request::Reindex,
+            Method::Subscribe => Request::Subscribe,
             Method::Shutdown => Request::Shutdown,
             Method::Lookup => Request::Lookup { page: page()?, query: params.text("query")?.map(str::to_string), folder: params.text("folder")?.map(str::to_string) },
             Method::Callers => Request::Callers { page: page()?, symbol: symbol()? },
@@ -363,7 +369,7 @@ impl Request {
             }
         };
         match self {
-            Request::Status | Request::Reindex | Request::Shutdown => {}
+            Request::Status | Request::Reindex | Request::Subscribe | Request::Shutdown => {}
             Request::Lookup { query, folder, page: lookup_page } => {
                 put("query", text(query));
                 put("folder", text(folder));
@@ -424,6 +430,7 @@ impl Request {
         match self {
             Request::Status => Method::Status,
             Request::Reindex => Method::Reindex,
+            Request::Subscribe => Method::Subscribe,
             Request::Shutdown => Method::Shutdown,
             Request::Lookup { .. } => Method::Lookup,
             Request::Callers { .. } => Method::Callers,

@@ -232,6 +232,18 @@ fn response_line(id: &RequestId, member: &str, value: &Value) -> String {
     line
 }
 
+/// The method of the notification a subscribed connection receives per published graph.
+pub const GRAPH_PUBLISHED: &str = "graph_published";
+
+/// A `graph_published` notification (no `id`: nothing answers it), as one line.
+pub fn graph_published_line(published: &crate::wire::GraphPublished) -> String {
+    let params = crate::wire::to_json_value(published);
+    let mut line =
+        json!({ "jsonrpc": "2.0", "method": GRAPH_PUBLISHED, "params": params }).to_string();
+    line.push('\n');
+    line
+}
+
 /// A request, as one line, for clients.
 pub fn request_line(id: u64, method: &str, params: Value) -> String {
     let mut line =

@@ -1,5 +1,6 @@
-//! Addressing a symbol: by id, `path:line`, qualified name, or a unique suffix of one. A name
-//! that matches several symbols returns them all; it is never guessed.
+//! Addressing a symbol: by id, `path:line` (the path repository-relative or absolute), qualified
+//! name, or a unique suffix of one. A name that matches several symbols returns them all; it
+//! is never guessed.
 
 use tether_model::{SymbolId, SymbolKind};
 
@@ -70,12 +71,12 @@ impl Snapshot {
     }
 
     /// `path:line`: the innermost symbol of that file whose span holds the line (the file's
-    /// module when no other does).
+    /// module when no other does). The path is repository-relative (`./` allowed) or
+    /// absolute under the indexed root.
     fn address_by_path_and_line(&self, address: &str) -> Option<SymbolIndex> {
         let (path, line) = address.rsplit_once(':')?;
         let line: u32 = line.parse().ok()?;
-        let path = path.strip_prefix("./").unwrap_or(path);
-        let symbols = self.by_path.get(path)?;
+        let symbols = self.by_path.get(self.repository_relative(path))?;
         symbols
             .iter()
             .copied()
@@ -84,6 +85,17 @@ impl Snapshot {
                 let span = self.symbol(*index).span;
                 span.end_line - span.start_line
             })
+    }
+
+    /// A written file path as the graph keys files: a leading `./`, or the indexed root of an
+    /// absolute path under it, dropped (`/work/app/core.py` is `core.py` of root `/work/app`).
+    pub fn repository_relative<'p>(&self, path: &'p str) -> &'p str {
+        let root = self.meta.root.trim_end_matches('/');
+        let path = match path.strip_prefix(root).and_then(|rest| rest.strip_prefix('/')) {
+            Some(relative) if !root.is_empty() => relative,
+            _ => path,
+        };
+        path.strip_prefix("./").unwrap_or(path)
     }
 
     /// Symbols whose qualified name ends with the address at a segment boundary.

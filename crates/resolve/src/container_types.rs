@@ -88,24 +88,22 @@ fn shipped_table(
 
 /// The container a Rust type name stands for (`Vec`, `FxHashMap`, `Arc`…).
 pub(crate) fn rust_container(name: &str) -> Option<Wrapper> {
-    rust_table().kinds.get(name).copied()
+    shipped_table(&RUST_TABLE, RUST_CONTAINER_TYPES).kinds.get(name).copied()
 }
 
 /// Whether a Rust sequence is written with an array of its element (`SmallVec<[T; 4]>`).
 pub(crate) fn is_array_sequence(name: &str) -> bool {
-    rust_table().array_sequences.contains(name)
-}
-
-fn rust_table() -> &'static ContainerTable {
-    static TABLE: OnceLock<ContainerTable> = OnceLock::new();
-    shipped_table(&TABLE, RUST_CONTAINER_TYPES)
+    shipped_table(&RUST_TABLE, RUST_CONTAINER_TYPES).array_sequences.contains(name)
 }
 
 /// The container a Python annotation's class name stands for (`list`, `Sequence`, `dict`…).
 pub(crate) fn python_container(name: &str) -> Option<Wrapper> {
-    static TABLE: OnceLock<ContainerTable> = OnceLock::new();
-    shipped_table(&TABLE, PYTHON_CONTAINER_TYPES).kinds.get(name).copied()
+    shipped_table(&PYTHON_TABLE, PYTHON_CONTAINER_TYPES).kinds.get(name).copied()
 }
+
+static RUST_TABLE: OnceLock<ContainerTable> = OnceLock::new();
+
+static PYTHON_TABLE: OnceLock<ContainerTable> = OnceLock::new();
 
 #[cfg(test)]
 mod tests {

@@ -69,6 +69,28 @@ pub struct StoppingAnswer {
     pub stopping: bool,
 }
 
+/// `subscribe`: this connection now receives a `graph_published` notification per graph the
+/// daemon publishes.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct SubscribedAnswer {
+    pub subscribed: bool,
+}
+
+/// The params of a `graph_published` notification: the new graph's commit, and the source
+/// files whose content differs from the previous graph's (added, edited or removed), sorted
+/// and capped at [`GraphPublished::MAX_FILES`] (`changed_files_total` counts them all).
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct GraphPublished {
+    pub indexed_commit: Option<String>,
+    pub changed_files: Vec<String>,
+    pub changed_files_total: usize,
+}
+
+impl GraphPublished {
+    /// At most this many changed files are listed.
+    pub const MAX_FILES: usize = 100;
+}
+
 /// A symbol an addressing error offers (`data.candidates` of an ambiguous address,
 /// `data.similar` of a missing one).
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]

@@ -26,9 +26,15 @@ pub struct Freshness {
     pub head_branch: Option<String>,
     /// HEAD is not the indexed commit (a rebuild is under way or due).
     pub head_moved: bool,
-    /// Tracked source files with uncommitted changes (`None`: git could not say).
+    /// Tracked source files with uncommitted changes (`None`: git could not say); the graph
+    /// may well hold their content (see `files_not_in_graph`).
     pub uncommitted_files: Option<Vec<String>>,
-    /// `head_moved`, or uncommitted files: the answer may not match the code on disk.
+    /// Source files whose content on disk is not what the graph holds yet (absent when not
+    /// checked).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub files_not_in_graph: Option<Vec<String>>,
+    /// `head_moved`, or files not in the graph (uncommitted files when that was not
+    /// checked): a change is not in the graph yet.
     pub stale: bool,
 }
 

@@ -14,7 +14,7 @@ mod memory_answers;
 pub use answer_lists::{JsonCut, SECONDARY_LIST_KEYS};
 pub use daemon_answers::{
     AddressCandidate, AddressErrorData, CensusAnswer, CensusCounts, CoverageImportAnswer,
-    FreshnessDocument, StatusAnswer, StoppingAnswer,
+    FreshnessDocument, GraphPublished, StatusAnswer, StoppingAnswer, SubscribedAnswer,
 };
 pub use git_answers::{ChangedSymbol, ChangesAnswer, Owner, OwnerLatest, OwnershipAnswer};
 pub use graph_answers::*;
@@ -49,6 +49,7 @@ pub enum Answer {
     SearchMemory(SearchMemoryAnswer),
     Record(RecordAnswer),
     CoverageImport(CoverageImportAnswer),
+    Subscribed(SubscribedAnswer),
     Stopping(StoppingAnswer),
 }
 
@@ -88,6 +89,7 @@ impl Answer {
             Method::SearchMemory => from_value(value).map(Answer::SearchMemory),
             Method::Record => from_value(value).map(Answer::Record),
             Method::CoverageImport => from_value(value).map(Answer::CoverageImport),
+            Method::Subscribe => from_value(value).map(Answer::Subscribed),
             Method::Shutdown => from_value(value).map(Answer::Stopping),
         };
         answer.map_err(|error| {
