@@ -117,8 +117,11 @@ fn tree_events(root: &Path, event: &notify::Event) -> Vec<TreeEvent> {
             continue;
         }
         let is_source = path.to_str().and_then(tether_model::Language::from_path).is_some();
-        let is_folder = std::fs::symlink_metadata(path).is_ok_and(|metadata| metadata.is_dir());
-        if is_folder && matches!(event.kind, EventKind::Create(_) | EventKind::Modify(_)) {
+        // (Only a creation or a rename into place can make a folder to watch.)
+        let may_be_new_folder = matches!(event.kind, EventKind::Create(_) | EventKind::Modify(_));
+        if may_be_new_folder
+            && std::fs::symlink_metadata(path).is_ok_and(|metadata| metadata.is_dir())
+        {
             // A folder created or renamed into place: watch it, and what it holds may be new.
             found.push(TreeEvent::NewFolder(path.clone()));
             changed = true;

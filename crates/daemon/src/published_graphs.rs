@@ -4,7 +4,7 @@
 //! It deliberately compares file contents only: a file whose symbols moved because another
 //! file changed is not listed (its content is the same).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use tether_protocol::wire::GraphPublished;
 use tether_query::Snapshot;
@@ -28,9 +28,8 @@ pub(crate) fn published(previous: Option<&Snapshot>, new: &Snapshot) -> GraphPub
         .filter(|file| before.get(file.path.as_str()) != Some(&file.content_hash))
         .map(|file| file.path.as_str())
         .collect();
-    let now: HashMap<&str, ()> =
-        new.graph.files.iter().map(|file| (file.path.as_str(), ())).collect();
-    changed.extend(before.keys().copied().filter(|path| !now.contains_key(path)));
+    let now: HashSet<&str> = new.graph.files.iter().map(|file| file.path.as_str()).collect();
+    changed.extend(before.keys().copied().filter(|path| !now.contains(path)));
     changed.sort_unstable();
     GraphPublished {
         indexed_commit: new.meta.head_commit.clone(),

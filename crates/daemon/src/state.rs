@@ -16,8 +16,8 @@ use crate::paths::DaemonPaths;
 /// A rebuild during which HEAD moved is built again, at most this many times in a row.
 const MAX_REBUILD_ATTEMPTS: u32 = 4;
 
-/// Announcements a slow subscriber may fall behind by before it misses some (it is then told
-/// how many it missed).
+/// Announcements a slow subscriber may fall behind by before it misses the oldest (the next
+/// one still arrives).
 const PUBLISHED_BACKLOG: usize = 16;
 
 /// Freshness is asked of git at most this often.
