@@ -202,6 +202,58 @@ fn subscribers_are_notified_of_published_graphs() {
     assert!(answer.get("result").is_some(), "{answer}");
 }
 
+/// Unsaved editor buffers: the connection that sent them is answered from a graph built with
+/// them (its freshness names them, and a buffered file is not "dirty"); other connections
+/// keep seeing the disk; closing a buffer brings the disk back.
+#[test]
+fn a_connection_sees_its_unsaved_buffers_and_others_do_not() {
+    let repository = FixtureRepository::new(APP_FIXTURE);
+    let daemon = RunningDaemon::start(repository.root());
+    let mut editor = daemon.client();
+    let mut other = daemon.client();
+    let unsaved = "from app.core import compute\n\ndef extra():\n    return compute(2)\n";
+    let opened = editor
+        .call("buffer_update", json!({ "path": "app/extra.py", "text": unsaved, "version": 3 }));
+    assert_eq!(opened["result"], json!({ "buffers": [{ "path": "app/extra.py", "version": 3 }] }));
+
+    let answer = editor.call("callers", json!({ "symbol": "app.core.compute" }));
+    assert!(caller_names(&answer).contains(&"app.extra.extra".to_string()), "{answer}");
+    assert_eq!(answer["result"]["completeness"]["status"], "exact", "{answer}");
+    let freshness = &answer["result"]["freshness"];
+    assert_eq!(freshness["buffers"], json!([{ "path": "app/extra.py", "version": 3 }]));
+    assert_eq!(freshness["stale"], false, "{answer}");
+    // A function that exists only in the buffer is addressable, and the outline shows it.
+    let outline = editor.call("outline", json!({ "path": "app/extra.py" }));
+    assert_eq!(outline["result"]["items"][1]["qualified_name"], "app.extra.extra", "{outline}");
+
+    let answer = other.call("callers", json!({ "symbol": "app.core.compute" }));
+    assert!(!caller_names(&answer).contains(&"app.extra.extra".to_string()), "{answer}");
+    assert!(answer["result"]["freshness"].get("buffers").is_none(), "{answer}");
+
+    // An edited buffer of a file on disk replaces it; the next version is what counts.
+    let api = std::fs::read_to_string(repository.root().join("app/api.py")).unwrap();
+    editor.call(
+        "buffer_update",
+        json!({ "path": "app/api.py", "text": api.replace("compute(", "len("), "version": 1 }),
+    );
+    let answer = editor.call("callers", json!({ "symbol": "app.core.compute" }));
+    assert!(!caller_names(&answer).contains(&"app.api.handle".to_string()), "{answer}");
+
+    let closed = editor.call("buffer_close", json!({ "path": "app/api.py" }));
+    assert_eq!(closed["result"]["buffers"].as_array().unwrap().len(), 1, "{closed}");
+    editor.call("buffer_close", json!({ "path": "app/extra.py" }));
+    let answer = editor.call("callers", json!({ "symbol": "app.core.compute" }));
+    let names = caller_names(&answer);
+    assert!(names.contains(&"app.api.handle".to_string()), "{answer}");
+    assert!(!names.contains(&"app.extra.extra".to_string()), "{answer}");
+
+    // Paths outside the repository and files tether does not index are refused.
+    let refused = editor.call("buffer_update", json!({ "path": "/etc/passwd", "text": "" }));
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    let refused = editor.call("buffer_update", json!({ "path": "README.md", "text": "" }));
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+}
+
 fn wait_for(client: &mut Client, done: impl Fn(&Value) -> bool) -> Value {
     let started = Instant::now();
     loop {

@@ -64,6 +64,23 @@ pub fn answer_text(method: Method, answer: &Answer) -> String {
             out.push_str("subscribed to published graphs\n");
             Footer::default()
         }
+        Answer::Outline(outline) => {
+            for item in &outline.items {
+                let _ = writeln!(
+                    out,
+                    "{}:{}  {} {}",
+                    item.path, item.line, item.kind, item.qualified_name
+                );
+            }
+            if outline.items.is_empty() {
+                let _ = writeln!(out, "no symbols in {}", outline.path);
+            }
+            Footer { freshness: Some(&outline.freshness), ..Footer::default() }
+        }
+        Answer::Buffers(buffers) => {
+            let _ = writeln!(out, "{} unsaved buffers open", buffers.buffers.len());
+            Footer::default()
+        }
     };
     footer.write_to(&mut out);
     out

@@ -46,7 +46,8 @@ pub fn run(args: IndexArgs) -> anyhow::Result<()> {
     let _lock = tether_daemon::DaemonLock::acquire(&paths.lock)?;
     let started = Instant::now();
     let root = &args.repository.path;
-    let options = IndexOptions { root: root.clone(), max_file_bytes: args.max_file_bytes };
+    let options =
+        IndexOptions { max_file_bytes: args.max_file_bytes, ..IndexOptions::new(root.clone()) };
     let bar = progress_bar();
     let progress = |done: usize, total: usize| {
         if let Some(bar) = &bar {

@@ -8,8 +8,11 @@ use tether_protocol::wire::{self, Answer};
 use tether_protocol::{Request, Subject, WalkParams};
 use tether_query::{BlastOptions, NeighbourKind, Snapshot, SymbolIndex};
 
+use std::sync::Arc;
+
+use crate::editor_buffers::{BufferedGraphState, EditorBuffers};
 use crate::state::DaemonState;
-use tether_features::{repository_path, FeatureError};
+use tether_features::{repository_path, FeatureError, GraphState};
 
 /// Answers one request with no deadline (a CLI process, a benchmark).
 pub fn handle(state: &DaemonState, request: Request) -> Result<Answer, RpcError> {
@@ -28,7 +31,18 @@ pub fn apply(
     request: Request,
     deadline: Deadline,
 ) -> Result<Answer, RpcError> {
-    let snapshot = || {
+    apply_with_buffers(state, None, request, deadline)
+}
+
+/// As [`apply`], on a connection with editor buffers open: graph questions are answered from
+/// the graph built with them (built on first use), and freshness names them.
+pub(crate) fn apply_with_buffers(
+    state: &DaemonState,
+    buffers: Option<&EditorBuffers>,
+    request: Request,
+    deadline: Deadline,
+) -> Result<Answer, RpcError> {
+    let published = || {
         state.snapshot().ok_or_else(|| {
             RpcError::new(
                 RpcError::NOT_READY,
@@ -36,6 +50,33 @@ pub fn apply(
             )
         })
     };
+    let buffered = std::cell::OnceCell::new();
+    let buffered_graph =
+        || -> Result<Option<&(Arc<Snapshot>, BufferedGraphState<'_>)>, RpcError> {
+            let Some(buffers) = buffers.filter(|buffers| !buffers.is_empty()) else {
+                return Ok(None);
+            };
+            let published = published()?;
+            Ok(Some(buffered.get_or_init(|| {
+                let (snapshot, dirty_files) = buffers.graph(state, &published);
+                (snapshot, BufferedGraphState { state, buffers: buffers.versions(), dirty_files })
+            })))
+        };
+    let snapshot = || -> Result<Arc<Snapshot>, RpcError> {
+        match buffered_graph()? {
+            Some((snapshot, _)) => Ok(Arc::clone(snapshot)),
+            None => published(),
+        }
+    };
+    // Who answers freshness: the buffers' graph when the request reads a graph, else the
+    // published one (asked only after `snapshot()`, so the graph is built by then).
+    let view = || -> &dyn GraphState {
+        match buffered.get() {
+            Some((_, graph_state)) => graph_state,
+            None => state,
+        }
+    };
+    let features = || state.feature_context_with(view());
     match request {
         Request::Status => Ok(Answer::Status(status(state))),
         // The server stops itself when it reads `shutdown`; a handler stops nothing.
@@ -52,6 +93,17 @@ pub fn apply(
             })?;
             Ok(Answer::Status(status(state)))
         }
+        Request::BufferUpdate { .. } | Request::BufferClose { .. } => {
+            Err(RpcError::invalid_params(
+                "buffers belong to a connection: the daemon's server keeps them, not a handler",
+            ))
+        }
+        Request::Outline { path } => {
+            let snapshot = snapshot()?;
+            let relative = repository_path(&state.paths.root, &path, false).map_err(rpc_error)?;
+            let freshness = view().freshness(&snapshot);
+            Ok(Answer::Outline(tether_protocol::outline_answer(&snapshot, &relative, &freshness)))
+        }
         Request::Record(params) => tether_features::record(&state.feature_context(), params)
             .map(Answer::Record)
             .map_err(rpc_error),
@@ -60,16 +112,14 @@ pub fn apply(
                 .map(Answer::CoverageImport)
         }
         Request::Context { subject } => {
-            context(state, &*snapshot()?, subject, deadline).map(Answer::Context)
+            let snapshot = snapshot()?;
+            context(state, &features(), &snapshot, subject, deadline).map(Answer::Context)
         }
-        Request::SearchMemory(params) => tether_features::search_memory(
-            &state.feature_context(),
-            &*snapshot()?,
-            &params,
-            deadline,
-        )
-        .map(Answer::SearchMemory)
-        .map_err(rpc_error),
+        Request::SearchMemory(params) => {
+            tether_features::search_memory(&features(), &*snapshot()?, &params, deadline)
+                .map(Answer::SearchMemory)
+                .map_err(rpc_error)
+        }
         Request::Ownership { subject, exclude_authors } => {
             let snapshot = snapshot()?;
             let subject = match subject {
@@ -78,20 +128,20 @@ pub fn apply(
                 }
                 Subject::Path(path) => tether_features::OwnershipSubject::File(path),
             };
-            let context = state.feature_context();
-            tether_features::ownership(&context, &snapshot, subject, &exclude_authors, deadline)
+            tether_features::ownership(&features(), &snapshot, subject, &exclude_authors, deadline)
                 .map(Answer::Ownership)
                 .map_err(rpc_error)
         }
         Request::Changes(params) => {
             let options = blast_options(state, &params.walk, deadline)?;
-            tether_features::changes(&state.feature_context(), &*snapshot()?, &params, options)
+            let snapshot = snapshot()?;
+            tether_features::changes(&features(), &snapshot, &params, options)
                 .map(Answer::Changes)
                 .map_err(rpc_error)
         }
         Request::Lookup { query, folder, page } => {
             let snapshot = snapshot()?;
-            let freshness = state.freshness(&snapshot);
+            let freshness = view().freshness(&snapshot);
             Ok(match query {
                 None => Answer::Census(wire::CensusAnswer {
                     census: census_counts(&snapshot),
@@ -106,18 +156,22 @@ pub fn apply(
             })
         }
         Request::Blast { subject, walk } => {
-            blast(state, &*snapshot()?, subject, &walk, deadline).map(Answer::Blast)
+            let snapshot = snapshot()?;
+            blast(state, view(), &snapshot, subject, &walk, deadline).map(Answer::Blast)
         }
         Request::Callers { symbol, page } => {
-            neighbours(state, &*snapshot()?, NeighbourKind::Callers, &symbol, page)
+            let snapshot = snapshot()?;
+            neighbours(view(), &snapshot, NeighbourKind::Callers, &symbol, page)
                 .map(Answer::Neighbours)
         }
         Request::Callees { symbol, page } => {
-            neighbours(state, &*snapshot()?, NeighbourKind::Callees, &symbol, page)
+            let snapshot = snapshot()?;
+            neighbours(view(), &snapshot, NeighbourKind::Callees, &symbol, page)
                 .map(Answer::Neighbours)
         }
         Request::Imports { symbol, page } => {
-            neighbours(state, &*snapshot()?, NeighbourKind::Imports, &symbol, page)
+            let snapshot = snapshot()?;
+            neighbours(view(), &snapshot, NeighbourKind::Imports, &symbol, page)
                 .map(Answer::Neighbours)
         }
     }
@@ -125,6 +179,7 @@ pub fn apply(
 
 fn context(
     state: &DaemonState,
+    features: &tether_features::FeatureContext<'_>,
     snapshot: &Snapshot,
     subject: Subject,
     deadline: Deadline,
@@ -137,21 +192,21 @@ fn context(
             repository_path(&state.paths.root, &path, false).map_err(rpc_error)?,
         ),
     };
-    tether_features::context(&state.feature_context(), snapshot, subject, deadline)
-        .map_err(rpc_error)
+    tether_features::context(features, snapshot, subject, deadline).map_err(rpc_error)
 }
 
 /// A symbol's blast, or a file's (every symbol in it), weakened by uncommitted edits.
 fn blast(
     state: &DaemonState,
+    view: &dyn GraphState,
     snapshot: &Snapshot,
     subject: Subject,
     walk: &WalkParams,
     deadline: Deadline,
 ) -> Result<wire::BlastAnswer, RpcError> {
     let options = blast_options(state, walk, deadline)?;
-    let freshness = state.freshness(snapshot);
-    let dirty = state.dirty_files(snapshot);
+    let freshness = view.freshness(snapshot);
+    let dirty = view.dirty_files(snapshot);
     match subject {
         Subject::Path(file) => {
             let relative = repository_path(&state.paths.root, &file, false).map_err(rpc_error)?;
@@ -184,17 +239,17 @@ fn blast(
 
 /// `callers`, `callees`, `imports`: one hop, paged, weakened by uncommitted edits.
 fn neighbours(
-    state: &DaemonState,
+    view: &dyn GraphState,
     snapshot: &Snapshot,
     kind: NeighbourKind,
     symbol: &str,
     page: tether_query::PageRequest,
 ) -> Result<wire::NeighboursAnswer, RpcError> {
-    let freshness = state.freshness(snapshot);
+    let freshness = view.freshness(snapshot);
     let subject = address(snapshot, symbol)?;
     let mut answer = snapshot.neighbours(subject, kind, page);
     let language = snapshot.symbol(subject).language;
-    answer.completeness.add_dirty_files(&state.dirty_files(snapshot), &[language]);
+    answer.completeness.add_dirty_files(&view.dirty_files(snapshot), &[language]);
     Ok(tether_protocol::neighbours_answer(snapshot, &answer, &freshness))
 }
 

@@ -12,6 +12,7 @@
 mod bounded_lines;
 mod cold_index_pipeline;
 mod dirty_files;
+mod editor_buffers;
 mod follow;
 mod follow_tree;
 mod handlers;

@@ -2,7 +2,8 @@
 //! task reading newline-delimited JSON-RPC requests. A malformed request gets an error and
 //! the connection stays usable; a panic or timeout in one request harms nothing else. A
 //! connection that calls `subscribe` also receives a `graph_published` notification per
-//! graph published from then on.
+//! graph published from then on; a connection's unsaved editor buffers (`buffer_update`) are
+//! kept with it, and its answers come from a graph built with them (`editor_buffers`).
 //!
 //! Limits, so that no client can take the daemon down: only the daemon's own user may
 //! connect (`SO_PEERCRED`); at most [`MAX_CONNECTIONS`] connections are open at once (the
@@ -12,7 +13,7 @@
 //! (the others queue); a request's work stops at its deadline, not only its answer.
 
 use std::future::Future;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tether_model::Deadline;
@@ -20,14 +21,17 @@ use tether_protocol::rpc::{
     answer_line, error_line, graph_published_line, parse_call, RequestId, RpcError,
     MAX_REQUEST_BYTES,
 };
-use tether_protocol::wire::{Answer, GraphPublished, StoppingAnswer, SubscribedAnswer};
+use tether_protocol::wire::{
+    Answer, BuffersAnswer, GraphPublished, OpenBuffer, StoppingAnswer, SubscribedAnswer,
+};
 use tether_protocol::Request;
 use tokio::io::AsyncWriteExt;
 use tokio::net::{UnixListener, UnixStream};
 use tokio::sync::{broadcast, Notify, Semaphore};
 
 use crate::bounded_lines::{BoundedLines, ReadLine};
-use crate::handlers::apply;
+use crate::editor_buffers::EditorBuffers;
+use crate::handlers::apply_with_buffers;
 use crate::state::DaemonState;
 
 /// A request running longer than this is answered with a timeout error, and its work stops.
@@ -120,6 +124,8 @@ async fn connection(
     // After `subscribe`: the published graphs to announce (and no idle timeout: waiting for
     // them is what a subscribed connection does).
     let mut subscription: Option<broadcast::Receiver<Arc<GraphPublished>>> = None;
+    // Unsaved editor buffers this connection's answers are built with.
+    let buffers = Arc::new(Mutex::new(EditorBuffers::default()));
     loop {
         let read = match subscription.as_mut() {
             None => match tokio::time::timeout(IDLE_TIMEOUT, lines.next_line()).await {
@@ -185,7 +191,14 @@ async fn connection(
             }
             continue;
         }
-        let response = answer(&state, &in_flight, call.request).await;
+        if let Request::BufferUpdate { .. } | Request::BufferClose { .. } = &call.request {
+            let response = update_buffers(&state, &buffers, call.request);
+            if !call.id.is_notification() {
+                writer.write_all(answer_line(&call.id, &response).as_bytes()).await?;
+            }
+            continue;
+        }
+        let response = answer(&state, &in_flight, &buffers, call.request).await;
         // A notification is carried out but never answered (JSON-RPC 2.0, section 4.1).
         if call.id.is_notification() {
             continue;
@@ -199,6 +212,7 @@ async fn connection(
 async fn answer(
     state: &Arc<DaemonState>,
     in_flight: &Arc<Semaphore>,
+    buffers: &Arc<Mutex<EditorBuffers>>,
     request: Request,
 ) -> Result<Answer, RpcError> {
     let deadline = Deadline::after(REQUEST_TIMEOUT);
@@ -215,10 +229,14 @@ async fn answer(
                 .map_err(|_| RpcError::new(RpcError::INTERNAL_ERROR, "the daemon is stopping"))?,
         };
     let state = Arc::clone(state);
+    let buffers = Arc::clone(buffers);
     let logged_method = request.method().as_str();
     let work = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| apply(&state, request, deadline)))
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let buffers = buffers.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            apply_with_buffers(&state, Some(&buffers), request, deadline)
+        }))
     });
     let remaining = deadline.remaining().unwrap_or(REQUEST_TIMEOUT);
     match tokio::time::timeout(remaining, work).await {
@@ -241,4 +259,37 @@ async fn answer(
         }
         Ok(Ok(Ok(result))) => result,
     }
+}
+
+/// `buffer_update` and `buffer_close`: this connection's buffers, within their limits.
+fn update_buffers(
+    state: &DaemonState,
+    buffers: &Mutex<EditorBuffers>,
+    request: Request,
+) -> Result<Answer, RpcError> {
+    let mut buffers = buffers.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    match request {
+        Request::BufferUpdate { path, text, version } => {
+            let relative = tether_features::repository_path(&state.paths.root, &path, false)
+                .map_err(crate::handlers::rpc_error)?;
+            if tether_model::Language::from_path(&relative).is_none() {
+                return Err(RpcError::invalid_params(format!(
+                    "{path:?} is not a source file tether indexes (Python or Rust)"
+                )));
+            }
+            buffers.update(relative, text, version).map_err(RpcError::invalid_params)?;
+        }
+        Request::BufferClose { path } => {
+            let relative = tether_features::repository_path(&state.paths.root, &path, false)
+                .map_err(crate::handlers::rpc_error)?;
+            buffers.close(&relative);
+        }
+        _ => return Err(RpcError::invalid_params("not a buffer request")),
+    }
+    let open = buffers
+        .versions()
+        .into_iter()
+        .map(|buffer| OpenBuffer { path: buffer.path, version: buffer.version })
+        .collect();
+    Ok(Answer::Buffers(BuffersAnswer { buffers: open }))
 }

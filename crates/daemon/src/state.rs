@@ -72,12 +72,26 @@ impl DaemonState {
     /// What a feature is given: the paths, the caches, and this state's freshness and
     /// dirty-file checks.
     pub fn feature_context(&self) -> tether_features::FeatureContext<'_> {
+        self.feature_context_with(self)
+    }
+
+    /// A feature's context whose freshness and dirty files `graph_state` answers (a graph
+    /// with editor buffers).
+    pub(crate) fn feature_context_with<'a>(
+        &'a self,
+        graph_state: &'a dyn tether_features::GraphState,
+    ) -> tether_features::FeatureContext<'a> {
         tether_features::FeatureContext {
             root: &self.paths.root,
             folder: &self.paths.folder,
             caches: &self.feature_caches,
-            graph_state: self,
+            graph_state,
         }
+    }
+
+    /// A copy of the facts cache (sharing its facts), for a build that must not change it.
+    pub(crate) fn facts_cache_copy(&self) -> FactsCache {
+        self.facts_cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
     }
 
     pub fn new(paths: DaemonPaths, store_config: StoreConfig) -> DaemonState {

@@ -196,6 +196,7 @@ pub fn freshness(root: &Path, indexed_commit: Option<&str>) -> tether_model::Fre
         head_branch: head.branch,
         uncommitted_files: repository.uncommitted_source_files(),
         files_not_in_graph: None,
+        buffers: Vec::new(),
     }
 }
 

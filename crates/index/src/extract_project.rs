@@ -61,10 +61,20 @@ pub fn extract_project(
 
     let started = Instant::now();
     let done = AtomicUsize::new(0);
-    let total = tree.sources.len();
     let previous = &cache.files;
+    // Files that exist only as an editor buffer are indexed as well.
+    let mut sources = tree.sources.clone();
+    for path in options.buffers.texts.keys() {
+        if let Some(language) = Language::from_path(path) {
+            if !sources.iter().any(|(source, _)| source == path) {
+                sources.push((path.clone(), language));
+            }
+        }
+    }
+    sources.sort();
+    let total = sources.len();
     let files: Vec<(String, Arc<CachedFile>, bool)> = crate::on_worker_pool(|| {
-        tree.sources
+        sources
             .par_iter()
             .map(|(path, language)| {
                 let module_name = match language {
@@ -73,9 +83,15 @@ pub fn extract_project(
                     }
                     Language::Rust => rust_module_path(path, &tree.rust_crates),
                 };
-                let metadata = std::fs::metadata(root.join(path)).ok();
+                let buffer = options.buffers.texts.get(path);
+                let metadata = match buffer {
+                    Some(_) => None,
+                    None => std::fs::metadata(root.join(path)).ok(),
+                };
                 let size = metadata.as_ref().map_or(0, |metadata| metadata.len());
                 let modified = metadata.as_ref().and_then(|metadata| metadata.modified().ok());
+                // A buffer's facts are never reused: without a modification time they match
+                // no later build (`CachedFile::still_matches`).
                 let reused = previous
                     .get(path)
                     .filter(|cached| cached.still_matches(&module_name, size, modified))
@@ -83,13 +99,22 @@ pub fn extract_project(
                 let result = match reused {
                     Some(cached) => (path.clone(), cached, false),
                     None => {
-                        let (facts, record, bytes_read) = extract_one(
-                            root,
-                            path,
-                            *language,
-                            &module_name,
-                            options.max_file_bytes,
-                        );
+                        let (facts, record, bytes_read) = match buffer {
+                            Some(text) => extract_read(
+                                path,
+                                *language,
+                                &module_name,
+                                text.as_bytes(),
+                                options.max_file_bytes,
+                            ),
+                            None => extract_one(
+                                root,
+                                path,
+                                *language,
+                                &module_name,
+                                options.max_file_bytes,
+                            ),
+                        };
                         let interface_hash = tether_resolve::interface_hash(&facts);
                         let version = facts_cache::next_version();
                         (
@@ -213,9 +238,25 @@ fn extract_one(
             return (facts, record, 0);
         }
     };
-    record.size_bytes = bytes.len() as u64;
-    record.content_hash = stable_hash(&bytes);
-    let facts = tether_extract::extract_bytes(path, language, module_name, &bytes, max_file_bytes);
+    extract_read(path, language, module_name, &bytes, max_file_bytes)
+}
+
+/// A file's facts and record from its bytes (read from disk, or an editor buffer's).
+fn extract_read(
+    path: &str,
+    language: Language,
+    module_name: &str,
+    bytes: &[u8],
+    max_file_bytes: u64,
+) -> (FileFacts, FileRecord, u64) {
+    let mut record = FileRecord {
+        path: path.to_string(),
+        language,
+        size_bytes: bytes.len() as u64,
+        content_hash: stable_hash(bytes),
+        status: FileStatus::Skipped,
+    };
+    let facts = tether_extract::extract_bytes(path, language, module_name, bytes, max_file_bytes);
     record.status = if facts.diagnostics.iter().any(|diagnostic| diagnostic.kind.skips_file()) {
         FileStatus::Skipped
     } else if facts

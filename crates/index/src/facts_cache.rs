@@ -46,7 +46,9 @@ impl CachedFile {
 }
 
 /// Facts by repository-relative path, and the call sites as last resolved. Empty for a cold
-/// build.
+/// build. A clone shares the facts (they are reference-counted): a build with editor buffers
+/// runs on a clone, so the working tree's cache never holds a buffer's facts.
+#[derive(Clone)]
 pub struct FactsCache {
     pub(crate) files: HashMap<String, Arc<CachedFile>>,
     pub(crate) resolution: tether_resolve::ResolutionCache,

@@ -30,11 +30,31 @@ pub struct IndexOptions {
     pub root: PathBuf,
     /// Files larger than this are skipped with a diagnostic.
     pub max_file_bytes: u64,
+    /// Unsaved editor buffers, read instead of those files on disk (a file that exists
+    /// only as a buffer is indexed too). Empty for the graph of the working tree.
+    pub buffers: BufferTexts,
 }
 
 impl IndexOptions {
     pub fn new(root: impl Into<PathBuf>) -> IndexOptions {
-        IndexOptions { root: root.into(), max_file_bytes: tether_extract::DEFAULT_MAX_FILE_BYTES }
+        IndexOptions {
+            root: root.into(),
+            max_file_bytes: tether_extract::DEFAULT_MAX_FILE_BYTES,
+            buffers: BufferTexts::default(),
+        }
+    }
+}
+
+/// Editor buffers by repository-relative path: the text a build reads in place of the file.
+#[derive(Clone, Default)]
+pub struct BufferTexts {
+    pub texts: std::collections::BTreeMap<String, std::sync::Arc<str>>,
+}
+
+impl std::fmt::Debug for BufferTexts {
+    /// The paths, not the texts.
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.debug_list().entries(self.texts.keys()).finish()
     }
 }
 

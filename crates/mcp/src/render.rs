@@ -144,6 +144,8 @@ fn text_sections(tool_name: &str, answer: &Answer) -> TextSections {
         Answer::Status(_)
         | Answer::CoverageImport(_)
         | Answer::Subscribed(_)
+        | Answer::Outline(_)
+        | Answer::Buffers(_)
         | Answer::Stopping(_) => {
             head.push(answer.to_json_text());
         }

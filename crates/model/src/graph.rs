@@ -442,6 +442,17 @@ pub struct Freshness {
     /// added or deleted since; the graph holds the others' uncommitted content too). `None`
     /// when nobody checked (outside a daemon).
     pub files_not_in_graph: Option<Vec<String>>,
+    /// The unsaved editor buffers the graph was built with, in place of those files on disk
+    /// (a connection's `buffer_update`s); empty for the published graph.
+    pub buffers: Vec<BufferVersion>,
+}
+
+/// An editor buffer a graph holds instead of the file on disk: its path and the version the
+/// client gave it.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct BufferVersion {
+    pub path: String,
+    pub version: i64,
 }
 
 /// The memory graph as stored beside the code graph: entries, the links between them, and

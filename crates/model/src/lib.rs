@@ -24,8 +24,9 @@ pub use facts::{
     ImportStyle, MacroInvocation, Parameter, ParameterKind, Receiver, SupertypeRef,
 };
 pub use graph::{
-    CallOutcome, Census, Edge, EdgeKind, FileRecord, FileStatus, Freshness, Graph, IndexMeta,
-    MemoryEntryRecord, MemoryGraph, ResolutionRule, TetherRecord, UnresolvedCall, UnresolvedReason,
+    BufferVersion, CallOutcome, Census, Edge, EdgeKind, FileRecord, FileStatus, Freshness, Graph,
+    IndexMeta, MemoryEntryRecord, MemoryGraph, ResolutionRule, TetherRecord, UnresolvedCall,
+    UnresolvedReason,
 };
 pub use id::{stable_hash, SymbolId};
 pub use ownership::{Owner, Ownership};

@@ -42,6 +42,11 @@ pub fn freshness_wire(freshness: &Freshness) -> wire::Freshness {
                 Some(files) => !files.is_empty(),
                 None => freshness.uncommitted_files.as_ref().is_some_and(|files| !files.is_empty()),
             },
+        buffers: freshness
+            .buffers
+            .iter()
+            .map(|buffer| wire::OpenBuffer { path: buffer.path.clone(), version: buffer.version })
+            .collect(),
     }
 }
 
@@ -361,5 +366,22 @@ fn affected_test(snapshot: &Snapshot, test: &tether_query::AffectedTest) -> wire
         symbol: symbol_ref(snapshot, test.index),
         why,
         evidence: test.executed.map(|stale| if stale { "stale" } else { "fresh" }.to_string()),
+    }
+}
+
+/// `outline`: a file's symbols by start line (the repository-relative `path` as indexed).
+pub fn outline_answer(
+    snapshot: &Snapshot,
+    path: &str,
+    freshness: &Freshness,
+) -> wire::OutlineAnswer {
+    wire::OutlineAnswer {
+        path: path.to_string(),
+        items: snapshot
+            .symbols_in_file(path)
+            .iter()
+            .map(|index| symbol_ref(snapshot, *index))
+            .collect(),
+        freshness: freshness_wire(freshness),
     }
 }

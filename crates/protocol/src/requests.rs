@@ -28,11 +28,14 @@ pub enum Method {
     Reindex,
     CoverageImport,
     Subscribe,
+    Outline,
+    BufferUpdate,
+    BufferClose,
     Shutdown,
 }
 
 impl Method {
-    pub const ALL: [Method; 15] = [
+    pub const ALL: [Method; 18] = [
         Method::Status,
         Method::Lookup,
         Method::Callers,
@@ -47,6 +50,9 @@ impl Method {
         Method::Reindex,
         Method::CoverageImport,
         Method::Subscribe,
+        Method::Outline,
+        Method::BufferUpdate,
+        Method::BufferClose,
         Method::Shutdown,
     ];
 
@@ -66,6 +72,9 @@ impl Method {
             Method::Reindex => "reindex",
             Method::CoverageImport => "coverage_import",
             Method::Subscribe => "subscribe",
+            Method::Outline => "outline",
+            Method::BufferUpdate => "buffer_update",
+            Method::BufferClose => "buffer_close",
             Method::Shutdown => "shutdown",
         }
     }
@@ -110,6 +119,8 @@ impl Method {
                 "id",
             ],
             Method::CoverageImport => &["file"],
+            Method::Outline | Method::BufferClose => &["path"],
+            Method::BufferUpdate => &["path", "text", "version"],
         }
     }
 }
@@ -212,6 +223,21 @@ pub enum Request {
     CoverageImport {
         file: String,
     },
+    /// The symbols of one file, in line order (an editor's code lenses).
+    Outline {
+        path: String,
+    },
+    /// An unsaved editor buffer: until closed, this connection's answers come from a graph
+    /// built with `text` in place of the file on disk.
+    BufferUpdate {
+        path: String,
+        text: String,
+        version: i64,
+    },
+    /// The buffer is closed: the file on disk is what counts again for this connection.
+    BufferClose {
+        path: String,
+    },
 }
 
 const MISSING_SYMBOL: &str =
@@ -262,6 +288,13 @@ impl Request {
         let either = || {
             symbol_or_path()?
                 .ok_or_else(|| RpcError::invalid_params("name a \"symbol\" or a \"path\""))
+        };
+        let required_path = || -> Result<String, RpcError> {
+            params.text("path")?.map(str::to_string).ok_or_else(|| {
+                RpcError::invalid_params(
+                    "missing \"path\": a file, relative to the repository root or absolute",
+                )
+            })
         };
         let walk = || -> Result<WalkParams, RpcError> {
             Ok(WalkParams {
@@ -326,6 +359,15 @@ impl Request {
                 depends_on: params.texts("depends_on")?,
                 related: params.texts("related")?,
             }),
+            Method::Outline => Request::Outline { path: required_path()? },
+            Method::BufferClose => Request::BufferClose { path: required_path()? },
+            Method::BufferUpdate => Request::BufferUpdate {
+                path: required_path()?,
+                text: params.text("text")?.map(str::to_string).ok_or_else(|| {
+                    RpcError::invalid_params("missing \"text\": the buffer's whole text")
+                })?,
+                version: params.count("version")?.unwrap_or(0) as i64,
+            },
             Method::CoverageImport => Request::CoverageImport {
                 file: params.text("file")?.map(str::to_string).ok_or_else(|| {
                     RpcError::invalid_params("missing \"file\": a coverage.py JSON report (`coverage json --show-contexts`) or an LCOV tracefile with `TN:` test names")
@@ -422,6 +464,14 @@ impl Request {
                 put("related", texts(&record.related));
             }
             Request::CoverageImport { file } => put("file", Value::from(file.as_str())),
+            Request::Outline { path } | Request::BufferClose { path } => {
+                put("path", Value::from(path.as_str()))
+            }
+            Request::BufferUpdate { path, text, version } => {
+                put("path", Value::from(path.as_str()));
+                put("text", Value::from(text.as_str()));
+                put("version", Value::from(*version));
+            }
         }
         Value::Object(params)
     }
@@ -443,6 +493,9 @@ impl Request {
             Request::SearchMemory(_) => Method::SearchMemory,
             Request::Record(_) => Method::Record,
             Request::CoverageImport { .. } => Method::CoverageImport,
+            Request::Outline { .. } => Method::Outline,
+            Request::BufferUpdate { .. } => Method::BufferUpdate,
+            Request::BufferClose { .. } => Method::BufferClose,
         }
     }
 }

@@ -154,7 +154,7 @@ pub struct VersionedFacts<'a> {
 
 /// The call sites of each file as last resolved, valid while the project's interface (every
 /// file's [`interface_hash`]) stays the same.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct ResolutionCache {
     interface: u64,
     per_file: HashMap<String, (u64, Arc<FileCalls>)>,

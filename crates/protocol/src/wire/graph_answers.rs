@@ -36,6 +36,10 @@ pub struct Freshness {
     /// `head_moved`, or files not in the graph (uncommitted files when that was not
     /// checked): a change is not in the graph yet.
     pub stale: bool,
+    /// The unsaved editor buffers this connection's answer was built with, in place of
+    /// those files on disk (absent when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub buffers: Vec<super::OpenBuffer>,
 }
 
 /// Whether an answer is the whole truth: `exact`, or `lower_bound` with its causes.

@@ -7,6 +7,7 @@
 
 mod answer_lists;
 mod daemon_answers;
+mod editor_answers;
 mod git_answers;
 mod graph_answers;
 mod memory_answers;
@@ -16,6 +17,7 @@ pub use daemon_answers::{
     AddressCandidate, AddressErrorData, CensusAnswer, CensusCounts, CoverageImportAnswer,
     FreshnessDocument, GraphPublished, StatusAnswer, StoppingAnswer, SubscribedAnswer,
 };
+pub use editor_answers::{BuffersAnswer, OpenBuffer, OutlineAnswer};
 pub use git_answers::{ChangedSymbol, ChangesAnswer, Owner, OwnerLatest, OwnershipAnswer};
 pub use graph_answers::*;
 pub use memory_answers::{
@@ -50,6 +52,8 @@ pub enum Answer {
     Record(RecordAnswer),
     CoverageImport(CoverageImportAnswer),
     Subscribed(SubscribedAnswer),
+    Outline(OutlineAnswer),
+    Buffers(BuffersAnswer),
     Stopping(StoppingAnswer),
 }
 
@@ -90,6 +94,8 @@ impl Answer {
             Method::Record => from_value(value).map(Answer::Record),
             Method::CoverageImport => from_value(value).map(Answer::CoverageImport),
             Method::Subscribe => from_value(value).map(Answer::Subscribed),
+            Method::Outline => from_value(value).map(Answer::Outline),
+            Method::BufferUpdate | Method::BufferClose => from_value(value).map(Answer::Buffers),
             Method::Shutdown => from_value(value).map(Answer::Stopping),
         };
         answer.map_err(|error| {
