@@ -22,7 +22,7 @@ use tether_protocol::rpc::{
     MAX_REQUEST_BYTES,
 };
 use tether_protocol::wire::{
-    Answer, BuffersAnswer, GraphPublished, OpenBuffer, StoppingAnswer, SubscribedAnswer,
+    Answer, BuffersAnswer, GraphPublished, StoppingAnswer, SubscribedAnswer,
 };
 use tether_protocol::Request;
 use tokio::io::AsyncWriteExt;
@@ -286,10 +286,6 @@ fn update_buffers(
         }
         _ => return Err(RpcError::invalid_params("not a buffer request")),
     }
-    let open = buffers
-        .versions()
-        .into_iter()
-        .map(|buffer| OpenBuffer { path: buffer.path, version: buffer.version })
-        .collect();
+    let open = tether_protocol::open_buffers_wire(&buffers.versions());
     Ok(Answer::Buffers(BuffersAnswer { buffers: open }))
 }

@@ -42,12 +42,16 @@ pub fn freshness_wire(freshness: &Freshness) -> wire::Freshness {
                 Some(files) => !files.is_empty(),
                 None => freshness.uncommitted_files.as_ref().is_some_and(|files| !files.is_empty()),
             },
-        buffers: freshness
-            .buffers
-            .iter()
-            .map(|buffer| wire::OpenBuffer { path: buffer.path.clone(), version: buffer.version })
-            .collect(),
+        buffers: open_buffers_wire(&freshness.buffers),
     }
+}
+
+/// Editor buffers as the wire lists them (`freshness.buffers`, `buffer_update`'s answer).
+pub fn open_buffers_wire(buffers: &[tether_model::BufferVersion]) -> Vec<wire::OpenBuffer> {
+    buffers
+        .iter()
+        .map(|buffer| wire::OpenBuffer { path: buffer.path.clone(), version: buffer.version })
+        .collect()
 }
 
 pub fn completeness_wire(completeness: &Completeness) -> wire::Completeness {

@@ -15,7 +15,8 @@ pub mod wire;
 
 pub use answers::{
     address_error_data, blast_answer, changes_answer, completeness_wire, freshness_wire,
-    lookup_answer, neighbours_answer, outline_answer, ownership_answer, symbol_ref,
+    lookup_answer, neighbours_answer, open_buffers_wire, outline_answer, ownership_answer,
+    symbol_ref,
 };
 pub use serde_json::{json, Value};
 
