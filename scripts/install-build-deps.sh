@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building tether needs and the machine lacks: clang-19, libc++ 19, cmake, and
 # LLVM 19's tools (llvm-profdata, llvm-cov: `tether coverage cargo` and its test read Rust
-# coverage profiles with them).
+# coverage profiles with them), and Neovim (its LSP client is one of the tests' editors).
 # LadybugDB's C++20 engine (crate `lbug`) needs <format>, which Debian 12's GCC 12 lacks;
 # clang-19 with libc++ builds it (see ARCHITECTURE.md, "Building"). Idempotent and quiet
 # when everything is present.
@@ -16,6 +16,8 @@ command -v cmake >/dev/null 2>&1 || missing+=(cmake)
 command -v git >/dev/null 2>&1 || missing+=(git)
 command -v llvm-profdata-19 >/dev/null 2>&1 || missing+=(llvm-19)
 command -v llvm-cov-19 >/dev/null 2>&1 || missing+=(llvm-19)
+# Neovim's own LSP client drives `tether lsp` in the integration tests.
+command -v nvim >/dev/null 2>&1 || missing+=(neovim)
 
 if [ "${#missing[@]}" -eq 0 ]; then
   exit 0

@@ -12,6 +12,7 @@ mod git_queries;
 mod hostile_inputs;
 mod implicit_edge_cases;
 mod inference_cases;
+mod lsp_bridge;
 mod mcp;
 mod memory;
 mod pin_cases;

@@ -2,13 +2,10 @@
 //! stdio against a fixture repository, every tool is called, an oversized answer is paged, and
 //! malformed arguments get tool errors while the server keeps serving.
 
-use std::io::Write;
-use std::os::unix::net::UnixStream;
-
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::ServiceExt;
 use tether_protocol::{json, Value};
-use tether_tests::{FixtureRepository, APP_FIXTURE};
+use tether_tests::{python_environment, FixtureRepository, StopDaemonOnDrop, APP_FIXTURE};
 
 fn text_of(result: &CallToolResult) -> String {
     result
@@ -22,27 +19,6 @@ fn text_of(result: &CallToolResult) -> String {
 
 fn arguments(value: Value) -> serde_json::Map<String, Value> {
     value.as_object().cloned().unwrap_or_default()
-}
-
-/// Stops the daemon the MCP server started for the fixture, even when the test fails.
-struct StopDaemonOnDrop(std::path::PathBuf);
-
-impl Drop for StopDaemonOnDrop {
-    fn drop(&mut self) {
-        let socket = self.0.join(".git/tether/daemon.sock");
-        if let Ok(mut stream) = UnixStream::connect(socket) {
-            let _ =
-                stream.write_all(b"{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"shutdown\"}\n");
-        }
-        // Let it finish (it writes its last graph) before the folder is removed under it.
-        let lock = self.0.join(".git/tether/daemon.lock");
-        let started = std::time::Instant::now();
-        while tether_daemon::DaemonLock::is_held(&lock)
-            && started.elapsed() < std::time::Duration::from_secs(20)
-        {
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-    }
 }
 
 #[test]
@@ -166,28 +142,10 @@ fn an_agent_answers_what_breaks_who_owns_and_why_through_mcp() {
 }
 
 /// The official MCP Python SDK (pinned), installed once into a virtualenv in cargo's
-/// temporary folder; the test fails, saying why, when it cannot be installed (no network on
-/// the first run).
+/// temporary folder.
 fn python_mcp_sdk() -> std::path::PathBuf {
     let folder = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("mcp-python-sdk-2.3.0");
-    let python = folder.join("bin/python");
-    if !python.exists() {
-        let created = std::process::Command::new("python3")
-            .args(["-m", "venv"])
-            .arg(&folder)
-            .status()
-            .expect("python3 runs");
-        assert!(created.success(), "python3 -m venv {} failed", folder.display());
-        let installed = std::process::Command::new(folder.join("bin/pip"))
-            .args(["install", "--quiet", "mcp==2.3.0"])
-            .status()
-            .expect("pip runs");
-        if !installed.success() {
-            let _ = std::fs::remove_dir_all(&folder);
-            panic!("pip install mcp==2.3.0 failed: the first run needs PyPI");
-        }
-    }
-    python
+    python_environment(&folder, &["mcp==2.3.0"])
 }
 
 /// Tools whose answers are typed declare an `outputSchema` and return `structuredContent`;

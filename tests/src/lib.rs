@@ -489,3 +489,51 @@ pub fn indexed_daemon(repository: &FixtureRepository) -> tether_daemon::DaemonSt
     state.load_or_build().expect("the fixture indexes");
     state
 }
+
+/// Stops the daemon a program under test started for a fixture repository, even when the
+/// test fails, and waits until it let go of its lock (it writes its last graph) so the
+/// folder is not removed under it.
+pub struct StopDaemonOnDrop(pub std::path::PathBuf);
+
+impl Drop for StopDaemonOnDrop {
+    fn drop(&mut self) {
+        use std::io::Write as _;
+        let socket = self.0.join(".git/tether/daemon.sock");
+        if let Ok(mut stream) = std::os::unix::net::UnixStream::connect(socket) {
+            let _ =
+                stream.write_all(b"{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"shutdown\"}\n");
+        }
+        let lock = self.0.join(".git/tether/daemon.lock");
+        let started = std::time::Instant::now();
+        while tether_daemon::DaemonLock::is_held(&lock)
+            && started.elapsed() < std::time::Duration::from_secs(20)
+        {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+}
+
+/// A Python virtualenv at `folder` with pinned `requirements` from PyPI, made on first use;
+/// its interpreter. Panics, saying why, when they cannot be installed (no network on the
+/// first run).
+pub fn python_environment(folder: &Path, requirements: &[&str]) -> std::path::PathBuf {
+    let python = folder.join("bin/python");
+    if !python.exists() {
+        let created = std::process::Command::new("python3")
+            .args(["-m", "venv"])
+            .arg(folder)
+            .status()
+            .expect("python3 runs");
+        assert!(created.success(), "python3 -m venv {} failed", folder.display());
+        let installed = std::process::Command::new(folder.join("bin/pip"))
+            .args(["install", "--quiet"])
+            .args(requirements)
+            .status()
+            .expect("pip runs");
+        if !installed.success() {
+            let _ = std::fs::remove_dir_all(folder);
+            panic!("pip install {requirements:?} failed: the first run needs PyPI");
+        }
+    }
+    python
+}

@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use tether_daemon::{DaemonLock, DaemonPaths};
-use tether_protocol::rpc::{call_line, parse_answer, RpcError};
-use tether_protocol::wire::{Answer, StatusAnswer};
+use tether_protocol::rpc::{call_line, parse_answer, parse_graph_published, RpcError};
+use tether_protocol::wire::{Answer, GraphPublished, StatusAnswer};
 use tether_protocol::Request;
 
 /// How long a started daemon may take to open its socket.
@@ -56,6 +56,23 @@ impl DaemonClient {
             bail!("the daemon closed the connection");
         }
         Ok(parse_answer(request.method(), &line))
+    }
+
+    /// Reads the next `graph_published` notification of a subscribed connection (other lines
+    /// are skipped); `None` when the daemon closed the connection.
+    pub fn next_graph_published(&mut self) -> anyhow::Result<Option<GraphPublished>> {
+        loop {
+            let mut line = Vec::new();
+            self.reader
+                .read_until(b'\n', &mut line)
+                .context("reading the daemon's notification")?;
+            if line.is_empty() {
+                return Ok(None);
+            }
+            if let Some(published) = parse_graph_published(&line) {
+                return Ok(Some(published));
+            }
+        }
     }
 
     /// Asks `status` or `reindex`, whose answer is the daemon's status.

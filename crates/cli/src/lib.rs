@@ -10,6 +10,7 @@ mod daemon_client;
 mod daemon_commands;
 mod export_command;
 mod index_command;
+mod lsp_command;
 mod mcp_command;
 mod query_commands;
 
@@ -60,7 +61,10 @@ enum Command {
     #[command(subcommand)]
     Coverage(coverage_command::CoverageCommand),
     /// Serve MCP over stdio for an agent, forwarding every tool call to the daemon.
-    Mcp(mcp_command::McpArgs),
+    Mcp(mcp_command::StdioServerArgs),
+    /// Serve the Language Server Protocol over stdio for an editor: call hierarchy, code
+    /// lenses, hovers and references from the daemon, with the unsaved buffers counted.
+    Lsp(mcp_command::StdioServerArgs),
     /// Run the daemon in the foreground.
     Serve(daemon_commands::DaemonArgs),
     /// Start the daemon in the background.
@@ -152,7 +156,7 @@ pub fn main_entry() -> ExitCode {
         Command::Coverage(coverage_command::CoverageCommand::Cargo(args)) => {
             args.options.require_folder()
         }
-        Command::Mcp(args) => args.repository().require_folder(),
+        Command::Mcp(args) | Command::Lsp(args) => args.repository().require_folder(),
     };
     if let Err(error) = folder_check {
         eprintln!("error: {error:#}");
@@ -180,6 +184,7 @@ pub fn main_entry() -> ExitCode {
         Command::Record(args) => query_commands::run_record(args),
         Command::Coverage(command) => coverage_command::run_coverage(command),
         Command::Mcp(args) => mcp_command::run(args),
+        Command::Lsp(args) => lsp_command::run(args),
         Command::Serve(args) => daemon_commands::run_serve(args),
         Command::Start(args) => daemon_commands::run_start(args),
         Command::Stop(args) => daemon_commands::run_stop(args),

@@ -15,7 +15,7 @@ use crate::daemon_client::{connect_or_start, DaemonClient};
 use crate::RepositoryArgs;
 
 #[derive(Args)]
-pub struct McpArgs {
+pub struct StdioServerArgs {
     /// The repository (default: the current folder).
     #[arg(long = "repo", short = 'C', default_value = ".")]
     pub repo: PathBuf,
@@ -24,7 +24,7 @@ pub struct McpArgs {
     pub db: Option<PathBuf>,
 }
 
-impl McpArgs {
+impl StdioServerArgs {
     pub fn repository(&self) -> RepositoryArgs {
         RepositoryArgs { path: self.repo.clone(), db: self.db.clone(), buffer_pool_mib: 256 }
     }
@@ -75,7 +75,7 @@ impl tether_mcp::DaemonCaller for SocketCaller {
     }
 }
 
-pub fn run(args: McpArgs) -> anyhow::Result<()> {
+pub fn run(args: StdioServerArgs) -> anyhow::Result<()> {
     let caller = Arc::new(SocketCaller { repository: args.repository(), client: Mutex::new(None) });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -13,7 +13,8 @@ pub const FRESHNESS_RESOURCE_URI: &str = "tether://freshness";
 pub const GRAPH_SCHEMA_MARKDOWN: &str = r#"# The tether code graph
 
 tether indexes one git repository (Python and Rust) into a graph of symbols and the edges
-between them, kept current by a daemon that rebuilds it when HEAD or files change.
+between them, kept current by a daemon that rebuilds it when HEAD moves or a saved source
+file's content differs from the graph (no commit needed).
 
 ## Nodes: symbols
 
@@ -73,8 +74,12 @@ Every dependency answer says how complete it is:
 ## Freshness
 
 Every answer says which commit the graph was built from (`indexed_commit`), HEAD, whether
-HEAD moved since (`head_moved`: the daemon is rebuilding), and the tracked source files with
-uncommitted changes. `stale` is either; a stale answer may not reflect the working tree.
+HEAD moved since (`head_moved`: the daemon is rebuilding), the source files whose content on
+disk the graph does not hold yet (`files_not_in_graph`: a rebuild is due), and the tracked
+files with uncommitted changes (`uncommitted_files`, whose saved content the graph may well
+hold). `stale` means a change is not in the graph yet: HEAD moved or files are not in the
+graph; a stale answer may not reflect the working tree. An editor's unsaved buffers, when
+the answer counts them, are listed in `buffers`.
 
 ## Memory
 

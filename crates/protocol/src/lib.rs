@@ -7,6 +7,7 @@
 mod answers;
 mod cargo_messages;
 mod coverage_report;
+pub mod editor_messages;
 mod export;
 mod requests;
 pub mod rpc;
@@ -19,6 +20,7 @@ pub use answers::{
     symbol_ref,
 };
 pub use serde_json::{json, Value};
+pub use tether_query::PageRequest;
 
 pub use cargo_messages::{built_executables, BuiltExecutable};
 pub use coverage_report::{parse_coverage_report, CoveredFile};

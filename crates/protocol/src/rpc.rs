@@ -244,6 +244,16 @@ pub fn graph_published_line(published: &crate::wire::GraphPublished) -> String {
     line
 }
 
+/// A `graph_published` notification line read back (a subscribed client's side); `None`
+/// for any other line.
+pub fn parse_graph_published(line: &[u8]) -> Option<crate::wire::GraphPublished> {
+    let value: Value = serde_json::from_slice(line).ok()?;
+    if value.get("method")?.as_str()? != GRAPH_PUBLISHED || value.get("id").is_some() {
+        return None;
+    }
+    serde_json::from_value(value.get("params")?.clone()).ok()
+}
+
 /// A request, as one line, for clients.
 pub fn request_line(id: u64, method: &str, params: Value) -> String {
     let mut line =
