@@ -225,6 +225,10 @@ fn a_connection_sees_its_unsaved_buffers_and_others_do_not() {
     // A function that exists only in the buffer is addressable, and the outline shows it.
     let outline = editor.call("outline", json!({ "path": "app/extra.py" }));
     assert_eq!(outline["result"]["items"][1]["qualified_name"], "app.extra.extra", "{outline}");
+    // A column on the buffer's call (`    return compute(2)`) names the callee, read from the
+    // buffer (the file is not on disk).
+    let answer = editor.call("callers", json!({ "symbol": "app/extra.py:4:12" }));
+    assert_eq!(answer["result"]["subject"]["qualified_name"], "app.core.compute", "{answer}");
 
     let answer = other.call("callers", json!({ "symbol": "app.core.compute" }));
     assert!(!caller_names(&answer).contains(&"app.extra.extra".to_string()), "{answer}");

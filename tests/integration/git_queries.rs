@@ -76,6 +76,55 @@ fn ownership_aggregates_blame_by_author_through_the_mailmap_without_bots() {
     assert!(answer["note"].as_str().unwrap().contains("blame unavailable"), "{answer}");
 }
 
+/// A function long enough for git to recognise when it moves (40 alphanumeric characters).
+const FORMAT_REPORT: &str = "def format_report(summary_lines, heading_text):\n    joined_summary = \"\\n\".join(summary_lines)\n    return heading_text + \"\\n\" + joined_summary\n";
+
+#[test]
+fn ownership_credits_moved_code_to_its_author_and_skips_listed_reformats() {
+    let mut repository = FixtureRepository::new(LIBRARY);
+    let core = std::fs::read_to_string(repository.root().join("lib/core.py")).unwrap();
+    repository.write("lib/core.py", &format!("{core}\n{FORMAT_REPORT}"));
+    repository.commit_all("format_report");
+    repository.write("lib/core.py", &core);
+    repository.write("lib/reports.py", FORMAT_REPORT);
+    repository.commit_all_as("Mo Mover", "mo@example.com", "move format_report to its module");
+    let state = indexed_daemon(&repository);
+    let names = |answer: &Value| -> Vec<String> {
+        owners(answer).into_iter().map(|(author, _)| author).collect()
+    };
+
+    let plain = json!({ "path": "lib/reports.py", "follow_moves": false });
+    let plain = call(&state, "ownership", plain);
+    assert_eq!(names(&plain), ["Mo Mover"], "plain blame credits who moved it");
+    assert_eq!(plain["blame_options"], json!([]));
+    let followed = call(&state, "ownership", json!({ "path": "lib/reports.py" }));
+    assert_eq!(owners(&followed), [("Ada Fixture".to_string(), 3)], "{followed}");
+    assert_eq!(followed["blame_options"], json!(["-w", "-M", "-C"]));
+
+    // A mass reformat, listed in .git-blame-ignore-revs, is skipped: its lines go to the
+    // commit before it (git does not follow them further through the move from there).
+    repository.write("lib/reports.py", &FORMAT_REPORT.replace('"', "'"));
+    let reformat = repository.commit_all_as("Cy Formatter", "cy@example.com", "single quotes");
+    repository.write(".git-blame-ignore-revs", &format!("# single quotes\n{reformat}\n"));
+    repository.commit_all("ignore the reformat in blame");
+    let skipped = call(&state, "ownership", json!({ "path": "lib/reports.py" }));
+    assert_eq!(names(&skipped), ["Mo Mover"], "{skipped}");
+    assert_eq!(
+        skipped["blame_options"],
+        json!(["-w", "-M", "-C", "--ignore-revs-file .git-blame-ignore-revs"])
+    );
+    let counted =
+        call(&state, "ownership", json!({ "path": "lib/reports.py", "ignore_revs_file": false }));
+    assert!(names(&counted).contains(&"Cy Formatter".to_string()), "{counted}");
+
+    // A revision git cannot read in the file: blame still answers, without the file.
+    repository.write(".git-blame-ignore-revs", "not-a-revision\n");
+    repository.commit_all("a broken ignore list");
+    let broken = call(&state, "ownership", json!({ "path": "lib/reports.py" }));
+    assert_eq!(broken["blame_options"], json!(["-w", "-M", "-C"]), "{broken}");
+    assert!(names(&broken).contains(&"Cy Formatter".to_string()), "{broken}");
+}
+
 fn changed(answer: &Value) -> Vec<(String, String)> {
     answer["changed"]
         .as_array()

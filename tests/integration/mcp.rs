@@ -116,12 +116,12 @@ fn an_agent_answers_what_breaks_who_owns_and_why_through_mcp() {
         // An oversized answer is paged within its budget.
         let paged = call(
             "callers",
-            json!({ "symbol": "app.core.compute", "limit": 200, "budget_tokens": 200 }),
+            json!({ "symbol": "app.core.compute", "limit": 200, "budget_tokens": 300 }),
         )
         .await;
         let paged_text = text_of(&paged);
         assert!(
-            paged_text.len() <= 200 * 4,
+            paged_text.chars().count() <= 300 * 4,
             "the answer stays within its budget ({} chars): {paged_text}",
             paged_text.len()
         );
@@ -186,4 +186,54 @@ fn a_real_mcp_client_validates_structured_content_against_output_schemas() {
         "{printed}"
     );
     assert!(printed.contains("callers: valid structuredContent, 20 items"), "{printed}");
+}
+
+/// An agent with the official Python SDK pages through a large blast answer by following the
+/// cursor each page names: every item once, every page (text and structuredContent) within
+/// its budget; every tool's answer fits the smallest budget too.
+#[test]
+fn a_real_mcp_client_pages_a_large_blast_within_its_budget_and_sees_every_item_once() {
+    let mut repository = FixtureRepository::new(APP_FIXTURE);
+    let many: String = (0..150)
+        .map(|index| format!("def caller_{index}(x):\n    return compute(x)\n\n"))
+        .collect();
+    repository.write("app/many.py", &format!("from app.core import compute\n\n{many}"));
+    let tests: String = (0..30)
+        .map(|index| format!("def test_caller_{index}():\n    assert caller_{index}(1) == 2\n\n"))
+        .collect();
+    let imports: Vec<String> = (0..30).map(|index| format!("caller_{index}")).collect();
+    repository.write(
+        "tests/test_many.py",
+        &format!("from app.many import {}\n\n{tests}", imports.join(", ")),
+    );
+    repository.commit_all("many callers and their tests");
+    let root = repository.root().to_path_buf();
+    let _stop_daemon = StopDaemonOnDrop(root.clone());
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp_clients/paging.py");
+    let output = std::process::Command::new(python_mcp_sdk())
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_tether-test-cli"))
+        .arg(&root)
+        .arg("app.core.compute")
+        .output()
+        .unwrap();
+    let printed = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{printed}");
+    for budget in [300, 1000] {
+        assert!(printed.contains(&format!("blast paged at {budget}: ")), "{printed}");
+    }
+    println!("{printed}");
+    assert!(printed.contains("items of 187, each once"), "{printed}");
+    // The lists no cursor pages (33 tests, the causes) take at most half of a page's room.
+    let pages_at = |budget: u32| -> usize {
+        let line =
+            printed.lines().find(|line| line.starts_with(&format!("blast paged at {budget}:")));
+        let pages = line.and_then(|line| line.split(": ").nth(1)?.split(' ').next()?.parse().ok());
+        pages.unwrap_or_else(|| panic!("no page count at {budget}: {printed}"))
+    };
+    assert!(pages_at(1000) * 4 <= 187, "{printed}");
+    assert!(pages_at(300) < 187, "{printed}");
+    assert!(printed.contains("every tool fits budget_tokens 300"), "{printed}");
+    assert!(printed.contains("every tool fits budget_tokens 500"), "{printed}");
 }

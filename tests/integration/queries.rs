@@ -535,3 +535,88 @@ fn a_script_block_is_called_from_outside() {
     let text = format!("{:?}", answer.completeness);
     assert!(text.contains("runs when the file is run as a script"), "{text}");
 }
+
+#[test]
+fn a_member_a_base_defines_is_addressed_through_the_class_that_inherits_it() {
+    let (_directory, snapshot) = snapshot_of(
+        r#"
+        //- /web/__init__.py
+        //- /web/scaffold.py
+        class Scaffold:
+            def route(self, rule):
+                return rule
+
+            def shared(self):
+                return 1
+        //- /web/mixins.py
+        class Mixin:
+            def shared(self):
+                return 2
+        //- /web/app.py
+        from web.scaffold import Scaffold
+        from web.mixins import Mixin
+
+        class App(Scaffold):
+            def run(self):
+                return self.route("/")
+
+        class Both(Scaffold, Mixin):
+            pass
+
+        class Child(App):
+            pass
+        //- /src/lib.rs
+        pub trait Greet {
+            fn greet(&self) -> u32 { 1 }
+        }
+        pub struct Person;
+        impl Greet for Person {}
+        "#,
+    );
+    let route = snapshot.resolve_address("web.scaffold.Scaffold.route").unwrap();
+    assert_eq!(snapshot.resolve_address("web.app.App.route").unwrap(), route);
+    assert_eq!(snapshot.resolve_address("App.route").unwrap(), route, "a suffix of the class");
+    assert_eq!(snapshot.resolve_address("Child.route").unwrap(), route, "two bases away");
+    let greet = snapshot.resolve_address("Greet::greet").unwrap();
+    assert_eq!(snapshot.resolve_address("Person::greet").unwrap(), greet, "a trait's default");
+    // Two bases at the same distance define it: both are candidates, none is guessed.
+    match snapshot.resolve_address("Both.shared") {
+        Err(AddressError::Ambiguous { candidates, .. }) => {
+            let mut names: Vec<&str> =
+                candidates.iter().map(|candidate| candidate.qualified_name.as_str()).collect();
+            names.sort();
+            assert_eq!(names, ["web.mixins.Mixin.shared", "web.scaffold.Scaffold.shared"]);
+        }
+        other => panic!("expected an ambiguity, got {other:?}"),
+    }
+    assert!(matches!(snapshot.resolve_address("App.nothing"), Err(AddressError::NotFound { .. })));
+}
+
+#[test]
+fn a_column_on_a_call_names_the_function_called_there() {
+    let (directory, snapshot) = snapshot_of(SHOP);
+    let source_line = |path: &str, line: u32| {
+        let text = std::fs::read_to_string(directory.path().join(path)).ok()?;
+        text.lines().nth(line as usize - 1).map(str::to_string)
+    };
+    let resolve = |address: &str| {
+        snapshot
+            .resolve_address_in(address, &source_line)
+            .map(|index| snapshot.symbol(index).qualified_name.clone())
+    };
+    // `    return amount + tax(amount)`: the column of `tax` (its first, middle or last
+    // character, or just after it) is the callee, not the function around the call.
+    for column in [21, 22, 23, 24] {
+        assert_eq!(resolve(&format!("shop/prices.py:5:{column}")).unwrap(), "shop.prices.tax");
+    }
+    // Elsewhere on the line (`amount`, spaces) it is the innermost symbol, as path:line is.
+    assert_eq!(resolve("shop/prices.py:5:12").unwrap(), "shop.prices.total");
+    assert_eq!(resolve("shop/prices.py:5:1").unwrap(), "shop.prices.total");
+    // On a definition's name, that definition.
+    assert_eq!(resolve("shop/prices.py:4:6").unwrap(), "shop.prices.total");
+    // A method call on the line: `        return total(amount)` in Cart.checkout.
+    assert_eq!(resolve("shop/cart.py:5:17").unwrap(), "shop.prices.total");
+    // Without the files' text a column is ignored.
+    let index = snapshot.resolve_address("shop/prices.py:5:21").unwrap();
+    assert_eq!(snapshot.symbol(index).qualified_name, "shop.prices.total");
+}

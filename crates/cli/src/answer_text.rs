@@ -124,7 +124,12 @@ fn ownership_text<'answer>(
     out: &mut String,
     ownership: &'answer OwnershipAnswer,
 ) -> Footer<'answer> {
-    let _ = writeln!(out, "ownership of {} ({} lines)", ownership.range, ownership.total_lines);
+    let blame = match ownership.blame_options.is_empty() {
+        true => String::new(),
+        false => format!(", blame {}", ownership.blame_options.join(" ")),
+    };
+    let _ =
+        writeln!(out, "ownership of {} ({} lines{blame})", ownership.range, ownership.total_lines);
     for owner in &ownership.owners {
         let commit = &owner.latest.commit[..owner.latest.commit.len().min(10)];
         let _ = writeln!(

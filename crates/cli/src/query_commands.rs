@@ -101,6 +101,14 @@ pub struct OwnershipArgs {
     /// Also leave out this author (name or email); repeatable. Bots are left out already.
     #[arg(long = "exclude-author")]
     pub exclude_authors: Vec<String>,
+    /// Plain `git blame`: credit moved and copied lines to who moved them (by default
+    /// `-w -M -C` credits who wrote them).
+    #[arg(long)]
+    pub plain_blame: bool,
+    /// Do not skip the commits `.git-blame-ignore-revs` lists (skipped by default when the
+    /// file exists).
+    #[arg(long)]
+    pub no_ignore_revs: bool,
     #[command(flatten)]
     pub options: QueryOptions,
 }
@@ -251,7 +259,12 @@ pub fn run_record(args: RecordArgs) -> anyhow::Result<()> {
 
 pub fn run_ownership(args: OwnershipArgs) -> anyhow::Result<()> {
     let subject = symbol_or_path(&args.symbol, &args.path, "--path")?;
-    let request = Request::Ownership { subject, exclude_authors: args.exclude_authors.clone() };
+    let blame = tether_protocol::BlameParams {
+        follow_moves: !args.plain_blame,
+        ignore_revs_file: !args.no_ignore_revs,
+    };
+    let request =
+        Request::Ownership { subject, exclude_authors: args.exclude_authors.clone(), blame };
     run_query(request, &args.options)
 }
 

@@ -143,6 +143,7 @@ impl EditorBuffers {
 /// HEAD, the files on disk that differ from it (but the buffered ones), and the buffers.
 pub(crate) struct BufferedGraphState<'a> {
     pub(crate) state: &'a DaemonState,
+    pub(crate) open: &'a EditorBuffers,
     pub(crate) buffers: Vec<BufferVersion>,
     pub(crate) dirty_files: Arc<Mutex<DirtyFilesCache>>,
 }
@@ -161,5 +162,12 @@ impl tether_features::GraphState for BufferedGraphState<'_> {
             crate::dirty_files::dirty_files(&self.state.paths.root, snapshot, &self.dirty_files);
         dirty.retain(|path| !self.buffers.iter().any(|buffer| &buffer.path == path));
         dirty
+    }
+
+    fn source_line(&self, path: &str, line: u32) -> Option<String> {
+        match self.open.open.get(path) {
+            Some((text, _)) => tether_features::line_of(text, line),
+            None => tether_features::line_on_disk(&self.state.paths.root, path, line),
+        }
     }
 }

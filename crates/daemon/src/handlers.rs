@@ -59,7 +59,15 @@ pub(crate) fn apply_with_buffers(
             let published = published()?;
             Ok(Some(buffered.get_or_init(|| {
                 let (snapshot, dirty_files) = buffers.graph(state, &published);
-                (snapshot, BufferedGraphState { state, buffers: buffers.versions(), dirty_files })
+                (
+                    snapshot,
+                    BufferedGraphState {
+                        state,
+                        open: buffers,
+                        buffers: buffers.versions(),
+                        dirty_files,
+                    },
+                )
             })))
         };
     let snapshot = || -> Result<Arc<Snapshot>, RpcError> {
@@ -120,17 +128,25 @@ pub(crate) fn apply_with_buffers(
                 .map(Answer::SearchMemory)
                 .map_err(rpc_error)
         }
-        Request::Ownership { subject, exclude_authors } => {
+        Request::Ownership { subject, exclude_authors, blame } => {
             let snapshot = snapshot()?;
             let subject = match subject {
                 Subject::Symbol(symbol) => {
-                    tether_features::OwnershipSubject::Symbol(address(&snapshot, &symbol)?)
+                    tether_features::OwnershipSubject::Symbol(address(view(), &snapshot, &symbol)?)
                 }
                 Subject::Path(path) => tether_features::OwnershipSubject::File(path),
             };
-            tether_features::ownership(&features(), &snapshot, subject, &exclude_authors, deadline)
-                .map(Answer::Ownership)
-                .map_err(rpc_error)
+            let features = features();
+            tether_features::ownership(
+                &features,
+                &snapshot,
+                subject,
+                &exclude_authors,
+                blame,
+                deadline,
+            )
+            .map(Answer::Ownership)
+            .map_err(rpc_error)
         }
         Request::Changes(params) => {
             let options = blast_options(state, &params.walk, deadline)?;
@@ -185,9 +201,11 @@ fn context(
     deadline: Deadline,
 ) -> Result<wire::ContextAnswer, RpcError> {
     let subject = match subject {
-        Subject::Symbol(symbol) => {
-            tether_features::ContextSubject::Symbol(address(snapshot, &symbol)?)
-        }
+        Subject::Symbol(symbol) => tether_features::ContextSubject::Symbol(address(
+            features.graph_state,
+            snapshot,
+            &symbol,
+        )?),
         Subject::Path(path) => tether_features::ContextSubject::File(
             repository_path(&state.paths.root, &path, false).map_err(rpc_error)?,
         ),
@@ -227,7 +245,7 @@ fn blast(
             Ok(tether_protocol::blast_answer(snapshot, &file, &answer, &freshness))
         }
         Subject::Symbol(symbol) => {
-            let subject = address(snapshot, &symbol)?;
+            let subject = address(view, snapshot, &symbol)?;
             let mut answer = snapshot.blast_symbol(subject, options).map_err(cancelled)?;
             let language = snapshot.symbol(subject).language;
             answer.completeness.add_dirty_files(&dirty, &[language]);
@@ -246,7 +264,7 @@ fn neighbours(
     page: tether_query::PageRequest,
 ) -> Result<wire::NeighboursAnswer, RpcError> {
     let freshness = view.freshness(snapshot);
-    let subject = address(snapshot, symbol)?;
+    let subject = address(view, snapshot, symbol)?;
     let mut answer = snapshot.neighbours(subject, kind, page);
     let language = snapshot.symbol(subject).language;
     answer.completeness.add_dirty_files(&view.dirty_files(snapshot), &[language]);
@@ -296,9 +314,15 @@ fn census_counts(snapshot: &Snapshot) -> wire::CensusCounts {
     }
 }
 
-/// A symbol address, resolved; ambiguity and absence are errors with candidates.
-fn address(snapshot: &Snapshot, symbol: &str) -> Result<SymbolIndex, RpcError> {
-    snapshot.resolve_address(symbol).map_err(address_error)
+/// A symbol address, resolved (a column read from the files as `view` sees them); ambiguity
+/// and absence are errors with candidates.
+fn address(
+    view: &dyn GraphState,
+    snapshot: &Snapshot,
+    symbol: &str,
+) -> Result<SymbolIndex, RpcError> {
+    let source_line = |path: &str, line: u32| view.source_line(path, line);
+    snapshot.resolve_address_in(symbol, &source_line).map_err(address_error)
 }
 
 fn address_error(error: tether_query::AddressError) -> RpcError {

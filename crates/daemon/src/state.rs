@@ -356,4 +356,8 @@ impl tether_features::GraphState for DaemonState {
     fn dirty_files(&self, snapshot: &Snapshot) -> Vec<String> {
         DaemonState::dirty_files(self, snapshot)
     }
+
+    fn source_line(&self, path: &str, line: u32) -> Option<String> {
+        tether_features::line_on_disk(&self.paths.root, path, line)
+    }
 }

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use crate::FeatureError;
-use tether_git::{aggregate_ownership, BlameLine, DiffScope, GitError};
+use tether_git::{aggregate_ownership, Blame, BlameOptions, DiffScope, GitError};
 use tether_model::Deadline;
 use tether_protocol::wire;
 use tether_query::{BlastOptions, Snapshot};
@@ -19,11 +19,11 @@ use crate::FeatureContext;
 /// The largest file `ownership --path` counts the lines of (a larger one is refused).
 const MAX_OWNERSHIP_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
-/// Blame results for one HEAD, by (path, first line, last line).
+/// Blame results for one HEAD, by (path, first line, last line, options).
 #[derive(Default)]
 pub struct BlameCache {
     head: Option<String>,
-    entries: HashMap<(String, u32, u32), Vec<BlameLine>>,
+    entries: HashMap<(String, u32, u32, BlameOptions), Blame>,
 }
 
 /// The caches the git queries keep between calls.
@@ -44,8 +44,13 @@ pub fn ownership(
     snapshot: &Snapshot,
     subject: OwnershipSubject,
     extra_bots: &[String],
+    blame_params: tether_protocol::BlameParams,
     deadline: Deadline,
 ) -> Result<wire::OwnershipAnswer, FeatureError> {
+    let options = BlameOptions {
+        follow_moves: blame_params.follow_moves,
+        ignore_revs_file: blame_params.ignore_revs_file,
+    };
     let (path, start, end, subject_wire) = match subject {
         OwnershipSubject::Symbol(index) => {
             let symbol = snapshot.symbol(index);
@@ -63,13 +68,12 @@ pub fn ownership(
         }
     };
     let freshness = state.freshness(snapshot);
-    let answer = |note: Option<String>, ownership: tether_git::Ownership| {
+    let answer = |note: Option<String>, ownership: tether_git::Ownership, blame: &[String]| {
         tether_protocol::ownership_answer(
             subject_wire.clone(),
-            &path,
-            start,
-            end,
+            (&path, start, end),
             &ownership,
+            blame,
             note.as_deref(),
             &freshness,
         )
@@ -78,6 +82,7 @@ pub fn ownership(
         return Ok(answer(
             Some("not a git repository: nobody to blame".into()),
             Default::default(),
+            &[],
         ));
     };
     let head = repository.head().ok().and_then(|head| head.commit);
@@ -88,16 +93,16 @@ pub fn ownership(
             cache.head = head.clone();
             cache.entries.clear();
         }
-        cache.entries.get(&(path.clone(), start, end)).cloned()
+        cache.entries.get(&(path.clone(), start, end, options)).cloned()
     };
-    let lines = match lines {
-        Some(lines) => lines,
-        None => match repository.blame(&path, start, end, deadline) {
-            Ok(lines) => {
+    let blame = match lines {
+        Some(blame) => blame,
+        None => match repository.blame(&path, start, end, options, deadline) {
+            Ok(blame) => {
                 let mut cache =
                     state.caches.git.blame.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-                cache.entries.insert((path.clone(), start, end), lines.clone());
-                lines
+                cache.entries.insert((path.clone(), start, end, options), blame.clone());
+                blame
             }
             Err(GitError::Cancelled { .. }) => return Err(cancelled(tether_model::Cancelled)),
             Err(error) => {
@@ -106,14 +111,14 @@ pub fn ownership(
                 } else {
                     format!("blame unavailable (untracked or new file?): {error}")
                 };
-                return Ok(answer(Some(note), Default::default()));
+                return Ok(answer(Some(note), Default::default(), &[]));
             }
         },
     };
-    let ownership = aggregate_ownership(&lines, extra_bots);
+    let ownership = aggregate_ownership(&blame.lines, extra_bots);
     let note = (ownership.uncommitted_lines > 0)
         .then(|| format!("{} lines are not committed yet", ownership.uncommitted_lines));
-    Ok(answer(note, ownership))
+    Ok(answer(note, ownership, &blame.options_used))
 }
 
 pub fn changes(

@@ -88,6 +88,29 @@ pub trait GraphState: Sync {
     fn freshness(&self, snapshot: &Snapshot) -> Freshness;
     /// The source files on disk whose content is not what the graph was built from.
     fn dirty_files(&self, snapshot: &Snapshot) -> Vec<String>;
+    /// One line (1-based) of an indexed file as this graph reads it (an editor's unsaved
+    /// buffer, else the file on disk), for addresses with a column.
+    fn source_line(&self, path: &str, line: u32) -> Option<String>;
+}
+
+/// The largest file a `path:line:column` address reads a line of.
+pub const MAX_ADDRESSED_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// One line (1-based) of a repository-relative file on disk, when it is a regular file of at
+/// most [`MAX_ADDRESSED_FILE_BYTES`] under `root`.
+pub fn line_on_disk(root: &Path, path: &str, line: u32) -> Option<String> {
+    let full = root.join(path);
+    let metadata = std::fs::symlink_metadata(&full).ok()?;
+    if !metadata.is_file() || metadata.len() > MAX_ADDRESSED_FILE_BYTES {
+        return None;
+    }
+    let text = std::fs::read(&full).ok()?;
+    line_of(&String::from_utf8_lossy(&text), line)
+}
+
+/// One line (1-based) of a text.
+pub fn line_of(text: &str, line: u32) -> Option<String> {
+    text.lines().nth(usize::try_from(line.checked_sub(1)?).ok()?).map(str::to_string)
 }
 
 /// Everything a feature needs besides its request: where the repository and the daemon's

@@ -272,7 +272,9 @@ pub fn search_memory(
     }
     let tethered_to = match &params.tethered_to {
         Some(tether_protocol::Subject::Symbol(symbol)) => {
-            let index = snapshot.resolve_address(symbol).map_err(FeatureError::Address)?;
+            let source_line = |path: &str, line: u32| state.graph_state.source_line(path, line);
+            let index =
+                snapshot.resolve_address_in(symbol, &source_line).map_err(FeatureError::Address)?;
             Some(context(state, snapshot, ContextSubject::Symbol(index), deadline)?)
         }
         Some(tether_protocol::Subject::Path(path)) => Some(context(

@@ -7,6 +7,27 @@ use tether_model::{Deadline, Owner, Ownership};
 
 use crate::{GitError, Repository};
 
+/// The file listing commits blame skips (mass reformats), by the convention GitHub follows.
+pub const IGNORE_REVS_FILE: &str = ".git-blame-ignore-revs";
+
+/// How blame attributes lines.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct BlameOptions {
+    /// `-w -M -C`: whitespace changes, lines moved within a file and lines moved or copied
+    /// from files changed in the same commit stay with who wrote them.
+    pub follow_moves: bool,
+    /// `--ignore-revs-file .git-blame-ignore-revs` when the working tree has that file.
+    pub ignore_revs_file: bool,
+}
+
+/// Blamed lines and the git options that produced them (`-w`, `-M`, `-C`,
+/// `--ignore-revs-file .git-blame-ignore-revs`).
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Blame {
+    pub lines: Vec<BlameLine>,
+    pub options_used: Vec<String>,
+}
+
 /// The commit id git gives lines that are not committed yet.
 const UNCOMMITTED: &str = "0000000000000000000000000000000000000000";
 
@@ -30,21 +51,48 @@ impl BlameLine {
 
 impl Repository {
     /// Blames lines `start..=end` (1-based) of a tracked file as it is in the working tree.
+    /// An ignore-revs file git refuses (a revision it cannot read) is left out, and the
+    /// options used say so by not naming it.
     pub fn blame(
         &self,
         path: &str,
         start: u32,
         end: u32,
+        options: BlameOptions,
         deadline: Deadline,
-    ) -> Result<Vec<BlameLine>, GitError> {
-        let text = self
-            .git()
-            .args(&["blame", "--porcelain"])
-            .option_with_value(format!("-L{start},{end}"))
-            .path_arguments(&[path])
-            .until(deadline)
-            .output()?;
-        Ok(parse_porcelain(&text))
+    ) -> Result<Blame, GitError> {
+        let mut flags: Vec<String> = Vec::new();
+        if options.follow_moves {
+            flags.extend(["-w", "-M", "-C"].map(String::from));
+        }
+        let ignore_revs = self.work_tree.join(IGNORE_REVS_FILE);
+        let with_ignore_revs = options.ignore_revs_file && ignore_revs.is_file();
+        let run = |ignore: bool| {
+            let mut command = self.git();
+            command.args(&["blame", "--porcelain"]);
+            for flag in &flags {
+                command.args(&[flag.as_str()]);
+            }
+            if ignore {
+                command.option_with_value(format!("--ignore-revs-file={}", ignore_revs.display()));
+            }
+            command
+                .option_with_value(format!("-L{start},{end}"))
+                .path_arguments(&[path])
+                .until(deadline)
+                .output()
+        };
+        let (text, ignored) = match run(with_ignore_revs) {
+            Ok(text) => (text, with_ignore_revs),
+            Err(error) if !with_ignore_revs || matches!(error, GitError::Cancelled { .. }) => {
+                return Err(error)
+            }
+            Err(_) => (run(false)?, false),
+        };
+        if ignored {
+            flags.push(format!("--ignore-revs-file {IGNORE_REVS_FILE}"));
+        }
+        Ok(Blame { lines: parse_porcelain(&text), options_used: flags })
     }
 }
 

@@ -14,7 +14,10 @@ mod diff;
 mod history;
 mod status;
 
-pub use blame::{aggregate_ownership, looks_like_bot, parse_porcelain, BlameLine};
+pub use blame::{
+    aggregate_ownership, looks_like_bot, parse_porcelain, Blame, BlameLine, BlameOptions,
+    IGNORE_REVS_FILE,
+};
 pub use command::Revision;
 pub use diff::{parse_unified_diff, CommitDiff, DiffScope, FileDiff, Hunk, Side};
 pub use history::{CommitAuthor, EMPTY_TREE};

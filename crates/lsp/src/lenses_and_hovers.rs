@@ -90,8 +90,11 @@ impl Session<'_> {
             Ok(Answer::Context(context)) => Some(context),
             _ => None,
         };
-        let ownership = match self.ask(&Request::Ownership { subject, exclude_authors: Vec::new() })
-        {
+        let ownership = match self.ask(&Request::Ownership {
+            subject,
+            exclude_authors: Vec::new(),
+            blame: tether_protocol::BlameParams::default(),
+        }) {
             Ok(Answer::Ownership(ownership)) => Some(ownership),
             _ => None,
         };

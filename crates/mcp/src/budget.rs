@@ -1,6 +1,8 @@
-//! Fitting a rendering into `budget_tokens` (approximated as characters / 4): the item list
-//! is cut from the end, never the header, completeness or freshness, and the cut is said with
-//! the cursor that fetches the rest.
+//! Fitting a rendering into `budget_tokens` (approximated as characters / 4). Every list is
+//! cut to fit, each cut said with a count: the main list (paged by cursor) keeps at least one
+//! item and says the one cursor that continues at the first item not shown; the other lists
+//! (tests affected, completeness causes, changed symbols) are filled first, since no cursor
+//! pages them. Fixed lines (what was asked, completeness, freshness) are never cut.
 
 use tether_protocol::wire::{Answer, JsonCut};
 
@@ -22,16 +24,61 @@ pub struct ListContinuation {
     pub item_noun: &'static str,
 }
 
-/// A text rendering in three parts; only `items` may be cut.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct TextSections {
-    pub head: Vec<String>,
-    pub items: Vec<String>,
-    pub tail: Vec<String>,
+impl ListContinuation {
+    /// The cursor of the first item not shown, when `shown` of the page's items are.
+    pub fn cursor_after(&self, shown: usize) -> String {
+        format!("o:{}", self.page_offset.saturating_add(shown as u64))
+    }
 }
 
-fn approximate_characters(lines: &[String]) -> u64 {
-    lines.iter().map(|line| line.chars().count() as u64 + 1).sum()
+/// A list no cursor pages: its elements are cut from the end, and the cut is counted.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CuttableList {
+    /// The line before the elements (`tests affected (12):`); shown whenever `total` > 0.
+    pub title: Option<String>,
+    /// The elements the answer carries (already at most what the text would show).
+    pub elements: Vec<String>,
+    /// How many there are in all (more than `elements` when the answer itself cut them).
+    pub total: usize,
+    /// What they are called in the count of those left out ("tests", "causes").
+    pub noun: &'static str,
+}
+
+/// One part of a text rendering, in the order shown.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TextPart {
+    /// A line that is always kept.
+    Line(String),
+    /// Where the main list's items (and the note on how to continue) go.
+    Items,
+    /// A list cut to fit.
+    List(CuttableList),
+}
+
+/// A text rendering: its parts, the main list's items, and the suggested next call (dropped
+/// when the items are cut, since its cursor would skip the items not shown).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TextSections {
+    pub parts: Vec<TextPart>,
+    pub items: Vec<String>,
+    pub next: Option<String>,
+}
+
+impl TextSections {
+    pub fn line(&mut self, line: String) {
+        self.parts.push(TextPart::Line(line));
+    }
+
+    pub fn list(&mut self, list: CuttableList) {
+        self.parts.push(TextPart::List(list));
+    }
+
+    fn cuttable_lists(&self) -> impl Iterator<Item = &CuttableList> {
+        self.parts.iter().filter_map(|part| match part {
+            TextPart::List(list) => Some(list),
+            _ => None,
+        })
+    }
 }
 
 /// The note after the shown items, when some are cut or another page exists.
@@ -50,8 +97,9 @@ pub fn continuation_note(
         if continuation.paged_by_cursor {
             let next_offset = continuation.page_offset.saturating_add(shown_u64);
             let remaining = remaining_after(next_offset).max((listed - shown) as u64);
+            let cursor = continuation.cursor_after(shown);
             return Some(format!(
-                "… {remaining} more {noun}; call again with cursor \"o:{next_offset}\""
+                "… {remaining} more {noun}; call again with the same arguments and cursor \"{cursor}\""
             ));
         }
         return Some(format!("… {} more {noun} cut to fit budget_tokens; call again with a larger budget_tokens to see them", listed - shown));
@@ -60,83 +108,180 @@ pub fn continuation_note(
     let remaining = remaining_after(continuation.page_offset.saturating_add(shown_u64));
     // A daemon without a usable total still has a next page: say so without a count.
     let count = if remaining == 0 { String::new() } else { format!("{remaining} ") };
-    Some(format!("… {count}more {noun}; call again with cursor \"{cursor}\""))
+    Some(format!(
+        "… {count}more {noun}; call again with the same arguments and cursor \"{cursor}\""
+    ))
 }
 
-/// Joins the sections, cutting items from the end until the whole fits `budget_tokens`.
-/// Head and tail are always kept, even when they alone exceed the budget.
+/// How much of each list a rendering shows.
+#[derive(Clone, Debug, PartialEq)]
+struct TextCut {
+    shown_items: usize,
+    /// Elements kept per cuttable list, in the order of the parts.
+    kept: Vec<usize>,
+}
+
+fn render_text(
+    sections: &TextSections,
+    continuation: Option<&ListContinuation>,
+    cut: &TextCut,
+) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    let mut lists_seen = 0;
+    let items_cut = cut.shown_items < sections.items.len();
+    for part in &sections.parts {
+        match part {
+            TextPart::Line(line) => lines.push(line.clone()),
+            TextPart::Items => {
+                lines.extend(sections.items[..cut.shown_items].iter().cloned());
+                let note = continuation.and_then(|continuation| {
+                    continuation_note(continuation, sections.items.len(), cut.shown_items)
+                });
+                lines.extend(note);
+            }
+            TextPart::List(list) => {
+                let kept = cut.kept[lists_seen];
+                lists_seen += 1;
+                if list.total == 0 {
+                    continue;
+                }
+                lines.extend(list.title.clone());
+                lines.extend(list.elements[..kept].iter().cloned());
+                if list.total > kept {
+                    lines.push(format!(
+                        "  … {} more {} (a larger budget_tokens lists them)",
+                        list.total - kept,
+                        list.noun
+                    ));
+                }
+            }
+        }
+    }
+    let paged = continuation.is_some_and(|continuation| continuation.paged_by_cursor);
+    if let Some(next) = sections.next.as_ref().filter(|_| !(items_cut && paged)) {
+        lines.push(format!("next: {next}"));
+    }
+    lines.join("\n")
+}
+
+/// Joins the sections, cutting lists until the whole fits `budget_tokens`: first every list
+/// is at its least (one item, no other element), then the lists no cursor pages are filled,
+/// then the items. Only when even the least does not fit is the budget exceeded.
+/// Returns the text and how many items it shows; `most_items` caps them (so that two
+/// renderings of one answer show the same items and name the same cursor).
 pub fn fit_text_to_budget(
     sections: &TextSections,
     continuation: Option<&ListContinuation>,
     budget_tokens: u64,
-) -> String {
+    most_items: usize,
+) -> (String, usize) {
     let budget_characters = budget_tokens.saturating_mul(CHARACTERS_PER_TOKEN);
-    let fixed = approximate_characters(&sections.head) + approximate_characters(&sections.tail);
-    let note_for = |shown: usize| {
-        continuation
-            .and_then(|continuation| continuation_note(continuation, sections.items.len(), shown))
+    let lengths: Vec<usize> = sections.cuttable_lists().map(|list| list.elements.len()).collect();
+    let items = sections.items.len().min(most_items.max(1));
+    let whole = TextCut { shown_items: items, kept: lengths.clone() };
+    let fits = |cut: &TextCut| {
+        render_text(sections, continuation, cut).chars().count() as u64 <= budget_characters
     };
-    let fits = |shown: usize| {
-        let note = note_for(shown).map(|note| note.chars().count() as u64 + 1).unwrap_or(0);
-        fixed + approximate_characters(&sections.items[..shown]) + note <= budget_characters
-    };
-    // The largest prefix that fits; item sizes are positive, so `fits` is monotone except for
-    // the note, which is checked for each candidate.
-    let mut shown = sections.items.len();
-    while shown > 0 && !fits(shown) {
-        shown -= 1;
+    if fits(&whole) {
+        return (render_text(sections, continuation, &whole), items);
     }
-    let mut lines: Vec<&str> = sections.head.iter().map(String::as_str).collect();
-    lines.extend(sections.items[..shown].iter().map(String::as_str));
-    let note = note_for(shown);
-    if let Some(note) = &note {
-        lines.push(note);
+    let least = TextCut { shown_items: items.min(1), kept: vec![0; lengths.len()] };
+    let characters =
+        |cut: &TextCut| render_text(sections, continuation, cut).chars().count() as u64;
+    // The lists no cursor pages get up to half of what the least page leaves, the items
+    // the rest, and the lists then what the items left.
+    let share = characters(&least) + budget_characters.saturating_sub(characters(&least)) / 2;
+    let mut cut = least;
+    for limit in [share, budget_characters] {
+        for (list, length) in lengths.iter().enumerate() {
+            cut.kept[list] = largest_that_fits(cut.kept[list], *length, |kept| {
+                let mut larger = cut.clone();
+                larger.kept[list] = kept;
+                characters(&larger) <= limit
+            });
+        }
+        if limit == share {
+            cut.shown_items = largest_that_fits(cut.shown_items, items, |shown| {
+                fits(&TextCut { shown_items: shown, ..cut.clone() })
+            });
+        }
     }
-    lines.extend(sections.tail.iter().map(String::as_str));
-    lines.join("\n")
+    (render_text(sections, continuation, &cut), cut.shown_items)
 }
 
-/// Serialises `answer` compactly, cutting its main list from the end (and then its
-/// secondary lists, tests affected and changed symbols) until it fits; a cut adds
-/// `truncated` with the cursor to continue.
+/// The largest count in `least..=most` for which `fits` holds, `least` when none does (the
+/// renderings grow with the count, so a binary search finds it).
+fn largest_that_fits(least: usize, most: usize, fits: impl Fn(usize) -> bool) -> usize {
+    let (mut fitting, mut too_large) = (least, most + 1);
+    while too_large - fitting > 1 {
+        let middle = fitting + (too_large - fitting) / 2;
+        if fits(middle) {
+            fitting = middle;
+        } else {
+            too_large = middle;
+        }
+    }
+    fitting
+}
+
+/// Serialises `answer` compactly, cutting its lists until it fits: the main list keeps at
+/// least one item, the secondary lists (tests affected, changed symbols, completeness causes)
+/// are filled first. A cut main list adds `truncated` and sets `next_cursor` and `next` to the
+/// one cursor that continues at the first item not shown; a cut secondary list adds
+/// `<key>_omitted`.
+/// Returns the JSON and how many items it shows; `most_items` caps them as for the text.
 pub fn fit_json_to_budget(
     answer: &Answer,
     continuation: Option<&ListContinuation>,
     budget_tokens: u64,
-) -> String {
+    most_items: usize,
+) -> (String, usize) {
     let budget_characters = budget_tokens.saturating_mul(CHARACTERS_PER_TOKEN);
-    let fits = |text: &str| text.chars().count() as u64 <= budget_characters;
-    let whole = answer.to_json_text();
-    if fits(&whole) {
-        return whole;
-    }
+    let fits =
+        |cut: &JsonCut| answer.cut_json_text(cut).chars().count() as u64 <= budget_characters;
     let listed = answer.main_list().map(|(_, length)| length).unwrap_or(0);
-    let cut_at = |shown: usize| JsonCut {
-        shown: Some(shown),
-        cursor: continuation.filter(|continuation| continuation.paged_by_cursor).map(
-            |continuation| format!("o:{}", continuation.page_offset.saturating_add(shown as u64)),
-        ),
-        note: continuation.and_then(|continuation| continuation_note(continuation, listed, shown)),
-        secondary_kept: Vec::new(),
+    let whole = answer.to_json_text();
+    if listed <= most_items && whole.chars().count() as u64 <= budget_characters {
+        return (whole, listed);
+    }
+    let cut_at = |shown: usize, secondary_kept: Vec<(&'static str, usize)>| {
+        let paged = continuation.filter(|continuation| continuation.paged_by_cursor);
+        let cursor = paged.filter(|_| shown < listed).map(|paged| paged.cursor_after(shown));
+        JsonCut {
+            shown: Some(shown),
+            next: cursor.as_ref().map(|cursor| format!("the same call with cursor {cursor:?}")),
+            // With a cursor, `next` says how to continue; without, the note says why not.
+            note: continuation
+                .filter(|_| cursor.is_none())
+                .and_then(|continuation| continuation_note(continuation, listed, shown)),
+            cursor,
+            secondary_kept,
+        }
     };
-    let mut cut = JsonCut::default();
-    let mut text = whole;
-    for shown in (0..listed).rev() {
-        cut = cut_at(shown);
-        text = answer.cut_json_text(&cut);
-        if fits(&text) {
-            return text;
+    let secondary = answer.secondary_lists();
+    let least = listed.min(1);
+    let most = listed.min(most_items.max(1));
+    let characters = |cut: &JsonCut| answer.cut_json_text(cut).chars().count() as u64;
+    let mut cut = cut_at(least, secondary.iter().map(|(key, _)| (*key, 0)).collect());
+    // As for the text: the secondary lists up to half of what the least page leaves, the
+    // items the rest, the secondary lists then what the items left.
+    let share = characters(&cut) + budget_characters.saturating_sub(characters(&cut)) / 2;
+    let mut shown = least;
+    for limit in [share, budget_characters] {
+        for (position, (_, length)) in secondary.iter().enumerate() {
+            let kept = largest_that_fits(cut.secondary_kept[position].1, *length, |kept| {
+                let mut larger = cut.clone();
+                larger.secondary_kept[position].1 = kept;
+                characters(&larger) <= limit
+            });
+            cut.secondary_kept[position].1 = kept;
+        }
+        if limit == share {
+            shown = largest_that_fits(least, most, |shown| {
+                fits(&cut_at(shown, cut.secondary_kept.clone()))
+            });
+            cut = cut_at(shown, cut.secondary_kept.clone());
         }
     }
-    // Even without items it is too large: halve the secondary lists too, keeping one element.
-    for (key, length) in answer.secondary_lists() {
-        let mut keep = length;
-        while keep > 1 && !fits(&text) {
-            keep = (keep / 2).max(1);
-            cut.secondary_kept.retain(|(kept_key, _)| *kept_key != key);
-            cut.secondary_kept.push((key, keep));
-            text = answer.cut_json_text(&cut);
-        }
-    }
-    text
+    (answer.cut_json_text(&cut), shown)
 }

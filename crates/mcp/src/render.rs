@@ -3,14 +3,16 @@
 //! the typed answers (`protocol::wire`).
 
 use tether_protocol::wire::{
-    AffectedTest, Answer, BlastAnswer, ChangedSymbol, ChangesAnswer, ContextAnswer,
+    AffectedTest, Answer, BlastAnswer, ChangedSymbol, ChangesAnswer, Completeness, ContextAnswer,
     OwnershipAnswer, SymbolOrFile,
 };
 
-use crate::budget::{fit_json_to_budget, fit_text_to_budget, ListContinuation, TextSections};
+use crate::budget::{
+    fit_json_to_budget, fit_text_to_budget, CuttableList, ListContinuation, TextPart, TextSections,
+};
 use crate::render_lines::{
-    blast_item_line, completeness_lines, context_entry_line, freshness_line, memory_hit_line,
-    neighbour_line, owner_line, symbol_line_with_id,
+    blast_item_line, cause_line, completeness_verdict_line, context_entry_line, freshness_line,
+    memory_hit_line, neighbour_line, owner_line, symbol_line_with_id,
 };
 
 /// How a tool's answer is presented.
@@ -32,8 +34,9 @@ pub struct RenderRequest {
     pub paged_by_cursor: bool,
 }
 
-/// The most tests or changed symbols listed in the text header before "and N more".
-const HEADER_LIST_LIMIT: usize = 10;
+/// The most tests listed before "… N more tests" (the JSON lists all the daemon gives).
+const TESTS_LISTED_LIMIT: usize = 10;
+/// The most changed symbols listed before "… N more changed symbols".
 const CHANGED_SYMBOLS_LIMIT: usize = 30;
 
 /// What the items of an answer's main list are called.
@@ -47,6 +50,15 @@ fn item_noun(answer: &Answer) -> &'static str {
 
 /// Renders the daemon's answer to one tool call.
 pub fn render_answer(request: &RenderRequest, answer: &Answer) -> String {
+    render_answer_showing(request, answer, usize::MAX).0
+}
+
+/// Renders the answer with at most `most_items` of its items; returns how many it shows.
+pub fn render_answer_showing(
+    request: &RenderRequest,
+    answer: &Answer,
+    most_items: usize,
+) -> (String, usize) {
     let continuation = answer.main_list().map(|_| ListContinuation {
         paged_by_cursor: request.paged_by_cursor,
         page_offset: request.cursor_offset,
@@ -54,67 +66,76 @@ pub fn render_answer(request: &RenderRequest, answer: &Answer) -> String {
         daemon_next_cursor: answer.next_cursor().map(str::to_string),
         item_noun: item_noun(answer),
     });
+    let budget = request.budget_tokens;
     match request.format {
-        OutputFormat::Json => {
-            fit_json_to_budget(answer, continuation.as_ref(), request.budget_tokens)
-        }
+        OutputFormat::Json => fit_json_to_budget(answer, continuation.as_ref(), budget, most_items),
         OutputFormat::Text => {
             let sections = text_sections(&request.tool_name, answer);
-            fit_text_to_budget(&sections, continuation.as_ref(), request.budget_tokens)
+            fit_text_to_budget(&sections, continuation.as_ref(), budget, most_items)
         }
     }
 }
 
-/// The head (what was asked, the totals), the items (which a budget may cut) and the tail
-/// (notes, completeness, freshness, next) of an answer's text.
+/// The answer in the request's format and as JSON (for `structuredContent`), both fitted to
+/// the budget and showing the same items, so that both name the same cursor.
+pub fn render_answer_twice(request: &RenderRequest, answer: &Answer) -> (String, String) {
+    let as_json = RenderRequest { format: OutputFormat::Json, ..request.clone() };
+    let (mut text, text_shown) = render_answer_showing(request, answer, usize::MAX);
+    let (mut json, json_shown) = render_answer_showing(&as_json, answer, usize::MAX);
+    if text_shown > json_shown {
+        text = render_answer_showing(request, answer, json_shown).0;
+    } else if json_shown > text_shown {
+        json = render_answer_showing(&as_json, answer, text_shown).0;
+    }
+    (text, json)
+}
+
+/// The parts of an answer's text: what was asked and the totals, the lists, the items, the
+/// notes, completeness and freshness, and the suggested next call.
 fn text_sections(tool_name: &str, answer: &Answer) -> TextSections {
     let mut sections = TextSections::default();
-    let (head, items, tail) = (&mut sections.head, &mut sections.items, &mut sections.tail);
     match answer {
-        Answer::Blast(blast) => {
-            blast_head(head, blast);
-            items.extend(blast.items.iter().map(blast_item_line));
-            blast_tail(tail, blast);
-        }
+        Answer::Blast(blast) => blast_sections(&mut sections, blast),
         Answer::Changes(ChangesAnswer::Diff { changed, files_changed, blast }) => {
-            changed_head(head, changed, *files_changed);
-            blast_head(head, blast);
-            items.extend(blast.items.iter().map(blast_item_line));
-            blast_tail(tail, blast);
+            changed_symbols(&mut sections, changed, *files_changed);
+            blast_sections(&mut sections, blast);
         }
         Answer::Changes(ChangesAnswer::NotARepository { changed, note, freshness }) => {
-            changed_head(head, changed, 0);
-            tail.push(format!("note: {note}"));
-            tail.push(freshness_line(freshness));
+            changed_symbols(&mut sections, changed, 0);
+            sections.line(format!("note: {note}"));
+            sections.line(freshness_line(freshness));
         }
         Answer::Neighbours(neighbours) => {
             let subject = symbol_line_with_id(&neighbours.subject);
-            head.push(format!("{tool_name} of {subject}: {} total", neighbours.total));
-            items.extend(neighbours.items.iter().map(neighbour_line));
-            tail.extend(completeness_lines(&neighbours.completeness));
-            tail.push(freshness_line(&neighbours.freshness));
-            tail.push(format!("next: {}", neighbours.next));
+            sections.line(format!("{tool_name} of {subject}: {} total", neighbours.total));
+            sections.items.extend(neighbours.items.iter().map(neighbour_line));
+            sections.parts.push(TextPart::Items);
+            completeness_parts(&mut sections, &neighbours.completeness);
+            sections.line(freshness_line(&neighbours.freshness));
+            sections.next = Some(neighbours.next.clone());
         }
         Answer::Lookup(lookup) => {
-            head.push(format!("lookup {:?}: {} matches", lookup.query, lookup.total));
-            items.extend(lookup.items.iter().map(symbol_line_with_id));
-            tail.push(freshness_line(&lookup.freshness));
-            tail.push(format!("next: {}", lookup.next));
+            sections.line(format!("lookup {:?}: {} matches", lookup.query, lookup.total));
+            sections.items.extend(lookup.items.iter().map(symbol_line_with_id));
+            sections.parts.push(TextPart::Items);
+            sections.line(freshness_line(&lookup.freshness));
+            sections.next = Some(lookup.next.clone());
         }
         Answer::SearchMemory(search) => {
-            head.push(format!(
+            sections.line(format!(
                 "memory entries matching {:?}: {} total",
                 search.query, search.total
             ));
-            items.extend(search.items.iter().map(memory_hit_line));
-            tail.push(freshness_line(&search.freshness));
-            tail.push(format!("next: {}", search.next));
+            sections.items.extend(search.items.iter().map(memory_hit_line));
+            sections.parts.push(TextPart::Items);
+            sections.line(freshness_line(&search.freshness));
+            sections.next = Some(search.next.clone());
         }
         Answer::Ownership(ownership) => ownership_sections(&mut sections, ownership),
         Answer::Context(context) => context_sections(&mut sections, context),
         Answer::Census(census) => {
             let counts = &census.census;
-            head.push(format!(
+            sections.line(format!(
                 "census: {} files ({} skipped), {} unresolved call sites, {} diagnostics",
                 counts.files, counts.files_skipped, counts.unresolved_calls, counts.diagnostics
             ));
@@ -123,22 +144,22 @@ fn text_sections(tool_name: &str, answer: &Answer) -> TextSections {
                     counts.iter().map(|(kind, count)| format!("{kind} {count}")).collect();
                 pairs.join(", ")
             };
-            head.push(format!("symbols: {}", by_kind(&counts.symbols_by_kind)));
-            head.push(format!("edges: {}", by_kind(&counts.edges_by_kind)));
-            tail.push(freshness_line(&census.freshness));
-            tail.push(format!("next: {}", census.next));
+            sections.line(format!("symbols: {}", by_kind(&counts.symbols_by_kind)));
+            sections.line(format!("edges: {}", by_kind(&counts.edges_by_kind)));
+            sections.line(freshness_line(&census.freshness));
+            sections.next = Some(census.next.clone());
         }
         Answer::Record(record) => {
-            head.push(format!("id: {}", record.id));
-            head.push(format!("file: {}", record.file));
-            head.push(format!("entry_commit: {}", record.entry_commit));
+            sections.line(format!("id: {}", record.id));
+            sections.line(format!("file: {}", record.file));
+            sections.line(format!("entry_commit: {}", record.entry_commit));
             if let Some(pinned) = &record.pinned_commit {
-                head.push(format!("pinned_commit: {pinned}"));
+                sections.line(format!("pinned_commit: {pinned}"));
             }
             if !record.pinned_files.is_empty() {
-                head.push(format!("pinned_files: {}", record.pinned_files.join(", ")));
+                sections.line(format!("pinned_files: {}", record.pinned_files.join(", ")));
             }
-            tail.push(format!("next: {}", record.next));
+            sections.next = Some(record.next.clone());
         }
         // Not tools' answers; shown whole.
         Answer::Status(_)
@@ -147,16 +168,16 @@ fn text_sections(tool_name: &str, answer: &Answer) -> TextSections {
         | Answer::Outline(_)
         | Answer::Buffers(_)
         | Answer::Stopping(_) => {
-            head.push(answer.to_json_text());
+            sections.line(answer.to_json_text());
         }
     }
     sections
 }
 
-/// `changes: N files, M symbols changed` and the first changed symbols.
-fn changed_head(head: &mut Vec<String>, changed: &[ChangedSymbol], files_changed: usize) {
-    head.push(format!("changes: {files_changed} files, {} symbols changed", changed.len()));
-    for symbol in changed.iter().take(CHANGED_SYMBOLS_LIMIT) {
+/// `changes: N files, M symbols changed` and the changed symbols (the first ones).
+fn changed_symbols(sections: &mut TextSections, changed: &[ChangedSymbol], files_changed: usize) {
+    sections.line(format!("changes: {files_changed} files, {} symbols changed", changed.len()));
+    let elements = changed.iter().take(CHANGED_SYMBOLS_LIMIT).map(|symbol| {
         let mut line = format!(
             "  {} {} ({}) {}:{} · {} lines",
             symbol.change,
@@ -169,26 +190,22 @@ fn changed_head(head: &mut Vec<String>, changed: &[ChangedSymbol], files_changed
         if let Some(renamed_from) = &symbol.renamed_from {
             line.push_str(&format!(" · renamed from {renamed_from}"));
         }
-        head.push(line);
-    }
-    if changed.len() > CHANGED_SYMBOLS_LIMIT {
-        head.push(format!(
-            "  … and {} more changed symbols (format \"json\" lists them all)",
-            changed.len() - CHANGED_SYMBOLS_LIMIT
-        ));
-    }
+        line
+    });
+    sections.list(CuttableList {
+        title: None,
+        elements: elements.collect(),
+        total: changed.len(),
+        noun: "changed symbols",
+    });
 }
 
-/// The blast's totals and the first tests affected.
-fn blast_head(head: &mut Vec<String>, blast: &BlastAnswer) {
-    head.push(format!(
+/// A blast: its totals, the tests affected, the items, completeness, freshness and next.
+fn blast_sections(sections: &mut TextSections, blast: &BlastAnswer) {
+    sections.line(format!(
         "blast of {} ({} seeds, depth {}): {} dependents, {} breaks",
         blast.subject, blast.seeds, blast.depth, blast.total, blast.breaks
     ));
-    let tests = &blast.tests_affected;
-    if tests.is_empty() {
-        return;
-    }
     // A test only runtime evidence names says so (`executed`, `stale` evidence).
     let mark = |test: &AffectedTest| match (
         test.why.iter().any(|why| why == "static"),
@@ -198,48 +215,55 @@ fn blast_head(head: &mut Vec<String>, blast: &BlastAnswer) {
         (false, _) => " (executed)",
         _ => "",
     };
-    let names: Vec<String> = tests
-        .iter()
-        .take(HEADER_LIST_LIMIT)
-        .map(|test| {
-            let symbol = &test.symbol;
-            format!("{} {}:{}{}", symbol.qualified_name, symbol.path, symbol.line, mark(test))
-        })
-        .collect();
-    let total = blast.tests_total;
-    let listed = HEADER_LIST_LIMIT.min(tests.len());
-    let more =
-        if total > listed { format!(", and {} more", total - listed) } else { String::new() };
-    head.push(format!("tests affected ({total}): {}{more}", names.join(", ")));
+    let tests = blast.tests_affected.iter().take(TESTS_LISTED_LIMIT).map(|test| {
+        let symbol = &test.symbol;
+        format!("  {} {}:{}{}", symbol.qualified_name, symbol.path, symbol.line, mark(test))
+    });
+    sections.list(CuttableList {
+        title: Some(format!("tests affected ({}):", blast.tests_total)),
+        elements: tests.collect(),
+        total: blast.tests_total,
+        noun: "tests",
+    });
+    sections.items.extend(blast.items.iter().map(blast_item_line));
+    sections.parts.push(TextPart::Items);
+    completeness_parts(sections, &blast.completeness);
+    sections.line(freshness_line(&blast.freshness));
+    sections.next = Some(blast.next.clone());
 }
 
-fn blast_tail(tail: &mut Vec<String>, blast: &BlastAnswer) {
-    tail.extend(completeness_lines(&blast.completeness));
-    tail.push(freshness_line(&blast.freshness));
-    tail.push(format!("next: {}", blast.next));
+/// Completeness: its verdict, then its causes (a list cut to fit, counted).
+fn completeness_parts(sections: &mut TextSections, completeness: &Completeness) {
+    sections.line(completeness_verdict_line(completeness));
+    let causes: Vec<String> = completeness.causes.iter().flatten().map(cause_line).collect();
+    let total = causes.len();
+    sections.list(CuttableList { title: None, elements: causes, total, noun: "causes" });
 }
 
 fn ownership_sections(sections: &mut TextSections, ownership: &OwnershipAnswer) {
+    let blame = match ownership.blame_options.is_empty() {
+        true => String::new(),
+        false => format!(" (blame {})", ownership.blame_options.join(" ")),
+    };
     sections
-        .head
-        .push(format!("ownership of {}: {} lines", ownership.range, ownership.total_lines));
+        .line(format!("ownership of {}: {} lines{blame}", ownership.range, ownership.total_lines));
     sections.items.extend(ownership.owners.iter().map(owner_line));
-    let tail = &mut sections.tail;
+    sections.parts.push(TextPart::Items);
     if ownership.not_committed_yet > 0 {
-        tail.push(format!("not committed yet: {} lines", ownership.not_committed_yet));
+        sections.line(format!("not committed yet: {} lines", ownership.not_committed_yet));
     }
     if !ownership.excluded_bots.is_empty() {
-        tail.push(format!(
+        sections.line(format!(
             "excluded bots: {} ({} lines)",
             ownership.excluded_bots.join(", "),
             ownership.excluded_bot_lines
         ));
     }
     if let Some(note) = &ownership.note {
-        tail.push(format!("note: {note}"));
+        sections.line(format!("note: {note}"));
     }
-    tail.push(freshness_line(&ownership.freshness));
-    tail.push(format!("next: {}", ownership.next));
+    sections.line(freshness_line(&ownership.freshness));
+    sections.next = Some(ownership.next.clone());
 }
 
 fn context_sections(sections: &mut TextSections, context: &ContextAnswer) {
@@ -247,24 +271,24 @@ fn context_sections(sections: &mut TextSections, context: &ContextAnswer) {
         SymbolOrFile::Symbol(symbol) => symbol_line_with_id(symbol),
         SymbolOrFile::File { path } => path.clone(),
     };
-    sections.head.push(format!(
+    sections.line(format!(
         "context of {subject}: {} memory entries, oldest first",
         context.chain.len()
     ));
     sections.items.extend(context.chain.iter().map(context_entry_line));
-    let tail = &mut sections.tail;
-    tail.push(format!("tip: {}", context.tip.as_deref().unwrap_or("none")));
-    if let Some(problems) = context.memory_problems.as_ref().filter(|problems| !problems.is_empty())
-    {
-        let shown: Vec<&str> =
-            problems.iter().take(HEADER_LIST_LIMIT).map(String::as_str).collect();
-        tail.push(format!("memory problems: {}", shown.join("; ")));
-    }
+    sections.parts.push(TextPart::Items);
+    sections.line(format!("tip: {}", context.tip.as_deref().unwrap_or("none")));
+    let problems = context.memory_problems.iter().flatten();
+    let problems: Vec<String> = problems.map(|problem| format!("  {problem}")).collect();
+    sections.list(CuttableList {
+        title: Some("memory problems:".to_string()),
+        total: problems.len(),
+        elements: problems,
+        noun: "memory problems",
+    });
     if let Some(note) = &context.note {
-        tail.push(format!("note: {note}"));
+        sections.line(format!("note: {note}"));
     }
-    tail.push(freshness_line(&context.freshness));
-    if let Some(next) = &context.next {
-        tail.push(format!("next: {next}"));
-    }
+    sections.line(freshness_line(&context.freshness));
+    sections.next = context.next.clone();
 }

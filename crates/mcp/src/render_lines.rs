@@ -128,7 +128,7 @@ fn escapes_text(escapes: &[EscapeExample]) -> String {
 }
 
 /// One cause, for a reader who must decide whether the list can be trusted.
-fn cause_line(cause: &CompletenessCause) -> String {
+pub fn cause_line(cause: &CompletenessCause) -> String {
     match cause {
         CompletenessCause::UnresolvedCallSites { name, count, examples } => format!("  cause: {count} call sites of {name:?} could not be bound and may be callers{}", site_examples(examples)),
         CompletenessCause::UncertainEdges { count } => format!("  cause: {count} dynamic, ambiguous or name-only edges on the paths (their items are marked maybe)"),
@@ -142,14 +142,12 @@ fn cause_line(cause: &CompletenessCause) -> String {
     }
 }
 
-/// Completeness: `exact`, or `lower_bound` with what it implies and each cause.
-pub fn completeness_lines(completeness: &Completeness) -> Vec<String> {
+/// Completeness: `exact`, or `lower_bound` with what it implies (its causes follow it).
+pub fn completeness_verdict_line(completeness: &Completeness) -> String {
     if completeness.status != "lower_bound" {
-        return vec![format!("completeness: {}", completeness.status)];
+        return format!("completeness: {}", completeness.status);
     }
-    let mut lines = vec!["completeness: lower_bound — the list may be missing items; the causes say why; do not conclude that nothing depends on the symbol".to_string()];
-    lines.extend(completeness.causes.iter().flatten().map(cause_line));
-    lines
+    "completeness: lower_bound — the list may be missing items; the causes say why; do not conclude that nothing depends on the symbol".to_string()
 }
 
 /// Freshness: the indexed commit against HEAD, and uncommitted files.

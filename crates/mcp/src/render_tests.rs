@@ -22,6 +22,34 @@ fn request_for(
     }
 }
 
+/// A blast answer with many tests affected and many causes, as on a large repository.
+fn large_blast_answer(item_count: usize, total: usize, next_cursor: Option<&str>) -> Value {
+    let mut answer = sample_blast_answer(item_count, total, next_cursor);
+    let tests: Vec<Value> = (0..40)
+        .map(|number| json!({
+            "id": format!("{:016x}", 1000 + number), "qualified_name": format!("tests.test_module_{number}.test_case_{number}"),
+            "kind": "function", "path": format!("tests/test_module_{number}.py"), "line": 4, "end_line": 6,
+            "is_test": true, "why": ["static"],
+        }))
+        .collect();
+    answer["tests_affected"] = json!(tests);
+    answer["tests_total"] = json!(60);
+    answer["tests_truncated"] = json!(true);
+    let causes: Vec<Value> = (0..12)
+        .map(|number| json!({ "kind": "unresolved_call_sites", "name": format!("name_{number}"), "count": 3, "examples": [{ "site": format!("app/dyn_{number}.py:7"), "callee": format!("obj.name_{number}") }] }))
+        .collect();
+    answer["completeness"]["causes"] = json!(causes);
+    answer
+}
+
+fn characters(text: &str) -> u64 {
+    text.chars().count() as u64
+}
+
+fn item_lines(text: &str) -> usize {
+    text.lines().filter(|line| line.starts_with("breaks d") || line.starts_with("maybe d")).count()
+}
+
 #[test]
 fn blast_answer_renders_one_line_per_item_then_completeness_freshness_and_next() {
     let answer = sample_blast_answer(3, 3, None);
@@ -31,15 +59,16 @@ fn blast_answer_renders_one_line_per_item_then_completeness_freshness_and_next()
     );
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "blast of app.core.compute (1 seeds, depth 3): 3 dependents, 2 breaks");
-    assert_eq!(lines[1], "tests affected (1): tests.test_core.test_compute tests/test_core.py:4");
-    assert_eq!(lines[2], "breaks d1 app.module_0.handler_0 (function) app/module_0.py:10 · CALLS at app/module_0.py:12 · conf 0.95 · id 0000000000000000");
-    assert_eq!(lines[4], "maybe d2 app.module_2.handler_2 (function) app/module_2.py:12 · CALLS at app/module_2.py:14 · conf 0.95 · via app.api.handle · id 0000000000000002");
-    assert_eq!(lines[5], "completeness: lower_bound — the list may be missing items; the causes say why; do not conclude that nothing depends on the symbol");
-    assert_eq!(lines[6], "  cause: 3 call sites of \"compute\" could not be bound and may be callers (e.g. app/dyn.py:7 calls obj.compute)");
-    assert_eq!(lines[7], "  cause: 1 dynamic, ambiguous or name-only edges on the paths (their items are marked maybe)");
-    assert_eq!(lines[8], "freshness: indexed 0123456789 · HEAD 0123456789 on main · head moved: no · uncommitted files: 2 — stale: the graph may not reflect the working tree");
-    assert!(lines[9].starts_with("next: callers {\"symbol\": \"app.module_0.handler_0\"}"));
-    assert_eq!(lines.len(), 10, "no continuation line when the whole list is shown:\n{text}");
+    assert_eq!(lines[1], "tests affected (1):");
+    assert_eq!(lines[2], "  tests.test_core.test_compute tests/test_core.py:4");
+    assert_eq!(lines[3], "breaks d1 app.module_0.handler_0 (function) app/module_0.py:10 · CALLS at app/module_0.py:12 · conf 0.95 · id 0000000000000000");
+    assert_eq!(lines[5], "maybe d2 app.module_2.handler_2 (function) app/module_2.py:12 · CALLS at app/module_2.py:14 · conf 0.95 · via app.api.handle · id 0000000000000002");
+    assert_eq!(lines[6], "completeness: lower_bound — the list may be missing items; the causes say why; do not conclude that nothing depends on the symbol");
+    assert_eq!(lines[7], "  cause: 3 call sites of \"compute\" could not be bound and may be callers (e.g. app/dyn.py:7 calls obj.compute)");
+    assert_eq!(lines[8], "  cause: 1 dynamic, ambiguous or name-only edges on the paths (their items are marked maybe)");
+    assert_eq!(lines[9], "freshness: indexed 0123456789 · HEAD 0123456789 on main · head moved: no · uncommitted files: 2 — stale: the graph may not reflect the working tree");
+    assert!(lines[10].starts_with("next: callers {\"symbol\": \"app.module_0.handler_0\"}"));
+    assert_eq!(lines.len(), 11, "no continuation line when the whole list is shown:\n{text}");
 }
 
 #[test]
@@ -49,65 +78,125 @@ fn the_daemons_next_cursor_is_passed_through_when_nothing_is_cut() {
         &request_for("blast", OutputFormat::Text, 6000, 20),
         &typed_answer("blast", answer.clone()),
     );
-    assert!(text.contains("… 7 more items; call again with cursor \"o:23\""), "{text}");
+    assert!(
+        text.contains("… 7 more items; call again with the same arguments and cursor \"o:23\""),
+        "{text}"
+    );
 }
 
 #[test]
-fn an_oversized_text_answer_is_cut_with_a_cursor_and_keeps_completeness_and_freshness() {
+fn an_oversized_text_answer_is_cut_with_one_cursor_and_keeps_completeness_and_freshness() {
     let answer = sample_blast_answer(200, 500, Some("o:240"));
     let budget_tokens = 800;
     let text = render_answer(
         &request_for("blast", OutputFormat::Text, budget_tokens, 40),
         &typed_answer("blast", answer.clone()),
     );
-    assert!(
-        text.chars().count() as u64 <= budget_tokens * CHARACTERS_PER_TOKEN,
-        "{} characters",
-        text.chars().count()
-    );
-    let shown = text
-        .lines()
-        .filter(|line| line.starts_with("breaks d") || line.starts_with("maybe d"))
-        .count();
+    assert!(characters(&text) <= budget_tokens * CHARACTERS_PER_TOKEN, "{}", characters(&text));
+    let shown = item_lines(&text);
     assert!(shown > 0 && shown < 200, "shown {shown}");
-    let expected_note =
-        format!("… {} more items; call again with cursor \"o:{}\"", 500 - 40 - shown, 40 + shown);
+    let expected_note = format!(
+        "… {} more items; call again with the same arguments and cursor \"o:{}\"",
+        500 - 40 - shown,
+        40 + shown
+    );
     assert!(text.contains(&expected_note), "missing {expected_note:?} in\n{text}");
     assert!(!text.contains("o:240"), "the daemon's cursor would skip the cut items");
+    assert_eq!(text.matches("cursor").count(), 1, "one cursor, said once:\n{text}");
+    assert!(!text.contains("next: callers"), "the daemon's next would not page:\n{text}");
     assert!(text.contains("completeness: lower_bound"));
     assert!(text.contains("freshness: indexed 0123456789"));
-    assert!(text.contains("next: "));
 }
 
 #[test]
-fn a_budget_too_small_for_any_item_still_keeps_completeness_and_freshness() {
-    let answer = sample_blast_answer(50, 50, None);
+fn the_smallest_budget_shows_one_item_and_counts_the_tests_and_causes_it_cuts() {
+    let answer = large_blast_answer(50, 50, None);
+    let budget_tokens = crate::tools::MINIMUM_BUDGET_TOKENS;
     let text = render_answer(
-        &request_for("blast", OutputFormat::Text, 10, 0),
+        &request_for("blast", OutputFormat::Text, budget_tokens, 0),
         &typed_answer("blast", answer.clone()),
     );
-    assert!(text.contains("… 50 more items; call again with cursor \"o:0\""), "{text}");
+    assert!(
+        characters(&text) <= budget_tokens * CHARACTERS_PER_TOKEN,
+        "{}:\n{text}",
+        characters(&text)
+    );
+    assert!(item_lines(&text) >= 1, "a page always shows an item:\n{text}");
+    let shown = item_lines(&text);
+    assert!(text.contains(&format!("cursor \"o:{shown}\"")), "{text}");
+    assert!(text.contains("tests affected (60):"), "{text}");
+    assert!(text.contains("more tests (a larger budget_tokens lists them)"), "{text}");
+    assert!(text.contains("more causes (a larger budget_tokens lists them)"), "{text}");
     assert!(text.contains("completeness: lower_bound"));
     assert!(text.contains("freshness: "));
 }
 
 #[test]
-fn an_oversized_json_answer_is_cut_with_a_cursor_and_keeps_completeness_and_freshness() {
+fn following_the_cursor_of_each_cut_page_shows_every_item_once() {
+    let total = 120;
+    let mut offset = 0;
+    let mut seen = Vec::new();
+    while offset < total {
+        // The daemon answers a page of up to 50 items from the offset.
+        let page: Vec<Value> = (offset..total.min(offset + 50))
+            .map(|number| crate::test_support::sample_blast_item(number, 1))
+            .collect();
+        let mut answer = large_blast_answer(0, total, None);
+        let next_cursor = (offset + 50 < total).then(|| format!("o:{}", offset + 50));
+        answer["items"] = json!(page);
+        answer["next_cursor"] = json!(next_cursor);
+        let text = render_answer(
+            &request_for("blast", OutputFormat::Text, 300, offset as u64),
+            &typed_answer("blast", answer),
+        );
+        assert!(characters(&text) <= 300 * CHARACTERS_PER_TOKEN, "{text}");
+        seen.extend(
+            text.lines().filter_map(|line| line.split(" · id ").nth(1)).map(str::to_string),
+        );
+        let Some(cursor) = text.split("cursor \"o:").nth(1) else { break };
+        offset = cursor.split('"').next().unwrap().parse().unwrap();
+    }
+    let expected: Vec<String> = (0..total).map(|number| format!("{number:016x}")).collect();
+    assert_eq!(seen, expected);
+}
+
+#[test]
+fn an_oversized_json_answer_is_cut_with_one_cursor_and_keeps_completeness_and_freshness() {
     let answer = sample_blast_answer(200, 200, None);
     let budget_tokens = 1000;
     let rendered = render_answer(
         &request_for("blast", OutputFormat::Json, budget_tokens, 0),
         &typed_answer("blast", answer.clone()),
     );
-    assert!(rendered.chars().count() as u64 <= budget_tokens * CHARACTERS_PER_TOKEN);
+    assert!(characters(&rendered) <= budget_tokens * CHARACTERS_PER_TOKEN);
     let parsed: Value = serde_json::from_str(&rendered).expect("the JSON rendering parses");
     let shown = parsed["items"].as_array().map(Vec::len).unwrap_or(0);
     assert!(shown > 0 && shown < 200);
     assert_eq!(parsed["truncated"]["shown"], json!(shown));
     assert_eq!(parsed["truncated"]["omitted"], json!(200 - shown));
     assert_eq!(parsed["next_cursor"], json!(format!("o:{shown}")));
+    assert_eq!(parsed["truncated"]["cursor"], json!(format!("o:{shown}")));
+    let next = parsed["next"].as_str().unwrap();
+    assert!(next.contains(&format!("\"o:{shown}\"")), "next names the same cursor: {next}");
     assert_eq!(parsed["completeness"]["status"], json!("lower_bound"));
     assert_eq!(parsed["freshness"], sample_freshness());
+}
+
+#[test]
+fn the_smallest_json_budget_shows_one_item_and_counts_the_lists_it_cuts() {
+    let answer = large_blast_answer(50, 50, None);
+    let budget_tokens = crate::tools::MINIMUM_BUDGET_TOKENS;
+    let rendered = render_answer(
+        &request_for("blast", OutputFormat::Json, budget_tokens, 0),
+        &typed_answer("blast", answer.clone()),
+    );
+    assert!(characters(&rendered) <= budget_tokens * CHARACTERS_PER_TOKEN, "{rendered}");
+    let parsed: Value = serde_json::from_str(&rendered).expect("the JSON rendering parses");
+    assert!(!parsed["items"].as_array().unwrap().is_empty(), "{parsed}");
+    let tests_kept = parsed["tests_affected"].as_array().unwrap().len();
+    assert_eq!(parsed["tests_affected_omitted"], json!(40 - tests_kept), "{parsed}");
+    let causes_kept = parsed["completeness"]["causes"].as_array().unwrap().len();
+    assert_eq!(parsed["completeness"]["causes_omitted"], json!(12 - causes_kept), "{parsed}");
 }
 
 #[test]

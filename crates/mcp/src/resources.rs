@@ -25,9 +25,11 @@ to the repository root), `line`..`end_line`, and `is_test`.
 Kinds: `module`, `class`, `struct`, `enum`, `union`, `trait`, `impl`, `function`, `method`,
 `lambda`, `macro`; `external` and `builtin` stand for targets outside the repository.
 
-A symbol is addressed, in this order, by: its id; `path:line` (the innermost symbol whose
-span holds the line); its exact qualified name; or a unique suffix of it at a segment
-boundary (`Class.method`, `Type::method`). A name matching several symbols is an error that
+A symbol is addressed, in this order, by: its id; `path:line:column` (on a call, the function
+called there; on a definition's name, that symbol); `path:line` (the innermost symbol whose
+span holds the line); its exact qualified name; a unique suffix of it at a segment
+boundary (`Class.method`, `Type::method`); or `Class.member` for a member a base defines
+(answered as the base's symbol). A name matching several symbols is an error that
 lists the candidates: tether never guesses; call again with one of their ids.
 
 ## Edges

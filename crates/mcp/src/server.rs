@@ -4,9 +4,10 @@
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
+    CustomResult, ErrorCode, Implementation, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+    ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -16,7 +17,7 @@ use tether_protocol::wire::Answer;
 use tether_protocol::{Request, Value};
 
 use crate::errors::daemon_error_message;
-use crate::render::{render_answer, OutputFormat, RenderRequest};
+use crate::render::{render_answer, render_answer_twice, OutputFormat, RenderRequest};
 use crate::resources::{
     daemon_resource_contents, is_known_resource, resource_daemon_request, resource_list,
     schema_resource_contents,
@@ -104,14 +105,16 @@ impl TetherMcpServer {
             cursor_offset: checked.cursor_offset,
             paged_by_cursor: tool.paged_by_cursor,
         };
-        let mut result =
-            CallToolResult::success(vec![ContentBlock::text(render_answer(&request, &answer))]);
-        if tool.output_schema().is_some() {
-            // The same answer as `format: "json"` gives, fitted to the same budget (a cut
-            // page keeps the schema's fields and adds `truncated` with the cursor).
-            let json = RenderRequest { format: OutputFormat::Json, ..request };
-            result.structured_content = serde_json::from_str(&render_answer(&json, &answer)).ok();
+        if tool.output_schema().is_none() {
+            let text = render_answer(&request, &answer);
+            return Ok(CallToolResult::success(vec![ContentBlock::text(text)]));
         }
+        // The same answer as `format: "json"` gives, fitted to the same budget and showing
+        // the same items as the text (a cut page keeps the schema's fields and adds
+        // `truncated` with the cursor both name).
+        let (text, json) = render_answer_twice(&request, &answer);
+        let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+        result.structured_content = serde_json::from_str(&json).ok();
         Ok(result)
     }
 
@@ -133,7 +136,41 @@ impl TetherMcpServer {
     }
 }
 
+/// The MCP methods this server answers. rmcp hands a request of one of them whose params do
+/// not have MCP's shape over as a custom request.
+const SERVED_METHODS: &[&str] =
+    &["initialize", "ping", "tools/list", "tools/call", "resources/list", "resources/read"];
+
+/// A request rmcp could not read as one it knows: params of the wrong shape for a method
+/// served here are invalid params (-32602); any other method is not found (-32601).
+pub fn refuse_custom_request(method: &str) -> ErrorData {
+    if SERVED_METHODS.contains(&method) {
+        let shape = match method {
+            "tools/call" => "\"name\" a string and \"arguments\" an object",
+            "resources/read" => "\"uri\" a string",
+            _ => "the fields the MCP specification gives them",
+        };
+        return ErrorData::invalid_params(
+            format!("the params of {method} do not have the shape MCP defines: {shape}"),
+            None,
+        );
+    }
+    ErrorData::new(
+        ErrorCode::METHOD_NOT_FOUND,
+        format!("unknown method {method:?}; this server answers {}", SERVED_METHODS.join(", ")),
+        None,
+    )
+}
+
 impl ServerHandler for TetherMcpServer {
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        Err(refuse_custom_request(&request.method))
+    }
+
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_resources().build())
             .with_server_info(

@@ -279,3 +279,41 @@ fn every_tool_forwards_only_parameters_its_daemon_method_takes() {
         }
     }
 }
+
+/// Raw JSON-RPC lines, as a client that does not use rmcp sends them.
+#[tokio::test]
+async fn params_of_the_wrong_json_type_are_invalid_params_not_an_unknown_method() {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let caller = Arc::new(CannedDaemonCaller::default());
+    let (server_side, client_side) = tokio::io::duplex(64 * 1024);
+    let server_task = tokio::spawn(serve_transport(caller, tokio::io::split(server_side)));
+    let (client_reader, mut client_writer) = tokio::io::split(client_side);
+    let mut lines = BufReader::new(client_reader).lines();
+    let initialize = json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": { "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": { "name": "raw", "version": "0" } } });
+    let messages = [
+        initialize,
+        json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }),
+        json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": { "name": "blast", "arguments": "app.core.compute" } }),
+        json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": { "name": 7 } }),
+        json!({ "jsonrpc": "2.0", "id": 4, "method": "tools/frobnicate", "params": {} }),
+    ];
+    for message in messages {
+        client_writer.write_all(format!("{message}\n").as_bytes()).await.unwrap();
+    }
+    let mut errors = std::collections::BTreeMap::new();
+    while errors.len() < 3 {
+        let line = lines.next_line().await.unwrap().expect("the server answers");
+        let answer: Value = serde_json::from_str(&line).unwrap();
+        if let Some(id) = answer["id"].as_i64().filter(|id| *id > 1) {
+            errors
+                .insert(id, (answer["error"]["code"].clone(), answer["error"]["message"].clone()));
+        }
+    }
+    assert_eq!(errors[&2].0, json!(-32602), "{errors:?}");
+    assert!(errors[&2].1.as_str().unwrap().contains("\"arguments\" an object"), "{errors:?}");
+    assert_eq!(errors[&3].0, json!(-32602), "{errors:?}");
+    assert_eq!(errors[&4].0, json!(-32601), "{errors:?}");
+    drop(client_writer);
+    drop(lines);
+    let _ = server_task.await;
+}

@@ -10,13 +10,16 @@ use tether_protocol::Method;
 /// The rendering budget when a call gives no `budget_tokens`.
 pub const DEFAULT_BUDGET_TOKENS: u64 = 6000;
 
-/// The smallest budget accepted: below it not even freshness and completeness fit.
-pub const MINIMUM_BUDGET_TOKENS: u64 = 200;
+/// The smallest budget accepted: the least page, one item with the answer's subject,
+/// completeness and freshness, fits it as text and as JSON.
+pub const MINIMUM_BUDGET_TOKENS: u64 = 300;
 
 /// One MCP tool and the daemon method it forwards to.
 #[derive(Clone, Copy, Debug)]
 pub struct ToolSpecification {
     pub name: &'static str,
+    /// A short name for people (a client's tool list).
+    pub title: &'static str,
     pub daemon_method: Method,
     pub description: &'static str,
     pub parameters: &'static [ParameterSpecification],
@@ -36,7 +39,7 @@ const fn parameter(
     ParameterSpecification { name, kind, required, description }
 }
 
-const SYMBOL_ADDRESS: &str = "The symbol: a qualified name (pkg.module.Class.method, crate::module::Type::method), a unique suffix of one at a segment boundary (Class.method), path:line (the innermost symbol around that line), or a 16-hex-digit id from an earlier answer.";
+const SYMBOL_ADDRESS: &str = "The symbol: a qualified name (pkg.module.Class.method, crate::module::Type::method), a unique suffix of one at a segment boundary (Class.method; a member a base class defines is found too), path:line:column (on a call: the function called there), path:line (the innermost symbol around that line), or a 16-hex-digit id from an earlier answer.";
 const LIMIT: ParameterSpecification = parameter(
     "limit",
     ParameterKind::Integer { minimum: 1, maximum: 200 },
@@ -77,6 +80,7 @@ pub fn tool_named(name: &str) -> Option<&'static ToolSpecification> {
 const TOOL_CATALOGUE: &[ToolSpecification] = &[
     ToolSpecification {
         name: "blast",
+        title: "What breaks if this changes",
         daemon_method: Method::Blast,
         description: "Blast radius: everything that depends on a symbol (or on every symbol of a file), transitively through CALLS, IMPORTS, INHERITS and IMPLEMENTS. Call it BEFORE editing, renaming or deleting a symbol, to know what may break. Each item has distance (hops), severity (breaks = direct dependent through a confident edge; maybe = indirect or uncertain), confidence and the edge; tests_affected lists the tests reached. If completeness is lower_bound, the list may be missing items; the causes say why; do not conclude that nothing depends on the symbol.",
         parameters: &[
@@ -92,6 +96,7 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
     },
     ToolSpecification {
         name: "callers",
+        title: "Who calls this",
         daemon_method: Method::Callers,
         description: "Direct callers of a symbol: who has a CALLS edge to it, with the call site (file:line), the confidence and the resolution rule. Use it to see how a function is used before changing its signature; use blast for the transitive picture. If completeness is lower_bound, the list may be missing items; the causes say why; do not conclude that nothing calls the symbol.",
         parameters: &[parameter("symbol", ParameterKind::Text, true, SYMBOL_ADDRESS), LIMIT, CURSOR],
@@ -101,6 +106,7 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
     },
     ToolSpecification {
         name: "callees",
+        title: "What this calls",
         daemon_method: Method::Callees,
         description: "Direct callees of a symbol: what it calls, with the call site, confidence and rule. Use it to understand what a function relies on. If completeness is lower_bound, the list may be missing items; the causes say why.",
         parameters: &[parameter("symbol", ParameterKind::Text, true, SYMBOL_ADDRESS), LIMIT, CURSOR],
@@ -110,6 +116,7 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
     },
     ToolSpecification {
         name: "imports",
+        title: "Module imports, both ways",
         daemon_method: Method::Imports,
         description: "Imports of a module both ways: what it imports (direction imports) and who imports it (direction imported_by). Use it for module-level dependencies. If completeness is lower_bound, the list may be missing items; the causes say why; do not conclude that nothing imports the module.",
         parameters: &[parameter("symbol", ParameterKind::Text, true, "The module: a qualified module name, a unique suffix, path:line or an id."), LIMIT, CURSOR],
@@ -119,6 +126,7 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
     },
     ToolSpecification {
         name: "lookup",
+        title: "Find symbols by name",
         daemon_method: Method::Lookup,
         description: "Find symbols by name: exact names first, then qualified-name suffixes, name prefixes and substrings. Use it to get the id or qualified name of a symbol to pass to the other tools. Without query it answers the census of the repository (files, symbols and edges by kind).",
         parameters: &[
@@ -133,6 +141,7 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
     },
     ToolSpecification {
         name: "changes",
+        title: "What a diff touches and breaks",
         daemon_method: Method::Changes,
         description: "The symbols a diff touches (added, modified, deleted, with lines changed) and the blast radius of them all. Use it before committing or reviewing to see what the working-tree changes, a branch (base) or a commit range may break. If completeness is lower_bound, the list may be missing items; the causes say why; do not conclude that nothing depends on the changes.",
         parameters: &[
@@ -150,12 +159,15 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
     },
     ToolSpecification {
         name: "ownership",
+        title: "Who wrote this, whom to ask",
         daemon_method: Method::Ownership,
         description: "Who owns a symbol's lines (or a whole file): git blame aggregated by author through .mailmap, ranked by lines, with share, commits and each owner's latest commit. Use it to know whom to ask or to request review from.",
         parameters: &[
             parameter("symbol", ParameterKind::Text, false, SYMBOL_ADDRESS),
             parameter("path", ParameterKind::Text, false, "A repository-relative file path (instead of symbol)."),
             parameter("exclude_authors", ParameterKind::TextList, false, "Author names or emails to leave out (bots, mass reformatters)."),
+            parameter("follow_moves", ParameterKind::Boolean, false, "Credit moved and copied lines to who wrote them, not who moved them (git blame -w -M -C; default true)."),
+            parameter("ignore_revs_file", ParameterKind::Boolean, false, "Skip the commits .git-blame-ignore-revs lists, when the file exists (default true)."),
         ],
         requires_one_of: &["symbol", "path"],
         paged_by_cursor: false,
@@ -163,6 +175,7 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
     },
     ToolSpecification {
         name: "context",
+        title: "Why this exists",
         daemon_method: Method::Context,
         description: "Why a symbol or file exists: the memory entries (plans, decisions, experiments, notes) tethered to it, oldest first, each with whether the code changed since the entry was written (staleness) and whether it needs a recheck; tip is the entry to read first. Use it before changing code whose intent you do not know.",
         parameters: &[
@@ -175,6 +188,7 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
     },
     ToolSpecification {
         name: "search_memory",
+        title: "Search decisions and notes",
         daemon_method: Method::SearchMemory,
         description: "Search the memory entries (plans, decisions, experiments, notes...) by words in their title, tags and body, optionally only those tethered to a symbol or path. Use it to find earlier decisions before proposing a design.",
         parameters: &[
@@ -192,6 +206,7 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
     },
     ToolSpecification {
         name: "record",
+        title: "Record a decision or note",
         daemon_method: Method::Record,
         description: "Write a memory entry (a markdown file under .memory/, committed to git) tethered to the code it is about: pass files to commit them with it, or commit to pin an existing commit. Use it to record a decision, plan or finding that a later reader of the code should know.",
         parameters: &[
@@ -234,7 +249,7 @@ impl ToolSpecification {
 
     /// The rmcp tool definition.
     pub fn to_mcp_tool(&self) -> Tool {
-        let annotations = ToolAnnotations::new()
+        let annotations = ToolAnnotations::with_title(self.title)
             .read_only(self.read_only)
             .destructive(false)
             .idempotent(self.read_only)
@@ -244,6 +259,7 @@ impl ToolSpecification {
             self.full_description(),
             Arc::new(self.arguments().input_schema()),
         )
+        .with_title(self.title)
         .with_annotations(annotations);
         match self.output_schema() {
             Some(schema) => tool.with_raw_output_schema(Arc::new(schema)),

@@ -295,10 +295,9 @@ pub fn lookup_answer(
 /// `ownership`: owners ranked by lines, with shares, commits and each one's latest commit.
 pub fn ownership_answer(
     subject: wire::SymbolOrFile,
-    path: &str,
-    start: u32,
-    end: u32,
+    (path, start, end): (&str, u32, u32),
     ownership: &tether_model::Ownership,
+    blame_options: &[String],
     note: Option<&str>,
     freshness: &Freshness,
 ) -> wire::OwnershipAnswer {
@@ -326,6 +325,7 @@ pub fn ownership_answer(
         not_committed_yet: ownership.uncommitted_lines,
         excluded_bot_lines: ownership.bot_lines,
         excluded_bots: ownership.bots.clone(),
+        blame_options: blame_options.to_vec(),
         note: note.map(str::to_string),
         freshness: freshness_wire(freshness),
         next: match ownership.owners.first() {

@@ -28,5 +28,6 @@ pub use export::{
     census_json, write_export_json, CensusDocument, ExportDocument, EXPORT_FORMAT_VERSION,
 };
 pub use requests::{
-    ChangesParams, Method, RecordParams, Request, SearchMemoryParams, Subject, WalkParams,
+    BlameParams, ChangesParams, Method, RecordParams, Request, SearchMemoryParams, Subject,
+    WalkParams,
 };

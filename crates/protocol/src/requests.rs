@@ -90,7 +90,9 @@ impl Method {
             Method::Lookup => &["query", "folder", "limit", "cursor"],
             Method::Callers | Method::Callees | Method::Imports => &["symbol", "limit", "cursor"],
             Method::Blast => &["symbol", "file", "depth", "tests_limit", "limit", "cursor"],
-            Method::Ownership => &["symbol", "path", "exclude_authors"],
+            Method::Ownership => {
+                &["symbol", "path", "exclude_authors", "follow_moves", "ignore_revs_file"]
+            }
             Method::Changes => &[
                 "scope",
                 "base",
@@ -132,6 +134,21 @@ pub enum Subject {
     Symbol(String),
     /// A repository path, as given.
     Path(String),
+}
+
+/// How `ownership` runs git blame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlameParams {
+    /// Credit moved and copied lines to who wrote them, not who moved them (`-w -M -C`).
+    pub follow_moves: bool,
+    /// Skip the commits `.git-blame-ignore-revs` lists (mass reformats), when it exists.
+    pub ignore_revs_file: bool,
+}
+
+impl Default for BlameParams {
+    fn default() -> BlameParams {
+        BlameParams { follow_moves: true, ignore_revs_file: true }
+    }
 }
 
 /// `blast`'s and `changes`' walk: depth, how many tests to list, the page of items.
@@ -213,6 +230,7 @@ pub enum Request {
     Ownership {
         subject: Subject,
         exclude_authors: Vec<String>,
+        blame: BlameParams,
     },
     Changes(ChangesParams),
     Context {
@@ -329,7 +347,11 @@ impl Request {
             }
             Method::Ownership => {
                 let exclude_authors = params.texts("exclude_authors")?;
-                Request::Ownership { subject: either()?, exclude_authors }
+                let blame = BlameParams {
+                    follow_moves: params.flag("follow_moves")?.unwrap_or(true),
+                    ignore_revs_file: params.flag("ignore_revs_file")?.unwrap_or(true),
+                };
+                Request::Ownership { subject: either()?, exclude_authors, blame }
             }
             Method::Changes => Request::Changes(ChangesParams {
                 walk: walk()?,
@@ -427,9 +449,11 @@ impl Request {
                 subject(&mut put, blast_subject, "file");
                 walk(&mut put, blast_walk);
             }
-            Request::Ownership { subject: owned, exclude_authors } => {
+            Request::Ownership { subject: owned, exclude_authors, blame } => {
                 subject(&mut put, owned, "path");
                 put("exclude_authors", texts(exclude_authors));
+                put("follow_moves", Value::from(blame.follow_moves));
+                put("ignore_revs_file", Value::from(blame.ignore_revs_file));
             }
             Request::Changes(changes) => {
                 put("scope", text(&changes.scope));
@@ -626,6 +650,7 @@ mod tests {
             Request::Ownership {
                 subject: Subject::Path("a.py".into()),
                 exclude_authors: vec!["bot".into()],
+                blame: BlameParams { follow_moves: false, ignore_revs_file: true },
             },
             Request::Changes(ChangesParams {
                 scope: Some("staged".into()),

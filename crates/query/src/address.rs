@@ -1,8 +1,11 @@
 //! Addressing a symbol: by id, `path:line` (the path repository-relative or absolute), qualified
-//! name, or a unique suffix of one. A name that matches several symbols returns them all; it
-//! is never guessed.
+//! name, or a unique suffix of one; `Class.member` for a member a base defines is the base's
+//! member (the answer then names the base's symbol). A name that matches several symbols
+//! returns them all; it is never guessed.
 
-use tether_model::{SymbolId, SymbolKind};
+use std::collections::{HashSet, VecDeque};
+
+use tether_model::{EdgeKind, SymbolId, SymbolKind};
 
 use crate::snapshot::{Snapshot, SymbolIndex};
 
@@ -41,18 +44,38 @@ impl Snapshot {
         }
     }
 
-    /// Resolves an address to one symbol.
+    /// Resolves an address to one symbol; `path:line:column` is read as `path:line` (a caller
+    /// that has the files' text gives it to [`Snapshot::resolve_address_in`]).
     pub fn resolve_address(&self, address: &str) -> Result<SymbolIndex, AddressError> {
+        self.resolve_address_in(address, &|_, _| None)
+    }
+
+    /// Resolves an address to one symbol. `source_line(path, line)` gives a line of an indexed
+    /// file as the graph was built from it, for `path:line:column` (1-based, in characters):
+    /// the name under the column is the function called there when a call on that line
+    /// names it, the symbol defined there when one is, else the innermost symbol around
+    /// the line.
+    pub fn resolve_address_in(
+        &self,
+        address: &str,
+        source_line: &dyn Fn(&str, u32) -> Option<String>,
+    ) -> Result<SymbolIndex, AddressError> {
         let address = address.trim();
         if let Some(index) = SymbolId::parse_hex(address).and_then(|id| self.index_of(id)) {
             return Ok(index);
+        }
+        if let Some(found) = self.address_by_path_line_and_column(address, source_line) {
+            return found;
         }
         if let Some(index) = self.address_by_path_and_line(address) {
             return Ok(index);
         }
         let exact: Vec<SymbolIndex> =
             self.by_qualified_name.get(address).cloned().unwrap_or_default();
-        let matches = if exact.is_empty() { self.suffix_matches(address) } else { exact };
+        let mut matches = if exact.is_empty() { self.suffix_matches(address) } else { exact };
+        if matches.is_empty() {
+            matches = self.inherited_members(address);
+        }
         match matches.len() {
             0 => Err(AddressError::NotFound {
                 address: address.to_string(),
@@ -67,6 +90,54 @@ impl Snapshot {
                     .map(|index| self.candidate(index))
                     .collect(),
             }),
+        }
+    }
+
+    /// `path:line:column` where the column is on a name: the callees of that line's calls
+    /// with that name (several are an ambiguity, never a guess), else a symbol of that name
+    /// defined on the line, else the innermost symbol around the line. `None` when the
+    /// address has another shape or the line is in no symbol of an indexed file.
+    fn address_by_path_line_and_column(
+        &self,
+        address: &str,
+        source_line: &dyn Fn(&str, u32) -> Option<String>,
+    ) -> Option<Result<SymbolIndex, AddressError>> {
+        let mut parts = address.rsplitn(3, ':');
+        let column: usize = parts.next()?.parse().ok()?;
+        let line: u32 = parts.next()?.parse().ok()?;
+        let written_path = parts.next()?;
+        let innermost = || self.address_by_path_and_line(&format!("{written_path}:{line}"));
+        let path = self.repository_relative(written_path);
+        let symbols = self.by_path.get(path)?;
+        let Some(name) = source_line(path, line).and_then(|text| name_at_column(&text, column))
+        else {
+            return innermost().map(Ok);
+        };
+        let mut callees: Vec<SymbolIndex> = symbols
+            .iter()
+            .flat_map(|caller| self.outgoing(*caller, &[EdgeKind::Calls]).collect::<Vec<_>>())
+            .filter(|edge| edge.edge.line == line && self.symbol(edge.target).name == name)
+            .map(|edge| edge.target)
+            .collect();
+        callees.sort_unstable();
+        callees.dedup();
+        if callees.is_empty() {
+            callees = symbols
+                .iter()
+                .copied()
+                .filter(|index| {
+                    let symbol = self.symbol(*index);
+                    symbol.span.start_line == line && symbol.name == name
+                })
+                .collect();
+        }
+        match callees[..] {
+            [] => innermost().map(Ok),
+            [callee] => Some(Ok(callee)),
+            _ => Some(Err(AddressError::Ambiguous {
+                address: address.to_string(),
+                candidates: callees.iter().map(|index| self.candidate(*index)).collect(),
+            })),
         }
     }
 
@@ -116,6 +187,43 @@ impl Snapshot {
         matches
     }
 
+    /// `Owner.member` (or `Owner::member`) where one symbol answers to `Owner` and `member` is
+    /// not its own: the members of that name of its nearest bases (breadth-first over INHERITS
+    /// and IMPLEMENTS; several only when bases at the same distance each define one).
+    fn inherited_members(&self, address: &str) -> Vec<SymbolIndex> {
+        let Some((owner, member)) = address.rsplit_once("::").or_else(|| address.rsplit_once('.'))
+        else {
+            return Vec::new();
+        };
+        let exact = self.symbols_named(owner);
+        let owners = if exact.is_empty() { self.suffix_matches(owner) } else { exact.to_vec() };
+        let [owner] = owners[..] else { return Vec::new() };
+        let mut visited = HashSet::from([owner]);
+        let mut level = VecDeque::from([owner]);
+        while !level.is_empty() {
+            let bases: Vec<SymbolIndex> = level
+                .drain(..)
+                .flat_map(|class| {
+                    self.outgoing(class, &[EdgeKind::Inherits, EdgeKind::Implements])
+                        .map(|edge| edge.target)
+                        .collect::<Vec<_>>()
+                })
+                .filter(|base| visited.insert(*base))
+                .collect();
+            let found: Vec<SymbolIndex> = bases
+                .iter()
+                .flat_map(|base| {
+                    self.children(*base).filter(|child| self.symbol(*child).name == member)
+                })
+                .collect();
+            if !found.is_empty() {
+                return found;
+            }
+            level.extend(bases);
+        }
+        Vec::new()
+    }
+
     fn similar(&self, address: &str) -> Vec<Candidate> {
         let last = address.rsplit(['.', ':']).next().unwrap_or(address).to_lowercase();
         if last.is_empty() {
@@ -131,4 +239,23 @@ impl Snapshot {
             .map(|(index, _)| self.candidate(index as SymbolIndex))
             .collect()
     }
+}
+
+/// The identifier (letters, digits, `_`) that covers the 1-based character `column` of a
+/// line, or ends just before it.
+fn name_at_column(text: &str, column: usize) -> Option<String> {
+    let characters: Vec<char> = text.chars().collect();
+    let is_name = |character: &char| character.is_alphanumeric() || *character == '_';
+    let mut at = column.checked_sub(1)?;
+    if !characters.get(at).is_some_and(is_name) {
+        at = at.checked_sub(1).filter(|before| characters.get(*before).is_some_and(is_name))?;
+    }
+    let start =
+        characters[..at].iter().rposition(|c| !is_name(c)).map_or(0, |position| position + 1);
+    let end = characters[at..]
+        .iter()
+        .position(|c| !is_name(c))
+        .map_or(characters.len(), |length| at + length);
+    let name: String = characters[start..end].iter().collect();
+    (!name.is_empty()).then_some(name)
 }

@@ -15,14 +15,29 @@ pub struct JsonCut {
     pub shown: Option<usize>,
     /// The cursor that fetches the cut items, when the list is paged by cursor.
     pub cursor: Option<String>,
+    /// The answer's `next` hint in its place when the list is cut (the daemon's names a cursor
+    /// that would skip the items not shown).
+    pub next: Option<String>,
     /// What the cut means for the reader (how to see the rest).
     pub note: Option<String>,
     /// Secondary lists kept to this many elements, by key.
     pub secondary_kept: Vec<(&'static str, usize)>,
 }
 
-/// The lists of an answer that may be cut.
-pub const SECONDARY_LIST_KEYS: [&str; 2] = ["tests_affected", "changed"];
+/// The lists of an answer that may be cut besides its main one, in the order a client should
+/// keep them when it cannot keep all; `causes` are those of its `completeness`, the file lists
+/// those of its `freshness`.
+pub const SECONDARY_LIST_KEYS: [&str; 5] =
+    ["tests_affected", "causes", "changed", "uncommitted_files", "files_not_in_graph"];
+
+/// The object of an answer's JSON that holds the secondary list `key`.
+fn holder_of<'v>(value: &'v mut Value, key: &str) -> &'v mut Value {
+    match key {
+        "causes" => &mut value["completeness"],
+        "uncommitted_files" | "files_not_in_graph" => &mut value["freshness"],
+        _ => value,
+    }
+}
 
 impl Answer {
     /// The key of the answer's main list and its length, for answers that list items.
@@ -65,15 +80,17 @@ impl Answer {
         }
     }
 
-    /// The secondary lists the answer has, with their lengths.
+    /// The secondary lists the answer has (of [`SECONDARY_LIST_KEYS`], in that order), with
+    /// their lengths.
     pub fn secondary_lists(&self) -> Vec<(&'static str, usize)> {
-        match self {
-            Answer::Blast(blast) => vec![("tests_affected", blast.tests_affected.len())],
-            Answer::Changes(ChangesAnswer::Diff { changed, blast, .. }) => {
-                vec![("tests_affected", blast.tests_affected.len()), ("changed", changed.len())]
-            }
-            _ => Vec::new(),
-        }
+        let mut value = self.to_json();
+        SECONDARY_LIST_KEYS
+            .iter()
+            .filter_map(|key| {
+                let length = holder_of(&mut value, key).get(*key)?.as_array()?.len();
+                Some((*key, length))
+            })
+            .collect()
     }
 
     /// The answer's JSON text with its lists cut: a cut main list adds `truncated`
@@ -89,6 +106,9 @@ impl Answer {
                 if let Some(cursor) = &cut.cursor {
                     value["next_cursor"] = json!(cursor);
                 }
+                if let Some(next) = &cut.next {
+                    value["next"] = json!(next);
+                }
                 value["truncated"] = json!({
                     "shown": shown,
                     "omitted": listed - shown,
@@ -98,11 +118,12 @@ impl Answer {
             }
         }
         for (key, kept) in &cut.secondary_kept {
-            let Some(items) = value.get_mut(*key).and_then(Value::as_array_mut) else { continue };
+            let holder = holder_of(&mut value, key);
+            let Some(items) = holder.get_mut(*key).and_then(Value::as_array_mut) else { continue };
             let length = items.len();
             if *kept < length {
                 items.truncate(*kept);
-                value[format!("{key}_omitted")] = json!(length - kept);
+                holder[format!("{key}_omitted")] = json!(length - kept);
             }
         }
         value.to_string()

@@ -37,6 +37,10 @@ pub struct OwnershipAnswer {
     pub not_committed_yet: u32,
     pub excluded_bot_lines: u32,
     pub excluded_bots: Vec<String>,
+    /// The git blame options the lines were attributed with (`-w`, `-M`, `-C`,
+    /// `--ignore-revs-file .git-blame-ignore-revs`); empty for plain blame.
+    #[serde(default)]
+    pub blame_options: Vec<String>,
     /// Why git could not attribute some lines.
     pub note: Option<String>,
     pub freshness: Freshness,
