@@ -208,6 +208,20 @@ fn every_command_takes_dash_c_and_paths_from_here_or_absolute() {
     let ran = from_app(&["lookup", "compute", "--folder", "."]);
     assert_eq!(ran.code, 0, "{ran:?}");
     assert!(ran.stdout.contains("app.core.compute"), "{ran:?}");
+    // Without -C, a subfolder means its repository, as in git and cargo: the graph stays the
+    // whole repository's (a root of app/ alone would rename app.core.compute core.compute,
+    // lose its caller in app/api.py, and take the other files for changed ones).
+    let ran = tether(&app, &["callers", "core.py:1", "--no-daemon"]);
+    assert_eq!(ran.code, 0, "{ran:?}");
+    assert!(
+        ran.stdout.contains("callers of app.core.compute (function, app/core.py:1): 2"),
+        "{ran:?}"
+    );
+    assert!(ran.stdout.contains("complete: exact"), "{ran:?}");
+    let ran = tether(&app, &["index"]);
+    assert!(ran.stdout.contains(&format!("Indexed {dir} ")), "{ran:?}");
+    let ran = tether(&root, &["callers", "app.core.compute", "--no-daemon"]);
+    assert!(ran.stdout.contains("app.api.handle"), "{ran:?}");
 }
 
 #[test]

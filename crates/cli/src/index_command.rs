@@ -48,7 +48,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<()> {
     paths.prepare().with_context(|| format!("preparing {}", paths.folder.display()))?;
     let _lock = tether_daemon::DaemonLock::acquire(&paths.lock)?;
     let started = Instant::now();
-    let root = &args.repository.folder();
+    let root = &args.repository.root();
     let options =
         IndexOptions { max_file_bytes: args.max_file_bytes, ..IndexOptions::new(root.clone()) };
     let bar = progress_bar();

@@ -168,10 +168,17 @@ impl RepositoryArgs {
         Ok(())
     }
 
-    /// The folder, absolute when it exists.
+    /// The repository's folder, absolute: the top of the git working tree that holds the
+    /// folder (as git and cargo find theirs from a subfolder: the database, socket and daemon
+    /// belong to the whole repository, so a subfolder must not be served as a root of its
+    /// own), else the folder itself.
     pub fn root(&self) -> PathBuf {
         let folder = self.folder();
-        folder.canonicalize().unwrap_or(folder)
+        let folder = folder.canonicalize().unwrap_or(folder);
+        match tether_git::discover(&folder) {
+            Some(repository) => repository.work_tree.canonicalize().unwrap_or(repository.work_tree),
+            None => folder,
+        }
     }
 
     pub fn database_path(&self) -> PathBuf {
