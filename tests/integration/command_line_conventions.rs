@@ -326,3 +326,50 @@ fn a_query_outside_git_refuses_to_index_the_folder_by_surprise() {
     assert_eq!(ran.code, 0, "{ran:?}");
     assert!(ran.stdout.contains("tool.main"), "{ran:?}");
 }
+
+/// Runs `tether ARGUMENTS` in `folder` with standard input and standard error on a new
+/// terminal (a pseudo-terminal) whose person types `typed`; standard output is a pipe.
+fn tether_at_a_terminal(folder: &Path, arguments: &[&str], typed: &str) -> Ran {
+    use std::io::Write;
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let (mut controller, mut terminal) = (0, 0);
+    // SAFETY: openpty writes two new descriptors, owned below.
+    let opened = unsafe {
+        libc::openpty(
+            &mut controller,
+            &mut terminal,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(opened, 0, "openpty");
+    // SAFETY: both descriptors were just opened and are owned by nothing else.
+    let (controller, terminal) =
+        unsafe { (OwnedFd::from_raw_fd(controller), OwnedFd::from_raw_fd(terminal)) };
+    let mut keyboard = std::fs::File::from(controller.try_clone().unwrap());
+    keyboard.write_all(typed.as_bytes()).unwrap();
+    let output = tether_command(folder, arguments)
+        .stdin(Stdio::from(terminal.try_clone().unwrap()))
+        .stderr(Stdio::from(terminal))
+        .output()
+        .unwrap();
+    drop(controller);
+    Ran {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::new(),
+    }
+}
+
+#[test]
+fn at_a_terminal_the_query_asks_before_indexing_a_folder_outside_git() {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::write(folder.path().join("tool.py"), "def main():\n    return 1\n").unwrap();
+    let ran = tether_at_a_terminal(folder.path(), &["lookup", "main", "--no-daemon"], "n\n");
+    assert_eq!(ran.code, 2, "no: refused: {ran:?}");
+    assert!(!folder.path().join(".tether").exists(), "{ran:?}");
+    let ran = tether_at_a_terminal(folder.path(), &["lookup", "main", "--no-daemon"], "y\n");
+    assert_eq!(ran.code, 0, "yes: indexed and answered: {ran:?}");
+    assert!(ran.stdout.contains("tool.main"), "{ran:?}");
+}

@@ -39,8 +39,7 @@ use crate::help_texts as help;
     after_help = help::top_level_after_help(),
 )]
 struct Cli {
-    /// When to colour text answers: auto (only on a terminal, unless NO_COLOR is set),
-    /// always, never.
+    /// When to colour text answers (bold headers, dim freshness and hints).
     #[arg(long, value_enum, default_value = "auto", global = true, value_name = "WHEN")]
     color: terminal_style::ColorWhen,
     #[command(subcommand)]
@@ -126,7 +125,7 @@ pub struct RepositoryArgs {
     /// The folder to work on (default: the current one); the same as -C.
     #[arg(value_name = "PATH")]
     pub path: Option<PathBuf>,
-    /// The folder to work on (default: the current one).
+    /// The folder to work on (default: the current one); inside git, its whole repository.
     #[arg(long = "repo", short = 'C', value_name = "DIR", conflicts_with = "path")]
     pub repo: Option<PathBuf>,
     /// The graph database (default: `<git dir>/tether/graph.lbug`, or `.tether/graph.lbug`

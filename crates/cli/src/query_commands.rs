@@ -26,7 +26,7 @@ fn depth_range() -> clap::builder::RangedI64ValueParser<u32> {
 /// Options every query shares.
 #[derive(Args, Clone)]
 pub struct QueryOptions {
-    /// The repository (default: the current folder).
+    /// The repository (default: the current folder); inside git, the whole repository.
     #[arg(long = "repo", short = 'C', default_value = ".", value_name = "DIR")]
     pub repo: PathBuf,
     /// The graph database (default: inside the git directory).

@@ -10,9 +10,11 @@ use clap::ValueEnum;
 /// When to colour the output.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, ValueEnum)]
 pub enum ColorWhen {
-    /// Only when standard output is a terminal (and `NO_COLOR` is not set).
+    /// Only on a terminal, unless `NO_COLOR` is set.
     Auto,
+    /// Always, even into a pipe or a file.
     Always,
+    /// Never.
     Never,
 }
 
