@@ -86,6 +86,7 @@ fn exit_codes_say_whether_it_matched_was_misused_or_could_not_reach_the_daemon()
         &["callers", "app.core.compute", "-C", "/no/such/folder"],
         &["index", "-C", "/no/such/folder"],
         &["index", ".", "-C", "."],
+        &["-C", ".", "index", "."],
         &["blast", "--no-daemon"],
         &["cypher", "MATCH (s) RETURN s", "--no-such-option"],
         &["cypher", " "],
@@ -175,6 +176,12 @@ fn every_command_takes_dash_c_and_paths_from_here_or_absolute() {
     assert_eq!(ran.code, 3, "{ran:?}");
     assert!(ran.stderr.contains(dir), "{ran:?}");
     let ran = tether(here, &["callers", "app.core.compute", "-C", dir, "--no-daemon"]);
+    assert_eq!(ran.code, 0, "{ran:?}");
+    // Before the command too, as with git.
+    let ran = tether(here, &["-C", dir, "callers", "app.core.compute", "--no-daemon"]);
+    assert_eq!(ran.code, 0, "{ran:?}");
+    assert!(ran.stdout.contains("app.api.handle"), "{ran:?}");
+    let ran = tether(here, &["-C", dir, "index", "--json"]);
     assert_eq!(ran.code, 0, "{ran:?}");
     {
         let _stop = StopDaemonOnDrop(root.clone());

@@ -39,6 +39,13 @@ use crate::help_texts as help;
     after_help = help::top_level_after_help(),
 )]
 struct Cli {
+    /// Work on this folder, as git's -C does, before the command or after it (`tether -C DIR
+    /// blast X`, `tether blast X -C DIR`).
+    #[arg(short = 'C', long = "repo", global = true, value_name = "DIR")]
+    // Each command declares its own `repo` too: clap hands this value to it, so it is read
+    // there, never here.
+    #[allow(dead_code)]
+    repo: Option<PathBuf>,
     /// When to colour text answers (bold headers, dim freshness and hints).
     #[arg(long, value_enum, default_value = "auto", global = true, value_name = "WHEN")]
     color: terminal_style::ColorWhen,
@@ -151,6 +158,14 @@ impl RepositoryArgs {
     /// Fails with a usage error unless the folder exists (checked before anything is
     /// created beside it: the lock, the database, the socket).
     pub fn require_folder(&self) -> anyhow::Result<()> {
+        // clap refuses both after the command; `tether -C A index B` gets here.
+        if let (Some(repo), Some(path)) = (&self.repo, &self.path) {
+            return Err(exit_codes::usage(format!(
+                "two folders given ({} with -C, {} as PATH): give one",
+                repo.display(),
+                path.display()
+            )));
+        }
         let folder = self.folder();
         if !folder.exists() {
             return Err(exit_codes::usage(format!(

@@ -107,7 +107,16 @@ pub fn next_command(request: &Request, answer: &Answer, context: HintContext) ->
             }
             match (&lookup.next_cursor, lookup.items.first()) {
                 (Some(cursor), _) => paged(&words, cursor),
-                (None, Some(first)) => command(&["blast", &first.qualified_name]),
+                (None, Some(first)) => {
+                    // The qualified name reads better than the id, unless two hits share it.
+                    let shared = lookup
+                        .items
+                        .iter()
+                        .filter(|item| item.qualified_name == first.qualified_name)
+                        .count();
+                    let name = if shared > 1 { &first.id } else { &first.qualified_name };
+                    command(&["blast", name])
+                }
                 (None, None) => "no match; try a shorter or different name".to_string(),
             }
         }
