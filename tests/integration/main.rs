@@ -2,6 +2,7 @@
 
 mod closure_argument_cases;
 mod cold_index_pipeline;
+mod command_line_conventions;
 mod completeness_cases;
 mod crash_recovery;
 mod daemon;

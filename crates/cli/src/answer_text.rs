@@ -1,5 +1,6 @@
 //! Human-readable renderings of the daemon's typed answers (`protocol::wire`): one line per
-//! item with file:line, then completeness, freshness and the suggested next call.
+//! item with file:line, then completeness, freshness and the suggested next command (built
+//! by `next_command_hints`, not the daemon's JSON-RPC-flavoured `next`).
 
 use std::fmt::Write;
 
@@ -11,11 +12,13 @@ use tether_protocol::wire::{
 };
 use tether_protocol::Method;
 
+use crate::terminal_style::{bold, dim};
+
 /// Tests listed in text output; `--json` has them all.
 const MAX_TESTS_SHOWN: usize = 10;
 
-/// The text of `method`'s answer.
-pub fn answer_text(method: Method, answer: &Answer) -> String {
+/// The text of `method`'s answer, ending with `next` as its hint line.
+pub fn answer_text(method: Method, answer: &Answer, next: Option<&str>) -> String {
     let method = method.as_str();
     let mut out = String::new();
     let footer = match answer {
@@ -33,11 +36,7 @@ pub fn answer_text(method: Method, answer: &Answer) -> String {
         Answer::Ownership(ownership) => ownership_text(&mut out, ownership),
         Answer::Context(context) => {
             context_text(&mut out, context);
-            Footer {
-                freshness: Some(&context.freshness),
-                next: context.next.as_deref(),
-                ..Footer::default()
-            }
+            Footer { freshness: Some(&context.freshness), ..Footer::default() }
         }
         Answer::SearchMemory(search) => search_memory_text(&mut out, search),
         Answer::CoverageImport(imported) => coverage_import_text(&mut out, imported),
@@ -45,11 +44,7 @@ pub fn answer_text(method: Method, answer: &Answer) -> String {
         Answer::Neighbours(neighbours) => neighbours_text(&mut out, method, neighbours),
         Answer::Census(census) => {
             let _ = writeln!(out, "{}", census_line(&census.census));
-            Footer {
-                freshness: Some(&census.freshness),
-                next: Some(&census.next),
-                ..Footer::default()
-            }
+            Footer { freshness: Some(&census.freshness), ..Footer::default() }
         }
         Answer::Lookup(lookup) => lookup_text(&mut out, lookup),
         Answer::Status(status) => {
@@ -82,8 +77,11 @@ pub fn answer_text(method: Method, answer: &Answer) -> String {
             Footer::default()
         }
     };
-    footer.write_to(&mut out);
-    out
+    Footer { next, ..footer }.write_to(&mut out);
+    match out.split_once('\n') {
+        Some((header, rest)) => format!("{}\n{rest}", bold(header)),
+        None => out,
+    }
 }
 
 fn changes_text<'answer>(
@@ -153,11 +151,7 @@ fn ownership_text<'answer>(
     if let Some(note) = &ownership.note {
         let _ = writeln!(out, "note: {note}");
     }
-    Footer {
-        freshness: Some(&ownership.freshness),
-        next: Some(&ownership.next),
-        ..Footer::default()
-    }
+    Footer { freshness: Some(&ownership.freshness), ..Footer::default() }
 }
 
 fn search_memory_text<'answer>(
@@ -179,7 +173,6 @@ fn search_memory_text<'answer>(
     Footer {
         next_cursor: search.next_cursor.as_deref(),
         freshness: Some(&search.freshness),
-        next: Some(&search.next),
         ..Footer::default()
     }
 }
@@ -203,7 +196,7 @@ fn coverage_import_text<'answer>(
             imported.files_outside_the_repository
         );
     }
-    Footer { next: Some(&imported.next), ..Footer::default() }
+    Footer::default()
 }
 
 fn record_text<'answer>(out: &mut String, record: &'answer RecordAnswer) -> Footer<'answer> {
@@ -211,7 +204,7 @@ fn record_text<'answer>(out: &mut String, record: &'answer RecordAnswer) -> Foot
     if let Some(commit) = &record.pinned_commit {
         let _ = writeln!(out, "  pinned to {commit} ({})", json_list(&record.pinned_files));
     }
-    Footer { next: Some(&record.next), ..Footer::default() }
+    Footer::default()
 }
 
 fn neighbours_text<'answer>(
@@ -238,7 +231,7 @@ fn neighbours_text<'answer>(
         next_cursor: neighbours.next_cursor.as_deref(),
         completeness: Some(&neighbours.completeness),
         freshness: Some(&neighbours.freshness),
-        next: Some(&neighbours.next),
+        next: None,
     }
 }
 
@@ -254,7 +247,6 @@ fn lookup_text<'answer>(out: &mut String, lookup: &'answer LookupAnswer) -> Foot
     Footer {
         next_cursor: lookup.next_cursor.as_deref(),
         freshness: Some(&lookup.freshness),
-        next: Some(&lookup.next),
         ..Footer::default()
     }
 }
@@ -274,7 +266,7 @@ impl<'answer> Footer<'answer> {
             next_cursor: blast.next_cursor.as_deref(),
             completeness: Some(&blast.completeness),
             freshness: Some(&blast.freshness),
-            next: Some(&blast.next),
+            next: None,
         }
     }
 
@@ -294,10 +286,10 @@ impl<'answer> Footer<'answer> {
             }
         }
         if let Some(freshness) = self.freshness {
-            let _ = writeln!(out, "{}", freshness_text(freshness));
+            let _ = writeln!(out, "{}", dim(&freshness_text(freshness)));
         }
         if let Some(next) = self.next {
-            let _ = writeln!(out, "next: {next}");
+            let _ = writeln!(out, "{}", dim(&format!("next: {next}")));
         }
     }
 }

@@ -11,6 +11,7 @@ use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 use tether_protocol::Request;
 
+use crate::exit_codes::usage;
 use crate::query_commands::{run_query, QueryOptions};
 
 #[derive(Subcommand)]
@@ -19,18 +20,22 @@ pub enum CoverageCommand {
     /// --cov=PACKAGE --cov-context=test`, write with `coverage json --show-contexts`), or an
     /// LCOV tracefile with a `TN:` test name per section; it replaces the evidence imported
     /// before.
+    #[command(after_help = crate::help_texts::COVERAGE_IMPORT_EXAMPLES)]
     Import(CoverageImportArgs),
     /// Run a test command that records coverage with per-test contexts (`-- pytest
     /// --cov=src --cov-context=test`), then write its report and import it.
+    #[command(after_help = crate::help_texts::COVERAGE_RUN_EXAMPLES)]
     Run(CoverageRunArgs),
     /// Record every Rust test alone with `-C instrument-coverage` and the LLVM tools, then
     /// import what each executed (`tether coverage cargo -p PACKAGE`).
+    #[command(after_help = crate::help_texts::COVERAGE_CARGO_EXAMPLES)]
     Cargo(crate::cargo_coverage::CargoCoverageArgs),
 }
 
 #[derive(Args)]
 pub struct CoverageImportArgs {
-    /// The report (`coverage.json`), inside the repository.
+    /// The report (`coverage.json`), inside the repository (from the current folder, or
+    /// absolute).
     pub file: PathBuf,
     #[command(flatten)]
     pub options: QueryOptions,
@@ -54,7 +59,7 @@ pub fn run_coverage(command: CoverageCommand) -> anyhow::Result<()> {
             let file = args
                 .file
                 .canonicalize()
-                .with_context(|| format!("cannot read {}", args.file.display()))?;
+                .map_err(|error| usage(format!("cannot read {}: {error}", args.file.display())))?;
             run_query(
                 Request::CoverageImport { file: file.to_string_lossy().into_owned() },
                 &args.options,

@@ -2,7 +2,8 @@
 //! the daemon reads them relative to the repository's root, or absolute. A typed path (or the
 //! path of a `path:line` address) that names a file from the current folder is sent absolute,
 //! so `tether callers core.py:12` works from inside `app/`; any other text is sent as typed
-//! (a repository-relative path, a qualified name, an id).
+//! (a repository-relative path, a qualified name, an id). A folder (`lookup --folder`) is
+//! sent repository-relative, the prefix the daemon filters by.
 
 use std::path::Path;
 
@@ -29,6 +30,20 @@ pub(crate) fn address_from_current_folder(address: &str) -> String {
     }
 }
 
+/// A folder (`lookup --folder`) as the repository-relative prefix the daemon filters by, when
+/// it names a folder inside `root` from the current folder (or absolutely); else as typed.
+pub(crate) fn folder_from_current_folder(folder: &str, root: &Path) -> String {
+    let Ok(absolute) = Path::new(folder).canonicalize() else { return folder.to_string() };
+    if !absolute.is_dir() {
+        return folder.to_string();
+    }
+    match absolute.strip_prefix(root) {
+        Ok(relative) if relative.as_os_str().is_empty() => ".".to_string(),
+        Ok(relative) => relative.display().to_string(),
+        Err(_) => folder.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -48,5 +63,17 @@ mod tests {
         assert_eq!(path_from_current_folder("/etc/hostname"), "/etc/hostname");
         // A folder is not a file: sent as typed.
         assert_eq!(path_from_current_folder("src"), "src");
+    }
+
+    #[test]
+    fn folders_from_here_become_repository_relative_and_others_stay() {
+        let here = std::env::current_dir().unwrap().canonicalize().unwrap();
+        let root = here.parent().unwrap();
+        let name = here.file_name().unwrap().to_string_lossy().into_owned();
+        assert_eq!(folder_from_current_folder(".", root), name);
+        assert_eq!(folder_from_current_folder("src", root), format!("{name}/src"));
+        assert_eq!(folder_from_current_folder(&here.display().to_string(), &here), ".");
+        assert_eq!(folder_from_current_folder("not/a/folder", root), "not/a/folder");
+        assert_eq!(folder_from_current_folder("/", &here), "/");
     }
 }

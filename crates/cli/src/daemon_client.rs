@@ -1,16 +1,20 @@
 //! Talking to the repository's daemon: connect, start it when it is not running, call a method.
+//! A daemon that cannot be reached, or that breaks the connection, is a daemon failure (exit
+//! code 3) whose message names the daemon's log.
 
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::net::UnixStream;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 use tether_daemon::{DaemonLock, DaemonPaths};
 use tether_protocol::rpc::{call_line, parse_answer, parse_graph_published, RpcError};
 use tether_protocol::wire::{Answer, GraphPublished, StatusAnswer};
 use tether_protocol::Request;
+
+use crate::exit_codes::daemon_failure;
 
 /// How long a started daemon may take to open its socket.
 const START_TIMEOUT: Duration = Duration::from_secs(20);
@@ -21,6 +25,8 @@ pub struct DaemonClient {
     reader: BufReader<UnixStream>,
     writer: UnixStream,
     next_id: u64,
+    /// The daemon's log, named when the connection breaks.
+    log: Option<PathBuf>,
 }
 
 impl DaemonClient {
@@ -40,20 +46,41 @@ impl DaemonClient {
             ));
         }
         let writer = stream.try_clone()?;
-        Ok(DaemonClient { reader: BufReader::new(stream), writer, next_id: 1 })
+        Ok(DaemonClient { reader: BufReader::new(stream), writer, next_id: 1, log: None })
+    }
+
+    /// Connects to the daemon of `paths`, whose log a broken connection then names.
+    pub fn connect_to(paths: &DaemonPaths) -> std::io::Result<DaemonClient> {
+        let mut client = DaemonClient::connect(&paths.socket)?;
+        client.log = Some(paths.log.clone());
+        Ok(client)
+    }
+
+    /// A broken connection as a daemon failure: the daemon probably died; its log says why.
+    fn broken(&self, what: &str, error: Option<std::io::Error>) -> anyhow::Error {
+        let cause = error.map(|error| format!(" ({error})")).unwrap_or_default();
+        let log = match &self.log {
+            Some(log) => format!("; its log is {}", log.display()),
+            None => "; its log (daemon.log) is beside the database".to_string(),
+        };
+        daemon_failure(format!(
+            "the tether daemon {what}{cause}: it may have crashed or been stopped{log}"
+        ))
     }
 
     /// Asks one request; the outer error is a transport failure, the inner one the daemon's.
     pub fn call(&mut self, request: &Request) -> anyhow::Result<Result<Answer, RpcError>> {
         let id = self.next_id;
         self.next_id += 1;
-        self.writer
-            .write_all(call_line(id, request).as_bytes())
-            .context("sending the request to the daemon")?;
+        if let Err(error) = self.writer.write_all(call_line(id, request).as_bytes()) {
+            return Err(self.broken("did not take the request", Some(error)));
+        }
         let mut line = Vec::new();
-        self.reader.read_until(b'\n', &mut line).context("reading the daemon's answer")?;
+        if let Err(error) = self.reader.read_until(b'\n', &mut line) {
+            return Err(self.broken("broke the connection before answering", Some(error)));
+        }
         if line.is_empty() {
-            bail!("the daemon closed the connection");
+            return Err(self.broken("closed the connection before answering", None));
         }
         Ok(parse_answer(request.method(), &line))
     }
@@ -77,9 +104,12 @@ impl DaemonClient {
 
     /// Asks `status` or `reindex`, whose answer is the daemon's status.
     pub fn status(&mut self, request: &Request) -> anyhow::Result<StatusAnswer> {
-        match self.call(request)?.map_err(|error| anyhow::anyhow!(error.message))? {
+        match self.call(request)?.map_err(|error| daemon_failure(error.message))? {
             Answer::Status(status) => Ok(status),
-            other => bail!("the daemon answered {} with {other:?}", request.method().as_str()),
+            other => Err(daemon_failure(format!(
+                "the daemon answered {} with {other:?}",
+                request.method().as_str()
+            ))),
         }
     }
 
@@ -109,33 +139,39 @@ pub fn connect_or_start(
     paths: &DaemonPaths,
     serve_arguments: &[String],
 ) -> anyhow::Result<DaemonClient> {
-    match DaemonClient::connect(&paths.socket) {
+    match DaemonClient::connect_to(paths) {
         Ok(client) => return Ok(client),
         Err(error) if error.kind() == std::io::ErrorKind::PermissionDenied => {
-            return Err(error.into())
+            return Err(daemon_failure(error.to_string()))
         }
         Err(_) => {}
     }
     {
-        let _starting = StartLock::acquire(paths)?;
+        let _starting = StartLock::acquire(paths).map_err(|error| {
+            daemon_failure(format!("cannot start the tether daemon: {error:#}"))
+        })?;
         if !DaemonLock::is_held(&paths.lock) {
-            start_in_background(paths, serve_arguments)?;
+            start_in_background(paths, serve_arguments).map_err(|error| {
+                daemon_failure(format!("cannot start the tether daemon: {error:#}"))
+            })?;
             wait_until_locked(paths);
         }
     }
     let started = Instant::now();
     loop {
-        match DaemonClient::connect(&paths.socket) {
+        match DaemonClient::connect_to(paths) {
             Ok(client) => return Ok(client),
             Err(_) if started.elapsed() < START_TIMEOUT => {
                 std::thread::sleep(Duration::from_millis(50))
             }
-            Err(error) => bail!(
-                "the daemon did not open {} within {} s ({error}); see {}",
-                paths.socket.display(),
-                START_TIMEOUT.as_secs(),
-                paths.log.display()
-            ),
+            Err(error) => {
+                return Err(daemon_failure(format!(
+                    "the tether daemon did not open {} within {} s ({error}); its log is {}",
+                    paths.socket.display(),
+                    START_TIMEOUT.as_secs(),
+                    paths.log.display()
+                )))
+            }
         }
     }
 }

@@ -11,6 +11,8 @@ use tether_protocol::wire::Answer;
 use tether_protocol::Request;
 
 use crate::daemon_client::{connect_or_start, DaemonClient};
+use crate::exit_codes::daemon_failure;
+use crate::stdout_text::{print_line, print_text};
 use crate::RepositoryArgs;
 
 #[derive(Args)]
@@ -57,12 +59,12 @@ pub fn run_serve(args: DaemonArgs) -> anyhow::Result<()> {
     std::fs::set_permissions(&paths.socket, std::fs::Permissions::from_mode(0o600))
         .context("restricting the socket to its owner")?;
     listener.set_nonblocking(true)?;
-    println!(
+    print_line(&format!(
         "tether daemon serving {} on {} (log: {})",
         paths.root.display(),
         paths.socket.display(),
         paths.log.display()
-    );
+    ))?;
     tracing::info!(root = %paths.root.display(), socket = %paths.socket.display(), "daemon started");
 
     let state = Arc::new(DaemonState::new(paths.clone(), args.repository.store_config()));
@@ -142,57 +144,57 @@ fn init_logging(paths: &DaemonPaths) -> anyhow::Result<()> {
 pub fn run_start(args: DaemonArgs) -> anyhow::Result<()> {
     let paths = args.repository.daemon_paths();
     if DaemonLock::is_held(&paths.lock) {
-        println!(
+        print_line(&format!(
             "a tether daemon already serves {} ({})",
             paths.root.display(),
             paths.socket.display()
-        );
+        ))?;
         return print_status(&paths, args.json);
     }
     let mut client = connect_or_start(&paths, &args.repository.serve_arguments())?;
     let status = client.status(&Request::Status)?;
-    println!("started the tether daemon for {} (pid {})", paths.root.display(), status.pid);
-    Ok(())
+    print_line(&format!(
+        "started the tether daemon for {} (pid {})",
+        paths.root.display(),
+        status.pid
+    ))
 }
 
 /// `tether stop`.
 pub fn run_stop(args: DaemonArgs) -> anyhow::Result<()> {
     let paths = args.repository.daemon_paths();
-    match DaemonClient::connect(&paths.socket) {
+    match DaemonClient::connect_to(&paths) {
         Ok(mut client) => {
-            client.call(&Request::Shutdown)?.map_err(|error| anyhow::anyhow!(error.message))?;
+            client.call(&Request::Shutdown)?.map_err(|error| daemon_failure(error.message))?;
             for _ in 0..100 {
                 if !DaemonLock::is_held(&paths.lock) {
                     break;
                 }
                 std::thread::sleep(std::time::Duration::from_millis(50));
             }
-            println!("stopped the tether daemon for {}", paths.root.display());
+            print_line(&format!("stopped the tether daemon for {}", paths.root.display()))
         }
-        Err(_) => println!("no tether daemon is running for {}", paths.root.display()),
+        Err(_) => print_line(&format!("no tether daemon is running for {}", paths.root.display())),
     }
-    Ok(())
 }
 
-/// `tether status`.
+/// `tether status`: exit code 3 when no daemon runs.
 pub fn run_status(args: DaemonArgs) -> anyhow::Result<()> {
     let paths = args.repository.daemon_paths();
     print_status(&paths, args.json)
 }
 
 fn print_status(paths: &DaemonPaths, as_json: bool) -> anyhow::Result<()> {
-    let Ok(mut client) = DaemonClient::connect(&paths.socket) else {
-        println!(
+    let Ok(mut client) = DaemonClient::connect_to(paths) else {
+        return Err(daemon_failure(format!(
             "no tether daemon is running for {} (start one with `tether start`)",
             paths.root.display()
-        );
-        return Ok(());
+        )));
     };
     let status = client.status(&Request::Status)?;
     if as_json {
-        println!("{}", Answer::Status(status).to_pretty_json());
+        print_line(&Answer::Status(status).to_pretty_json())
     } else {
-        print!("{}", crate::answer_text::status_text(&status));
+        print_text(&crate::answer_text::status_text(&status))
     }
-    Ok(())
 }

@@ -3,14 +3,17 @@
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 use clap::{Args, ValueEnum};
-use tether_store::GraphStore;
+use tether_store::{GraphStore, StoreError};
 
+use crate::exit_codes::usage;
+use crate::stdout_text::{print_text, write_through};
 use crate::RepositoryArgs;
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum ExportFormat {
+    /// One JSON document (`format_version`, meta, census, files, symbols, edges…).
     Json,
 }
 
@@ -22,7 +25,7 @@ pub struct ExportArgs {
     #[arg(long, value_enum, default_value = "json")]
     pub format: ExportFormat,
     /// Write to this file instead of standard output.
-    #[arg(long, short)]
+    #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
 }
 
@@ -38,45 +41,54 @@ pub struct CypherArgs {
 fn lock_database(repository: &RepositoryArgs) -> anyhow::Result<tether_daemon::DaemonLock> {
     let paths = repository.daemon_paths();
     tether_daemon::DaemonLock::acquire(&paths.lock)
-        .map_err(|error| anyhow::anyhow!("{error}; run `tether stop` first, then retry"))
+        .map_err(|error| usage(format!("{error}; run `tether stop` first, then retry")))
+}
+
+/// Opens the database; a missing one is a usage error (index first).
+fn open_store(repository: &RepositoryArgs) -> anyhow::Result<GraphStore> {
+    match GraphStore::open(&repository.database_path(), repository.store_config()) {
+        Ok(store) => Ok(store),
+        Err(error @ StoreError::Missing { .. }) => Err(usage(error.to_string())),
+        Err(error) => Err(error.into()),
+    }
 }
 
 pub fn run_export(args: ExportArgs) -> anyhow::Result<()> {
     let _lock = lock_database(&args.repository)?;
-    let database = args.repository.database_path();
-    let store = GraphStore::open(&database, args.repository.store_config())?;
+    let store = open_store(&args.repository)?;
     let graph = store.read_graph().context("reading the graph")?;
     let meta = store.meta().context("reading the index metadata")?;
     let ExportFormat::Json = args.format;
     match &args.output {
         Some(path) => {
             let file = std::fs::File::create(path)
-                .with_context(|| format!("creating {}", path.display()))?;
+                .map_err(|error| usage(format!("cannot create {}: {error}", path.display())))?;
             let mut out = BufWriter::new(file);
             tether_protocol::write_export_json(&graph, &meta, &mut out)?;
             out.flush()?;
         }
-        None => {
-            let stdout = std::io::stdout();
-            let mut out = BufWriter::new(stdout.lock());
-            tether_protocol::write_export_json(&graph, &meta, &mut out)?;
-            out.flush()?;
-        }
+        None => write_through(|out| tether_protocol::write_export_json(&graph, &meta, out))?,
     }
     Ok(())
 }
 
 pub fn run_cypher(args: CypherArgs) -> anyhow::Result<()> {
     if args.statement.trim().is_empty() {
-        bail!("the Cypher statement is empty");
+        return Err(usage("the Cypher statement is empty"));
     }
     let _lock = lock_database(&args.repository)?;
-    let database = args.repository.database_path();
-    let store = GraphStore::open(&database, args.repository.store_config())?;
-    let (columns, rows) = store.query_as_text(&args.statement)?;
-    println!("{}", columns.join("\t"));
+    let store = open_store(&args.repository)?;
+    let (columns, rows) = match store.query_as_text(&args.statement) {
+        Ok(result) => result,
+        // The engine refused the statement: the person's to fix.
+        Err(error @ StoreError::Query { .. }) => return Err(usage(error.to_string())),
+        Err(error) => return Err(error.into()),
+    };
+    let mut text = columns.join("\t");
+    text.push('\n');
     for row in rows {
-        println!("{}", row.join("\t"));
+        text.push_str(&row.join("\t"));
+        text.push('\n');
     }
-    Ok(())
+    print_text(&text)
 }

@@ -11,6 +11,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use tether_index::{index_meta, IndexOptions};
 
 use crate::census_text::render_census;
+use crate::exit_codes::daemon_failure;
+use crate::stdout_text::{print_line, print_text};
 use crate::RepositoryArgs;
 
 #[derive(Args)]
@@ -32,20 +34,21 @@ pub fn run(args: IndexArgs) -> anyhow::Result<()> {
     let paths = args.repository.daemon_paths();
     if tether_daemon::DaemonLock::is_held(&paths.lock) {
         // The daemon owns the database: ask it to rebuild instead of writing beside it.
-        let mut client = crate::daemon_client::DaemonClient::connect(&paths.socket)
-            .context("connecting to the running daemon")?;
+        let mut client =
+            crate::daemon_client::DaemonClient::connect_to(&paths).map_err(|error| {
+                daemon_failure(format!("connecting to the running daemon: {error}"))
+            })?;
         let status = client.status(&tether_protocol::Request::Reindex)?;
-        println!(
-            "the running daemon rebuilt the graph in {:.1} s",
-            status.last_rebuild_seconds.unwrap_or(0.0)
-        );
-        print!("{}", crate::answer_text::status_text(&status));
-        return Ok(());
+        return print_text(&format!(
+            "the running daemon rebuilt the graph in {:.1} s\n{}",
+            status.last_rebuild_seconds.unwrap_or(0.0),
+            crate::answer_text::status_text(&status)
+        ));
     }
     paths.prepare().with_context(|| format!("preparing {}", paths.folder.display()))?;
     let _lock = tether_daemon::DaemonLock::acquire(&paths.lock)?;
     let started = Instant::now();
-    let root = &args.repository.path;
+    let root = &args.repository.root();
     let options =
         IndexOptions { max_file_bytes: args.max_file_bytes, ..IndexOptions::new(root.clone()) };
     let bar = progress_bar();
@@ -84,14 +87,10 @@ pub fn run(args: IndexArgs) -> anyhow::Result<()> {
     let built = outcome.built;
     let seconds = started.elapsed().as_secs_f64();
     if args.json {
-        println!(
-            "{}",
-            tether_protocol::census_json(&built.graph.census(), Some(&built.graph), &meta)
-        );
+        print_line(&tether_protocol::census_json(&built.graph.census(), Some(&built.graph), &meta))
     } else {
-        print!("{}", render_census(&built, &meta, &database, seconds, args.report));
+        print_text(&render_census(&built, &meta, &database, seconds, args.report))
     }
-    Ok(())
 }
 
 fn progress_bar() -> Option<ProgressBar> {

@@ -17,16 +17,16 @@ use crate::RepositoryArgs;
 #[derive(Args)]
 pub struct StdioServerArgs {
     /// The repository (default: the current folder).
-    #[arg(long = "repo", short = 'C', default_value = ".")]
+    #[arg(long = "repo", short = 'C', default_value = ".", value_name = "DIR")]
     pub repo: PathBuf,
     /// The graph database (default: inside the git directory).
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
 }
 
 impl StdioServerArgs {
     pub fn repository(&self) -> RepositoryArgs {
-        RepositoryArgs { path: self.repo.clone(), db: self.db.clone(), buffer_pool_mib: 256 }
+        RepositoryArgs::of_folder(self.repo.clone(), self.db.clone())
     }
 }
 

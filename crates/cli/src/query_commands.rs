@@ -1,37 +1,44 @@
-//! `tether lookup`, `callers`, `callees`, `imports` and `blast`: asked of the daemon (started
-//! if needed), or answered in this process with `--no-daemon`.
+//! The queries (`lookup`, `callers`, `callees`, `imports`, `blast`, `ownership`, `changes`,
+//! `context`, `search-memory`, `record`): their arguments, and the request each one makes.
+//! `query_answers` asks it and prints the answer.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context};
 use clap::Args;
-use tether_daemon::{DaemonLock, DaemonState};
-use tether_protocol::rpc::RpcError;
-use tether_protocol::wire::Answer;
 use tether_protocol::{
     ChangesParams, Method, RecordParams, Request, SearchMemoryParams, Subject, WalkParams,
 };
-use tether_query::PageRequest;
+use tether_query::{BlastOptions, PageRequest};
 
-use crate::daemon_client::connect_or_start;
+use crate::current_folder_paths::{
+    address_from_current_folder, folder_from_current_folder, path_from_current_folder,
+};
+use crate::exit_codes::usage;
+use crate::next_command_hints::HintContext;
+pub(crate) use crate::query_answers::run_query;
 use crate::RepositoryArgs;
+
+/// `--depth`'s bounds, 1 to [`BlastOptions::MAX_DEPTH`].
+fn depth_range() -> clap::builder::RangedI64ValueParser<u32> {
+    clap::value_parser!(u32).range(1..=i64::from(BlastOptions::MAX_DEPTH))
+}
 
 /// Options every query shares.
 #[derive(Args, Clone)]
 pub struct QueryOptions {
-    /// The repository (default: the current folder).
-    #[arg(long = "repo", short = 'C', default_value = ".")]
+    /// The repository (default: the current folder); inside git, the whole repository.
+    #[arg(long = "repo", short = 'C', default_value = ".", value_name = "DIR")]
     pub repo: PathBuf,
     /// The graph database (default: inside the git directory).
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
-    /// At most this many items (1 to 200).
-    #[arg(long)]
-    pub limit: Option<usize>,
-    /// Continue from a previous answer's `next_cursor`.
+    /// At most this many items (1 to 200; default 20).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=PageRequest::MAX_LIMIT as u64))]
+    pub limit: Option<u64>,
+    /// Continue from a previous answer's cursor (`--cursor o:20`).
     #[arg(long)]
     pub cursor: Option<String>,
-    /// Print the exact JSON payload.
+    /// Print the exact JSON payload of the protocol instead of text.
     #[arg(long)]
     pub json: bool,
     /// Answer in this process instead of asking the daemon (refused while a daemon runs).
@@ -40,17 +47,20 @@ pub struct QueryOptions {
 }
 
 impl QueryOptions {
-    pub fn require_folder(&self) -> anyhow::Result<()> {
-        self.repository().require_folder()
-    }
-
-    fn repository(&self) -> RepositoryArgs {
-        RepositoryArgs { path: self.repo.clone(), db: self.db.clone(), buffer_pool_mib: 256 }
+    pub fn repository(&self) -> RepositoryArgs {
+        RepositoryArgs::of_folder(self.repo.clone(), self.db.clone())
     }
 
     /// The page `--limit` and `--cursor` ask for.
     fn page(&self) -> anyhow::Result<PageRequest> {
-        PageRequest::new(self.cursor.as_deref(), self.limit).map_err(|error| anyhow::anyhow!(error))
+        let limit = self.limit.map(|limit| limit as usize);
+        PageRequest::new(self.cursor.as_deref(), limit).map_err(usage)
+    }
+
+    /// What a `next:` hint repeats of this command line.
+    pub(crate) fn hint_context(&self) -> HintContext<'_> {
+        let repo = (self.repo != Path::new(".")).then_some(self.repo.as_path());
+        HintContext { repo, limit: self.limit }
     }
 }
 
@@ -71,11 +81,11 @@ pub struct BlastArgs {
     #[arg(long, conflicts_with = "symbol")]
     pub file: Option<String>,
     /// How many hops to walk back (1 to 8).
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, value_parser = depth_range())]
     pub depth: u32,
     /// List at most this many tests (1 to 10,000; `tests_total` counts them all).
-    #[arg(long, default_value_t = 100)]
-    pub tests_limit: usize,
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=BlastOptions::MAX_TESTS_LIMIT as u64))]
+    pub tests_limit: u64,
     #[command(flatten)]
     pub options: QueryOptions,
 }
@@ -84,7 +94,8 @@ pub struct BlastArgs {
 pub struct LookupArgs {
     /// A name or part of a qualified name; without it, the census.
     pub query: Option<String>,
-    /// Only symbols in files under this folder.
+    /// Only symbols in files under this folder (from the current folder or the repository
+    /// root).
     #[arg(long)]
     pub folder: Option<String>,
     #[command(flatten)]
@@ -131,7 +142,7 @@ pub struct ChangesArgs {
     #[arg(long)]
     pub include_whitespace: bool,
     /// How many hops the blast walks back (1 to 8).
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, value_parser = depth_range())]
     pub depth: u32,
     #[command(flatten)]
     pub options: QueryOptions,
@@ -141,7 +152,7 @@ pub struct ChangesArgs {
 pub struct ContextArgs {
     /// The symbol (qualified name, unique suffix, `path:line` or id); or use --path.
     pub symbol: Option<String>,
-    /// A file instead of a symbol.
+    /// A file instead of a symbol (from the current folder or the repository root).
     #[arg(long, conflicts_with = "symbol")]
     pub path: Option<String>,
     #[command(flatten)]
@@ -161,8 +172,8 @@ pub struct SearchMemoryArgs {
     /// Only entries tethered to this symbol.
     #[arg(long)]
     pub symbol: Option<String>,
-    /// Only entries tethered to this file.
-    #[arg(long)]
+    /// Only entries tethered to this file (from the current folder or the repository root).
+    #[arg(long, conflicts_with = "symbol")]
     pub path: Option<String>,
     #[command(flatten)]
     pub options: QueryOptions,
@@ -173,6 +184,7 @@ pub struct RecordArgs {
     /// plan, checkpoint, experiment, decision, todo, note or annotation.
     #[arg(long = "type")]
     pub entry_type: String,
+    /// The entry's title, one line.
     #[arg(long)]
     pub title: String,
     /// The body (Markdown).
@@ -184,16 +196,20 @@ pub struct RecordArgs {
     /// The id of the entry this one belongs under.
     #[arg(long)]
     pub parent: Option<String>,
-    /// Commit these changed files and pin the entry to that commit.
+    /// Commit these changed files (from the current folder or the repository root) and pin
+    /// the entry to that commit.
     #[arg(long, num_args = 1.., conflicts_with = "commit")]
     pub files: Vec<String>,
     /// Pin an existing commit.
     #[arg(long)]
     pub commit: Option<String>,
+    /// Tags to find the entry by (search-memory ranks them above the body).
     #[arg(long, num_args = 1..)]
     pub tags: Vec<String>,
+    /// Ids of the entries this one replaces (they are marked superseded).
     #[arg(long, num_args = 1..)]
     pub supersedes: Vec<String>,
+    /// Ids of the entries this one relies on (a superseded one makes it need a recheck).
     #[arg(long = "depends-on", num_args = 1..)]
     pub depends_on: Vec<String>,
     #[command(flatten)]
@@ -206,11 +222,10 @@ fn symbol_or_path(
     path: &Option<String>,
     flag: &str,
 ) -> anyhow::Result<Subject> {
-    use crate::current_folder_paths::{address_from_current_folder, path_from_current_folder};
     match (symbol, path) {
         (Some(symbol), None) => Ok(Subject::Symbol(address_from_current_folder(symbol))),
         (None, Some(path)) => Ok(Subject::Path(path_from_current_folder(path))),
-        _ => bail!("name a symbol, or a file with {flag}"),
+        _ => Err(usage(format!("name a symbol, or a file with {flag}"))),
     }
 }
 
@@ -238,14 +253,14 @@ pub fn run_record(args: RecordArgs) -> anyhow::Result<()> {
     let body = match (&args.body, &args.body_file) {
         (Some(body), _) => body.clone(),
         (None, Some(path)) => std::fs::read_to_string(path)
-            .map_err(|error| anyhow::anyhow!("cannot read {}: {error}", path.display()))?,
+            .map_err(|error| usage(format!("cannot read {}: {error}", path.display())))?,
         (None, None) => String::new(),
     };
     let request = Request::Record(RecordParams {
         entry_type: Some(args.entry_type.clone()),
         title: Some(args.title.clone()),
         body,
-        files: args.files.clone(),
+        files: args.files.iter().map(|file| path_from_current_folder(file)).collect(),
         commit: args.commit.clone(),
         tags: args.tags.clone(),
         parent: args.parent.clone(),
@@ -291,7 +306,7 @@ pub fn run_changes(args: ChangesArgs) -> anyhow::Result<()> {
 }
 
 pub fn run_neighbours(method: Method, args: SymbolQueryArgs) -> anyhow::Result<()> {
-    let symbol = crate::current_folder_paths::address_from_current_folder(&args.symbol);
+    let symbol = address_from_current_folder(&args.symbol);
     let page = args.options.page()?;
     let request = match method {
         Method::Callers => Request::Callers { symbol, page },
@@ -305,7 +320,7 @@ pub fn run_blast(args: BlastArgs) -> anyhow::Result<()> {
     let subject = symbol_or_path(&args.symbol, &args.file, "--file")?;
     let walk = WalkParams {
         depth: Some(args.depth as usize),
-        tests_limit: Some(args.tests_limit),
+        tests_limit: Some(args.tests_limit as usize),
         page: args.options.page()?,
     };
     run_query(Request::Blast { subject, walk }, &args.options)
@@ -314,63 +329,11 @@ pub fn run_blast(args: BlastArgs) -> anyhow::Result<()> {
 pub fn run_lookup(args: LookupArgs) -> anyhow::Result<()> {
     let request = Request::Lookup {
         query: args.query.clone(),
-        folder: args.folder.clone(),
+        folder: args
+            .folder
+            .as_deref()
+            .map(|folder| folder_from_current_folder(folder, &args.options.repository().root())),
         page: args.options.page()?,
     };
     run_query(request, &args.options)
-}
-
-/// Asks one request of the daemon (or of this process, with `--no-daemon`) and prints its
-/// answer.
-pub(crate) fn run_query(request: Request, options: &QueryOptions) -> anyhow::Result<()> {
-    let method = request.method();
-    let repository = options.repository();
-    let paths = repository.daemon_paths();
-    let answer: Result<Answer, RpcError> = if options.no_daemon {
-        if DaemonLock::is_held(&paths.lock) {
-            bail!("a tether daemon owns this repository's database; drop --no-daemon to ask it");
-        }
-        paths.prepare().with_context(|| format!("preparing {}", paths.folder.display()))?;
-        let _lock = DaemonLock::acquire(&paths.lock)?;
-        if let Err(error) = tether_daemon::recover_interrupted_record(&paths) {
-            bail!("an interrupted record could not be settled: {error}");
-        }
-        let state = DaemonState::new(paths.clone(), repository.store_config());
-        state.load_or_build()?;
-        tether_daemon::handle(&state, request)
-    } else {
-        let mut client = connect_or_start(&paths, &repository.serve_arguments())?;
-        client.call_when_ready(&request)?
-    };
-    match answer {
-        Ok(answer) => {
-            if options.json {
-                println!("{}", answer.to_pretty_json());
-            } else {
-                print!("{}", crate::answer_text::answer_text(method, &answer));
-            }
-            Ok(())
-        }
-        Err(error) => {
-            if options.json {
-                println!("{}", error.to_pretty_json());
-            }
-            let mut message = error.message.clone();
-            let data = error.address_data();
-            let listed = data
-                .iter()
-                .flat_map(|data| data.candidates.iter().chain(data.similar.iter()).flatten());
-            for candidate in listed {
-                message.push_str(&format!(
-                    "\n  {} ({}, {}:{}) id {}",
-                    candidate.qualified_name,
-                    candidate.kind,
-                    candidate.path,
-                    candidate.line,
-                    candidate.id
-                ));
-            }
-            bail!(message)
-        }
-    }
 }
