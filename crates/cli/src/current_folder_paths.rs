@@ -22,12 +22,21 @@ pub(crate) fn path_from_current_folder(path: &str) -> String {
 /// A `path:line` address with its path taken from the current folder (see
 /// [`path_from_current_folder`]); other addresses as typed.
 pub(crate) fn address_from_current_folder(address: &str) -> String {
-    match address.rsplit_once(':') {
-        Some((path, line)) if !path.is_empty() && line.parse::<u32>().is_ok() => {
-            format!("{}:{line}", path_from_current_folder(path))
+    let is_number = |text: &str| text.parse::<u32>().is_ok();
+    // `path:line:column`, then `path:line`.
+    let (path, position) = match address.rsplitn(3, ':').collect::<Vec<_>>()[..] {
+        [column, line, path] if is_number(column) && is_number(line) => {
+            (path, format!("{line}:{column}"))
         }
-        _ => address.to_string(),
+        _ => match address.rsplit_once(':') {
+            Some((path, line)) if is_number(line) => (path, line.to_string()),
+            _ => return address.to_string(),
+        },
+    };
+    if path.is_empty() {
+        return address.to_string();
     }
+    format!("{}:{position}", path_from_current_folder(path))
 }
 
 /// A folder (`lookup --folder`) as the repository-relative prefix the daemon filters by, when
@@ -58,6 +67,11 @@ mod tests {
             format!("{}:3", manifest.display())
         );
         assert_eq!(address_from_current_folder("app/core.py:3"), "app/core.py:3");
+        assert_eq!(
+            address_from_current_folder("./Cargo.toml:3:14"),
+            format!("{}:3:14", manifest.display())
+        );
+        assert_eq!(address_from_current_folder("app/core.py:3:14"), "app/core.py:3:14");
         assert_eq!(address_from_current_folder("app.core.compute"), "app.core.compute");
         assert_eq!(address_from_current_folder("Cargo.toml"), "Cargo.toml");
         assert_eq!(path_from_current_folder("/etc/hostname"), "/etc/hostname");

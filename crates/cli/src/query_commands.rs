@@ -66,8 +66,9 @@ impl QueryOptions {
 
 #[derive(Args)]
 pub struct SymbolQueryArgs {
-    /// The symbol: a qualified name, a unique suffix of one, `path:line` (the path from the
-    /// current folder or the repository root), or an id.
+    /// The symbol: a qualified name, a unique suffix of one, `path:line` or
+    /// `path:line:column` (on a call, the function called there; the path from the current
+    /// folder or the repository root), or an id.
     pub symbol: String,
     #[command(flatten)]
     pub options: QueryOptions,
@@ -75,7 +76,7 @@ pub struct SymbolQueryArgs {
 
 #[derive(Args)]
 pub struct BlastArgs {
-    /// The symbol (qualified name, unique suffix, `path:line` or id); or use --file.
+    /// The symbol (qualified name, unique suffix, `path:line[:column]` or id); or use --file.
     pub symbol: Option<String>,
     /// The blast radius of everything in this file (relative to the repository root).
     #[arg(long, conflicts_with = "symbol")]
@@ -104,7 +105,7 @@ pub struct LookupArgs {
 
 #[derive(Args)]
 pub struct OwnershipArgs {
-    /// The symbol (qualified name, unique suffix, `path:line` or id); or use --path.
+    /// The symbol (qualified name, unique suffix, `path:line[:column]` or id); or use --path.
     pub symbol: Option<String>,
     /// A whole file instead of a symbol (from the current folder or the repository root).
     #[arg(long, conflicts_with = "symbol")]
@@ -150,7 +151,7 @@ pub struct ChangesArgs {
 
 #[derive(Args)]
 pub struct ContextArgs {
-    /// The symbol (qualified name, unique suffix, `path:line` or id); or use --path.
+    /// The symbol (qualified name, unique suffix, `path:line[:column]` or id); or use --path.
     pub symbol: Option<String>,
     /// A file instead of a symbol (from the current folder or the repository root).
     #[arg(long, conflicts_with = "symbol")]
