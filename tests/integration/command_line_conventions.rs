@@ -380,3 +380,43 @@ fn at_a_terminal_the_query_asks_before_indexing_a_folder_outside_git() {
     assert_eq!(ran.code, 0, "yes: indexed and answered: {ran:?}");
     assert!(ran.stdout.contains("tool.main"), "{ran:?}");
 }
+
+/// A daemon with `--idle-exit` stops once no client has been connected for that long, and not
+/// while one is; it writes its graph and lets go of its lock on the way out.
+#[test]
+fn a_daemon_with_an_idle_exit_stops_when_no_client_is_connected() {
+    let repository = FixtureRepository::new(APP_FIXTURE);
+    let root = repository.root().canonicalize().unwrap();
+    let _stop_daemon = StopDaemonOnDrop(root.clone());
+    let mut daemon = tether_command(&root, &["serve", "--idle-exit", "2s"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("tether serve starts");
+    let socket = root.join(".git/tether/daemon.sock");
+    let started = std::time::Instant::now();
+    let client = loop {
+        if let Ok(client) = std::os::unix::net::UnixStream::connect(&socket) {
+            break client;
+        }
+        assert!(started.elapsed().as_secs() < 60, "the daemon never listened");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    // A connected client keeps it serving past the idle time.
+    std::thread::sleep(std::time::Duration::from_secs(4));
+    assert!(daemon.try_wait().unwrap().is_none(), "it stopped with a client connected");
+    drop(client);
+    let closed = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = daemon.try_wait().unwrap() {
+            break status;
+        }
+        assert!(closed.elapsed().as_secs() < 30, "still serving 30 s after the last client left");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    assert!(status.success(), "{status}");
+    assert!(closed.elapsed().as_millis() >= 1500, "it stopped before its idle time");
+    assert!(!socket.exists(), "the socket is removed");
+    let refused = tether(&root, &["serve", "--idle-exit", "soon"]);
+    assert_eq!(refused.code, 2, "{refused:?}");
+}

@@ -22,6 +22,31 @@ pub struct DaemonArgs {
     /// Print the daemon's answer as JSON.
     #[arg(long)]
     pub json: bool,
+    /// serve, start: stop once no client has been connected for this long (`90s`, `30m`,
+    /// `2h`). Default: never; a daemon a query starts stops after 30m.
+    #[arg(long, value_name = "DURATION", value_parser = parse_idle_exit)]
+    pub idle_exit: Option<std::time::Duration>,
+}
+
+/// How long a daemon that a query (not `tether start` or `serve`) started waits, with no
+/// client connected, before it stops.
+pub const AUTOSTARTED_IDLE_EXIT: &str = "30m";
+
+/// `90s`, `30m`, `2h` (a number alone is seconds).
+fn parse_idle_exit(text: &str) -> Result<std::time::Duration, String> {
+    let (number, unit) = match text.find(|character: char| !character.is_ascii_digit()) {
+        Some(at) => text.split_at(at),
+        None => (text, "s"),
+    };
+    let seconds_per_unit = match unit {
+        "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        _ => return Err(format!("{text:?} is not a duration like 90s, 30m or 2h")),
+    };
+    let count: u64 =
+        number.parse().map_err(|_| format!("{text:?} is not a duration like 90s, 30m or 2h"))?;
+    Ok(std::time::Duration::from_secs(count.saturating_mul(seconds_per_unit)))
 }
 
 impl RepositoryArgs {
@@ -29,8 +54,16 @@ impl RepositoryArgs {
         DaemonPaths::new(&self.root(), &self.database_path())
     }
 
-    /// The arguments that make `tether serve` serve this same repository and database.
+    /// The arguments that make `tether serve` serve this same repository and database, for a
+    /// daemon a query starts: it stops after [`AUTOSTARTED_IDLE_EXIT`] without clients.
     pub fn serve_arguments(&self) -> Vec<String> {
+        let mut arguments = self.serve_arguments_without_idle_exit();
+        arguments.extend(["--idle-exit".to_string(), AUTOSTARTED_IDLE_EXIT.to_string()]);
+        arguments
+    }
+
+    /// The arguments of `tether serve` for this repository and database, with no idle exit.
+    pub fn serve_arguments_without_idle_exit(&self) -> Vec<String> {
         vec![
             self.root().display().to_string(),
             "--db".into(),
@@ -84,7 +117,8 @@ pub fn run_serve(args: DaemonArgs) -> anyhow::Result<()> {
         let listener =
             tokio::net::UnixListener::from_std(listener).context("adopting the socket")?;
         let (root, socket) = (serving_state.paths.root.clone(), serving_state.paths.socket.clone());
-        tether_daemon::serve(listener, serving_state, shutdown_signal(root, socket)).await;
+        let shutdown = shutdown_signal(root, socket);
+        tether_daemon::serve_until_idle(listener, serving_state, shutdown, args.idle_exit).await;
         anyhow::Ok(())
     })?;
     stop.store(true, Ordering::Relaxed);
@@ -151,7 +185,11 @@ pub fn run_start(args: DaemonArgs) -> anyhow::Result<()> {
         ))?;
         return print_status(&paths, args.json);
     }
-    let mut client = connect_or_start(&paths, &args.repository.serve_arguments())?;
+    let mut serve_arguments = args.repository.serve_arguments_without_idle_exit();
+    if let Some(idle_exit) = args.idle_exit {
+        serve_arguments.extend(["--idle-exit".to_string(), format!("{}s", idle_exit.as_secs())]);
+    }
+    let mut client = connect_or_start(&paths, &serve_arguments)?;
     let status = client.status(&Request::Status)?;
     print_line(&format!(
         "started the tether daemon for {} (pid {})",

@@ -30,7 +30,7 @@ pub use cold_index_pipeline::{
 pub use lock::{DaemonLock, LockError};
 pub use paths::DaemonPaths;
 pub use private_paths::{current_uid, open_private_append, peer_uid};
-pub use server::{serve, server_runtime};
+pub use server::{serve, serve_until_idle, server_runtime};
 pub use server::{IDLE_TIMEOUT, MAX_CONNECTIONS, MAX_REQUESTS_IN_FLIGHT};
 pub use state::{DaemonState, RebuildError};
 

@@ -61,16 +61,41 @@ pub async fn serve(
     state: Arc<DaemonState>,
     shutdown: impl Future<Output = ()>,
 ) {
+    serve_until_idle(listener, state, shutdown, None).await;
+}
+
+/// As [`serve`], and when `idle_exit` is given, also until no connection has been open for
+/// that long (a daemon a query started, which nobody stops).
+pub async fn serve_until_idle(
+    listener: UnixListener,
+    state: Arc<DaemonState>,
+    shutdown: impl Future<Output = ()>,
+    idle_exit: Option<Duration>,
+) {
     let stop = Arc::new(Notify::new());
     let connections = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     let in_flight = Arc::new(Semaphore::new(MAX_REQUESTS_IN_FLIGHT));
     tokio::pin!(shutdown);
+    let check_every = idle_exit.map_or(Duration::from_secs(3600), |idle| {
+        (idle / 4).clamp(Duration::from_millis(100), Duration::from_secs(30))
+    });
+    let mut idle_check = tokio::time::interval(check_every);
+    let mut last_busy = tokio::time::Instant::now();
     loop {
         tokio::select! {
             _ = &mut shutdown => break,
             _ = stop.notified() => break,
+            _ = idle_check.tick() => {
+                if connections.available_permits() < MAX_CONNECTIONS {
+                    last_busy = tokio::time::Instant::now();
+                } else if idle_exit.is_some_and(|idle| last_busy.elapsed() >= idle) {
+                    tracing::info!(?idle_exit, "no connection for the idle time; stopping");
+                    break;
+                }
+            }
             accepted = listener.accept() => match accepted {
                 Ok((stream, _)) => {
+                    last_busy = tokio::time::Instant::now();
                     let state = Arc::clone(&state);
                     let stop = Arc::clone(&stop);
                     let in_flight = Arc::clone(&in_flight);
