@@ -276,3 +276,40 @@ fn mapped_pins_are_persisted_and_read_by_the_next_daemon() {
         [("split-on-commas".to_string(), "changed".to_string())]
     );
 }
+
+#[test]
+fn a_dry_run_record_says_what_it_would_commit_and_on_which_branch_and_writes_nothing() {
+    let repository = FixtureRepository::new(TEXT_TOOLS);
+    let state = indexed_daemon(&repository);
+    repository.write("lib/core.py", "def parse(text):\n    return text.split(\",\")\n\ndef render(items):\n    return \", \".join(items)\n");
+    let head = repository.git(&["rev-parse", "HEAD"]);
+    let status = repository.git(&["status", "--porcelain"]);
+    let params = json!({ "type": "decision", "title": "Split on commas", "files": ["lib/core.py"], "dry_run": true });
+    let answer = call(&state, "record", params);
+    assert_eq!(answer["dry_run"], true, "{answer}");
+    assert_eq!(answer["branch"], "main", "{answer}");
+    assert_eq!(answer["entry_commit"], Value::Null, "{answer}");
+    assert_eq!(
+        answer["commits"],
+        json!([
+            { "message": "decision: Split on commas", "files": ["lib/core.py"] },
+            { "message": "memory: decision: Split on commas", "files": [answer["file"].clone()] },
+        ]),
+        "{answer}"
+    );
+    assert_eq!(repository.git(&["rev-parse", "HEAD"]), head, "no commit");
+    assert_eq!(repository.git(&["status", "--porcelain"]), status, "nothing staged or written");
+    assert!(!repository.root().join(".memory").exists());
+    // A dry run checks as a record does.
+    let refused =
+        json!({ "type": "note", "title": "x", "files": ["lib/other.py"], "dry_run": true });
+    assert!(refusal(&state, refused).contains("nothing to commit"));
+    // The same record without dry_run commits what the dry run said.
+    let params =
+        json!({ "type": "decision", "title": "Split on commas", "files": ["lib/core.py"] });
+    let recorded = call(&state, "record", params);
+    assert_eq!(recorded["commits"], answer["commits"], "{recorded}");
+    assert_eq!(recorded["dry_run"], false);
+    let subjects = repository.git(&["log", "-2", "--format=%s"]);
+    assert_eq!(subjects, "memory: decision: Split on commas\ndecision: Split on commas\n");
+}

@@ -200,7 +200,21 @@ fn coverage_import_text<'answer>(
 }
 
 fn record_text<'answer>(out: &mut String, record: &'answer RecordAnswer) -> Footer<'answer> {
-    let _ = writeln!(out, "recorded {} in {}", record.id, record.file);
+    let (verb, commit_verb) =
+        if record.dry_run { ("would record", "would commit") } else { ("recorded", "committed") };
+    let _ = writeln!(out, "{verb} {} in {}", record.id, record.file);
+    let branch = match &record.branch {
+        Some(branch) => format!("on branch {branch}"),
+        None => "on a detached HEAD".to_string(),
+    };
+    for commit in &record.commits {
+        let _ = writeln!(
+            out,
+            "  {commit_verb} {:?} {branch}: {}",
+            commit.message,
+            commit.files.join(", ")
+        );
+    }
     if let Some(commit) = &record.pinned_commit {
         let _ = writeln!(out, "  pinned to {commit} ({})", json_list(&record.pinned_files));
     }

@@ -186,6 +186,9 @@ pub fn next_command(request: &Request, answer: &Answer, context: HintContext) ->
                 ),
             }
         }
+        Answer::Record(record) if record.dry_run => {
+            "the same command without --dry-run writes and commits it".to_string()
+        }
         Answer::Record(_) => format!(
             "{} on a symbol those files define shows this entry",
             command(&["context", "SYMBOL"])

@@ -213,6 +213,10 @@ pub struct RecordArgs {
     /// Ids of the entries this one relies on (a superseded one makes it need a recheck).
     #[arg(long = "depends-on", num_args = 1..)]
     pub depends_on: Vec<String>,
+    /// Check the entry and print what would be committed, and on which branch, writing
+    /// nothing.
+    #[arg(long)]
+    pub dry_run: bool,
     #[command(flatten)]
     pub options: QueryOptions,
 }
@@ -269,6 +273,7 @@ pub fn run_record(args: RecordArgs) -> anyhow::Result<()> {
         supersedes: args.supersedes.clone(),
         depends_on: args.depends_on.clone(),
         related: Vec::new(),
+        dry_run: args.dry_run,
     });
     run_query(request, &args.options)
 }

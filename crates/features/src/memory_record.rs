@@ -163,23 +163,56 @@ pub fn record(
     state: &FeatureContext,
     params: tether_protocol::RecordParams,
 ) -> Result<tether_protocol::wire::RecordAnswer, FeatureError> {
+    let dry_run = params.dry_run;
     let request = read_request(params)?;
     let root = state.root.canonicalize().unwrap_or_else(|_| state.root.to_path_buf());
     let repository = tether_git::discover(&root)
         .ok_or_else(|| refuse("not a git repository: entries are committed to git"))?;
     let _lock = lock_records(state.folder, &repository, &root)?;
     let prepared = prepare_entry(&request, &repository, &root)?;
-    let (pin_commit, entry_commit) =
-        journal_and_commit(state.folder, &repository, &root, &request, &prepared)?;
+    let branch = repository.head().ok().and_then(|head| head.branch);
+    let mut commits = Vec::new();
+    if !prepared.files.is_empty() {
+        commits.push(tether_protocol::wire::RecordCommit {
+            message: files_message(&request),
+            files: prepared.files.clone(),
+        });
+    }
+    commits.push(tether_protocol::wire::RecordCommit {
+        message: entry_message(&request),
+        files: vec![prepared.entry.path.clone()],
+    });
+    let (pin_commit, entry_commit, next) = if dry_run {
+        // A files record's pin is the files' commit, which a dry run does not make.
+        let pin = prepared.entry.pins.first().map(|pin| pin.commit.clone());
+        (pin, None, "call again without dry_run to write and commit it".to_string())
+    } else {
+        let (pin_commit, entry_commit) =
+            journal_and_commit(state.folder, &repository, &root, &request, &prepared)?;
+        let next = "context {\"symbol\": ...} on a symbol those files define shows this entry";
+        (pin_commit, Some(entry_commit), next.to_string())
+    };
     Ok(tether_protocol::wire::RecordAnswer {
         id: prepared.entry.id,
         file: prepared.entry.path,
         pinned_commit: pin_commit,
         pinned_files: prepared.pin_files,
         entry_commit,
-        next: "context {\"symbol\": ...} on a symbol those files define shows this entry"
-            .to_string(),
+        branch,
+        commits,
+        dry_run,
+        next,
     })
+}
+
+/// The message of the commit of a record's files.
+fn files_message(request: &RecordRequest) -> String {
+    format!("{}: {}", request.entry_type.as_str(), request.title)
+}
+
+/// The message of the commit of a record's entry.
+fn entry_message(request: &RecordRequest) -> String {
+    format!("memory: {}: {}", request.entry_type.as_str(), request.title)
 }
 
 /// One record at a time, across processes (the lock is held while the file stays open); an
@@ -336,8 +369,8 @@ fn journal_and_commit(
         head_before: repository.resolve_commit("HEAD"),
         staged_by_us: files.iter().filter(|file| !staged_before.contains(file)).cloned().collect(),
         files: files.clone(),
-        files_message: format!("{}: {}", request.entry_type.as_str(), request.title),
-        entry_message: format!("memory: {}: {}", request.entry_type.as_str(), request.title),
+        files_message: files_message(request),
+        entry_message: entry_message(request),
         entry_path: prepared.entry.path.clone(),
         entry_text: tether_memory::render_entry(&prepared.entry),
     };

@@ -152,7 +152,17 @@ fn text_sections(tool_name: &str, answer: &Answer) -> TextSections {
         Answer::Record(record) => {
             sections.line(format!("id: {}", record.id));
             sections.line(format!("file: {}", record.file));
-            sections.line(format!("entry_commit: {}", record.entry_commit));
+            if record.dry_run {
+                sections.line("dry run: nothing was written".to_string());
+            }
+            if let Some(entry_commit) = &record.entry_commit {
+                sections.line(format!("entry_commit: {entry_commit}"));
+            }
+            let branch = record.branch.as_deref().unwrap_or("(detached HEAD)");
+            for commit in &record.commits {
+                let files = commit.files.join(", ");
+                sections.line(format!("commit on {branch}: {:?} with {files}", commit.message));
+            }
             if let Some(pinned) = &record.pinned_commit {
                 sections.line(format!("pinned_commit: {pinned}"));
             }

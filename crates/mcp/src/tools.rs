@@ -219,6 +219,7 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
             parameter("tags", ParameterKind::TextList, false, "Free-form tags."),
             parameter("supersedes", ParameterKind::TextList, false, "Ids of entries this one replaces."),
             parameter("depends_on", ParameterKind::TextList, false, "Ids of entries this one depends on."),
+            parameter("dry_run", ParameterKind::Boolean, false, "Check the entry and say what would be committed and on which branch, writing nothing (default false)."),
         ],
         requires_one_of: &[],
         paged_by_cursor: false,

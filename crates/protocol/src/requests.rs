@@ -119,6 +119,7 @@ impl Method {
                 "depends_on",
                 "related",
                 "id",
+                "dry_run",
             ],
             Method::CoverageImport => &["file"],
             Method::Outline | Method::BufferClose => &["path"],
@@ -193,6 +194,8 @@ pub struct RecordParams {
     pub supersedes: Vec<String>,
     pub depends_on: Vec<String>,
     pub related: Vec<String>,
+    /// Check the entry and say what would be committed, writing nothing.
+    pub dry_run: bool,
 }
 
 /// One request, parsed.
@@ -380,6 +383,7 @@ impl Request {
                 supersedes: params.texts("supersedes")?,
                 depends_on: params.texts("depends_on")?,
                 related: params.texts("related")?,
+                dry_run: params.flag("dry_run")?.unwrap_or(false),
             }),
             Method::Outline => Request::Outline { path: required_path()? },
             Method::BufferClose => Request::BufferClose { path: required_path()? },
@@ -486,6 +490,7 @@ impl Request {
                 put("supersedes", texts(&record.supersedes));
                 put("depends_on", texts(&record.depends_on));
                 put("related", texts(&record.related));
+                put("dry_run", Value::from(record.dry_run));
             }
             Request::CoverageImport { file } => put("file", Value::from(file.as_str())),
             Request::Outline { path } | Request::BufferClose { path } => {

@@ -97,6 +97,23 @@ pub struct RecordAnswer {
     pub file: String,
     pub pinned_commit: Option<String>,
     pub pinned_files: Vec<String>,
-    pub entry_commit: String,
+    /// The commit that holds the entry; absent for a dry run.
+    pub entry_commit: Option<String>,
+    /// The branch the commits are (or would be) made on; absent when HEAD is detached.
+    #[serde(default)]
+    pub branch: Option<String>,
+    /// The commits made (or, for a dry run, that would be made), in order.
+    #[serde(default)]
+    pub commits: Vec<RecordCommit>,
+    /// Nothing was written: the entry was checked and the commits are what a record would make.
+    #[serde(default)]
+    pub dry_run: bool,
     pub next: String,
+}
+
+/// One commit a record makes: its message and the repository files it holds.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct RecordCommit {
+    pub message: String,
+    pub files: Vec<String>,
 }

@@ -21,7 +21,7 @@ pub use editor_answers::{BuffersAnswer, OpenBuffer, OutlineAnswer};
 pub use git_answers::{ChangedSymbol, ChangesAnswer, Owner, OwnerLatest, OwnershipAnswer};
 pub use graph_answers::*;
 pub use memory_answers::{
-    ContextAnswer, ContextEntry, EntryStaleness, MemoryHit, Recheck, RecordAnswer,
+    ContextAnswer, ContextEntry, EntryStaleness, MemoryHit, Recheck, RecordAnswer, RecordCommit,
     SearchMemoryAnswer,
 };
 
