@@ -1,8 +1,9 @@
 //! Fitting a rendering into `budget_tokens` (approximated as characters / 4). Every list is
 //! cut to fit, each cut said with a count: the main list (paged by cursor) keeps at least one
 //! item and says the one cursor that continues at the first item not shown; the other lists
-//! (tests affected, completeness causes, changed symbols) are filled first, since no cursor
-//! pages them. Fixed lines (what was asked, completeness, freshness) are never cut.
+//! (tests affected, completeness causes, changed symbols, freshness's files), which no cursor
+//! pages, get up to half of the room first. Fixed lines (what was asked, the completeness
+//! verdict, freshness) are never cut.
 
 use tether_protocol::wire::{Answer, JsonCut};
 
@@ -164,11 +165,12 @@ fn render_text(
     lines.join("\n")
 }
 
-/// Joins the sections, cutting lists until the whole fits `budget_tokens`: first every list
-/// is at its least (one item, no other element), then the lists no cursor pages are filled,
-/// then the items. Only when even the least does not fit is the budget exceeded.
-/// Returns the text and how many items it shows; `most_items` caps them (so that two
-/// renderings of one answer show the same items and name the same cursor).
+/// Joins the sections, cutting lists until the whole fits `budget_tokens`: from the least page
+/// (one item, no other element), the lists no cursor pages are filled up to half of the room
+/// left, then the items, then the lists again with what the items left. Only when even the
+/// least page does not fit is the budget exceeded. Returns the text and how many items it
+/// shows; `most_items` caps them (so that two renderings of one answer show the same items
+/// and name the same cursor).
 pub fn fit_text_to_budget(
     sections: &TextSections,
     continuation: Option<&ListContinuation>,

@@ -32,7 +32,7 @@ call context to learn why the code exists (the plans and decisions tethered to i
 call ownership to know whom to ask or to request review from. Use lookup to find a symbol's id, callers/callees for direct uses, \
 changes before committing. Address a symbol by qualified name, a unique suffix, path:line, or an id. \
 When an answer's completeness is lower_bound, the list may be missing items: do not conclude that nothing depends on the symbol. \
-Answers are cut to budget_tokens (default 6000); pass the cursor they give to get the rest. Read tether://schema for how to read answers.";
+Answers are cut to budget_tokens (default 6000, at least 300); call again with the same arguments and the cursor they give to get the rest. Read tether://schema for how to read answers.";
 
 /// The MCP server: every tool call goes to the daemon through `caller`.
 #[derive(Clone)]
