@@ -420,3 +420,32 @@ fn a_daemon_with_an_idle_exit_stops_when_no_client_is_connected() {
     let refused = tether(&root, &["serve", "--idle-exit", "soon"]);
     assert_eq!(refused.code, 2, "{refused:?}");
 }
+
+/// While a daemon owns the database, `export` asks it for its published graph instead of
+/// refusing: the same document, byte for byte, as the database's export.
+#[test]
+fn export_goes_through_a_running_daemon_and_writes_the_same_document() {
+    let repository = FixtureRepository::new(APP_FIXTURE);
+    let root = repository.root().canonicalize().unwrap();
+    let _stop_daemon = StopDaemonOnDrop(root.clone());
+    let root_text = root.display().to_string();
+    let indexed = tether(&root, &["index", "-C", &root_text]);
+    assert_eq!(indexed.code, 0, "{indexed:?}");
+    let offline = tether(&root, &["export"]);
+    assert_eq!(offline.code, 0, "{offline:?}");
+    assert!(offline.stdout.contains("\"app.core.compute\""), "{offline:?}");
+
+    let started = tether(&root, &["start"]);
+    assert_eq!(started.code, 0, "{started:?}");
+    let through_the_daemon = tether(&root, &["export"]);
+    assert_eq!(through_the_daemon.code, 0, "{through_the_daemon:?}");
+    assert_eq!(through_the_daemon.stdout, offline.stdout);
+    let file = root.join("export.json");
+    let to_file = tether(&root, &["export", "-o", &file.display().to_string()]);
+    assert_eq!(to_file.code, 0, "{to_file:?}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), offline.stdout);
+    // cypher still needs the database to itself.
+    let cypher = tether(&root, &["cypher", "MATCH (s:Symbol) RETURN count(*)"]);
+    assert_eq!(cypher.code, 2, "{cypher:?}");
+    assert!(cypher.stderr.contains("tether stop"), "{cypher:?}");
+}

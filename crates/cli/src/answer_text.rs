@@ -59,6 +59,10 @@ pub fn answer_text(method: Method, answer: &Answer, next: Option<&str>) -> Strin
             out.push_str("subscribed to published graphs\n");
             Footer::default()
         }
+        Answer::Export(export) => {
+            out.push_str(&export.document);
+            Footer::default()
+        }
         Answer::Outline(outline) => {
             for item in &outline.items {
                 let _ = writeln!(

@@ -1,4 +1,5 @@
-//! `tether export` and `tether cypher`: reading the indexed graph back out of the database.
+//! `tether export` and `tether cypher`: reading the indexed graph back out of the database;
+//! `export` asks the daemon for its published graph when one runs (it owns the database).
 
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
@@ -7,7 +8,7 @@ use anyhow::Context;
 use clap::{Args, ValueEnum};
 use tether_store::{GraphStore, StoreError};
 
-use crate::exit_codes::usage;
+use crate::exit_codes::{daemon_failure, usage};
 use crate::stdout_text::{print_text, write_through};
 use crate::RepositoryArgs;
 
@@ -54,11 +55,15 @@ fn open_store(repository: &RepositoryArgs) -> anyhow::Result<GraphStore> {
 }
 
 pub fn run_export(args: ExportArgs) -> anyhow::Result<()> {
+    let ExportFormat::Json = args.format;
+    let paths = args.repository.daemon_paths();
+    if tether_daemon::DaemonLock::is_held(&paths.lock) {
+        return export_through_the_daemon(&args, &paths);
+    }
     let _lock = lock_database(&args.repository)?;
     let store = open_store(&args.repository)?;
     let graph = store.read_graph().context("reading the graph")?;
     let meta = store.meta().context("reading the index metadata")?;
-    let ExportFormat::Json = args.format;
     match &args.output {
         Some(path) => {
             let file = std::fs::File::create(path)
@@ -70,6 +75,27 @@ pub fn run_export(args: ExportArgs) -> anyhow::Result<()> {
         None => write_through(|out| tether_protocol::write_export_json(&graph, &meta, out))?,
     }
     Ok(())
+}
+
+/// The daemon's published graph, written as the database's export would be.
+fn export_through_the_daemon(
+    args: &ExportArgs,
+    paths: &tether_daemon::DaemonPaths,
+) -> anyhow::Result<()> {
+    let mut client = crate::daemon_client::DaemonClient::connect_to(paths).map_err(|error| {
+        daemon_failure(format!("cannot reach the daemon that owns the database: {error}"))
+    })?;
+    let answer = client.call_when_ready(&tether_protocol::Request::Export)?.map_err(|error| {
+        daemon_failure(format!("the daemon could not export: {}", error.message))
+    })?;
+    let tether_protocol::wire::Answer::Export(export) = answer else {
+        return Err(daemon_failure("the daemon answered export with another answer"));
+    };
+    match &args.output {
+        Some(path) => std::fs::write(path, export.document.as_bytes())
+            .map_err(|error| usage(format!("cannot write {}: {error}", path.display()))),
+        None => write_through(|out| out.write_all(export.document.as_bytes())),
+    }
 }
 
 pub fn run_cypher(args: CypherArgs) -> anyhow::Result<()> {

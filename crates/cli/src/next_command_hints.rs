@@ -201,7 +201,8 @@ pub fn next_command(request: &Request, answer: &Answer, context: HintContext) ->
         | Answer::Stopping(_)
         | Answer::Subscribed(_)
         | Answer::Outline(_)
-        | Answer::Buffers(_) => return None,
+        | Answer::Buffers(_)
+        | Answer::Export(_) => return None,
     };
     Some(hint)
 }

@@ -106,6 +106,19 @@ pub(crate) fn apply_with_buffers(
                 "buffers belong to a connection: the daemon's server keeps them, not a handler",
             ))
         }
+        // The published graph, never a connection's buffers: an export is of the repository.
+        Request::Export => {
+            let published = published()?;
+            let mut document = Vec::new();
+            tether_protocol::write_export_json(&published.graph, &published.meta, &mut document)
+                .map_err(|error| {
+                    RpcError::new(RpcError::INTERNAL_ERROR, format!("export failed: {error}"))
+                })?;
+            let document = String::from_utf8(document).map_err(|error| {
+                RpcError::new(RpcError::INTERNAL_ERROR, format!("export is not UTF-8: {error}"))
+            })?;
+            Ok(Answer::Export(wire::ExportAnswer { document }))
+        }
         Request::Outline { path } => {
             let snapshot = snapshot()?;
             let relative = repository_path(&state.paths.root, &path, false).map_err(rpc_error)?;

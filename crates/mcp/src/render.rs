@@ -177,6 +177,7 @@ fn text_sections(tool_name: &str, answer: &Answer) -> TextSections {
         | Answer::Subscribed(_)
         | Answer::Outline(_)
         | Answer::Buffers(_)
+        | Answer::Export(_)
         | Answer::Stopping(_) => {
             sections.line(answer.to_json_text());
         }

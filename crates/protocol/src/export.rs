@@ -168,12 +168,28 @@ pub fn write_export_json(
     meta: &IndexMeta,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
+    // One order whoever holds the graph (the database reads it back in this order; a
+    // daemon's published graph is in the order it was built).
+    let mut files: Vec<_> = graph.files.iter().collect();
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    let mut symbols: Vec<_> = graph.symbols.iter().collect();
+    symbols.sort_by(|a, b| {
+        (&a.path, a.span.start_byte, &a.qualified_name).cmp(&(
+            &b.path,
+            b.span.start_byte,
+            &b.qualified_name,
+        ))
+    });
+    let kind_order = |kind| tether_model::EdgeKind::ALL.iter().position(|each| *each == kind);
+    let mut edges: Vec<_> = graph.edges.iter().collect();
+    edges.sort_by_key(|edge| {
+        (kind_order(edge.kind), edge.source.as_i64(), edge.target.as_i64(), edge.line)
+    });
     let document = ExportDocument {
         format_version: EXPORT_FORMAT_VERSION,
         meta: meta_document(meta),
         census: CensusDocument::new(&graph.census(), None),
-        files: graph
-            .files
+        files: files
             .iter()
             .map(|file| FileDocument {
                 path: &file.path,
@@ -183,8 +199,7 @@ pub fn write_export_json(
                 status: file.status.as_str(),
             })
             .collect(),
-        symbols: graph
-            .symbols
+        symbols: symbols
             .iter()
             .map(|symbol| SymbolDocument {
                 id: symbol.id.to_string(),
@@ -201,8 +216,7 @@ pub fn write_export_json(
                 is_test: symbol.is_test,
             })
             .collect(),
-        edges: graph
-            .edges
+        edges: edges
             .iter()
             .map(|edge| EdgeDocument {
                 kind: edge.kind.as_str(),

@@ -31,11 +31,12 @@ pub enum Method {
     Outline,
     BufferUpdate,
     BufferClose,
+    Export,
     Shutdown,
 }
 
 impl Method {
-    pub const ALL: [Method; 18] = [
+    pub const ALL: [Method; 19] = [
         Method::Status,
         Method::Lookup,
         Method::Callers,
@@ -53,6 +54,7 @@ impl Method {
         Method::Outline,
         Method::BufferUpdate,
         Method::BufferClose,
+        Method::Export,
         Method::Shutdown,
     ];
 
@@ -75,6 +77,7 @@ impl Method {
             Method::Outline => "outline",
             Method::BufferUpdate => "buffer_update",
             Method::BufferClose => "buffer_close",
+            Method::Export => "export",
             Method::Shutdown => "shutdown",
         }
     }
@@ -86,7 +89,11 @@ impl Method {
     /// The parameters the method takes, in the order docs/protocol.md lists them.
     pub fn parameter_names(self) -> &'static [&'static str] {
         match self {
-            Method::Status | Method::Reindex | Method::Subscribe | Method::Shutdown => &[],
+            Method::Status
+            | Method::Reindex
+            | Method::Subscribe
+            | Method::Export
+            | Method::Shutdown => &[],
             Method::Lookup => &["query", "folder", "limit", "cursor"],
             Method::Callers | Method::Callees | Method::Imports => &["symbol", "limit", "cursor"],
             Method::Blast => &["symbol", "file", "depth", "tests_limit", "limit", "cursor"],
@@ -205,6 +212,8 @@ pub enum Request {
     Reindex,
     /// Notifications of published graphs on this connection (`graph_published`).
     Subscribe,
+    /// The published graph as `tether export` writes it (`protocol::write_export_json`).
+    Export,
     Shutdown,
     /// Without a query: the census.
     Lookup {
@@ -335,6 +344,7 @@ impl Request {
             Method::Status => Request::Status,
             Method::Reindex => Request::Reindex,
             Method::Subscribe => Request::Subscribe,
+            Method::Export => Request::Export,
             Method::Shutdown => Request::Shutdown,
             Method::Lookup => Request::Lookup { page: page()?, query: params.text("query")?.map(str::to_string), folder: params.text("folder")?.map(str::to_string) },
             Method::Callers => Request::Callers { page: page()?, symbol: symbol()? },
@@ -437,7 +447,11 @@ impl Request {
             }
         };
         match self {
-            Request::Status | Request::Reindex | Request::Subscribe | Request::Shutdown => {}
+            Request::Status
+            | Request::Reindex
+            | Request::Subscribe
+            | Request::Export
+            | Request::Shutdown => {}
             Request::Lookup { query, folder, page: lookup_page } => {
                 put("query", text(query));
                 put("folder", text(folder));
@@ -510,6 +524,7 @@ impl Request {
             Request::Status => Method::Status,
             Request::Reindex => Method::Reindex,
             Request::Subscribe => Method::Subscribe,
+            Request::Export => Method::Export,
             Request::Shutdown => Method::Shutdown,
             Request::Lookup { .. } => Method::Lookup,
             Request::Callers { .. } => Method::Callers,

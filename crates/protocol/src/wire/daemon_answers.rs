@@ -1,5 +1,5 @@
 //! The daemon's own answers on the wire: `status`, the census (`lookup` without a query),
-//! `coverage_import`, `shutdown`, and the symbols an addressing error lists.
+//! `coverage_import`, `export`, `shutdown`, and the symbols an addressing error lists.
 
 use std::collections::BTreeMap;
 
@@ -154,4 +154,11 @@ impl FreshnessDocument {
     pub fn to_pretty_json(&self) -> String {
         crate::rpc::pretty(&super::to_json_value(self))
     }
+}
+
+/// `export`: the published graph's export document, as the text `tether export` writes
+/// (carried as a string so that a client writes it byte for byte).
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct ExportAnswer {
+    pub document: String,
 }

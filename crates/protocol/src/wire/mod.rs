@@ -15,7 +15,8 @@ mod memory_answers;
 pub use answer_lists::{JsonCut, SECONDARY_LIST_KEYS};
 pub use daemon_answers::{
     AddressCandidate, AddressErrorData, CensusAnswer, CensusCounts, CoverageImportAnswer,
-    FreshnessDocument, GraphPublished, StatusAnswer, StoppingAnswer, SubscribedAnswer,
+    ExportAnswer, FreshnessDocument, GraphPublished, StatusAnswer, StoppingAnswer,
+    SubscribedAnswer,
 };
 pub use editor_answers::{BuffersAnswer, OpenBuffer, OutlineAnswer};
 pub use git_answers::{ChangedSymbol, ChangesAnswer, Owner, OwnerLatest, OwnershipAnswer};
@@ -54,6 +55,7 @@ pub enum Answer {
     Subscribed(SubscribedAnswer),
     Outline(OutlineAnswer),
     Buffers(BuffersAnswer),
+    Export(ExportAnswer),
     Stopping(StoppingAnswer),
 }
 
@@ -96,6 +98,7 @@ impl Answer {
             Method::Subscribe => from_value(value).map(Answer::Subscribed),
             Method::Outline => from_value(value).map(Answer::Outline),
             Method::BufferUpdate | Method::BufferClose => from_value(value).map(Answer::Buffers),
+            Method::Export => from_value(value).map(Answer::Export),
             Method::Shutdown => from_value(value).map(Answer::Stopping),
         };
         answer.map_err(|error| {
