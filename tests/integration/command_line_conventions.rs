@@ -422,9 +422,10 @@ fn a_daemon_with_an_idle_exit_stops_when_no_client_is_connected() {
 }
 
 /// While a daemon owns the database, `export` asks it for its published graph instead of
-/// refusing: the same document, byte for byte, as the database's export.
+/// refusing (the same document, byte for byte, as the database's export), and `cypher` asks
+/// it to run the statement read-only.
 #[test]
-fn export_goes_through_a_running_daemon_and_writes_the_same_document() {
+fn export_and_cypher_go_through_a_running_daemon() {
     let repository = FixtureRepository::new(APP_FIXTURE);
     let root = repository.root().canonicalize().unwrap();
     let _stop_daemon = StopDaemonOnDrop(root.clone());
@@ -444,8 +445,21 @@ fn export_goes_through_a_running_daemon_and_writes_the_same_document() {
     let to_file = tether(&root, &["export", "-o", &file.display().to_string()]);
     assert_eq!(to_file.code, 0, "{to_file:?}");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), offline.stdout);
-    // cypher still needs the database to itself.
-    let cypher = tether(&root, &["cypher", "MATCH (s:Symbol) RETURN count(*)"]);
-    assert_eq!(cypher.code, 2, "{cypher:?}");
-    assert!(cypher.stderr.contains("tether stop"), "{cypher:?}");
+    // cypher too, read-only: the engine refuses a write and the graph keeps its symbols.
+    let count = "MATCH (s:Symbol) WHERE s.name = 'compute' RETURN s.qualified_name";
+    let cypher = tether(&root, &["cypher", count]);
+    assert_eq!(
+        (cypher.code, cypher.stdout.as_str()),
+        (0, "s.qualified_name\napp.core.compute\n"),
+        "{cypher:?}"
+    );
+    let write = tether(&root, &["cypher", "MATCH (s:Symbol) DETACH DELETE s"]);
+    assert_eq!(write.code, 2, "{write:?}");
+    assert!(write.stderr.contains("read-only"), "{write:?}");
+    let again = tether(&root, &["cypher", count]);
+    assert_eq!(again.stdout, cypher.stdout, "{again:?}");
+    let stopped = tether(&root, &["stop"]);
+    assert_eq!(stopped.code, 0, "{stopped:?}");
+    let offline = tether(&root, &["cypher", count]);
+    assert_eq!(offline.stdout, cypher.stdout, "the same rows without a daemon: {offline:?}");
 }

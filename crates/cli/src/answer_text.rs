@@ -63,6 +63,13 @@ pub fn answer_text(method: Method, answer: &Answer, next: Option<&str>) -> Strin
             out.push_str(&export.document);
             Footer::default()
         }
+        Answer::Cypher(cypher) => {
+            out.push_str(&crate::export_command::rows_text(&cypher.columns, &cypher.rows));
+            if cypher.rows_omitted > 0 {
+                let _ = writeln!(out, "… {} more rows (add a LIMIT)", cypher.rows_omitted);
+            }
+            Footer::default()
+        }
         Answer::Outline(outline) => {
             for item in &outline.items {
                 let _ = writeln!(

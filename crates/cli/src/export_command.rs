@@ -1,5 +1,5 @@
 //! `tether export` and `tether cypher`: reading the indexed graph back out of the database;
-//! `export` asks the daemon for its published graph when one runs (it owns the database).
+//! when a daemon runs (it owns the database), both ask it instead.
 
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
@@ -38,7 +38,7 @@ pub struct CypherArgs {
     pub repository: RepositoryArgs,
 }
 
-/// Only one process opens the database: refuse while the daemon owns it.
+/// Only one process opens the database: without a daemon, this one, under the daemon's lock.
 fn lock_database(repository: &RepositoryArgs) -> anyhow::Result<tether_daemon::DaemonLock> {
     let paths = repository.daemon_paths();
     tether_daemon::DaemonLock::acquire(&paths.lock)
@@ -102,6 +102,10 @@ pub fn run_cypher(args: CypherArgs) -> anyhow::Result<()> {
     if args.statement.trim().is_empty() {
         return Err(usage("the Cypher statement is empty"));
     }
+    let paths = args.repository.daemon_paths();
+    if tether_daemon::DaemonLock::is_held(&paths.lock) {
+        return cypher_through_the_daemon(&args, &paths);
+    }
     let _lock = lock_database(&args.repository)?;
     let store = open_store(&args.repository)?;
     let (columns, rows) = match store.query_as_text(&args.statement) {
@@ -110,11 +114,43 @@ pub fn run_cypher(args: CypherArgs) -> anyhow::Result<()> {
         Err(error @ StoreError::Query { .. }) => return Err(usage(error.to_string())),
         Err(error) => return Err(error.into()),
     };
+    print_text(&rows_text(&columns, &rows))
+}
+
+/// A read-only statement asked of the daemon that owns the database.
+fn cypher_through_the_daemon(
+    args: &CypherArgs,
+    paths: &tether_daemon::DaemonPaths,
+) -> anyhow::Result<()> {
+    let mut client = crate::daemon_client::DaemonClient::connect_to(paths).map_err(|error| {
+        daemon_failure(format!("cannot reach the daemon that owns the database: {error}"))
+    })?;
+    let request = tether_protocol::Request::Cypher { statement: args.statement.clone() };
+    let answer = match client.call_when_ready(&request)? {
+        Ok(answer) => answer,
+        // A statement the engine refuses (a write, a syntax error) is the person's to fix.
+        Err(error) if error.code == tether_protocol::rpc::RpcError::INVALID_PARAMS => {
+            return Err(usage(error.message))
+        }
+        Err(error) => return Err(daemon_failure(error.message)),
+    };
+    let tether_protocol::wire::Answer::Cypher(cypher) = &answer else {
+        return Err(daemon_failure("the daemon answered cypher with another answer"));
+    };
+    let mut text = rows_text(&cypher.columns, &cypher.rows);
+    if cypher.rows_omitted > 0 {
+        text.push_str(&format!("… {} more rows (add a LIMIT)\n", cypher.rows_omitted));
+    }
+    print_text(&text)
+}
+
+/// Columns and rows, tab-separated, one line each.
+pub(crate) fn rows_text(columns: &[String], rows: &[Vec<String>]) -> String {
     let mut text = columns.join("\t");
     text.push('\n');
     for row in rows {
         text.push_str(&row.join("\t"));
         text.push('\n');
     }
-    print_text(&text)
+    text
 }

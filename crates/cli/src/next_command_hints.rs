@@ -202,7 +202,8 @@ pub fn next_command(request: &Request, answer: &Answer, context: HintContext) ->
         | Answer::Subscribed(_)
         | Answer::Outline(_)
         | Answer::Buffers(_)
-        | Answer::Export(_) => return None,
+        | Answer::Export(_)
+        | Answer::Cypher(_) => return None,
     };
     Some(hint)
 }

@@ -9,6 +9,7 @@
 //! incrementally yet: a HEAD move or a save re-extracts only the changed files but resolves
 //! the whole graph again, while the previous snapshot keeps answering.
 
+mod ad_hoc_cypher;
 mod bounded_lines;
 mod cold_index_pipeline;
 mod dirty_files;

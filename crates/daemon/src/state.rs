@@ -63,7 +63,7 @@ pub struct DaemonState {
     /// The newest published snapshot not yet written to the database.
     unpersisted: Mutex<Option<Arc<Snapshot>>>,
     persist_wanted: Condvar,
-    persist_lock: Mutex<()>,
+    pub(crate) persist_lock: Mutex<()>,
     /// Where each published graph is announced (`subscribe`).
     published: tokio::sync::broadcast::Sender<Arc<GraphPublished>>,
 }

@@ -178,6 +178,7 @@ fn text_sections(tool_name: &str, answer: &Answer) -> TextSections {
         | Answer::Outline(_)
         | Answer::Buffers(_)
         | Answer::Export(_)
+        | Answer::Cypher(_)
         | Answer::Stopping(_) => {
             sections.line(answer.to_json_text());
         }

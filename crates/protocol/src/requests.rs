@@ -32,11 +32,12 @@ pub enum Method {
     BufferUpdate,
     BufferClose,
     Export,
+    Cypher,
     Shutdown,
 }
 
 impl Method {
-    pub const ALL: [Method; 19] = [
+    pub const ALL: [Method; 20] = [
         Method::Status,
         Method::Lookup,
         Method::Callers,
@@ -55,6 +56,7 @@ impl Method {
         Method::BufferUpdate,
         Method::BufferClose,
         Method::Export,
+        Method::Cypher,
         Method::Shutdown,
     ];
 
@@ -78,6 +80,7 @@ impl Method {
             Method::BufferUpdate => "buffer_update",
             Method::BufferClose => "buffer_close",
             Method::Export => "export",
+            Method::Cypher => "cypher",
             Method::Shutdown => "shutdown",
         }
     }
@@ -130,6 +133,7 @@ impl Method {
             ],
             Method::CoverageImport => &["file"],
             Method::Outline | Method::BufferClose => &["path"],
+            Method::Cypher => &["statement"],
             Method::BufferUpdate => &["path", "text", "version"],
         }
     }
@@ -214,6 +218,10 @@ pub enum Request {
     Subscribe,
     /// The published graph as `tether export` writes it (`protocol::write_export_json`).
     Export,
+    /// One read-only Cypher statement against the daemon's database.
+    Cypher {
+        statement: String,
+    },
     Shutdown,
     /// Without a query: the census.
     Lookup {
@@ -345,6 +353,12 @@ impl Request {
             Method::Reindex => Request::Reindex,
             Method::Subscribe => Request::Subscribe,
             Method::Export => Request::Export,
+            Method::Cypher => match params.text("statement")?.map(str::trim) {
+                Some(statement) if !statement.is_empty() => {
+                    Request::Cypher { statement: statement.to_string() }
+                }
+                _ => return Err(RpcError::invalid_params("missing \"statement\" (one Cypher statement)")),
+            },
             Method::Shutdown => Request::Shutdown,
             Method::Lookup => Request::Lookup { page: page()?, query: params.text("query")?.map(str::to_string), folder: params.text("folder")?.map(str::to_string) },
             Method::Callers => Request::Callers { page: page()?, symbol: symbol()? },
@@ -510,6 +524,7 @@ impl Request {
             Request::Outline { path } | Request::BufferClose { path } => {
                 put("path", Value::from(path.as_str()))
             }
+            Request::Cypher { statement } => put("statement", Value::from(statement.as_str())),
             Request::BufferUpdate { path, text, version } => {
                 put("path", Value::from(path.as_str()));
                 put("text", Value::from(text.as_str()));
@@ -525,6 +540,7 @@ impl Request {
             Request::Reindex => Method::Reindex,
             Request::Subscribe => Method::Subscribe,
             Request::Export => Method::Export,
+            Request::Cypher { .. } => Method::Cypher,
             Request::Shutdown => Method::Shutdown,
             Request::Lookup { .. } => Method::Lookup,
             Request::Callers { .. } => Method::Callers,

@@ -57,6 +57,8 @@ pub(crate) enum OpenPurpose {
     /// A fresh database filled by bulk COPYs and published only after it is closed: no
     /// checkpoint until the close, which always makes one.
     BulkLoad,
+    /// Reads only: the engine refuses every write (ad-hoc statements, `tether cypher`).
+    ReadOnly,
 }
 
 /// Virtual address space reserved for the database file; far above any code graph.
@@ -79,6 +81,18 @@ impl GraphStore {
             config,
             OpenPurpose::Serve,
         )?;
+        store.check_schema_version()?;
+        Ok(store)
+    }
+
+    /// Opens an existing database for reading only: the engine refuses any statement that
+    /// writes, so an ad-hoc statement cannot change the graph.
+    pub fn open_read_only(path: &Path, config: StoreConfig) -> Result<GraphStore, StoreError> {
+        if !path.exists() {
+            return Err(StoreError::Missing { path: path.to_path_buf() });
+        }
+        let location = StoreLocation::Path(path.to_path_buf());
+        let store = GraphStore::open_raw(location, config, OpenPurpose::ReadOnly)?;
         store.check_schema_version()?;
         Ok(store)
     }
@@ -118,7 +132,8 @@ impl GraphStore {
             .max_db_size(MAX_DB_BYTES)
             // Every COPY would otherwise force a checkpoint of its own; a bulk load leaves them
             // to the one checkpoint that closing the database makes.
-            .auto_checkpoint(purpose != OpenPurpose::BulkLoad);
+            .auto_checkpoint(purpose == OpenPurpose::Serve)
+            .read_only(purpose == OpenPurpose::ReadOnly);
         let database = match &location {
             StoreLocation::Path(path) => lbug::Database::new(path, system),
             StoreLocation::InMemory => lbug::Database::in_memory(system),

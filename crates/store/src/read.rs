@@ -180,7 +180,19 @@ impl GraphStore {
         &self,
         statement: &str,
     ) -> Result<(Vec<String>, Vec<Vec<String>>), StoreError> {
+        self.query_as_text_within(statement, None)
+    }
+
+    /// As [`GraphStore::query_as_text`], stopped by the engine after `timeout`.
+    pub fn query_as_text_within(
+        &self,
+        statement: &str,
+        timeout: Option<std::time::Duration>,
+    ) -> Result<(Vec<String>, Vec<Vec<String>>), StoreError> {
         let connection = self.connection()?;
+        if let Some(timeout) = timeout {
+            connection.set_query_timeout(u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX));
+        }
         let result =
             connection.query(statement).map_err(|error| StoreError::query(statement, error))?;
         let columns = result.get_column_names();

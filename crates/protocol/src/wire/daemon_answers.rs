@@ -1,5 +1,5 @@
 //! The daemon's own answers on the wire: `status`, the census (`lookup` without a query),
-//! `coverage_import`, `export`, `shutdown`, and the symbols an addressing error lists.
+//! `coverage_import`, `export`, `cypher`, `shutdown`, and the symbols an addressing error lists.
 
 use std::collections::BTreeMap;
 
@@ -161,4 +161,14 @@ impl FreshnessDocument {
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct ExportAnswer {
     pub document: String,
+}
+
+/// `cypher`: a read-only statement's columns and rows, each value as the engine renders it.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct CypherAnswer {
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+    /// Rows the answer leaves out past its cap (0 when all are shown).
+    #[serde(default)]
+    pub rows_omitted: usize,
 }

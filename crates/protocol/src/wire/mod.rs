@@ -15,7 +15,7 @@ mod memory_answers;
 pub use answer_lists::{JsonCut, SECONDARY_LIST_KEYS};
 pub use daemon_answers::{
     AddressCandidate, AddressErrorData, CensusAnswer, CensusCounts, CoverageImportAnswer,
-    ExportAnswer, FreshnessDocument, GraphPublished, StatusAnswer, StoppingAnswer,
+    CypherAnswer, ExportAnswer, FreshnessDocument, GraphPublished, StatusAnswer, StoppingAnswer,
     SubscribedAnswer,
 };
 pub use editor_answers::{BuffersAnswer, OpenBuffer, OutlineAnswer};
@@ -56,6 +56,7 @@ pub enum Answer {
     Outline(OutlineAnswer),
     Buffers(BuffersAnswer),
     Export(ExportAnswer),
+    Cypher(CypherAnswer),
     Stopping(StoppingAnswer),
 }
 
@@ -99,6 +100,7 @@ impl Answer {
             Method::Outline => from_value(value).map(Answer::Outline),
             Method::BufferUpdate | Method::BufferClose => from_value(value).map(Answer::Buffers),
             Method::Export => from_value(value).map(Answer::Export),
+            Method::Cypher => from_value(value).map(Answer::Cypher),
             Method::Shutdown => from_value(value).map(Answer::Stopping),
         };
         answer.map_err(|error| {
