@@ -463,3 +463,17 @@ fn export_and_cypher_go_through_a_running_daemon() {
     let offline = tether(&root, &["cypher", count]);
     assert_eq!(offline.stdout, cypher.stdout, "the same rows without a daemon: {offline:?}");
 }
+
+/// The census is text for people: kinds and counts, no JSON braces.
+#[test]
+fn the_census_is_printed_as_text() {
+    let repository = FixtureRepository::new(APP_FIXTURE);
+    let root = repository.root().canonicalize().unwrap();
+    let _stop_daemon = StopDaemonOnDrop(root.clone());
+    let census = tether(&root, &["lookup"]);
+    assert_eq!(census.code, 0, "{census:?}");
+    let first = census.stdout.lines().next().unwrap_or_default();
+    assert!(first.starts_with("census: 4 files · symbols: function 4, module 4"), "{census:?}");
+    assert!(first.contains("edges: CALLS 3, CONTAINS 4, IMPORTS 2"), "{census:?}");
+    assert!(!census.stdout.contains('{'), "{census:?}");
+}

@@ -156,7 +156,7 @@ fn ownership_text<'answer>(
             out,
             "  ({} lines by bots left out: {})",
             ownership.excluded_bot_lines,
-            json_list(&ownership.excluded_bots)
+            names_list(&ownership.excluded_bots)
         );
     }
     if let Some(note) = &ownership.note {
@@ -227,7 +227,7 @@ fn record_text<'answer>(out: &mut String, record: &'answer RecordAnswer) -> Foot
         );
     }
     if let Some(commit) = &record.pinned_commit {
-        let _ = writeln!(out, "  pinned to {commit} ({})", json_list(&record.pinned_files));
+        let _ = writeln!(out, "  pinned to {commit} ({})", names_list(&record.pinned_files));
     }
     Footer::default()
 }
@@ -416,11 +416,11 @@ pub fn status_text(status: &StatusAnswer) -> String {
 fn census_line(census: &CensusCounts) -> String {
     let counts = |counts: &std::collections::BTreeMap<String, u64>| {
         let pairs: Vec<String> =
-            counts.iter().map(|(kind, count)| format!("{kind:?}:{count}")).collect();
-        format!("{{{}}}", pairs.join(","))
+            counts.iter().map(|(kind, count)| format!("{kind} {count}")).collect();
+        pairs.join(", ")
     };
     format!(
-        "census: {} files, symbols {}, edges {}, {} unresolved call sites",
+        "census: {} files · symbols: {} · edges: {} · {} unresolved call sites",
         census.files,
         counts(&census.symbols_by_kind),
         counts(&census.edges_by_kind),
@@ -486,10 +486,9 @@ fn first_example(count: usize, examples: &[String]) -> String {
     }
 }
 
-/// A list of names as the JSON answer spells it: `["a","b"]`.
-fn json_list(names: &[String]) -> String {
-    let quoted: Vec<String> = names.iter().map(|name| format!("{name:?}")).collect();
-    format!("[{}]", quoted.join(","))
+/// A list of names for people: `a, b`.
+fn names_list(names: &[String]) -> String {
+    names.join(", ")
 }
 
 /// A listed test, with why when runtime evidence had a part (`executed`, `stale` evidence).
