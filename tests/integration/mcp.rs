@@ -148,6 +148,23 @@ fn python_mcp_sdk() -> std::path::PathBuf {
     python_environment(&folder, &["mcp==2.3.0"])
 }
 
+/// Runs a script of `tests/mcp_clients` with the SDK against `tether mcp` on `root` (about
+/// `app.core.compute`); its output, after checking that it succeeded.
+fn run_python_client(script: &str, root: &std::path::Path) -> String {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp_clients").join(script);
+    let output = std::process::Command::new(python_mcp_sdk())
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_tether-test-cli"))
+        .arg(root)
+        .arg("app.core.compute")
+        .output()
+        .unwrap();
+    let printed = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{printed}");
+    printed
+}
+
 /// Tools whose answers are typed declare an `outputSchema` and return `structuredContent`;
 /// the official Python SDK validates every result against the schema (also a page cut to a
 /// small budget), so a schema and an answer that drift apart fail here.
@@ -160,18 +177,7 @@ fn a_real_mcp_client_validates_structured_content_against_output_schemas() {
     repository.commit_all("many callers");
     let root = repository.root().to_path_buf();
     let _stop_daemon = StopDaemonOnDrop(root.clone());
-    let script =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp_clients/structured_content.py");
-    let output = std::process::Command::new(python_mcp_sdk())
-        .arg(script)
-        .arg(env!("CARGO_BIN_EXE_tether-test-cli"))
-        .arg(&root)
-        .arg("app.core.compute")
-        .output()
-        .unwrap();
-    let printed = String::from_utf8_lossy(&output.stdout).into_owned()
-        + &String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{printed}");
+    let printed = run_python_client("structured_content.py", &root);
     assert!(
         printed.contains(
             "output schemas: blast, callees, callers, changes, context, imports, lookup, ownership, search_memory"
@@ -209,17 +215,7 @@ fn a_real_mcp_client_pages_a_large_blast_within_its_budget_and_sees_every_item_o
     repository.commit_all("many callers and their tests");
     let root = repository.root().to_path_buf();
     let _stop_daemon = StopDaemonOnDrop(root.clone());
-    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp_clients/paging.py");
-    let output = std::process::Command::new(python_mcp_sdk())
-        .arg(script)
-        .arg(env!("CARGO_BIN_EXE_tether-test-cli"))
-        .arg(&root)
-        .arg("app.core.compute")
-        .output()
-        .unwrap();
-    let printed = String::from_utf8_lossy(&output.stdout).into_owned()
-        + &String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{printed}");
+    let printed = run_python_client("paging.py", &root);
     for budget in [300, 1000] {
         assert!(printed.contains(&format!("blast paged at {budget}: ")), "{printed}");
     }

@@ -64,10 +64,7 @@ pub fn answer_text(method: Method, answer: &Answer, next: Option<&str>) -> Strin
             Footer::default()
         }
         Answer::Cypher(cypher) => {
-            out.push_str(&crate::export_command::rows_text(&cypher.columns, &cypher.rows));
-            if cypher.rows_omitted > 0 {
-                let _ = writeln!(out, "… {} more rows (add a LIMIT)", cypher.rows_omitted);
-            }
+            out.push_str(&crate::export_command::cypher_text(cypher));
             Footer::default()
         }
         Answer::Outline(outline) => {

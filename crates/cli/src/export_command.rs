@@ -77,14 +77,21 @@ pub fn run_export(args: ExportArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A connection to the daemon that holds the database's lock.
+fn connect_to_the_owning_daemon(
+    paths: &tether_daemon::DaemonPaths,
+) -> anyhow::Result<crate::daemon_client::DaemonClient> {
+    crate::daemon_client::DaemonClient::connect_to(paths).map_err(|error| {
+        daemon_failure(format!("cannot reach the daemon that owns the database: {error}"))
+    })
+}
+
 /// The daemon's published graph, written as the database's export would be.
 fn export_through_the_daemon(
     args: &ExportArgs,
     paths: &tether_daemon::DaemonPaths,
 ) -> anyhow::Result<()> {
-    let mut client = crate::daemon_client::DaemonClient::connect_to(paths).map_err(|error| {
-        daemon_failure(format!("cannot reach the daemon that owns the database: {error}"))
-    })?;
+    let mut client = connect_to_the_owning_daemon(paths)?;
     let answer = client.call_when_ready(&tether_protocol::Request::Export)?.map_err(|error| {
         daemon_failure(format!("the daemon could not export: {}", error.message))
     })?;
@@ -122,9 +129,7 @@ fn cypher_through_the_daemon(
     args: &CypherArgs,
     paths: &tether_daemon::DaemonPaths,
 ) -> anyhow::Result<()> {
-    let mut client = crate::daemon_client::DaemonClient::connect_to(paths).map_err(|error| {
-        daemon_failure(format!("cannot reach the daemon that owns the database: {error}"))
-    })?;
+    let mut client = connect_to_the_owning_daemon(paths)?;
     let request = tether_protocol::Request::Cypher { statement: args.statement.clone() };
     let answer = match client.call_when_ready(&request)? {
         Ok(answer) => answer,
@@ -137,15 +142,20 @@ fn cypher_through_the_daemon(
     let tether_protocol::wire::Answer::Cypher(cypher) = &answer else {
         return Err(daemon_failure("the daemon answered cypher with another answer"));
     };
+    print_text(&cypher_text(cypher))
+}
+
+/// A cypher answer's rows, then how many it left out.
+pub(crate) fn cypher_text(cypher: &tether_protocol::wire::CypherAnswer) -> String {
     let mut text = rows_text(&cypher.columns, &cypher.rows);
     if cypher.rows_omitted > 0 {
         text.push_str(&format!("… {} more rows (add a LIMIT)\n", cypher.rows_omitted));
     }
-    print_text(&text)
+    text
 }
 
 /// Columns and rows, tab-separated, one line each.
-pub(crate) fn rows_text(columns: &[String], rows: &[Vec<String>]) -> String {
+fn rows_text(columns: &[String], rows: &[Vec<String>]) -> String {
     let mut text = columns.join("\t");
     text.push('\n');
     for row in rows {
