@@ -81,6 +81,17 @@ def check_function(runner, tether, work, function, baseline, only_exact):
     failing_listed = runner.failing_listed(broken, listed)
     failing_listed_with_evidence = runner.failing_listed(broken, everything)
     missing = broken - found
+    # Each listed test with its path (hops, confidence) and whether it really fails: what
+    # `--json` keeps to study which paths list tests that do not break.
+    listed_tests = [
+        {
+            "test": test.get("qualified_name"),
+            "fails": runner.failing_listed(broken, [test]) > 0,
+            "distance": test.get("distance"),
+            "confidence": test.get("confidence"),
+        }
+        for test in listed
+    ]
     exact = answer.get("completeness", {}).get("status") == "exact"
     leaking = set()
     if exact and missing:
@@ -108,6 +119,7 @@ def check_function(runner, tether, work, function, baseline, only_exact):
         "missing": sorted(runner.describe(ident) for ident in missing - leaking),
         "leaking": sorted(runner.describe(ident) for ident in leaking),
         "causes": [cause.get("kind") for cause in answer.get("completeness", {}).get("causes", [])],
+        "listed_tests": listed_tests,
     }
 
 

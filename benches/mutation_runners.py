@@ -56,6 +56,7 @@ class PytestRunner:
         self.python = os.path.join(scratch, "venv", "bin", "python")
         self.junit = os.path.join(scratch, "junit.xml")
         self.collection_failures = set()
+        self.session_failed = False
 
     def prepare(self):
         run([sys.executable, "-m", "venv", os.path.join(self.scratch, "venv")], self.scratch)
@@ -80,9 +81,12 @@ class PytestRunner:
         command += only if only else [self.tests]
         if os.path.exists(self.junit):
             os.remove(self.junit)
-        run(command, self.work, timeout=timeout)
+        output = run(command, self.work, timeout=timeout)
         passed, failed = set(), set()
         self.collection_failures = set()
+        # A conftest.py (or the package it imports) that fails to import stops the session
+        # before any test runs: pytest exits with 4 and writes no report. Every test is broken.
+        self.session_failed = "ImportError while loading conftest" in output.stdout + output.stderr
         try:
             root = ElementTree.parse(self.junit).getroot()
         except (ElementTree.ParseError, FileNotFoundError):
@@ -101,7 +105,10 @@ class PytestRunner:
         return passed, failed
 
     def not_collected(self, baseline):
-        """The baseline tests of the modules the last run could not import."""
+        """The baseline tests of the modules the last run could not import (all of them when
+        a conftest.py could not be imported)."""
+        if self.session_failed:
+            return set(baseline)
         return {ident for ident in baseline for module in self.collection_failures if module and (ident[1] == module or ident[1].startswith(module + "."))}
 
     def import_coverage(self, tether, source_root):

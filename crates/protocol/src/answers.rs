@@ -360,7 +360,7 @@ pub fn changes_answer(
 /// evidence saw it run the subject; `evidence` says `fresh` or `stale`), or both.
 fn affected_test(snapshot: &Snapshot, test: &tether_query::AffectedTest) -> wire::AffectedTest {
     let mut why = Vec::new();
-    if test.static_path {
+    if test.static_path.is_some() {
         why.push("static".to_string());
     }
     if test.executed.is_some() {
@@ -370,6 +370,8 @@ fn affected_test(snapshot: &Snapshot, test: &tether_query::AffectedTest) -> wire
         symbol: symbol_ref(snapshot, test.index),
         why,
         evidence: test.executed.map(|stale| if stale { "stale" } else { "fresh" }.to_string()),
+        distance: test.static_path.map(|path| path.distance),
+        confidence: test.static_path.map(|path| rounded(path.confidence)),
     }
 }
 

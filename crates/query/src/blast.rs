@@ -96,11 +96,19 @@ pub struct BlastAnswer {
 #[derive(Clone, PartialEq, Debug)]
 pub struct AffectedTest {
     pub index: SymbolIndex,
-    /// A path of the graph leads from the subject to it.
-    pub static_path: bool,
+    /// The best path of the graph from the subject to it, when there is one.
+    pub static_path: Option<StaticPath>,
     /// Runtime evidence saw it execute the subject: `Some(stale)`, stale when the subject's
     /// file changed since the evidence was recorded.
     pub executed: Option<bool>,
+}
+
+/// How a test is reached through the graph: hops from the subject and the best path's
+/// confidence (the product of its edges'; import-time code counts 0.8).
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct StaticPath {
+    pub distance: u32,
+    pub confidence: f32,
 }
 
 /// How far up a class hierarchy overridden methods are looked for.
@@ -278,7 +286,11 @@ impl Snapshot {
         });
         let mut affected: Vec<AffectedTest> = tests
             .into_iter()
-            .map(|(index, _, _)| AffectedTest { index, static_path: true, executed: None })
+            .map(|(index, distance, confidence)| AffectedTest {
+                index,
+                static_path: Some(StaticPath { distance, confidence }),
+                executed: None,
+            })
             .collect();
         if let Some(evidence) = evidence {
             for (test, stale) in self.tests_executing(seeds, evidence) {
@@ -286,13 +298,13 @@ impl Snapshot {
                     Some(listed) => listed.executed = Some(stale),
                     None => affected.push(AffectedTest {
                         index: test,
-                        static_path: false,
+                        static_path: None,
                         executed: Some(stale),
                     }),
                 }
             }
         }
-        affected.sort_by_key(|test| (!test.static_path, test.executed == Some(true)));
+        affected.sort_by_key(|test| (test.static_path.is_none(), test.executed == Some(true)));
         affected
     }
 

@@ -21,7 +21,7 @@ mod runtime_evidence;
 mod snapshot;
 
 pub use address::{AddressError, Candidate};
-pub use blast::{AffectedTest, BlastAnswer, BlastOptions, ImpactedSymbol, Severity};
+pub use blast::{AffectedTest, BlastAnswer, BlastOptions, ImpactedSymbol, Severity, StaticPath};
 pub use lookup::{LookupAnswer, LookupItem};
 pub use neighbours::{NeighbourAnswer, NeighbourItem, NeighbourKind};
 pub use page::{Completeness, CompletenessCause, PageRequest};

@@ -151,6 +151,12 @@ pub struct AffectedTest {
     /// `fresh` or `stale` runtime evidence; absent when no evidence names it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub evidence: Option<String>,
+    /// Hops from the subject on the graph's best path; absent when only evidence names it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distance: Option<u32>,
+    /// That path's confidence (the product of its edges'); absent when only evidence names it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confidence: Option<f64>,
 }
 
 /// `blast`: what depends on the subject, transitively, and the tests affected.
