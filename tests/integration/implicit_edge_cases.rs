@@ -92,6 +92,97 @@ fn tests_and_fixtures_depend_on_the_fixtures_they_request() {
 }
 
 #[test]
+fn fixtures_renamed_by_their_decorator_are_requested_by_that_name() {
+    check(
+        r#"
+        //- /tests/conftest.py
+        import pytest
+
+        @pytest.fixture(name="client")
+        def _client_fixture():
+            return 1
+
+        @pytest.fixture(name="same")
+        def same():
+            return 2
+        //- /tests/test_renamed.py
+        import pytest
+
+        @pytest.fixture(name="async_app")
+        def _async_app():
+            return 3
+
+        def test_route(async_app, client, same):  # calls: test_renamed._async_app, conftest._client_fixture, conftest.same
+            pass
+
+        def test_function_name(_async_app):  # calls: none
+            pass
+
+        class TestGroup:
+            @pytest.fixture(name="resource")
+            def _make_resource(self):
+                return 4
+
+            def test_one(self, resource):  # calls: test_renamed.TestGroup._make_resource
+                pass
+        "#,
+        expect![[r#"
+            conftest -> pytest.fixture @3 import 0.95
+            conftest -> pytest.fixture @7 import 0.95
+            test_renamed -> pytest.fixture @3 import 0.95
+            test_renamed.TestGroup -> pytest.fixture @14 import 0.95
+            test_renamed.TestGroup.test_one -> test_renamed.TestGroup._make_resource @18 pytest_fixture 0.9
+            test_renamed.test_route -> conftest._client_fixture @7 pytest_fixture 0.9
+            test_renamed.test_route -> conftest.same @7 pytest_fixture 0.9
+            test_renamed.test_route -> test_renamed._async_app @7 pytest_fixture 0.9
+        "#]],
+    );
+}
+
+#[test]
+fn a_serializer_handed_to_itsdangerous_is_called_back() {
+    check(
+        r#"
+        //- /app/sessions.py
+        from itsdangerous import URLSafeTimedSerializer
+
+        class TaggedSerializer:
+            def dumps(self, value):
+                return ""
+
+            def loads(self, text):
+                return {}
+
+            def unrelated(self):
+                return 1
+
+        session_serializer = TaggedSerializer()
+
+        class SessionInterface:
+            serializer = session_serializer
+
+            def signing_serializer(self, key):
+                return URLSafeTimedSerializer(key, serializer=self.serializer)  # calls: itsdangerous.URLSafeTimedSerializer, sessions.TaggedSerializer.dumps, sessions.TaggedSerializer.loads
+
+            def spread_over_lines(self, key):
+                return URLSafeTimedSerializer(  # calls: itsdangerous.URLSafeTimedSerializer, sessions.TaggedSerializer.dumps, sessions.TaggedSerializer.loads
+                    key,
+                    serializer=self.serializer,
+                )
+        "#,
+        expect![[r#"
+            sessions -> sessions.TaggedSerializer @13 constructor 0.9
+            sessions.SessionInterface.signing_serializer -> itsdangerous.URLSafeTimedSerializer @19 import 0.95
+            sessions.SessionInterface.signing_serializer -> sessions.TaggedSerializer.dumps @19 callback 0.5
+            sessions.SessionInterface.signing_serializer -> sessions.TaggedSerializer.loads @19 callback 0.5
+            sessions.SessionInterface.spread_over_lines -> itsdangerous.URLSafeTimedSerializer @22 import 0.95
+            sessions.SessionInterface.spread_over_lines -> sessions.TaggedSerializer.dumps @22 callback 0.5
+            sessions.SessionInterface.spread_over_lines -> sessions.TaggedSerializer.loads @22 callback 0.5
+        "#]],
+    );
+}
+
+#[test]
 fn outside_code_calls_back_into_project_objects() {
     check(
         r#"

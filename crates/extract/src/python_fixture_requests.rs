@@ -2,10 +2,14 @@
 //! on a test, fixture or class, and fixtures declared `autouse=True`. They are recorded by
 //! name; the resolver binds each to a fixture function the way pytest looks fixtures up.
 //!
-//! Not read: `pytestmark = pytest.mark.usefixtures(…)` at module level, `request.getfixturevalue`
-//! (a name computed at run time), and fixtures named through `@pytest.fixture(name="…")`.
+//! A fixture named through `@pytest.fixture(name="…")` is recorded under that name too.
+//!
+//! Not read: `pytestmark = pytest.mark.usefixtures(…)` at module level and
+//! `request.getfixturevalue` (a name computed at run time).
 
-use tether_model::{Binding, BindingValue, FileFacts, FixtureRequest, Symbol, SymbolKind};
+use tether_model::{
+    Binding, BindingValue, FileFacts, FixtureName, FixtureRequest, Symbol, SymbolKind,
+};
 use tree_sitter::Node;
 
 use crate::outline::line_of;
@@ -40,13 +44,22 @@ pub(crate) fn record_fixture_requests(
                     }
                 }
             }
-            "fixture" if is_autouse(arguments, source) => {
-                facts.bindings.push(Binding::everywhere(
-                    symbol.id,
-                    AUTOUSE_FIXTURE_BINDING.to_string(),
-                    BindingValue::Unknown,
-                    line_of(decorator),
-                ));
+            "fixture" => {
+                if is_autouse(arguments, source) {
+                    facts.bindings.push(Binding::everywhere(
+                        symbol.id,
+                        AUTOUSE_FIXTURE_BINDING.to_string(),
+                        BindingValue::Unknown,
+                        line_of(decorator),
+                    ));
+                }
+                if let Some(name) = keyword_string(arguments, "name", source) {
+                    facts.fixture_names.push(FixtureName {
+                        fixture: symbol.id,
+                        name,
+                        line: line_of(decorator),
+                    });
+                }
             }
             _ => {}
         }
@@ -106,6 +119,20 @@ fn is_autouse(arguments: Node<'_>, source: &str) -> bool {
                 .and_then(|name| name.utf8_text(source.as_bytes()).ok())
                 == Some("autouse")
             && field_child!(argument, "value").is_some_and(|value| value.kind() == "true")
+    })
+}
+
+/// The plain string literal given to keyword `keyword` (`name="client"`).
+fn keyword_string(arguments: Node<'_>, keyword: &str, source: &str) -> Option<String> {
+    arguments.named_children(&mut arguments.walk()).find_map(|argument| {
+        let is_keyword = argument.kind() == "keyword_argument"
+            && field_child!(argument, "name")
+                .and_then(|name| name.utf8_text(source.as_bytes()).ok())
+                == Some(keyword);
+        if !is_keyword {
+            return None;
+        }
+        string_literal(field_child!(argument, "value")?, source)
     })
 }
 

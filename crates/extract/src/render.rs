@@ -70,6 +70,15 @@ pub fn render_facts(facts: &FileFacts) -> String {
             request.line
         );
     }
+    for named in &facts.fixture_names {
+        let _ = writeln!(
+            out,
+            "fixture name {} = {} @{}",
+            name_of(named.fixture),
+            named.name,
+            named.line
+        );
+    }
     for import in &facts.imports {
         let style = match import.style {
             ImportStyle::PythonImport => "import",

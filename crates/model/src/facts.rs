@@ -30,6 +30,9 @@ pub struct FileFacts {
     pub attribute_reads: Vec<CallSite>,
     /// Pytest fixtures a test or fixture asks for by name (its parameters, `usefixtures`).
     pub fixture_requests: Vec<FixtureRequest>,
+    /// Fixtures pytest knows by another name than their function's:
+    /// `@pytest.fixture(name="client")` on `def _client()`.
+    pub fixture_names: Vec<FixtureName>,
     /// Arguments of calls that name a value (`run(on_start)`, `run(callback=self.handle)`):
     /// what a parameter called as a function may hold (value flow).
     pub call_arguments: Vec<CallArgument>,
@@ -71,6 +74,16 @@ pub struct FixtureRequest {
     pub requester: SymbolId,
     pub name: String,
     /// 1-based line of the parameter or decorator.
+    pub line: u32,
+}
+
+/// The name a pytest fixture is requested by when its decorator gives one
+/// (`@pytest.fixture(name="async_app") def _async_app(): …`).
+#[derive(Clone, PartialEq, Debug)]
+pub struct FixtureName {
+    pub fixture: SymbolId,
+    pub name: String,
+    /// 1-based line of the decorator.
     pub line: u32,
 }
 

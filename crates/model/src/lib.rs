@@ -20,8 +20,9 @@ pub use deadline::{Cancelled, Deadline, DeadlineTicker};
 pub use diagnostic::{Diagnostic, DiagnosticKind};
 pub use facts::{
     ArgumentForm, AttributeParameter, Binding, BindingValue, Branch, CallArgument, CallSite,
-    CalleeExpr, ElementStore, FieldOwner, FieldStore, FileFacts, FixtureRequest, ImplBlock, Import,
-    ImportStyle, MacroInvocation, Parameter, ParameterKind, Receiver, SupertypeRef,
+    CalleeExpr, ElementStore, FieldOwner, FieldStore, FileFacts, FixtureName, FixtureRequest,
+    ImplBlock, Import, ImportStyle, MacroInvocation, Parameter, ParameterKind, Receiver,
+    SupertypeRef,
 };
 pub use graph::{
     BufferVersion, CallOutcome, Census, Edge, EdgeKind, FileRecord, FileStatus, Freshness, Graph,

@@ -36,21 +36,21 @@ pub(crate) fn data_lines(text: &'static str) -> impl Iterator<Item = &'static st
     text.lines().map(str::trim).filter(|line| !line.is_empty() && !line.starts_with('#'))
 }
 
-/// The method an outside callable calls on an object passed to it, by the callable's name.
-fn outside_caller_method(qualified_name: &str) -> Option<&'static str> {
-    static CALLERS: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, &'static str>> =
+/// The methods an outside callable calls on an object passed to it, by the callable's name.
+fn outside_caller_methods(qualified_name: &str) -> Option<&'static [&'static str]> {
+    static CALLERS: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, Vec<&'static str>>> =
         std::sync::OnceLock::new();
     let callers = CALLERS.get_or_init(|| {
         data_lines(OUTSIDE_CALLERS)
             .filter_map(|line| {
                 let mut fields = line.split_whitespace();
-                Some((fields.next()?, fields.next()?))
+                Some((fields.next()?, fields.next()?.split(',').collect()))
             })
             .collect()
     });
     // A method of an outside class's instance is named through the call that made it
     // (`click.testing.CliRunner().invoke`).
-    callers.get(qualified_name.replace("()", "").as_str()).copied()
+    callers.get(qualified_name.replace("()", "").as_str()).map(Vec::as_slice)
 }
 
 const OUTSIDE_BASE_HOOKS: &str = include_str!("../../../queries/python/outside_base_hooks.txt");
@@ -197,8 +197,10 @@ pub(crate) fn escaping_instance_callbacks(resolver: &Resolver<'_>, file: &FileFa
         .rev()
         .map(|call| ((call.caller, call.line, call.text.as_str()), call))
         .collect();
-    let mut called_methods: rustc_hash::FxHashMap<*const CallSite, Option<&'static str>> =
-        rustc_hash::FxHashMap::default();
+    let mut called_methods: rustc_hash::FxHashMap<
+        *const CallSite,
+        Option<&'static [&'static str]>,
+    > = rustc_hash::FxHashMap::default();
     for reference in arguments {
         let (CalleeExpr::Path(path), Some(scope)) =
             (&reference.callee, resolver.index.sym_of(reference.caller))
@@ -210,10 +212,10 @@ pub(crate) fn escaping_instance_callbacks(resolver: &Resolver<'_>, file: &FileFa
         else {
             continue;
         };
-        let method_name = *called_methods
+        let method_names = *called_methods
             .entry(*receiving as *const CallSite)
-            .or_insert_with(|| method_called_by_receiver(resolver, scope, receiving));
-        let Some(method_name) = method_name else { continue };
+            .or_insert_with(|| methods_called_by_receiver(resolver, scope, receiving));
+        let Some(method_names) = method_names else { continue };
         let value = crate::bindings_in_force::with_use_position(scope, reference.byte, || {
             resolver.python_path_in(scope, path, BindingUse::Allowed)
         });
@@ -223,45 +225,48 @@ pub(crate) fn escaping_instance_callbacks(resolver: &Resolver<'_>, file: &FileFa
         else {
             continue;
         };
-        match resolver.type_member(
-            type_sym,
-            method_name,
-            false,
-            Language::Python,
-            ResolutionRule::TypedReceiver,
-        ) {
-            Ok(Resolved { denotation: Denotation::Symbol(method), .. })
-                if resolver.index.symbol(method).kind == SymbolKind::Method =>
-            {
-                edges.push(callback_edge(resolver, scope, method, reference.line));
+        for method_name in method_names {
+            match resolver.type_member(
+                type_sym,
+                method_name,
+                false,
+                Language::Python,
+                ResolutionRule::TypedReceiver,
+            ) {
+                Ok(Resolved { denotation: Denotation::Symbol(method), .. })
+                    if resolver.index.symbol(method).kind == SymbolKind::Method =>
+                {
+                    edges.push(callback_edge(resolver, scope, method, reference.line));
+                }
+                // The method called is an outside base's (`CliRunner.invoke(cli)` calls a
+                // `click.Group`'s `main`): the hooks it calls.
+                Ok(Resolved { denotation: Denotation::External(outside_method), .. }) => {
+                    let hooks = outside_base_hooks(&outside_method).unwrap_or_default();
+                    edges.extend(
+                        resolver
+                            .project_hooks(type_sym, hooks)
+                            .into_iter()
+                            .map(|method| callback_edge(resolver, scope, method, reference.line)),
+                    );
+                }
+                _ => {}
             }
-            // The method called is an outside base's (`CliRunner.invoke(cli)` calls a
-            // `click.Group`'s `main`): the hooks it calls.
-            Ok(Resolved { denotation: Denotation::External(outside_method), .. }) => {
-                let hooks = outside_base_hooks(&outside_method).unwrap_or_default();
-                edges.extend(
-                    resolver
-                        .project_hooks(type_sym, hooks)
-                        .into_iter()
-                        .map(|method| callback_edge(resolver, scope, method, reference.line)),
-                );
-            }
-            _ => {}
         }
     }
     edges
 }
 
-/// The method a call's callee calls on the objects passed to it: an outside caller's (by
-/// `outside_callers.txt`), or that of the outside caller a constructed project class is built on.
-fn method_called_by_receiver(
+/// The methods a call's callee calls on the objects passed to it: an outside caller's (by
+/// `outside_callers.txt`), or those of the outside caller a constructed project class is built
+/// on.
+fn methods_called_by_receiver(
     resolver: &Resolver<'_>,
     caller: Sym,
     call: &CallSite,
-) -> Option<&'static str> {
+) -> Option<&'static [&'static str]> {
     match resolver.resolve_call(caller, call, Language::Python) {
         CallTargets::Outside { qualified_name, is_builtin: false, .. } => {
-            outside_caller_method(&qualified_name)
+            outside_caller_methods(&qualified_name)
         }
         CallTargets::Project(targets) => targets.iter().find_map(|(target, rule)| {
             if *rule != ResolutionRule::Constructor {
@@ -278,7 +283,7 @@ fn method_called_by_receiver(
                 .filter_map(|class| resolver.outside_bases.get(class))
                 .flatten()
                 .find_map(|base| match base {
-                    Denotation::External(name) => outside_caller_method(name),
+                    Denotation::External(name) => outside_caller_methods(name),
                     _ => None,
                 })
         }),

@@ -261,6 +261,10 @@ pub fn interface_hash(facts: &FileFacts) -> u64 {
     for binding in &facts.bindings {
         (binding.scope, &binding.name, &binding.value).hash(&mut hasher);
     }
+    // Other files' tests and fixtures request fixtures by these names.
+    for named in &facts.fixture_names {
+        (named.fixture, &named.name).hash(&mut hasher);
+    }
     hasher.finish()
 }
 

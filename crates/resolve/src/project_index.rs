@@ -52,6 +52,10 @@ pub(crate) struct ProjectIndex<'a> {
     pub python_plugin_fixtures: HashMap<&'a str, Vec<Sym>>,
     /// Pytest fixtures declared `autouse=True`, by the module or class that defines them.
     pub python_autouse_fixtures: HashMap<Sym, Vec<Sym>>,
+    /// Pytest fixtures named by their decorator (`@fixture(name="client")`), by the module or
+    /// class that defines them, then by that name. (A plugin module's renamed fixture is not
+    /// looked up by its given name.)
+    pub fixtures_by_given_name: HashMap<Sym, HashMap<&'a str, Sym>>,
     /// The names of Python property getters: only reads of these names may run project code.
     pub python_property_names: HashSet<&'a str>,
 }
@@ -107,6 +111,7 @@ impl<'a> ProjectIndex<'a> {
             python_conftests: by_name.python_conftests,
             python_plugin_fixtures: by_scope.python_plugin_fixtures,
             python_autouse_fixtures: by_scope.python_autouse_fixtures,
+            fixtures_by_given_name: by_scope.fixtures_by_given_name,
             python_property_names: by_scope.python_property_names,
         }
     }
@@ -231,6 +236,7 @@ struct ScopeTables<'a> {
     bindings_by_scope: HashMap<Sym, HashMap<&'a str, Vec<&'a Binding>>>,
     python_plugin_fixtures: HashMap<&'a str, Vec<Sym>>,
     python_autouse_fixtures: HashMap<Sym, Vec<Sym>>,
+    fixtures_by_given_name: HashMap<Sym, HashMap<&'a str, Sym>>,
     python_property_names: HashSet<&'a str>,
 }
 
@@ -262,6 +268,17 @@ impl<'a> ScopeTables<'a> {
                 tables.imports_by_scope.entry(scope).or_default().push(position);
             }
             let is_plugin_file = crate::pytest_fixtures::is_plugin_file(file);
+            for named in &file.fixture_names {
+                let Some(fixture) = by_id.get(&named.fixture).copied() else { continue };
+                let owner = symbols[fixture as usize].parent.and_then(|parent| by_id.get(&parent));
+                if let Some(owner) = owner {
+                    tables
+                        .fixtures_by_given_name
+                        .entry(*owner)
+                        .or_default()
+                        .insert(named.name.as_str(), fixture);
+                }
+            }
             // Bindings come grouped by scope: look each scope up once per run of them.
             let mut last_scope: Option<(SymbolId, Option<Sym>)> = None;
             for binding in &file.bindings {

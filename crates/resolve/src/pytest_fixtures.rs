@@ -76,9 +76,37 @@ impl Resolver<'_> {
         }
         let class = self.index.parent(requester)?;
         self.linearization(class).into_iter().find_map(|class| {
-            self.index.children_named(class, name).iter().copied().find(|candidate| {
-                *candidate != requester
-                    && self.index.bindings_named(*candidate, crate::FIXTURE_BINDING).is_some()
+            self.renamed_fixture(class, requester, name).or_else(|| {
+                self.index.children_named(class, name).iter().copied().find(|candidate| {
+                    *candidate != requester
+                        && self.index.bindings_named(*candidate, crate::FIXTURE_BINDING).is_some()
+                        && !self.is_renamed_fixture(*candidate)
+                })
+            })
+        })
+    }
+
+    /// The fixture of `owner` (a module or class) whose decorator names it `name`
+    /// (`@fixture(name="client")`), not `requester` itself.
+    fn renamed_fixture(&self, owner: Sym, requester: Sym, name: &str) -> Option<Sym> {
+        let fixture = *self.index.fixtures_by_given_name.get(&owner)?.get(name)?;
+        (fixture != requester).then_some(fixture)
+    }
+
+    /// Whether `fixture`, listed under `name`, is a function called `name` that its decorator
+    /// renamed (pytest does not know it by `name`).
+    fn renamed_away(&self, fixture: Sym, name: &str) -> bool {
+        self.index.symbol(fixture).name == name && self.is_renamed_fixture(fixture)
+    }
+
+    /// Whether pytest knows this fixture by its decorator's name only (not its function's).
+    fn is_renamed_fixture(&self, candidate: Sym) -> bool {
+        let function_name = self.index.symbol(candidate).name.as_str();
+        self.index.parent(candidate).is_some_and(|owner| {
+            self.index.fixtures_by_given_name.get(&owner).is_some_and(|names| {
+                names
+                    .iter()
+                    .any(|(alias, fixture)| *fixture == candidate && *alias != function_name)
             })
         })
     }
@@ -87,9 +115,12 @@ impl Resolver<'_> {
     /// override a fixture of the same name), else of the nearest `conftest.py` above it.
     fn pytest_fixture_named(&self, module: Sym, requester: Sym, name: &str) -> Option<Sym> {
         let module_level_function = |module: Sym| {
-            self.index.children_named(module, name).iter().copied().find(|candidate| {
-                *candidate != requester
-                    && self.index.symbol(*candidate).kind == SymbolKind::Function
+            self.renamed_fixture(module, requester, name).or_else(|| {
+                self.index.children_named(module, name).iter().copied().find(|candidate| {
+                    *candidate != requester
+                        && self.index.symbol(*candidate).kind == SymbolKind::Function
+                        && !self.is_renamed_fixture(*candidate)
+                })
             })
         };
         if let Some(fixture) = module_level_function(module) {
@@ -117,7 +148,7 @@ impl Resolver<'_> {
         // Else a plugin's fixture (`tmp_path`, `monkeypatch` in pytest's own plugins), when
         // exactly one plugin module of the project defines it.
         match self.index.python_plugin_fixtures.get(name).map(Vec::as_slice) {
-            Some([only]) if *only != requester => Some(*only),
+            Some([only]) if *only != requester && !self.renamed_away(*only, name) => Some(*only),
             _ => None,
         }
     }
