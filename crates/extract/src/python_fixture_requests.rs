@@ -113,27 +113,31 @@ fn decorator_calls(definition: Node<'_>) -> Vec<Node<'_>> {
 
 /// `autouse=True` among a fixture decorator's arguments.
 fn is_autouse(arguments: Node<'_>, source: &str) -> bool {
-    arguments.named_children(&mut arguments.walk()).any(|argument| {
-        argument.kind() == "keyword_argument"
-            && field_child!(argument, "name")
-                .and_then(|name| name.utf8_text(source.as_bytes()).ok())
-                == Some("autouse")
-            && field_child!(argument, "value").is_some_and(|value| value.kind() == "true")
-    })
+    keyword_value(arguments, "autouse", source).is_some_and(|value| value.kind() == "true")
 }
 
-/// The plain string literal given to keyword `keyword` (`name="client"`).
-fn keyword_string(arguments: Node<'_>, keyword: &str, source: &str) -> Option<String> {
+/// The value given to keyword `keyword` in a call's arguments (`autouse=True`).
+fn keyword_value<'tree>(
+    arguments: Node<'tree>,
+    keyword: &str,
+    source: &str,
+) -> Option<Node<'tree>> {
     arguments.named_children(&mut arguments.walk()).find_map(|argument| {
         let is_keyword = argument.kind() == "keyword_argument"
             && field_child!(argument, "name")
                 .and_then(|name| name.utf8_text(source.as_bytes()).ok())
                 == Some(keyword);
-        if !is_keyword {
-            return None;
+        if is_keyword {
+            field_child!(argument, "value")
+        } else {
+            None
         }
-        string_literal(field_child!(argument, "value")?, source)
     })
+}
+
+/// The plain string literal given to keyword `keyword` (`name="client"`).
+fn keyword_string(arguments: Node<'_>, keyword: &str, source: &str) -> Option<String> {
+    string_literal(keyword_value(arguments, keyword, source)?, source)
 }
 
 /// The text of a plain string literal (`"db"`), without prefixes or interpolation.
