@@ -2,7 +2,8 @@
 //! `xtask/tidy.rs` does). Every `.rs` file opens with `//!`; only `store` names `lbug`; only
 //! the binaries (`cli`, `benches`) name `anyhow`; only `protocol` reads or writes JSON (but
 //! the listed boundary file, where rmcp hands JSON over); the crates depend on each other as
-//! ARCHITECTURE.md's dependency table says; no source file is over the size limit.
+//! ARCHITECTURE.md's dependency table says; no source file is over the size limit; the
+//! resolver keeps its mutable state in its explicit context only.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -126,6 +127,37 @@ fn only_protocol_builds_json_and_the_list_of_exceptions_only_shrinks() {
     for listed in STILL_BUILDING_JSON {
         if !root.join(listed).exists() {
             problems.push(format!("{listed}: listed but gone: remove it from the list"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The one resolver file that may hold mutable state: the explicit per-worker context.
+const RESOLVER_CONTEXT_FILE: &str = "crates/resolve/src/resolution_context.rs";
+
+#[test]
+fn the_resolver_keeps_its_state_in_its_explicit_context() {
+    let root = workspace_root();
+    let mut problems = Vec::new();
+    let forbidden = [
+        ("thread_local!", "a per-thread cache"),
+        ("static mut", "a global"),
+        ("Cell<", "interior mutability"),
+        ("Mutex<", "a shared lock"),
+        ("as *const", "an address-keyed cache"),
+        ("AtomicU", "a global counter"),
+    ];
+    for path in rust_files(&root).into_iter().filter(|path| crate_of(path) == "resolve") {
+        if path == RESOLVER_CONTEXT_FILE {
+            continue;
+        }
+        let text = std::fs::read_to_string(root.join(&path)).unwrap();
+        for (needle, what) in forbidden {
+            if code_before_tests(&text).contains(needle) {
+                problems.push(format!(
+                    "{path}: `{needle}` ({what}); resolver state lives in {RESOLVER_CONTEXT_FILE}"
+                ));
+            }
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));

@@ -1,70 +1,36 @@
 //! What a binding's value denotes: a written type, a call's result, an expression, an
 //! iterated element, a closure's parameter, a pattern's field, a branch of an `if` or
-//! `match`… Memoized per thread and resolver run, since the same binding is read at every use.
+//! `match`… Memoized in the resolver's context, since the same binding is read at every use.
 
-use std::cell::RefCell;
-
-use rustc_hash::FxHashMap as HashMap;
 use tether_model::{Binding, BindingValue, Language, Receiver};
 
 use crate::denotation::{Denotation, Resolved};
 use crate::project_index::Sym;
 use crate::resolver::Resolver;
 
-/// Typed bindings of the current resolver run on this thread, keyed by (scope, binding address).
-struct BindingTypeCache {
-    generation: u64,
-    types: HashMap<(Sym, usize), Option<Denotation>>,
-}
-
-impl BindingTypeCache {
-    fn get(&mut self, generation: u64, key: (Sym, usize)) -> Option<Option<Denotation>> {
-        if self.generation != generation {
-            self.generation = generation;
-            self.types.clear();
-        }
-        self.types.get(&key).cloned()
-    }
-
-    fn insert(&mut self, generation: u64, key: (Sym, usize), typed: Option<Denotation>) {
-        if self.generation == generation {
-            self.types.insert(key, typed);
-        }
-    }
-}
-
-thread_local! {
-    static BINDING_TYPES: RefCell<BindingTypeCache> = RefCell::new(BindingTypeCache { generation: u64::MAX, types: HashMap::default() });
-}
-
-impl Resolver<'_> {
+impl<'a> Resolver<'a> {
     /// The value a binding holds: an instance of a project type, when that type is visible.
-    /// Memoized per thread: the same binding is typed once, not at every use.
+    /// Memoized in the resolver's context: the same binding is typed once, not at every use.
     pub(crate) fn binding_denotation(
         &self,
         scope: Sym,
-        binding: &Binding,
+        binding: &'a Binding,
         language: Language,
     ) -> Option<Denotation> {
-        let key = (scope, binding as *const Binding as usize);
-        if let Some(cached) =
-            BINDING_TYPES.with(|cache| cache.borrow_mut().get(self.generation, key))
-        {
+        if let Some(cached) = self.context.typed_binding(scope, binding) {
             return cached;
         }
         // The binding's value sees the bindings in force where the binding starts.
         // Typing a value may type other bindings (`let y = x?;`): the shared nesting depth
         // ends cycles such as a name bound from itself in an outer scope.
-        let typed =
-            crate::bindings_in_force::with_use_position(scope, binding.visible_from, || {
-                let _nesting = crate::calls::NestingGuard::enter()?;
-                self.value_denotation(scope, binding, language)
-            });
+        let typed = self.context.with_use_position(scope, binding.visible_from, || {
+            let _nesting = crate::resolution_context::NestingGuard::enter(&self.context)?;
+            self.value_denotation(scope, binding, language)
+        });
         // A miss may come from the nesting limit deep inside; only misses seen at the top
         // level (where the limit is furthest) are remembered.
-        if typed.is_some() || crate::calls::typing_nesting() == 0 {
-            BINDING_TYPES
-                .with(|cache| cache.borrow_mut().insert(self.generation, key, typed.clone()));
+        if typed.is_some() || self.context.typing_nesting() == 0 {
+            self.context.remember_typed_binding(scope, binding, typed.clone());
         }
         typed
     }
@@ -145,10 +111,11 @@ impl Resolver<'_> {
             // (`None`, `Some(x)` or an untyped local say too little to decide.)
             BindingValue::BranchValues { values } => {
                 let typed = values.iter().filter_map(|(value, at)| {
-                    crate::bindings_in_force::with_use_position(scope, *at, || {
-                        self.receiver_value(scope, value, language)
-                    })
-                    .map(|typed| typed.denotation)
+                    self.context
+                        .with_use_position(scope, *at, || {
+                            self.receiver_value(scope, value, language)
+                        })
+                        .map(|typed| typed.denotation)
                 });
                 first_informative_branch(typed)
             }

@@ -75,7 +75,7 @@ impl Resolver<'_> {
         if language != Language::Rust || self.blanket_impls.is_empty() {
             return None;
         }
-        let use_scope = crate::bindings_in_force::use_scope()?;
+        let use_scope = self.context.use_scope()?;
         let mut methods: Vec<Sym> = Vec::new();
         for blanket in &self.blanket_impls {
             if blanket.trait_sym == type_sym {

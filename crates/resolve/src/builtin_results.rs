@@ -253,7 +253,7 @@ impl Resolver<'_> {
             }
             _ => return Vec::new(),
         };
-        let element = crate::bindings_in_force::with_use_position(caller, iterable.byte, || {
+        let element = self.context.with_use_position(caller, iterable.byte, || {
             self.element_value(caller, &iterated, Language::Python)
         });
         let elements = match element {

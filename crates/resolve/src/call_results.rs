@@ -4,9 +4,10 @@
 
 use tether_model::{CalleeExpr, Language, Receiver, ResolutionRule};
 
-use crate::calls::{NestingGuard, MAX_CALL_CHAIN};
+use crate::calls::MAX_CALL_CHAIN;
 use crate::denotation::{Denotation, Resolved};
 use crate::project_index::Sym;
+use crate::resolution_context::NestingGuard;
 use crate::resolver::Resolver;
 use crate::RETURN_BINDING;
 
@@ -20,7 +21,7 @@ pub(crate) enum CalleeOutcome {
     Result(Option<Denotation>),
 }
 
-impl Resolver<'_> {
+impl<'a> Resolver<'a> {
     /// The type a call returns, when it is visibly a constructor: calling a class or struct,
     /// or a Rust associated function named like one (`new`, `default`, `with_*`, `from_*`).
     pub(crate) fn call_result_type(
@@ -31,7 +32,7 @@ impl Resolver<'_> {
     ) -> Option<Denotation> {
         // Typing a call may type a receiver, whose binding may be another call's result
         // (`let x = x.next()`): this depth, shared by the whole nest on this thread, ends it.
-        let _nesting = NestingGuard::enter()?;
+        let _nesting = NestingGuard::enter(&self.context)?;
         self.call_result_type_at_depth(scope, callee, language, 0, None, &[])
     }
 
@@ -45,7 +46,7 @@ impl Resolver<'_> {
         known_receiver: Option<Denotation>,
         written: &[tether_model::BindingValue],
     ) -> Option<Denotation> {
-        let _nesting = NestingGuard::enter()?;
+        let _nesting = NestingGuard::enter(&self.context)?;
         self.call_result_type_at_depth(scope, callee, language, 0, known_receiver, written)
     }
 
@@ -318,7 +319,7 @@ impl Resolver<'_> {
     fn returned_functions(
         &self,
         function: Sym,
-        bindings: &[&tether_model::Binding],
+        bindings: &[&'a tether_model::Binding],
         language: Language,
     ) -> Option<Denotation> {
         let mut returned: Vec<Sym> = Vec::new();

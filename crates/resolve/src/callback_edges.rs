@@ -167,9 +167,9 @@ pub(crate) fn outside_base_callbacks(
         return Vec::new();
     };
     let Some(hooks) = outside_base_hooks(qualified_name) else { return Vec::new() };
-    let class = crate::bindings_in_force::with_use_position(caller, call.byte, || {
-        resolver.receiver_class(caller, call)
-    });
+    let class = resolver
+        .context
+        .with_use_position(caller, call.byte, || resolver.receiver_class(caller, call));
     let Some(class) = class.filter(|class| resolver.has_calling_outside_base(*class)) else {
         return Vec::new();
     };
@@ -197,8 +197,9 @@ pub(crate) fn escaping_instance_callbacks(resolver: &Resolver<'_>, file: &FileFa
         .rev()
         .map(|call| ((call.caller, call.line, call.text.as_str()), call))
         .collect();
+    // Keyed by the receiving call's caller and byte, which tell call sites apart.
     let mut called_methods: rustc_hash::FxHashMap<
-        *const CallSite,
+        (tether_model::SymbolId, u32),
         Option<&'static [&'static str]>,
     > = rustc_hash::FxHashMap::default();
     for reference in arguments {
@@ -213,10 +214,10 @@ pub(crate) fn escaping_instance_callbacks(resolver: &Resolver<'_>, file: &FileFa
             continue;
         };
         let method_names = *called_methods
-            .entry(*receiving as *const CallSite)
+            .entry((receiving.caller, receiving.byte))
             .or_insert_with(|| methods_called_by_receiver(resolver, scope, receiving));
         let Some(method_names) = method_names else { continue };
-        let value = crate::bindings_in_force::with_use_position(scope, reference.byte, || {
+        let value = resolver.context.with_use_position(scope, reference.byte, || {
             resolver.python_path_in(scope, path, BindingUse::Allowed)
         });
         let Ok(Resolved {

@@ -14,39 +14,6 @@ use crate::resolver::Resolver;
 /// Calls chained deeper than this are not typed.
 pub(crate) const MAX_CALL_CHAIN: u32 = 6;
 
-/// Bindings typed through call results nest at most this deep on one thread.
-const MAX_TYPING_NESTING: u32 = 8;
-
-thread_local! {
-    static TYPING_NESTING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
-}
-
-/// How deep call-result typing is nested on this thread right now.
-pub(crate) fn typing_nesting() -> u32 {
-    TYPING_NESTING.with(|nesting| nesting.get())
-}
-
-/// Counts one level of call-result typing on this thread while alive.
-pub(crate) struct NestingGuard;
-
-impl NestingGuard {
-    pub(crate) fn enter() -> Option<NestingGuard> {
-        TYPING_NESTING.with(|nesting| {
-            if nesting.get() >= MAX_TYPING_NESTING {
-                return None;
-            }
-            nesting.set(nesting.get() + 1);
-            Some(NestingGuard)
-        })
-    }
-}
-
-impl Drop for NestingGuard {
-    fn drop(&mut self) {
-        TYPING_NESTING.with(|nesting| nesting.set(nesting.get() - 1));
-    }
-}
-
 /// At most this many same-named candidates make a name-only guess; more stay unresolved.
 const MAX_NAME_ONLY_CANDIDATES: usize = 3;
 
@@ -102,7 +69,7 @@ impl Resolver<'_> {
         language: Language,
     ) -> CallTargets {
         // The call sees the bindings of its scope in force where it is written.
-        let resolved = crate::bindings_in_force::with_use_position(caller, call.byte, || {
+        let resolved = self.context.with_use_position(caller, call.byte, || {
             self.resolve_callee(caller, &call.callee, language)
         });
         match resolved {
@@ -299,7 +266,7 @@ impl Resolver<'_> {
                 level = self.index.parent(current);
             }
         }
-        let resolved = crate::bindings_in_force::with_use_position(scope, reference.byte, || {
+        let resolved = self.context.with_use_position(scope, reference.byte, || {
             crate::language_rules::rules_of(language).path_in(
                 self,
                 scope,

@@ -28,9 +28,9 @@ impl Resolver<'_> {
         // The adapter's receiver is typed once: chains of adapters stay linear.
         let plain = || self.call_result_type_given(scope, call, language, Some(base.clone()), &[]);
         let value = || {
-            let value = crate::bindings_in_force::with_use_position(scope, at, || {
-                self.receiver_value(scope, returned, language)
-            });
+            let value = self
+                .context
+                .with_use_position(scope, at, || self.receiver_value(scope, returned, language));
             value.map_or(Denotation::UntypedLocal, |resolved| resolved.denotation)
         };
         // A project iterator's std adapters are std's (`children.map(|it| it.name())`).
@@ -120,14 +120,14 @@ impl Resolver<'_> {
         language: Language,
     ) -> Option<Option<Denotation>> {
         let bindings = self.index.bindings_named(scope, name)?;
-        let (_, latest) = crate::bindings_in_force::bindings_in_force(scope, bindings)?;
+        let (_, latest) = self.context.bindings_in_force(scope, bindings)?;
         let [binding] = latest.as_slice() else { return None };
         let tether_model::BindingValue::Closure { returned, at } = &binding.value else {
             return None;
         };
-        let value = crate::bindings_in_force::with_use_position(scope, *at, || {
-            self.receiver_value(scope, returned, language)
-        });
+        let value = self
+            .context
+            .with_use_position(scope, *at, || self.receiver_value(scope, returned, language));
         Some(value.map(|resolved| resolved.denotation))
     }
 }

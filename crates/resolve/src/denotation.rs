@@ -376,7 +376,7 @@ impl Resolver<'_> {
         name: &str,
         depth: u32,
     ) -> Vec<Denotation> {
-        let at = crate::bindings_in_force::use_byte_in(scope).unwrap_or(u32::MAX - 1);
+        let at = self.context.use_byte_in(scope).unwrap_or(u32::MAX - 1);
         let relevant: Vec<(usize, &tether_model::Import)> = imports
             .iter()
             .map(|position| (*position as usize, self.index.imports[*position as usize]))

@@ -89,7 +89,7 @@ impl Resolver<'_> {
         if arguments.is_empty() {
             return None;
         }
-        self.deref_target_aliases(type_sym).find_map(|target| {
+        self.deref_target_aliases(type_sym).into_iter().find_map(|target| {
             let binding = self.index.bindings_named(target, crate::TYPE_ALIAS_BINDING)?.first()?;
             let BindingValue::SelfTypeArgument { position, .. } = &binding.value else {
                 return None;

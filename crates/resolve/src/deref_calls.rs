@@ -1,7 +1,8 @@
 //! Rust auto-deref as calls: a method call on a project type that the type's own impls do not
 //! define goes through the type's `impl Deref` (or `DerefMut`), which runs its `deref` (or
 //! `deref_mut`) first (`self.tokens.push(t)` on globset's `Tokens(Vec<Token>)`). While a call
-//! site is resolved, each project type whose `Deref` a method lookup went through is noted;
+//! site is resolved, each project type whose `Deref` a method lookup went through is noted
+//! (in the resolver's context);
 //! the site then also calls those impls' `deref` (`typed_receiver`), or, when the type has a
 //! `DerefMut` too, `deref` or `deref_mut` (`ambiguous`: which one runs depends on the target
 //! method's receiver, `&self` or `&mut self`, which tether does not know for outside targets).
@@ -9,35 +10,10 @@
 //! Not noted: `*x` written out, deref coercion of arguments (`&String` passed as `&str`), and
 //! field access through `Deref` (`x.field`).
 
-use std::cell::RefCell;
-
 use tether_model::{CallSite, Edge, EdgeKind, ResolutionRule};
 
 use crate::project_index::Sym;
 use crate::resolver::Resolver;
-
-thread_local! {
-    static DEREFERENCED_TYPES: RefCell<Vec<Sym>> = const { RefCell::new(Vec::new()) };
-}
-
-/// Notes that a method lookup on `type_sym` went through its project `impl Deref`.
-pub(crate) fn note_dereferenced(type_sym: Sym) {
-    DEREFERENCED_TYPES.with(|types| {
-        let mut types = types.borrow_mut();
-        if !types.contains(&type_sym) {
-            types.push(type_sym);
-        }
-    });
-}
-
-/// Runs `resolve` with a fresh note list and returns its result with the types noted.
-pub(crate) fn noting_dereferences<T>(resolve: impl FnOnce() -> T) -> (T, Vec<Sym>) {
-    let previous = DEREFERENCED_TYPES.with(|types| std::mem::take(&mut *types.borrow_mut()));
-    let result = resolve();
-    let noted =
-        DEREFERENCED_TYPES.with(|types| std::mem::replace(&mut *types.borrow_mut(), previous));
-    (result, noted)
-}
 
 impl Resolver<'_> {
     /// The `deref` and `deref_mut` methods of a type's project `Deref`/`DerefMut` impls.

@@ -127,10 +127,12 @@ impl Resolver<'_> {
                 None
             }
             [prefix @ .., attribute] => {
-                let resolved = crate::bindings_in_force::with_use_position(scope, byte, || {
-                    self.python_path_in(scope, prefix, BindingUse::Allowed)
-                })
-                .ok()?;
+                let resolved = self
+                    .context
+                    .with_use_position(scope, byte, || {
+                        self.python_path_in(scope, prefix, BindingUse::Allowed)
+                    })
+                    .ok()?;
                 match resolved.denotation {
                     Denotation::Symbol(sym)
                         if matches!(

@@ -51,6 +51,7 @@ mod python_language;
 mod python_members;
 mod python_rules;
 mod python_values;
+mod resolution_context;
 mod resolver;
 mod rust_language;
 mod rust_members;
@@ -81,7 +82,7 @@ use tether_model::{
 
 use crate::calls::{callee_name, CallTargets};
 use crate::project_index::ProjectIndex;
-use crate::resolver::Resolver;
+use crate::resolver::{Resolver, ResolverTables};
 
 /// The binding under which extraction records a function's declared return type.
 pub(crate) const RETURN_BINDING: &str = "return";
@@ -124,16 +125,17 @@ pub struct Resolution {
 
 /// Resolves a whole project's facts (owned, or borrowed from a cache).
 pub fn resolve<F: Borrow<FileFacts> + Sync>(files: &[F]) -> Resolution {
-    let resolver = Resolver::new(ProjectIndex::build(files));
+    let tables = ResolverTables::new(ProjectIndex::build(files));
     let (resolution, structural) = rayon::join(
         || {
             files
                 .par_iter()
-                .map(|file| resolve_calls_of_file(&resolver, file.borrow()))
+                .map(|file| resolve_calls_of_file(&tables.resolver(), file.borrow()))
                 .reduce(FileCalls::default, FileCalls::merge)
         },
-        || StructuralEdges::of(&resolver),
+        || StructuralEdges::of(&tables.resolver()),
     );
+    let resolver = tables.resolver();
     let mut resolution = resolution;
     let flowed = resolver.value_flow_edges(&resolution.argument_flows, &resolution.parameter_calls);
     resolution.edges.extend(flowed);
@@ -173,7 +175,7 @@ impl ResolutionCache {
 /// no file's interface (what other files' calls can bind to) changed; otherwise everything.
 pub fn resolve_cached(files: &[VersionedFacts<'_>], cache: &mut ResolutionCache) -> Resolution {
     let facts: Vec<&FileFacts> = files.iter().map(|file| file.facts).collect();
-    let resolver = Resolver::new(ProjectIndex::build(&facts));
+    let tables = ResolverTables::new(ProjectIndex::build(&facts));
     let mut interface = rustc_hash::FxHasher::default();
     for file in files {
         file.facts.path.hash(&mut interface);
@@ -191,14 +193,15 @@ pub fn resolve_cached(files: &[VersionedFacts<'_>], cache: &mut ResolutionCache)
                 .map(|file| {
                     let calls = match cache.per_file.get(&file.facts.path) {
                         Some((version, calls)) if *version == file.version => Arc::clone(calls),
-                        _ => Arc::new(resolve_calls_of_file(&resolver, file.facts)),
+                        _ => Arc::new(resolve_calls_of_file(&tables.resolver(), file.facts)),
                     };
                     (file.facts.path.clone(), file.version, calls)
                 })
                 .collect::<Vec<(String, u64, Arc<FileCalls>)>>()
         },
-        || StructuralEdges::of(&resolver),
+        || StructuralEdges::of(&tables.resolver()),
     );
+    let resolver = tables.resolver();
     cache.per_file.clear();
     let mut merged = FileCalls::default();
     let mut next_cache = HashMap::default();
@@ -423,9 +426,8 @@ fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls
     }
     for call in &file.calls {
         let Some(caller) = resolver.index.sym_of(call.caller) else { continue };
-        let (targets, dereferenced) = crate::deref_calls::noting_dereferences(|| {
-            resolver.resolve_call(caller, call, language)
-        });
+        let (targets, dereferenced) =
+            resolver.context.noting_dereferences(|| resolver.resolve_call(caller, call, language));
         let arguments = arguments_of_call.get(&(call.caller, call.byte));
         let targets = match arguments {
             Some(arguments) => resolver.with_first_argument_impl(caller, arguments, targets),
@@ -465,7 +467,7 @@ fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls
         result.edges.extend(rules.call_edges(resolver, caller, call, &targets));
         record_targets(resolver, &mut result, call, targets, language);
     }
-    // After the calls: typing a store's receiver first would fill the per-thread caches
+    // After the calls: typing a store's receiver first would fill the context's binding cache
     // without noting the dereferences a call through it makes (`deref_calls`).
     result.argument_flows.extend(resolver.field_store_flows(file));
     result.argument_flows.extend(resolver.element_store_flows(file));

@@ -7,36 +7,10 @@ use tether_model::Language;
 
 use crate::denotation::{Denotation, Resolved};
 use crate::project_index::Sym;
-use crate::resolver::Resolver;
+use crate::resolver::{Resolver, ResolverTables};
 use rustc_hash::FxHashMap as HashMap;
 
 impl Resolver<'_> {
-    /// The impls of types a macro defines, once their names resolve to the inherent impl that
-    /// stands for them: that impl itself and the trait impls written for the type (`impl
-    /// HasResolver for EnumId`), so that lookups on the type see all of them.
-    pub(crate) fn attach_impls_to_impl_only_types(&mut self) {
-        let mut attached: Vec<(Sym, Sym)> =
-            self.impl_only_type_impls.iter().map(|stand_in| (*stand_in, *stand_in)).collect();
-        for block in &self.index.impls {
-            let Some(impl_sym) = self.index.sym_of(block.impl_symbol) else { continue };
-            if block.trait_path.is_none() || self.impl_self_type.contains_key(&impl_sym) {
-                continue;
-            }
-            let scope = self.index.parent(impl_sym).unwrap_or(impl_sym);
-            if let Ok(Resolved { denotation: Denotation::Symbol(stand_in), .. }) =
-                self.rust_path(scope, &block.self_type, false)
-            {
-                if self.is_impl_only_type(stand_in) {
-                    attached.push((stand_in, impl_sym));
-                }
-            }
-        }
-        for (stand_in, impl_sym) in attached {
-            self.impls_of_type.entry(stand_in).or_default().push(impl_sym);
-            self.impl_self_type.insert(impl_sym, stand_in);
-        }
-    }
-
     /// Whether `impl_sym` stands for a type a macro defines (see [`Self::impl_only_types`]).
     pub(crate) fn is_impl_only_type(&self, impl_sym: Sym) -> bool {
         self.impl_only_type_impls.contains(&impl_sym)
@@ -68,5 +42,35 @@ impl Resolver<'_> {
                 _ => None,
             })
             .collect()
+    }
+}
+
+impl ResolverTables<'_> {
+    /// The impls of types a macro defines, once their names resolve to the inherent impl that
+    /// stands for them: that impl itself and the trait impls written for the type (`impl
+    /// HasResolver for EnumId`), so that lookups on the type see all of them.
+    pub(crate) fn attach_impls_to_impl_only_types(&mut self) {
+        let mut attached: Vec<(Sym, Sym)> =
+            self.impl_only_type_impls.iter().map(|stand_in| (*stand_in, *stand_in)).collect();
+        let view = self.resolver();
+        for block in &view.index.impls {
+            let Some(impl_sym) = self.index.sym_of(block.impl_symbol) else { continue };
+            if block.trait_path.is_none() || self.impl_self_type.contains_key(&impl_sym) {
+                continue;
+            }
+            let scope = self.index.parent(impl_sym).unwrap_or(impl_sym);
+            if let Ok(Resolved { denotation: Denotation::Symbol(stand_in), .. }) =
+                view.rust_path(scope, &block.self_type, false)
+            {
+                if view.is_impl_only_type(stand_in) {
+                    attached.push((stand_in, impl_sym));
+                }
+            }
+        }
+        drop(view);
+        for (stand_in, impl_sym) in attached {
+            self.impls_of_type.entry(stand_in).or_default().push(impl_sym);
+            self.impl_self_type.insert(impl_sym, stand_in);
+        }
     }
 }

@@ -22,9 +22,10 @@ pub(crate) fn property_read_edges(resolver: &Resolver<'_>, file: &FileFacts) -> 
             continue;
         }
         let Some(caller) = resolver.index.sym_of(read.caller) else { continue };
-        for (getter, rule) in crate::bindings_in_force::with_use_position(caller, read.byte, || {
-            resolver.property_getters(caller, read, name)
-        }) {
+        for (getter, rule) in resolver
+            .context
+            .with_use_position(caller, read.byte, || resolver.property_getters(caller, read, name))
+        {
             edges.push(Edge {
                 kind: EdgeKind::Calls,
                 source: read.caller,

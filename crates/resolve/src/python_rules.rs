@@ -9,7 +9,7 @@ use crate::language_rules::BindingUse;
 use crate::project_index::Sym;
 use crate::resolver::Resolver;
 
-impl Resolver<'_> {
+impl<'a> Resolver<'a> {
     /// Resolves a dotted path as code in `scope` would see it.
     pub(crate) fn python_path_in(
         &self,
@@ -44,12 +44,16 @@ impl Resolver<'_> {
         };
         let scope = self.index.parent(function).unwrap_or(function);
         // The decorators themselves (above the definition's end) are handed the function.
-        let before_end = crate::bindings_in_force::use_byte_in(scope)
+        let before_end = self
+            .context
+            .use_byte_in(scope)
             .is_some_and(|at| at < self.index.symbol(function).span.end_byte);
         if before_end {
             return resolved;
         }
-        let Some(_nesting) = crate::calls::NestingGuard::enter() else { return resolved };
+        let Some(_nesting) = crate::resolution_context::NestingGuard::enter(&self.context) else {
+            return resolved;
+        };
         let mut decorated = None;
         for application in applications {
             let tether_model::BindingValue::CallResult(applied) = &application.value else {
@@ -81,7 +85,7 @@ impl Resolver<'_> {
             return None;
         }
         let bindings = self.index.bindings_named(scope, &format!("self.{attribute}"))?;
-        let at = crate::bindings_in_force::use_byte_in(scope)?;
+        let at = self.context.use_byte_in(scope)?;
         let narrowing = bindings
             .iter()
             .rev()
@@ -184,7 +188,7 @@ impl Resolver<'_> {
                 return Some(joined);
             }
         }
-        let typed = match crate::bindings_in_force::bindings_in_force(scope, bindings) {
+        let typed = match self.context.bindings_in_force(scope, bindings) {
             // The latest binding in force at the use; bindings starting together must agree.
             Some((earlier, nearest)) => {
                 let mut types =
@@ -216,8 +220,8 @@ impl Resolver<'_> {
             // extracted (`|&(ref name, _)|`, a `match_ast!` arm's pattern): a local of unknown
             // type, whatever other bindings of the name say.
             None if language == Language::Rust
-                && crate::bindings_in_force::use_scope() == Some(scope)
-                && !crate::bindings_in_force::all_start_after_use(scope, bindings) =>
+                && self.context.use_scope() == Some(scope)
+                && !self.context.all_start_after_use(scope, bindings) =>
             {
                 None
             }
@@ -241,14 +245,14 @@ impl Resolver<'_> {
     fn joined_branch_values(
         &self,
         scope: Sym,
-        bindings: &[&tether_model::Binding],
+        bindings: &[&'a tether_model::Binding],
         language: Language,
     ) -> Option<Resolved> {
         // Most names have one binding: nothing to join, and no walk.
         if bindings.len() < 2 {
             return None;
         }
-        let reaching = crate::bindings_in_force::bindings_reaching(scope, bindings)?;
+        let reaching = self.context.bindings_reaching(scope, bindings)?;
         if reaching.len() < 2 {
             return None;
         }

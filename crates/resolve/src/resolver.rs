@@ -1,14 +1,16 @@
 //! The resolver's state: the project index plus what the early phases learned (imports,
-//! class bases, impl blocks), and the type-member lookups built on them.
+//! class bases, impl blocks) in read-only [`ResolverTables`] shared by every worker, and the
+//! [`Resolver`] view each worker resolves through, which adds its own
+//! [`ResolutionContext`]; then the type-member lookups built on them.
 
 use rayon::prelude::*;
 use rustc_hash::FxHashMap as HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use tether_model::{Language, ResolutionRule, SymbolKind};
 
 use crate::denotation::{Denotation, Lookup, Resolved};
 use crate::project_index::{ProjectIndex, Sym};
+use crate::resolution_context::ResolutionContext;
 
 /// How deep a class hierarchy C3 linearises before falling back to the depth-first order.
 const MAX_MRO_DEPTH: usize = 64;
@@ -17,13 +19,8 @@ const MAX_MRO_DEPTH: usize = 64;
 /// stay unresolved).
 const IMPORT_PASSES: usize = 6;
 
-/// Distinguishes resolver runs, so per-thread caches never serve a previous run's answers.
-static GENERATION: AtomicU64 = AtomicU64::new(0);
-
-pub(crate) struct Resolver<'a> {
+pub(crate) struct ResolverTables<'a> {
     pub index: ProjectIndex<'a>,
-    /// This run's generation, for the per-thread caches.
-    pub generation: u64,
     /// What each import (by position in `index.imports`) denotes.
     pub import_results: Vec<Option<Resolved>>,
     /// Resolved project bases of each class / supertraits of each trait, in order.
@@ -65,12 +62,31 @@ pub(crate) struct Resolver<'a> {
     pub module_variables_visible: bool,
 }
 
-impl<'a> Resolver<'a> {
-    pub(crate) fn new(index: ProjectIndex<'a>) -> Resolver<'a> {
+/// What one worker resolves through: the shared tables (read through `Deref`) and the
+/// worker's own context. Made by [`ResolverTables::resolver`]; one per file or phase.
+pub(crate) struct Resolver<'a> {
+    tables: &'a ResolverTables<'a>,
+    pub context: ResolutionContext<'a>,
+}
+
+impl<'a> std::ops::Deref for Resolver<'a> {
+    type Target = ResolverTables<'a>;
+
+    fn deref(&self) -> &ResolverTables<'a> {
+        self.tables
+    }
+}
+
+impl<'a> ResolverTables<'a> {
+    /// A view to resolve through, with a fresh context.
+    pub(crate) fn resolver(&self) -> Resolver<'_> {
+        Resolver { tables: self, context: ResolutionContext::default() }
+    }
+
+    pub(crate) fn new(index: ProjectIndex<'a>) -> ResolverTables<'a> {
         let import_count = index.imports.len();
-        let mut resolver = Resolver {
+        let mut resolver = ResolverTables {
             index,
-            generation: GENERATION.fetch_add(1, Ordering::Relaxed),
             import_results: vec![None; import_count],
             bases: HashMap::default(),
             outside_bases: HashMap::default(),
@@ -92,24 +108,27 @@ impl<'a> Resolver<'a> {
         resolver.resolve_impls();
         // `use crate::attrs::AttrFlags` of a type a macro defines binds once its impl stands for it.
         if !resolver.impl_only_types.is_empty() {
-            resolver.generation = GENERATION.fetch_add(1, Ordering::Relaxed);
             while resolver.resolve_import_pass(false, true) {}
             resolver.attach_impls_to_impl_only_types();
         }
         resolver.resolve_bases();
-        (resolver.blanket_impls, resolver.impl_trait_names) = resolver.collect_blanket_impls();
-        resolver.deref_targets = resolver
-            .impls_of_type
-            .keys()
-            .filter_map(|type_sym| Some((*type_sym, resolver.deref_target(*type_sym)?)))
-            .collect();
+        (resolver.blanket_impls, resolver.impl_trait_names) =
+            resolver.resolver().collect_blanket_impls();
+        let deref_targets = {
+            let view = resolver.resolver();
+            view.impls_of_type
+                .keys()
+                .filter_map(|type_sym| Some((*type_sym, view.deref_target(*type_sym)?)))
+                .collect()
+        };
+        resolver.deref_targets = deref_targets;
         resolver.resolve_imports_of_module_variables();
         resolver
     }
 
     /// Imports of Python module variables (`from _pytest.mark import MARK_GEN as mark`), and
-    /// imports through them, once the variables can be typed. Each pass starts a new cache
-    /// generation: a variable typed too early (before an import it needs) must not stay untyped.
+    /// imports through them, once the variables can be typed. Each pass types through fresh
+    /// contexts: a variable typed too early (before an import it needs) must not stay untyped.
     fn resolve_imports_of_module_variables(&mut self) {
         self.module_variables_visible = true;
         // Without modules that hold variables the passes would change nothing.
@@ -122,12 +141,10 @@ impl<'a> Resolver<'a> {
         }
         // Only the imports of languages with module variables can change.
         for _ in 0..IMPORT_PASSES {
-            self.generation = GENERATION.fetch_add(1, Ordering::Relaxed);
             if !self.resolve_import_pass(true, false) {
                 break;
             }
         }
-        self.generation = GENERATION.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Resolves imports to a fixpoint, so that re-exports of re-exports bind. Each pass reads
@@ -161,10 +178,14 @@ impl<'a> Resolver<'a> {
                 .collect();
             let updates: Vec<(usize, Option<Resolved>)> = pending
                 .into_par_iter()
-                .filter_map(|position| {
-                    let resolved = self.resolve_import(position);
-                    (resolved != self.import_results[position]).then_some((position, resolved))
-                })
+                .map_init(
+                    || self.resolver(),
+                    |view, position| {
+                        let resolved = view.resolve_import(position);
+                        (resolved != self.import_results[position]).then_some((position, resolved))
+                    },
+                )
+                .flatten()
                 .collect();
             if updates.is_empty() {
                 return false;
@@ -183,13 +204,6 @@ impl<'a> Resolver<'a> {
             .map(|scope| self.index.symbol(scope).language)
     }
 
-    fn resolve_import(&self, position: usize) -> Option<Resolved> {
-        let import = self.index.imports[position];
-        let scope = self.index.sym_of(import.scope)?;
-        crate::language_rules::rules_of(self.index.symbol(scope).language)
-            .import_target(self, scope, import)
-    }
-
     /// Resolves impl blocks (Rust's) to their self types and traits.
     fn resolve_impls(&mut self) {
         let mut impls_of_type: HashMap<Sym, Vec<Sym>> = HashMap::default();
@@ -197,36 +211,39 @@ impl<'a> Resolver<'a> {
         let mut impls_through_alias = HashMap::default();
         let mut impl_trait = HashMap::default();
         let mut impls_of_trait: HashMap<Sym, Vec<Sym>> = HashMap::default();
-        for block in &self.index.impls {
-            let Some(impl_sym) = self.index.sym_of(block.impl_symbol) else { continue };
-            let scope = self.index.parent(impl_sym).unwrap_or(impl_sym);
-            let rules = crate::language_rules::rules_of(self.index.symbol(impl_sym).language);
-            if let Ok(Resolved { denotation: Denotation::Symbol(type_sym), .. }) =
-                rules.item_path(self, scope, &block.self_type)
-            {
-                // `impl Alias { … }` adds to the aliased project type.
-                let type_sym = match self.index.symbol(type_sym).kind {
-                    SymbolKind::TypeAlias => match self.alias_target(type_sym) {
-                        Some(Denotation::Instance { type_sym: aliased, .. }) => {
-                            impls_through_alias.insert(impl_sym, type_sym);
-                            aliased
-                        }
-                        _ => type_sym,
-                    },
-                    _ => type_sym,
-                };
-                if self.index.symbol(type_sym).kind.is_type() {
-                    impls_of_type.entry(type_sym).or_default().push(impl_sym);
-                    impl_self_type.insert(impl_sym, type_sym);
-                }
-            }
-            if let Some(trait_path) = &block.trait_path {
-                if let Ok(Resolved { denotation: Denotation::Symbol(trait_sym), .. }) =
-                    rules.item_path(self, scope, trait_path)
+        {
+            let view = self.resolver();
+            for block in &view.index.impls {
+                let Some(impl_sym) = view.index.sym_of(block.impl_symbol) else { continue };
+                let scope = view.index.parent(impl_sym).unwrap_or(impl_sym);
+                let rules = crate::language_rules::rules_of(view.index.symbol(impl_sym).language);
+                if let Ok(Resolved { denotation: Denotation::Symbol(type_sym), .. }) =
+                    rules.item_path(&view, scope, &block.self_type)
                 {
-                    if self.index.symbol(trait_sym).kind == SymbolKind::Trait {
-                        impl_trait.insert(impl_sym, trait_sym);
-                        impls_of_trait.entry(trait_sym).or_default().push(impl_sym);
+                    // `impl Alias { … }` adds to the aliased project type.
+                    let type_sym = match view.index.symbol(type_sym).kind {
+                        SymbolKind::TypeAlias => match view.alias_target(type_sym) {
+                            Some(Denotation::Instance { type_sym: aliased, .. }) => {
+                                impls_through_alias.insert(impl_sym, type_sym);
+                                aliased
+                            }
+                            _ => type_sym,
+                        },
+                        _ => type_sym,
+                    };
+                    if view.index.symbol(type_sym).kind.is_type() {
+                        impls_of_type.entry(type_sym).or_default().push(impl_sym);
+                        impl_self_type.insert(impl_sym, type_sym);
+                    }
+                }
+                if let Some(trait_path) = &block.trait_path {
+                    if let Ok(Resolved { denotation: Denotation::Symbol(trait_sym), .. }) =
+                        rules.item_path(&view, scope, trait_path)
+                    {
+                        if view.index.symbol(trait_sym).kind == SymbolKind::Trait {
+                            impl_trait.insert(impl_sym, trait_sym);
+                            impls_of_trait.entry(trait_sym).or_default().push(impl_sym);
+                        }
                     }
                 }
             }
@@ -236,7 +253,7 @@ impl<'a> Resolver<'a> {
         self.impls_through_alias = impls_through_alias;
         self.impl_trait = impl_trait;
         self.impls_of_trait = impls_of_trait;
-        self.impl_only_types = self.collect_impl_only_types();
+        self.impl_only_types = self.resolver().collect_impl_only_types();
         self.impl_only_type_impls = self.impl_only_types.values().copied().collect();
     }
 
@@ -244,26 +261,29 @@ impl<'a> Resolver<'a> {
     fn resolve_bases(&mut self) {
         let mut bases: HashMap<Sym, Vec<Sym>> = HashMap::default();
         let mut outside_bases: HashMap<Sym, Vec<Denotation>> = HashMap::default();
-        for supertype in &self.index.supertypes {
-            let Some(subtype) = self.index.sym_of(supertype.subtype) else { continue };
-            let scope = self.index.parent(subtype).unwrap_or(subtype);
-            let rules = crate::language_rules::rules_of(self.index.symbol(subtype).language);
-            let resolved = rules.item_path(self, scope, &supertype.path);
-            match resolved {
-                Ok(Resolved { denotation: Denotation::Symbol(base), .. })
-                    if self.index.symbol(base).kind.is_type() =>
-                {
-                    bases.entry(subtype).or_default().push(base);
-                }
-                Ok(Resolved {
-                    denotation: outside @ (Denotation::External(_) | Denotation::Builtin(_)),
-                    ..
-                }) => outside_bases.entry(subtype).or_default().push(outside),
-                _ => {
-                    outside_bases
-                        .entry(subtype)
-                        .or_default()
-                        .push(Denotation::External(supertype.path.join(rules.separator())));
+        {
+            let view = self.resolver();
+            for supertype in &view.index.supertypes {
+                let Some(subtype) = view.index.sym_of(supertype.subtype) else { continue };
+                let scope = view.index.parent(subtype).unwrap_or(subtype);
+                let rules = crate::language_rules::rules_of(view.index.symbol(subtype).language);
+                let resolved = rules.item_path(&view, scope, &supertype.path);
+                match resolved {
+                    Ok(Resolved { denotation: Denotation::Symbol(base), .. })
+                        if view.index.symbol(base).kind.is_type() =>
+                    {
+                        bases.entry(subtype).or_default().push(base);
+                    }
+                    Ok(Resolved {
+                        denotation: outside @ (Denotation::External(_) | Denotation::Builtin(_)),
+                        ..
+                    }) => outside_bases.entry(subtype).or_default().push(outside),
+                    _ => {
+                        outside_bases
+                            .entry(subtype)
+                            .or_default()
+                            .push(Denotation::External(supertype.path.join(rules.separator())));
+                    }
                 }
             }
         }
@@ -351,6 +371,15 @@ impl<'a> Resolver<'a> {
             }
         }
         order
+    }
+}
+
+impl Resolver<'_> {
+    pub(crate) fn resolve_import(&self, position: usize) -> Option<Resolved> {
+        let import = self.index.imports[position];
+        let scope = self.index.sym_of(import.scope)?;
+        crate::language_rules::rules_of(self.index.symbol(scope).language)
+            .import_target(self, scope, import)
     }
 
     /// A member of a type: a method (through bases, impls and trait defaults) or a nested type.

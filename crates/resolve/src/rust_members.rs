@@ -31,7 +31,7 @@ impl Resolver<'_> {
         // A method the type's own impls do not define is looked up through its `Deref`.
         if !*is_dyn && self.has_deref_impl(*type_sym) && !self.type_defines_method(*type_sym, name)
         {
-            crate::deref_calls::note_dereferenced(*type_sym);
+            self.context.note_dereferenced(*type_sym);
         }
         if let Err(UnresolvedReason::UnknownMember) = member {
             // A std iterator adapter of a project iterator (`node.children().map(…)`).
@@ -199,7 +199,7 @@ impl Resolver<'_> {
         if self.index.bindings_named(method, crate::PRIVATE_METHOD_BINDING).is_none() {
             return true;
         }
-        let Some(use_scope) = crate::bindings_in_force::use_scope() else { return true };
+        let Some(use_scope) = self.context.use_scope() else { return true };
         let module_of = |sym: Sym| {
             let mut current = Some(sym);
             while let Some(level) = current {
@@ -225,25 +225,30 @@ impl Resolver<'_> {
 
     /// The project type a type dereferences to: its `impl Deref`'s `type Target`.
     pub(crate) fn deref_target(&self, type_sym: Sym) -> Option<Sym> {
-        self.deref_target_aliases(type_sym).find_map(|target| match self.alias_target(target)? {
-            Denotation::Instance { type_sym, is_dyn: false, .. } => Some(type_sym),
-            _ => None,
+        self.deref_target_aliases(type_sym).into_iter().find_map(|target| {
+            match self.alias_target(target)? {
+                Denotation::Instance { type_sym, is_dyn: false, .. } => Some(type_sym),
+                _ => None,
+            }
         })
     }
 
     /// The `type Target` aliases of a type's `impl Deref` blocks.
-    pub(crate) fn deref_target_aliases(&self, type_sym: Sym) -> impl Iterator<Item = Sym> + '_ {
+    pub(crate) fn deref_target_aliases(&self, type_sym: Sym) -> Vec<Sym> {
         let impls = self.impls_of_type.get(&type_sym).map(Vec::as_slice).unwrap_or(&[]);
-        impls.iter().filter_map(move |impl_sym| {
-            if !self.index.symbol(*impl_sym).name.starts_with("{impl Deref for ") {
-                return None;
-            }
-            self.index
-                .children_named(*impl_sym, "Target")
-                .iter()
-                .copied()
-                .find(|child| self.index.symbol(*child).kind == SymbolKind::TypeAlias)
-        })
+        impls
+            .iter()
+            .filter_map(move |impl_sym| {
+                if !self.index.symbol(*impl_sym).name.starts_with("{impl Deref for ") {
+                    return None;
+                }
+                self.index
+                    .children_named(*impl_sym, "Target")
+                    .iter()
+                    .copied()
+                    .find(|child| self.index.symbol(*child).kind == SymbolKind::TypeAlias)
+            })
+            .collect()
     }
 
     /// A trait's own method `name`, or one of its supertraits'.

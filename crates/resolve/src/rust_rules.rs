@@ -196,7 +196,7 @@ impl Resolver<'_> {
     pub(crate) fn rust_bound_only_later(&self, scope: Sym, name: &str) -> bool {
         self.index
             .bindings_named(scope, name)
-            .is_some_and(|named| crate::bindings_in_force::all_start_after_use(scope, named))
+            .is_some_and(|named| self.context.all_start_after_use(scope, named))
     }
 
     /// The innermost module (inline or file) enclosing `scope`.

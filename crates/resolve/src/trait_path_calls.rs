@@ -111,7 +111,7 @@ impl Resolver<'_> {
         let Some(first) = arguments.iter().find(|argument| argument.position == Some(0)) else {
             return targets;
         };
-        let value = crate::bindings_in_force::with_use_position(caller, first.byte, || {
+        let value = self.context.with_use_position(caller, first.byte, || {
             self.receiver_value(
                 caller,
                 &tether_model::Receiver::Path(first.path.clone()),

@@ -200,10 +200,9 @@ impl Resolver<'_> {
                     && rules.paths_read_attributes()
                     && self.index.attribute_parameter_names.contains(attribute.as_str()) =>
             {
-                let resolved =
-                    crate::bindings_in_force::with_use_position(caller, call.byte, || {
-                        rules.path_in(self, caller, receiver, BindingUse::Allowed)
-                    });
+                let resolved = self.context.with_use_position(caller, call.byte, || {
+                    rules.path_in(self, caller, receiver, BindingUse::Allowed)
+                });
                 let Ok(Denotation::Instance { type_sym, .. }) =
                     resolved.map(|resolved| resolved.denotation)
                 else {
@@ -237,7 +236,7 @@ impl Resolver<'_> {
         field: &str,
     ) -> Option<ParameterCall> {
         let language = self.index.symbol(caller).language;
-        let value = crate::bindings_in_force::with_use_position(caller, call.byte, || {
+        let value = self.context.with_use_position(caller, call.byte, || {
             self.receiver_value(caller, receiver, language)
         })?;
         let Denotation::Instance { type_sym, is_dyn: false, .. } = value.denotation else {
@@ -259,14 +258,12 @@ impl Resolver<'_> {
         for store in &file.field_stores {
             let Some(scope) = self.index.sym_of(store.scope) else { continue };
             let language = self.index.symbol(scope).language;
-            let owner = crate::bindings_in_force::with_use_position(scope, store.byte, || {
-                match &store.owner {
-                    tether_model::FieldOwner::Literal(path) => self.literal_type(scope, path),
-                    tether_model::FieldOwner::Value(receiver) => {
-                        match self.receiver_value(scope, receiver, language)?.denotation {
-                            Denotation::Instance { type_sym, is_dyn: false, .. } => Some(type_sym),
-                            _ => None,
-                        }
+            let owner = self.context.with_use_position(scope, store.byte, || match &store.owner {
+                tether_model::FieldOwner::Literal(path) => self.literal_type(scope, path),
+                tether_model::FieldOwner::Value(receiver) => {
+                    match self.receiver_value(scope, receiver, language)?.denotation {
+                        Denotation::Instance { type_sym, is_dyn: false, .. } => Some(type_sym),
+                        _ => None,
                     }
                 }
             });
@@ -383,10 +380,10 @@ impl Resolver<'_> {
     /// The project function, method or class a path names in `scope` at `byte`.
     fn named_value(&self, scope: Sym, path: &[String], byte: u32) -> Option<SymbolId> {
         let rules = crate::language_rules::rules_of(self.index.symbol(scope).language);
-        let resolved = crate::bindings_in_force::with_use_position(scope, byte, || {
-            rules.value_path(self, scope, path)
-        })
-        .ok()?;
+        let resolved = self
+            .context
+            .with_use_position(scope, byte, || rules.value_path(self, scope, path))
+            .ok()?;
         let Denotation::Symbol(sym) = resolved.denotation else { return None };
         let kind = self.index.symbol(sym).kind;
         (kind.is_callable() || kind.is_type()).then(|| self.index.symbol(sym).id)

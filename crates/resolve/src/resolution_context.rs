@@ -1,0 +1,139 @@
+//! The mutable state of one resolution worker, held explicitly by its [`Resolver`] view: where
+//! the use being resolved sits, how deeply call-result typing is nested, the bindings typed so
+//! far, and the `Deref` impls the current call's method lookups went through.
+//!
+//! Each [`Resolver`] gets a fresh context, so nothing outlives the view that filled it and a
+//! result never depends on which thread resolved what before. Not here: anything shared across
+//! workers (that is the read-only [`crate::resolver::ResolverTables`]).
+//!
+//! [`Resolver`]: crate::resolver::Resolver
+
+use std::cell::{Cell, RefCell};
+use std::hash::{Hash, Hasher};
+
+use rustc_hash::FxHashMap as HashMap;
+use tether_model::Binding;
+
+use crate::denotation::Denotation;
+use crate::project_index::Sym;
+
+/// Bindings typed through call results nest at most this deep in one context.
+const MAX_TYPING_NESTING: u32 = 16;
+
+/// One worker's state; see the module doc.
+#[derive(Default)]
+pub(crate) struct ResolutionContext<'a> {
+    /// The scope and byte of the use being resolved (see `bindings_in_force.rs`).
+    use_position: Cell<Option<(Sym, u32)>>,
+    /// How many call-result typings are in progress (see [`NestingGuard`]).
+    typing_nesting: Cell<u32>,
+    /// What each binding typed so far denotes.
+    binding_types: RefCell<HashMap<BindingKey<'a>, Option<Denotation>>>,
+    /// The project types whose `Deref` the current call's method lookups went through.
+    dereferenced_types: RefCell<Vec<Sym>>,
+}
+
+/// A binding of the project index, with the scope it is typed in: equal when the bindings
+/// are equal (the same binding, or one written identically at the same place).
+#[derive(Clone, Copy)]
+pub(crate) struct BindingKey<'a> {
+    scope: Sym,
+    binding: &'a Binding,
+}
+
+impl PartialEq for BindingKey<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.scope == other.scope
+            && (std::ptr::eq(self.binding, other.binding) || self.binding == other.binding)
+    }
+}
+
+impl Eq for BindingKey<'_> {}
+
+impl Hash for BindingKey<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        // What tells bindings apart cheaply; equality settles the rest.
+        self.scope.hash(state);
+        self.binding.visible_from.hash(state);
+        self.binding.line.hash(state);
+        self.binding.name.hash(state);
+    }
+}
+
+impl<'a> ResolutionContext<'a> {
+    /// Runs `work` with uses in `scope` located at byte `at`.
+    pub(crate) fn with_use_position<T>(&self, scope: Sym, at: u32, work: impl FnOnce() -> T) -> T {
+        let previous = self.use_position.replace(Some((scope, at)));
+        let result = work();
+        self.use_position.set(previous);
+        result
+    }
+
+    /// The scope and byte of the use being resolved, when one is.
+    pub(crate) fn use_position(&self) -> Option<(Sym, u32)> {
+        self.use_position.get()
+    }
+
+    /// How deep call-result typing is nested right now.
+    pub(crate) fn typing_nesting(&self) -> u32 {
+        self.typing_nesting.get()
+    }
+
+    /// What `binding` typed in `scope` denoted, when it was typed already in this context.
+    pub(crate) fn typed_binding(
+        &self,
+        scope: Sym,
+        binding: &'a Binding,
+    ) -> Option<Option<Denotation>> {
+        self.binding_types.borrow().get(&BindingKey { scope, binding }).cloned()
+    }
+
+    /// Remembers what `binding` typed in `scope` denotes.
+    pub(crate) fn remember_typed_binding(
+        &self,
+        scope: Sym,
+        binding: &'a Binding,
+        typed: Option<Denotation>,
+    ) {
+        self.binding_types.borrow_mut().insert(BindingKey { scope, binding }, typed);
+    }
+
+    /// Notes that a method lookup on `type_sym` went through its project `impl Deref`.
+    pub(crate) fn note_dereferenced(&self, type_sym: Sym) {
+        let mut types = self.dereferenced_types.borrow_mut();
+        if !types.contains(&type_sym) {
+            types.push(type_sym);
+        }
+    }
+
+    /// Runs `resolve` with a fresh note list and returns its result with the types noted.
+    pub(crate) fn noting_dereferences<T>(&self, resolve: impl FnOnce() -> T) -> (T, Vec<Sym>) {
+        let previous = std::mem::take(&mut *self.dereferenced_types.borrow_mut());
+        let result = resolve();
+        let noted = std::mem::replace(&mut *self.dereferenced_types.borrow_mut(), previous);
+        (result, noted)
+    }
+}
+
+/// Counts one level of call-result typing in a context while alive.
+pub(crate) struct NestingGuard<'c> {
+    nesting: &'c Cell<u32>,
+}
+
+impl<'c> NestingGuard<'c> {
+    /// One more level, unless the context is at the limit already.
+    pub(crate) fn enter(context: &'c ResolutionContext<'_>) -> Option<NestingGuard<'c>> {
+        let nesting = &context.typing_nesting;
+        if nesting.get() >= MAX_TYPING_NESTING {
+            return None;
+        }
+        nesting.set(nesting.get() + 1);
+        Some(NestingGuard { nesting })
+    }
+}
+
+impl Drop for NestingGuard<'_> {
+    fn drop(&mut self) {
+        self.nesting.set(self.nesting.get() - 1);
+    }
+}
