@@ -27,17 +27,10 @@ impl PythonLowering {
     }
 }
 
+/// A test file by the test framework's conventions (`queries/python/test_framework.txt`):
 /// `test_*.py`, `*_test.py`, `conftest.py`, or anything under a `test`/`tests` directory.
 fn is_python_test_file(path: &str) -> bool {
-    let file_name = path.rsplit('/').next().unwrap_or(path);
-    file_name.starts_with("test_")
-        || file_name.ends_with("_test.py")
-        || file_name == "conftest.py"
-        || path
-            .split('/')
-            .rev()
-            .skip(1)
-            .any(|directory| directory == "tests" || directory == "test")
+    tether_model::TestFramework::python().is_test_file(path)
 }
 
 impl Lowering for PythonLowering {
@@ -86,13 +79,14 @@ impl Lowering for PythonLowering {
             }
             _ => return None,
         };
+        let framework = tether_model::TestFramework::python();
         let is_test = self.is_test_file
             && match kind {
-                SymbolKind::Class => name.starts_with("Test"),
+                SymbolKind::Class => framework.is_test_class_name(&name),
                 SymbolKind::Function => {
-                    name.starts_with("test") && parent.kind == SymbolKind::Module
+                    framework.is_test_function_name(&name) && parent.kind == SymbolKind::Module
                 }
-                SymbolKind::Method => name.starts_with("test") && parent.is_test,
+                SymbolKind::Method => framework.is_test_function_name(&name) && parent.is_test,
                 _ => false,
             };
         Some(NewSymbol { kind, name, span_node, child_prefix: None, qualified_name: None, is_test })
@@ -161,7 +155,9 @@ impl Lowering for PythonLowering {
                 line,
             ));
         }
-        let is_fixture = decorators.iter().any(|name| name == "fixture");
+        let is_fixture = decorators
+            .iter()
+            .any(|name| tether_model::TestFramework::python().is_fixture_decorator(name));
         if is_fixture {
             facts.bindings.push(Binding::everywhere(
                 symbol.id,

@@ -2,13 +2,16 @@
 //! on a test, fixture or class, and fixtures declared `autouse=True`. They are recorded by
 //! name; the resolver binds each to a fixture function the way pytest looks fixtures up.
 //!
-//! A fixture named through `@pytest.fixture(name="…")` is recorded under that name too.
+//! A fixture named through `@pytest.fixture(name="…")` is recorded under that name too. The
+//! decorators, keywords and test names are the test framework model's
+//! (`queries/python/test_framework.txt`), not written here.
 //!
 //! Not read: `pytestmark = pytest.mark.usefixtures(…)` at module level and
 //! `request.getfixturevalue` (a name computed at run time).
 
 use tether_model::{
     Binding, BindingValue, FileFacts, FixtureName, FixtureRequest, Symbol, SymbolKind,
+    TestFramework,
 };
 use tree_sitter::Node;
 
@@ -32,42 +35,44 @@ pub(crate) fn record_fixture_requests(
             continue;
         };
         let Some(arguments) = field_child!(decorator, "arguments") else { continue };
-        match name.as_str() {
-            "usefixtures" => {
-                for argument in arguments.named_children(&mut arguments.walk()) {
-                    if let Some(fixture) = string_literal(argument, source) {
-                        facts.fixture_requests.push(FixtureRequest {
-                            requester: symbol.id,
-                            name: fixture,
-                            line: line_of(argument),
-                        });
-                    }
-                }
-            }
-            "fixture" => {
-                if is_autouse(arguments, source) {
-                    facts.bindings.push(Binding::everywhere(
-                        symbol.id,
-                        AUTOUSE_FIXTURE_BINDING.to_string(),
-                        BindingValue::Unknown,
-                        line_of(decorator),
-                    ));
-                }
-                if let Some(name) = keyword_string(arguments, "name", source) {
-                    facts.fixture_names.push(FixtureName {
-                        fixture: symbol.id,
-                        name,
-                        line: line_of(decorator),
+        let framework = TestFramework::python();
+        if framework.is_fixture_request_decorator(&name) {
+            for argument in arguments.named_children(&mut arguments.walk()) {
+                if let Some(fixture) = string_literal(argument, source) {
+                    facts.fixture_requests.push(FixtureRequest {
+                        requester: symbol.id,
+                        name: fixture,
+                        line: line_of(argument),
                     });
                 }
             }
-            _ => {}
+        } else if framework.is_fixture_decorator(&name) {
+            if is_autouse(arguments, framework, source) {
+                facts.bindings.push(Binding::everywhere(
+                    symbol.id,
+                    AUTOUSE_FIXTURE_BINDING.to_string(),
+                    BindingValue::Unknown,
+                    line_of(decorator),
+                ));
+            }
+            let given_name = framework
+                .fixture_name_keywords
+                .iter()
+                .find_map(|keyword| keyword_string(arguments, keyword, source));
+            if let Some(name) = given_name {
+                facts.fixture_names.push(FixtureName {
+                    fixture: symbol.id,
+                    name,
+                    line: line_of(decorator),
+                });
+            }
         }
     }
     // Pytest passes fixtures to tests and fixtures only, by the names of the parameters that
     // have no default (`self` and `cls` are the method's own).
     // (A function nested in a test counts as test code but is not one pytest runs.)
-    let is_test_function = symbol.is_test && symbol.name.starts_with("test");
+    let is_test_function =
+        symbol.is_test && TestFramework::python().is_test_function_name(&symbol.name);
     if !matches!(symbol.kind, SymbolKind::Function | SymbolKind::Method)
         || !(is_test_function || is_fixture)
     {
@@ -112,8 +117,10 @@ fn decorator_calls(definition: Node<'_>) -> Vec<Node<'_>> {
 }
 
 /// `autouse=True` among a fixture decorator's arguments.
-fn is_autouse(arguments: Node<'_>, source: &str) -> bool {
-    keyword_value(arguments, "autouse", source).is_some_and(|value| value.kind() == "true")
+fn is_autouse(arguments: Node<'_>, framework: &TestFramework, source: &str) -> bool {
+    framework.fixture_autouse_keywords.iter().any(|keyword| {
+        keyword_value(arguments, keyword, source).is_some_and(|value| value.kind() == "true")
+    })
 }
 
 /// The value given to keyword `keyword` in a call's arguments (`autouse=True`).

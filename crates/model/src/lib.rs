@@ -3,9 +3,11 @@
 //! This crate holds symbols, spans, stable ids, the per-file facts that extraction
 //! produces, the resolved edges of the code graph and diagnostics.
 //!
-//! It deliberately does not do IO, parsing, resolution or serialization: no file is read,
-//! no tree-sitter type appears, and no JSON is written here (that happens only in the
-//! protocol crate). Everything is `Clone + Debug + PartialEq` plain data.
+//! It deliberately does not do IO, parsing of code, resolution or serialization: no file is
+//! read, no tree-sitter type appears, and no JSON is written here (that happens only in the
+//! protocol crate). Everything is `Clone + Debug + PartialEq` plain data. The one reader here
+//! is of tether's own data, compiled in: the test framework's conventions
+//! (`test_framework.rs`), which extraction, resolution and queries all consult.
 
 mod deadline;
 mod diagnostic;
@@ -15,6 +17,7 @@ mod id;
 mod ownership;
 mod runtime_evidence;
 mod symbol;
+mod test_framework;
 
 pub use deadline::{Cancelled, Deadline, DeadlineTicker};
 pub use diagnostic::{Diagnostic, DiagnosticKind};
@@ -33,3 +36,4 @@ pub use id::{stable_hash, SymbolId};
 pub use ownership::{Owner, Ownership};
 pub use runtime_evidence::{EvidenceFile, RuntimeEvidence};
 pub use symbol::{Language, Span, Symbol, SymbolKind};
+pub use test_framework::{FileNamePattern, TestFramework};

@@ -42,11 +42,12 @@ impl Snapshot {
             let mut next = Vec::new();
             for module in level {
                 let path = self.symbol(module).path.as_str();
-                let files: Vec<&str> = match path.strip_suffix("conftest.py") {
-                    Some(folder) if folder.is_empty() || folder.ends_with('/') => {
-                        self.files_under(folder)
-                    }
-                    _ => vec![path],
+                // A shared fixture file (`conftest.py`) serves its folder and those below.
+                let shared = tether_model::TestFramework::python().shared_fixture_folder(path);
+                let files: Vec<&str> = match shared {
+                    Some("") => self.files_under(""),
+                    Some(folder) => self.files_under(&format!("{folder}/")),
+                    None => vec![path],
                 };
                 for file in files {
                     tests.extend(

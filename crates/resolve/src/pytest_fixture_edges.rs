@@ -61,7 +61,7 @@ pub(crate) fn fixture_edges_of_file(resolver: &Resolver<'_>, file: &FileFacts) -
 fn is_test_function(symbol: &tether_model::Symbol) -> bool {
     symbol.is_test
         && matches!(symbol.kind, SymbolKind::Function | SymbolKind::Method)
-        && symbol.name.starts_with("test")
+        && tether_model::TestFramework::python().is_test_function_name(&symbol.name)
 }
 
 /// The test methods of a class (its own, not its bases').

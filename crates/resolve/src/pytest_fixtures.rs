@@ -160,8 +160,8 @@ pub(crate) fn is_plugin_file(file: &tether_model::FileFacts) -> bool {
     file.language == Some(Language::Python) && !is_pytest_file(&file.path)
 }
 
-/// `test_*.py`, `*_test.py` or `conftest.py`: files whose functions pytest feeds fixtures.
+/// `test_*.py`, `*_test.py` or `conftest.py` (the test framework model's test files and shared
+/// fixture files): files whose functions pytest feeds fixtures.
 pub(crate) fn is_pytest_file(path: &str) -> bool {
-    let file_name = path.rsplit('/').next().unwrap_or(path);
-    file_name == "conftest.py" || file_name.starts_with("test_") || file_name.ends_with("_test.py")
+    tether_model::TestFramework::python().is_fixture_module(path)
 }

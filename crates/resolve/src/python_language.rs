@@ -384,8 +384,9 @@ impl LanguageRules for PythonRules {
         if file.path.ends_with("__init__.py") {
             tables.is_package_init.insert(sym);
         }
-        if file.path == "conftest.py" || file.path.ends_with("/conftest.py") {
-            let folder = file.path.rsplit_once('/').map_or("", |(folder, _)| folder);
+        if let Some(folder) =
+            tether_model::TestFramework::python().shared_fixture_folder(&file.path)
+        {
             tables.python_conftests.insert(folder, sym);
         }
         let mut prefix = String::new();
