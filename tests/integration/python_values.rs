@@ -502,3 +502,50 @@ fn subscripts_read_elements_of_containers_and_getitem() {
         "#]],
     );
 }
+
+#[test]
+fn a_narrowing_ends_with_its_branch_and_a_binding_never_types_its_own_value() {
+    check(
+        r#"
+        //- /shapes.py
+        class Circle:
+            def area(self):
+                return 1
+            def strip(self):
+                return self
+        class Square:
+            def area(self):
+                return 2
+
+        def label(shape: Circle | str):
+            if isinstance(shape, Circle):
+                return shape.area()  # calls: shapes.Circle.area
+            shape = shape.strip()  # calls: unresolved
+            return shape
+
+        def describe(shape):
+            if isinstance(shape, Circle):
+                shape.area()  # calls: shapes.Circle.area
+            else:
+                shape.strip()  # calls: unresolved
+
+        def report(shape: Square):
+            def inner():
+                if isinstance(shape, Circle):
+                    shape.area()  # calls: shapes.Circle.area
+                return shape.area()  # calls: shapes.Square.area
+            return inner
+        "#,
+        expect![[r#"
+            shapes.describe -> <builtin>.isinstance @17 same_scope 0.95
+            shapes.describe -> shapes.Circle.area @18 typed_receiver 0.85
+            shapes.label -> <builtin>.isinstance @11 same_scope 0.95
+            shapes.label -> shapes.Circle.area @12 typed_receiver 0.85
+            shapes.report.inner -> <builtin>.isinstance @24 same_scope 0.95
+            shapes.report.inner -> shapes.Circle.area @25 typed_receiver 0.85
+            shapes.report.inner -> shapes.Square.area @26 typed_receiver 0.85
+            unresolved shapes.describe shapes.py:20 shape.strip (unknown_receiver_type)
+            unresolved shapes.label shapes.py:13 shape.strip (unknown_receiver_type)
+        "#]],
+    );
+}

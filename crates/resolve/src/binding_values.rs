@@ -21,11 +21,13 @@ impl<'a> Resolver<'a> {
             return cached;
         }
         // The binding's value sees the bindings in force where the binding starts.
-        // Typing a value may type other bindings (`let y = x?;`): the shared nesting depth
-        // ends cycles such as a name bound from itself in an outer scope.
+        // Typing a value may type other bindings (`let y = x?;`): a binding met again while
+        // it is typed is a cycle (`value = value.strip()` where no other binding is in force),
+        // and the shared nesting depth ends longer chains.
         let typed = self.context.with_use_position(scope, binding.visible_from, || {
             let _nesting = crate::resolution_context::NestingGuard::enter(&self.context)?;
-            self.value_denotation(scope, binding, language)
+            self.context
+                .typing_binding(scope, binding, || self.value_denotation(scope, binding, language))
         });
         // A miss may come from the nesting limit deep inside; only misses seen at the top
         // level (where the limit is furthest) are remembered.

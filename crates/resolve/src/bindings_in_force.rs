@@ -78,6 +78,12 @@ impl ResolutionContext<'_> {
         use_scope == scope && bindings.iter().all(|binding| binding.visible_from >= at)
     }
 
+    /// Whether the current use is in `scope` after the range where `binding` is in force.
+    pub(crate) fn ended_before_use(&self, scope: Sym, binding: &Binding) -> bool {
+        self.use_position()
+            .is_some_and(|(use_scope, at)| use_scope == scope && binding.visible_to < at)
+    }
+
     /// The byte of the current use when it is in `scope`.
     pub(crate) fn use_byte_in(&self, scope: Sym) -> Option<u32> {
         self.use_position().filter(|(use_scope, _)| *use_scope == scope).map(|(_, at)| at)

@@ -183,6 +183,23 @@ impl<'a> Resolver<'a> {
         language: Language,
     ) -> Option<Resolved> {
         let bindings = self.index.bindings_named(scope, name)?;
+        // Bindings whose range ended before the use (an `isinstance` narrowing inside an `if`
+        // the use comes after, a comprehension's variable) do not make the name a local
+        // there: an outer binding (the enclosing function's typed parameter) still applies.
+        // A parameter of the scope is still a local, of a type not known there. (A Rust name
+        // whose `let`s ended is bound by a pattern not extracted: see below.)
+        if language == Language::Python
+            && bindings.iter().all(|binding| self.context.ended_before_use(scope, binding))
+        {
+            let is_parameter =
+                self.index.parameters_by_function.get(&scope).is_some_and(|parameters| {
+                    parameters.iter().any(|parameter| parameter.name == name)
+                });
+            return is_parameter.then_some(Resolved {
+                denotation: Denotation::UntypedLocal,
+                rule: ResolutionRule::TypedReceiver,
+            });
+        }
         if language == Language::Python {
             if let Some(joined) = self.joined_branch_values(scope, bindings, language) {
                 return Some(joined);
@@ -225,9 +242,12 @@ impl<'a> Resolver<'a> {
             {
                 None
             }
+            // Any binding may be meant, but not one whose range ended before a use in its own
+            // scope (a narrowing inside an `if` the use comes after).
             None => bindings
                 .iter()
                 .rev()
+                .filter(|binding| !self.context.ended_before_use(scope, binding))
                 .find_map(|binding| self.binding_denotation(scope, binding, language)),
         }
         .map(|denotation| Resolved { denotation, rule: ResolutionRule::TypedReceiver });

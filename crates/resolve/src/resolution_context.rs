@@ -29,6 +29,9 @@ pub(crate) struct ResolutionContext<'a> {
     typing_nesting: Cell<u32>,
     /// What each binding typed so far denotes.
     binding_types: RefCell<HashMap<BindingKey<'a>, Option<Denotation>>>,
+    /// The bindings being typed right now, outermost first: one met again is a cycle
+    /// (`value = value.strip()` read where no other binding of `value` is in force).
+    bindings_being_typed: RefCell<Vec<BindingKey<'a>>>,
     /// The project types whose `Deref` the current call's method lookups went through.
     dereferenced_types: RefCell<Vec<Sym>>,
 }
@@ -96,6 +99,24 @@ impl<'a> ResolutionContext<'a> {
         typed: Option<Denotation>,
     ) {
         self.binding_types.borrow_mut().insert(BindingKey { scope, binding }, typed);
+    }
+
+    /// Runs `work` as the typing of `binding` in `scope`; `None` without running it when that
+    /// binding is being typed already (its value reads itself).
+    pub(crate) fn typing_binding<T>(
+        &self,
+        scope: Sym,
+        binding: &'a Binding,
+        work: impl FnOnce() -> Option<T>,
+    ) -> Option<T> {
+        let key = BindingKey { scope, binding };
+        if self.bindings_being_typed.borrow().contains(&key) {
+            return None;
+        }
+        self.bindings_being_typed.borrow_mut().push(key);
+        let result = work();
+        self.bindings_being_typed.borrow_mut().pop();
+        result
     }
 
     /// Notes that a method lookup on `type_sym` went through its project `impl Deref`.
