@@ -314,6 +314,76 @@ fn cached_rebuilds_equal_cold_builds() {
     }
 }
 
+/// What another file's call sites pass depends on a function's parameters (value flow binds
+/// an argument to the parameter at its position or keyword) and on the attributes a method
+/// sets from them: reordering them alone must not leave the callers' flows stale.
+#[test]
+fn cached_rebuilds_follow_parameters_other_files_pass_values_to() {
+    use tether_index::{build_graph, build_graph_cached, FactsCache, IndexOptions};
+    let fixture = tether_tests::Fixture::parse(
+        r#"
+        //- /jobs/__init__.py
+        //- /jobs/runner.py
+        def run(callback, label):
+            return callback()
+
+        class Button:
+            def __init__(self, on_click, name):
+                self.on_click = on_click
+
+            def press(self):
+                return self.on_click()
+        //- /jobs/main.py
+        from jobs.runner import run, Button
+
+        def handler():
+            return 1
+
+        def go():
+            run(handler, "a")
+            Button(handler, "b").press()
+        "#,
+    );
+    let directory = tempfile::tempdir().unwrap();
+    fixture.write_to(directory.path());
+    let options = IndexOptions::new(directory.path());
+    let mut cache = FactsCache::default();
+    let first = build_graph_cached(&options, &mut cache, &|_, _| {}).unwrap();
+    let calls_of = |graph: &tether_model::Graph| {
+        let name = |id| {
+            graph.symbols.iter().find(|symbol| symbol.id == id).unwrap().qualified_name.clone()
+        };
+        let mut calls: Vec<String> = graph
+            .edges
+            .iter()
+            .filter(|edge| edge.kind == tether_model::EdgeKind::Calls)
+            .map(|edge| {
+                format!("{} -> {} ({})", name(edge.source), name(edge.target), edge.rule.as_str())
+            })
+            .collect();
+        calls.sort();
+        calls
+    };
+    let first_calls = calls_of(&first.graph);
+    assert!(
+        first_calls.contains(&"jobs.runner.run -> jobs.main.handler (value_flow)".to_string()),
+        "{first_calls:#?}"
+    );
+    // The parameters swap places; the bodies still call `callback` and `self.on_click`.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(
+        directory.path().join("jobs/runner.py"),
+        "def run(label, callback):\n    return callback()\n\nclass Button:\n    def __init__(self, name, on_click):\n        self.on_click = on_click\n\n    def press(self):\n        return self.on_click()\n",
+    )
+    .unwrap();
+    let cached = build_graph_cached(&options, &mut cache, &|_, _| {}).unwrap();
+    let cold = build_graph(&options, &|_, _| {}).unwrap();
+    assert_eq!(calls_of(&cached.graph), calls_of(&cold.graph));
+    let cold_calls = calls_of(&cold.graph);
+    let stale = |call: &String| call.ends_with("-> jobs.main.handler (value_flow)");
+    assert!(!cold_calls.iter().any(stale), "{cold_calls:#?}");
+}
+
 /// A blast cut by its depth says so, and still counts every test it reaches beyond it.
 #[test]
 fn a_blast_cut_by_depth_says_so_and_counts_every_test() {
