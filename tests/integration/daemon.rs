@@ -174,6 +174,41 @@ fn saved_files_are_in_the_graph_without_a_commit() {
     });
 }
 
+/// Committing saved edits the graph already holds moves its label to the new commit (the
+/// graph is not rebuilt), and the answers stay exact; a commit that also changes a file the
+/// graph does not hold as committed is rebuilt.
+#[test]
+fn committing_what_the_graph_holds_relabels_it() {
+    let mut repository = FixtureRepository::new(APP_FIXTURE);
+    let daemon = RunningDaemon::start(repository.root());
+    let mut client = daemon.client();
+    let exact = |answer: &Value| answer["result"]["completeness"]["status"] == "exact";
+    repository.write(
+        "app/extra.py",
+        "from app.core import compute\n\ndef extra():\n    return compute(2)\n",
+    );
+    wait_for(&mut client, |answer| {
+        caller_names(answer).contains(&"app.extra.extra".to_string()) && exact(answer)
+    });
+    let new_head = repository.commit_all("add extra");
+    let answer = wait_for(&mut client, |answer| {
+        answer["result"]["freshness"]["indexed_commit"] == new_head.as_str()
+    });
+    assert!(caller_names(&answer).contains(&"app.extra.extra".to_string()), "{answer}");
+    assert!(exact(&answer), "{answer}");
+    assert_eq!(answer["result"]["freshness"]["head_moved"], false, "{answer}");
+    // The committed file differs from the graph's (it was edited again before the commit, and
+    // the commit came before the save was followed, or not): the commit's content is served.
+    repository
+        .write("app/extra.py", "from app.core import compute\n\ndef extra():\n    return 1\n");
+    let newer_head = repository.commit_all("extra computes nothing");
+    let answer = wait_for(&mut client, |answer| {
+        answer["result"]["freshness"]["indexed_commit"] == newer_head.as_str()
+            && !caller_names(answer).contains(&"app.extra.extra".to_string())
+    });
+    assert!(exact(&answer), "{answer}");
+}
+
 /// A subscribed connection is told of each published graph and of the files it changed,
 /// between answers to its requests; a connection that did not subscribe is told nothing.
 #[test]

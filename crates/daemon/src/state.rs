@@ -145,6 +145,38 @@ impl DaemonState {
         self.published.subscribe()
     }
 
+    /// The published graph under HEAD's new metadata, when HEAD moved but no file the graph
+    /// was built from differs: each path changed between the two commits is a source file
+    /// whose content on disk is what the graph holds, and no source file is dirty (the commit
+    /// of a save the graph already published). `None` sends the rebuild the full way: any
+    /// other path changed (`.gitignore`, `Cargo.toml`, a new or removed file), or git cannot
+    /// tell.
+    fn relabelled(&self, repository: &tether_git::Repository) -> Option<Snapshot> {
+        let previous = self.snapshot()?;
+        let meta = index_meta(&self.paths.root);
+        let (Some(old_head), Some(new_head)) = (&previous.meta.head_commit, &meta.head_commit)
+        else {
+            return None;
+        };
+        if old_head == new_head || meta.root != previous.meta.root {
+            return None;
+        }
+        let changed = repository.paths_changed_between(old_head, new_head)?;
+        for path in &changed {
+            let indexed = previous.graph.files.iter().find(|file| &file.path == path)?;
+            let bytes = std::fs::read(self.paths.root.join(path)).ok()?;
+            if tether_model::stable_hash(&bytes) != indexed.content_hash {
+                return None;
+            }
+        }
+        if !self.dirty_files_now(&previous).is_empty() {
+            return None;
+        }
+        // HEAD must not have moved again while this looked.
+        (index_meta(&self.paths.root).head_commit == meta.head_commit)
+            .then(|| previous.with_meta(meta))
+    }
+
     /// At start-up: serve the database as it is if it matches HEAD, else rebuild.
     pub fn load_or_build(&self) -> Result<(), RebuildError> {
         match GraphStore::open(&self.paths.database, self.store_config) {
@@ -211,6 +243,22 @@ impl DaemonState {
     fn rebuild_now(&self, cache: &mut FactsCache) -> Result<(), RebuildError> {
         let started = Instant::now();
         let repository = tether_git::discover(&self.paths.root);
+        if let Some(relabelled) =
+            repository.as_ref().and_then(|repository| self.relabelled(repository))
+        {
+            let snapshot = Arc::new(relabelled);
+            self.publish(Arc::clone(&snapshot));
+            let published_seconds = started.elapsed().as_secs_f64();
+            tracing::info!(published_seconds, "HEAD moved to what the graph holds; relabelled it");
+            self.status
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .last_publish_seconds = Some(published_seconds);
+            *self.unpersisted.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) =
+                Some(snapshot);
+            self.persist_wanted.notify_one();
+            return Ok(());
+        }
         // The working tree is read file by file while the build runs: if HEAD moves meanwhile
         // (even away and back), the files may mix two commits under one label. Such a build
         // is not published; it is built again (the cache keeps what it extracted).

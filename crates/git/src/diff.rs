@@ -108,6 +108,26 @@ impl Repository {
         Ok(parse_unified_diff(&text))
     }
 
+    /// Every path (of any kind, renames as both sides) that differs between two commits, or
+    /// `None` when git cannot tell (a commit gone, no git).
+    pub fn paths_changed_between(&self, from: &str, to: &str) -> Option<Vec<String>> {
+        let from = Revision::from_object_id(from)?;
+        let to = Revision::from_object_id(to)?;
+        let output = self
+            .git()
+            .args(&["diff", "--no-ext-diff", "--no-renames", "--name-only", "-z"])
+            .revisions(&[&from, &to])
+            .output_bytes()
+            .ok()?;
+        Some(
+            output
+                .split(|byte| *byte == 0)
+                .filter(|path| !path.is_empty())
+                .map(|path| String::from_utf8_lossy(path).into_owned())
+                .collect(),
+        )
+    }
+
     /// The texts of several files on one side, in order; `None` where a file does not exist
     /// there, is not a regular file, or is not UTF-8. Blobs come from one `git cat-file
     /// --batch` process.

@@ -12,6 +12,7 @@ pub type SymbolIndex = u32;
 
 /// Adjacency in compressed sparse row form: the edges of node `n` are
 /// `edges[offsets[n]..offsets[n + 1]]`, each an index into [`Snapshot::edges`].
+#[derive(Clone)]
 struct Adjacency {
     offsets: Vec<u32>,
     edges: Vec<u32>,
@@ -54,6 +55,7 @@ pub struct IndexedEdge<'a> {
 }
 
 /// The graph, ready for queries.
+#[derive(Clone)]
 pub struct Snapshot {
     pub meta: IndexMeta,
     /// The whole graph, as built (the daemon persists it from here after publishing).
@@ -83,6 +85,12 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
+    /// The same graph under other metadata (HEAD moved to a commit of what the graph holds):
+    /// a copy, without building the tables again.
+    pub fn with_meta(&self, meta: IndexMeta) -> Snapshot {
+        Snapshot { meta, ..self.clone() }
+    }
+
     pub fn new(graph: Graph, meta: IndexMeta) -> Snapshot {
         let census = graph.census();
         let by_id: HashMap<SymbolId, SymbolIndex> = graph
