@@ -20,6 +20,7 @@ const LANGUAGE_FILES: &[&str] = &[
     "python_members.rs",
     "python_values.rs",
     "python_containers.rs",
+    "python_builtin_stubs.rs",
     "pytest_fixtures.rs",
     "pytest_fixture_edges.rs",
     "property_reads.rs",

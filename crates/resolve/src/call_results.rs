@@ -239,7 +239,11 @@ impl<'a> Resolver<'a> {
                 Some(wrapper) => {
                     Denotation::Wrapped { wrapper, inner: Box::new(Denotation::UntypedLocal) }
                 }
-                None => Denotation::Builtin(format!("{path}()")),
+                // What the language's builtin stub says the call gives (`str.strip()` a `str`).
+                None => match rules.builtin_call_result(&path) {
+                    Some(class) => Denotation::Builtin(class.to_string()),
+                    None => Denotation::Builtin(format!("{path}()")),
+                },
             })),
             _ => Err(None),
         }

@@ -270,6 +270,10 @@ pub(crate) trait LanguageRules: Sync {
     /// The std wrapper a builtin constructor builds (Rust's `Some`, `Ok`, `Err`).
     fn wrapper_constructor(&self, builtin: &str) -> Option<Wrapper>;
 
+    /// The builtin type a call of the builtin `path` gives (`str.strip` → `str`), when the
+    /// language's builtin stub says.
+    fn builtin_call_result(&self, path: &str) -> Option<&'static str>;
+
     /// A method called on a value by the language's own lookup (Rust: an instance's through
     /// its impls, its `Deref` target or a std adapter, never a field), or `None` for the
     /// shared member lookup (a method, or an attribute holding a function).

@@ -46,6 +46,7 @@ mod project_iterators;
 mod property_reads;
 mod pytest_fixture_edges;
 mod pytest_fixtures;
+mod python_builtin_stubs;
 mod python_containers;
 mod python_language;
 mod python_members;

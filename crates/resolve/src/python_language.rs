@@ -327,6 +327,10 @@ impl LanguageRules for PythonRules {
         None
     }
 
+    fn builtin_call_result(&self, path: &str) -> Option<&'static str> {
+        crate::python_builtin_stubs::python_builtin_stubs().call_result(path)
+    }
+
     fn instance_method(
         &self,
         _resolver: &Resolver<'_>,

@@ -375,6 +375,11 @@ impl LanguageRules for RustRules {
         }
     }
 
+    /// (Rust's std is typed by `value_types`, not by a stub yet.)
+    fn builtin_call_result(&self, _path: &str) -> Option<&'static str> {
+        None
+    }
+
     fn instance_method(
         &self,
         resolver: &Resolver<'_>,
