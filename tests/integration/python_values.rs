@@ -561,17 +561,19 @@ fn builtin_calls_give_what_the_builtin_stub_says() {
             len(items).bit_length()  # calls: <builtin>.len, <builtin>.int.bit_length
             seen = set()  # calls: <builtin>.set
             seen.add(value)  # calls: <builtin>.set.add
+            b"x".decode()  # calls: <builtin>.bytes.decode
             return data.decode().split(",")  # calls: <builtin>.bytes.decode, <builtin>.str.split
         "#,
         expect![[r#"
-            text.normalise -> <builtin>.bytes.decode @7 typed_receiver 0.85
+            text.normalise -> <builtin>.bytes.decode @7 same_scope 0.95
+            text.normalise -> <builtin>.bytes.decode @8 typed_receiver 0.85
             text.normalise -> <builtin>.int.bit_length @4 typed_receiver 0.85
             text.normalise -> <builtin>.len @4 same_scope 0.95
             text.normalise -> <builtin>.set @5 same_scope 0.95
             text.normalise -> <builtin>.set.add @6 typed_receiver 0.85
             text.normalise -> <builtin>.str @3 same_scope 0.95
             text.normalise -> <builtin>.str.lower @2 typed_receiver 0.85
-            text.normalise -> <builtin>.str.split @7 typed_receiver 0.85
+            text.normalise -> <builtin>.str.split @8 typed_receiver 0.85
             text.normalise -> <builtin>.str.strip @2 typed_receiver 0.85
             text.normalise -> <builtin>.str.upper @3 typed_receiver 0.85
         "#]],

@@ -638,6 +638,10 @@ pub(crate) fn value_receiver(node: Node<'_>, source: &str) -> Receiver {
             }
             None => Receiver::Other,
         },
+        // `b"…".decode()`: a bytes literal.
+        "string" if crate::python_bindings::is_bytes_literal(text_of(node, source)) => {
+            Receiver::Path(vec!["bytes".to_string()])
+        }
         // `", ".join(…)`, `[].append`: a literal's type is a builtin.
         kind => match literal_type(kind) {
             Some(type_name) => Receiver::Path(vec![type_name.to_string()]),

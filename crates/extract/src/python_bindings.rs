@@ -386,7 +386,7 @@ fn byte_span(node: Node<'_>) -> Branch {
 }
 
 /// Whether a string literal's prefix (`b`, `rb`, `Br`…) makes it bytes.
-fn is_bytes_literal(text: &str) -> bool {
+pub(crate) fn is_bytes_literal(text: &str) -> bool {
     let prefix: String = text.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
     prefix.to_ascii_lowercase().contains('b')
 }
