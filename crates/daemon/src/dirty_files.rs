@@ -50,6 +50,17 @@ pub(crate) fn dirty_files(
     dirty
 }
 
+/// Whether the file at `on_disk` is not the content whose hash the graph holds: edited, or
+/// deleted (or no longer a file, or unreadable), so the graph's symbols for it are stale.
+pub(crate) fn differs_on_disk(on_disk: &Path, content_hash: u64) -> bool {
+    match std::fs::symlink_metadata(on_disk) {
+        Ok(metadata) if metadata.is_file() => std::fs::read(on_disk)
+            .map(|bytes| tether_model::stable_hash(&bytes) != content_hash)
+            .unwrap_or(true),
+        _ => true,
+    }
+}
+
 fn compute(root: &Path, snapshot: &Snapshot) -> Vec<String> {
     let Some(repository) = tether_git::discover(root) else { return Vec::new() };
     let Some(changes) = repository.source_file_changes() else { return Vec::new() };
@@ -66,13 +77,7 @@ fn compute(root: &Path, snapshot: &Snapshot) -> Vec<String> {
             // follow them).
             None => std::fs::symlink_metadata(&on_disk).is_ok_and(|metadata| metadata.is_file()),
             Some(_) if position >= MAX_FILES_HASHED => true,
-            Some(hash) => match std::fs::symlink_metadata(&on_disk) {
-                Ok(metadata) if metadata.is_file() => std::fs::read(&on_disk)
-                    .map(|bytes| tether_model::stable_hash(&bytes) != *hash)
-                    .unwrap_or(true),
-                // Deleted (or no longer a file): the graph still holds its symbols.
-                _ => true,
-            },
+            Some(hash) => differs_on_disk(&on_disk, *hash),
         };
         if differs {
             dirty.push(change.path.clone());

@@ -154,13 +154,11 @@ fn changed_known_files(
     let mut changed = Vec::new();
     for path in relative {
         let indexed = snapshot.graph.files.iter().find(|file| file.path == path)?;
-        let on_disk = root.join(path);
-        let metadata = std::fs::symlink_metadata(&on_disk).ok()?;
-        if !metadata.is_file() {
+        // A file gone (or no longer a file) is a removal: git and the walk tell the rest.
+        if !std::fs::symlink_metadata(root.join(path)).is_ok_and(|metadata| metadata.is_file()) {
             return None;
         }
-        let bytes = std::fs::read(&on_disk).ok()?;
-        if tether_model::stable_hash(&bytes) != indexed.content_hash {
+        if crate::dirty_files::differs_on_disk(&root.join(path), indexed.content_hash) {
             changed.push(path.to_string());
         }
     }

@@ -164,8 +164,10 @@ impl DaemonState {
         let changed = repository.paths_changed_between(old_head, new_head)?;
         for path in &changed {
             let indexed = previous.graph.files.iter().find(|file| &file.path == path)?;
-            let bytes = std::fs::read(self.paths.root.join(path)).ok()?;
-            if tether_model::stable_hash(&bytes) != indexed.content_hash {
+            if crate::dirty_files::differs_on_disk(
+                &self.paths.root.join(path),
+                indexed.content_hash,
+            ) {
                 return None;
             }
         }
@@ -246,17 +248,8 @@ impl DaemonState {
         if let Some(relabelled) =
             repository.as_ref().and_then(|repository| self.relabelled(repository))
         {
-            let snapshot = Arc::new(relabelled);
-            self.publish(Arc::clone(&snapshot));
-            let published_seconds = started.elapsed().as_secs_f64();
+            let published_seconds = self.publish_for_persisting(relabelled, started);
             tracing::info!(published_seconds, "HEAD moved to what the graph holds; relabelled it");
-            self.status
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .last_publish_seconds = Some(published_seconds);
-            *self.unpersisted.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) =
-                Some(snapshot);
-            self.persist_wanted.notify_one();
             return Ok(());
         }
         // The working tree is read file by file while the build runs: if HEAD moves meanwhile
@@ -280,9 +273,8 @@ impl DaemonState {
             }
         };
         let built_seconds = started.elapsed().as_secs_f64();
-        let snapshot = Arc::new(Snapshot::new(built.graph, meta));
-        self.publish(Arc::clone(&snapshot));
-        let published_seconds = started.elapsed().as_secs_f64();
+        let published_seconds =
+            self.publish_for_persisting(Snapshot::new(built.graph, meta), started);
         tracing::info!(
             files_extracted = built.files_extracted,
             walk = built.timings.walk_seconds,
@@ -292,11 +284,19 @@ impl DaemonState {
             published_seconds,
             "published a new graph"
         );
+        Ok(())
+    }
+
+    /// Publishes `snapshot` and hands it to the persister thread; the seconds since `started`.
+    fn publish_for_persisting(&self, snapshot: Snapshot, started: Instant) -> f64 {
+        let snapshot = Arc::new(snapshot);
+        self.publish(Arc::clone(&snapshot));
+        let published_seconds = started.elapsed().as_secs_f64();
         self.status.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).last_publish_seconds =
             Some(published_seconds);
         *self.unpersisted.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(snapshot);
         self.persist_wanted.notify_one();
-        Ok(())
+        published_seconds
     }
 
     /// Writes the newest published-but-unwritten graph to the database; returns whether there
