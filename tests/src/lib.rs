@@ -516,24 +516,47 @@ impl Drop for StopDaemonOnDrop {
 /// A Python virtualenv at `folder` with pinned `requirements` from PyPI, made on first use;
 /// its interpreter. Panics, saying why, when they cannot be installed (no network on the
 /// first run).
+///
+/// Tests run in parallel and several share one environment, so making it is serialised by
+/// an exclusive lock on `<folder>.lock`, and the environment counts as made only once the
+/// marker file `tether-complete` is written after `pip install` succeeded. An environment
+/// left half-made by a killed run (no marker) is removed and made again. (A virtualenv is
+/// not moved into place from a temporary folder: its scripts name their own path.)
 pub fn python_environment(folder: &Path, requirements: &[&str]) -> std::path::PathBuf {
     let python = folder.join("bin/python");
-    if !python.exists() {
-        let created = std::process::Command::new("python3")
-            .args(["-m", "venv"])
-            .arg(folder)
-            .status()
-            .expect("python3 runs");
-        assert!(created.success(), "python3 -m venv {} failed", folder.display());
-        let installed = std::process::Command::new(folder.join("bin/pip"))
-            .args(["install", "--quiet"])
-            .args(requirements)
-            .status()
-            .expect("pip runs");
-        if !installed.success() {
-            let _ = std::fs::remove_dir_all(folder);
-            panic!("pip install {requirements:?} failed: the first run needs PyPI");
-        }
+    let marker = folder.join("tether-complete");
+    let wanted = requirements.join("\n");
+    let is_complete = || std::fs::read_to_string(&marker).is_ok_and(|made| made == wanted);
+    if is_complete() {
+        return python;
     }
+    let parent = folder.parent().expect("the environment's folder has a parent");
+    std::fs::create_dir_all(parent).expect("the environment's parent folder is made");
+    let mut lock_name = folder.file_name().expect("the folder has a name").to_os_string();
+    lock_name.push(".lock");
+    let lock = std::fs::File::create(parent.join(lock_name)).expect("the lock file opens");
+    lock.lock().expect("the environment's lock is taken");
+    if is_complete() {
+        return python;
+    }
+    if folder.exists() {
+        std::fs::remove_dir_all(folder).expect("a half-made environment is removed");
+    }
+    let created = std::process::Command::new("python3")
+        .args(["-m", "venv"])
+        .arg(folder)
+        .status()
+        .expect("python3 runs");
+    assert!(created.success(), "python3 -m venv {} failed", folder.display());
+    let installed = std::process::Command::new(&python)
+        .args(["-m", "pip", "install", "--quiet"])
+        .args(requirements)
+        .status()
+        .expect("pip runs");
+    if !installed.success() {
+        let _ = std::fs::remove_dir_all(folder);
+        panic!("pip install {requirements:?} failed: the first run needs PyPI");
+    }
+    std::fs::write(&marker, &wanted).expect("the environment's marker is written");
     python
 }
