@@ -91,6 +91,7 @@ pub fn run(path: &Path) -> anyhow::Result<()> {
 fn cause_kind(cause: &CompletenessCause) -> &'static str {
     match cause {
         CompletenessCause::UnresolvedCallSites { .. } => "unresolved_call_sites",
+        CompletenessCause::UnanalysedCode { .. } => "unanalysed_code",
         CompletenessCause::UncertainEdges { .. } => "uncertain_edges",
         CompletenessCause::UnparsedFiles { .. } => "unparsed_files",
         CompletenessCause::EscapedValue { .. } => "escaped_value",

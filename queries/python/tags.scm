@@ -64,6 +64,8 @@
 (binary_operator) @reference.protocol
 (subscript) @reference.protocol
 (interpolation) @reference.protocol
+; `raise C` instantiates the class it names: it calls `C()`.
+(raise_statement) @reference.protocol
 ; Attribute reads: a property's getter runs with no call expression (`request.blueprint`).
 ; The extractor leaves out callees, assignment targets and decorators.
 (attribute) @reference.attribute

@@ -73,6 +73,31 @@ rewrapped = register(rewrapped)
 
 def run_first():
     return REGISTRY[0]()  # hidden: app.values.rewrapped by escaped_value
+
+class Dispatcher:
+    def on_start(self):
+        return 6
+
+    def handle(self, kind):
+        return getattr(self, "on_" + kind)()  # hidden: app.values.Dispatcher.on_start by called_from_outside
+
+def compute_total():
+    return 7
+
+def evaluate(expression):
+    return eval(expression)  # hidden: app.values.compute_total by called_from_outside
+
+def default_route():
+    return 8
+
+def late_route():
+    return 9
+
+ROUTES = {"get": {"home": default_route}}
+ROUTES["get"]["late"] = late_route
+
+def route(method, name):
+    return ROUTES["get"]["late"]()  # hidden: app.values.late_route by escaped_value
 //- /app/registry.py
 import weakref
 import click
@@ -194,10 +219,13 @@ fn python_calls_no_call_expression_spells_out_are_reported() {
         app/values.py:29 app.values.Widget.__init__: in the graph
         app/values.py:46 app.values.plugin: in the graph
         app/values.py:49 app.values.Widget.area: in the graph
-        app/values.py:55 app.values.background: lower_bound: outside: app.values.background is passed to the outside threading.Timer().start at app/values.py:55
+        app/values.py:55 app.values.background: lower_bound: outside: app.values.background is passed to the outside <builtin>.eval at app/values.py:76 | app.values.background is passed to the outside threading.Timer().start at app/values.py:55
         app/values.py:63 app.values.rewrapped: in the graph
-        app/registry.py:13 app.registry.Provider.__init__: lower_bound: 1 escaped as values, 5 value calls
-        app/registry.py:27 app.registry.Blueprint.serve: lower_bound: 1 escaped as values, 5 value calls
+        app/values.py:70 app.values.Dispatcher.on_start: lower_bound: outside: app.values.Dispatcher.on_start is passed to the outside <builtin>.getattr at app/values.py:70
+        app/values.py:76 app.values.compute_total: lower_bound: outside: app.values.compute_total is passed to the outside <builtin>.eval at app/values.py:76
+        app/values.py:88 app.values.late_route: lower_bound: 1 escaped as values, 8 value calls; outside: app.values.late_route is passed to the outside <builtin>.eval at app/values.py:76
+        app/registry.py:13 app.registry.Provider.__init__: lower_bound: 1 escaped as values, 8 value calls
+        app/registry.py:27 app.registry.Blueprint.serve: lower_bound: 1 escaped as values, 8 value calls
         app/registry.py:33 app.registry.App.show: lower_bound: 1 unresolved sites calling "show"
         app/registry.py:48 app/registry.py:44: lower_bound: implicit: app.registry.Settings.path: writing or deleting the attribute (a property's setter or deleter)
         app/registry.py:56 app.registry.RawStream.readable: lower_bound: outside: app.registry.RawStream.readable: the file protocol (io.TextIOWrapper) calls it on objects handed to it
@@ -289,6 +317,22 @@ pub fn show(distance: Meters) -> String {
     let total = distance + Meters(1);
     format!("{total}")
 }
+
+pub fn parse_width(text: &str) -> u32 { text.len() as u32 }
+
+pub fn widths() -> Vec<u32> {
+    outside_macros::map_all!(parse_width, "a", "bb")  // hidden: idioms::parse_width by unanalysed_code
+}
+
+pub trait Halve { fn halve(self) -> Self; }
+
+impl Halve for u32 { fn halve(self) -> Self { self / 2 } }
+
+macro_rules! through_trait { ($method:ident) => { <u32 as Halve>::$method(4) } }
+
+pub fn halved() -> u32 {
+    through_trait!(halve)  // hidden: idioms::{impl Halve for u32}::halve by unanalysed_code
+}
 "#;
 
 #[test]
@@ -302,6 +346,70 @@ fn rust_calls_no_call_expression_spells_out_are_reported() {
         src/lib.rs:38 idioms::{impl Drop for Meters}::drop: lower_bound: implicit: idioms::{impl Drop for Meters}::drop (Drop): the end of the value's scope
         src/lib.rs:45 idioms::{impl Error for Failure}::source: lower_bound: outside: idioms::{impl Error for Failure}::source implements std::error::Error, outside the project, whose code may call it
         src/lib.rs:65 idioms::{impl Shape for Meters}::area: lower_bound: 1 unresolved sites calling "area"
+        src/lib.rs:76 idioms::parse_width: lower_bound: 1 unanalysed mentions of "parse_width"
+        src/lib.rs:86 idioms::{impl Halve for u32}::halve: lower_bound: 1 unanalysed mentions of "halve"
     "#]]
     .assert_eq(&report);
+}
+
+/// Idioms that must be honest alone: each fixture holds no other call through a value, so the
+/// cause comes from the idiom itself (`eval` runs code that may call what the module defines;
+/// a function stored into a nested dict after its literal is called through the same keys; a
+/// module-level proxy or `Any` stands for a project object whose methods it calls).
+#[test]
+fn python_dynamic_code_and_nested_stores_are_reported_alone() {
+    let evaluated = r#"
+//- /app/__init__.py
+//- /app/run.py
+def compute_total():
+    return 7
+
+def evaluate(expression):
+    return eval(expression)  # hidden: app.run.compute_total by called_from_outside
+"#;
+    let nested = r#"
+//- /app/__init__.py
+//- /app/routes.py
+def default_route():
+    return 8
+
+def late_route():
+    return 9
+
+ROUTES = {"get": {"home": default_route}}
+ROUTES["get"]["late"] = late_route
+
+def route():
+    return ROUTES["get"]["late"]()  # hidden: app.routes.late_route by escaped_value
+"#;
+    let proxied = r#"
+//- /app/__init__.py
+//- /app/core.py
+from typing import Any
+from werkzeug.local import LocalProxy
+
+class App:
+    def dispatch(self):
+        return 10
+
+    def teardown(self):
+        return 11
+
+_app = App()
+current_app = LocalProxy(lambda: _app)
+anything: Any = _app
+
+def view():
+    return current_app.dispatch()  # hidden: app.core.App.dispatch by unresolved_call_sites
+
+def close():
+    return anything.teardown()  # hidden: app.core.App.teardown by unresolved_call_sites
+"#;
+    let report: String = [evaluated, nested, proxied].into_iter().map(check_hidden).collect();
+    expect![[r#"
+        app/run.py:5 app.run.compute_total: lower_bound: outside: app.run.compute_total is passed to the outside <builtin>.eval at app/run.py:5
+        app/routes.py:11 app.routes.late_route: lower_bound: 1 escaped as values, 1 value calls
+        app/core.py:16 app.core.App.dispatch: lower_bound: 1 unresolved sites calling "dispatch"
+        app/core.py:19 app.core.App.teardown: lower_bound: 1 unresolved sites calling "teardown"
+    "#]].assert_eq(&report);
 }

@@ -248,3 +248,96 @@ fn with_statements_call_enter_and_exit() {
         "#]],
     );
 }
+
+/// `raise C` instantiates the class it names, as `C()` would: a change to `C.__init__` breaks
+/// it. `raise e` of a caught instance and `raise` alone instantiate nothing.
+#[test]
+fn raising_a_class_constructs_it() {
+    check(
+        r#"
+        //- /app/__init__.py
+        //- /app/errors.py
+        class NotFound(Exception):
+            def __init__(self):
+                super().__init__("not found")
+
+        class Gone(NotFound):
+            pass
+        //- /app/views.py
+        from app import errors
+        from app.errors import NotFound, Gone
+
+        def find(key):
+            if not key:
+                raise NotFound  # calls: app.errors.NotFound.__init__
+            raise errors.Gone from None  # calls: app.errors.NotFound.__init__
+
+        def again(key):
+            try:
+                return find(key)  # calls: app.views.find
+            except NotFound as error:
+                raise error
+            except ValueError:
+                raise
+        "#,
+        expect![[r#"
+            app.errors.NotFound.__init__ -> <builtin>.Exception.__init__ @3 self_method 0.9
+            app.errors.NotFound.__init__ -> <builtin>.super @3 same_scope 0.95
+            app.views.again -> app.views.find @11 same_scope 0.95
+            app.views.find -> app.errors.NotFound.__init__ @6 constructor 0.9
+            app.views.find -> app.errors.NotFound.__init__ @7 constructor 0.9
+        "#]],
+    );
+}
+
+/// A decorator in a class body is evaluated before the method it decorates is bound: a name
+/// shared by both means the imported decorator. A method called on an attribute holding a
+/// subclass is the subclass's override.
+// Not yet: an attribute annotated with the base and holding a subclass (`name: Field =
+// String()`) binds to the base's method, as its declared type says.
+#[test]
+fn class_body_names_are_bound_in_order_and_overrides_win_on_typed_attributes() {
+    check(
+        r#"
+        //- /app/__init__.py
+        //- /app/decorators.py
+        def post_load(pass_original=False):
+            def wrap(function):
+                return function
+            return wrap
+        //- /app/fields.py
+        class Field:
+            def serialize(self, value):
+                return self._serialize(value)  # calls: app.fields.Field._serialize
+
+            def _serialize(self, value):
+                return value
+
+        class String(Field):
+            def _serialize(self, value):
+                return str(value)
+        //- /app/schema.py
+        from app.decorators import post_load
+        from app.fields import String
+
+        class Schema:
+            def __init__(self):
+                self.title = String()
+
+            @post_load(pass_original=True)  # calls: app.decorators.post_load, app.decorators.post_load.wrap
+            def post_load(self, data):
+                return data
+
+            def dump(self, value):
+                return self.title._serialize(value)  # calls: app.fields.String._serialize
+        "#,
+        expect![[r#"
+            app.fields.Field.serialize -> app.fields.Field._serialize @3 self_method 0.9
+            app.fields.String._serialize -> <builtin>.str @10 same_scope 0.95
+            app.schema.Schema -> app.decorators.post_load @8 import 0.95
+            app.schema.Schema -> app.decorators.post_load.wrap @8 typed_receiver 0.85
+            app.schema.Schema.__init__ -> app.fields.String @6 constructor 0.9
+            app.schema.Schema.dump -> app.fields.String._serialize @13 self_method 0.9
+        "#]],
+    );
+}

@@ -347,3 +347,70 @@ fn a_module_declared_inside_an_inline_module_is_its_file() {
         "#]],
     );
 }
+
+/// Tests a `macro_rules!` writes as modules (`mod $name { #[test] fn … }`), calling the
+/// functions and methods each invocation passes as identifiers (`$method::<f32>(…)`,
+/// `T::$method(…)`): each invocation is a test that calls what it passed.
+#[test]
+fn macro_written_test_modules_call_what_each_invocation_passes() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "numbers"
+        //- /src/lib.rs
+        pub trait Halve { fn halve(self) -> Self; }
+        impl Halve for f32 { fn halve(self) -> Self { self / 2.0 } }
+        pub fn double<T: Copy + std::ops::Add<Output = T>>(x: T) -> T { x + x }
+        pub fn triple<T: Copy + std::ops::Add<Output = T>>(x: T) -> T { x + x + x }
+
+        #[cfg(test)]
+        mod tests {
+            use super::*;
+
+            macro_rules! each_width {
+                ($($name:ident => $function:ident),* $(,)?) => {
+                    $(
+                        mod $name {
+                            use super::*;
+                            #[test]
+                            fn narrow() { assert!($function::<f32>(1.0) > 0.0); }
+                            #[test]
+                            fn wide() { assert!($function::<f64>(1.0) > 0.0); }
+                        }
+                    )*
+                };
+            }
+
+            macro_rules! each_method {
+                ($name:ident, $method:ident) => {
+                    mod $name {
+                        use super::*;
+                        #[test]
+                        fn narrow() { assert!(<f32 as Halve>::$method(1.0) > 0.0); }
+                    }
+                };
+            }
+
+            each_width!(doubles => double, triples => triple);  // calls: numbers::tests::each_width, numbers::double, numbers::triple
+            each_method!(halves, halve);  // calls: numbers::tests::each_method
+        }
+        "#,
+        expect![[r#"
+            numbers::tests -> numbers::tests::each_method @35 macro 0.9
+            numbers::tests -> numbers::tests::each_width @34 macro 0.9
+            numbers::tests::doubles -> numbers::double @34 macro 0.9
+            numbers::tests::doubles -> numbers::tests::each_width @34 macro 0.9
+            numbers::tests::doubles -> numbers::triple @34 macro 0.9
+            numbers::tests::each_method -> <builtin>::assert! @29 macro 0.9
+            numbers::tests::each_width -> <builtin>::assert! @16 macro 0.9
+            numbers::tests::each_width -> <builtin>::assert! @18 macro 0.9
+            numbers::tests::each_width -> numbers::double @16 macro 0.9
+            numbers::tests::each_width -> numbers::double @18 macro 0.9
+            numbers::tests::each_width -> numbers::triple @16 macro 0.9
+            numbers::tests::each_width -> numbers::triple @18 macro 0.9
+            numbers::tests::halves -> numbers::tests::each_method @35 macro 0.9
+            unresolved numbers::tests src/lib.rs:35 each_method!(… halve …) (unanalysed_code)
+        "#]],
+    );
+}

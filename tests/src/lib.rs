@@ -129,11 +129,10 @@ pub fn check(fixture_text: &str, expected: expect_test::Expect) {
             })
             .map(|edge| names.get(&edge.target).copied().unwrap_or("?").to_string())
             .collect();
-        let unresolved_here = graph.unresolved.iter().any(|call| {
-            call.path == path
-                && call.line == line
-                && call.reason != tether_model::UnresolvedReason::ValueReference
-        });
+        let unresolved_here = graph
+            .unresolved
+            .iter()
+            .any(|call| call.path == path && call.line == line && call.reason.is_call_site());
         let ok = if targets.len() == 1 && targets.contains("unresolved") {
             actual.is_empty() && unresolved_here
         } else if targets.len() == 1 && targets.contains("none") {
@@ -236,6 +235,7 @@ pub fn check_hidden(fixture_text: &str) -> String {
 pub fn cause_kind(cause: &tether_query::CompletenessCause) -> &'static str {
     match cause {
         tether_query::CompletenessCause::UnresolvedCallSites { .. } => "unresolved_call_sites",
+        tether_query::CompletenessCause::UnanalysedCode { .. } => "unanalysed_code",
         tether_query::CompletenessCause::UncertainEdges { .. } => "uncertain_edges",
         tether_query::CompletenessCause::UnparsedFiles { .. } => "unparsed_files",
         tether_query::CompletenessCause::EscapedValue { .. } => "escaped_value",
@@ -352,6 +352,9 @@ pub fn render_completeness(completeness: &tether_query::Completeness) -> String 
                     tether_query::CompletenessCause::UnresolvedCallSites {
                         name, count, ..
                     } => format!("{count} unresolved sites calling {name:?}"),
+                    tether_query::CompletenessCause::UnanalysedCode { name, count, .. } => {
+                        format!("{count} unanalysed mentions of {name:?}")
+                    }
                     tether_query::CompletenessCause::UncertainEdges { count } => {
                         format!("{count} uncertain edges")
                     }

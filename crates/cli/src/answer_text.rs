@@ -451,6 +451,9 @@ fn cause_text(cause: &CompletenessCause) -> String {
         CompletenessCause::UnresolvedCallSites { name, count, examples } => {
             format!("{count} unresolved call sites could call {name:?}{}", site_example(examples))
         }
+        CompletenessCause::UnanalysedCode { name, count, examples } => {
+            format!("{count} places the graph cannot analyse (a macro's tokens) mention {name:?} and may call it{}", site_example(examples))
+        }
         CompletenessCause::UncertainEdges { count } => format!("{count} edges are dynamic, ambiguous or guessed"),
         CompletenessCause::UnparsedFiles { count, .. } => format!("{count} files were not parsed"),
         CompletenessCause::EscapedValue { count, escapes, examples, .. } => {

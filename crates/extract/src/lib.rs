@@ -26,6 +26,7 @@ mod outline;
 mod python;
 mod python_annotations;
 mod python_bindings;
+mod python_dynamic_reads;
 mod python_element_stores;
 mod python_fixture_requests;
 mod python_implicit_calls;

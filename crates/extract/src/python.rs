@@ -199,6 +199,9 @@ impl Lowering for PythonLowering {
                 let callee = callee_expression(callee_node, source);
                 if tag.node.kind() == "call" {
                     record_function_references(tag.node, &callee, caller, source, facts);
+                    crate::python_dynamic_reads::record_dynamic_read(
+                        tag.node, &callee, caller, source, facts,
+                    );
                     record_call_arguments(tag.node, caller, source, facts);
                     crate::python_implicit_calls::lower_builtin_protocol_call(
                         tag.node, &callee, caller, source, facts,

@@ -7,6 +7,7 @@
 //! - `a in x` calls `x.__contains__(a)`; `a == b`, `a < b`… call `a.__eq__(b)`, `a.__lt__(b)`…;
 //!   `a + b`, `a * b`… call `a.__add__(b)`, `a.__mul__(b)`…;
 //! - `x[k]` calls `x.__getitem__`, `x[k] = v` `x.__setitem__`, `del x[k]` `x.__delitem__`;
+//! - `raise C` (`raise mod.C`, `raise C from e`) calls `C()`: a class raised is instantiated;
 //! - `len(x)`, `str(x)`, `repr(x)`, `bool(x)`, `hash(x)`, `iter(x)`, `next(x)`, `format(x)`
 //!   call `x.__len__()`…; an f-string's `{x}` calls `x.__format__` and `x.__str__` (`{x!r}`
 //!   `x.__repr__`).
@@ -192,6 +193,26 @@ pub(crate) fn lower_protocol_calls(
             for method in methods {
                 push_implicit_call(expression, method, node, caller, source, facts);
             }
+        }
+        "raise_statement" => {
+            // `raise C`, `raise mod.C`, `raise C from e` make the instance they raise: `C()`.
+            // (`raise C(...)` is a call expression of its own.)
+            let cause = field_child!(node, "cause").map(|cause| cause.id());
+            let Some(raised) = node.named_child(0).filter(|raised| Some(raised.id()) != cause)
+            else {
+                return;
+            };
+            if !matches!(raised.kind(), "identifier" | "attribute") {
+                return;
+            }
+            let Some(path) = dotted_path(raised, source) else { return };
+            facts.implicit_calls.push(CallSite {
+                caller,
+                callee: CalleeExpr::Path(path),
+                line: line_of(node),
+                byte: raised.start_byte() as u32,
+                text: shorten(text_of(raised, source)),
+            });
         }
         _ => {}
     }

@@ -61,6 +61,15 @@ pub fn render_facts(facts: &FileFacts) -> String {
             value.line
         );
     }
+    for read in &facts.dynamic_reads {
+        let _ = writeln!(
+            out,
+            "dynamic read {} -> [{}] @{}",
+            name_of(read.caller),
+            render_callee(&read.callee, separator),
+            read.line
+        );
+    }
     for request in &facts.fixture_requests {
         let _ = writeln!(
             out,

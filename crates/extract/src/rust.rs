@@ -425,7 +425,7 @@ fn lower_call(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut Fil
             {
                 let name = text_of(macro_path, source).rsplit("::").next().unwrap_or_default();
                 crate::rust_macro_arguments::record_invocation_identifiers(
-                    caller, line, arguments, source, facts,
+                    caller, line, name, arguments, source, facts,
                 );
                 crate::rust_macro_arguments::calls_in_macro_arguments(
                     name, arguments, caller, source, facts, 0,

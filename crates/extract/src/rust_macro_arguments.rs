@@ -16,6 +16,12 @@ use crate::python::shorten;
 /// Token trees nest at most this deep before the scan stops.
 const MAX_TOKEN_TREE_DEPTH: usize = 32;
 
+/// Distinct identifiers recorded per macro invocation as names its expansion may call.
+const MAX_INVOCATION_MENTIONS: usize = 1024;
+
+/// Tokens a turbofish's generic arguments may span before the scan gives up on them.
+const MAX_GENERIC_ARGUMENT_TOKENS: usize = 64;
+
 /// Identifiers recorded per macro invocation, as what its metavariables may stand for.
 const MAX_INVOCATION_IDENTIFIERS: usize = 32;
 
@@ -125,12 +131,16 @@ fn calls_in_tokens(
         }
         let mut segments = vec![segment_text(node, source)];
         let mut next = index + 1;
-        while next + 1 < children.len()
-            && children[next].kind() == "::"
-            && is_path_segment(children[next + 1])
-        {
-            segments.push(segment_text(children[next + 1], source));
-            next += 2;
+        while next + 1 < children.len() && children[next].kind() == "::" {
+            if is_path_segment(children[next + 1]) {
+                segments.push(segment_text(children[next + 1], source));
+                next += 2;
+            } else if let Some(after) = after_generic_arguments(children, next + 1) {
+                // A turbofish (`$function::<f32>(…)`, `Vec::<u8>::new()`) names no segment.
+                next = after;
+            } else {
+                break;
+            }
         }
         // A metavariable standing for a name (`$stage()`, `$crate::audit::$stage()`): a
         // template each invocation fills in.
@@ -163,7 +173,14 @@ fn calls_in_tokens(
                     text: shorten(&text),
                 });
                 if let Some(tree) = after {
-                    record_invocation_identifiers(caller, line_of(node), tree, source, facts);
+                    record_invocation_identifiers(
+                        caller,
+                        line_of(node),
+                        &name,
+                        tree,
+                        source,
+                        facts,
+                    );
                     calls_in_macro_arguments(&name, tree, caller, source, facts, depth + 1);
                 }
                 index = next + 2;
@@ -196,10 +213,14 @@ fn calls_in_tokens(
 
 /// Records the identifiers written at the top level of a macro invocation's token tree
 /// (`stages!(open, flush)`; not those inside a closure or block argument), at most
-/// [`MAX_INVOCATION_IDENTIFIERS`] distinct ones: what the macro's metavariables may stand for.
+/// [`MAX_INVOCATION_IDENTIFIERS`] distinct ones: what the macro's metavariables may stand for;
+/// and every identifier at any depth not written as a call (at most
+/// [`MAX_INVOCATION_MENTIONS`]): what its expansion may call where the resolver cannot follow
+/// it.
 pub(crate) fn record_invocation_identifiers(
     caller: SymbolId,
     line: u32,
+    macro_name: &str,
     token_tree: Node<'_>,
     source: &str,
     facts: &mut FileFacts,
@@ -216,8 +237,39 @@ pub(crate) fn record_invocation_identifiers(
             break;
         }
     }
-    if !identifiers.is_empty() {
-        facts.macro_invocations.push(MacroInvocation { caller, line, identifiers });
+    let mut mentions: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut pending = vec![(token_tree, 0)];
+    while let Some((tree, depth)) = pending.pop() {
+        let children: Vec<Node<'_>> = tree.children(&mut tree.walk()).collect();
+        for (index, child) in children.iter().copied().enumerate() {
+            match child.kind() {
+                "identifier" => {
+                    // `f(…)`, `x.m(…)` and `m!(…)` are call sites of their own.
+                    let is_called = children
+                        .get(index + 1)
+                        .is_some_and(|next| next.kind() == "!" || is_parenthesized(*next, source));
+                    let name = text_of(child, source);
+                    if !is_called && mentions.len() < MAX_INVOCATION_MENTIONS && seen.insert(name) {
+                        mentions.push(name.to_string());
+                    }
+                }
+                "token_tree" | "token_repetition" if depth < MAX_TOKEN_TREE_DEPTH => {
+                    pending.push((child, depth + 1))
+                }
+                _ => {}
+            }
+        }
+    }
+    mentions.sort_unstable();
+    if !identifiers.is_empty() || !mentions.is_empty() {
+        facts.macro_invocations.push(MacroInvocation {
+            caller,
+            line,
+            macro_name: macro_name.to_string(),
+            identifiers,
+            mentions,
+        });
     }
 }
 
@@ -336,6 +388,28 @@ fn let_binding(
         visible_to,
         branch: tether_model::Branch::ALWAYS,
     });
+}
+
+/// Generic arguments opened by the `<` at `open` (`<f32>`, `<Vec<u8>>`): the position after
+/// their closing `>`, or `None` when `open` is no `<` or the arguments do not close within
+/// [`MAX_GENERIC_ARGUMENT_TOKENS`] tokens.
+fn after_generic_arguments(children: &[Node<'_>], open: usize) -> Option<usize> {
+    if children.get(open)?.kind() != "<" {
+        return None;
+    }
+    let mut depth: usize = 0;
+    for (offset, token) in children[open..].iter().take(MAX_GENERIC_ARGUMENT_TOKENS).enumerate() {
+        match token.kind() {
+            "<" => depth += 1,
+            ">" => depth = depth.saturating_sub(1),
+            ">>" => depth = depth.saturating_sub(2),
+            _ => {}
+        }
+        if depth == 0 {
+            return Some(open + offset + 1);
+        }
+    }
+    None
 }
 
 fn is_path_segment(node: Node<'_>) -> bool {

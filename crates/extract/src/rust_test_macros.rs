@@ -1,5 +1,6 @@
 //! Tests written by a macro: a `macro_rules!` whose expansion holds `#[test] fn $name(…)`
-//! (ripgrep's `matches!(matchrec1, "a*b", "ab");`) writes one test per call, named by the
+//! (ripgrep's `matches!(matchrec1, "a*b", "ab");`), or `#[test]` functions inside a
+//! `mod $name { … }`, writes one test per call, named by the
 //! call's first token. Each such call in item position becomes a test function symbol of the
 //! enclosing module, spanning the call, that calls the macro; the calls written in the
 //! macro's expansions (scanned as token trees) are the macro's own calls. So a change that
@@ -37,7 +38,8 @@ pub(crate) fn record_test_macro(
             .chars()
             .filter(|character| !character.is_whitespace())
             .collect();
-        compact.contains("#[test]") && compact.contains("fn$")
+        // `#[test] fn $name()`, or fixed test names in `mod $name { … }` (one module per call).
+        compact.contains("#[test]") && (compact.contains("fn$") || compact.contains("mod$"))
     });
     if !writes_test {
         return;
@@ -113,4 +115,8 @@ pub(crate) fn push_macro_written_test(
         byte: invocation.start_byte() as u32,
         text: format!("{macro_name}!"),
     });
+    // The test's own invocation: what the macro's templates call with its identifiers.
+    crate::rust_macro_arguments::record_invocation_identifiers(
+        id, line, macro_name, arguments, source, facts,
+    );
 }

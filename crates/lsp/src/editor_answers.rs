@@ -120,6 +120,9 @@ pub fn causes_summary(completeness: &Completeness) -> Option<String> {
                 "called by the language implicitly".to_string()
             }
             CompletenessCause::CalledFromOutside { .. } => "called from outside".to_string(),
+            CompletenessCause::UnanalysedCode { count, .. } => {
+                plural(*count, "mention in unanalysed code", "mentions in unanalysed code")
+            }
             CompletenessCause::Overrides { count, .. } => {
                 format!("{} of the base method", plural(*count, "call", "calls"))
             }

@@ -22,6 +22,10 @@ pub struct FileFacts {
     /// those that denote project functions, methods or classes become REFERENCES edges, and
     /// answers about those symbols say that calls through values may reach them.
     pub value_references: Vec<CallSite>,
+    /// Python reads of names the code computes (`getattr(obj, name)` with a name not written
+    /// as a string, `eval`/`exec` of code not written as one): the callee is the path of what
+    /// may be read (`obj`; empty for the module's own globals). Its project callables escape.
+    pub dynamic_reads: Vec<CallSite>,
     /// Calls the language makes for a construct with no call expression (`with x:` calls
     /// `x.__enter__()`, `a == b` `a.__eq__(b)`, `len(x)` `x.__len__()`): resolved like calls,
     /// kept only when bound to project code, and not counted among call sites.
@@ -109,7 +113,14 @@ pub struct CallSite {
 pub struct MacroInvocation {
     pub caller: SymbolId,
     pub line: u32,
+    /// The macro's name (its path's last segment).
+    pub macro_name: String,
+    /// The identifiers at the token tree's top level, at most 32 distinct ones.
     pub identifiers: Vec<String>,
+    /// Every identifier at any depth of the token tree not written as a call (`f(…)` is a
+    /// call site of its own), distinct: names the expansion may call, where the resolver
+    /// cannot follow it.
+    pub mentions: Vec<String>,
 }
 
 /// An argument of a call that names a value: a plain name or a dotted path.

@@ -186,10 +186,15 @@ pub enum UnresolvedReason {
     /// not visible, recorded so every project callable of that name counts as escaped. Not
     /// counted among call sites.
     ValueReference,
+    /// Not a call the graph can see: the name of a project function or method mentioned in
+    /// code the extraction does not analyse (the tokens of a macro whose expansion is not
+    /// followed), which may call it there. Every project callable of that name may be called
+    /// from the site. Not counted among call sites.
+    UnanalysedCode,
 }
 
 impl UnresolvedReason {
-    pub const ALL: [UnresolvedReason; 8] = [
+    pub const ALL: [UnresolvedReason; 9] = [
         UnresolvedReason::UnknownName,
         UnresolvedReason::UnknownReceiverType,
         UnresolvedReason::UnknownMember,
@@ -198,6 +203,7 @@ impl UnresolvedReason {
         UnresolvedReason::NoProjectSymbolNamed,
         UnresolvedReason::ValueCall,
         UnresolvedReason::ValueReference,
+        UnresolvedReason::UnanalysedCode,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -210,7 +216,14 @@ impl UnresolvedReason {
             UnresolvedReason::NoProjectSymbolNamed => "no_project_symbol_named",
             UnresolvedReason::ValueCall => "value_call",
             UnresolvedReason::ValueReference => "value_reference",
+            UnresolvedReason::UnanalysedCode => "unanalysed_code",
         }
+    }
+
+    /// Whether the record stands for a call site (the others are names the graph could not
+    /// follow: a value reference, a mention in unanalysed code).
+    pub fn is_call_site(self) -> bool {
+        !matches!(self, UnresolvedReason::ValueReference | UnresolvedReason::UnanalysedCode)
     }
 
     pub fn parse(text: &str) -> Option<UnresolvedReason> {
@@ -357,7 +370,7 @@ impl Graph {
             unresolved_calls: self
                 .unresolved
                 .iter()
-                .filter(|call| call.reason != UnresolvedReason::ValueReference)
+                .filter(|call| call.reason.is_call_site())
                 .count() as u64,
             diagnostics: self.diagnostics.len() as u64,
             ..Census::default()

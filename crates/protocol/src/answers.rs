@@ -84,6 +84,11 @@ fn cause_wire(cause: &CompletenessCause) -> wire::CompletenessCause {
                 examples: site_examples(examples),
             }
         }
+        CompletenessCause::UnanalysedCode { name, count, examples } => Wire::UnanalysedCode {
+            name: name.clone(),
+            count: *count,
+            examples: site_examples(examples),
+        },
         CompletenessCause::UncertainEdges { count } => Wire::UncertainEdges { count: *count },
         CompletenessCause::UnparsedFiles { count, examples } => {
             Wire::UnparsedFiles { count: *count, examples: examples.clone() }

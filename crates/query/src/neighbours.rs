@@ -191,7 +191,8 @@ impl Snapshot {
             .collect()
     }
 
-    /// Unresolved call sites whose callee name is one of these symbols' names.
+    /// Unresolved call sites whose callee name is one of these symbols' names, and mentions
+    /// of those names in code the extraction does not analyse.
     pub(crate) fn unresolved_causes(&self, subjects: &[SymbolIndex]) -> Vec<CompletenessCause> {
         let mut names: Vec<&str> =
             subjects.iter().map(|subject| self.symbol(*subject).name.as_str()).collect();
@@ -200,14 +201,21 @@ impl Snapshot {
         let mut causes = Vec::new();
         for name in names {
             let sites = self.unresolved_calling(name);
-            if sites.is_empty() {
-                continue;
+            if !sites.is_empty() {
+                causes.push(CompletenessCause::UnresolvedCallSites {
+                    name: name.to_string(),
+                    count: sites.len(),
+                    examples: self.unresolved_examples(sites),
+                });
             }
-            causes.push(CompletenessCause::UnresolvedCallSites {
-                name: name.to_string(),
-                count: sites.len(),
-                examples: self.unresolved_examples(sites),
-            });
+            let mentions = self.unanalysed_mentions_of(name);
+            if !mentions.is_empty() {
+                causes.push(CompletenessCause::UnanalysedCode {
+                    name: name.to_string(),
+                    count: mentions.len(),
+                    examples: self.unresolved_examples(mentions),
+                });
+            }
         }
         causes
     }

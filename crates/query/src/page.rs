@@ -108,6 +108,9 @@ impl Completeness {
 pub enum CompletenessCause {
     /// Call sites whose target could not be bound but which call this name.
     UnresolvedCallSites { name: String, count: usize, examples: Vec<(String, u32, String)> },
+    /// Code the extraction does not analyse (a macro's tokens whose expansion is not
+    /// followed) mentions this name `count` times: it may call the subject there.
+    UnanalysedCode { name: String, count: usize, examples: Vec<(String, u32, String)> },
     /// Paths through dynamic dispatch, ambiguous or name-only edges (included, as `maybe`).
     UncertainEdges { count: usize },
     /// Files of this language that were not parsed at all (binary, too large, unreadable).
@@ -142,6 +145,7 @@ impl CompletenessCause {
     pub fn weight(&self) -> usize {
         match self {
             CompletenessCause::UnresolvedCallSites { count, .. }
+            | CompletenessCause::UnanalysedCode { count, .. }
             | CompletenessCause::UncertainEdges { count }
             | CompletenessCause::UnparsedFiles { count, .. }
             | CompletenessCause::EscapedValue { count, .. }

@@ -70,6 +70,8 @@ pub struct Snapshot {
     pub(crate) unresolved_by_name: HashMap<String, Vec<u32>>,
     /// Names used as values whose target is not visible (`value_reference` records), by name.
     pub(crate) unbound_values_by_name: HashMap<String, Vec<u32>>,
+    /// Names mentioned in code the extraction does not analyse (`unanalysed_code` records).
+    pub(crate) unanalysed_by_name: HashMap<String, Vec<u32>>,
     /// Unresolved calls through values (`callback()`), by language: any symbol used as a
     /// value may be their target.
     pub(crate) value_calls: HashMap<tether_model::Language, Vec<u32>>,
@@ -121,8 +123,12 @@ impl Snapshot {
             .iter()
             .map(|symbol| (symbol.name.to_lowercase(), symbol.qualified_name.to_lowercase()))
             .collect();
-        let UnresolvedSites { unresolved_by_name, unbound_values_by_name, value_calls } =
-            unresolved_sites(&graph);
+        let UnresolvedSites {
+            unresolved_by_name,
+            unbound_values_by_name,
+            unanalysed_by_name,
+            value_calls,
+        } = unresolved_sites(&graph);
         let skipped_files = skipped_source_files(&graph);
         let files_with_problems = graph
             .files
@@ -139,6 +145,7 @@ impl Snapshot {
             by_path,
             unresolved_by_name,
             unbound_values_by_name,
+            unanalysed_by_name,
             value_calls,
             outgoing,
             incoming,
@@ -221,6 +228,11 @@ impl Snapshot {
     pub fn unbound_values_named(&self, name: &str) -> &[u32] {
         self.unbound_values_by_name.get(name).map(Vec::as_slice).unwrap_or(&[])
     }
+
+    /// Mentions of this name in code the extraction does not analyse (a macro's tokens).
+    pub fn unanalysed_mentions_of(&self, name: &str) -> &[u32] {
+        self.unanalysed_by_name.get(name).map(Vec::as_slice).unwrap_or(&[])
+    }
 }
 
 /// Symbols by qualified name, and by file (in line order).
@@ -244,21 +256,28 @@ fn names_and_paths(
     (by_qualified_name, by_path)
 }
 
-/// The unresolved call sites by callee name, the value references by name, and the calls
-/// through values by language (positions in `graph.unresolved`).
+/// The unresolved call sites by callee name, the value references by name, the mentions in
+/// unanalysed code by name, and the calls through values by language (positions in
+/// `graph.unresolved`).
 struct UnresolvedSites {
     unresolved_by_name: HashMap<String, Vec<u32>>,
     unbound_values_by_name: HashMap<String, Vec<u32>>,
+    unanalysed_by_name: HashMap<String, Vec<u32>>,
     value_calls: HashMap<tether_model::Language, Vec<u32>>,
 }
 
 fn unresolved_sites(graph: &Graph) -> UnresolvedSites {
     let mut unresolved_by_name: HashMap<String, Vec<u32>> = HashMap::default();
     let mut unbound_values_by_name: HashMap<String, Vec<u32>> = HashMap::default();
+    let mut unanalysed_by_name: HashMap<String, Vec<u32>> = HashMap::default();
     let mut value_calls: HashMap<tether_model::Language, Vec<u32>> = HashMap::default();
     for (index, call) in graph.unresolved.iter().enumerate() {
         if call.reason == tether_model::UnresolvedReason::ValueReference {
             unbound_values_by_name.entry(call.callee_name.clone()).or_default().push(index as u32);
+            continue;
+        }
+        if call.reason == tether_model::UnresolvedReason::UnanalysedCode {
+            unanalysed_by_name.entry(call.callee_name.clone()).or_default().push(index as u32);
             continue;
         }
         if crate::hidden_callers::is_value_call(call.reason) {
@@ -269,7 +288,7 @@ fn unresolved_sites(graph: &Graph) -> UnresolvedSites {
         }
         unresolved_by_name.entry(call.callee_name.clone()).or_default().push(index as u32);
     }
-    UnresolvedSites { unresolved_by_name, unbound_values_by_name, value_calls }
+    UnresolvedSites { unresolved_by_name, unbound_values_by_name, unanalysed_by_name, value_calls }
 }
 
 /// Files not parsed that may hide callers: all skipped ones but those that cannot be source

@@ -86,6 +86,15 @@ impl Resolver<'_> {
             {
                 CallTargets::Unresolved(UnresolvedReason::ValueCall)
             }
+            // A method of a proxy or of `Any` (or of an attribute read through one) is the
+            // method of an object not visible.
+            Ok(Resolved { denotation: Denotation::External(path), .. })
+                if path.match_indices('.').any(|(end, _)| {
+                    crate::language_rules::rules_of(language).forwards_members(&path[..end])
+                }) =>
+            {
+                self.unresolved_or_guess(call, UnresolvedReason::UnknownReceiverType, language)
+            }
             Ok(resolved) => self.targets_of(resolved, language),
             Err(reason) => self.unresolved_or_guess(call, reason, language),
         }

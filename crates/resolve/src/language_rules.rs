@@ -263,6 +263,11 @@ pub(crate) trait LanguageRules: Sync {
     /// of it is a value call, which value flow may bind).
     fn is_opaque_callable_type(&self, qualified_name: &str) -> bool;
 
+    /// Whether an outside value of this qualified type forwards attribute access to an object
+    /// not visible (a proxy) or says nothing of what it is (`Any`): a method called on it may
+    /// be any project method of that name.
+    fn forwards_members(&self, qualified_type: &str) -> bool;
+
     /// The method that calling an instance of a project type runs (Python's `__call__`),
     /// when the language has one.
     fn call_operator(&self) -> Option<&'static str>;

@@ -41,6 +41,7 @@ mod keyed_elements;
 mod language_rules;
 mod macro_defined_types;
 mod macro_expansions;
+mod macro_mentions;
 mod project_index;
 mod project_iterators;
 mod property_reads;
@@ -48,6 +49,7 @@ mod pytest_fixture_edges;
 mod pytest_fixtures;
 mod python_builtin_stubs;
 mod python_containers;
+mod python_dynamic_reads;
 mod python_language;
 mod python_members;
 mod python_rules;
@@ -144,6 +146,9 @@ pub fn resolve<F: Borrow<FileFacts> + Sync>(files: &[F]) -> Resolution {
     resolution.edges.extend(expanded);
     let filled = resolver.macro_template_edges(files, &resolution.edges);
     resolution.edges.extend(filled);
+    let mentions =
+        resolver.unanalysed_macro_mentions(files, &resolution.edges, &resolution.unresolved);
+    resolution.unresolved.extend(mentions);
     finish(resolution, structural)
 }
 
@@ -225,6 +230,8 @@ pub fn resolve_cached(files: &[VersionedFacts<'_>], cache: &mut ResolutionCache)
     merged.edges.extend(expanded);
     let filled = resolver.macro_template_edges(&facts, &merged.edges);
     merged.edges.extend(filled);
+    let mentions = resolver.unanalysed_macro_mentions(&facts, &merged.edges, &merged.unresolved);
+    merged.unresolved.extend(mentions);
     finish(merged, structural)
 }
 

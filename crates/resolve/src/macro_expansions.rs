@@ -142,15 +142,16 @@ impl Resolver<'_> {
             .collect();
         let site = CallSite { callee: CalleeExpr::Path(path), ..template.clone() };
         match self.resolve_call(macro_sym, &site, Language::Rust) {
-            // A name guessed (by its last segment alone, or among several) is no substitution.
+            // A name guessed (by its last segment alone, or among several) is no substitution;
+            // a test (one the macro writes is named by an identifier of its invocation) is
+            // called by no code.
             CallTargets::Project(targets) => targets
                 .into_iter()
                 .filter(|(sym, rule)| {
+                    let symbol = self.index.symbol(*sym);
                     !matches!(rule, ResolutionRule::NameOnly | ResolutionRule::Ambiguous)
-                        && matches!(
-                            self.index.symbol(*sym).kind,
-                            SymbolKind::Function | SymbolKind::Method
-                        )
+                        && matches!(symbol.kind, SymbolKind::Function | SymbolKind::Method)
+                        && !symbol.is_test
                 })
                 .map(|(sym, _)| self.index.symbol(sym).id)
                 .collect(),

@@ -17,6 +17,8 @@ use crate::project_index::{NameTables, Sym};
 use crate::resolver::Resolver;
 use crate::value_types::Wrapper;
 
+const FORWARDING_TYPES: &str = include_str!("../../../queries/python/forwarding_types.txt");
+
 const OPAQUE_CALLABLE_TYPES: &str =
     include_str!("../../../queries/python/opaque_callable_types.txt");
 
@@ -249,6 +251,7 @@ impl LanguageRules for PythonRules {
         let mut edges = crate::pytest_fixture_edges::fixture_edges_of_file(resolver, file);
         edges.extend(crate::callback_edges::escaping_instance_callbacks(resolver, file));
         edges.extend(crate::property_reads::property_read_edges(resolver, file));
+        edges.extend(crate::python_dynamic_reads::dynamic_read_edges(resolver, file));
         edges
     }
 
@@ -317,6 +320,13 @@ impl LanguageRules for PythonRules {
         TYPES
             .get_or_init(|| crate::callback_edges::data_lines(OPAQUE_CALLABLE_TYPES).collect())
             .contains(&qualified_name)
+    }
+
+    fn forwards_members(&self, qualified_type: &str) -> bool {
+        static TYPES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+        let types =
+            TYPES.get_or_init(|| crate::callback_edges::data_lines(FORWARDING_TYPES).collect());
+        types.contains(&qualified_type.strip_suffix("()").unwrap_or(qualified_type))
     }
 
     fn call_operator(&self) -> Option<&'static str> {

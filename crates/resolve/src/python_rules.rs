@@ -122,12 +122,21 @@ impl<'a> Resolver<'a> {
                 current = self.index.parent(level);
                 continue;
             }
+            // In a class body, a name is bound once its definition has run: a decorator
+            // (`@post_load(…)` over `def post_load`) is evaluated before the method it
+            // decorates is bound, so it means what the enclosing scopes give that name.
+            let bound_before = (symbol.kind == SymbolKind::Class)
+                .then(|| self.context.use_byte_in(level))
+                .flatten();
             let definitions: Vec<Sym> = self
                 .index
                 .children_named(level, name)
                 .iter()
                 .copied()
                 .filter(|child| self.index.symbol(*child).kind != SymbolKind::Lambda)
+                .filter(|child| {
+                    bound_before.is_none_or(|at| self.index.symbol(*child).span.end_byte <= at)
+                })
                 .collect();
             let definitions = self.without_overload_stubs(&definitions);
             if let Some(denotation) = from_candidates(&definitions) {

@@ -363,6 +363,10 @@ impl LanguageRules for RustRules {
         false
     }
 
+    fn forwards_members(&self, _qualified_type: &str) -> bool {
+        false
+    }
+
     fn call_operator(&self) -> Option<&'static str> {
         None
     }

@@ -72,6 +72,9 @@ pub struct EscapeExample {
 pub enum CompletenessCause {
     /// Call sites of this name that no rule bound: any could call the subject.
     UnresolvedCallSites { name: String, count: usize, examples: Vec<SiteExample> },
+    /// Code the extraction does not analyse (a macro's tokens) mentions this name: it may
+    /// call the subject there.
+    UnanalysedCode { name: String, count: usize, examples: Vec<SiteExample> },
     /// Edges reached only through `maybe` links.
     UncertainEdges { count: usize },
     /// Files of the language that could not be parsed.
