@@ -219,11 +219,11 @@ fn python_calls_no_call_expression_spells_out_are_reported() {
         app/values.py:29 app.values.Widget.__init__: in the graph
         app/values.py:46 app.values.plugin: in the graph
         app/values.py:49 app.values.Widget.area: in the graph
-        app/values.py:55 app.values.background: lower_bound: outside: app.values.background is passed to the outside <builtin>.eval at app/values.py:76 | app.values.background is passed to the outside threading.Timer().start at app/values.py:55
+        app/values.py:55 app.values.background: lower_bound: outside: app.values.background may be reached by name through <builtin>.eval() at app/values.py:76 (a name or code computed at run time) | app.values.background is passed to the outside threading.Timer().start at app/values.py:55
         app/values.py:63 app.values.rewrapped: in the graph
-        app/values.py:70 app.values.Dispatcher.on_start: lower_bound: outside: app.values.Dispatcher.on_start is passed to the outside <builtin>.getattr at app/values.py:70
-        app/values.py:76 app.values.compute_total: lower_bound: outside: app.values.compute_total is passed to the outside <builtin>.eval at app/values.py:76
-        app/values.py:88 app.values.late_route: lower_bound: 1 escaped as values, 8 value calls; outside: app.values.late_route is passed to the outside <builtin>.eval at app/values.py:76
+        app/values.py:70 app.values.Dispatcher.on_start: lower_bound: outside: app.values.Dispatcher.on_start may be reached by name through <builtin>.getattr() at app/values.py:70 (a name or code computed at run time)
+        app/values.py:76 app.values.compute_total: lower_bound: outside: app.values.compute_total may be reached by name through <builtin>.eval() at app/values.py:76 (a name or code computed at run time)
+        app/values.py:88 app.values.late_route: lower_bound: 1 escaped as values, 8 value calls; outside: app.values.late_route may be reached by name through <builtin>.eval() at app/values.py:76 (a name or code computed at run time)
         app/registry.py:13 app.registry.Provider.__init__: lower_bound: 1 escaped as values, 8 value calls
         app/registry.py:27 app.registry.Blueprint.serve: lower_bound: 1 escaped as values, 8 value calls
         app/registry.py:33 app.registry.App.show: lower_bound: 1 unresolved sites calling "show"
@@ -346,8 +346,8 @@ fn rust_calls_no_call_expression_spells_out_are_reported() {
         src/lib.rs:38 idioms::{impl Drop for Meters}::drop: lower_bound: implicit: idioms::{impl Drop for Meters}::drop (Drop): the end of the value's scope
         src/lib.rs:45 idioms::{impl Error for Failure}::source: lower_bound: outside: idioms::{impl Error for Failure}::source implements std::error::Error, outside the project, whose code may call it
         src/lib.rs:65 idioms::{impl Shape for Meters}::area: lower_bound: 1 unresolved sites calling "area"
-        src/lib.rs:76 idioms::parse_width: lower_bound: 1 unanalysed mentions of "parse_width"
-        src/lib.rs:86 idioms::{impl Halve for u32}::halve: lower_bound: 1 unanalysed mentions of "halve"
+        src/lib.rs:76 idioms::parse_width: in the graph
+        src/lib.rs:86 idioms::{impl Halve for u32}::halve: in the graph
     "#]]
     .assert_eq(&report);
 }
@@ -407,9 +407,36 @@ def close():
 "#;
     let report: String = [evaluated, nested, proxied].into_iter().map(check_hidden).collect();
     expect![[r#"
-        app/run.py:5 app.run.compute_total: lower_bound: outside: app.run.compute_total is passed to the outside <builtin>.eval at app/run.py:5
+        app/run.py:5 app.run.compute_total: lower_bound: outside: app.run.compute_total may be reached by name through <builtin>.eval() at app/run.py:5 (a name or code computed at run time)
         app/routes.py:11 app.routes.late_route: lower_bound: 1 escaped as values, 1 value calls
         app/core.py:16 app.core.App.dispatch: lower_bound: 1 unresolved sites calling "dispatch"
         app/core.py:19 app.core.App.teardown: lower_bound: 1 unresolved sites calling "teardown"
     "#]].assert_eq(&report);
+}
+
+/// A name a macro's tokens mention, where the expansion is not followed, is a `maybe` caller
+/// (`name_only` edges from the invocation, or from the tests the macro writes there) and the
+/// answer names the `unanalysed_code` cause with the site.
+#[test]
+fn names_in_unanalysed_macro_tokens_are_maybe_callers_and_a_named_cause() {
+    let (_directory, snapshot) = tether_tests::snapshot_of(RUST_IDIOMS);
+    for address in ["idioms::parse_width", "idioms::{impl Halve for u32}::halve"] {
+        let subject = snapshot.resolve_address(address).unwrap();
+        let answer = snapshot.neighbours(
+            subject,
+            tether_query::NeighbourKind::Callers,
+            tether_query::PageRequest::default(),
+        );
+        let callers: Vec<(&str, &str)> = answer
+            .items
+            .iter()
+            .map(|item| (snapshot.symbol(item.index).qualified_name.as_str(), item.rule.as_str()))
+            .collect();
+        let completeness = tether_tests::render_completeness(&answer.completeness);
+        assert!(completeness.contains("unanalysed mentions of"), "{address}: {completeness}");
+        assert!(
+            !callers.is_empty() && callers.iter().all(|(_, rule)| *rule == "name_only"),
+            "{address}: {callers:?}"
+        );
+    }
 }

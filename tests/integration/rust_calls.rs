@@ -393,7 +393,7 @@ fn macro_written_test_modules_call_what_each_invocation_passes() {
             }
 
             each_width!(doubles => double, triples => triple);  // calls: numbers::tests::each_width, numbers::double, numbers::triple
-            each_method!(halves, halve);  // calls: numbers::tests::each_method
+            each_method!(halves, halve);  // calls: numbers::tests::each_method, numbers::Halve::halve, numbers::{impl Halve for f32}::halve
         }
         "#,
         expect![[r#"
@@ -409,7 +409,9 @@ fn macro_written_test_modules_call_what_each_invocation_passes() {
             numbers::tests::each_width -> numbers::double @18 macro 0.9
             numbers::tests::each_width -> numbers::triple @16 macro 0.9
             numbers::tests::each_width -> numbers::triple @18 macro 0.9
+            numbers::tests::halves -> numbers::Halve::halve @35 name_only 0.2
             numbers::tests::halves -> numbers::tests::each_method @35 macro 0.9
+            numbers::tests::halves -> numbers::{impl Halve for f32}::halve @35 name_only 0.2
             unresolved numbers::tests src/lib.rs:35 each_method!(… halve …) (unanalysed_code)
         "#]],
     );

@@ -260,6 +260,16 @@ impl Snapshot {
                 call.edge.line == edge.edge.line && self.symbol(call.target).kind.is_outside()
             });
             match outside_call {
+                // `getattr(obj, name)`, `eval(code)` with a computed name or code.
+                Some(call) if is_dynamic_read(&self.symbol(call.target).qualified_name) => {
+                    findings.outside.push(format!(
+                        "{} may be reached by name through {}() at {}:{} (a name or code computed at run time)",
+                        self.symbol(subject).qualified_name,
+                        self.symbol(call.target).qualified_name,
+                        source.path,
+                        edge.edge.line
+                    ))
+                }
                 Some(call) => findings.outside.push(format!(
                     "{} is passed to the outside {} at {}:{}",
                     self.symbol(subject).qualified_name,
@@ -500,6 +510,12 @@ fn is_typing_base(qualified_name: &str) -> bool {
 }
 
 /// Whether an unresolved call goes through a value.
+/// The builtins that read a name (or run code) computed at run time: a reference at their
+/// site is a dynamic read (`extract::python_dynamic_reads`), not a value passed to them.
+fn is_dynamic_read(qualified_name: &str) -> bool {
+    matches!(qualified_name, "<builtin>.getattr" | "<builtin>.eval" | "<builtin>.exec")
+}
+
 pub(crate) fn is_value_call(reason: UnresolvedReason) -> bool {
     reason == UnresolvedReason::ValueCall
 }

@@ -146,9 +146,10 @@ pub fn resolve<F: Borrow<FileFacts> + Sync>(files: &[F]) -> Resolution {
     resolution.edges.extend(expanded);
     let filled = resolver.macro_template_edges(files, &resolution.edges);
     resolution.edges.extend(filled);
-    let mentions =
+    let (mentions, guesses) =
         resolver.unanalysed_macro_mentions(files, &resolution.edges, &resolution.unresolved);
     resolution.unresolved.extend(mentions);
+    resolution.edges.extend(guesses);
     finish(resolution, structural)
 }
 
@@ -230,8 +231,10 @@ pub fn resolve_cached(files: &[VersionedFacts<'_>], cache: &mut ResolutionCache)
     merged.edges.extend(expanded);
     let filled = resolver.macro_template_edges(&facts, &merged.edges);
     merged.edges.extend(filled);
-    let mentions = resolver.unanalysed_macro_mentions(&facts, &merged.edges, &merged.unresolved);
+    let (mentions, guesses) =
+        resolver.unanalysed_macro_mentions(&facts, &merged.edges, &merged.unresolved);
     merged.unresolved.extend(mentions);
+    merged.edges.extend(guesses);
     finish(merged, structural)
 }
 

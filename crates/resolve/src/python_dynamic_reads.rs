@@ -3,9 +3,9 @@
 //! read (`getattr(self, "on_" + kind)()`, `eval(code)`) is one of the unresolved calls
 //! through values that answers about them count (`escaped_value`), never a silent `exact`.
 //!
-//! - `getattr(obj, name)`: every method of `obj`'s class through its MRO when `obj` is a
-//!   project instance or class (`self`, `cls`, a typed local), every function and class a
-//!   project module defines when `obj` names one;
+//! - `getattr(obj, name)`: every method of `obj`'s class through its MRO and of its
+//!   subclasses when `obj` is a project instance or class (`self`, `cls`, a typed local),
+//!   every function and class a project module defines when `obj` names one;
 //! - `eval(code)`, `exec(code)`: every function and class the calling module defines.
 //!
 //! It deliberately does not follow a receiver whose type is not visible (a parameter with no
@@ -59,10 +59,13 @@ pub(crate) fn dynamic_read_edges(resolver: &Resolver<'_>, file: &FileFacts) -> V
     edges
 }
 
-/// The methods of a project class through its MRO (tests left out).
+/// The methods of a project class through its MRO, and those of its project subclasses (an
+/// instance may be one: `getattr(self, request.method.lower())` in a base view reads a
+/// subclass's `get`), tests left out.
 fn class_methods(resolver: &Resolver<'_>, class: Sym) -> Vec<Sym> {
     let mut methods = Vec::new();
-    for class in resolver.linearization(class) {
+    let subclasses = resolver.subclasses.get(&class).map(Vec::as_slice).unwrap_or(&[]);
+    for class in resolver.linearization(class).into_iter().chain(subclasses.iter().copied()) {
         methods.extend(children_of_kinds(resolver, class, &[SymbolKind::Method]));
     }
     methods.sort_unstable();
