@@ -341,3 +341,32 @@ fn class_body_names_are_bound_in_order_and_overrides_win_on_typed_attributes() {
         "#]],
     );
 }
+
+/// `-> Self` (typing's) on a method gives an instance of its class: a call on what
+/// `bind()` returns binds to the class's method, not to an outside `typing.Self`.
+#[test]
+fn methods_returning_self_give_an_instance_of_their_class() {
+    check(
+        r#"
+        //- /app/__init__.py
+        //- /app/logger.py
+        from typing import Self
+
+        class Logger:
+            def bind(self, **values) -> Self:
+                return self.__class__()
+
+            def unbind(self, *keys) -> Self:
+                return self
+
+        def use(logger: Logger):
+            bound = logger.bind(x=1)  # calls: app.logger.Logger.bind
+            return bound.unbind("x")  # calls: app.logger.Logger.unbind
+        "#,
+        expect![[r#"
+            app.logger.use -> app.logger.Logger.bind @11 typed_receiver 0.85
+            app.logger.use -> app.logger.Logger.unbind @12 typed_receiver 0.85
+            unresolved app.logger.Logger.bind app/logger.py:5 self.__class__ (no_project_symbol_named)
+        "#]],
+    );
+}

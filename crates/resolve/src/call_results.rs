@@ -2,7 +2,7 @@
 //! generic arguments substituted where they are written), a std wrapper method's result, a
 //! local closure's body, followed along chains of calls up to a depth.
 
-use tether_model::{CalleeExpr, Language, Receiver, ResolutionRule};
+use tether_model::{CalleeExpr, Language, Receiver, ResolutionRule, SymbolKind};
 
 use crate::calls::MAX_CALL_CHAIN;
 use crate::denotation::{Denotation, Resolved};
@@ -300,6 +300,23 @@ impl<'a> Resolver<'a> {
         let typed = bindings
             .iter()
             .find_map(|binding| self.binding_denotation(function, binding, language))?;
+        // `-> Self` (typing's, a name outside the project) on a method: an instance of its
+        // class (a subclass's receiver is not followed).
+        let typed = match typed {
+            Denotation::External(path) if path == "Self" || path.ends_with(".Self") => {
+                match self.index.parent(function) {
+                    Some(class) if self.index.symbol(class).kind == SymbolKind::Class => {
+                        Denotation::Instance {
+                            type_sym: class,
+                            is_dyn: false,
+                            arguments: Vec::new(),
+                        }
+                    }
+                    _ => Denotation::External(path),
+                }
+            }
+            typed => typed,
+        };
         // A function returning functions (`return inner`, `return self.render`, one of two
         // by a flag; a Rust `-> fn(…)` whose tails name functions): what calling its result
         // calls, all of them.
