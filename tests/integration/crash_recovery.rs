@@ -258,3 +258,42 @@ fn two_starts_at_once_make_one_daemon() {
     }
     assert_eq!(serving(), 0, "the daemon stopped");
 }
+
+/// A database another build of tether wrote (older rules: here, a graph without its CALLS
+/// edges) for the very commit checked out is not served as it is: the daemon publishes and
+/// persists what this build extracts.
+#[test]
+fn a_graph_another_build_of_tether_wrote_for_head_is_replaced_by_this_builds() {
+    let repository = FixtureRepository::new(APP_FIXTURE);
+    let state = tether_tests::indexed_daemon(&repository);
+    let built = state.snapshot().expect("a graph is published");
+    let calls = |graph: &tether_model::Graph| {
+        graph.edges.iter().filter(|edge| edge.kind == tether_model::EdgeKind::Calls).count()
+    };
+    assert!(calls(&built.graph) > 0);
+    let mut older = built.graph.clone();
+    older.edges.retain(|edge| edge.kind != tether_model::EdgeKind::Calls);
+    let database = repository.root().join(".git/tether/graph.lbug");
+    let config = tether_store::StoreConfig { buffer_pool_bytes: 128 << 20, max_threads: 1 };
+    drop(state);
+    tether_store::write_fresh_database(&database, &older, &built.meta, config)
+        .expect("the older graph is written");
+
+    let paths = tether_daemon::DaemonPaths::new(repository.root(), &database);
+    let state = tether_daemon::DaemonState::new(paths, config);
+    state.load_or_build().expect("the database loads");
+    let served = state.snapshot().expect("a graph is published");
+    assert_eq!(calls(&served.graph), calls(&built.graph), "this build's graph is served");
+    state.persist_now().expect("it is persisted");
+    let reopened = tether_store::GraphStore::open(&database, config).expect("the database opens");
+    let stored = reopened.read_graph().expect("the graph reads");
+    assert_eq!(calls(&stored), calls(&built.graph), "and persisted");
+    drop(reopened);
+    drop(state);
+
+    // Its own database, read back, is what it extracts: nothing is published again.
+    let paths = tether_daemon::DaemonPaths::new(repository.root(), &database);
+    let state = tether_daemon::DaemonState::new(paths, config);
+    state.load_or_build().expect("the database loads");
+    assert!(!state.persist_pending().expect("nothing fails"), "nothing to persist");
+}

@@ -183,9 +183,11 @@ impl DaemonState {
     pub fn load_or_build(&self) -> Result<(), RebuildError> {
         match GraphStore::open(&self.paths.database, self.store_config) {
             Ok(store) => {
+                let started = Instant::now();
                 let graph = store.read_graph()?;
                 let meta = store.meta()?;
                 drop(store);
+                let stored = graph_fingerprint(&graph);
                 let head = tether_git::discover(&self.paths.root)
                     .and_then(|repository| repository.head().ok())
                     .and_then(|head| head.commit);
@@ -200,11 +202,18 @@ impl DaemonState {
                     // Fill the facts cache so the first HEAD move re-extracts only what changed.
                     let mut cache =
                         self.facts_cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-                    build_graph_cached(
+                    let built = build_graph_cached(
                         &IndexOptions::new(&self.paths.root),
                         &mut cache,
                         &|_, _| {},
                     )?;
+                    // Another build of tether (older rules) wrote the database: what this one
+                    // extracts from the same commit is served and persisted instead.
+                    if graph_fingerprint(&built.graph) != stored {
+                        tracing::info!("the database's graph is not what this build extracts; publishing this build's");
+                        let meta = index_meta(&self.paths.root);
+                        self.publish_for_persisting(Snapshot::new(built.graph, meta), started);
+                    }
                     return Ok(());
                 }
                 tracing::info!("HEAD moved while the daemon was down; rebuilding");
@@ -408,4 +417,35 @@ impl tether_features::GraphState for DaemonState {
     fn source_line(&self, path: &str, line: u32) -> Option<String> {
         tether_features::line_on_disk(&self.paths.root, path, line)
     }
+}
+
+/// What a graph holds, in an order-free hash: its symbols, edges (without confidences) and
+/// unresolved sites. Two builds of one commit by one build of tether hash alike.
+fn graph_fingerprint(graph: &tether_model::Graph) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut symbols: Vec<(u64, &str, &str)> = graph
+        .symbols
+        .iter()
+        .map(|symbol| (symbol.id.0, symbol.kind.as_str(), symbol.qualified_name.as_str()))
+        .collect();
+    symbols.sort_unstable();
+    let mut edges: Vec<(&str, u64, u64, u32, &str)> = graph
+        .edges
+        .iter()
+        .map(|edge| {
+            (edge.kind.as_str(), edge.source.0, edge.target.0, edge.line, edge.rule.as_str())
+        })
+        .collect();
+    edges.sort_unstable();
+    let mut unresolved: Vec<(&str, u32, &str, &str)> = graph
+        .unresolved
+        .iter()
+        .map(|call| {
+            (call.path.as_str(), call.line, call.callee_name.as_str(), call.reason.as_str())
+        })
+        .collect();
+    unresolved.sort_unstable();
+    let mut hasher = rustc_hash::FxHasher::default();
+    (symbols, edges, unresolved).hash(&mut hasher);
+    hasher.finish()
 }
