@@ -292,9 +292,7 @@ fn raising_a_class_constructs_it() {
 
 /// A decorator in a class body is evaluated before the method it decorates is bound: a name
 /// shared by both means the imported decorator. A method called on an attribute holding a
-/// subclass is the subclass's override.
-// Not yet: an attribute annotated with the base and holding a subclass (`name: Field =
-// String()`) binds to the base's method, as its declared type says.
+/// subclass (annotated with the base: `name: Field = String()`) is the subclass's override.
 #[test]
 fn class_body_names_are_bound_in_order_and_overrides_win_on_typed_attributes() {
     check(
@@ -318,9 +316,11 @@ fn class_body_names_are_bound_in_order_and_overrides_win_on_typed_attributes() {
                 return str(value)
         //- /app/schema.py
         from app.decorators import post_load
-        from app.fields import String
+        from app.fields import Field, String
 
         class Schema:
+            name: Field = String()
+
             def __init__(self):
                 self.title = String()
 
@@ -329,15 +329,18 @@ fn class_body_names_are_bound_in_order_and_overrides_win_on_typed_attributes() {
                 return data
 
             def dump(self, value):
-                return self.title._serialize(value)  # calls: app.fields.String._serialize
+                self.title._serialize(value)  # calls: app.fields.String._serialize
+                return self.name._serialize(value)  # calls: app.fields.String._serialize
         "#,
         expect![[r#"
             app.fields.Field.serialize -> app.fields.Field._serialize @3 self_method 0.9
             app.fields.String._serialize -> <builtin>.str @10 same_scope 0.95
-            app.schema.Schema -> app.decorators.post_load @8 import 0.95
-            app.schema.Schema -> app.decorators.post_load.wrap @8 typed_receiver 0.85
-            app.schema.Schema.__init__ -> app.fields.String @6 constructor 0.9
-            app.schema.Schema.dump -> app.fields.String._serialize @13 self_method 0.9
+            app.schema.Schema -> app.decorators.post_load @10 import 0.95
+            app.schema.Schema -> app.decorators.post_load.wrap @10 typed_receiver 0.85
+            app.schema.Schema -> app.fields.String @5 constructor 0.9
+            app.schema.Schema.__init__ -> app.fields.String @8 constructor 0.9
+            app.schema.Schema.dump -> app.fields.String._serialize @15 self_method 0.9
+            app.schema.Schema.dump -> app.fields.String._serialize @16 self_method 0.9
         "#]],
     );
 }

@@ -416,3 +416,48 @@ fn macro_written_test_modules_call_what_each_invocation_passes() {
         "#]],
     );
 }
+
+/// Test frameworks' attributes make tests cargo runs (`#[rstest]`, `#[test_case(…)]`,
+/// `#[tokio::test]`) in an integration test file: a blast of what they call lists them, and
+/// not the file's helpers.
+#[test]
+fn functions_under_test_framework_attributes_are_tests() {
+    let (_directory, snapshot) = tether_tests::snapshot_of(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "parsing"
+        //- /src/lib.rs
+        pub fn parse(text: &str) -> usize { text.len() }
+        //- /tests/cases.rs
+        use parsing::parse;
+        use rstest::rstest;
+        use test_case::test_case;
+
+        fn one_letter() -> &'static str { "d" }
+
+        #[rstest]
+        #[case("a")]
+        fn parses_cases(#[case] text: &str) { assert_eq!(parse(text), 1); }
+
+        #[test_case("b" ; "one letter")]
+        fn parses_test_cases(text: &str) { assert_eq!(parse(text), 1); }
+
+        #[tokio::test]
+        async fn parses_in_a_runtime() { assert_eq!(parse(one_letter()), 1); }
+        "#,
+    );
+    let subject = snapshot.resolve_address("parsing::parse").unwrap();
+    let answer = snapshot
+        .blast_symbol(subject, tether_query::BlastOptions::default())
+        .expect("the blast finishes");
+    let tests: Vec<&str> = answer
+        .tests_affected
+        .iter()
+        .map(|test| snapshot.symbol(test.index).qualified_name.as_str())
+        .collect();
+    assert_eq!(
+        tests,
+        ["cases::parses_cases", "cases::parses_in_a_runtime", "cases::parses_test_cases"]
+    );
+}

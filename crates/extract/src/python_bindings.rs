@@ -225,6 +225,20 @@ fn assigned_value(
     facts: &FileFacts,
 ) -> Option<BindingValue> {
     if let Some(annotation) = field_child!(node, "type") {
+        // `name: Field = String()`: the class constructed is the annotation's or a subclass
+        // of it, and its overrides are what calls on the attribute run.
+        let constructed = field_child!(node, "right").filter(|right| {
+            right.kind() == "call"
+                && field_child!(*right, "function")
+                    .and_then(|function| dotted_path(function, source))
+                    .and_then(|path| path.last().cloned())
+                    .is_some_and(|name| name.starts_with(|first: char| first.is_uppercase()))
+        });
+        if let Some(value) =
+            constructed.and_then(|right| expression_value(right, name_path, scope, source, facts))
+        {
+            return Some(value);
+        }
         return annotation_value(annotation, source);
     }
     expression_value(field_child!(node, "right")?, name_path, scope, source, facts)

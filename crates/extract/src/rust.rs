@@ -88,7 +88,9 @@ impl Lowering for RustLowering {
             path.len() == 1 && path[0] == "cfg" && arguments_say_test(arguments)
         });
         let is_test_attribute = matches!(kind, SymbolKind::Function | SymbolKind::Method)
-            && attributes.iter().any(|(path, _)| path.last().is_some_and(|last| last == "test"));
+            && attributes
+                .iter()
+                .any(|(path, _)| path.last().is_some_and(|last| is_test_attribute_name(last)));
         Some(NewSymbol {
             kind,
             name,
@@ -662,4 +664,21 @@ fn lower_supertraits(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &
             facts.supertypes.push(SupertypeRef { subtype: subtype.id, path, line: line_of(bound) });
         }
     }
+}
+
+const TEST_ATTRIBUTES: &str = include_str!("../../../queries/rust/test_attributes.txt");
+
+/// Whether an attribute whose path ends in `name` makes a function a test
+/// (`queries/rust/test_attributes.txt`).
+fn is_test_attribute_name(name: &str) -> bool {
+    static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    NAMES
+        .get_or_init(|| {
+            TEST_ATTRIBUTES
+                .lines()
+                .map(str::trim)
+                .filter(|line| !line.is_empty() && !line.starts_with('#'))
+                .collect()
+        })
+        .contains(&name)
 }
