@@ -397,8 +397,10 @@ fn macro_written_test_modules_call_what_each_invocation_passes() {
         }
         "#,
         expect![[r#"
+            numbers::tests -> numbers::Halve::halve @35 name_only 0.2
             numbers::tests -> numbers::tests::each_method @35 macro 0.9
             numbers::tests -> numbers::tests::each_width @34 macro 0.9
+            numbers::tests -> numbers::{impl Halve for f32}::halve @35 name_only 0.2
             numbers::tests::doubles -> numbers::double @34 macro 0.9
             numbers::tests::doubles -> numbers::tests::each_width @34 macro 0.9
             numbers::tests::doubles -> numbers::triple @34 macro 0.9
@@ -409,9 +411,9 @@ fn macro_written_test_modules_call_what_each_invocation_passes() {
             numbers::tests::each_width -> numbers::double @18 macro 0.9
             numbers::tests::each_width -> numbers::triple @16 macro 0.9
             numbers::tests::each_width -> numbers::triple @18 macro 0.9
-            numbers::tests::halves -> numbers::Halve::halve @35 name_only 0.2
-            numbers::tests::halves -> numbers::tests::each_method @35 macro 0.9
-            numbers::tests::halves -> numbers::{impl Halve for f32}::halve @35 name_only 0.2
+            numbers::tests::halves::narrow -> <builtin>::assert! @29 macro 0.9
+            numbers::tests::halves::narrow -> numbers::Halve::halve @29 name_only 0.2
+            numbers::tests::halves::narrow -> numbers::{impl Halve for f32}::halve @29 name_only 0.2
             unresolved numbers::tests src/lib.rs:35 each_method!(… halve …) (unanalysed_code)
         "#]],
     );
@@ -459,5 +461,106 @@ fn functions_under_test_framework_attributes_are_tests() {
     assert_eq!(
         tests,
         ["cases::parses_cases", "cases::parses_in_a_runtime", "cases::parses_test_cases"]
+    );
+}
+
+/// A `macro_rules!` that writes a trait's impl for the type it is given and a test module
+/// named by its second argument (num-integer's `impl_integer_for_isize!(i8, test_integer_i8)`)
+/// is expanded per invocation: the methods written in the macro's body are symbols at the
+/// body's lines, one per type, and the tests are named as cargo names them, each calling the
+/// impl of its own type.
+#[test]
+fn macro_written_impls_and_test_modules_are_expanded_per_invocation() {
+    let (_directory, snapshot) = tether_tests::snapshot_of(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "integers"
+        //- /src/lib.rs
+        pub trait Parity { fn is_even(&self) -> bool; fn is_odd(&self) -> bool; }
+
+        macro_rules! impl_parity {
+            ($T:ty, $test_mod:ident) => {
+                impl Parity for $T {
+                    fn is_even(&self) -> bool { *self % 2 == 0 }
+                    fn is_odd(&self) -> bool { !self.is_even() }
+                }
+
+                #[cfg(test)]
+                mod $test_mod {
+                    use crate::Parity;
+
+                    #[test]
+                    fn test_odd() { assert!((3 as $T).is_odd()); }
+                }
+            };
+        }
+
+        impl_parity!(i8, test_parity_i8);
+        impl_parity!(u64, test_parity_u64);
+        "#,
+    );
+    let tests_of = |address: &str| -> Vec<String> {
+        let subject = snapshot.resolve_address(address).unwrap();
+        let answer = snapshot
+            .blast_symbol(subject, tether_query::BlastOptions::default())
+            .expect("the blast finishes");
+        answer
+            .tests_affected
+            .iter()
+            .map(|test| snapshot.symbol(test.index).qualified_name.clone())
+            .collect()
+    };
+    assert_eq!(
+        tests_of("integers::{impl Parity for i8}::is_even"),
+        ["integers::test_parity_i8::test_odd"]
+    );
+    assert_eq!(
+        tests_of("integers::{impl Parity for u64}::is_odd"),
+        ["integers::test_parity_u64::test_odd"]
+    );
+    let line_of = |address: &str| {
+        let subject = snapshot.resolve_address(address).unwrap();
+        snapshot.symbol(subject).span.start_line
+    };
+    // Written at the macro's body, where a reader (and a mutation) points.
+    assert_eq!(line_of("integers::{impl Parity for u64}::is_even"), 6);
+    assert_eq!(line_of("integers::test_parity_i8::test_odd"), 15);
+}
+
+/// A project trait implemented for a primitive (`impl Parity for i8`): a method call on an
+/// `i8` (a typed parameter or local, a suffixed literal, a cast, `self` inside the impl) may
+/// reach that impl's method, not another type's impl, linked as a candidate (std's inherent
+/// methods come first in Rust, and tether does not know them).
+#[test]
+fn calls_on_outside_types_reach_the_project_traits_impls_for_them() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "integers"
+        //- /src/lib.rs
+        pub trait Parity { fn is_even(&self) -> bool; fn is_odd(&self) -> bool; }
+        impl Parity for i8 {
+            fn is_even(&self) -> bool { *self % 2 == 0 }
+            fn is_odd(&self) -> bool { !self.is_even() }  // calls: integers::{impl Parity for i8}::is_even
+        }
+        impl Parity for u64 {
+            fn is_even(&self) -> bool { *self % 2 == 0 }
+            fn is_odd(&self) -> bool { !self.is_even() }  // calls: integers::{impl Parity for u64}::is_even
+        }
+        pub fn f(x: i8) -> bool { x.is_odd() }  // calls: integers::{impl Parity for i8}::is_odd
+        pub fn g() -> bool { (3 as u64).is_odd() }  // calls: integers::{impl Parity for u64}::is_odd
+        pub fn h() -> bool { 3i8.is_odd() }  // calls: integers::{impl Parity for i8}::is_odd
+        pub fn k() -> bool { let y: u64 = 3; y.is_odd() }  // calls: integers::{impl Parity for u64}::is_odd
+        "#,
+        expect![[r#"
+            integers::f -> integers::{impl Parity for i8}::is_odd @10 ambiguous 0.4
+            integers::g -> integers::{impl Parity for u64}::is_odd @11 ambiguous 0.4
+            integers::h -> integers::{impl Parity for i8}::is_odd @12 ambiguous 0.4
+            integers::k -> integers::{impl Parity for u64}::is_odd @13 ambiguous 0.4
+            integers::{impl Parity for i8}::is_odd -> integers::{impl Parity for i8}::is_even @4 ambiguous 0.4
+            integers::{impl Parity for u64}::is_odd -> integers::{impl Parity for u64}::is_even @8 ambiguous 0.4
+        "#]],
     );
 }

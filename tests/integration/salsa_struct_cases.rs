@@ -69,8 +69,8 @@ fn types_a_macro_defines_are_seen_through_their_inherent_impl() {
             pub fn is_unstable(self) -> bool { false }
             pub fn is_stable(self) -> bool { !self.is_unstable() }  // calls: attrs::flags::AttrFlags::is_unstable
         }
-        macro_rules! define_two { () => { pub struct Twice; } }
-        define_two!();
+        macro_rules! define_two { ($($name:ident),*) => { $(pub struct $name;)* } }
+        define_two!(Twice);
         impl Twice { pub fn a(&self) {} }
         impl Twice { pub fn b(&self) {} }
         //- /src/lib.rs

@@ -37,6 +37,7 @@ const LANGUAGE_FILES: &[&str] = &[
     "rust_module_files.rs",
     "rust_type_paths.rs",
     "blanket_impls.rs",
+    "outside_type_impls.rs",
     "deref_arguments.rs",
     "deref_calls.rs",
     "turbofish.rs",

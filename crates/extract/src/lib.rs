@@ -42,6 +42,7 @@ mod rust_implicit_calls;
 mod rust_imports;
 mod rust_item_macros;
 mod rust_macro_arguments;
+mod rust_macro_expansion;
 mod rust_macro_models;
 mod rust_pin_projections;
 mod rust_receivers;
@@ -209,7 +210,7 @@ pub fn extract(file: &SourceFile<'_>) -> FileFacts {
     if depth > MAX_SYNTAX_DEPTH {
         return too_deep(file, depth);
     }
-    ancestors::while_extracting(tree, || match file.language {
+    let mut facts = ancestors::while_extracting(tree, || match file.language {
         Language::Python => {
             let lowering = python::PythonLowering::new(file.path);
             outline::sweep(&lowering, file.path, file.module_name, tree, &tags, text)
@@ -218,7 +219,26 @@ pub fn extract(file: &SourceFile<'_>) -> FileFacts {
             let lowering = rust::RustLowering::new(file.path);
             outline::sweep(&lowering, file.path, file.module_name, tree, &tags, text)
         }
-    })
+    });
+    if file.language == Language::Rust {
+        // What the file's own `macro_rules!` write in item position, swept like the file.
+        for expansion in rust_macro_expansion::item_macro_expansions(tree, text) {
+            let Some(expanded_tree) = parse_tree(file.language, grammar, &expansion.text) else {
+                continue;
+            };
+            let (tags, depth) = query.tags(&expanded_tree, expansion.text.as_bytes());
+            if depth > MAX_SYNTAX_DEPTH {
+                continue;
+            }
+            let expanded = ancestors::while_extracting(&expanded_tree, || {
+                let lowering = rust::RustLowering::new(file.path);
+                let text = expansion.text.as_str();
+                outline::sweep(&lowering, file.path, file.module_name, &expanded_tree, &tags, text)
+            });
+            rust_macro_expansion::merge_expansion(&mut facts, expanded, expansion.invocation_byte);
+        }
+    }
+    facts
 }
 
 /// Parses a file and discards the tree: the floor under extraction's cost, for benchmarks.

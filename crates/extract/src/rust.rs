@@ -623,18 +623,31 @@ fn trait_path_callee(function: Node<'_>, source: &str) -> Option<CalleeExpr> {
     Some(CalleeExpr::TraitPath { self_type, trait_path, name })
 }
 
-/// The prelude type of a literal expression node (`"a".len()` calls a `str` method).
-pub(crate) fn literal_type(kind: &str) -> Option<&'static str> {
-    match kind {
+/// The prelude type of a literal expression node (`"a".len()` calls a `str` method), with a
+/// numeric literal's suffix (`3i8` is an `i8`; `0x1f32` is a hex `i32`, not an `f32`).
+pub(crate) fn literal_type(node: Node<'_>, source: &str) -> Option<&'static str> {
+    match node.kind() {
         "string_literal" | "raw_string_literal" => Some("str"),
         "char_literal" => Some("char"),
         "boolean_literal" => Some("bool"),
-        "integer_literal" => Some("i32"),
-        "float_literal" => Some("f64"),
+        kind @ ("integer_literal" | "float_literal") => {
+            let text = text_of(node, source);
+            let is_hex = text.starts_with("0x") || text.starts_with("0X");
+            let suffix = NUMERIC_SUFFIXES
+                .iter()
+                .find(|suffix| text.ends_with(*suffix) && !(is_hex && suffix.starts_with('f')));
+            Some(suffix.copied().unwrap_or(if kind == "integer_literal" { "i32" } else { "f64" }))
+        }
         "array_expression" => Some("Vec"),
         _ => None,
     }
 }
+
+/// The types a numeric literal's suffix names.
+const NUMERIC_SUFFIXES: [&str; 14] = [
+    "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize", "f32",
+    "f64",
+];
 
 /// `trait A: B + fmt::Debug` (a bound of the trait) or `where Self: B` (a predicate).
 fn lower_supertraits(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut FileFacts) {

@@ -614,7 +614,7 @@ fn expression_value(value: Node<'_>, source: &str) -> BindingValue {
                 },
             }
         }
-        kind => match literal_type(kind) {
+        _ => match literal_type(value, source) {
             Some(type_name) => BindingValue::named_type(vec![type_name.to_string()]),
             None => match receiver_of(value, source, 0) {
                 Receiver::Other => BindingValue::Unknown,

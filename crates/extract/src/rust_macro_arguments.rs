@@ -496,6 +496,24 @@ fn receiver_ending_at(children: &[Node<'_>], last: usize, source: &str, depth: u
         segments.reverse();
         return Receiver::Call(Box::new(CalleeExpr::Path(segments)));
     }
+    // A suffixed literal (`3i8`), or a cast in parentheses (`(3 as i8)`): a value of its type.
+    let token = children[last];
+    if matches!(token.kind(), "integer_literal" | "float_literal" | "string_literal") {
+        if let Some(type_name) = crate::rust::literal_type(token, source) {
+            return Receiver::Path(vec![type_name.to_string()]);
+        }
+    }
+    if is_parenthesized(token, source) {
+        let mut cursor = token.walk();
+        let inner: Vec<Node<'_>> = token.children(&mut cursor).collect();
+        if let [.., cast, cast_type, _] = inner.as_slice() {
+            if text_of(*cast, source) == "as"
+                && matches!(cast_type.kind(), "primitive_type" | "identifier")
+            {
+                return Receiver::Path(vec![text_of(*cast_type, source).to_string()]);
+            }
+        }
+    }
     // A name or a chain of fields: `a.b.c`, read backwards from `c`.
     let mut path = Vec::new();
     let mut position = last;

@@ -13,8 +13,20 @@ pub(crate) fn receiver_of(value: Node<'_>, source: &str, depth: usize) -> Receiv
     if value.kind() == "call_expression" {
         return call_receiver(value, source, depth);
     }
-    if let Some(type_name) = literal_type(value.kind()) {
+    if let Some(type_name) = literal_type(value, source) {
         return Receiver::Path(vec![type_name.to_string()]);
+    }
+    // `(3 as i8).is_odd()`: a value of the type cast to.
+    if value.kind() == "parenthesized_expression" {
+        if let Some(cast) =
+            value.named_child(0).filter(|inner| inner.kind() == "type_cast_expression")
+        {
+            if let Some(path) = field_child!(cast, "type")
+                .and_then(|cast_type| crate::rust::type_path(cast_type, source))
+            {
+                return Receiver::Path(path);
+            }
+        }
     }
     if let Some(receiver) = wrapped_receiver(value, source, depth) {
         return receiver;

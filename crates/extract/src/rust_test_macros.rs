@@ -60,9 +60,12 @@ pub(crate) fn push_macro_written_test(
     source: &str,
     facts: &mut FileFacts,
 ) {
-    if !invocation
-        .parent()
-        .is_some_and(|parent| matches!(parent.kind(), "declaration_list" | "source_file"))
+    // At a file's top level, `name!(…);` parses as an expression statement.
+    let container = invocation.parent().and_then(|parent| match parent.kind() {
+        "expression_statement" => parent.parent(),
+        _ => Some(parent),
+    });
+    if !container.is_some_and(|parent| matches!(parent.kind(), "declaration_list" | "source_file"))
     {
         return;
     }

@@ -602,3 +602,68 @@ pub fn plain() -> u32 { other }
         "#]],
     );
 }
+
+/// A `macro_rules!` of the file invoked in item position is expanded there: the impl and the
+/// test module it writes are symbols at the lines of its body, named by what the invocation
+/// passes; an invocation of a rule with repetitions is not expanded.
+#[test]
+fn item_macros_of_the_file_are_expanded_per_invocation() {
+    check(
+        r#"pub trait Parity { fn is_even(&self) -> bool; }
+
+macro_rules! impl_parity {
+    ($T:ty, $test_mod:ident) => {
+        impl Parity for $T {
+            fn is_even(&self) -> bool { *self % 2 == 0 }
+        }
+        #[cfg(test)]
+        mod $test_mod {
+            #[test]
+            fn test_even() { assert!((2 as $T).is_even()); }
+        }
+    };
+}
+
+macro_rules! repeated {
+    ($($name:ident),*) => { $(mod $name { #[test] fn t() {} })* };
+}
+
+impl_parity!(i8, test_parity_i8);
+impl_parity!(Vec<u8>, test_parity_vec);
+repeated!(a, b);
+"#,
+        expect![[r#"
+            module my_crate::m 1-23
+              trait my_crate::m::Parity 1-1
+                method my_crate::m::Parity::is_even 1-1
+              macro my_crate::m::impl_parity 3-14
+              macro my_crate::m::repeated 16-18
+              function my_crate::m::a 22-22 test
+              impl my_crate::m::{impl Parity for i8} 5-7
+                method my_crate::m::{impl Parity for i8}::is_even 6-6
+              module my_crate::m::test_parity_i8 9-12 test
+                function my_crate::m::test_parity_i8::test_even 11-11 test
+              impl my_crate::m::{impl Parity for Vec} 5-7
+                method my_crate::m::{impl Parity for Vec}::is_even 6-6
+              module my_crate::m::test_parity_vec 9-12 test
+                function my_crate::m::test_parity_vec::test_even 11-11 test
+            call my_crate::m::impl_parity -> assert! @11
+            call my_crate::m::impl_parity -> <expr>.is_even @11
+            call my_crate::m -> impl_parity! @20
+            call my_crate::m -> impl_parity! @21
+            call my_crate::m -> repeated! @22
+            call my_crate::m::a -> repeated! @22
+            call my_crate::m::test_parity_i8::test_even -> assert! @11
+            call my_crate::m::test_parity_i8::test_even -> i8.is_even @11
+            call my_crate::m::test_parity_vec::test_even -> assert! @11
+            call my_crate::m::test_parity_vec::test_even -> <expr>.is_even @11
+            impl my_crate::m::{impl Parity for i8} type=i8 trait=Parity @5
+            impl my_crate::m::{impl Parity for Vec} type=Vec trait=Parity @5
+            binding my_crate::m::Parity::is_even return: bool @1
+            binding my_crate::m::impl_parity test_macro: ? @3
+            binding my_crate::m::repeated test_macro: ? @16
+            binding my_crate::m::{impl Parity for i8}::is_even return: bool @6
+            binding my_crate::m::{impl Parity for Vec}::is_even return: bool @6
+        "#]],
+    );
+}

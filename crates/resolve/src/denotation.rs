@@ -73,6 +73,12 @@ impl Resolver<'_> {
             return Err(UnresolvedReason::UnresolvedImport);
         }
         let separator = crate::language_rules::rules_of(language).separator();
+        // A project trait implemented for the outside type (`impl Integer for i8`).
+        if let Denotation::External(path) | Denotation::Builtin(path) = &base.denotation {
+            if let Some(lookup) = self.outside_type_method(path, name) {
+                return lookup;
+            }
+        }
         match &base.denotation {
             Denotation::UntypedLocal => Err(UnresolvedReason::UnknownReceiverType),
             // `pair.0`: an element.

@@ -42,6 +42,7 @@ mod language_rules;
 mod macro_defined_types;
 mod macro_expansions;
 mod macro_mentions;
+mod outside_type_impls;
 mod project_index;
 mod project_iterators;
 mod property_reads;

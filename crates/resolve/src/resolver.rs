@@ -43,6 +43,12 @@ pub(crate) struct ResolverTables<'a> {
     pub impls_through_alias: HashMap<Sym, Sym>,
     /// The trait a trait impl implements (project traits only).
     pub impl_trait: HashMap<Sym, Sym>,
+    /// Trait impls for a type outside the project (`impl Integer for i8`, `impl Ext for
+    /// std::string::String`), by the type's resolved path: a method call on such a value
+    /// reaches their methods (see `outside_type_impls`).
+    pub impls_of_outside_type: HashMap<String, Vec<Sym>>,
+    /// The outside self type of each impl in [`Self::impls_of_outside_type`]: `self` inside it.
+    pub outside_impl_self_type: HashMap<Sym, Denotation>,
     /// Trait impl blocks of each project trait.
     pub impls_of_trait: HashMap<Sym, Vec<Sym>>,
     /// The project type each project type dereferences to (`impl Deref`'s `type Target`).
@@ -96,6 +102,8 @@ impl<'a> ResolverTables<'a> {
             impl_self_type: HashMap::default(),
             impls_through_alias: Default::default(),
             impl_trait: HashMap::default(),
+            impls_of_outside_type: HashMap::default(),
+            outside_impl_self_type: HashMap::default(),
             impls_of_trait: HashMap::default(),
             deref_targets: HashMap::default(),
             blanket_impls: Vec::new(),
@@ -211,6 +219,8 @@ impl<'a> ResolverTables<'a> {
         let mut impls_through_alias = HashMap::default();
         let mut impl_trait = HashMap::default();
         let mut impls_of_trait: HashMap<Sym, Vec<Sym>> = HashMap::default();
+        let mut impls_of_outside_type: HashMap<String, Vec<Sym>> = HashMap::default();
+        let mut outside_impl_self_type = HashMap::default();
         {
             let view = self.resolver();
             for block in &view.index.impls {
@@ -235,6 +245,13 @@ impl<'a> ResolverTables<'a> {
                         impls_of_type.entry(type_sym).or_default().push(impl_sym);
                         impl_self_type.insert(impl_sym, type_sym);
                     }
+                } else if let Some(outside) =
+                    crate::outside_type_impls::outside_self_type(&view, scope, block, rules)
+                {
+                    if let Denotation::External(path) | Denotation::Builtin(path) = &outside {
+                        impls_of_outside_type.entry(path.clone()).or_default().push(impl_sym);
+                    }
+                    outside_impl_self_type.insert(impl_sym, outside);
                 }
                 if let Some(trait_path) = &block.trait_path {
                     if let Ok(Resolved { denotation: Denotation::Symbol(trait_sym), .. }) =
@@ -253,6 +270,8 @@ impl<'a> ResolverTables<'a> {
         self.impls_through_alias = impls_through_alias;
         self.impl_trait = impl_trait;
         self.impls_of_trait = impls_of_trait;
+        self.impls_of_outside_type = impls_of_outside_type;
+        self.outside_impl_self_type = outside_impl_self_type;
         self.impl_only_types = self.resolver().collect_impl_only_types();
         self.impl_only_type_impls = self.impl_only_types.values().copied().collect();
     }

@@ -233,6 +233,9 @@ impl Resolver<'_> {
     /// Rust's `self` in a method: an instance of the impl's type, behind the pointer its
     /// `self` parameter names (`self: Pin<&mut Self>`).
     pub(crate) fn rust_self_value(&self, caller: Sym) -> Option<Resolved> {
+        if let Some(outside) = self.outside_impl_self_value(caller) {
+            return Some(Resolved { denotation: outside, rule: ResolutionRule::SelfMethod });
+        }
         let self_type = self.rust_self_type(caller)?;
         let Denotation::Symbol(type_sym) = self_type.denotation else { return None };
         // In an impl whose type tether does not see (a blanket `impl<S> X for &mut
