@@ -414,6 +414,83 @@ def close():
     "#]].assert_eq(&report);
 }
 
+/// Methods handed on without a call expression that names them, each alone: a method of a
+/// receiver no path names passed to `functools.partial` (`partial(machine.get_state(name)
+/// .exit, …)`); a function stored onto a class under a literal name (`setattr(cls,
+/// "add_model", add_model_override)`, then `machine.add_model(…)`), a store and not a value
+/// handed to outside code; a method read through an alias of `__getattribute__` with a literal
+/// name (`get_attr = super(Locked, self).__getattribute__`, then `get_attr("_locked_method")`).
+#[test]
+fn python_methods_handed_on_through_partial_setattr_and_getattribute_are_reported_alone() {
+    let partial_of_a_call = r#"
+//- /app/__init__.py
+//- /app/states.py
+from functools import partial
+
+class State:
+    def scoped_exit(self, event):
+        return event
+
+def exits(machine, names, event):
+    callbacks = [partial(machine.get_state(name).scoped_exit, event) for name in names]
+    return [each() for each in callbacks]  # hidden: app.states.State.scoped_exit by escaped_value
+"#;
+    let stored_by_setattr = r#"
+//- /app/__init__.py
+//- /app/patch.py
+def with_model_definitions(cls):
+    add_model = getattr(cls, "add_model")
+
+    def add_model_override(self, model):
+        return add_model(self, model)
+
+    setattr(cls, "add_model", add_model_override)
+    return cls
+
+@with_model_definitions
+class Machine:
+    def add_model(self, model):
+        return model
+
+def attach(machine: Machine, model):
+    return machine.add_model(model)  # hidden: app.patch.with_model_definitions.add_model_override by escaped_value
+"#;
+    let read_by_getattribute = r#"
+//- /app/__init__.py
+//- /app/locked.py
+from functools import partial
+
+class Base:
+    pass
+
+class Locked(Base):
+    def _locked_method(self, func, *args):
+        return func(*args)
+
+    def __getattribute__(self, item):
+        get_attr = super(Locked, self).__getattribute__
+        found = get_attr(item)
+        if not item.startswith("_"):
+            return partial(get_attr("_locked_method"), found)
+        return found
+
+    def trigger(self):
+        return 1
+
+def fire(locked: Locked):
+    return locked.trigger()  # hidden: app.locked.Locked._locked_method by called_from_outside
+"#;
+    let report: String = [partial_of_a_call, stored_by_setattr, read_by_getattribute]
+        .into_iter()
+        .map(check_hidden)
+        .collect();
+    expect![[r#"
+        app/states.py:9 app.states.State.scoped_exit: lower_bound: 1 escaped as values, 1 value calls
+        app/patch.py:16 app.patch.with_model_definitions.add_model_override: lower_bound: 1 escaped as values, 1 value calls
+        app/locked.py:21 app.locked.Locked._locked_method: lower_bound: outside: app.locked.Locked._locked_method is passed to the outside functools.partial at app/locked.py:14
+    "#]].assert_eq(&report);
+}
+
 /// A name a macro's tokens mention, where the expansion is not followed, is a `maybe` caller
 /// (`name_only` edges from the invocation, or from the tests the macro writes there) and the
 /// answer names the `unanalysed_code` cause with the site.

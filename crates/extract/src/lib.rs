@@ -25,6 +25,7 @@ mod module_names;
 mod outline;
 mod python;
 mod python_annotations;
+mod python_attribute_reads_by_name;
 mod python_bindings;
 mod python_dynamic_reads;
 mod python_element_stores;

@@ -202,6 +202,9 @@ impl Lowering for PythonLowering {
                     crate::python_dynamic_reads::record_dynamic_read(
                         tag.node, &callee, caller, source, facts,
                     );
+                    crate::python_attribute_reads_by_name::record_attribute_read_by_name(
+                        tag.node, &callee, caller, source, facts,
+                    );
                     record_call_arguments(tag.node, caller, source, facts);
                     crate::python_implicit_calls::lower_builtin_protocol_call(
                         tag.node, &callee, caller, source, facts,

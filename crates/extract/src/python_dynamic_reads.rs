@@ -85,7 +85,7 @@ pub(crate) fn record_dynamic_read(
 /// Whether what a `getattr` call gives may be called: it is called at once, passed to a
 /// call, returned, or bound to a name its scope calls (`handler = getattr(…)`, then
 /// `handler(…)`). Read and compared only (`getattr(Flask, name) is method`), it calls nothing.
-fn result_may_be_called(call: Node<'_>, source: &str) -> bool {
+pub(crate) fn result_may_be_called(call: Node<'_>, source: &str) -> bool {
     let Some(parent) = call.parent() else { return false };
     match parent.kind() {
         "call" => {

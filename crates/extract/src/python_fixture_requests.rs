@@ -148,7 +148,7 @@ fn keyword_string(arguments: Node<'_>, keyword: &str, source: &str) -> Option<St
 }
 
 /// The text of a plain string literal (`"db"`), without prefixes or interpolation.
-fn string_literal(node: Node<'_>, source: &str) -> Option<String> {
+pub(crate) fn string_literal(node: Node<'_>, source: &str) -> Option<String> {
     if node.kind() != "string" {
         return None;
     }

@@ -9,7 +9,7 @@ use tether_model::{CallSite, CalleeExpr, FileFacts};
 use tree_sitter::Node;
 
 use crate::outline::{line_of, text_of, ScopeStack};
-use crate::python::{dotted_path, shorten};
+use crate::python::{dotted_path, shorten, value_receiver};
 use crate::python_name_lists::PythonNameList;
 
 /// How far into nested containers (`[(f, g)]`) names are looked for.
@@ -57,6 +57,18 @@ pub(crate) fn lower_value_positions(
                 .as_deref()
                 .is_some_and(|name| PythonNameList::NonCallingFunctions.contains(name))
             {
+                return;
+            }
+            // `setattr(obj, "name", value)` stores `value` as `obj.name = value` would: a value
+            // kept, not one handed to outside code.
+            if function_name.as_deref() == Some("setattr") {
+                let positional: Vec<Node<'_>> = node
+                    .named_children(&mut node.walk())
+                    .filter(|argument| !matches!(argument.kind(), "keyword_argument" | "comment"))
+                    .collect();
+                if let Some(value) = positional.get(2) {
+                    record_values(*value, scope, source, facts, 0, None);
+                }
                 return;
             }
             let is_higher_order = function_name
@@ -121,6 +133,24 @@ fn record_values(
                 facts.value_references.push(CallSite {
                     caller: scope,
                     callee: CalleeExpr::Path(path),
+                    line,
+                    byte: value.start_byte() as u32,
+                    text,
+                });
+            } else if let (Some(object), Some(attribute)) =
+                (field_child!(value, "object"), field_child!(value, "attribute"))
+            {
+                // `machine.get_state(name).exit`: a method of a value no path names.
+                let (line, text) = call.map_or_else(
+                    || (line_of(value), String::new()),
+                    |(line, text)| (line, text.to_string()),
+                );
+                facts.value_references.push(CallSite {
+                    caller: scope,
+                    callee: CalleeExpr::Method {
+                        receiver: value_receiver(object, source),
+                        name: text_of(attribute, source).to_string(),
+                    },
                     line,
                     byte: value.start_byte() as u32,
                     text,

@@ -257,7 +257,10 @@ impl Snapshot {
         for edge in self.incoming(subject, &[EdgeKind::References]) {
             let source = self.symbol(edge.source);
             let outside_call = self.outgoing(edge.source, &[EdgeKind::Calls]).find(|call| {
-                call.edge.line == edge.edge.line && self.symbol(call.target).kind.is_outside()
+                let target = self.symbol(call.target);
+                call.edge.line == edge.edge.line
+                    && target.kind.is_outside()
+                    && !is_attribute_store(&target.qualified_name)
             });
             match outside_call {
                 // `getattr(obj, name)`, `eval(code)` with a computed name or code.
@@ -514,6 +517,12 @@ fn is_typing_base(qualified_name: &str) -> bool {
 /// site is a dynamic read (`extract::python_dynamic_reads`), not a value passed to them.
 fn is_dynamic_read(qualified_name: &str) -> bool {
     matches!(qualified_name, "<builtin>.getattr" | "<builtin>.eval" | "<builtin>.exec")
+}
+
+/// `setattr(obj, "name", f)` keeps `f` as `obj.name = f` would: an escape into the project's
+/// own objects, not a value handed to outside code.
+fn is_attribute_store(qualified_name: &str) -> bool {
+    qualified_name == "<builtin>.setattr"
 }
 
 pub(crate) fn is_value_call(reason: UnresolvedReason) -> bool {

@@ -248,6 +248,9 @@ impl Resolver<'_> {
         reference: &CallSite,
         language: Language,
     ) -> ValueReference {
+        if let CalleeExpr::Method { name, .. } = &reference.callee {
+            return self.method_value_reference(scope, &reference.callee, name, language);
+        }
         let CalleeExpr::Path(path) = &reference.callee else { return ValueReference::NotCallable };
         let Some(name) = path.last() else { return ValueReference::NotCallable };
         if !self.index.callables_by_name.contains_key(name.as_str()) {
@@ -321,6 +324,43 @@ impl Resolver<'_> {
                     .collect(),
             ),
             _ => ValueReference::NotCallable,
+        }
+    }
+
+    /// A method of a value no path names, used as a value (`partial(machine.get_state(name)
+    /// .exit, …)`): the project methods its receiver's type gives, else unbound (any project
+    /// callable of that name may be it).
+    fn method_value_reference(
+        &self,
+        scope: Sym,
+        callee: &CalleeExpr,
+        name: &str,
+        language: Language,
+    ) -> ValueReference {
+        if !self.index.callables_by_name.contains_key(name) {
+            return ValueReference::NotCallable;
+        }
+        let is_value = |sym: &Sym| {
+            let kind = self.index.symbol(*sym).kind;
+            kind.is_callable() || kind == SymbolKind::Class
+        };
+        let resolved = self.resolve_callee(scope, callee, language);
+        match resolved.map(|resolved| (resolved.denotation, resolved.rule)) {
+            Ok((Denotation::Symbol(sym), rule)) if is_value(&sym) => {
+                ValueReference::Targets(vec![(sym, rule)])
+            }
+            Ok((Denotation::Ambiguous(candidates), _)) => ValueReference::Targets(
+                candidates
+                    .into_iter()
+                    .filter(is_value)
+                    .map(|sym| (sym, ResolutionRule::Ambiguous))
+                    .collect(),
+            ),
+            // An outside type's member is not a project callable.
+            Ok((Denotation::External(_) | Denotation::Builtin(_), _)) => {
+                ValueReference::NotCallable
+            }
+            _ => ValueReference::Unbound,
         }
     }
 

@@ -381,11 +381,17 @@ fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls
             crate::calls::ValueReference::Targets(targets) => targets,
             crate::calls::ValueReference::Unbound => {
                 // Not a call site: kept beside them, out of the outcomes and reasons counted.
-                let CalleeExpr::Path(path) = &reference.callee else { continue };
+                let (callee_text, callee_name) = match &reference.callee {
+                    CalleeExpr::Path(path) => {
+                        (path.join("."), path.last().cloned().unwrap_or_default())
+                    }
+                    CalleeExpr::Method { name, .. } => (format!("(…).{name}"), name.clone()),
+                    _ => continue,
+                };
                 result.unresolved.push(UnresolvedCall {
                     caller: reference.caller,
-                    callee_text: path.join("."),
-                    callee_name: path.last().cloned().unwrap_or_default(),
+                    callee_text,
+                    callee_name,
                     path: file.path.clone(),
                     line: reference.line,
                     reason: UnresolvedReason::ValueReference,
