@@ -509,16 +509,37 @@ fn macro_written_impls_and_test_modules_are_expanded_per_invocation() {
             .tests_affected
             .iter()
             .map(|test| snapshot.symbol(test.index).qualified_name.clone())
+            .collect::<std::collections::BTreeSet<String>>()
+            .into_iter()
             .collect()
     };
+    // Each expansion's calls bind to its own impl: callers of the i8 method are i8's.
+    let callers_of = |address: &str| -> Vec<String> {
+        let subject = snapshot.resolve_address(address).unwrap();
+        let answer = snapshot.neighbours(
+            subject,
+            tether_query::NeighbourKind::Callers,
+            tether_query::PageRequest::default(),
+        );
+        answer.items.iter().map(|item| snapshot.symbol(item.index).qualified_name.clone()).collect()
+    };
     assert_eq!(
-        tests_of("integers::{impl Parity for i8}::is_even"),
+        callers_of("integers::{impl Parity for i8}::is_odd"),
         ["integers::test_parity_i8::test_odd"]
     );
     assert_eq!(
-        tests_of("integers::{impl Parity for u64}::is_odd"),
-        ["integers::test_parity_u64::test_odd"]
+        callers_of("integers::{impl Parity for u64}::is_even"),
+        ["integers::{impl Parity for u64}::is_odd"]
     );
+    // The text both expansions share breaks both modules' tests when it changes, whichever
+    // expansion (or the body's line) names it.
+    for address in ["integers::{impl Parity for i8}::is_even", "src/lib.rs:6"] {
+        assert_eq!(
+            tests_of(address),
+            ["integers::test_parity_i8::test_odd", "integers::test_parity_u64::test_odd"],
+            "{address}"
+        );
+    }
     let line_of = |address: &str| {
         let subject = snapshot.resolve_address(address).unwrap();
         snapshot.symbol(subject).span.start_line

@@ -122,13 +122,33 @@ const IMPORT_TIME_CONFIDENCE: f32 = 0.8;
 use crate::blast_walk::{Reached, Walk};
 
 impl Snapshot {
-    /// The blast radius of a symbol.
+    /// The blast radius of a symbol: of its text, so with every other symbol that text
+    /// writes (the expansions of one `macro_rules!` body, see [`Snapshot::written_by_same_text`]).
     pub fn blast_symbol(
         &self,
         subject: SymbolIndex,
         options: BlastOptions,
     ) -> Result<BlastAnswer, Cancelled> {
-        self.blast_symbols(&[subject], options)
+        self.blast_symbols(&self.written_by_same_text(subject), options)
+    }
+
+    /// The subject, then the other symbols the same source text defines: a `macro_rules!`
+    /// body expanded per invocation writes one method per invocation at the body's lines
+    /// (`{impl Integer for i8}::div_floor`, `{impl Integer for i16}::div_floor`), and a change
+    /// to that text changes each of them. Same file, lines, kind and name.
+    pub fn written_by_same_text(&self, subject: SymbolIndex) -> Vec<SymbolIndex> {
+        let symbol = self.symbol(subject);
+        let mut written = vec![subject];
+        let Some(in_file) = self.by_path.get(&symbol.path) else { return written };
+        written.extend(in_file.iter().copied().filter(|other| {
+            let other_symbol = self.symbol(*other);
+            *other != subject
+                && other_symbol.span.start_line == symbol.span.start_line
+                && other_symbol.span.end_line == symbol.span.end_line
+                && other_symbol.kind == symbol.kind
+                && other_symbol.name == symbol.name
+        }));
+        written
     }
 
     /// The blast radius of several symbols at once (a diff's changed symbols), each with what
