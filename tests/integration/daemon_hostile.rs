@@ -159,3 +159,45 @@ fn connections_past_the_cap_are_told_so_and_the_daemon_keeps_serving() {
         ["app.api.handle", "app.core.report"]
     );
 }
+
+/// `cypher` reads the graph and nothing else (issue 39): statements that would write a file
+/// (`COPY … TO`, `EXPORT DATABASE`), read one (`LOAD FROM`), attach or install something,
+/// checkpoint, change a setting (`CALL timeout=0`) or run a second statement are refused
+/// before the engine sees them; no file appears, and the daemon keeps answering.
+#[test]
+fn cypher_refuses_file_touching_clauses_settings_and_second_statements() {
+    let repository = FixtureRepository::new(APP_FIXTURE);
+    let outside = tempfile::tempdir().unwrap();
+    let target = |name: &str| outside.path().join(name).display().to_string();
+    let daemon = RunningDaemon::start(repository.root());
+    let mut client = daemon.client();
+    let probes = [
+        format!("COPY (MATCH (s:Symbol) RETURN s.id) TO '{}'", target("rows.csv")),
+        format!("COPY Symbol TO '{}'", target("symbols.csv")),
+        format!("EXPORT DATABASE '{}'", target("export")),
+        format!("IMPORT DATABASE '{}'", target("export")),
+        "LOAD FROM '/etc/passwd' (header=false, delim=':') RETURN *".to_string(),
+        format!("ATTACH '{}' AS other (dbtype lbug)", target("other.lbug")),
+        "INSTALL httpfs".to_string(),
+        "LOAD EXTENSION httpfs".to_string(),
+        "CHECKPOINT".to_string(),
+        "CALL timeout=0".to_string(),
+        "MATCH (s:Symbol) RETURN count(*); MATCH (s:Symbol) DETACH DELETE s".to_string(),
+        format!("MATCH (s:Symbol) RETURN s.id; COPY Symbol TO '{}'", target("second.csv")),
+    ];
+    for probe in &probes {
+        let answer = client.call("cypher", json!({ "statement": probe }));
+        assert_eq!(code(&answer), -32602, "{probe}: {answer}");
+        let message = answer["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains("statement refused"), "{probe}: {answer}");
+    }
+    let written: Vec<_> = std::fs::read_dir(outside.path()).unwrap().collect();
+    assert!(written.is_empty(), "files written outside the repository: {written:?}");
+    let count = client.call(
+        "cypher",
+        json!({ "statement": "MATCH (s:Symbol) WHERE s.name = 'compute' RETURN s.qualified_name;" }),
+    );
+    assert_eq!(count["result"]["rows"], json!([["app.core.compute"]]), "{count}");
+    let callers = client.call("callers", json!({ "symbol": "app.core.compute" }));
+    assert_eq!(caller_names(&callers), ["app.api.handle", "app.core.report"]);
+}

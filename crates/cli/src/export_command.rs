@@ -105,6 +105,10 @@ fn export_through_the_daemon(
     }
 }
 
+/// The most rows `tether cypher` prints when no daemon owns the database (as many as the
+/// daemon answers).
+const MAX_DIRECT_CYPHER_ROWS: usize = 100_000;
+
 pub fn run_cypher(args: CypherArgs) -> anyhow::Result<()> {
     if args.statement.trim().is_empty() {
         return Err(usage("the Cypher statement is empty"));
@@ -115,13 +119,19 @@ pub fn run_cypher(args: CypherArgs) -> anyhow::Result<()> {
     }
     let _lock = lock_database(&args.repository)?;
     let store = open_store(&args.repository)?;
-    let (columns, rows) = match store.query_as_text(&args.statement) {
-        Ok(result) => result,
-        // The engine refused the statement: the person's to fix.
-        Err(error @ StoreError::Query { .. }) => return Err(usage(error.to_string())),
+    let answer = match store.query_ad_hoc(&args.statement, None, MAX_DIRECT_CYPHER_ROWS) {
+        Ok(rows) => rows,
+        // Refused, or the engine refused the statement: the person's to fix.
+        Err(error @ (StoreError::Query { .. } | StoreError::Refused { .. })) => {
+            return Err(usage(error.to_string()))
+        }
         Err(error) => return Err(error.into()),
     };
-    print_text(&rows_text(&columns, &rows))
+    print_text(&cypher_text(&tether_protocol::wire::CypherAnswer {
+        columns: answer.columns,
+        rows: answer.rows,
+        rows_omitted: answer.omitted,
+    }))
 }
 
 /// A read-only statement asked of the daemon that owns the database.

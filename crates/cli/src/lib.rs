@@ -61,7 +61,7 @@ enum Command {
     /// Dump every symbol, edge and unresolved call site of the indexed graph.
     #[command(after_help = help::EXPORT_EXAMPLES)]
     Export(export_command::ExportArgs),
-    /// Run one Cypher statement against the graph database and print the rows.
+    /// Run one read-only Cypher statement against the graph database and print the rows.
     #[command(after_help = help::CYPHER_EXAMPLES)]
     Cypher(export_command::CypherArgs),
     /// What breaks if this symbol (or --file) changes: the reverse walk with severity and tests.

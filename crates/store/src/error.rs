@@ -18,6 +18,9 @@ pub enum StoreError {
     SchemaMismatch { path: PathBuf, found: String, expected: u32 },
     #[error("database statement failed ({statement}): {message}")]
     Query { statement: String, message: String },
+    /// An ad-hoc statement that would do more than read the graph; the engine never saw it.
+    #[error("statement refused: {message}")]
+    Refused { message: String },
     #[error("cannot write {}: {source}", path.display())]
     Io { path: PathBuf, source: std::io::Error },
     #[error("a staged load was given a graph that does not extend the nodes it loaded first ({message}); this is a bug in the caller")]

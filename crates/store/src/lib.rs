@@ -12,6 +12,7 @@
 //!
 //! [`Graph`]: tether_model::Graph
 
+mod ad_hoc_statement;
 mod csv_writer;
 mod error;
 mod fresh_database;
@@ -22,7 +23,9 @@ mod table_csv;
 
 use std::path::{Path, PathBuf};
 
+pub use ad_hoc_statement::{check_ad_hoc_statement, RefusedStatement, MAX_AD_HOC_STATEMENT_BYTES};
 pub use error::StoreError;
+pub use read::AdHocRows;
 pub use schema::SCHEMA_VERSION;
 
 /// How much memory the database may use.

@@ -180,15 +180,25 @@ impl GraphStore {
         &self,
         statement: &str,
     ) -> Result<(Vec<String>, Vec<Vec<String>>), StoreError> {
-        self.query_as_text_within(statement, None)
+        let connection = self.connection()?;
+        let result =
+            connection.query(statement).map_err(|error| StoreError::query(statement, error))?;
+        let columns = result.get_column_names();
+        let rows = result.map(|row| row.iter().map(|value| value.to_string()).collect()).collect();
+        Ok((columns, rows))
     }
 
-    /// As [`GraphStore::query_as_text`], stopped by the engine after `timeout`.
-    pub fn query_as_text_within(
+    /// An ad-hoc statement (`tether cypher`): refused unless it only reads the graph
+    /// ([`check_ad_hoc_statement`](crate::check_ad_hoc_statement)), stopped by the engine
+    /// after `timeout`, and at most `max_rows` rows rendered (the others counted).
+    pub fn query_ad_hoc(
         &self,
         statement: &str,
         timeout: Option<std::time::Duration>,
-    ) -> Result<(Vec<String>, Vec<Vec<String>>), StoreError> {
+        max_rows: usize,
+    ) -> Result<AdHocRows, StoreError> {
+        crate::check_ad_hoc_statement(statement)
+            .map_err(|refused| StoreError::Refused { message: refused.reason })?;
         let connection = self.connection()?;
         if let Some(timeout) = timeout {
             connection.set_query_timeout(u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX));
@@ -196,9 +206,26 @@ impl GraphStore {
         let result =
             connection.query(statement).map_err(|error| StoreError::query(statement, error))?;
         let columns = result.get_column_names();
-        let rows = result.map(|row| row.iter().map(|value| value.to_string()).collect()).collect();
-        Ok((columns, rows))
+        let mut rows = Vec::new();
+        let mut omitted = 0;
+        for row in result {
+            if rows.len() < max_rows {
+                rows.push(row.iter().map(|value| value.to_string()).collect());
+            } else {
+                omitted += 1;
+            }
+        }
+        Ok(AdHocRows { columns, rows, omitted })
     }
+}
+
+/// What an ad-hoc statement gave: its columns, its first rows as text, and how many rows
+/// were left out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AdHocRows {
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+    pub omitted: usize,
 }
 
 fn corrupt(what: &str) -> StoreError {
