@@ -37,6 +37,9 @@ of confidence ≥ 0.9):
   name whose oracle target is known), the share that agree; `+override` counts overrides as
   right. Judged edges whose site the oracle resolves outside the project (the standard
   library, a dependency) count against precision and are listed as `outside`.
+- oracle misnamed: edges where the oracle's target has another name than the one written at
+  the site and the file binds no `import … as` that name (scip-python resolves names reached
+  through a star import to the wrong definition); listed, left out of every rate.
 - not judged: edges whose line has no call of that name (pytest fixtures, `with`/operator
   dunders, property reads, callbacks, value calls), or whose site pyright leaves unresolved
   or types as a local.
@@ -49,6 +52,7 @@ import ast
 import collections
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -465,6 +469,26 @@ def compare(repo, exported, oracle):
         return (parent is not None and parent["kind"] == "module" and parts and parts[-1][0] == target["name"]
                 and oracle_symbol in oracle.referenced_in.get(target["path"], ()))
 
+    aliases_in = {}  # path -> names the file binds with `as`
+
+    def oracle_misnamed(path, site):
+        """The oracle's target has another name than the one written at the site, which the
+        file never binds by `import … as name`: scip-python resolves a name reached through a
+        star import (`toolz.valfilter`, where `toolz/__init__.py` does `from .dicttoolz import
+        *`) to the first name of the star-imported module (`merge`), so such a site is not the
+        oracle's to judge (tether's target carries the written name)."""
+        parts = descriptors(site["symbol"])
+        if not parts or parts[-1][0] == site["name"]:
+            return False
+        if path not in aliases_in:
+            try:
+                with open(os.path.join(repo, path), encoding="utf-8", errors="replace") as handle:
+                    text = handle.read()
+            except OSError:
+                text = ""
+            aliases_in[path] = set(re.findall(r"\bas\s+([A-Za-z_][A-Za-z_0-9]*)", text))
+        return site["name"] not in aliases_in[path]
+
     edges = []
     for edge in exported["edges"]:
         if edge["kind"] != "CALLS":
@@ -500,6 +524,8 @@ def compare(repo, exported, oracle):
                 record["verdict"] = "override"
             elif alternative_binding(target, site["symbol"]):
                 record["verdict"] = "alternative"
+            elif oracle_misnamed(path, site):
+                record["verdict"] = "oracle_misnamed"
             else:
                 record["verdict"] = "wrong"
             record["site"] = site
@@ -528,9 +554,13 @@ def figures(sites, edges, unresolved, minimum):
             if site["outcome"] == PROJECT and site["call"]:
                 oracle_edges.setdefault((path, line, site["symbol"]), []).append(site)
     found, misses = 0, collections.Counter()
-    for (path, line, _), group in oracle_edges.items():
+    for key, group in list(oracle_edges.items()):
+        path, line, _ = key
         linked = [edge for site in group for edge in site["edges"] if edge["confidence"] >= minimum - 1e-6]
-        if any(edge["verdict"] == "agree" for edge in linked):
+        if any(edge["verdict"] == "oracle_misnamed" for edge in linked):
+            del oracle_edges[key]  # the oracle's own answer is wrong there: not counted
+            misses["left out: the oracle misnames the target"] += 1
+        elif any(edge["verdict"] == "agree" for edge in linked):
             found += 1
         elif any(edge["verdict"] == "override" for edge in linked):
             misses["tether: an override"] += 1
@@ -547,6 +577,8 @@ def figures(sites, edges, unresolved, minimum):
     for on_line in sites.values():
         for site in on_line:
             linked = [edge for edge in site["edges"] if edge["confidence"] >= minimum - 1e-6]
+            if any(edge["verdict"] == "oracle_misnamed" for edge in linked):
+                continue  # not the oracle's to judge
             if site["outcome"] == PROJECT and linked:
                 linked_sites += 1
                 wrong_sites += any(edge["verdict"] == "wrong" for edge in linked)
@@ -615,7 +647,8 @@ def main():
         verdicts = numbers["verdicts"]
         print(f"{label}: {numbers['edges']} project CALLS edges: "
               + ", ".join(f"{name} {verdicts.get(name, 0)}" for name in
-                          ("agree", "override", "wrong", "outside", "unjudged", "no_call_site")))
+                          ("agree", "override", "wrong", "outside", "unjudged", "no_call_site",
+                           "oracle_misnamed")))
         print(f"  recall {percent(numbers['recall'])} ({numbers['recall_found']}/{numbers['oracle_edges']}; "
               f"misses: {', '.join(f'{k} {v}' for k, v in sorted(numbers['recall_misses'].items()))})")
         print(f"  wrong-target rate {percent(numbers['wrong_target_rate'])} "
@@ -642,7 +675,7 @@ def main():
 
     ordered = sorted(edges, key=lambda edge: (-edge["confidence"], edge["path"], edge["line"]))
     listed = {verdict: [describe(edge) for edge in ordered if edge["verdict"] == verdict]
-              for verdict in ("wrong", "outside", "override")}
+              for verdict in ("wrong", "outside", "override", "oracle_misnamed")}
     for verdict, examples in listed.items():
         if not examples:
             continue
