@@ -384,6 +384,48 @@ fn cached_rebuilds_follow_parameters_other_files_pass_values_to() {
     assert!(!cold_calls.iter().any(stale), "{cold_calls:#?}");
 }
 
+/// Changing a test breaks that test first: the blast of a test lists it (distance 0), with the
+/// tests that call it; the blast of a test file lists every test in it.
+#[test]
+fn the_blast_of_a_test_lists_the_test_itself() {
+    let (_directory, snapshot) = snapshot_of(
+        r#"
+        //- /chain.py
+        def base():
+            return 1
+        //- /tests/test_chain.py
+        from chain import base
+
+        def check_base():
+            assert base() == 1
+
+        def test_base():
+            check_base()
+
+        def test_alone():
+            assert True
+        "#,
+    );
+    let tests_of = |answer: tether_query::BlastAnswer| -> Vec<String> {
+        answer
+            .tests_affected
+            .iter()
+            .map(|test| snapshot.symbol(test.index).qualified_name.clone())
+            .collect()
+    };
+    let alone = snapshot.resolve_address("test_chain.test_alone").unwrap();
+    let answer = snapshot.blast_symbol(alone, BlastOptions::default()).unwrap();
+    assert_eq!(tests_of(answer), ["test_chain.test_alone"]);
+    let helper = snapshot.resolve_address("test_chain.check_base").unwrap();
+    let answer = snapshot.blast_symbol(helper, BlastOptions::default()).unwrap();
+    assert_eq!(tests_of(answer), ["test_chain.test_base"]);
+    let file =
+        snapshot.blast_file("tests/test_chain.py", BlastOptions::default()).unwrap().unwrap();
+    let mut in_file = tests_of(file);
+    in_file.sort();
+    assert_eq!(in_file, ["test_chain.test_alone", "test_chain.test_base"]);
+}
+
 /// A blast cut by its depth says so, and still counts every test it reaches beyond it.
 #[test]
 fn a_blast_cut_by_depth_says_so_and_counts_every_test() {

@@ -268,7 +268,8 @@ impl Snapshot {
         items
     }
 
-    /// Every test the walk reached (at any distance), the tests whose modules run the change
+    /// Every test the walk reached (at any distance, the seeds' own tests first), the tests
+    /// whose modules run the change
     /// when imported, then the tests runtime evidence saw execute a seed: static ones first
     /// (by distance, then confidence), then the recorded ones, fresh before stale.
     fn affected_tests(
@@ -282,10 +283,12 @@ impl Snapshot {
             let symbol = self.symbol(index);
             symbol.is_test && symbol.kind != tether_model::SymbolKind::Macro
         };
+        // A test among the seeds (the subject, or what it contains) is the first to run when
+        // it changes: listed at distance 0.
         let mut tests: Vec<(SymbolIndex, u32, f32)> = walk
             .reached
             .iter()
-            .filter(|(index, state)| state.distance > 0 && is_listed_test(**index))
+            .filter(|(index, _)| is_listed_test(**index))
             .map(|(index, state)| (*index, state.distance, state.confidence))
             .collect();
         if !walk.import_time.is_empty() {
