@@ -220,3 +220,53 @@ fn neovims_own_lsp_client_sees_an_unsaved_caller() {
         .collect();
     assert_eq!(lines, expected, "{printed}");
 }
+
+/// Hostile framing (issue 39): a `Content-Length` of `i64::MAX`, `u64::MAX` or 10 GiB, and a
+/// header line without CRLF that never ends, each end the session with a `-32700` answer and
+/// an error exit, promptly and without growing (lsp-server's reader aborted, panicked or
+/// grew to 6 GiB); a body that is not JSON is answered `-32700` and the session goes on.
+#[test]
+fn hostile_framing_is_answered_and_ends_the_session_without_growing() {
+    use std::io::{Read, Write};
+    let repository = FixtureRepository::new(APP_FIXTURE);
+    let root = repository.root().canonicalize().unwrap();
+    let _stop_daemon = StopDaemonOnDrop(root.clone());
+    let endless_header = format!("Content-Length: 2{}", "9".repeat(1 << 20));
+    let hostile = [
+        "Content-Length: 9223372036854775807\r\n\r\n{}".to_string(),
+        "Content-Length: 18446744073709551615\r\n\r\n{}".to_string(),
+        "Content-Length: 10737418240\r\n\r\n{}".to_string(),
+        endless_header,
+    ];
+    for input in &hostile {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tether-test-cli"))
+            .args(["lsp", "-C"])
+            .arg(&root)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("tether lsp starts");
+        let mut stdin = child.stdin.take().unwrap();
+        // A not-JSON body first: answered, and the session goes on to the hostile frame.
+        let _ = stdin.write_all(b"Content-Length: 5\r\n\r\nhello");
+        let _ = stdin.write_all(input.as_bytes());
+        let started = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(started.elapsed() < Duration::from_secs(20), "still running: {}", &input[..40]);
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        drop(stdin);
+        let mut stdout = String::new();
+        child.stdout.take().unwrap().read_to_string(&mut stdout).unwrap();
+        let label = &input[..input.len().min(40)];
+        assert!(
+            status.code().is_some_and(|code| code != 0),
+            "an error exit, not a signal: {label} {status:?}"
+        );
+        assert_eq!(stdout.matches("\"code\":-32700").count(), 2, "{label}: {stdout}");
+    }
+}

@@ -120,7 +120,9 @@ pub fn run(args: StdioServerArgs) -> anyhow::Result<()> {
     let subscriber_repository = repository.clone();
     std::thread::spawn(move || forward_published_graphs(subscriber_repository, published));
     let mut socket = EditorSocket { repository, client: None, connections: 0 };
-    let (connection, io_threads) = lsp_server::Connection::stdio();
+    // Read with bounds (tether_lsp::stdio_framing), not lsp-server's reader, which trusts
+    // Content-Length.
+    let (connection, io_threads) = tether_lsp::stdio_connection();
     let served = tether_lsp::serve(&connection, &mut socket, &published_receiver);
     drop(connection);
     served.context("serving the language server protocol over stdio")?;

@@ -24,6 +24,7 @@ mod documents;
 mod editor_answers;
 mod lenses_and_hovers;
 mod session;
+mod stdio_framing;
 mod symbol_at;
 
 #[cfg(test)]
@@ -38,6 +39,10 @@ pub use tether_protocol::wire::{Answer, GraphPublished};
 pub use tether_protocol::Request;
 
 pub use documents::{path_of_uri, uri_of_path};
+pub use stdio_framing::{
+    connection_over, read_frame, stdio_connection, FramingError, StdioThreads, MAX_HEADER_LINES,
+    MAX_HEADER_LINE_BYTES, MAX_MESSAGE_BYTES,
+};
 
 /// Asks the daemon one typed request on the bridge's own connection, where its buffers live.
 pub trait EditorDaemon: Send {

@@ -275,6 +275,17 @@ fn address_in(data: Option<&Value>) -> Option<String> {
     data?.get("symbol")?.as_str().map(str::to_string)
 }
 
+/// One LSP message body (what its `Content-Length` framed) as a message, or why it is not one.
+pub fn parse_editor_frame(body: &[u8]) -> Result<Message, String> {
+    serde_json::from_slice(body).map_err(|error| format!("not an LSP message: {error}"))
+}
+
+/// The body of the `-32700` response (id `null`) to a frame that is not a message.
+pub fn parse_error_frame_body(message: &str) -> String {
+    let error = crate::rpc::RpcError::new(crate::rpc::RpcError::PARSE_ERROR, message);
+    crate::rpc::error_line(&crate::rpc::RequestId::null(), &error).trim_end().to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
