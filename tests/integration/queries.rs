@@ -406,13 +406,8 @@ fn the_blast_of_a_test_lists_the_test_itself() {
             assert True
         "#,
     );
-    let tests_of = |answer: tether_query::BlastAnswer| -> Vec<String> {
-        answer
-            .tests_affected
-            .iter()
-            .map(|test| snapshot.symbol(test.index).qualified_name.clone())
-            .collect()
-    };
+    let tests_of =
+        |answer: tether_query::BlastAnswer| tether_tests::affected_test_names(&snapshot, &answer);
     let alone = snapshot.resolve_address("test_chain.test_alone").unwrap();
     let answer = snapshot.blast_symbol(alone, BlastOptions::default()).unwrap();
     assert_eq!(tests_of(answer), ["test_chain.test_alone"]);

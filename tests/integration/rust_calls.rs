@@ -453,11 +453,7 @@ fn functions_under_test_framework_attributes_are_tests() {
     let answer = snapshot
         .blast_symbol(subject, tether_query::BlastOptions::default())
         .expect("the blast finishes");
-    let tests: Vec<&str> = answer
-        .tests_affected
-        .iter()
-        .map(|test| snapshot.symbol(test.index).qualified_name.as_str())
-        .collect();
+    let tests = tether_tests::affected_test_names(&snapshot, &answer);
     assert_eq!(
         tests,
         ["cases::parses_cases", "cases::parses_in_a_runtime", "cases::parses_test_cases"]
@@ -505,13 +501,9 @@ fn macro_written_impls_and_test_modules_are_expanded_per_invocation() {
         let answer = snapshot
             .blast_symbol(subject, tether_query::BlastOptions::default())
             .expect("the blast finishes");
-        answer
-            .tests_affected
-            .iter()
-            .map(|test| snapshot.symbol(test.index).qualified_name.clone())
-            .collect::<std::collections::BTreeSet<String>>()
-            .into_iter()
-            .collect()
+        let mut tests = tether_tests::affected_test_names(&snapshot, &answer);
+        tests.sort();
+        tests
     };
     // Each expansion's calls bind to its own impl: callers of the i8 method are i8's.
     let callers_of = |address: &str| -> Vec<String> {

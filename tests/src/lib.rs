@@ -307,6 +307,18 @@ fn trim_indent(text: &str) -> String {
         + "\n"
 }
 
+/// The qualified names of the tests a blast lists, in its order.
+pub fn affected_test_names(
+    snapshot: &tether_query::Snapshot,
+    answer: &tether_query::BlastAnswer,
+) -> Vec<String> {
+    answer
+        .tests_affected
+        .iter()
+        .map(|test| snapshot.symbol(test.index).qualified_name.clone())
+        .collect()
+}
+
 /// A query snapshot of a fixture (the graph built with the real pipeline).
 pub fn snapshot_of(fixture_text: &str) -> (tempfile::TempDir, tether_query::Snapshot) {
     let fixture = Fixture::parse(fixture_text);

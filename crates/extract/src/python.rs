@@ -854,3 +854,11 @@ pub(crate) fn shorten(text: &str) -> String {
     }
     format!("{}…", &single_line[..end])
 }
+
+/// A call's positional arguments (keyword arguments and comments left out).
+pub(crate) fn positional_arguments(arguments: Node<'_>) -> Vec<Node<'_>> {
+    arguments
+        .named_children(&mut arguments.walk())
+        .filter(|argument| !matches!(argument.kind(), "keyword_argument" | "comment"))
+        .collect()
+}

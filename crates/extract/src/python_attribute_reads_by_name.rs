@@ -30,10 +30,7 @@ pub(crate) fn record_attribute_read_by_name(
     facts: &mut FileFacts,
 ) {
     let Some(arguments) = field_child!(call, "arguments") else { return };
-    let positional: Vec<Node<'_>> = arguments
-        .named_children(&mut arguments.walk())
-        .filter(|argument| !matches!(argument.kind(), "keyword_argument" | "comment"))
-        .collect();
+    let positional = crate::python::positional_arguments(arguments);
     let (object, name) = match callee {
         // `getattr(obj, "name")`, `object.__getattribute__(obj, "name")`.
         CalleeExpr::Path(path)

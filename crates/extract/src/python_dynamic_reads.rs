@@ -36,10 +36,7 @@ pub(crate) fn record_dynamic_read(
         _ => return,
     };
     let Some(arguments) = field_child!(call, "arguments") else { return };
-    let positional: Vec<Node<'_>> = arguments
-        .named_children(&mut arguments.walk())
-        .filter(|argument| !matches!(argument.kind(), "keyword_argument" | "comment"))
-        .collect();
+    let positional = crate::python::positional_arguments(arguments);
     let read = match function {
         "getattr" => {
             let [object, name, ..] = positional.as_slice() else { return };

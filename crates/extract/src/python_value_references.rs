@@ -62,11 +62,7 @@ pub(crate) fn lower_value_positions(
             // `setattr(obj, "name", value)` stores `value` as `obj.name = value` would: a value
             // kept, not one handed to outside code.
             if function_name.as_deref() == Some("setattr") {
-                let positional: Vec<Node<'_>> = node
-                    .named_children(&mut node.walk())
-                    .filter(|argument| !matches!(argument.kind(), "keyword_argument" | "comment"))
-                    .collect();
-                if let Some(value) = positional.get(2) {
+                if let Some(value) = crate::python::positional_arguments(node).get(2) {
                     record_values(*value, scope, source, facts, 0, None);
                 }
                 return;
@@ -125,37 +121,28 @@ fn record_values(
         "identifier" | "attribute" => {
             // `None`, `True` and friends are keywords in the grammar; `self.x` may hold a
             // function as well as anything else: the resolver decides.
-            if let Some(path) = dotted_path(value, source) {
-                let (line, text) = call.map_or_else(
-                    || (line_of(value), String::new()),
-                    |(line, text)| (line, text.to_string()),
-                );
-                facts.value_references.push(CallSite {
-                    caller: scope,
-                    callee: CalleeExpr::Path(path),
-                    line,
-                    byte: value.start_byte() as u32,
-                    text,
-                });
-            } else if let (Some(object), Some(attribute)) =
-                (field_child!(value, "object"), field_child!(value, "attribute"))
-            {
+            let callee = match dotted_path(value, source) {
+                Some(path) => CalleeExpr::Path(path),
                 // `machine.get_state(name).exit`: a method of a value no path names.
-                let (line, text) = call.map_or_else(
-                    || (line_of(value), String::new()),
-                    |(line, text)| (line, text.to_string()),
-                );
-                facts.value_references.push(CallSite {
-                    caller: scope,
-                    callee: CalleeExpr::Method {
+                None => match (field_child!(value, "object"), field_child!(value, "attribute")) {
+                    (Some(object), Some(attribute)) => CalleeExpr::Method {
                         receiver: value_receiver(object, source),
                         name: text_of(attribute, source).to_string(),
                     },
-                    line,
-                    byte: value.start_byte() as u32,
-                    text,
-                });
-            }
+                    _ => return,
+                },
+            };
+            let (line, text) = call.map_or_else(
+                || (line_of(value), String::new()),
+                |(line, text)| (line, text.to_string()),
+            );
+            facts.value_references.push(CallSite {
+                caller: scope,
+                callee,
+                line,
+                byte: value.start_byte() as u32,
+                text,
+            });
         }
         "list"
         | "tuple"

@@ -312,18 +312,33 @@ impl Resolver<'_> {
                 path.len() > 1 && crate::language_rules::rules_of(language).paths_read_attributes();
             return if is_member { ValueReference::Unbound } else { ValueReference::NotCallable };
         };
-        match resolved.denotation {
+        self.value_targets(resolved.denotation, resolved.rule)
+            .unwrap_or(ValueReference::NotCallable)
+    }
+
+    /// The project callables and classes a value's denotation gives (`None` for anything
+    /// else: an outside value, a namespace, an untyped local).
+    fn value_targets(
+        &self,
+        denotation: Denotation,
+        rule: ResolutionRule,
+    ) -> Option<ValueReference> {
+        let is_value = |sym: &Sym| {
+            let kind = self.index.symbol(*sym).kind;
+            kind.is_callable() || kind == SymbolKind::Class
+        };
+        match denotation {
             Denotation::Symbol(sym) if is_value(&sym) => {
-                ValueReference::Targets(vec![(sym, resolved.rule)])
+                Some(ValueReference::Targets(vec![(sym, rule)]))
             }
-            Denotation::Ambiguous(candidates) => ValueReference::Targets(
+            Denotation::Ambiguous(candidates) => Some(ValueReference::Targets(
                 candidates
                     .into_iter()
                     .filter(is_value)
                     .map(|sym| (sym, ResolutionRule::Ambiguous))
                     .collect(),
-            ),
-            _ => ValueReference::NotCallable,
+            )),
+            _ => None,
         }
     }
 
@@ -340,27 +355,15 @@ impl Resolver<'_> {
         if !self.index.callables_by_name.contains_key(name) {
             return ValueReference::NotCallable;
         }
-        let is_value = |sym: &Sym| {
-            let kind = self.index.symbol(*sym).kind;
-            kind.is_callable() || kind == SymbolKind::Class
-        };
-        let resolved = self.resolve_callee(scope, callee, language);
-        match resolved.map(|resolved| (resolved.denotation, resolved.rule)) {
-            Ok((Denotation::Symbol(sym), rule)) if is_value(&sym) => {
-                ValueReference::Targets(vec![(sym, rule)])
-            }
-            Ok((Denotation::Ambiguous(candidates), _)) => ValueReference::Targets(
-                candidates
-                    .into_iter()
-                    .filter(is_value)
-                    .map(|sym| (sym, ResolutionRule::Ambiguous))
-                    .collect(),
-            ),
+        match self.resolve_callee(scope, callee, language) {
             // An outside type's member is not a project callable.
-            Ok((Denotation::External(_) | Denotation::Builtin(_), _)) => {
-                ValueReference::NotCallable
-            }
-            _ => ValueReference::Unbound,
+            Ok(Resolved {
+                denotation: Denotation::External(_) | Denotation::Builtin(_), ..
+            }) => ValueReference::NotCallable,
+            Ok(resolved) => self
+                .value_targets(resolved.denotation, resolved.rule)
+                .unwrap_or(ValueReference::Unbound),
+            Err(_) => ValueReference::Unbound,
         }
     }
 
