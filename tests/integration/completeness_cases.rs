@@ -333,6 +333,16 @@ macro_rules! through_trait { ($method:ident) => { <u32 as Halve>::$method(4) } }
 pub fn halved() -> u32 {
     through_trait!(halve)  // hidden: idioms::{impl Halve for u32}::halve by unanalysed_code
 }
+
+pub trait Widen { fn widen(n: u8) -> Self; }
+
+impl Widen for u64 { fn widen(n: u8) -> Self { n as u64 } }
+
+impl Widen for u32 { fn widen(n: u8) -> Self { n as u32 } }
+
+pub fn widened<T: Widen>() -> T {
+    T::widen(1)  // hidden: idioms::{impl Widen for u64}::widen by overrides
+}
 "#;
 
 #[test]
@@ -348,6 +358,7 @@ fn rust_calls_no_call_expression_spells_out_are_reported() {
         src/lib.rs:65 idioms::{impl Shape for Meters}::area: lower_bound: 1 unresolved sites calling "area"
         src/lib.rs:76 idioms::parse_width: in the graph
         src/lib.rs:86 idioms::{impl Halve for u32}::halve: in the graph
+        src/lib.rs:96 idioms::{impl Widen for u64}::widen: in the graph
     "#]]
     .assert_eq(&report);
 }
@@ -412,6 +423,54 @@ def close():
         app/core.py:16 app.core.App.dispatch: lower_bound: 1 unresolved sites calling "dispatch"
         app/core.py:19 app.core.App.teardown: lower_bound: 1 unresolved sites calling "teardown"
     "#]].assert_eq(&report);
+}
+
+/// A constructor is called by its class's name: an unresolved `self.Wrapper(obj)` (a nested
+/// class only subclasses define, read through `self` in the base) may run `Wrapper.__init__`,
+/// and through `super().__init__` the base wrapper's; constructing any project subclass by an
+/// unresolved name may run the base's `__init__` too.
+#[test]
+fn python_constructors_called_by_an_unresolved_class_name_are_reported() {
+    let nested_class_through_self = r#"
+//- /app/__init__.py
+//- /app/described.py
+class WrapperBase:
+    def __init__(self, obj):
+        self.obj = obj
+
+class DescriptorBase:
+    def __get__(self, obj, objtype=None):
+        return self.Wrapper(obj)  # hidden: app.described.cached.Descriptor.Wrapper.__init__ by unresolved_call_sites
+
+def cached(method):
+    class Descriptor(DescriptorBase):
+        class Wrapper(WrapperBase):
+            def __init__(self, obj):
+                super().__init__(obj)
+                self.method = method
+
+    return Descriptor()
+"#;
+    let subclass_by_name = r#"
+//- /app/__init__.py
+//- /app/shapes.py
+class Shape:
+    def __init__(self, size):
+        self.size = size
+
+class Square(Shape):
+    pass
+
+def build(module):
+    return module.Square(3)  # hidden: app.shapes.Shape.__init__ by unresolved_call_sites
+"#;
+    let report: String =
+        [nested_class_through_self, subclass_by_name].into_iter().map(check_hidden).collect();
+    expect![[r#"
+        app/described.py:7 app.described.cached.Descriptor.Wrapper.__init__: in the graph
+        app/shapes.py:9 app.shapes.Shape.__init__: lower_bound: 1 unresolved sites calling "Square"
+    "#]]
+    .assert_eq(&report);
 }
 
 /// Methods handed on without a call expression that names them, each alone: a method of a

@@ -385,13 +385,17 @@ impl Snapshot {
 }
 
 impl Snapshot {
-    /// The project methods a Python method overrides: those of the same name in its class's
-    /// project bases, nearest first. Constructors are left out (constructing a base never
-    /// runs a subclass's `__init__`).
+    /// The project methods a method overrides: for Python, those of the same name in its
+    /// class's project bases, nearest first (constructors are left out: constructing a base
+    /// never runs a subclass's `__init__`); for a method of a Rust impl of a project trait,
+    /// the trait's method of that name (a call through it, `T::from_u8(…)` with `T:
+    /// FromPrimitive` or a `dyn` receiver, may run this implementation).
     pub(crate) fn overridden_methods(&self, method: SymbolIndex) -> Vec<SymbolIndex> {
         let symbol = self.symbol(method);
+        if symbol.language == tether_model::Language::Rust {
+            return self.implemented_trait_methods(method);
+        }
         if symbol.kind != tether_model::SymbolKind::Method
-            || symbol.language != tether_model::Language::Python
             || matches!(symbol.name.as_str(), "__init__" | "__new__")
         {
             return Vec::new();
@@ -421,5 +425,27 @@ impl Snapshot {
             }
         }
         overridden
+    }
+
+    /// The project trait's method a Rust impl method implements (none for an inherent impl or
+    /// an outside trait).
+    fn implemented_trait_methods(&self, method: SymbolIndex) -> Vec<SymbolIndex> {
+        let symbol = self.symbol(method);
+        let Some(block) = symbol
+            .parent
+            .and_then(|parent| self.index_of(parent))
+            .filter(|parent| self.symbol(*parent).kind == tether_model::SymbolKind::Impl)
+        else {
+            return Vec::new();
+        };
+        let Some(implemented) = self
+            .implemented_trait(block)
+            .filter(|implemented| !self.symbol(*implemented).kind.is_outside())
+        else {
+            return Vec::new();
+        };
+        self.children(implemented)
+            .filter(|child| *child != method && self.symbol(*child).name == symbol.name)
+            .collect()
     }
 }

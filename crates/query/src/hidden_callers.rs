@@ -437,15 +437,48 @@ impl Snapshot {
             findings.implicit.push(format!("{} ({trait_name}): {how}", symbol.qualified_name));
             return;
         }
-        // The trait as resolved: an IMPLEMENTS edge on the impl's line, from the type (or
-        // from the impl, when its type is not seen).
+        if let Some(implemented) = self
+            .implemented_trait(block)
+            .filter(|implemented| self.symbol(*implemented).kind.is_outside())
+        {
+            findings.outside.push(format!(
+                "{} implements {}, outside the project, whose code may call it",
+                symbol.qualified_name,
+                self.symbol(implemented).qualified_name
+            ));
+        }
+        // Calls of the project trait's method (through a generic bound or a `dyn`) may run
+        // this implementation.
+        for declared in self.overridden_methods(subject) {
+            for call in self.incoming(declared, &[EdgeKind::Calls]) {
+                findings.overridden_callers += 1;
+                if findings.overridden_examples.len() < MAX_CAUSE_EXAMPLES {
+                    let caller = self.symbol(call.source);
+                    findings.overridden_examples.push((
+                        caller.path.clone(),
+                        call.edge.line,
+                        format!(
+                            "{} calls {}",
+                            caller.qualified_name,
+                            self.symbol(declared).qualified_name
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// The trait a Rust impl block implements, as resolved: an IMPLEMENTS edge on the impl's
+    /// line, from the type (or from the impl, when its type is not seen).
+    pub(crate) fn implemented_trait(&self, block: SymbolIndex) -> Option<SymbolIndex> {
+        let trait_name = impl_trait_name(&self.symbol(block).name)?;
         let impl_line = self.symbol(block).span.start_line;
         let holders = [
             Some(block),
             self.symbol(block).parent.and_then(|holder| self.index_of(holder)),
             self.containing(block),
         ];
-        let implemented = holders
+        holders
             .into_iter()
             .flatten()
             .flat_map(|holder| {
@@ -456,16 +489,7 @@ impl Snapshot {
             .find(|target| {
                 self.symbol(*target).name == trait_name
                     || self.symbol(*target).qualified_name.ends_with(trait_name)
-            });
-        if let Some(implemented) =
-            implemented.filter(|implemented| self.symbol(*implemented).kind.is_outside())
-        {
-            findings.outside.push(format!(
-                "{} implements {}, outside the project, whose code may call it",
-                symbol.qualified_name,
-                self.symbol(implemented).qualified_name
-            ));
-        }
+            })
     }
 
     /// The symbol whose CONTAINS edge holds this one (an impl's type, once resolution moved it).

@@ -195,7 +195,7 @@ impl Snapshot {
     /// of those names in code the extraction does not analyse.
     pub(crate) fn unresolved_causes(&self, subjects: &[SymbolIndex]) -> Vec<CompletenessCause> {
         let mut names: Vec<&str> =
-            subjects.iter().map(|subject| self.symbol(*subject).name.as_str()).collect();
+            subjects.iter().flat_map(|subject| self.names_calling(*subject)).collect();
         names.sort_unstable();
         names.dedup();
         let mut causes = Vec::new();
@@ -218,6 +218,31 @@ impl Snapshot {
             }
         }
         causes
+    }
+
+    /// The names a call may spell to reach a symbol: its own, and for a Python constructor
+    /// (`__init__`, `__new__`, `__post_init__`) the names of its class and of the project
+    /// classes deriving from it, since `Widget(…)` and `Button(…)` run `Widget.__init__`.
+    fn names_calling(&self, subject: SymbolIndex) -> Vec<&str> {
+        let symbol = self.symbol(subject);
+        let mut names = vec![symbol.name.as_str()];
+        let constructor = symbol.language == tether_model::Language::Python
+            && symbol.kind == tether_model::SymbolKind::Method
+            && matches!(symbol.name.as_str(), "__init__" | "__new__" | "__post_init__");
+        let class = symbol.parent.and_then(|parent| self.index_of(parent));
+        if let (true, Some(class)) = (constructor, class) {
+            let mut seen = std::collections::HashSet::from([class]);
+            let mut to_visit = vec![class];
+            while let Some(current) = to_visit.pop() {
+                names.push(self.symbol(current).name.as_str());
+                for derived in self.incoming(current, &[EdgeKind::Inherits]) {
+                    if seen.insert(derived.source) {
+                        to_visit.push(derived.source);
+                    }
+                }
+            }
+        }
+        names
     }
 
     pub(crate) fn unparsed_files_cause(&self, subject: SymbolIndex) -> Option<CompletenessCause> {

@@ -15,7 +15,8 @@ use crate::project_index::Sym;
 use crate::resolver::Resolver;
 use crate::value_flow::FlowValue;
 
-/// Subclasses read for an attribute only they set.
+/// Subclasses read for an attribute only they set or define; a base with more leaves the call
+/// unresolved.
 const MAX_SUBCLASS_ATTRIBUTES: usize = 32;
 
 impl Resolver<'_> {
@@ -86,12 +87,25 @@ impl Resolver<'_> {
     }
 
     /// `self.on_close()` in a base class whose subclasses set `self.on_close = close_window`:
-    /// the functions (or classes) the subclasses' attributes hold, any of which may be called
-    /// (at most [`MAX_SUBCLASS_ATTRIBUTES`] subclasses are read).
+    /// the functions (or classes) the subclasses' attributes hold, any of which may be called;
+    /// `self.Wrapper(obj)` in a base whose subclasses define a nested class or method
+    /// `Wrapper` in their bodies: those (none when there are more than
+    /// [`MAX_SUBCLASS_ATTRIBUTES`] subclasses).
     pub(crate) fn subclass_attribute_values(&self, class: Sym, name: &str) -> Option<Denotation> {
         let key = format!("self.{name}");
         let mut held = Vec::new();
-        for subclass in self.subclasses.get(&class)?.iter().take(MAX_SUBCLASS_ATTRIBUTES) {
+        let subclasses = self.subclasses.get(&class)?;
+        // More subclasses than are read: the call stays unresolved, counted by its name.
+        if subclasses.len() > MAX_SUBCLASS_ATTRIBUTES {
+            return None;
+        }
+        for subclass in subclasses {
+            for member in self.without_overload_stubs(self.index.children_named(*subclass, name)) {
+                let kind = self.index.symbol(member).kind;
+                if kind.is_callable() || kind.is_type() {
+                    held.push(member);
+                }
+            }
             for binding in self.index.bindings_named(*subclass, &key).into_iter().flatten() {
                 if let Some(Denotation::Symbol(value)) =
                     self.binding_denotation(*subclass, binding, Language::Python)
