@@ -541,6 +541,51 @@ fn macro_written_impls_and_test_modules_are_expanded_per_invocation() {
     assert_eq!(line_of("integers::test_parity_i8::test_odd"), 15);
 }
 
+/// A `macro_rules!` whose rule repeats (`($name:ident for $($t:ty)*) => ($( impl $name for
+/// $t { … } )*)`, num-traits' `int_trait_impl!(Num for usize u8)`) is expanded once per
+/// iteration: an impl per type, and a test per `name => text` pair, each calling its impl.
+#[test]
+fn macro_rules_with_repetitions_are_expanded_per_iteration() {
+    let (_directory, snapshot) = tether_tests::snapshot_of(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "numbers"
+        //- /src/lib.rs
+        pub trait Num { fn from_text(text: &str) -> Self; }
+
+        macro_rules! int_trait_impl {
+            ($name:ident for $($t:ty)*) => ($(
+                impl $name for $t {
+                    fn from_text(text: &str) -> Self { text.len() as $t }
+                }
+            )*)
+        }
+        int_trait_impl!(Num for usize u8 core::num::Wrapping<u16>);
+
+        macro_rules! parse_tests {
+            ($($name:ident => $text:expr),*) => {
+                $(
+                    #[test]
+                    fn $name() { assert_eq!(u8::from_text($text), 1); }
+                )*
+            };
+        }
+        parse_tests!(parses_one => "1", parses_pair => ("a", "b").0);
+        "#,
+    );
+    let subject = snapshot.resolve_address("numbers::{impl Num for u8}::from_text").unwrap();
+    assert_eq!(snapshot.symbol(subject).span.start_line, 6);
+    assert!(snapshot.resolve_address("numbers::{impl Num for usize}::from_text").is_ok());
+    assert!(snapshot.resolve_address("numbers::{impl Num for Wrapping}::from_text").is_ok());
+    let answer = snapshot
+        .blast_symbol(subject, tether_query::BlastOptions::default())
+        .expect("the blast finishes");
+    let mut tests = tether_tests::affected_test_names(&snapshot, &answer);
+    tests.sort();
+    assert_eq!(tests, ["numbers::parses_one", "numbers::parses_pair"]);
+}
+
 /// A project trait implemented for a primitive (`impl Parity for i8`): a method call on an
 /// `i8` (a typed parameter or local, a suffixed literal, a cast, `self` inside the impl) may
 /// reach that impl's method, not another type's impl, linked as a candidate (std's inherent

@@ -85,7 +85,7 @@ fn types_a_macro_defines_are_seen_through_their_inherent_impl() {
             let flags: AttrFlags = AttrFlags::query(2);  // calls: attrs::flags::AttrFlags::query
             flags.is_unstable();  // calls: attrs::flags::AttrFlags::is_unstable
             flags.describe();  // calls: attrs::{impl Describe for AttrFlags}::describe
-            Twice::a(&Twice);  // calls: unresolved
+            Twice::a(&Twice);  // calls: attrs::flags::Twice::a
         }
         "#,
         expect![[r#"
@@ -97,9 +97,9 @@ fn types_a_macro_defines_are_seen_through_their_inherent_impl() {
             attrs::run -> attrs::flags::AttrFlags::is_unstable @8 typed_receiver 0.85
             attrs::run -> attrs::flags::AttrFlags::query @8 import 0.95
             attrs::run -> attrs::flags::AttrFlags::query @9 import 0.95
+            attrs::run -> attrs::flags::Twice::a @12 import 0.95
             attrs::run -> attrs::{impl Describe for AttrFlags}::describe @11 typed_receiver 0.85
             attrs::{impl Describe for AttrFlags}::describe -> attrs::flags::AttrFlags::is_stable @5 self_method 0.9
-            unresolved attrs::run src/lib.rs:12 Twice::a (unknown_name)
         "#]],
     );
 }

@@ -448,6 +448,10 @@ fn cause_text(cause: &CompletenessCause) -> String {
             .unwrap_or_default()
     };
     match cause {
+        // A callees answer's cause: its own call sites no rule bound, whatever they name.
+        CompletenessCause::UnresolvedCallSites { name, count, examples } if name.is_empty() => {
+            format!("{count} of its call sites could not be bound{}", site_example(examples))
+        }
         CompletenessCause::UnresolvedCallSites { name, count, examples } => {
             format!("{count} unresolved call sites could call {name:?}{}", site_example(examples))
         }
@@ -501,4 +505,31 @@ fn test_line(test: &AffectedTest) -> String {
     };
     let symbol = &test.symbol;
     format!("{} ({}:{}){mark}", symbol.qualified_name, symbol.path, symbol.line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A callees answer's unbound sites name no callee: the text never says `could call ""`.
+    #[test]
+    fn unbound_sites_of_a_callees_answer_are_said_without_an_empty_name() {
+        let example = tether_protocol::wire::SiteExample {
+            site: "src/lib.rs:16".to_string(),
+            callee: "from_text".to_string(),
+        };
+        let cause = |name: &str| CompletenessCause::UnresolvedCallSites {
+            name: name.to_string(),
+            count: 2,
+            examples: vec![example.clone()],
+        };
+        assert_eq!(
+            cause_text(&cause("")),
+            "2 of its call sites could not be bound, e.g. src/lib.rs:16 from_text"
+        );
+        assert_eq!(
+            cause_text(&cause("from_text")),
+            "2 unresolved call sites could call \"from_text\", e.g. src/lib.rs:16 from_text"
+        );
+    }
 }

@@ -44,6 +44,7 @@ mod rust_imports;
 mod rust_item_macros;
 mod rust_macro_arguments;
 mod rust_macro_expansion;
+mod rust_macro_matching;
 mod rust_macro_models;
 mod rust_pin_projections;
 mod rust_receivers;

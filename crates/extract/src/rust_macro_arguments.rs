@@ -120,7 +120,10 @@ fn calls_in_tokens(
         if node.kind() == "let" {
             let_binding(children, index, caller, source, facts);
         }
-        if !is_path_segment(node) {
+        // A primitive type heads a path too (`u8::from_str_radix(…)`).
+        let primitive_head = node.kind() == "primitive_type"
+            && children.get(index + 1).is_some_and(|next| next.kind() == "::");
+        if !is_path_segment(node) && !primitive_head {
             index += 1;
             continue;
         }

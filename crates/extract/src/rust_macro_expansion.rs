@@ -8,14 +8,21 @@
 //! `impl_integer_for_isize!(i8, test_integer_i8)` writes `test_integer_i8::test_div_rem`,
 //! a test calling `div_rem`.
 //!
+//! A rule with a repetition (`($name:ident for $($t:ty)*) => ($( impl $name for $t … )*)`)
+//! is expanded once per iteration, each iteration's text holding the right side with its
+//! `$( … )*` filled in for that iteration (`rust_macro_matching` binds them).
+//!
 //! It deliberately does not expand an invocation whose macro is defined in another file or
-//! after it, one inside a different inline module than its definition, rules with
-//! repetitions (`$(…)*`) on either side, fragments not followed by a literal separator, or
-//! invocations nested in an expansion; those keep the first-token test of
+//! after it, one inside a different inline module than its definition, the rules
+//! `rust_macro_matching` does not follow (nested repetitions, fragments not followed by a
+//! literal separator), a right side whose repetitions nest, or invocations nested in an
+//! expansion; those keep the first-token test of
 //! `rust_test_macros` and the token-tree causes of the resolver. An expansion whose symbols
 //! would collide with the file's own is dropped.
 
 use tree_sitter::{Node, Tree};
+
+use crate::rust_macro_matching::{inner_children, match_all, matchers_of, Bindings};
 
 /// Invocations expanded per file: a generated file of thousands of invocations keeps the
 /// token-tree treatment rather than multiplying its parse.
@@ -26,16 +33,6 @@ const MAX_EXPANDED_INVOCATIONS: usize = 256;
 pub(crate) struct ItemExpansion {
     pub(crate) invocation_byte: usize,
     pub(crate) text: String,
-}
-
-/// One element of a rule's matcher.
-enum Matcher {
-    /// A token written as is (`,`, `=>`, an identifier).
-    Literal(String),
-    /// `$name:fragment`.
-    Binding { name: String, fragment: String },
-    /// A delimited group, matched against a token tree of the same delimiter.
-    Group { delimiter: char, inner: Vec<Matcher> },
 }
 
 /// The expansions of the item-position invocations of the file's own `macro_rules!`.
@@ -86,7 +83,7 @@ fn collect_in_container(
                 else {
                     continue;
                 };
-                if let Some(text) = expand(*definition, child, modules, source) {
+                for text in expand(*definition, child, modules, source) {
                     expansions.push(ItemExpansion { invocation_byte: child.start_byte(), text });
                 }
             }
@@ -103,16 +100,20 @@ fn collect_in_container(
 }
 
 /// The file's text with the invocation's expansion in place of the matching rule's right
-/// side and every other byte blanked, or `None` when no rule can be followed.
+/// side and every other byte blanked, once per iteration of the rule's repetition when the
+/// right side repeats (`$( impl Num for $t { … } )*`); none when no rule can be followed.
 fn expand(
     definition: Node<'_>,
     invocation: Node<'_>,
     modules: &[Node<'_>],
     source: &str,
-) -> Option<String> {
-    let arguments = invocation
+) -> Vec<String> {
+    let Some(arguments) = invocation
         .named_children(&mut invocation.walk())
-        .find(|child| child.kind() == "token_tree")?;
+        .find(|child| child.kind() == "token_tree")
+    else {
+        return Vec::new();
+    };
     let tokens = inner_children(arguments);
     let mut cursor = definition.walk();
     let rules: Vec<Node<'_>> =
@@ -123,157 +124,78 @@ fn expand(
             continue;
         };
         let Some(matchers) = matchers_of(left, source) else { continue };
-        let mut bound = Vec::new();
-        if !match_sequence(&matchers, &tokens, source, &mut bound) {
+        let mut bindings = Bindings::default();
+        if !match_all(&matchers, &tokens, source, &mut bindings) {
             continue;
         }
         // The first rule that matches is the one rustc expands (a later rule is not tried).
-        return fill_in(right, &bound, modules, source);
+        if !bindings.repeats || !has_repetition(right) {
+            return fill_in(right, &bindings, None, modules, source).into_iter().collect();
+        }
+        return (0..bindings.iterations.len())
+            .map_while(|iteration| fill_in(right, &bindings, Some(iteration), modules, source))
+            .collect();
     }
-    None
+    Vec::new()
 }
 
-/// The children of a delimited node without its opening and closing delimiters.
-fn inner_children(node: Node<'_>) -> Vec<Node<'_>> {
-    let mut cursor = node.walk();
-    let children: Vec<Node<'_>> = node.children(&mut cursor).collect();
-    if children.len() < 2 {
-        return Vec::new();
-    }
-    children[1..children.len() - 1].to_vec()
-}
-
-/// The matcher of a rule's left side; `None` when it repeats (`$(…)*`).
-fn matchers_of(pattern: Node<'_>, source: &str) -> Option<Vec<Matcher>> {
-    let mut matchers = Vec::new();
-    for child in inner_children(pattern) {
-        matchers.push(match child.kind() {
-            "token_binding_pattern" => {
-                let name = field_child!(child, "name")?;
-                let fragment = field_child!(child, "type")?;
-                Matcher::Binding {
-                    name: source[name.byte_range()].trim_start_matches('$').to_string(),
-                    fragment: source[fragment.byte_range()].to_string(),
-                }
-            }
-            "token_repetition_pattern" => return None,
-            "token_tree_pattern" => Matcher::Group {
-                delimiter: source[child.byte_range()].chars().next()?,
-                inner: matchers_of(child, source)?,
-            },
-            _ => Matcher::Literal(source[child.byte_range()].to_string()),
-        });
-    }
-    Some(matchers)
-}
-
-/// Whether `tokens` match `matchers` whole, binding each metavariable to its tokens' bytes.
-fn match_sequence(
-    matchers: &[Matcher],
-    tokens: &[Node<'_>],
-    source: &str,
-    bound: &mut Vec<(String, std::ops::Range<usize>)>,
-) -> bool {
-    let mut position = 0;
-    for (index, matcher) in matchers.iter().enumerate() {
-        match matcher {
-            Matcher::Literal(literal) => {
-                let Some(token) = tokens.get(position) else { return false };
-                if &source[token.byte_range()] != literal {
-                    return false;
-                }
-                position += 1;
-            }
-            Matcher::Group { delimiter, inner } => {
-                let Some(token) = tokens.get(position) else { return false };
-                if token.kind() != "token_tree"
-                    || !source[token.byte_range()].starts_with(*delimiter)
-                    || !match_sequence(inner, &inner_children(*token), source, bound)
-                {
-                    return false;
-                }
-                position += 1;
-            }
-            Matcher::Binding { name, fragment } => {
-                let Some(taken) =
-                    fragment_length(fragment, &tokens[position..], matchers.get(index + 1), source)
-                else {
-                    return false;
-                };
-                let range = match (tokens.get(position), tokens.get(position + taken.max(1) - 1)) {
-                    (Some(first), Some(last)) if taken > 0 => first.start_byte()..last.end_byte(),
-                    _ => 0..0,
-                };
-                bound.push((name.clone(), range));
-                position += taken;
+/// Whether a rule's right side has a `$( … )*` of its own.
+fn has_repetition(right: Node<'_>) -> bool {
+    let mut stack = vec![right];
+    while let Some(node) = stack.pop() {
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            match child.kind() {
+                "token_repetition" => return true,
+                "token_tree" => stack.push(child),
+                _ => {}
             }
         }
     }
-    position == tokens.len()
-}
-
-/// How many tokens a fragment takes: one for a single-token fragment, otherwise every token
-/// up to the next literal of the matcher (outside `<…>`), or all that remain when it is last.
-fn fragment_length(
-    fragment: &str,
-    tokens: &[Node<'_>],
-    next: Option<&Matcher>,
-    source: &str,
-) -> Option<usize> {
-    match fragment {
-        "ident" | "lifetime" | "tt" => return (!tokens.is_empty()).then_some(1),
-        "literal" => {
-            let negative = tokens.first().is_some_and(|token| &source[token.byte_range()] == "-");
-            let length = 1 + usize::from(negative);
-            return (tokens.len() >= length).then_some(length);
-        }
-        _ => {}
-    }
-    let separator = match next {
-        None => return (fragment == "vis" || !tokens.is_empty()).then_some(tokens.len()),
-        Some(Matcher::Literal(literal)) => literal.as_str(),
-        // Two fragments in a row, or a fragment before a group: not followed.
-        Some(_) => return None,
-    };
-    let mut angle_depth = 0usize;
-    for (index, token) in tokens.iter().enumerate() {
-        let text = &source[token.byte_range()];
-        if angle_depth == 0 && text == separator {
-            return (fragment == "vis" || index > 0).then_some(index);
-        }
-        match text {
-            "<" => angle_depth += 1,
-            ">" => angle_depth = angle_depth.saturating_sub(1),
-            ">>" => angle_depth = angle_depth.saturating_sub(2),
-            _ => {}
-        }
-    }
-    None
+    false
 }
 
 /// The file's text with everything blanked but the inline modules around the invocation and
 /// the rule's right side, whose metavariables are replaced by what they are bound to.
 fn fill_in(
     right: Node<'_>,
-    bound: &[(String, std::ops::Range<usize>)],
+    bindings: &Bindings,
+    iteration: Option<usize>,
     modules: &[Node<'_>],
     source: &str,
 ) -> Option<String> {
     let (start, end) = (right.start_byte() + 1, right.end_byte().checked_sub(1)?);
     let mut replacements: Vec<(std::ops::Range<usize>, String)> = Vec::new();
-    let mut stack = vec![right];
-    while let Some(node) = stack.pop() {
+    // (node, inside a repetition)
+    let mut stack = vec![(right, false)];
+    while let Some((node, repeated)) = stack.pop() {
         let mut cursor = node.walk();
         for child in node.children(&mut cursor) {
             match child.kind() {
+                // One iteration's text: `$(` and `) sep op` are blanked around the body.
+                "token_repetition" if iteration.is_some() && !repeated => {
+                    let parts: Vec<Node<'_>> = child.children(&mut child.walk()).collect();
+                    let closing = parts.iter().rposition(|part| part.kind() == ")")?;
+                    let opening_end = parts.get(1)?.end_byte();
+                    replacements.push((
+                        child.start_byte()..opening_end,
+                        blanked(&source[child.start_byte()..opening_end]),
+                    ));
+                    let closing_start = parts[closing].start_byte();
+                    replacements.push((
+                        closing_start..child.end_byte(),
+                        blanked(&source[closing_start..child.end_byte()]),
+                    ));
+                    stack.push((child, true));
+                }
                 "token_repetition" => return None,
-                "token_tree" => stack.push(child),
+                "token_tree" => stack.push((child, repeated)),
                 "metavariable" => {
                     let name = source[child.byte_range()].trim_start_matches('$');
                     let value = if name == "crate" {
                         "crate".to_string()
                     } else {
-                        let (_, range) = bound.iter().find(|(bound_name, _)| bound_name == name)?;
+                        let range = bindings.value_of(name, iteration.filter(|_| repeated))?;
                         source[range.clone()].replace(['\n', '\r'], " ")
                     };
                     replacements.push((child.byte_range(), value));
@@ -357,15 +279,6 @@ pub(crate) fn merge_expansion(
         // Syntax errors of the filled-in text are the macro's, reported at its definition.
         diagnostics: _,
     } = expansion;
-    let existing: HashSet<_> = facts.symbols.iter().map(|symbol| symbol.id).collect();
-    // The file's module and the inline modules kept around the expansion are the file's own.
-    let written: Vec<_> = symbols
-        .into_iter()
-        .filter(|symbol| !(symbol.kind == SymbolKind::Module && existing.contains(&symbol.id)))
-        .collect();
-    if written.is_empty() || written.iter().any(|symbol| existing.contains(&symbol.id)) {
-        return false;
-    }
     let first_token_test = facts
         .symbols
         .iter()
@@ -375,6 +288,22 @@ pub(crate) fn merge_expansion(
                 && symbol.span.start_byte as usize == invocation_byte
         })
         .map(|symbol| symbol.id);
+    // The first-token test stands for what the expansion writes, and may share its name
+    // (`parse_tests!(parses_one => "1")` writes `fn parses_one`).
+    let existing: HashSet<_> = facts
+        .symbols
+        .iter()
+        .map(|symbol| symbol.id)
+        .filter(|id| Some(*id) != first_token_test)
+        .collect();
+    // The file's module and the inline modules kept around the expansion are the file's own.
+    let written: Vec<_> = symbols
+        .into_iter()
+        .filter(|symbol| !(symbol.kind == SymbolKind::Module && existing.contains(&symbol.id)))
+        .collect();
+    if written.is_empty() || written.iter().any(|symbol| existing.contains(&symbol.id)) {
+        return false;
+    }
     if let Some(test) = first_token_test {
         facts.symbols.retain(|symbol| symbol.id != test);
         facts.calls.retain(|call| call.caller != test);

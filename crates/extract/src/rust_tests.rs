@@ -638,7 +638,6 @@ repeated!(a, b);
                 method my_crate::m::Parity::is_even 1-1
               macro my_crate::m::impl_parity 3-14
               macro my_crate::m::repeated 16-18
-              function my_crate::m::a 22-22 test
               impl my_crate::m::{impl Parity for i8} 5-7
                 method my_crate::m::{impl Parity for i8}::is_even 6-6
               module my_crate::m::test_parity_i8 9-12 test
@@ -647,12 +646,15 @@ repeated!(a, b);
                 method my_crate::m::{impl Parity for Vec}::is_even 6-6
               module my_crate::m::test_parity_vec 9-12 test
                 function my_crate::m::test_parity_vec::test_even 11-11 test
+              module my_crate::m::a 17-17
+                function my_crate::m::a::t 17-17 test
+              module my_crate::m::b 17-17
+                function my_crate::m::b::t 17-17 test
             call my_crate::m::impl_parity -> assert! @11
             call my_crate::m::impl_parity -> <expr>.is_even @11
             call my_crate::m -> impl_parity! @20
             call my_crate::m -> impl_parity! @21
             call my_crate::m -> repeated! @22
-            call my_crate::m::a -> repeated! @22
             call my_crate::m::test_parity_i8::test_even -> assert! @11
             call my_crate::m::test_parity_i8::test_even -> i8.is_even @11
             call my_crate::m::test_parity_vec::test_even -> assert! @11

@@ -104,6 +104,9 @@ pub fn causes_summary(completeness: &Completeness) -> Option<String> {
     let parts: Vec<String> = causes
         .iter()
         .map(|cause| match cause {
+            CompletenessCause::UnresolvedCallSites { name, count, .. } if name.is_empty() => {
+                format!("{} unresolved", plural(*count, "call site", "call sites"))
+            }
             CompletenessCause::UnresolvedCallSites { name, count, .. } => {
                 format!("{} of `{name}` unresolved", plural(*count, "call site", "call sites"))
             }

@@ -130,6 +130,7 @@ fn escapes_text(escapes: &[EscapeExample]) -> String {
 /// One cause, for a reader who must decide whether the list can be trusted.
 pub fn cause_line(cause: &CompletenessCause) -> String {
     match cause {
+        CompletenessCause::UnresolvedCallSites { name, count, examples } if name.is_empty() => format!("  cause: {count} of its call sites could not be bound{}", site_examples(examples)),
         CompletenessCause::UnresolvedCallSites { name, count, examples } => format!("  cause: {count} call sites of {name:?} could not be bound and may be callers{}", site_examples(examples)),
         CompletenessCause::UnanalysedCode { name, count, examples } => format!("  cause: unanalysed_code — {count} places the graph cannot analyse (a macro's tokens) mention {name:?} and may call it{}", site_examples(examples)),
         CompletenessCause::UncertainEdges { count } => format!("  cause: {count} dynamic, ambiguous or name-only edges on the paths (their items are marked maybe)"),
