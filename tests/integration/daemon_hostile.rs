@@ -52,6 +52,9 @@ fn ids_come_back_verbatim_and_notifications_get_no_answer() {
         line.starts_with("{\"jsonrpc\":\"2.0\",\"id\":18446744073709551617,"),
         "the first answer is the request's, id verbatim: {line}"
     );
+    // `"id": null` is an id (JSON-RPC 2.0): answered, with null.
+    let answer = client.send_raw("{\"jsonrpc\": \"2.0\", \"id\": null, \"method\": \"status\"}");
+    assert!(answer["id"].is_null() && answer["result"]["ready"].is_boolean(), "{answer}");
 }
 
 #[test]
@@ -200,4 +203,68 @@ fn cypher_refuses_file_touching_clauses_settings_and_second_statements() {
     assert_eq!(count["result"]["rows"], json!([["app.core.compute"]]), "{count}");
     let callers = client.call("callers", json!({ "symbol": "app.core.compute" }));
     assert_eq!(caller_names(&callers), ["app.api.handle", "app.core.report"]);
+}
+
+/// Editor buffers are bounded daemon-wide: at most four connections hold buffers (each keeps
+/// a graph of its own), and all buffers together at most 32 MiB; past either a clear error,
+/// and a connection that ends gives its place and bytes back. Out-of-range versions and
+/// files behind a dangling link to a folder outside are refused.
+#[test]
+fn editor_buffers_are_bounded_across_connections_and_given_back_when_one_ends() {
+    let repository = FixtureRepository::new(APP_FIXTURE);
+    let daemon = RunningDaemon::start(repository.root());
+    let buffer = |client: &mut crate::daemon::Client, path: &str, text: &str| {
+        client.call("buffer_update", json!({ "path": path, "text": text, "version": 1 }))
+    };
+    let message = |answer: &Value| answer["error"]["message"].as_str().unwrap_or("").to_string();
+    let mut editors: Vec<_> = (0..4).map(|_| daemon.client()).collect();
+    for (number, editor) in editors.iter_mut().enumerate() {
+        let opened = buffer(editor, &format!("app/new_{number}.py"), "def f():\n    pass\n");
+        assert!(opened.get("result").is_some(), "{opened}");
+    }
+    let mut fifth = daemon.client();
+    let refused = buffer(&mut fifth, "app/new_5.py", "x = 1\n");
+    assert_eq!(code(&refused), -32602, "{refused}");
+    assert!(message(&refused).contains("other connections hold editor buffers"), "{refused}");
+    // The fifth's other requests are answered from the published graph.
+    let callers = fifth.call("callers", json!({ "symbol": "app.core.compute" }));
+    assert_eq!(caller_names(&callers), ["app.api.handle", "app.core.report"]);
+    // One editor leaves: its place is free.
+    drop(editors.pop());
+    let started = std::time::Instant::now();
+    loop {
+        let opened = buffer(&mut fifth, "app/new_5.py", "x = 1\n");
+        if opened.get("result").is_some() {
+            break;
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(10), "{opened}");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // All buffers together: at most 32 MiB (each update at most 1 MiB, a request line's cap).
+    let almost_a_mebibyte = "#".repeat((1 << 20) - 1000);
+    let mut refused_at = None;
+    'filling: for (number, editor) in editors.iter_mut().chain([&mut fifth]).enumerate() {
+        for file in 0..15 {
+            let path = format!("app/big_{number}_{file}.py");
+            let answer = buffer(editor, &path, &almost_a_mebibyte);
+            if answer.get("error").is_some() {
+                refused_at = Some(answer);
+                break 'filling;
+            }
+        }
+    }
+    let refused = refused_at.expect("buffers past 32 MiB in all are refused");
+    assert!(message(&refused).contains("all connections' buffers together"), "{refused}");
+
+    let mut editor = daemon.client();
+    let refused = editor.call(
+        "buffer_update",
+        json!({ "path": "app/core.py", "text": "", "version": 9223372036854775808u64 }),
+    );
+    assert!(message(&refused).contains("\"version\" must be an integer"), "{refused}");
+    let outside = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(outside.path().join("gone"), repository.root().join("app/away"))
+        .unwrap();
+    let refused = editor.call("buffer_update", json!({ "path": "app/away/x.py", "text": "" }));
+    assert!(message(&refused).contains("outside the repository through a link"), "{refused}");
 }

@@ -78,7 +78,7 @@ fn recorded_tests_join_the_static_ones_and_go_stale_with_their_file() {
             imported["contexts"].as_u64(),
             imported["files_outside_the_repository"].as_u64()
         ),
-        (Some(1), Some(3), Some(1))
+        (Some(1), Some(2), Some(1))
     );
     let blast = call(&state, "blast", json!({ "symbol": "app.hooks.on_start" }));
     assert_eq!(tests_of(&blast), ["test_hooks.TestRegistry.test_started executed fresh"]);
@@ -119,6 +119,125 @@ fn reports_without_contexts_or_outside_the_repository_are_refused() {
     assert!(error.message.contains("outside the repository"), "{}", error.message);
 }
 
+/// A report's file keys are read only as regular files of the working tree: `..` out of it,
+/// an absolute path climbing out, a link to `/dev/zero`, a FIFO and `/etc/passwd` are counted
+/// outside, never read, hashed or stored; the import finishes at once. A report with no usable
+/// file is refused and the evidence in force stays.
+#[test]
+fn report_keys_outside_the_tree_links_fifos_and_devices_are_never_read() {
+    let repository = FixtureRepository::new(APP);
+    repository.write("coverage.json", REPORT);
+    std::os::unix::fs::symlink("/dev/zero", repository.root().join("app/zero.py")).unwrap();
+    let fifo = repository.root().join("app/fifo.py");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+    assert!(made.success());
+    let root = repository.root().display().to_string();
+    let context = r#"{"1": ["tests/test_hooks.py::test_helper|run"]}"#;
+    let hostile_keys = [
+        "../../../../dev/zero".to_string(),
+        "../../../../etc/passwd".to_string(),
+        format!("{root}/../outside/x.py"),
+        "app/zero.py".to_string(),
+        "app/fifo.py".to_string(),
+    ];
+    let files: Vec<String> = hostile_keys
+        .iter()
+        .map(|key| format!(r#"{}: {{"executed_lines": [1], "contexts": {context}}}"#, json!(key)))
+        .chain([r#""app/hooks.py": {"executed_lines": [4], "contexts": {"4": ["tests/test_hooks.py::test_helper|run"]}}"#.to_string()])
+        .collect();
+    let hostile =
+        format!(r#"{{"meta": {{"show_contexts": true}}, "files": {{{}}}}}"#, files.join(", "));
+    repository.write("hostile.json", &hostile);
+    let state = indexed_daemon(&repository);
+    let started = std::time::Instant::now();
+    let imported = call(&state, "coverage_import", json!({ "file": "hostile.json" }));
+    assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
+    assert_eq!(
+        (imported["files"].as_u64(), imported["files_outside_the_repository"].as_u64()),
+        (Some(1), Some(5)),
+        "{imported}"
+    );
+    let stored = std::fs::read_to_string(state.paths.folder.join("runtime-evidence.tsv"))
+        .expect("the evidence is persisted");
+    for name in ["passwd", "zero", "fifo", "outside"] {
+        assert!(!stored.contains(name), "{name} stored:\n{stored}");
+    }
+
+    // Nothing usable: refused, and the evidence in force stays.
+    repository.write("empty.json", r#"{"meta": {"show_contexts": true}, "files": {}}"#);
+    repository.write(
+        "outside.json",
+        &format!(r#"{{"meta": {{"show_contexts": true}}, "files": {{{}}}}}"#, files[1]),
+    );
+    for report in ["empty.json", "outside.json"] {
+        let error =
+            crate::handle_json(&state, "coverage_import", &json!({ "file": report })).unwrap_err();
+        assert!(error.message.contains("evidence in force is kept"), "{report}: {}", error.message);
+    }
+    let blast = call(&state, "blast", json!({ "symbol": "app.hooks.on_start" }));
+    assert_eq!(tests_of(&blast), ["test_hooks.test_helper executed fresh"]);
+    // The report itself must be a regular file of the tree.
+    for report in ["app/zero.py", "app/fifo.py"] {
+        let error =
+            crate::handle_json(&state, "coverage_import", &json!({ "file": report })).unwrap_err();
+        assert!(
+            error.message.contains("not a regular file") || error.message.contains("outside"),
+            "{report}: {}",
+            error.message
+        );
+    }
+}
+
+/// Reports past a cap are refused naming it, and the evidence in force stays: a report
+/// larger than the size cap (not read at all), one naming more distinct tests than the cap;
+/// a report of many contexts, all of one test's parameters and phases, folds to that test.
+#[test]
+fn reports_past_their_caps_are_refused_and_the_evidence_in_force_stays() {
+    let repository = FixtureRepository::new(APP);
+    repository.write("coverage.json", REPORT);
+    let state = indexed_daemon(&repository);
+    call(&state, "coverage_import", json!({ "file": "coverage.json" }));
+
+    let huge = std::fs::File::create(repository.root().join("huge.json")).unwrap();
+    huge.set_len(2 << 30).unwrap();
+    let limits = tether_protocol::CoverageLimits::default();
+    let names: Vec<String> =
+        (0..=limits.contexts).map(|n| format!("\"tests/test_hooks.py::test_{n}\"")).collect();
+    repository.write(
+        "many.json",
+        &format!(
+            r#"{{"meta": {{"show_contexts": true}}, "files": {{"app/hooks.py": {{"contexts": {{"4": [{}]}}}}}}}}"#,
+            names.join(", ")
+        ),
+    );
+    for (report, cap) in [("huge.json", "are refused"), ("many.json", "distinct tests, the cap")] {
+        let error =
+            crate::handle_json(&state, "coverage_import", &json!({ "file": report })).unwrap_err();
+        assert!(error.message.contains(cap), "{report}: {}", error.message);
+    }
+    assert_eq!(
+        tests_of(&call(&state, "blast", json!({ "symbol": "app.hooks.on_start" }))),
+        ["test_hooks.TestRegistry.test_started executed fresh"]
+    );
+
+    let variants: Vec<String> = (0..limits.contexts * 2)
+        .map(|n| format!("\"tests/test_hooks.py::test_helper[{n}]|{}\"", ["run", "setup"][n % 2]))
+        .collect();
+    repository.write(
+        "folded.json",
+        &format!(
+            r#"{{"meta": {{"show_contexts": true}}, "files": {{"app/hooks.py": {{"contexts": {{"4": [{}]}}}}}}}}"#,
+            variants.join(", ")
+        ),
+    );
+    let imported = call(&state, "coverage_import", json!({ "file": "folded.json" }));
+    assert_eq!(imported["contexts"].as_u64(), Some(1), "{imported}");
+    assert_eq!(
+        tests_of(&call(&state, "blast", json!({ "symbol": "app.hooks.on_start" }))),
+        ["test_hooks.test_helper executed fresh"]
+    );
+}
+
 /// `tether coverage run -- CMD` runs the suite, has coverage.py write its report (a stand-in
 /// Python here, which writes the report a real run would), imports it, and removes it.
 #[test]
@@ -152,7 +271,7 @@ fn coverage_run_records_writes_and_imports_the_report() {
     ]);
     assert!(ok, "{output}");
     assert!(
-        output.contains("runtime evidence: 1 files, 2 executed lines, 3 test contexts"),
+        output.contains("runtime evidence: 1 files, 2 executed lines, 2 test contexts"),
         "{output}"
     );
     assert!(repository.root().join("suite-ran").exists());

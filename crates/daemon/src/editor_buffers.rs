@@ -22,6 +22,18 @@ use crate::state::DaemonState;
 pub(crate) const MAX_BUFFERS: usize = 64;
 /// Bytes of buffer text one connection may hold.
 pub(crate) const MAX_BUFFER_BYTES: usize = 16 * 1024 * 1024;
+/// Connections that may hold buffers at once, daemon-wide: each keeps a graph of its own,
+/// so this bounds the memory buffers cost.
+pub const MAX_CONNECTIONS_WITH_BUFFERS: usize = 4;
+/// Bytes of buffer text all connections together may hold.
+pub const MAX_TOTAL_BUFFER_BYTES: usize = 32 * 1024 * 1024;
+
+/// What the connections' buffers hold together (daemon-wide).
+#[derive(Default)]
+pub(crate) struct BufferTotals {
+    connections: usize,
+    bytes: usize,
+}
 
 /// The buffers one connection has open.
 #[derive(Default)]
@@ -47,19 +59,18 @@ impl EditorBuffers {
     }
 
     /// Opens or replaces a buffer (`path` already repository-relative); refused past
-    /// [`MAX_BUFFERS`] buffers or [`MAX_BUFFER_BYTES`] of text.
+    /// [`MAX_BUFFERS`] buffers or [`MAX_BUFFER_BYTES`] of text on this connection, past
+    /// [`MAX_TOTAL_BUFFER_BYTES`] on all, or when this connection has none yet and
+    /// [`MAX_CONNECTIONS_WITH_BUFFERS`] others have some.
     pub(crate) fn update(
         &mut self,
+        totals: &Mutex<BufferTotals>,
         path: String,
         text: String,
         version: i64,
     ) -> Result<(), String> {
-        let others: usize = self
-            .open
-            .iter()
-            .filter(|(open, _)| **open != path)
-            .map(|(_, (text, _))| text.len())
-            .sum();
+        let replaced = self.open.get(&path).map_or(0, |(text, _)| text.len());
+        let others: usize = self.bytes() - replaced;
         if !self.open.contains_key(&path) && self.open.len() >= MAX_BUFFERS {
             return Err(format!(
                 "at most {MAX_BUFFERS} buffers may be open on one connection; close one first"
@@ -70,18 +81,65 @@ impl EditorBuffers {
                 "the buffers of one connection may hold at most {MAX_BUFFER_BYTES} bytes"
             ));
         }
+        let mut totals = totals.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if self.open.is_empty() && totals.connections >= MAX_CONNECTIONS_WITH_BUFFERS {
+            return Err(format!(
+                "{MAX_CONNECTIONS_WITH_BUFFERS} other connections hold editor buffers, the most the daemon keeps graphs for; close buffers there, or ask without buffers"
+            ));
+        }
+        if totals.bytes - replaced + text.len() > MAX_TOTAL_BUFFER_BYTES {
+            return Err(format!(
+                "all connections' buffers together may hold at most {MAX_TOTAL_BUFFER_BYTES} bytes; close some"
+            ));
+        }
+        if self.open.is_empty() {
+            totals.connections += 1;
+        }
+        totals.bytes = totals.bytes - replaced + text.len();
         self.open.insert(path, (Arc::from(text), version));
         self.generation += 1;
         Ok(())
     }
 
-    /// Closes a buffer; whether it was open.
-    pub(crate) fn close(&mut self, path: &str) -> bool {
-        let was_open = self.open.remove(path).is_some();
-        if was_open {
-            self.generation += 1;
+    fn bytes(&self) -> usize {
+        self.open.values().map(|(text, _)| text.len()).sum()
+    }
+
+    /// Closes a buffer; whether it was open. The last one closed frees the connection's
+    /// graph and its place among the connections with buffers.
+    pub(crate) fn close(&mut self, totals: &Mutex<BufferTotals>, path: &str) -> bool {
+        let Some((text, _)) = self.open.remove(path) else { return false };
+        self.generation += 1;
+        let mut totals = totals.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        totals.bytes -= text.len();
+        if self.open.is_empty() {
+            totals.connections -= 1;
+            drop(totals);
+            self.forget_graph();
         }
-        was_open
+        true
+    }
+
+    /// Closes every buffer (the connection ended).
+    pub(crate) fn close_all(&mut self, totals: &Mutex<BufferTotals>) {
+        let paths: Vec<String> = self.open.keys().cloned().collect();
+        for path in paths {
+            self.close(totals, &path);
+        }
+    }
+
+    /// Drops the graph built with the buffers and gives the memory it held back to the
+    /// system (glibc keeps freed memory otherwise, and a graph is large).
+    fn forget_graph(&mut self) {
+        let built = self.built.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner()).take();
+        if built.is_some() {
+            drop(built);
+            #[cfg(target_env = "gnu")]
+            // SAFETY: malloc_trim has no preconditions.
+            unsafe {
+                libc::malloc_trim(0);
+            }
+        }
     }
 
     /// The open buffers, sorted by path.

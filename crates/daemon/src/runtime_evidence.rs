@@ -1,7 +1,9 @@
 //! Runtime evidence kept by the daemon: `coverage_import` reads a coverage report with
 //! per-test contexts (coverage.py's JSON, or LCOV with `TN:` test names), keeps the lines of files in the repository with each file's
 //! content hash on disk and HEAD's commit, and persists them in `runtime-evidence.tsv` in the
-//! daemon's folder (read back by the next daemon). A new import replaces the old evidence.
+//! daemon's folder (read back by the next daemon). A new import replaces the old evidence;
+//! a report with no usable file keeps it. The report and the files it names are read only as
+//! regular files inside the working tree (`repository_path`), each with a size bound.
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -14,6 +16,32 @@ use tether_features::repository_path;
 
 /// A report larger than this is refused (a large suite's report is tens of MiB).
 const MAX_REPORT_BYTES: u64 = 1 << 30;
+
+/// A covered source file larger than this is not hashed (and its lines are not kept).
+const MAX_SOURCE_BYTES: u64 = 64 << 20;
+
+/// A regular file opened for reading, without blocking and checked on the open handle, so a
+/// file swapped for a FIFO or a device after its path was checked cannot hold the worker.
+fn open_regular_file(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path)?;
+    if !file.metadata()?.file_type().is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    Ok(file)
+}
+
+/// The bytes of a regular file, refusing one that grows past `limit` while it is read (files
+/// written meanwhile report another size than they end up with).
+fn read_at_most(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    open_regular_file(path)?.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(std::io::Error::other(format!("larger than {limit} bytes")));
+    }
+    Ok(bytes)
+}
 
 fn store_path(folder: &Path) -> std::path::PathBuf {
     folder.join("runtime-evidence.tsv")
@@ -61,10 +89,16 @@ pub(crate) fn import(
             "{file} is {size} bytes; reports over {MAX_REPORT_BYTES} are refused"
         )));
     }
-    let text = std::fs::read_to_string(&full)
-        .map_err(|error| RpcError::invalid_params(format!("cannot read {file}: {error}")))?;
-    let covered = tether_protocol::parse_coverage_report(&text)
-        .map_err(|error| RpcError::invalid_params(format!("{file}: {error}")))?;
+    // Streamed: memory follows the report's distinct tests and (line, test) pairs, both
+    // capped, not its size.
+    let report = open_regular_file(&full)
+        .map_err(|error| RpcError::invalid_params(format!("cannot read {file}: {error}")))
+        .and_then(|opened| {
+            use std::io::Read;
+            let limits = tether_protocol::CoverageLimits::default();
+            tether_protocol::parse_coverage_report(opened.take(MAX_REPORT_BYTES), limits)
+                .map_err(|error| RpcError::invalid_params(format!("{file}: {error}")))
+        })?;
     let root =
         std::fs::canonicalize(&state.paths.root).unwrap_or_else(|_| state.paths.root.clone());
     // HEAD now, not the graph's commit: the graph may still be building when a report arrives.
@@ -72,44 +106,48 @@ pub(crate) fn import(
         .and_then(|repository| repository.head().ok())
         .and_then(|head| head.commit);
     let mut evidence = RuntimeEvidence { commit: head, ..RuntimeEvidence::default() };
-    let mut context_ids = std::collections::HashMap::new();
+    // The report's context ids, renumbered to those of the files kept.
+    let mut kept_ids: Vec<Option<u32>> = vec![None; report.contexts.len()];
     let mut outside = 0usize;
-    for covered_file in covered {
+    for covered_file in report.files {
         // Paths are relative to where coverage ran (the repository root, as `coverage json`
-        // is run there) or absolute.
-        let absolute = Path::new(&covered_file.path);
-        let path = match absolute
-            .strip_prefix(&root)
-            .or_else(|_| absolute.strip_prefix(&state.paths.root))
-        {
-            Ok(inside) => inside.to_string_lossy().into_owned(),
-            Err(_) if absolute.is_relative() => covered_file.path.clone(),
-            Err(_) => {
-                outside += 1;
-                continue;
-            }
-        };
-        let Ok(bytes) = std::fs::read(root.join(&path)) else {
+        // is run there) or absolute. Only regular files of the working tree are read, by the
+        // rules `ownership --path` follows (no `..` out, no link out, no FIFO or device).
+        let Ok(path) = repository_path(&state.paths.root, &covered_file.path, true) else {
             outside += 1;
             continue;
         };
-        let mut lines = std::collections::BTreeMap::new();
+        let Ok(bytes) = read_at_most(&root.join(&path), MAX_SOURCE_BYTES) else {
+            outside += 1;
+            continue;
+        };
+        // The same file named twice (relative and absolute): its lines are merged.
+        let content_hash = tether_model::stable_hash(&bytes);
+        let file = evidence
+            .files
+            .entry(path)
+            .or_insert_with(|| EvidenceFile { content_hash, lines: Default::default() });
         for (line, contexts) in covered_file.lines {
             let ids: Vec<u32> = contexts
                 .into_iter()
                 .map(|context| {
-                    let next = context_ids.len() as u32;
-                    *context_ids.entry(context.clone()).or_insert_with(|| {
-                        evidence.contexts.push(context);
-                        next
+                    *kept_ids[context as usize].get_or_insert_with(|| {
+                        evidence.contexts.push(report.contexts[context as usize].clone());
+                        evidence.contexts.len() as u32 - 1
                     })
                 })
                 .collect();
-            lines.insert(line, ids);
+            let merged = file.lines.entry(line).or_default();
+            merged.extend(ids);
+            merged.sort_unstable();
+            merged.dedup();
         }
-        evidence
-            .files
-            .insert(path, EvidenceFile { content_hash: tether_model::stable_hash(&bytes), lines });
+    }
+    // A report with nothing usable keeps the evidence in force rather than emptying it.
+    if evidence.files.is_empty() {
+        return Err(RpcError::invalid_params(format!(
+            "{file}: no file of the report is a file of this repository ({outside} outside or unreadable); the evidence in force is kept"
+        )));
     }
     let written =
         tether_features::write_atomically(&store_path(&state.paths.folder), &evidence.to_text());

@@ -149,8 +149,10 @@ async fn connection(
     // After `subscribe`: the published graphs to announce (and no idle timeout: waiting for
     // them is what a subscribed connection does).
     let mut subscription: Option<broadcast::Receiver<Arc<GraphPublished>>> = None;
-    // Unsaved editor buffers this connection's answers are built with.
+    // Unsaved editor buffers this connection's answers are built with; closed with it.
     let buffers = Arc::new(Mutex::new(EditorBuffers::default()));
+    let _closes_buffers =
+        ClosesBuffers { state: Arc::clone(&state), buffers: Arc::clone(&buffers) };
     loop {
         let read = match subscription.as_mut() {
             None => match tokio::time::timeout(IDLE_TIMEOUT, lines.next_line()).await {
@@ -232,6 +234,30 @@ async fn connection(
     }
 }
 
+/// Closes a connection's buffers however the connection ends, so their bytes, their place
+/// among the connections with buffers and their graph are given back.
+struct ClosesBuffers {
+    state: Arc<DaemonState>,
+    buffers: Arc<Mutex<EditorBuffers>>,
+}
+
+impl Drop for ClosesBuffers {
+    fn drop(&mut self) {
+        let state = Arc::clone(&self.state);
+        let buffers = Arc::clone(&self.buffers);
+        let close = move || {
+            let mut buffers = buffers.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            buffers.close_all(&state.buffer_totals);
+        };
+        // A request still building this connection's graph holds the lock: wait for it off
+        // the async workers.
+        match tokio::runtime::Handle::try_current() {
+            Ok(runtime) => drop(runtime.spawn_blocking(close)),
+            Err(_) => close(),
+        }
+    }
+}
+
 /// Runs one request on the blocking pool, after waiting for an in-flight slot, under a
 /// deadline that both the answer and the work respect.
 async fn answer(
@@ -302,12 +328,14 @@ fn update_buffers(
                     "{path:?} is not a source file tether indexes (Python or Rust)"
                 )));
             }
-            buffers.update(relative, text, version).map_err(RpcError::invalid_params)?;
+            buffers
+                .update(&state.buffer_totals, relative, text, version)
+                .map_err(RpcError::invalid_params)?;
         }
         Request::BufferClose { path } => {
             let relative = tether_features::repository_path(&state.paths.root, &path, false)
                 .map_err(crate::handlers::rpc_error)?;
-            buffers.close(&relative);
+            buffers.close(&state.buffer_totals, &relative);
         }
         _ => return Err(RpcError::invalid_params("not a buffer request")),
     }

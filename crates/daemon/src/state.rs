@@ -64,6 +64,8 @@ pub struct DaemonState {
     unpersisted: Mutex<Option<Arc<Snapshot>>>,
     persist_wanted: Condvar,
     pub(crate) persist_lock: Mutex<()>,
+    /// What all connections' editor buffers hold together.
+    pub(crate) buffer_totals: Mutex<crate::editor_buffers::BufferTotals>,
     /// Where each published graph is announced (`subscribe`).
     published: tokio::sync::broadcast::Sender<Arc<GraphPublished>>,
 }
@@ -109,6 +111,7 @@ impl DaemonState {
             unpersisted: Mutex::new(None),
             persist_wanted: Condvar::new(),
             persist_lock: Mutex::new(()),
+            buffer_totals: Default::default(),
             published: tokio::sync::broadcast::channel(PUBLISHED_BACKLOG).0,
         }
     }

@@ -61,8 +61,9 @@ pub fn repository_path(
     let full = root.join(&normalized);
     match std::fs::symlink_metadata(&full) {
         Ok(_) => {
-            let resolved =
-                full.canonicalize().map_err(|_| refuse("cannot be resolved (a link loop?)"))?;
+            let resolved = full
+                .canonicalize()
+                .map_err(|_| refuse("cannot be resolved (a dangling link or a link loop)"))?;
             if !resolved.starts_with(&root) {
                 return Err(refuse("leads outside the repository through a link"));
             }
@@ -72,8 +73,19 @@ pub fn repository_path(
             }
         }
         Err(_) if must_be_file => return Err(refuse("does not exist")),
-        // A file the graph may still know (deleted since it was indexed).
-        Err(_) => {}
+        // A file the graph may still know (deleted since it was indexed), or one an editor has
+        // not saved yet: its deepest existing folder must still be inside (a dangling link to
+        // a folder outside is not).
+        Err(_) => {
+            let deepest =
+                full.ancestors().skip(1).find(|folder| std::fs::symlink_metadata(folder).is_ok());
+            let inside = deepest
+                .and_then(|folder| folder.canonicalize().ok())
+                .is_some_and(|folder| folder.starts_with(&root));
+            if !inside {
+                return Err(refuse("leads outside the repository through a link"));
+            }
+        }
     }
     Ok(normalized)
 }
@@ -106,6 +118,13 @@ mod tests {
         );
         assert_eq!(ok("src/inside", true), Ok("src/inside".to_string()));
         assert_eq!(ok("src/gone.py", false), Ok("src/gone.py".to_string()));
+        assert_eq!(ok("src/new/deeper/b.py", false), Ok("src/new/deeper/b.py".to_string()));
+        // A file not on disk behind a dangling link to a folder outside is outside.
+        std::os::unix::fs::symlink(scratch.path().join("elsewhere"), root.join("src/away"))
+            .unwrap();
+        let refused = ok("src/away/new.py", false).unwrap_err();
+        assert!(refused.contains("outside the repository through a link"), "{refused}");
+        assert!(ok("src/away", false).unwrap_err().contains("cannot be resolved"));
         for (path, why) in [
             ("/etc/shadow", "outside the repository"),
             ("/dev/zero", "outside the repository"),

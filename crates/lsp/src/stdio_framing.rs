@@ -15,7 +15,8 @@ use std::thread;
 
 use crossbeam_channel::bounded;
 use lsp_server::{Connection, Message};
-use tether_protocol::editor_messages::{parse_editor_frame, parse_error_frame_body};
+use tether_protocol::editor_messages::{error_frame_body, parse_editor_frame};
+use tether_protocol::rpc::RpcError;
 
 /// The largest message body accepted, in bytes.
 pub const MAX_MESSAGE_BYTES: u64 = 64 << 20;
@@ -119,8 +120,8 @@ pub fn connection_over(
         Ok(())
     });
     let reader = thread::spawn(move || {
-        let refuse = |reason: &str| {
-            let body = parse_error_frame_body(reason);
+        let refuse = |error: &RpcError| {
+            let body = error_frame_body(error);
             let mut output = output.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
             let _ = write!(output, "Content-Length: {}\r\n\r\n{body}", body.len());
             let _ = output.flush();
@@ -131,7 +132,7 @@ pub fn connection_over(
                 Ok(None) => return Ok(()),
                 Err(FramingError::Io(error)) => return Err(FramingError::Io(error)),
                 Err(error) => {
-                    refuse(&error.to_string());
+                    refuse(&RpcError::new(RpcError::PARSE_ERROR, error.to_string()));
                     return Err(error);
                 }
             };
@@ -143,7 +144,7 @@ pub fn connection_over(
                         return Ok(());
                     }
                 }
-                Err(reason) => refuse(&reason),
+                Err(error) => refuse(&error),
             }
         }
     });
@@ -194,8 +195,10 @@ mod tests {
             }
         }
         let good = r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#;
+        let null_id = r#"{"jsonrpc":"2.0","id":null,"method":"shutdown"}"#;
         let input = format!(
-            "Content-Length: 9\r\n\r\nnot json!Content-Length: {}\r\n\r\n{good}Content-Length: 99999999999\r\n\r\n",
+            "Content-Length: 9\r\n\r\nnot json!Content-Length: {}\r\n\r\n{null_id}Content-Length: {}\r\n\r\n{good}Content-Length: 99999999999\r\n\r\n",
+            null_id.len(),
             good.len()
         );
         let (connection, threads) =
@@ -207,6 +210,7 @@ mod tests {
         assert!(matches!(threads.join(), Err(FramingError::TooLarge(99999999999))));
         let written = String::from_utf8(shared.lock().unwrap().clone()).unwrap();
         assert_eq!(written.matches("\"code\":-32700").count(), 2, "{written}");
+        assert_eq!(written.matches("\"code\":-32600").count(), 1, "{written}");
         assert!(written.contains("\"id\":null"), "{written}");
     }
 }

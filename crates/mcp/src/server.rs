@@ -66,14 +66,15 @@ impl TetherMcpServer {
         let Some(tool) = tool_named(name) else {
             let names: Vec<&str> = tool_catalogue().iter().map(|tool| tool.name).collect();
             return Err(ErrorData::invalid_params(
-                format!("unknown tool {name:?}; the tools are {}", names.join(", ")),
+                format!("unknown tool {}; the tools are {}", shown(name), names.join(", ")),
                 None,
             ));
         };
         let checked = match tool.arguments().check(arguments.as_ref()) {
             Ok(checked) => checked,
             Err(ArgumentsError::Invalid(message)) => {
-                return Ok(CallToolResult::error(vec![ContentBlock::text(message)]))
+                let message = RpcError::invalid_params(message).message;
+                return Ok(CallToolResult::error(vec![ContentBlock::text(message)]));
             }
             Err(ArgumentsError::Refused(error)) => {
                 let message = daemon_error_message(tool.daemon_method.as_str(), &error);
@@ -121,7 +122,7 @@ impl TetherMcpServer {
     /// Reads one resource: the schema is constant, the others are asked of the daemon.
     pub async fn read_resource_by_uri(&self, uri: &str) -> Result<ReadResourceResult, ErrorData> {
         if !is_known_resource(uri) {
-            return Err(ErrorData::resource_not_found(format!("unknown resource {uri:?}; the resources are tether://schema, tether://census and tether://freshness"), None));
+            return Err(ErrorData::resource_not_found(format!("unknown resource {}; the resources are tether://schema, tether://census and tether://freshness", shown(uri)), None));
         }
         let Some(request) = resource_daemon_request(uri) else {
             return Ok(ReadResourceResult::new(vec![schema_resource_contents()]));
@@ -133,6 +134,16 @@ impl TetherMcpServer {
                 Err(ErrorData::internal_error(daemon_error_message(method, &error), error.data))
             }
         }
+    }
+}
+
+/// A name a client sent, quoted and cut at 80 characters: an error never echoes a long input
+/// in full.
+fn shown(sent: &str) -> String {
+    let kept: String = sent.chars().take(80).collect();
+    match sent.len() > kept.len() {
+        true => format!("{kept:?}… ({} more characters)", sent.chars().count() - 80),
+        false => format!("{kept:?}"),
     }
 }
 
@@ -157,7 +168,11 @@ pub fn refuse_custom_request(method: &str) -> ErrorData {
     }
     ErrorData::new(
         ErrorCode::METHOD_NOT_FOUND,
-        format!("unknown method {method:?}; this server answers {}", SERVED_METHODS.join(", ")),
+        format!(
+            "unknown method {}; this server answers {}",
+            shown(method),
+            SERVED_METHODS.join(", ")
+        ),
         None,
     )
 }

@@ -150,6 +150,13 @@ async fn an_unknown_tool_is_a_protocol_error() {
         .await
         .expect_err("unknown tools are protocol errors");
     assert!(error.message.contains("the tools are blast, callers"), "{}", error.message);
+    // A long name is not echoed in full.
+    let error = server
+        .call_tool_by_name(&"x".repeat(100_000), None)
+        .await
+        .expect_err("unknown tools are protocol errors");
+    assert!(error.message.len() < 400, "{}", error.message.len());
+    assert!(error.message.contains("… (99920 more characters)"), "{}", error.message);
 }
 
 #[tokio::test]

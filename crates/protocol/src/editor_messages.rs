@@ -275,15 +275,36 @@ fn address_in(data: Option<&Value>) -> Option<String> {
     data?.get("symbol")?.as_str().map(str::to_string)
 }
 
-/// One LSP message body (what its `Content-Length` framed) as a message, or why it is not one.
-pub fn parse_editor_frame(body: &[u8]) -> Result<Message, String> {
-    serde_json::from_slice(body).map_err(|error| format!("not an LSP message: {error}"))
+/// One LSP message body (what its `Content-Length` framed) as a message, or the error to
+/// answer it with (id `null`): `-32700` for a body that is not a message, `-32600` for a
+/// request whose `id` is `null` or neither an integer nor a string (lsp-server would take it
+/// for a notification, and it would never be answered).
+pub fn parse_editor_frame(body: &[u8]) -> Result<Message, crate::rpc::RpcError> {
+    use crate::rpc::RpcError;
+    #[derive(serde::Deserialize)]
+    struct Envelope<'a> {
+        #[serde(borrow, default, deserialize_with = "crate::rpc::present_id")]
+        id: Option<&'a serde_json::value::RawValue>,
+        #[serde(default)]
+        method: Option<serde::de::IgnoredAny>,
+    }
+    if let Ok(Envelope { id: Some(id), method: Some(_) }) = serde_json::from_slice(body) {
+        let id = id.get().trim_start();
+        if !id.starts_with(|first: char| first == '"' || first == '-' || first.is_ascii_digit()) {
+            return Err(RpcError::new(
+                RpcError::INVALID_REQUEST,
+                "a request's \"id\" is an integer or a string (null is not an id in LSP)",
+            ));
+        }
+    }
+    serde_json::from_slice(body).map_err(|error| {
+        RpcError::new(RpcError::PARSE_ERROR, format!("not an LSP message: {error}"))
+    })
 }
 
-/// The body of the `-32700` response (id `null`) to a frame that is not a message.
-pub fn parse_error_frame_body(message: &str) -> String {
-    let error = crate::rpc::RpcError::new(crate::rpc::RpcError::PARSE_ERROR, message);
-    crate::rpc::error_line(&crate::rpc::RequestId::null(), &error).trim_end().to_string()
+/// The body of the response (id `null`) to a frame that cannot be answered otherwise.
+pub fn error_frame_body(error: &crate::rpc::RpcError) -> String {
+    crate::rpc::error_line(&crate::rpc::RequestId::null(), error).trim_end().to_string()
 }
 
 #[cfg(test)]

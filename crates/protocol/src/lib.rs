@@ -6,6 +6,7 @@
 
 mod answers;
 mod cargo_messages;
+mod coverage_json;
 mod coverage_report;
 pub mod editor_messages;
 mod export;
@@ -23,7 +24,7 @@ pub use serde_json::{json, Value};
 pub use tether_query::PageRequest;
 
 pub use cargo_messages::{built_executables, BuiltExecutable};
-pub use coverage_report::{parse_coverage_report, CoveredFile};
+pub use coverage_report::{parse_coverage_report, CoverageLimits, CoverageReport, CoveredFile};
 pub use export::{
     census_json, write_export_json, CensusDocument, ExportDocument, EXPORT_FORMAT_VERSION,
 };

@@ -416,7 +416,7 @@ impl Request {
                 text: params.text("text")?.map(str::to_string).ok_or_else(|| {
                     RpcError::invalid_params("missing \"text\": the buffer's whole text")
                 })?,
-                version: params.count("version")?.unwrap_or(0) as i64,
+                version: params.version("version")?.unwrap_or(0),
             },
             Method::CoverageImport => Request::CoverageImport {
                 file: params.text("file")?.map(str::to_string).ok_or_else(|| {
@@ -620,6 +620,24 @@ impl<'a> ParamsReader<'a> {
         }
     }
 
+    /// A non-negative integer that fits an `i64` (an editor's document version); larger
+    /// values are refused, never wrapped.
+    fn version(&self, name: &str) -> Result<Option<i64>, RpcError> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(value) => {
+                value.as_u64().and_then(|number| i64::try_from(number).ok()).map(Some).ok_or_else(
+                    || {
+                        RpcError::invalid_params(format!(
+                            "\"{name}\" must be an integer from 0 to {}",
+                            i64::MAX
+                        ))
+                    },
+                )
+            }
+        }
+    }
+
     fn flag(&self, name: &str) -> Result<Option<bool>, RpcError> {
         match self.get(name) {
             None => Ok(None),
@@ -739,6 +757,18 @@ mod tests {
             refused("record", json!({"files": [1]})),
             "-32602 \"files\" must be a list of strings"
         );
+        assert_eq!(
+            refused(
+                "buffer_update",
+                json!({"path": "a.py", "text": "", "version": 9223372036854775808u64})
+            ),
+            "-32602 \"version\" must be an integer from 0 to 9223372036854775807"
+        );
+        assert!(Request::parse(
+            "buffer_update",
+            &json!({"path": "a.py", "text": "", "version": 9223372036854775807u64})
+        )
+        .is_ok());
         assert_eq!(refused("callers", json!({})), format!("-32602 {MISSING_SYMBOL}"));
         assert_eq!(refused("context", json!({})), "-32602 name a \"symbol\" or a \"path\"");
         assert_eq!(

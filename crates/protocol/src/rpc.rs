@@ -75,8 +75,19 @@ impl RpcError {
     /// The daemon serves as many connections as it allows; retry later.
     pub const SERVER_BUSY: i64 = -32004;
 
+    /// Messages longer than this are cut (they may echo what a client sent).
+    pub const MAX_MESSAGE_CHARS: usize = 2000;
+
+    /// An error with its message cut at [`RpcError::MAX_MESSAGE_CHARS`], saying how much was
+    /// left out: a message that echoes a client's input never grows with it.
     pub fn new(code: i64, message: impl Into<String>) -> RpcError {
-        RpcError { code, message: message.into(), data: None }
+        let mut message: String = message.into();
+        if let Some((cut, _)) = message.char_indices().nth(RpcError::MAX_MESSAGE_CHARS) {
+            let left_out = message[cut..].chars().count();
+            message.truncate(cut);
+            message.push_str(&format!("… ({left_out} more characters)"));
+        }
+        RpcError { code, message, data: None }
     }
 
     pub fn invalid_params(message: impl Into<String>) -> RpcError {
@@ -111,7 +122,8 @@ impl RpcError {
 /// that a large integer or an odd number comes back exactly as it was sent.
 #[derive(serde::Deserialize)]
 struct RawRequest<'a> {
-    #[serde(borrow, default)]
+    /// Present (even `null`) or absent: serde's `Option` would read `null` as absent.
+    #[serde(borrow, default, deserialize_with = "present_id")]
     id: Option<&'a serde_json::value::RawValue>,
     #[serde(default)]
     jsonrpc: Option<Value>,
@@ -119,6 +131,13 @@ struct RawRequest<'a> {
     method: Option<Value>,
     #[serde(default)]
     params: Option<Value>,
+}
+
+/// An `id` member as written, `null` included.
+pub(crate) fn present_id<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<&'de serde_json::value::RawValue>, D::Error> {
+    <&serde_json::value::RawValue as serde::Deserialize>::deserialize(deserializer).map(Some)
 }
 
 /// Parses one request line. On failure, returns the id (null when unreadable or missing from
@@ -329,7 +348,7 @@ mod tests {
         ] {
             let line = format!("{{\"jsonrpc\": \"2.0\", \"id\": {id}, \"method\": \"status\"}}");
             let request = parse_request(line.as_bytes()).unwrap();
-            assert_eq!(request.id.as_json_text(), id);
+            assert_eq!((request.id.as_json_text(), request.id.is_notification()), (id, false));
             assert!(success_line(&request.id, json!({"ok": true}))
                 .starts_with(&format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":")));
         }
@@ -348,6 +367,13 @@ mod tests {
         let (id, error) =
             parse_request(br#"{"jsonrpc": "2.0", "id": [1], "method": "status"}"#).unwrap_err();
         assert_eq!((id.as_json_text(), error.code), ("null", RpcError::INVALID_REQUEST));
+        let echoed = RpcError::invalid_params(format!("bad {:?}", "x".repeat(100_000)));
+        assert!(
+            echoed.message.ends_with("… (98006 more characters)"),
+            "{}",
+            &echoed.message[1990..]
+        );
+        assert!(echoed.message.chars().count() < RpcError::MAX_MESSAGE_CHARS + 40);
         let (id, error) = parse_request(b"{broken").unwrap_err();
         assert_eq!((id.as_json_text(), error.code), ("null", RpcError::PARSE_ERROR));
         let answer: Value =

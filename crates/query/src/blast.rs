@@ -205,7 +205,7 @@ impl Snapshot {
         let depth = options.depth.clamp(1, BlastOptions::MAX_DEPTH);
         let walk = self.walk_dependents(&seeds, depth, options.deadline)?;
         let items = self.ranked_items(&walk.reached, depth);
-        let affected = self.affected_tests(&walk, &seeds, options.evidence.as_deref());
+        let affected = self.affected_tests(&walk, &seeds, options.evidence.as_ref());
         let tests_total = affected.len();
         let tests_affected: Vec<AffectedTest> =
             affected.into_iter().take(options.tests_limit).collect();
@@ -276,7 +276,7 @@ impl Snapshot {
         &self,
         walk: &Walk,
         seeds: &[SymbolIndex],
-        evidence: Option<&tether_model::RuntimeEvidence>,
+        evidence: Option<&std::sync::Arc<tether_model::RuntimeEvidence>>,
     ) -> Vec<AffectedTest> {
         // A macro inside a test module is test code, not a test (the tests it writes are).
         let is_listed_test = |index: SymbolIndex| {
@@ -316,9 +316,11 @@ impl Snapshot {
             })
             .collect();
         if let Some(evidence) = evidence {
+            let listed: rustc_hash::FxHashMap<SymbolIndex, usize> =
+                affected.iter().enumerate().map(|(at, test)| (test.index, at)).collect();
             for (test, stale) in self.tests_executing(seeds, evidence) {
-                match affected.iter_mut().find(|listed| listed.index == test) {
-                    Some(listed) => listed.executed = Some(stale),
+                match listed.get(&test) {
+                    Some(at) => affected[*at].executed = Some(stale),
                     None => affected.push(AffectedTest {
                         index: test,
                         static_path: None,

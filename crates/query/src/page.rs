@@ -21,7 +21,11 @@ impl PageRequest {
                 .strip_prefix("o:")
                 .and_then(|offset| offset.parse().ok())
                 .ok_or_else(|| {
-                    format!("invalid cursor {cursor:?}; pass the next_cursor of a previous answer")
+                    let shown: String = cursor.chars().take(40).collect();
+                    let cut = if shown.len() < cursor.len() { "…" } else { "" };
+                    format!(
+                        "invalid cursor {shown:?}{cut}; pass the next_cursor of a previous answer"
+                    )
                 })?,
         };
         if limit == Some(0) {

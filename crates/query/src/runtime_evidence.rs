@@ -2,6 +2,9 @@
 //! Evidence only adds tests to a blast; it never removes one nor makes an answer exact.
 //! Evidence for a file whose content changed since it was recorded is marked stale.
 
+use std::sync::{Arc, Mutex, Weak};
+
+use rustc_hash::FxHashMap;
 use tether_model::RuntimeEvidence;
 
 use crate::snapshot::{Snapshot, SymbolIndex};
@@ -9,16 +12,43 @@ use crate::snapshot::{Snapshot, SymbolIndex};
 /// The phases pytest-cov appends to a test's context.
 const PHASES: [&str; 3] = ["|run", "|setup", "|teardown"];
 
+/// Each context's test (`None`: no test of this graph), for one evidence: the evidence is
+/// held weakly, so a memo can never answer for another evidence at the same address.
+#[derive(Clone, Default)]
+pub(crate) struct EvidenceTestsMemo(Arc<Mutex<Option<MemoizedTests>>>);
+
+type MemoizedTests = (Weak<RuntimeEvidence>, Arc<Vec<Option<SymbolIndex>>>);
+
 impl Snapshot {
+    /// Each of `evidence`'s contexts mapped to its test once per graph and evidence, so an
+    /// answer's cost follows the lines it reads, not how many tests the evidence names.
+    fn tests_of_contexts(&self, evidence: &Arc<RuntimeEvidence>) -> Arc<Vec<Option<SymbolIndex>>> {
+        let memo = &self.evidence_tests.0;
+        let held = memo.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone();
+        if let Some((held, tests)) = held {
+            if Weak::ptr_eq(&held, &Arc::downgrade(evidence)) {
+                return tests;
+            }
+        }
+        // Mapped outside the lock: other answers are not held up meanwhile.
+        let tests: Arc<Vec<Option<SymbolIndex>>> = Arc::new(
+            evidence.contexts.iter().map(|context| self.test_of_context(context)).collect(),
+        );
+        *memo.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) =
+            Some((Arc::downgrade(evidence), Arc::clone(&tests)));
+        tests
+    }
+
     /// The tests whose recorded execution covered any line of these symbols, each once, with
     /// whether the evidence for that symbol's file is stale (the file changed since).
     pub(crate) fn tests_executing(
         &self,
         symbols: &[SymbolIndex],
-        evidence: &RuntimeEvidence,
+        evidence: &Arc<RuntimeEvidence>,
     ) -> Vec<(SymbolIndex, bool)> {
+        let tests_of_contexts = self.tests_of_contexts(evidence);
         let mut found: Vec<(SymbolIndex, bool)> = Vec::new();
-        let mut contexts_seen = std::collections::HashMap::new();
+        let mut position: FxHashMap<SymbolIndex, usize> = FxHashMap::default();
         for symbol in symbols {
             let symbol = self.symbol(*symbol);
             let Some(file) = evidence.files.get(&symbol.path) else { continue };
@@ -33,13 +63,15 @@ impl Snapshot {
                 symbol.span.start_line,
                 symbol.span.end_line,
             ) {
-                let test = *contexts_seen
-                    .entry(context)
-                    .or_insert_with(|| self.test_of_context(&evidence.contexts[context as usize]));
-                let Some(test) = test else { continue };
-                match found.iter_mut().find(|(index, _)| *index == test) {
-                    Some(entry) => entry.1 &= stale,
-                    None => found.push((test, stale)),
+                let Some(Some(test)) = tests_of_contexts.get(context as usize).copied() else {
+                    continue;
+                };
+                match position.get(&test) {
+                    Some(at) => found[*at].1 &= stale,
+                    None => {
+                        position.insert(test, found.len());
+                        found.push((test, stale));
+                    }
                 }
             }
         }

@@ -84,6 +84,9 @@ pub struct Snapshot {
     /// Files that were not parsed at all.
     pub(crate) skipped_files: rustc_hash::FxHashSet<String>,
     pub census: tether_model::Census,
+    /// Each runtime-evidence context's test in this graph, for the evidence last asked about
+    /// (`runtime_evidence.rs`): built once per graph and evidence, not per answer.
+    pub(crate) evidence_tests: crate::runtime_evidence::EvidenceTestsMemo,
 }
 
 impl Snapshot {
@@ -153,6 +156,7 @@ impl Snapshot {
             files_with_problems,
             skipped_files,
             census,
+            evidence_tests: Default::default(),
         }
     }
 
