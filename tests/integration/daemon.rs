@@ -25,10 +25,13 @@ impl RunningDaemon {
     pub(crate) fn start(root: &Path) -> RunningDaemon {
         let paths = DaemonPaths::new(root, &root.join(".git/tether/graph.lbug"));
         paths.prepare().expect("the daemon's folders");
-        let state = Arc::new(DaemonState::new(
-            paths.clone(),
-            tether_store::StoreConfig { buffer_pool_bytes: 128 << 20, max_threads: 1 },
-        ));
+        let state = Arc::new(
+            DaemonState::new(
+                paths.clone(),
+                tether_store::StoreConfig { buffer_pool_bytes: 128 << 20, max_threads: 1 },
+            )
+            .run_ad_hoc_statements_in(env!("CARGO_BIN_EXE_tether-test-cli").into()),
+        );
         state.load_or_build().expect("the first index");
         let stop = Arc::new(AtomicBool::new(false));
         tether_daemon::spawn_follower(Arc::clone(&state), Arc::clone(&stop));

@@ -205,6 +205,78 @@ fn cypher_refuses_file_touching_clauses_settings_and_second_statements() {
     assert_eq!(caller_names(&callers), ["app.api.handle", "app.core.report"]);
 }
 
+/// A runaway `cypher` (an eight-way cross product) runs in a worker process the daemon
+/// watches (issue 39): it is stopped at its memory bound or its time with a clear error, at
+/// most two run at once (a third is refused as busy, not queued), other clients are answered
+/// meanwhile, and no worker outlives its statement.
+#[test]
+fn runaway_cypher_is_stopped_in_its_worker_while_others_are_answered() {
+    let repository = FixtureRepository::new(APP_FIXTURE);
+    let daemon = RunningDaemon::start(repository.root());
+    let database = repository.root().join(".git/tether/graph.lbug").display().to_string();
+    // Ten symbols' worth of cross product: 10^10 rows or more, which no bound lets finish.
+    let runaway = "MATCH (a:Symbol),(b:Symbol),(c:Symbol),(d:Symbol),(e:Symbol),(f:Symbol),\
+                   (g:Symbol),(h:Symbol),(i:Symbol),(j:Symbol) \
+                   RETURN a.id,b.id,c.id,d.id,e.id,f.id,g.id,h.id,i.id,j.id";
+    let runners: Vec<_> = (0..2)
+        .map(|_| {
+            let mut client = daemon.client();
+            std::thread::spawn(move || {
+                let started = std::time::Instant::now();
+                let answer = client.call("cypher", json!({ "statement": runaway }));
+                (answer, started.elapsed())
+            })
+        })
+        .collect();
+    // Both are running (their workers exist) before the third asks.
+    let started = std::time::Instant::now();
+    while workers_of(&database) < 2 {
+        assert!(started.elapsed() < std::time::Duration::from_secs(10), "the workers never ran");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let mut other = daemon.client();
+    let busy = other.call("cypher", json!({ "statement": runaway }));
+    assert_eq!(code(&busy), -32004, "{busy}");
+    assert!(busy["error"]["message"].as_str().unwrap().contains("already run"), "{busy}");
+    // Other clients are answered within a second each while the statements run.
+    for _ in 0..5 {
+        let asked = std::time::Instant::now();
+        let callers = other.call("callers", json!({ "symbol": "app.core.compute" }));
+        assert_eq!(caller_names(&callers), ["app.api.handle", "app.core.report"]);
+        assert!(asked.elapsed() < std::time::Duration::from_secs(1), "{:?}", asked.elapsed());
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    for runner in runners {
+        let (answer, took) = runner.join().unwrap();
+        let message = answer["error"]["message"].as_str().unwrap_or_default().to_string();
+        let shown: String = answer.to_string().chars().take(500).collect();
+        assert!(
+            message.contains("the statement was stopped") || message.contains("nterrupt"),
+            "{shown}"
+        );
+        assert!(took < std::time::Duration::from_secs(25), "{took:?}: {shown}");
+    }
+    assert_eq!(workers_of(&database), 0, "a worker outlived its statement");
+    let count =
+        other.call("cypher", json!({ "statement": "MATCH (s:Symbol) RETURN count(*) > 0" }));
+    assert_eq!(count["result"]["rows"], json!([["True"]]), "{count}");
+}
+
+/// How many `cypher-worker` processes run on `database`.
+fn workers_of(database: &str) -> usize {
+    let Ok(processes) = std::fs::read_dir("/proc") else { return 0 };
+    processes
+        .flatten()
+        .filter(|process| {
+            std::fs::read(process.path().join("cmdline")).is_ok_and(|cmdline| {
+                let arguments: Vec<&[u8]> = cmdline.split(|byte| *byte == 0).collect();
+                arguments.contains(&b"cypher-worker".as_slice())
+                    && arguments.contains(&database.as_bytes())
+            })
+        })
+        .count()
+}
+
 /// Editor buffers are bounded daemon-wide: at most four connections hold buffers (each keeps
 /// a graph of its own), and all buffers together at most 32 MiB; past either a clear error,
 /// and a connection that ends gives its place and bytes back. Out-of-range versions and

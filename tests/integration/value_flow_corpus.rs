@@ -2,7 +2,7 @@
 //! per idiom with their exact call graphs, scored with precision, recall and the share of call
 //! lines resolved exactly, per category. The scores and every line that is not exact are a
 //! snapshot (`tests/corpus/value_flow/scores.txt`), so a change that moves a score, either
-//! way, shows in review; `UPDATE_EXPECT=1` rewrites it. README's table is this file's.
+//! way, shows in review; `UPDATE_EXPECT=1` rewrites it. docs/value-flow-corpus.md's table is this file's.
 
 use std::path::{Path, PathBuf};
 

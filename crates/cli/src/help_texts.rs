@@ -61,6 +61,10 @@ Examples:
   tether cypher \"MATCH (s:Symbol) RETURN s.kind, count(*)\"
   tether cypher \"MATCH (f:Symbol {name: 'compute'})<-[:CALLS]-(c:Symbol) RETURN c.qualified_name\"";
 
+pub const CYPHER_WORKER_EXAMPLES: &str = "\
+Examples:
+  echo 'MATCH (s:Symbol) RETURN count(*)' | tether cypher-worker --database .git/tether/graph.lbug --timeout-ms 20000 --max-rows 100000";
+
 pub const BLAST_EXAMPLES: &str = "\
 Examples:
   tether blast app.core.compute           # a qualified name

@@ -7,6 +7,7 @@ mod census_text;
 mod completions_and_manual;
 mod coverage_command;
 mod current_folder_paths;
+mod cypher_worker_command;
 mod daemon_client;
 mod daemon_commands;
 mod exit_codes;
@@ -64,6 +65,9 @@ enum Command {
     /// Run one read-only Cypher statement against the graph database and print the rows.
     #[command(after_help = help::CYPHER_EXAMPLES)]
     Cypher(export_command::CypherArgs),
+    /// Run one ad-hoc statement for the daemon, in a process it watches (internal).
+    #[command(hide = true, after_help = help::CYPHER_WORKER_EXAMPLES)]
+    CypherWorker(cypher_worker_command::CypherWorkerArgs),
     /// What breaks if this symbol (or --file) changes: the reverse walk with severity and tests.
     #[command(after_help = help::BLAST_EXAMPLES)]
     Blast(query_commands::BlastArgs),
@@ -246,7 +250,7 @@ fn repository_of(command: &Command) -> Option<RepositoryArgs> {
             args.options.repository()
         }
         Command::Mcp(args) | Command::Lsp(args) => args.repository(),
-        Command::Completions(_) | Command::Man(_) => return None,
+        Command::Completions(_) | Command::Man(_) | Command::CypherWorker(_) => return None,
     };
     Some(repository)
 }
@@ -259,6 +263,7 @@ fn run_command(command: Command) -> anyhow::Result<()> {
         Command::Index(args) => index_command::run(args),
         Command::Export(args) => export_command::run_export(args),
         Command::Cypher(args) => export_command::run_cypher(args),
+        Command::CypherWorker(args) => cypher_worker_command::run_cypher_worker(args),
         Command::Blast(args) => query_commands::run_blast(args),
         Command::Callers(args) => {
             query_commands::run_neighbours(tether_protocol::Method::Callers, args)

@@ -119,7 +119,7 @@ pub(crate) fn apply_with_buffers(
             })?;
             Ok(Answer::Export(wire::ExportAnswer { document }))
         }
-        Request::Cypher { statement } => state.cypher(&statement).map(Answer::Cypher),
+        Request::Cypher { statement } => state.cypher(&statement, deadline).map(Answer::Cypher),
         Request::Outline { path } => {
             let snapshot = snapshot()?;
             let relative = repository_path(&state.paths.root, &path, false).map_err(rpc_error)?;

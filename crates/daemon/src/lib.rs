@@ -25,6 +25,10 @@ mod runtime_evidence;
 mod server;
 mod state;
 
+pub use ad_hoc_cypher::{
+    MAX_AD_HOC_STATEMENT_MEMORY_BYTES, MAX_AD_HOC_STATEMENT_OUTPUT_BYTES,
+    MAX_AD_HOC_STATEMENT_TIME, MAX_RUNNING_AD_HOC_STATEMENTS,
+};
 pub use cold_index_pipeline::{
     index_into_fresh_database, ColdIndexError, ColdIndexOutcome, ColdIndexStoreTimings,
 };

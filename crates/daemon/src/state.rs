@@ -64,6 +64,8 @@ pub struct DaemonState {
     unpersisted: Mutex<Option<Arc<Snapshot>>>,
     persist_wanted: Condvar,
     pub(crate) persist_lock: Mutex<()>,
+    /// The ad-hoc `cypher` statements running in worker processes.
+    pub(crate) ad_hoc: crate::ad_hoc_cypher::AdHocStatements,
     /// What all connections' editor buffers hold together.
     pub(crate) buffer_totals: Mutex<crate::editor_buffers::BufferTotals>,
     /// Where each published graph is announced (`subscribe`).
@@ -111,9 +113,19 @@ impl DaemonState {
             unpersisted: Mutex::new(None),
             persist_wanted: Condvar::new(),
             persist_lock: Mutex::new(()),
+            ad_hoc: crate::ad_hoc_cypher::AdHocStatements::new(
+                std::env::current_exe().unwrap_or_else(|_| "tether".into()),
+            ),
             buffer_totals: Default::default(),
             published: tokio::sync::broadcast::channel(PUBLISHED_BACKLOG).0,
         }
+    }
+
+    /// Ad-hoc `cypher` statements run in `program cypher-worker` (default: this process's
+    /// own program, which is `tether`; a test harness names the `tether` it built).
+    pub fn run_ad_hoc_statements_in(mut self, program: std::path::PathBuf) -> DaemonState {
+        self.ad_hoc = crate::ad_hoc_cypher::AdHocStatements::new(program);
+        self
     }
 
     /// The published snapshot, if the first build finished.

@@ -8,6 +8,7 @@ mod answers;
 mod cargo_messages;
 mod coverage_json;
 mod coverage_report;
+mod cypher_worker;
 pub mod editor_messages;
 mod export;
 mod requests;
@@ -25,6 +26,7 @@ pub use tether_query::PageRequest;
 
 pub use cargo_messages::{built_executables, BuiltExecutable};
 pub use coverage_report::{parse_coverage_report, CoverageLimits, CoverageReport, CoveredFile};
+pub use cypher_worker::{CypherWorkerOutcome, CYPHER_WORKER_OPENED_LINE};
 pub use export::{
     census_json, write_export_json, CensusDocument, ExportDocument, EXPORT_FORMAT_VERSION,
 };

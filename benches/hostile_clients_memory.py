@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""The daemon's memory and other clients' latency under hostile buffers and Cypher (issue 39).
+
+A copy of REPO gets a running daemon (`tether start`). Then, each probe read against the
+daemon's resident memory (VmRSS, VmHWM from /proc) and the latency of a `callers` query sent
+by another client every 0.2 s while the probe runs (the worst one is reported):
+- `buffers`: as many connections as may hold buffers (4) each send ~1 MiB buffers of new
+  files until refused, then ask `callers` (each builds a graph with its buffers), and a fifth
+  connection is refused; then all close, and the memory is read again after 5 s;
+- `cypher`: two eight-way cross products at once (`MATCH (a:Symbol),…,(h:Symbol) RETURN …`)
+  and a third (refused as busy); the statements' workers are separate processes, so their
+  peak memory is read from /proc too while they run.
+
+    python3 benches/hostile_clients_memory.py REPO --tether PATH/TO/tether [--json OUT]
+"""
+
+import argparse
+import json
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+
+
+def run(command, cwd, check=True, timeout=900):
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=check, timeout=timeout)
+
+
+def memory_of(pid):
+    """(peak, current) resident memory of a process in MiB, or None when it is gone."""
+    fields = {}
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                name, _, value = line.partition(":")
+                fields[name] = value.split()
+    except OSError:
+        return None
+    return int(fields["VmHWM"][0]) / 1024, int(fields["VmRSS"][0]) / 1024
+
+
+class Client:
+    """One newline-delimited JSON-RPC connection to the daemon's socket."""
+
+    def __init__(self, path):
+        self.socket = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.socket.connect(path)
+        self.socket.settimeout(120)
+        self.reader = self.socket.makefile("rb")
+        self.next_id = 0
+
+    def call(self, method, params):
+        self.next_id += 1
+        line = json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        self.socket.sendall(line.encode() + b"\n")
+        return json.loads(self.reader.readline())
+
+    def close(self):
+        self.socket.close()
+
+
+class Watcher:
+    """Asks `callers` every 0.2 s and samples the daemon's and its workers' memory."""
+
+    def __init__(self, socket_path, pid, symbol):
+        self.client = Client(socket_path)
+        self.pid, self.symbol = pid, symbol
+        self.worst_seconds, self.worker_peak_mib, self.daemon_peak_now_mib = 0.0, 0.0, 0.0
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self.loop)
+        self.thread.start()
+
+    def loop(self):
+        while not self.stopping.is_set():
+            started = time.monotonic()
+            self.client.call("callers", {"symbol": self.symbol})
+            self.worst_seconds = max(self.worst_seconds, time.monotonic() - started)
+            daemon = memory_of(self.pid)
+            if daemon:
+                self.daemon_peak_now_mib = max(self.daemon_peak_now_mib, daemon[1])
+            for worker in cypher_workers():
+                sampled = memory_of(worker)
+                if sampled:
+                    self.worker_peak_mib = max(self.worker_peak_mib, sampled[1])
+            time.sleep(0.2)
+
+    def stop(self):
+        self.stopping.set()
+        self.thread.join()
+        self.client.close()
+        return {
+            "worst_callers_seconds": round(self.worst_seconds, 3),
+            "daemon_max_rss_mib": round(self.daemon_peak_now_mib),
+            "worker_max_rss_mib": round(self.worker_peak_mib),
+        }
+
+
+def cypher_workers():
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                    if b"cypher-worker" in cmdline.read().split(b"\0"):
+                        found.append(int(entry))
+            except OSError:
+                pass
+    return found
+
+
+def buffers_probe(socket_path):
+    editors = [Client(socket_path) for _ in range(4)]
+    almost_a_mebibyte = "#" * ((1 << 20) - 1000)
+    sent, refused = 0, None
+    for number, editor in enumerate(editors):
+        for file in range(8):
+            answer = editor.call("buffer_update", {"path": f"bench_buffer_{number}_{file}.py",
+                                                   "text": "def f():\n    pass\n" + almost_a_mebibyte,
+                                                   "version": 1})
+            if "error" in answer:
+                refused = answer["error"]["message"]
+                break
+            sent += 1
+        editor.call("lookup", {"query": "f"})
+    fifth = Client(socket_path)
+    fifth_answer = fifth.call("buffer_update", {"path": "bench_fifth.py", "text": "x = 1\n", "version": 1})
+    for editor in editors + [fifth]:
+        editor.close()
+    return {"buffers_sent": sent, "refused": refused, "fifth": fifth_answer.get("error", {}).get("message")}
+
+
+def cypher_probe(socket_path):
+    runaway = ("MATCH (a:Symbol),(b:Symbol),(c:Symbol),(d:Symbol),(e:Symbol),(f:Symbol),(g:Symbol),"
+               "(h:Symbol) RETURN a.id,b.id,c.id,d.id,e.id,f.id,g.id,h.id")
+    answers = []
+
+    def one():
+        client = Client(socket_path)
+        started = time.monotonic()
+        answer = client.call("cypher", {"statement": runaway})
+        answers.append({"seconds": round(time.monotonic() - started, 2),
+                        "said": answer.get("error", {}).get("message", "rows")[:160]})
+        client.close()
+
+    threads = [threading.Thread(target=one) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    time.sleep(1.0)
+    third = Client(socket_path)
+    busy = third.call("cypher", {"statement": runaway}).get("error", {}).get("message", "")[:160]
+    third.close()
+    for thread in threads:
+        thread.join()
+    return {"statements": answers, "third": busy, "workers_left": len(cypher_workers())}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("repo")
+    parser.add_argument("--tether", required=True)
+    parser.add_argument("--json")
+    args = parser.parse_args()
+    tether = os.path.abspath(args.tether)
+    work = tempfile.mkdtemp(prefix="tether-hostile-memory-")
+    try:
+        repo = os.path.join(work, "repo")
+        shutil.copytree(args.repo, repo, symlinks=True, ignore=shutil.ignore_patterns("tether"))
+        shutil.rmtree(os.path.join(repo, ".git", "tether"), ignore_errors=True)
+        run([tether, "index", repo], repo)
+        run([tether, "start", repo], repo)
+        status = json.loads(run([tether, "status", repo, "--json"], repo).stdout)
+        pid, socket_path = status["pid"], status["socket"]
+        exported = os.path.join(work, "export.json")
+        run([tether, "export", repo, "-o", exported], repo)
+        symbols = json.load(open(exported)).get("symbols", [])
+        symbol = next(item["qualified_name"] for item in symbols if item.get("kind") in ("function", "method"))
+        results = {"repo": args.repo, "symbols": len(symbols), "rest_mib": round(memory_of(pid)[1])}
+        for name, probe in [("buffers", buffers_probe), ("cypher", cypher_probe)]:
+            watcher = Watcher(socket_path, pid, symbol)
+            outcome = probe(socket_path)
+            outcome.update(watcher.stop())
+            time.sleep(5)
+            outcome["daemon_rss_after_mib"] = round(memory_of(pid)[1])
+            outcome["daemon_peak_mib"] = round(memory_of(pid)[0])
+            results[name] = outcome
+            print(name, json.dumps(outcome), flush=True)
+        print(json.dumps(results, indent=2))
+        if args.json:
+            with open(args.json, "w") as out:
+                json.dump(results, out, indent=2)
+    finally:
+        subprocess.run([tether, "stop", os.path.join(work, "repo")], capture_output=True)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
