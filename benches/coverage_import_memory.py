@@ -20,27 +20,12 @@ FILE is a Python or Rust file of REPO to attribute lines to (default: the larges
 import argparse
 import json
 import os
-import shutil
 import statistics
-import subprocess
-import tempfile
 import time
 
+from bench_daemon import memory_of, run, running_daemon
+
 CONTEXT_CAP = 250_000
-
-
-def run(command, cwd, check=True, timeout=600):
-    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=check, timeout=timeout)
-
-
-def daemon_memory(pid):
-    """(peak, current) resident memory of a process, in MiB."""
-    fields = {}
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            name, _, value = line.partition(":")
-            fields[name] = value.split()
-    return int(fields["VmHWM"][0]) / 1024, int(fields["VmRSS"][0]) / 1024
 
 
 def write_tiny(path, covered, size_mib):
@@ -73,30 +58,20 @@ def main():
     parser.add_argument("--symbol")
     parser.add_argument("--json")
     args = parser.parse_args()
-    tether = os.path.abspath(args.tether)
-    work = tempfile.mkdtemp(prefix="tether-coverage-memory-")
-    try:
-        repo = os.path.join(work, "repo")
-        shutil.copytree(args.repo, repo, symlinks=True, ignore=shutil.ignore_patterns("tether"))
-        shutil.rmtree(os.path.join(repo, ".git", "tether"), ignore_errors=True)
+    with running_daemon(args.repo, args.tether, "tether-coverage-memory-") as daemon:
+        tether, repo, pid = daemon.tether, daemon.repo, daemon.pid
         covered = args.file
         if covered is None:
             tracked = run(["git", "ls-files", "*.py"], repo).stdout.split()
             covered = max(tracked, key=lambda path: os.path.getsize(os.path.join(repo, path)))
-        run([tether, "index", repo], repo)
-        run([tether, "start", repo], repo)
-        status = json.loads(run([tether, "status", repo, "--json"], repo).stdout)
-        pid = status["pid"]
         symbol = args.symbol
         if symbol is None:
-            exported = os.path.join(work, "export.json")
-            run([tether, "export", repo, "-o", exported], repo)
-            symbols = json.load(open(exported)).get("symbols", [])
-            named = [item["qualified_name"] for item in symbols
+            named = [item["qualified_name"] for item in daemon.symbols()
                      if item.get("path") == covered and item.get("kind") in ("function", "method")]
             symbol = named[0] if named else None
-        results = {"repo": args.repo, "file": covered, "symbol": symbol, "rest_mib": daemon_memory(pid)[1]}
-        length = len(open(os.path.join(repo, covered), errors="replace").read().splitlines())
+        results = {"repo": args.repo, "file": covered, "symbol": symbol, "rest_mib": memory_of(pid)[1]}
+        with open(os.path.join(repo, covered), errors="replace") as source:
+            length = len(source.read().splitlines())
         reports = [
             ("tiny", lambda path: write_tiny(path, covered, args.size)),
             ("many", lambda path: write_distinct(path, covered, CONTEXT_CAP + 1, 1)),
@@ -108,7 +83,7 @@ def main():
             started = time.monotonic()
             imported = run([tether, "coverage", "import", path, "-C", repo], repo, check=False)
             seconds = time.monotonic() - started
-            peak, current = daemon_memory(pid)
+            peak, current = memory_of(pid)
             results[name] = {
                 "report_mib": round(os.path.getsize(path) / (1 << 20), 1),
                 "import_seconds": round(seconds, 2),
@@ -126,13 +101,10 @@ def main():
                 run([tether, "blast", symbol, "-C", repo, "--json"], repo, check=False)
                 timings.append(time.monotonic() - started)
             results["blast_with_wide_evidence_seconds"] = round(statistics.median(timings), 3)
-        print(json.dumps(results, indent=2))
-        if args.json:
-            with open(args.json, "w") as out:
-                json.dump(results, out, indent=2)
-    finally:
-        subprocess.run([tether, "stop", os.path.join(work, "repo")], capture_output=True)
-        shutil.rmtree(work, ignore_errors=True)
+    print(json.dumps(results, indent=2))
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump(results, out, indent=2)
 
 
 if __name__ == "__main__":

@@ -17,29 +17,11 @@ by another client every 0.2 s while the probe runs (the worst one is reported):
 import argparse
 import json
 import os
-import shutil
 import socket
-import subprocess
-import tempfile
 import threading
 import time
 
-
-def run(command, cwd, check=True, timeout=900):
-    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=check, timeout=timeout)
-
-
-def memory_of(pid):
-    """(peak, current) resident memory of a process in MiB, or None when it is gone."""
-    fields = {}
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            for line in status:
-                name, _, value = line.partition(":")
-                fields[name] = value.split()
-    except OSError:
-        return None
-    return int(fields["VmHWM"][0]) / 1024, int(fields["VmRSS"][0]) / 1024
+from bench_daemon import memory_of, running_daemon
 
 
 class Client:
@@ -163,37 +145,23 @@ def main():
     parser.add_argument("--tether", required=True)
     parser.add_argument("--json")
     args = parser.parse_args()
-    tether = os.path.abspath(args.tether)
-    work = tempfile.mkdtemp(prefix="tether-hostile-memory-")
-    try:
-        repo = os.path.join(work, "repo")
-        shutil.copytree(args.repo, repo, symlinks=True, ignore=shutil.ignore_patterns("tether"))
-        shutil.rmtree(os.path.join(repo, ".git", "tether"), ignore_errors=True)
-        run([tether, "index", repo], repo)
-        run([tether, "start", repo], repo)
-        status = json.loads(run([tether, "status", repo, "--json"], repo).stdout)
-        pid, socket_path = status["pid"], status["socket"]
-        exported = os.path.join(work, "export.json")
-        run([tether, "export", repo, "-o", exported], repo)
-        symbols = json.load(open(exported)).get("symbols", [])
+    with running_daemon(args.repo, args.tether, "tether-hostile-memory-") as daemon:
+        symbols = daemon.symbols()
         symbol = next(item["qualified_name"] for item in symbols if item.get("kind") in ("function", "method"))
-        results = {"repo": args.repo, "symbols": len(symbols), "rest_mib": round(memory_of(pid)[1])}
+        results = {"repo": args.repo, "symbols": len(symbols), "rest_mib": round(memory_of(daemon.pid)[1])}
         for name, probe in [("buffers", buffers_probe), ("cypher", cypher_probe)]:
-            watcher = Watcher(socket_path, pid, symbol)
-            outcome = probe(socket_path)
+            watcher = Watcher(daemon.socket, daemon.pid, symbol)
+            outcome = probe(daemon.socket)
             outcome.update(watcher.stop())
             time.sleep(5)
-            outcome["daemon_rss_after_mib"] = round(memory_of(pid)[1])
-            outcome["daemon_peak_mib"] = round(memory_of(pid)[0])
+            outcome["daemon_rss_after_mib"] = round(memory_of(daemon.pid)[1])
+            outcome["daemon_peak_mib"] = round(memory_of(daemon.pid)[0])
             results[name] = outcome
             print(name, json.dumps(outcome), flush=True)
-        print(json.dumps(results, indent=2))
-        if args.json:
-            with open(args.json, "w") as out:
-                json.dump(results, out, indent=2)
-    finally:
-        subprocess.run([tether, "stop", os.path.join(work, "repo")], capture_output=True)
-        shutil.rmtree(work, ignore_errors=True)
+    print(json.dumps(results, indent=2))
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump(results, out, indent=2)
 
 
 if __name__ == "__main__":

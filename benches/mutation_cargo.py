@@ -24,6 +24,7 @@ class CargoRunner:
         self.environment = dict(os.environ, CARGO_TARGET_DIR=os.path.join(scratch, "target"), RUSTFLAGS="--cap-lints=warn")
         self.package_folder = None
         self.roots = {}
+        self.other_folders = []
 
     def not_collected(self, baseline):
         """Cargo runs every test of a crate that builds: none goes missing."""
@@ -35,6 +36,7 @@ class CargoRunner:
             raise SystemExit(f"cargo metadata failed:\n{metadata.stderr[-2000:]}")
         for package in json.loads(metadata.stdout)["packages"]:
             if package["name"] != self.package:
+                self.other_folders.append(os.path.relpath(os.path.dirname(package["manifest_path"]), self.work))
                 continue
             self.package_folder = os.path.relpath(os.path.dirname(package["manifest_path"]), self.work)
             for target in package["targets"]:
@@ -91,6 +93,9 @@ class CargoRunner:
         return edited(self.work, function.path, insert)
 
     def runs(self, test):
+        # A package at the workspace's root (folder ".") owns every path but other members'.
+        if self.package_folder == ".":
+            return not any(test["path"].startswith(other + "/") for other in self.other_folders)
         return test["path"].startswith(self.package_folder + "/")
 
     def is_listed(self, ident, listed):

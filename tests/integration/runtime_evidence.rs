@@ -200,7 +200,7 @@ fn reports_past_their_caps_are_refused_and_the_evidence_in_force_stays() {
 
     let huge = std::fs::File::create(repository.root().join("huge.json")).unwrap();
     huge.set_len(2 << 30).unwrap();
-    let limits = tether_protocol::CoverageLimits::default();
+    let limits = tether_evidence::CoverageLimits::default();
     let names: Vec<String> =
         (0..=limits.contexts).map(|n| format!("\"tests/test_hooks.py::test_{n}\"")).collect();
     repository.write(

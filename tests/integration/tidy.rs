@@ -1,7 +1,7 @@
 //! The tidy test: ARCHITECTURE.md's invariants checked on the source tree (as rust-analyzer's
 //! `xtask/tidy.rs` does). Every `.rs` file opens with `//!`; only `store` names `lbug`; only
-//! the binaries (`cli`, `benches`) name `anyhow`; only `protocol` reads or writes JSON (but
-//! the listed boundary file, where rmcp hands JSON over); the crates depend on each other as
+//! the binaries (`cli`, `benches`) name `anyhow`; only the boundary crates read or write JSON,
+//! each its own format (`protocol`, `lsp`, `mcp`, `evidence`); the crates depend on each other as
 //! ARCHITECTURE.md's dependency table says; no source file is over the size limit; the
 //! resolver keeps its mutable state in its explicit context only.
 
@@ -11,12 +11,11 @@ use std::path::{Path, PathBuf};
 /// No source file is longer than this many lines (files are meant to hold one feature).
 const MAX_FILE_LINES: usize = 1_000;
 
-/// Files outside `protocol` that read or write JSON. Only MCP's boundary with rmcp is left: a
-/// file that stops naming JSON must leave the list, and no file may join.
-const STILL_BUILDING_JSON: &[&str] = &[
-    // rmcp hands tool arguments over as JSON and takes `structuredContent` as JSON.
-    "crates/mcp/src/server.rs",
-];
+/// The crates that read or write JSON, one format each: `protocol` the daemon's own wire
+/// (JSON-RPC, answers, export), `lsp` the Language Server Protocol's messages, `mcp` the tool
+/// arguments rmcp hands over, `evidence` the reports of coverage tools and cargo. No other
+/// crate names `serde_json`, in its sources or in its manifest's `[dependencies]`.
+const JSON_BOUNDARY_CRATES: &[&str] = &["protocol", "lsp", "mcp", "evidence"];
 
 fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ sits in the workspace").into()
@@ -102,31 +101,41 @@ fn engine_and_error_crates_stay_in_their_layers() {
 }
 
 #[test]
-fn only_protocol_builds_json_and_the_list_of_exceptions_only_shrinks() {
+fn only_the_boundary_crates_read_or_write_json() {
     let root = workspace_root();
     let mut problems = Vec::new();
     for path in rust_files(&root) {
         let owner = crate_of(&path);
-        if ["protocol", "tests", "benches"].contains(&owner)
+        if JSON_BOUNDARY_CRATES.contains(&owner)
+            || ["tests", "benches"].contains(&owner)
             || path.ends_with("_tests.rs")
             || path.ends_with("test_support.rs")
         {
             continue;
         }
         let text = std::fs::read_to_string(root.join(&path)).unwrap();
-        let code = code_before_tests(&text);
-        let names_json = names_json(code);
-        let listed = STILL_BUILDING_JSON.contains(&path.as_str());
-        if names_json && !listed {
-            problems.push(format!("{path}: builds JSON; answers are typed in crates/protocol"));
-        }
-        if !names_json && listed {
-            problems.push(format!("{path}: no longer builds JSON: remove it from the list"));
+        if names_json(code_before_tests(&text)) {
+            problems.push(format!(
+                "{path}: reads or writes JSON; formats live in the boundary crates {JSON_BOUNDARY_CRATES:?}"
+            ));
         }
     }
-    for listed in STILL_BUILDING_JSON {
-        if !root.join(listed).exists() {
-            problems.push(format!("{listed}: listed but gone: remove it from the list"));
+    for (name, dependencies) in manifests(&root) {
+        let boundary = JSON_BOUNDARY_CRATES.contains(&name.as_str());
+        if dependencies.external.contains("serde_json")
+            && !boundary
+            && !["tests", "benches"].contains(&name.as_str())
+        {
+            problems.push(format!(
+                "{name}/Cargo.toml: depends on serde_json (only {JSON_BOUNDARY_CRATES:?} do)"
+            ));
+        }
+    }
+    for boundary in JSON_BOUNDARY_CRATES {
+        if !root.join("crates").join(boundary).join("Cargo.toml").exists() {
+            problems.push(format!(
+                "crates/{boundary}: a listed boundary crate is gone: update the list"
+            ));
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));

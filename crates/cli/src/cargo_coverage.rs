@@ -16,7 +16,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use clap::Args;
-use tether_protocol::{BuiltExecutable, Request};
+use tether_evidence::BuiltExecutable;
+use tether_protocol::Request;
 
 use crate::query_commands::{run_query, QueryOptions};
 
@@ -219,7 +220,7 @@ fn build_instrumented_tests(
     if !output.status.success() {
         bail!("`cargo test --no-run` with -C instrument-coverage failed ({})", output.status);
     }
-    let built = tether_protocol::built_executables(&String::from_utf8_lossy(&output.stdout));
+    let built = tether_evidence::built_executables(&String::from_utf8_lossy(&output.stdout));
     if !built.iter().any(|built| built.is_test_harness) {
         bail!("cargo built no test executable");
     }

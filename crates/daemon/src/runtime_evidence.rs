@@ -95,8 +95,8 @@ pub(crate) fn import(
         .map_err(|error| RpcError::invalid_params(format!("cannot read {file}: {error}")))
         .and_then(|opened| {
             use std::io::Read;
-            let limits = tether_protocol::CoverageLimits::default();
-            tether_protocol::parse_coverage_report(opened.take(MAX_REPORT_BYTES), limits)
+            let limits = tether_evidence::CoverageLimits::default();
+            tether_evidence::parse_coverage_report(opened.take(MAX_REPORT_BYTES), limits)
                 .map_err(|error| RpcError::invalid_params(format!("{file}: {error}")))
         })?;
     let root =

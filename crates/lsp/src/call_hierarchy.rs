@@ -3,12 +3,12 @@
 
 use std::collections::BTreeMap;
 
+use crate::editor_messages::{
+    call_hierarchy_address, EditorError, EditorResult, EDITOR_REQUEST_FAILED,
+};
 use lsp_types::{
     CallHierarchyIncomingCall, CallHierarchyItem, CallHierarchyOutgoingCall,
     CallHierarchyPrepareParams, Range,
-};
-use tether_protocol::editor_messages::{
-    call_hierarchy_address, EditorError, EditorResult, EDITOR_REQUEST_FAILED,
 };
 use tether_protocol::wire::{NeighbourItem, SymbolRef};
 use tether_protocol::{PageRequest, Request};

@@ -46,7 +46,7 @@ pub fn call_hierarchy_item(symbol: &SymbolRef, uri: Uri, text: Option<&str>) -> 
         selection_range: range_of_name(text, symbol.line, name),
         data: None,
     };
-    tether_protocol::editor_messages::with_symbol_address(item, &symbol.id)
+    crate::editor_messages::with_symbol_address(item, &symbol.id)
 }
 
 /// `≥` before a count that is a lower bound.

@@ -2,13 +2,13 @@
 //! why they are lower bounds, the memory's tip, the top owner) and references (the call
 //! and import sites of the symbol under the cursor).
 
+use crate::editor_messages::{
+    code_lens_address, resolved_code_lens, show_message, unresolved_code_lens, EditorError,
+    EditorResult,
+};
 use lsp_types::{
     CodeLens, Hover, HoverContents, Location, MarkupContent, MarkupKind, MessageType,
     ReferenceParams, TextDocumentPositionParams, Uri,
-};
-use tether_protocol::editor_messages::{
-    code_lens_address, resolved_code_lens, show_message, unresolved_code_lens, EditorError,
-    EditorResult,
 };
 use tether_protocol::rpc::RpcError;
 use tether_protocol::wire::{Answer, BlastAnswer, NeighboursAnswer};

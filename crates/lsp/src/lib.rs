@@ -13,8 +13,8 @@
 //! What this crate deliberately does not do:
 //! - it never opens the database, the repository's git data or `.memory/`: every answer is
 //!   the daemon's (it reads a file's text only to place a name's columns);
-//! - it reads and writes no JSON itself: `protocol::editor_messages` parses every message
-//!   into a typed request and writes every response;
+//! - it reads and writes JSON in one module only: `editor_messages` parses every message
+//!   into a typed request and writes every response, so the rest handles `lsp_types` values;
 //! - it does not complete, rename, format or report diagnostics: those are a language
 //!   server's for the language, and tether sits beside one;
 //! - it never starts or stops the daemon: the binary's [`EditorDaemon`] owns the connection.
@@ -22,6 +22,7 @@
 mod call_hierarchy;
 mod documents;
 mod editor_answers;
+mod editor_messages;
 mod lenses_and_hovers;
 mod session;
 mod stdio_framing;

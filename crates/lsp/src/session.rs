@@ -3,17 +3,17 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::editor_messages::{
+    code_lens_refresh_request, editor_response, parse_editor_message, EditorError, EditorMessage,
+    EditorNotification, EditorRequest, EditorResult, BLAST_COMMAND, EDITOR_REQUEST_FAILED,
+    EDITOR_SERVER_NOT_INITIALIZED,
+};
 use lsp_server::{Connection, Message, RequestId};
 use lsp_types::{
     CallHierarchyServerCapability, CodeLensOptions, ExecuteCommandOptions, HoverProviderCapability,
     InitializeParams, InitializeResult, OneOf, ServerCapabilities, ServerInfo,
     TextDocumentContentChangeEvent, TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
     WorkDoneProgressOptions,
-};
-use tether_protocol::editor_messages::{
-    code_lens_refresh_request, editor_response, parse_editor_message, EditorError, EditorMessage,
-    EditorNotification, EditorRequest, EditorResult, BLAST_COMMAND, EDITOR_REQUEST_FAILED,
-    EDITOR_SERVER_NOT_INITIALIZED,
 };
 use tether_protocol::rpc::RpcError;
 use tether_protocol::wire::{Answer, GraphPublished};
@@ -190,8 +190,8 @@ impl<'a> Session<'a> {
                 }
             }
             EditorNotification::Initialized
-            | EditorNotification::Saved(_)
-            | EditorNotification::Ignored { .. } => {}
+            | EditorNotification::Saved
+            | EditorNotification::Ignored => {}
             EditorNotification::Malformed { method, error } => {
                 tracing::warn!(%method, %error, "a notification's params did not parse");
             }

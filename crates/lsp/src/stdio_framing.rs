@@ -7,15 +7,15 @@
 //! breaks a bound is answered `-32700` too, and then the session ends, since the stream can
 //! no longer be split into messages.
 //!
-//! It deliberately does not parse or write JSON: `protocol::editor_messages` does.
+//! It deliberately does not parse or write JSON: `editor_messages` does.
 
 use std::io::{self, BufRead, Read, Write};
 use std::sync::{Arc, Mutex};
 use std::thread;
 
+use crate::editor_messages::{error_frame_body, parse_editor_frame};
 use crossbeam_channel::bounded;
 use lsp_server::{Connection, Message};
-use tether_protocol::editor_messages::{error_frame_body, parse_editor_frame};
 use tether_protocol::rpc::RpcError;
 
 /// The largest message body accepted, in bytes.

@@ -2,8 +2,8 @@
 //! and whose name is the word under it, else the innermost symbol of the file's outline
 //! that holds the line (on a definition's name: that definition).
 
+use crate::editor_messages::EditorError;
 use lsp_types::{TextDocumentPositionParams, Uri};
-use tether_protocol::editor_messages::EditorError;
 use tether_protocol::wire::{Answer, NeighboursAnswer, SymbolRef};
 use tether_protocol::{PageRequest, Request};
 
@@ -90,7 +90,7 @@ fn innermost(symbols: &[SymbolRef], line: u32) -> Option<&SymbolRef> {
 /// The daemon answered with another answer's shape.
 pub(crate) fn unexpected(method: &str, answer: &Answer) -> EditorError {
     EditorError {
-        code: tether_protocol::editor_messages::EDITOR_REQUEST_FAILED,
+        code: crate::editor_messages::EDITOR_REQUEST_FAILED,
         message: format!(
             "tether answered {method} with an unexpected answer: {}",
             format!("{answer:?}").chars().take(80).collect::<String>()

@@ -6,8 +6,8 @@
 //! presentation arguments `format` and `budget_tokens`), and the daemon's typed answer is
 //! rendered for a model's context window: compact text by default, JSON on request, cut to
 //! `budget_tokens` with a cursor for the rest. Completeness and freshness are always kept.
-//! JSON is read only where rmcp hands it over (tool arguments) and written only by
-//! `protocol` (answers, schemas).
+//! JSON is read only where rmcp hands it over (tool arguments, checked in
+//! `tool_arguments`); answers and their schemas are written by `protocol`.
 //!
 //! What this crate deliberately does not do:
 //! - it never opens the database, the repository or `.memory/`: it only forwards to the
@@ -22,6 +22,7 @@ mod render;
 mod render_lines;
 mod resources;
 mod server;
+mod tool_arguments;
 mod tools;
 
 #[cfg(test)]
@@ -33,9 +34,9 @@ mod test_support;
 
 use std::sync::Arc;
 
+pub use crate::tool_arguments::{ParameterKind, ParameterSpecification};
 use rmcp::ServiceExt;
 pub use tether_protocol::rpc::RpcError;
-pub use tether_protocol::tool_arguments::{ParameterKind, ParameterSpecification};
 pub use tether_protocol::wire::Answer;
 pub use tether_protocol::Request;
 

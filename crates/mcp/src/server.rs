@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use crate::tool_arguments::ArgumentsError;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
     CustomResult, ErrorCode, Implementation, ListResourcesResult, ListToolsResult,
@@ -12,7 +13,6 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use tether_protocol::rpc::RpcError;
-use tether_protocol::tool_arguments::ArgumentsError;
 use tether_protocol::wire::Answer;
 use tether_protocol::{Request, Value};
 

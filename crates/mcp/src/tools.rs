@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
+use crate::tool_arguments::{ParameterKind, ParameterSpecification, ToolArguments};
 use rmcp::model::{Tool, ToolAnnotations};
-use tether_protocol::tool_arguments::{ParameterKind, ParameterSpecification, ToolArguments};
 use tether_protocol::Method;
 
 /// The rendering budget when a call gives no `budget_tokens`.

@@ -1,19 +1,17 @@
-//! The protocol boundary: the only crate that writes JSON. Model values are converted into
-//! documented, stable wire structs here, so the model can change without breaking clients.
+//! tether's own wire: the daemon's JSON-RPC requests and typed answers, the export and census
+//! documents. Model values are converted into documented, stable wire structs here, so the
+//! model can change without breaking clients. The other formats tether reads live with their
+//! boundary: LSP messages in `lsp`, MCP tool arguments in `mcp`, coverage and cargo reports in
+//! `evidence`.
 //!
 //! It deliberately holds no logic beyond conversion: no IO other than writing to the given
 //! writer, no queries, no defaults that change meaning.
 
 mod answers;
-mod cargo_messages;
-mod coverage_json;
-mod coverage_report;
 mod cypher_worker;
-pub mod editor_messages;
 mod export;
 mod requests;
 pub mod rpc;
-pub mod tool_arguments;
 pub mod wire;
 
 pub use answers::{
@@ -24,8 +22,6 @@ pub use answers::{
 pub use serde_json::{json, Value};
 pub use tether_query::PageRequest;
 
-pub use cargo_messages::{built_executables, BuiltExecutable};
-pub use coverage_report::{parse_coverage_report, CoverageLimits, CoverageReport, CoveredFile};
 pub use cypher_worker::{CypherWorkerOutcome, CYPHER_WORKER_OPENED_LINE};
 pub use export::{
     census_json, write_export_json, CensusDocument, ExportDocument, EXPORT_FORMAT_VERSION,

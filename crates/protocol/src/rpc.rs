@@ -134,7 +134,7 @@ struct RawRequest<'a> {
 }
 
 /// An `id` member as written, `null` included.
-pub(crate) fn present_id<'de, D: serde::Deserializer<'de>>(
+pub fn present_id<'de, D: serde::Deserializer<'de>>(
     deserializer: D,
 ) -> Result<Option<&'de serde_json::value::RawValue>, D::Error> {
     <&serde_json::value::RawValue as serde::Deserialize>::deserialize(deserializer).map(Some)

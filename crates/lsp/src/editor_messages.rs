@@ -35,8 +35,6 @@ pub const EDITOR_INVALID_PARAMS: i32 = -32602;
 pub const EDITOR_SERVER_NOT_INITIALIZED: i32 = -32002;
 /// LSP's code for a request that failed for a reason the server knows (the daemon said no).
 pub const EDITOR_REQUEST_FAILED: i32 = -32803;
-/// LSP's code for a request about content that changed while it was answered.
-pub const EDITOR_CONTENT_MODIFIED: i32 = -32801;
 /// The command (`workspace/executeCommand`) that answers a symbol's blast; its one argument
 /// is the symbol's address. A resolved code lens runs it.
 pub const BLAST_COMMAND: &str = "tether.blast";
@@ -88,12 +86,12 @@ pub enum EditorNotification {
     Opened(DidOpenTextDocumentParams),
     Changed(DidChangeTextDocumentParams),
     Closed(DidCloseTextDocumentParams),
-    Saved(DidSaveTextDocumentParams),
+    /// A save: nothing to do (the daemon sees the file on disk change), but its params are
+    /// checked like any other's.
+    Saved,
     /// `$/cancelRequest`, `$/setTrace`, a notification of a capability not announced…:
     /// nothing to do (notifications are never answered).
-    Ignored {
-        method: String,
-    },
+    Ignored,
     /// A known notification whose params do not parse.
     Malformed {
         method: String,
@@ -156,8 +154,10 @@ fn parse_editor_notification(notification: Notification) -> EditorNotification {
         DidOpenTextDocument::METHOD => params_of(params).map(EditorNotification::Opened),
         DidChangeTextDocument::METHOD => params_of(params).map(EditorNotification::Changed),
         DidCloseTextDocument::METHOD => params_of(params).map(EditorNotification::Closed),
-        DidSaveTextDocument::METHOD => params_of(params).map(EditorNotification::Saved),
-        _ => return EditorNotification::Ignored { method },
+        DidSaveTextDocument::METHOD => {
+            params_of::<DidSaveTextDocumentParams>(params).map(|_| EditorNotification::Saved)
+        }
+        _ => return EditorNotification::Ignored,
     };
     parsed.unwrap_or_else(|error| EditorNotification::Malformed { method, error })
 }
@@ -191,7 +191,7 @@ pub enum EditorResult {
     Hover(Option<Hover>),
     Locations(Vec<Location>),
     /// [`BLAST_COMMAND`]'s answer: the blast as the socket protocol answers it.
-    Blast(Box<crate::wire::BlastAnswer>),
+    Blast(Box<tether_protocol::wire::BlastAnswer>),
 }
 
 /// A request that failed: the LSP error code and a message for the user.
@@ -217,7 +217,7 @@ pub fn editor_response(id: RequestId, result: Result<EditorResult, EditorError>)
         EditorResult::CodeLens(lens) => json!(lens),
         EditorResult::Hover(hover) => json!(hover),
         EditorResult::Locations(locations) => json!(locations),
-        EditorResult::Blast(blast) => crate::wire::to_json_value(&*blast),
+        EditorResult::Blast(blast) => tether_protocol::wire::to_json_value(&*blast),
     };
     Message::Response(Response { id, result: Some(value), error: None })
 }
@@ -279,11 +279,11 @@ fn address_in(data: Option<&Value>) -> Option<String> {
 /// answer it with (id `null`): `-32700` for a body that is not a message, `-32600` for a
 /// request whose `id` is `null` or neither an integer nor a string (lsp-server would take it
 /// for a notification, and it would never be answered).
-pub fn parse_editor_frame(body: &[u8]) -> Result<Message, crate::rpc::RpcError> {
-    use crate::rpc::RpcError;
+pub fn parse_editor_frame(body: &[u8]) -> Result<Message, tether_protocol::rpc::RpcError> {
+    use tether_protocol::rpc::RpcError;
     #[derive(serde::Deserialize)]
     struct Envelope<'a> {
-        #[serde(borrow, default, deserialize_with = "crate::rpc::present_id")]
+        #[serde(borrow, default, deserialize_with = "tether_protocol::rpc::present_id")]
         id: Option<&'a serde_json::value::RawValue>,
         #[serde(default)]
         method: Option<serde::de::IgnoredAny>,
@@ -303,8 +303,10 @@ pub fn parse_editor_frame(body: &[u8]) -> Result<Message, crate::rpc::RpcError> 
 }
 
 /// The body of the response (id `null`) to a frame that cannot be answered otherwise.
-pub fn error_frame_body(error: &crate::rpc::RpcError) -> String {
-    crate::rpc::error_line(&crate::rpc::RequestId::null(), error).trim_end().to_string()
+pub fn error_frame_body(error: &tether_protocol::rpc::RpcError) -> String {
+    tether_protocol::rpc::error_line(&tether_protocol::rpc::RequestId::null(), error)
+        .trim_end()
+        .to_string()
 }
 
 #[cfg(test)]

@@ -9,8 +9,8 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::rpc::RpcError;
-use crate::{Method, Request};
+use tether_protocol::rpc::RpcError;
+use tether_protocol::{Method, Request};
 
 /// What a parameter's value must be.
 #[derive(Clone, Copy, Debug)]
