@@ -579,3 +579,42 @@ fn builtin_calls_give_what_the_builtin_stub_says() {
         "#]],
     );
 }
+
+#[test]
+fn a_loop_over_a_literal_of_functions_calls_each_of_them() {
+    check(
+        r#"
+        //- /grouping.py
+        def group_brackets(tokens):
+            return tokens
+
+        def group_case(tokens):
+            return tokens
+
+        class Aligner:
+            def __init__(self, width):
+                self.width = width
+
+        def group(tokens):
+            for func in [
+                group_brackets,
+                # a comment between the names
+                group_case,
+            ]:
+                func(tokens)  # calls: grouping.group_brackets, grouping.group_case
+            for make in (Aligner,):
+                make(3)  # calls: grouping.Aligner.__init__
+            for step in [group_case, len]:
+                step(tokens)  # calls: grouping.group_case
+            for mixed in [group_case, lambda t: t]:
+                mixed(tokens)  # calls: unresolved
+        "#,
+        expect![[r#"
+            grouping.group -> grouping.Aligner.__init__ @19 constructor 0.9
+            grouping.group -> grouping.group_brackets @17 ambiguous 0.4
+            grouping.group -> grouping.group_case @17 ambiguous 0.4
+            grouping.group -> grouping.group_case @21 typed_receiver 0.85
+            unresolved grouping.group grouping.py:23 mixed (value_call)
+        "#]],
+    );
+}

@@ -558,9 +558,20 @@ fn lower_loop_variables(node: Node<'_>, scopes: &ScopeStack, source: &str, facts
     else {
         return;
     };
-    let element = Some(value_receiver(right, source))
-        .filter(|iterated| *iterated != Receiver::Other)
-        .map(BindingValue::ElementOf);
+    // `for step in [fetch, build]`: one of the literal's names; else an element of what the
+    // iterable expression gives.
+    let literal = matches!(right.kind(), "list" | "tuple" | "set")
+        .then(|| collection_of_names(right, source))
+        .flatten()
+        .and_then(|collection| match collection {
+            BindingValue::Collection(names) => Some(BindingValue::LiteralElement(names)),
+            _ => None,
+        });
+    let element = literal.or_else(|| {
+        Some(value_receiver(right, source))
+            .filter(|iterated| *iterated != Receiver::Other)
+            .map(BindingValue::ElementOf)
+    });
     // A loop's names are in force after its iterable; a comprehension's in all of it.
     let (visible_from, visible_to) = match (node.kind(), node.parent()) {
         ("for_in_clause", Some(comprehension)) => {

@@ -240,6 +240,10 @@ fn render_binding_value(value: &BindingValue, separator: &str) -> String {
             "[{}]",
             elements.iter().map(|element| element.join(separator)).collect::<Vec<_>>().join(", ")
         ),
+        BindingValue::LiteralElement(elements) => format!(
+            "one of [{}]",
+            elements.iter().map(|element| element.join(separator)).collect::<Vec<_>>().join(", ")
+        ),
         BindingValue::Mapping(values) => format!(
             "{{{}}}",
             values.iter().map(|value| value.join(separator)).collect::<Vec<_>>().join(", ")

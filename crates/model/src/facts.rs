@@ -485,6 +485,9 @@ pub enum BindingValue {
     /// A list, tuple or set literal whose elements are names (`steps = [fetch, build]`; a
     /// Rust `const OPS: [fn(u32); 2] = [a, b]`). Calling `steps[i]()` may call any of them.
     Collection(Vec<Vec<String>>),
+    /// An element of a literal list, tuple or set of names iterated where it is written:
+    /// `for step in [fetch, build]: step()` calls each of them.
+    LiteralElement(Vec<Vec<String>>),
     /// A dict literal whose values are names: `handlers = {"a": on_a, "b": on_b}`. Calling
     /// `handlers[k]()` or a value of `handlers.values()` may call any of them.
     Mapping(Vec<Vec<String>>),

@@ -155,6 +155,7 @@ impl<'a> Resolver<'a> {
                 .literal_collection(self, scope, name, elements, false),
             BindingValue::Mapping(elements) => crate::language_rules::rules_of(language)
                 .literal_collection(self, scope, name, elements, true),
+            BindingValue::LiteralElement(elements) => self.functions_named(scope, elements),
             BindingValue::Unknown
             | BindingValue::GenericParameter { .. }
             | BindingValue::SelfTypeArgument { .. }
