@@ -44,10 +44,14 @@
 (return_statement) @local.definition
 (yield) @local.definition
 
-; Values a function, method or class may escape through: an assignment's right side, a
-; returned or yielded value, a parameter's default, a call's arguments. The extractor keeps
-; the names among them (`register(handler)`, `self.cb = cb`, `return inner`).
+; Values a function, method or class may escape through: an assignment's right side (also
+; `+=`), a returned or yielded value, a parameter's default, a call's arguments, what a loop
+; iterates. The extractor keeps the names among them (`register(handler)`, `self.cb = cb`,
+; `return inner`, `for step in [fetch] + extra`).
 (assignment) @reference.value
+(augmented_assignment) @reference.value
+(for_statement) @reference.value
+(for_in_clause) @reference.value
 (return_statement) @reference.value
 (yield) @reference.value
 (default_parameter) @reference.value

@@ -203,6 +203,20 @@ class Child(Base):
 class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):  # hidden: app.overrides.Handler.do_GET by called_from_outside
         return None
+//- /app/loops.py
+def fetch(x):
+    return x
+
+def build(x):
+    return x
+
+EXTRA = []
+
+def run_steps(x):
+    for step in [fetch] + EXTRA:
+        step(x)  # hidden: app.loops.fetch by escaped_value
+    for each in [build]:
+        each(x)
 //- /tests/test_values.py
 from app.values import wire
 
@@ -223,9 +237,9 @@ fn python_calls_no_call_expression_spells_out_are_reported() {
         app/values.py:63 app.values.rewrapped: in the graph
         app/values.py:70 app.values.Dispatcher.on_start: lower_bound: outside: app.values.Dispatcher.on_start may be reached by name through <builtin>.getattr() at app/values.py:70 (a name or code computed at run time)
         app/values.py:76 app.values.compute_total: lower_bound: outside: app.values.compute_total may be reached by name through <builtin>.eval() at app/values.py:76 (a name or code computed at run time)
-        app/values.py:88 app.values.late_route: lower_bound: 1 escaped as values, 8 value calls; outside: app.values.late_route may be reached by name through <builtin>.eval() at app/values.py:76 (a name or code computed at run time)
-        app/registry.py:13 app.registry.Provider.__init__: lower_bound: 1 escaped as values, 8 value calls
-        app/registry.py:27 app.registry.Blueprint.serve: lower_bound: 1 escaped as values, 8 value calls
+        app/values.py:88 app.values.late_route: lower_bound: 1 escaped as values, 9 value calls; outside: app.values.late_route may be reached by name through <builtin>.eval() at app/values.py:76 (a name or code computed at run time)
+        app/registry.py:13 app.registry.Provider.__init__: lower_bound: 1 escaped as values, 9 value calls
+        app/registry.py:27 app.registry.Blueprint.serve: lower_bound: 1 escaped as values, 9 value calls
         app/registry.py:33 app.registry.App.show: lower_bound: 1 unresolved sites calling "show"
         app/registry.py:48 app/registry.py:44: lower_bound: implicit: app.registry.Settings.path: writing or deleting the attribute (a property's setter or deleter)
         app/registry.py:56 app.registry.RawStream.readable: lower_bound: outside: app.registry.RawStream.readable: the file protocol (io.TextIOWrapper) calls it on objects handed to it
@@ -236,6 +250,7 @@ fn python_calls_no_call_expression_spells_out_are_reported() {
         app/protocols.py:22 app.protocols.Session.__iter__: in the graph
         app/overrides.py:11 app.overrides.Child.step: lower_bound: 1 overridden calls
         app/overrides.py:15 app.overrides.Handler.do_GET: lower_bound: outside: app.overrides.Handler.do_GET: its class extends http.server.BaseHTTPRequestHandler, outside the project, which may call it
+        app/loops.py:11 app.loops.fetch: lower_bound: 1 escaped as values, 9 value calls
         tests/test_values.py:3 test_values.test_wire: lower_bound: outside: test_values.test_wire is run by the test runner
     "#]]
     .assert_eq(&report);

@@ -560,14 +560,7 @@ fn lower_loop_variables(node: Node<'_>, scopes: &ScopeStack, source: &str, facts
     };
     // `for step in [fetch, build]`: one of the literal's names; else an element of what the
     // iterable expression gives.
-    let literal = matches!(right.kind(), "list" | "tuple" | "set")
-        .then(|| collection_of_names(right, source))
-        .flatten()
-        .and_then(|collection| match collection {
-            BindingValue::Collection(names) => Some(BindingValue::LiteralElement(names)),
-            _ => None,
-        });
-    let element = literal.or_else(|| {
+    let element = literal_of_names(right, source).map(BindingValue::LiteralElement).or_else(|| {
         Some(value_receiver(right, source))
             .filter(|iterated| *iterated != Receiver::Other)
             .map(BindingValue::ElementOf)
@@ -844,6 +837,23 @@ fn exported_names(node: Node<'_>, source: &str) -> Option<BindingValue> {
         .filter(|name| !name[0].is_empty())
         .collect();
     Some(BindingValue::Collection(names))
+}
+
+/// The names of a literal list, tuple or set whose elements are all names.
+fn literal_of_names(node: Node<'_>, source: &str) -> Option<Vec<Vec<String>>> {
+    if !matches!(node.kind(), "list" | "tuple" | "set") {
+        return None;
+    }
+    match collection_of_names(node, source)? {
+        BindingValue::Collection(names) => Some(names),
+        _ => None,
+    }
+}
+
+/// Whether a loop's iterable is a literal of names, each of which its variable is bound to
+/// (`for step in [fetch, build]`).
+pub(crate) fn iterates_a_literal_of_names(iterable: Node<'_>, source: &str) -> bool {
+    literal_of_names(iterable, source).is_some()
 }
 
 /// A literal collection whose elements (or dict values) are all names, as a binding.

@@ -1,6 +1,6 @@
 //! Python names used as values: a function, method or class passed as an argument, assigned
-//! or stored (`self.cb = handler`, `table = {"a": f}`), returned or yielded, or a parameter's
-//! default. Whoever receives such a value may call it where no call expression names it; the
+//! or stored (`self.cb = handler`, `table = {"a": f}`), returned or yielded, a parameter's
+//! default, or iterated by a loop. Whoever receives such a value may call it where no call expression names it; the
 //! resolver turns the names that denote project callables into REFERENCES edges, and answers
 //! about them say so (`escaped_value`). Calls, lambdas and literals are not names and are
 //! skipped; containers and conditional expressions are looked into, a few levels deep.
@@ -25,8 +25,18 @@ pub(crate) fn lower_value_positions(
 ) {
     let scope = scopes.innermost_named().id;
     match node.kind() {
-        "assignment" => {
+        "assignment" | "augmented_assignment" => {
             if let Some(right) = field_child!(node, "right") {
+                record_values(right, scope, source, facts, 0, None);
+            }
+        }
+        // What a loop iterates: `for step in [fetch, build]` binds the loop variable to each
+        // name (python_bindings), so its calls are edges and the names stay followed; any
+        // other iterable's names (`[fetch] + extra`, `(a, *rest)`) are values that may be
+        // called through the loop variable.
+        "for_statement" | "for_in_clause" => {
+            let Some(right) = field_child!(node, "right") else { return };
+            if !crate::python_bindings::iterates_a_literal_of_names(right, source) {
                 record_values(right, scope, source, facts, 0, None);
             }
         }
@@ -164,8 +174,18 @@ fn record_values(
                 }
             }
         }
-        // `handler if debug else other`, `a or b`.
+        // `handler if debug else other`, `a or b`, and the concatenations and merges of
+        // containers (`BASE_STEPS + [extra]`, `HOOKS | {"b": f}`); arithmetic is not looked into.
         "conditional_expression" | "boolean_operator" if depth < MAX_CONTAINER_DEPTH => {
+            for element in value.named_children(&mut value.walk()) {
+                record_values(element, scope, source, facts, depth + 1, call);
+            }
+        }
+        "binary_operator"
+            if depth < MAX_CONTAINER_DEPTH
+                && field_child!(value, "operator")
+                    .is_some_and(|operator| matches!(text_of(operator, source), "+" | "|")) =>
+        {
             for element in value.named_children(&mut value.walk()) {
                 record_values(element, scope, source, facts, depth + 1, call);
             }
