@@ -464,6 +464,27 @@ fn export_and_cypher_go_through_a_running_daemon() {
     assert_eq!(offline.stdout, cypher.stdout, "the same rows without a daemon: {offline:?}");
 }
 
+/// A runaway `cypher` without a daemon (the CLI opens the database itself) is stopped at the
+/// daemon's time bound with a clear error (issue 39): the engine's own timeout covers making
+/// the result, not reading its rows, and counting a cross product's omitted rows ran on.
+#[test]
+fn a_runaway_cypher_without_a_daemon_is_stopped_at_the_time_bound() {
+    let repository = FixtureRepository::new(APP_FIXTURE);
+    let root = repository.root().canonicalize().unwrap();
+    let _stop_daemon = StopDaemonOnDrop(root.clone());
+    let indexed = tether(&root, &["index"]);
+    assert_eq!(indexed.code, 0, "{indexed:?}");
+    let runaway = "MATCH (a:Symbol),(b:Symbol),(c:Symbol),(d:Symbol),(e:Symbol),(f:Symbol),\
+                   (g:Symbol),(h:Symbol),(i:Symbol),(j:Symbol) \
+                   RETURN a.id,b.id,c.id,d.id,e.id,f.id,g.id,h.id,i.id,j.id";
+    let started = std::time::Instant::now();
+    let ran = tether(&root, &["cypher", runaway]);
+    let took = started.elapsed();
+    assert_eq!(ran.code, 2, "{ran:?}");
+    assert!(ran.stderr.contains("the statement was stopped after 20 s"), "{ran:?}");
+    assert!(took < std::time::Duration::from_secs(25), "{took:?}");
+}
+
 /// The census is text for people: kinds and counts, no JSON braces.
 #[test]
 fn the_census_is_printed_as_text() {

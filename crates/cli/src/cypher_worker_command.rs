@@ -63,7 +63,9 @@ fn run_statement(args: &CypherWorkerArgs, statement: &str) -> CypherWorkerOutcom
         std::process::exit(0);
     }
     drop(stdout);
-    let timeout = Duration::from_millis(args.timeout_ms);
+    // The daemon stops the worker when the time is up and says so; the worker's own bound
+    // is a backstop a second later, so the two never race.
+    let timeout = Duration::from_millis(args.timeout_ms) + Duration::from_secs(1);
     match store.query_ad_hoc(statement, Some(timeout), args.max_rows) {
         Ok(rows) => CypherWorkerOutcome::Rows {
             answer: tether_protocol::wire::CypherAnswer {

@@ -119,12 +119,17 @@ pub fn run_cypher(args: CypherArgs) -> anyhow::Result<()> {
     }
     let _lock = lock_database(&args.repository)?;
     let store = open_store(&args.repository)?;
-    let answer = match store.query_ad_hoc(&args.statement, None, MAX_DIRECT_CYPHER_ROWS) {
+    // The daemon's time bound holds here too: a runaway statement (a cross product, whose
+    // omitted rows are counted) would otherwise run until killed.
+    let timeout = Some(tether_daemon::MAX_AD_HOC_STATEMENT_TIME);
+    let answer = match store.query_ad_hoc(&args.statement, timeout, MAX_DIRECT_CYPHER_ROWS) {
         Ok(rows) => rows,
         // Refused, or the engine refused the statement: the person's to fix.
-        Err(error @ (StoreError::Query { .. } | StoreError::Refused { .. })) => {
-            return Err(usage(error.to_string()))
-        }
+        Err(
+            error @ (StoreError::Query { .. }
+            | StoreError::Refused { .. }
+            | StoreError::Stopped { .. }),
+        ) => return Err(usage(error.to_string())),
         Err(error) => return Err(error.into()),
     };
     print_text(&cypher_text(&tether_protocol::wire::CypherAnswer {

@@ -134,11 +134,7 @@ impl EditorBuffers {
         let built = self.built.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner()).take();
         if built.is_some() {
             drop(built);
-            #[cfg(target_env = "gnu")]
-            // SAFETY: malloc_trim has no preconditions.
-            unsafe {
-                libc::malloc_trim(0);
-            }
+            crate::memory_release::give_freed_memory_back();
         }
     }
 

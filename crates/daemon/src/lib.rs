@@ -18,6 +18,7 @@ mod follow;
 mod follow_tree;
 mod handlers;
 mod lock;
+mod memory_release;
 mod paths;
 mod private_paths;
 mod published_graphs;

@@ -72,8 +72,20 @@ pub(crate) fn current(
     cache.evidence.clone()
 }
 
-/// `coverage_import {"file": PATH}`: PATH is a coverage report inside the repository.
+/// `coverage_import {"file": PATH}`: PATH is a coverage report inside the repository. The
+/// parser's transient memory (a report's names, read and dropped) is given back afterwards,
+/// whether the report was kept or refused.
 pub(crate) fn import(
+    state: &DaemonState,
+    cache: &Mutex<EvidenceCache>,
+    file: &str,
+) -> Result<tether_protocol::wire::CoverageImportAnswer, RpcError> {
+    let imported = import_report(state, cache, file);
+    crate::memory_release::give_freed_memory_back();
+    imported
+}
+
+fn import_report(
     state: &DaemonState,
     cache: &Mutex<EvidenceCache>,
     file: &str,

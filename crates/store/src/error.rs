@@ -21,6 +21,9 @@ pub enum StoreError {
     /// An ad-hoc statement that would do more than read the graph; the engine never saw it.
     #[error("statement refused: {message}")]
     Refused { message: String },
+    /// An ad-hoc statement still running (or still giving rows) when its time ran out.
+    #[error("the statement was stopped after {seconds} s; add a LIMIT or narrow the MATCH")]
+    Stopped { seconds: u64 },
     #[error("cannot write {}: {source}", path.display())]
     Io { path: PathBuf, source: std::io::Error },
     #[error("a staged load was given a graph that does not extend the nodes it loaded first ({message}); this is a bug in the caller")]

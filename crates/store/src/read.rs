@@ -203,12 +203,20 @@ impl GraphStore {
         if let Some(timeout) = timeout {
             connection.set_query_timeout(u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX));
         }
+        let started = std::time::Instant::now();
         let result =
             connection.query(statement).map_err(|error| StoreError::query(statement, error))?;
         let columns = result.get_column_names();
         let mut rows = Vec::new();
-        let mut omitted = 0;
+        let mut omitted: usize = 0;
         for row in result {
+            // The engine's timeout covers producing the result, not the rows read from it:
+            // counting the omitted rows of a cross product would run on without this.
+            if let Some(timeout) = timeout.filter(|_| (rows.len() + omitted).is_multiple_of(4096)) {
+                if started.elapsed() > timeout {
+                    return Err(StoreError::Stopped { seconds: timeout.as_secs() });
+                }
+            }
             if rows.len() < max_rows {
                 rows.push(row.iter().map(|value| value.to_string()).collect());
             } else {
