@@ -3,7 +3,8 @@
 //! the binaries (`cli`, `benches`) name `anyhow`; only the boundary crates read or write JSON,
 //! each its own format (`protocol`, `lsp`, `mcp`, `evidence`); the crates depend on each other as
 //! ARCHITECTURE.md's dependency table says; no source file is over the size limit; the
-//! resolver keeps its mutable state in its explicit context only.
+//! resolver keeps its mutable state in its explicit context only; every crate has a codemap
+//! entry, and every workspace path the documents write in backticks exists.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -272,4 +273,98 @@ fn drawn_dependencies(architecture: &str) -> BTreeMap<String, BTreeSet<String>> 
         drawn.insert(name.to_string(), dependencies);
     }
     drawn
+}
+
+/// The folders whose paths, written in backticks in ARCHITECTURE.md or the README, must exist.
+/// Paths elsewhere (`src/lib.rs`, `tests/x.rs`) are examples of a repository tether reads.
+const CHECKED_PATH_ROOTS: &[&str] = &[
+    "crates/",
+    "docs/",
+    "benches/",
+    "queries/",
+    "scripts/",
+    ".ci/",
+    "tests/integration",
+    "tests/golden",
+    "tests/corpus",
+    "tests/src",
+    "tests/lsp_clients",
+    "tests/mcp_clients",
+];
+
+#[test]
+fn the_documents_name_every_crate_and_only_paths_that_exist() {
+    let root = workspace_root();
+    let rust_file_names: BTreeSet<String> = rust_files(&root)
+        .iter()
+        .filter_map(|path| path.rsplit('/').next().map(str::to_string))
+        .collect();
+    let crates: Vec<String> = manifests(&root)
+        .into_keys()
+        .filter(|name| !["tests", "benches"].contains(&name.as_str()))
+        .collect();
+    let mut problems = Vec::new();
+    for document in ["ARCHITECTURE.md", "README.md"] {
+        let text = std::fs::read_to_string(root.join(document)).unwrap();
+        for written in backticked_words(&text) {
+            if written.contains(['*', '…', '%', '=']) {
+                continue;
+            }
+            for path in expanded_paths(written) {
+                let first = path.split('/').next().unwrap_or_default();
+                let exists = if CHECKED_PATH_ROOTS.iter().any(|prefix| path.starts_with(prefix)) {
+                    root.join(path.trim_end_matches('/')).exists()
+                } else if path.contains("/src/") && crates.iter().any(|name| name == first) {
+                    // A crate-relative path (`mcp/src/server.rs`).
+                    root.join("crates").join(&path).exists()
+                } else if !path.contains('/') && path.ends_with(".rs") && !path.starts_with('.') {
+                    rust_file_names.contains(&path)
+                } else {
+                    continue;
+                };
+                if !exists {
+                    problems
+                        .push(format!("{document}: `{written}` names no file of the workspace"));
+                }
+            }
+        }
+    }
+    let architecture = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    let codemap = architecture
+        .split("## Codemap")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("ARCHITECTURE.md has a Codemap section");
+    for name in &crates {
+        let entry = format!("{name}/");
+        if !codemap.lines().any(|line| line.trim_start().starts_with(&entry)) {
+            problems.push(format!("ARCHITECTURE.md: the codemap has no entry for crates/{name}"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The words written in backticks (inline code without spaces).
+fn backticked_words(text: &str) -> Vec<&str> {
+    text.split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|word| !word.is_empty() && !word.contains(char::is_whitespace))
+        .collect()
+}
+
+/// A path as written, with `<lang>` standing for each language folder and `{a,b}` for each
+/// of its choices.
+fn expanded_paths(written: &str) -> Vec<String> {
+    let languages = written.replace("<lang>", "{python,rust}");
+    let Some(open) = languages.find('{') else { return vec![languages] };
+    let Some(close) = languages[open..].find('}').map(|at| open + at) else {
+        return vec![languages];
+    };
+    languages[open + 1..close]
+        .split(',')
+        .flat_map(|choice| {
+            expanded_paths(&format!("{}{choice}{}", &languages[..open], &languages[close + 1..]))
+        })
+        .collect()
 }
