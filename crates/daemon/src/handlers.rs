@@ -122,7 +122,7 @@ pub(crate) fn apply_with_buffers(
         Request::Cypher { statement } => state.cypher(&statement, deadline).map(Answer::Cypher),
         Request::Outline { path } => {
             let snapshot = snapshot()?;
-            let relative = repository_path(&state.paths.root, &path, false).map_err(rpc_error)?;
+            let relative = repository_path(&state.paths.root, &path).map_err(rpc_error)?;
             let freshness = view().freshness(&snapshot);
             Ok(Answer::Outline(tether_protocol::outline_answer(&snapshot, &relative, &freshness)))
         }
@@ -221,7 +221,7 @@ fn context(
             &symbol,
         )?),
         Subject::Path(path) => tether_features::ContextSubject::File(
-            repository_path(&state.paths.root, &path, false).map_err(rpc_error)?,
+            repository_path(&state.paths.root, &path).map_err(rpc_error)?,
         ),
     };
     tether_features::context(features, snapshot, subject, deadline).map_err(rpc_error)
@@ -241,7 +241,7 @@ fn blast(
     let dirty = view.dirty_files(snapshot);
     match subject {
         Subject::Path(file) => {
-            let relative = repository_path(&state.paths.root, &file, false).map_err(rpc_error)?;
+            let relative = repository_path(&state.paths.root, &file).map_err(rpc_error)?;
             let mut answer = snapshot
                 .blast_file(&relative, options)
                 .ok_or_else(|| {

@@ -3,7 +3,7 @@
 //! content hash on disk and HEAD's commit, and persists them in `runtime-evidence.tsv` in the
 //! daemon's folder (read back by the next daemon). A new import replaces the old evidence;
 //! a report with no usable file keeps it. The report and the files it names are read only as
-//! regular files inside the working tree (`repository_path`), each with a size bound.
+//! regular files inside the working tree (`repository_file`), each with a size bound.
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -12,7 +12,7 @@ use tether_model::{EvidenceFile, RuntimeEvidence};
 use tether_protocol::rpc::RpcError;
 
 use crate::state::DaemonState;
-use tether_features::repository_path;
+use tether_features::repository_file;
 
 /// A report larger than this is refused (a large suite's report is tens of MiB).
 const MAX_REPORT_BYTES: u64 = 1 << 30;
@@ -90,8 +90,7 @@ fn import_report(
     cache: &Mutex<EvidenceCache>,
     file: &str,
 ) -> Result<tether_protocol::wire::CoverageImportAnswer, RpcError> {
-    let relative =
-        repository_path(&state.paths.root, file, true).map_err(crate::handlers::rpc_error)?;
+    let relative = repository_file(&state.paths.root, file).map_err(crate::handlers::rpc_error)?;
     let full = state.paths.root.join(&relative);
     let size = std::fs::metadata(&full)
         .map_err(|error| RpcError::invalid_params(format!("cannot read {file}: {error}")))?
@@ -125,7 +124,7 @@ fn import_report(
         // Paths are relative to where coverage ran (the repository root, as `coverage json`
         // is run there) or absolute. Only regular files of the working tree are read, by the
         // rules `ownership --path` follows (no `..` out, no link out, no FIFO or device).
-        let Ok(path) = repository_path(&state.paths.root, &covered_file.path, true) else {
+        let Ok(path) = repository_file(&state.paths.root, &covered_file.path) else {
             outside += 1;
             continue;
         };

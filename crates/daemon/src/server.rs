@@ -321,7 +321,7 @@ fn update_buffers(
     let mut buffers = buffers.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     match request {
         Request::BufferUpdate { path, text, version } => {
-            let relative = tether_features::repository_path(&state.paths.root, &path, false)
+            let relative = tether_features::repository_path(&state.paths.root, &path)
                 .map_err(crate::handlers::rpc_error)?;
             if tether_model::Language::from_path(&relative).is_none() {
                 return Err(RpcError::invalid_params(format!(
@@ -333,7 +333,7 @@ fn update_buffers(
                 .map_err(RpcError::invalid_params)?;
         }
         Request::BufferClose { path } => {
-            let relative = tether_features::repository_path(&state.paths.root, &path, false)
+            let relative = tether_features::repository_path(&state.paths.root, &path)
                 .map_err(crate::handlers::rpc_error)?;
             buffers.close(&state.buffer_totals, &relative);
         }

@@ -13,7 +13,7 @@ use tether_query::{BlastOptions, Snapshot};
 
 use crate::cancelled;
 use crate::changes::{changed_symbols, ChangeKind, SideFactsCache};
-use crate::repository_paths::repository_path;
+use crate::repository_paths::repository_file;
 use crate::FeatureContext;
 
 /// The largest file `ownership --path` counts the lines of (a larger one is refused).
@@ -62,7 +62,7 @@ pub fn ownership(
             )
         }
         OwnershipSubject::File(path) => {
-            let path = repository_path(state.root, &path, true)?;
+            let path = repository_file(state.root, &path)?;
             let lines = count_lines(&state.root.join(&path))?;
             (path.clone(), 1, lines.max(1), wire::SymbolOrFile::File { path })
         }

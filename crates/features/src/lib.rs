@@ -28,7 +28,7 @@ pub use git_queries::{changes, ownership, GitQueryCaches, OwnershipSubject};
 pub use memory_context::{memory_graph, search_memory, MemoryCache};
 pub use memory_record::{record, recover_interrupted_record};
 pub use record_journal::write_atomically;
-pub use repository_paths::repository_path;
+pub use repository_paths::{repository_file, repository_path};
 
 /// Why a feature could not answer.
 #[derive(Clone, Debug)]

@@ -280,9 +280,7 @@ pub fn search_memory(
         Some(tether_protocol::Subject::Path(path)) => Some(context(
             state,
             snapshot,
-            ContextSubject::File(crate::repository_paths::repository_path(
-                state.root, path, false,
-            )?),
+            ContextSubject::File(crate::repository_paths::repository_path(state.root, path)?),
             deadline,
         )?),
         None => None,

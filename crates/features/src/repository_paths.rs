@@ -5,15 +5,35 @@ use std::path::{Component, Path};
 
 use crate::FeatureError;
 
+/// What a checked path must name besides lying inside the tree.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum PathMustName {
+    /// Anything, or nothing yet (a buffer of a file not saved, a folder to scope to).
+    AnythingInsideTheTree,
+    /// An existing regular file (not a FIFO, a device or a folder): what is read.
+    AnExistingRegularFile,
+}
+
 /// A path named by a request, as a repository-relative `/`-separated path. Relative paths are
 /// taken from the repository root; absolute ones must lie inside it. `..` may not climb out,
-/// and a path that exists must resolve (through links) inside the root. With `must_be_file`,
-/// it must exist and be a regular file (not a FIFO, a device or a folder).
-pub fn repository_path(
+/// and a path that exists must resolve (through links) inside the root. It need not exist:
+/// [`repository_file`] is for a path that is read.
+pub fn repository_path(root: &Path, path: &str) -> Result<String, FeatureError> {
+    checked_repository_path(root, path, PathMustName::AnythingInsideTheTree)
+}
+
+/// A path named by a request that is read: as [`repository_path`], and it must exist and be a
+/// regular file (not a FIFO, a device or a folder).
+pub fn repository_file(root: &Path, path: &str) -> Result<String, FeatureError> {
+    checked_repository_path(root, path, PathMustName::AnExistingRegularFile)
+}
+
+fn checked_repository_path(
     root: &Path,
     path: &str,
-    must_be_file: bool,
+    must_name: PathMustName,
 ) -> Result<String, FeatureError> {
+    let must_be_file = must_name == PathMustName::AnExistingRegularFile;
     let refuse = |why: &str| {
         FeatureError::refused(format!(
             "{path:?} {why}; paths name files of this repository, relative to its root"
@@ -108,7 +128,9 @@ mod tests {
         assert_eq!(unsafe { libc::mkfifo(fifo_name.as_ptr(), 0o600) }, 0);
 
         let ok = |path: &str, file: bool| {
-            repository_path(&root, path, file).map_err(|error| error.to_string())
+            let checked =
+                if file { repository_file(&root, path) } else { repository_path(&root, path) };
+            checked.map_err(|error| error.to_string())
         };
         assert_eq!(ok("src/a.py", true), Ok("src/a.py".to_string()));
         assert_eq!(ok("./src/../src/a.py", true), Ok("src/a.py".to_string()));
