@@ -30,6 +30,14 @@ def memory_of(pid):
     return int(fields["VmHWM"][0]) / 1024, int(fields["VmRSS"][0]) / 1024
 
 
+def report(results, json_path):
+    """Prints a benchmark's results as JSON, and writes them to `json_path` when given."""
+    print(json.dumps(results, indent=2))
+    if json_path:
+        with open(json_path, "w") as out:
+            json.dump(results, out, indent=2)
+
+
 class RunningDaemon:
     """A daemon serving a copy of a repository: `repo` (the copy), `work` (its temporary
     parent, free for the benchmark's own files), `pid` and `socket` (from `tether status`)."""

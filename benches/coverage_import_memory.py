@@ -23,7 +23,7 @@ import os
 import statistics
 import time
 
-from bench_daemon import memory_of, run, running_daemon
+from bench_daemon import memory_of, report, run, running_daemon
 
 CONTEXT_CAP = 250_000
 
@@ -101,10 +101,7 @@ def main():
                 run([tether, "blast", symbol, "-C", repo, "--json"], repo, check=False)
                 timings.append(time.monotonic() - started)
             results["blast_with_wide_evidence_seconds"] = round(statistics.median(timings), 3)
-    print(json.dumps(results, indent=2))
-    if args.json:
-        with open(args.json, "w") as out:
-            json.dump(results, out, indent=2)
+    report(results, args.json)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ import socket
 import threading
 import time
 
-from bench_daemon import memory_of, running_daemon
+from bench_daemon import memory_of, report, running_daemon
 
 
 class Client:
@@ -167,10 +167,7 @@ def main():
             outcome["daemon_peak_mib"] = round(memory_of(daemon.pid)[0])
             results[name] = outcome
             print(name, json.dumps(outcome), flush=True)
-    print(json.dumps(results, indent=2))
-    if args.json:
-        with open(args.json, "w") as out:
-            json.dump(results, out, indent=2)
+    report(results, args.json)
 
 
 if __name__ == "__main__":

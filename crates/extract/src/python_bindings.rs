@@ -839,8 +839,9 @@ fn exported_names(node: Node<'_>, source: &str) -> Option<BindingValue> {
     Some(BindingValue::Collection(names))
 }
 
-/// The names of a literal list, tuple or set whose elements are all names.
-fn literal_of_names(node: Node<'_>, source: &str) -> Option<Vec<Vec<String>>> {
+/// The names of a literal list, tuple or set whose elements are all names (a loop over it
+/// binds its variable to each: `for step in [fetch, build]`).
+pub(crate) fn literal_of_names(node: Node<'_>, source: &str) -> Option<Vec<Vec<String>>> {
     if !matches!(node.kind(), "list" | "tuple" | "set") {
         return None;
     }
@@ -848,12 +849,6 @@ fn literal_of_names(node: Node<'_>, source: &str) -> Option<Vec<Vec<String>>> {
         BindingValue::Collection(names) => Some(names),
         _ => None,
     }
-}
-
-/// Whether a loop's iterable is a literal of names, each of which its variable is bound to
-/// (`for step in [fetch, build]`).
-pub(crate) fn iterates_a_literal_of_names(iterable: Node<'_>, source: &str) -> bool {
-    literal_of_names(iterable, source).is_some()
 }
 
 /// A literal collection whose elements (or dict values) are all names, as a binding.

@@ -1,7 +1,7 @@
 //! Python names used as values: a function, method or class passed as an argument, assigned
 //! or stored (`self.cb = handler`, `table = {"a": f}`), returned or yielded, a parameter's
-//! default, or iterated by a loop. Whoever receives such a value may call it where no call expression names it; the
-//! resolver turns the names that denote project callables into REFERENCES edges, and answers
+//! default, or iterated by a loop. Whoever receives such a value may call it where no call
+//! expression names it; the resolver turns the names that denote project callables into REFERENCES edges, and answers
 //! about them say so (`escaped_value`). Calls, lambdas and literals are not names and are
 //! skipped; containers and conditional expressions are looked into, a few levels deep.
 
@@ -36,7 +36,7 @@ pub(crate) fn lower_value_positions(
         // called through the loop variable.
         "for_statement" | "for_in_clause" => {
             let Some(right) = field_child!(node, "right") else { return };
-            if !crate::python_bindings::iterates_a_literal_of_names(right, source) {
+            if crate::python_bindings::literal_of_names(right, source).is_none() {
                 record_values(right, scope, source, facts, 0, None);
             }
         }
@@ -154,14 +154,9 @@ fn record_values(
                 text,
             });
         }
-        "list"
-        | "tuple"
-        | "set"
-        | "expression_list"
-        | "parenthesized_expression"
-        | "pattern_list"
-            if depth < MAX_CONTAINER_DEPTH =>
-        {
+        // Containers, `handler if debug else other`, `a or b`, and the concatenations and
+        // merges of containers (`BASE_STEPS + [extra]`, `HOOKS | {"b": f}`).
+        _ if depth < MAX_CONTAINER_DEPTH && holds_its_elements_as_values(value, source) => {
             for element in value.named_children(&mut value.walk()) {
                 record_values(element, scope, source, facts, depth + 1, call);
             }
@@ -174,22 +169,24 @@ fn record_values(
                 }
             }
         }
-        // `handler if debug else other`, `a or b`, and the concatenations and merges of
-        // containers (`BASE_STEPS + [extra]`, `HOOKS | {"b": f}`); arithmetic is not looked into.
-        "conditional_expression" | "boolean_operator" if depth < MAX_CONTAINER_DEPTH => {
-            for element in value.named_children(&mut value.walk()) {
-                record_values(element, scope, source, facts, depth + 1, call);
-            }
-        }
-        "binary_operator"
-            if depth < MAX_CONTAINER_DEPTH
-                && field_child!(value, "operator")
-                    .is_some_and(|operator| matches!(text_of(operator, source), "+" | "|")) =>
-        {
-            for element in value.named_children(&mut value.walk()) {
-                record_values(element, scope, source, facts, depth + 1, call);
-            }
-        }
         _ => {}
+    }
+}
+
+/// Whether an expression's value is made of its named children's values: a list, tuple or
+/// set, a conditional or `or`, a `+` or `|` (arithmetic is not looked into).
+fn holds_its_elements_as_values(value: Node<'_>, source: &str) -> bool {
+    match value.kind() {
+        "list"
+        | "tuple"
+        | "set"
+        | "expression_list"
+        | "parenthesized_expression"
+        | "pattern_list"
+        | "conditional_expression"
+        | "boolean_operator" => true,
+        "binary_operator" => field_child!(value, "operator")
+            .is_some_and(|operator| matches!(text_of(operator, source), "+" | "|")),
+        _ => false,
     }
 }
