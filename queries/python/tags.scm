@@ -44,19 +44,13 @@
 (return_statement) @local.definition
 (yield) @local.definition
 
-; Values a function, method or class may escape through: an assignment's right side (also
-; `+=`), a returned or yielded value, a parameter's default, a call's arguments, what a loop
-; iterates. The extractor keeps the names among them (`register(handler)`, `self.cb = cb`,
-; `return inner`, `for step in [fetch] + extra`).
-(assignment) @reference.value
-(augmented_assignment) @reference.value
-(for_statement) @reference.value
-(for_in_clause) @reference.value
-(return_statement) @reference.value
-(yield) @reference.value
-(default_parameter) @reference.value
-(typed_default_parameter) @reference.value
-(argument_list) @reference.value
+; Names used as values: every name or dotted name is captured, and the extractor keeps those
+; whose value is handed on (`register(handler)`, `self.cb = cb`, `return inner`, `lambda: f`).
+; It leaves out, by their position, the names consumed on the spot: callees, definitions,
+; imports, targets, annotations, conditions, comparisons (python_value_references.rs), so a
+; position nobody wrote a rule for counts as an escape.
+(identifier) @reference.value
+(attribute) @reference.value
 
 ; Methods the language calls for a construct with no call expression: `with x:` calls
 ; `x.__enter__()` and `x.__exit__()`, `for _ in x` `x.__iter__()`, `a == b` `a.__eq__(b)`,

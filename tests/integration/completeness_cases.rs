@@ -217,6 +217,40 @@ def run_steps(x):
         step(x)  # hidden: app.loops.fetch by escaped_value
     for each in [build]:
         each(x)
+//- /app/escapes.py
+def in_lambda(x):
+    return x
+
+def in_comprehension(x):
+    return x
+
+def as_key(x):
+    return x
+
+def splatted(x):
+    return x
+
+def make_thunk():
+    return lambda: in_lambda
+
+HOOKS = {}
+SLOTS = (1, 2)
+KEYS = {as_key: 1}
+
+def fill():
+    HOOKS["all"] = [in_comprehension for _ in SLOTS]
+
+def keep(*fns):
+    return fns
+
+def run(x):
+    make_thunk()()(x)  # hidden: app.escapes.in_lambda by escaped_value
+    for hook in HOOKS["all"]:
+        hook(x)  # hidden: app.escapes.in_comprehension by escaped_value
+    for key in KEYS:
+        key(x)  # hidden: app.escapes.as_key by escaped_value
+    for fn in keep(*[splatted]):
+        fn(x)  # hidden: app.escapes.splatted by escaped_value
 //- /tests/test_values.py
 from app.values import wire
 
@@ -237,9 +271,9 @@ fn python_calls_no_call_expression_spells_out_are_reported() {
         app/values.py:63 app.values.rewrapped: in the graph
         app/values.py:70 app.values.Dispatcher.on_start: lower_bound: outside: app.values.Dispatcher.on_start may be reached by name through <builtin>.getattr() at app/values.py:70 (a name or code computed at run time)
         app/values.py:76 app.values.compute_total: lower_bound: outside: app.values.compute_total may be reached by name through <builtin>.eval() at app/values.py:76 (a name or code computed at run time)
-        app/values.py:88 app.values.late_route: lower_bound: 1 escaped as values, 9 value calls; outside: app.values.late_route may be reached by name through <builtin>.eval() at app/values.py:76 (a name or code computed at run time)
-        app/registry.py:13 app.registry.Provider.__init__: lower_bound: 1 escaped as values, 9 value calls
-        app/registry.py:27 app.registry.Blueprint.serve: lower_bound: 1 escaped as values, 9 value calls
+        app/values.py:88 app.values.late_route: lower_bound: 1 escaped as values, 14 value calls; outside: app.values.late_route may be reached by name through <builtin>.eval() at app/values.py:76 (a name or code computed at run time)
+        app/registry.py:13 app.registry.Provider.__init__: lower_bound: 1 escaped as values, 14 value calls
+        app/registry.py:27 app.registry.Blueprint.serve: lower_bound: 1 escaped as values, 14 value calls
         app/registry.py:33 app.registry.App.show: lower_bound: 1 unresolved sites calling "show"
         app/registry.py:48 app/registry.py:44: lower_bound: implicit: app.registry.Settings.path: writing or deleting the attribute (a property's setter or deleter)
         app/registry.py:56 app.registry.RawStream.readable: lower_bound: outside: app.registry.RawStream.readable: the file protocol (io.TextIOWrapper) calls it on objects handed to it
@@ -250,7 +284,11 @@ fn python_calls_no_call_expression_spells_out_are_reported() {
         app/protocols.py:22 app.protocols.Session.__iter__: in the graph
         app/overrides.py:11 app.overrides.Child.step: lower_bound: 1 overridden calls
         app/overrides.py:15 app.overrides.Handler.do_GET: lower_bound: outside: app.overrides.Handler.do_GET: its class extends http.server.BaseHTTPRequestHandler, outside the project, which may call it
-        app/loops.py:11 app.loops.fetch: lower_bound: 1 escaped as values, 9 value calls
+        app/loops.py:11 app.loops.fetch: lower_bound: 1 escaped as values, 14 value calls
+        app/escapes.py:27 app.escapes.in_lambda: lower_bound: 1 escaped as values, 14 value calls
+        app/escapes.py:29 app.escapes.in_comprehension: lower_bound: 1 escaped as values, 14 value calls
+        app/escapes.py:31 app.escapes.as_key: lower_bound: 1 escaped as values, 14 value calls
+        app/escapes.py:33 app.escapes.splatted: lower_bound: 1 escaped as values, 14 value calls
         tests/test_values.py:3 test_values.test_wire: lower_bound: outside: test_values.test_wire is run by the test runner
     "#]]
     .assert_eq(&report);

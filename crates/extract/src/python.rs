@@ -270,9 +270,9 @@ impl Lowering for PythonLowering {
             CaptureRole::Binding => {
                 crate::python_bindings::lower_binding(tag.node, scopes, source, facts)
             }
-            CaptureRole::Value => crate::python_value_references::lower_value_positions(
-                tag.node, scopes, source, facts,
-            ),
+            CaptureRole::Value => {
+                crate::python_value_references::lower_value_name(tag.node, scopes, source, facts)
+            }
             CaptureRole::Protocol => {
                 crate::python_implicit_calls::lower_protocol_calls(tag.node, scopes, source, facts)
             }

@@ -68,6 +68,7 @@ build(3)
             call pkg.shapes -> build @28
             reference pkg.shapes.Circle.unit -> key @19
             value pkg.shapes.Circle.__init__ -> radius @9
+            value pkg.shapes.Circle.area -> self.radius @14
             value pkg.shapes.build.inner -> n @23
             value pkg.shapes.build -> n @24
             import pkg.shapes <- os.path as osp @2
@@ -89,6 +90,82 @@ build(3)
             binding pkg.shapes.build.inner return: call h @23
             binding pkg.shapes.build shape: call Circle @24
             binding pkg.shapes.build return: call inner @26
+        "#]],
+    );
+}
+
+/// Only the value references of a file: the names whose value is handed on.
+fn check_values(text: &str, expected: Expect) {
+    let facts = extract(&SourceFile {
+        path: "app.py",
+        language: Language::Python,
+        module_name: "app",
+        text,
+    });
+    let rendered = render_facts(&facts);
+    let values: Vec<&str> = rendered.lines().filter(|line| line.starts_with("value ")).collect();
+    expected.assert_eq(&(values.join("\n") + "\n"));
+}
+
+#[test]
+fn every_name_is_a_value_except_where_it_is_consumed_on_the_spot() {
+    check_values(
+        r#"
+import os
+from pkg import tool
+
+def handler(x: Handler) -> Result:
+    return x
+
+@decorate
+def run(cb, flag=default_flag):
+    if cb and not flag:
+        pass
+    if isinstance(cb, (Handler, Other)) or cb is handler or cb == tool:
+        pass
+    tool.run(cb)
+    handler(1)
+    handler
+    del cb
+    try:
+        pass
+    except (Error, os.error) as error:
+        raise Failure from error
+    raise Failure
+    value = tests_only if flag else other
+    thunk = lambda: in_lambda
+    items = [in_list_comprehension for _ in range(2)]
+    keys = {as_key: 1}
+    table[by_index] = 1
+    spread(*[splatted], **{"cb": keyword_splatted})
+    result = await awaited
+    f"{formatted}"
+    print(os.path.join)
+    for step in [fetch, build]:
+        step()
+    for step in [fetch] + extra:
+        step()
+    match cb:
+        case Pattern(field=captured):
+            pass
+"#,
+        expect![[r#"
+            value app.handler -> x @6
+            value app -> run @8
+            value app -> default_flag @9
+            value app.run -> cb @14
+            value app.run -> error @21
+            value app.run -> tests_only @23
+            value app.run -> other @23
+            value app.run -> in_lambda @24
+            value app.run -> in_list_comprehension @25
+            value app.run -> as_key @26
+            value app.run -> by_index @27
+            value app.run -> splatted @28
+            value app.run -> keyword_splatted @28
+            value app.run -> awaited @29
+            value app.run -> fetch @34
+            value app.run -> extra @34
         "#]],
     );
 }

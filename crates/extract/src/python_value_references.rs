@@ -1,9 +1,18 @@
-//! Python names used as values: a function, method or class passed as an argument, assigned
-//! or stored (`self.cb = handler`, `table = {"a": f}`), returned or yielded, a parameter's
-//! default, or iterated by a loop. Whoever receives such a value may call it where no call
-//! expression names it; the resolver turns the names that denote project callables into REFERENCES edges, and answers
-//! about them say so (`escaped_value`). Calls, lambdas and literals are not names and are
-//! skipped; containers and conditional expressions are looked into, a few levels deep.
+//! Python names used as values: every name (or dotted name) that is not called, defined,
+//! imported, assigned to, tested, compared or read through. Whoever receives such a value may
+//! call it where no call expression names it (`register(handler)`, `self.cb = cb`,
+//! `return inner`, `lambda: step`, `[f for _ in xs]`, `await job`); the resolver turns the names
+//! that denote project callables into REFERENCES edges, and answers about them say so
+//! (`escaped_value`).
+//!
+//! The rule is stated as its exceptions, as a type checker treats "unknown": a position this
+//! module does not know is a value position, so an idiom nobody wrote a rule for makes answers
+//! `lower_bound`, never silently `exact`. The exceptions are the positions where a name's value
+//! is consumed on the spot and handed to nobody: a callee, a definition or parameter, an import,
+//! a decorator, a target, an annotation or class base, an `except` type, a condition, an
+//! operand of `not`, `is` or `==`, the object an attribute or subscript is read from, a
+//! discarded expression statement, `del`, `global`, a `case` pattern, `raise C` (a constructor
+//! call, see python_implicit_calls.rs) and an f-string's `{x}` (formatted, not called).
 
 use tether_model::{CallSite, CalleeExpr, FileFacts};
 use tree_sitter::Node;
@@ -12,181 +21,273 @@ use crate::outline::{line_of, text_of, ScopeStack};
 use crate::python::{dotted_path, shorten, value_receiver};
 use crate::python_name_lists::PythonNameList;
 
-/// How far into nested containers (`[(f, g)]`) names are looked for.
-const MAX_CONTAINER_DEPTH: u32 = 3;
+/// How many enclosing expressions are climbed to find a name's position; deeper than that
+/// (machine-written code) the name counts as a value.
+const MAX_EXPRESSION_DEPTH: u32 = 64;
 
-/// Records the names used as values in one captured node: an assignment's right side, a
-/// return or yield value, a parameter default, or a call's arguments.
-pub(crate) fn lower_value_positions(
+/// Where a name's value goes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Position<'tree> {
+    /// Consumed on the spot: called, bound, tested, read through.
+    NotValue,
+    /// Kept or handed on; for a call's argument, the receiving call.
+    Value { receiving_call: Option<Node<'tree>> },
+}
+
+/// Records `node` (an identifier or attribute) as a value reference when its position hands
+/// its value on. Only the outermost name of a dotted chain is considered (`a.b.c` as a whole).
+pub(crate) fn lower_value_name(
     node: Node<'_>,
     scopes: &ScopeStack<'_>,
     source: &str,
     facts: &mut FileFacts,
 ) {
-    let scope = scopes.innermost_named().id;
-    match node.kind() {
-        "assignment" | "augmented_assignment" => {
-            if let Some(right) = field_child!(node, "right") {
-                record_values(right, scope, source, facts, 0, None);
-            }
-        }
-        // What a loop iterates: `for step in [fetch, build]` binds the loop variable to each
-        // name (python_bindings), so its calls are edges and the names stay followed; any
-        // other iterable's names (`[fetch] + extra`, `(a, *rest)`) are values that may be
-        // called through the loop variable.
-        "for_statement" | "for_in_clause" => {
-            let Some(right) = field_child!(node, "right") else { return };
-            if crate::python_bindings::literal_of_names(right, source).is_none() {
-                record_values(right, scope, source, facts, 0, None);
-            }
-        }
-        "return_statement" | "yield" => {
-            for child in node.named_children(&mut node.walk()) {
-                record_values(child, scope, source, facts, 0, None);
-            }
-        }
-        "default_parameter" | "typed_default_parameter" => {
-            if let Some(value) = field_child!(node, "value") {
-                // A default is evaluated where the function is defined.
-                let scope =
-                    scopes.enclosing_of_innermost_named().map_or(scope, |enclosing| enclosing.id);
-                record_values(value, scope, source, facts, 0, None);
-            }
-        }
-        // Class bases are supertypes, not values; a call's arguments are values, except those
-        // a higher-order call already records as called (`map(f, xs)`). A callback handed to
-        // any other call (`Option(callback=f)`, `Thread(target=f)`) is recorded as called
-        // there and is a value too: it is called again later, by whoever keeps it.
-        "argument_list" if node.parent().is_some_and(|parent| parent.kind() == "call") => {
-            let function_name = node
-                .parent()
-                .and_then(|call| field_child!(call, "function"))
-                .and_then(|function| dotted_path(function, source))
-                .and_then(|path| path.last().cloned());
-            if function_name
-                .as_deref()
-                .is_some_and(|name| PythonNameList::NonCallingFunctions.contains(name))
-            {
-                return;
-            }
-            // `setattr(obj, "name", value)` stores `value` as `obj.name = value` would: a value
-            // kept, not one handed to outside code.
-            if function_name.as_deref() == Some("setattr") {
-                if let Some(value) = crate::python::positional_arguments(node).get(2) {
-                    record_values(*value, scope, source, facts, 0, None);
-                }
-                return;
-            }
-            let is_higher_order = function_name
-                .as_deref()
-                .is_some_and(|name| PythonNameList::HigherOrderFunctions.contains(name));
-            let called =
-                if is_higher_order { called_argument_bytes(node, facts) } else { Vec::new() };
-            // The receiving call, by its line and callee text (as its call site records them).
-            let call = node.parent().and_then(|call| {
-                Some((line_of(call), shorten(text_of(field_child!(call, "function")?, source))))
-            });
-            let call = call.as_ref().map(|(line, text)| (*line, text.as_str()));
-            for argument in node.named_children(&mut node.walk()) {
-                let value = match argument.kind() {
-                    "keyword_argument" => field_child!(argument, "value"),
-                    "list_splat" | "dictionary_splat" => None,
-                    _ => Some(argument),
-                };
-                if let Some(value) =
-                    value.filter(|value| !called.contains(&(value.start_byte() as u32)))
-                {
-                    record_values(value, scope, source, facts, 0, call);
-                }
-            }
-        }
-        _ => {}
+    if node.parent().is_some_and(|parent| parent.kind() == "attribute") {
+        return;
     }
+    let Position::Value { receiving_call } = position_of(node, source, facts) else { return };
+    let callee = match dotted_path(node, source) {
+        Some(path) => CalleeExpr::Path(path),
+        // `machine.get_state(name).exit`: a method of a value no path names.
+        None => match (field_child!(node, "object"), field_child!(node, "attribute")) {
+            (Some(object), Some(attribute)) => CalleeExpr::Method {
+                receiver: value_receiver(object, source),
+                name: text_of(attribute, source).to_string(),
+            },
+            _ => return,
+        },
+    };
+    // An escape into a call is said at the call's line with its callee text, so it is matched
+    // with the call's edge however the arguments wrap.
+    let (line, text) = match receiving_call.and_then(|call| field_child!(call, "function")) {
+        Some(function) => (line_of(function), shorten(text_of(function, source))),
+        None => (line_of(node), String::new()),
+    };
+    facts.value_references.push(CallSite {
+        caller: crate::python::caller_scope(node, scopes),
+        callee,
+        line,
+        byte: node.start_byte() as u32,
+        text,
+    });
 }
 
-/// The bytes of this call's arguments that `record_function_references` recorded as called.
-fn called_argument_bytes(arguments: Node<'_>, facts: &FileFacts) -> Vec<u32> {
-    let (start, end) = (arguments.start_byte() as u32, arguments.end_byte() as u32);
+/// Climbs from `name` through the expressions that hold their parts as values (containers,
+/// operators, conditionals, splats, comprehension bodies) to the construct that decides.
+fn position_of<'tree>(name: Node<'tree>, source: &str, facts: &FileFacts) -> Position<'tree> {
+    let value = Position::Value { receiving_call: None };
+    let mut child = name;
+    for _ in 0..MAX_EXPRESSION_DEPTH {
+        let Some(parent) = child.parent() else { return value };
+        let is_field = |field: Option<Node<'_>>| field.is_some_and(|node| node.id() == child.id());
+        match parent.kind() {
+            "list"
+            | "tuple"
+            | "set"
+            | "dictionary"
+            | "pair"
+            | "expression_list"
+            | "parenthesized_expression"
+            | "boolean_operator"
+            | "binary_operator"
+            | "unary_operator"
+            | "list_splat"
+            | "dictionary_splat"
+            | "parenthesized_list_splat"
+            | "list_comprehension"
+            | "set_comprehension"
+            | "dictionary_comprehension"
+            | "generator_expression"
+            | "as_pattern"
+            | "pattern_list"
+            | "tuple_pattern"
+            | "list_pattern"
+            | "list_splat_pattern"
+            | "dictionary_splat_pattern" => {}
+            "conditional_expression" => {
+                // `a if test else b`: the test is consumed.
+                if parent.named_child(1).is_some_and(|test| test.id() == child.id()) {
+                    return Position::NotValue;
+                }
+            }
+            "keyword_argument" => {
+                if is_field(field_child!(parent, "name")) {
+                    return Position::NotValue;
+                }
+            }
+            "argument_list" => return argument_position(parent, child, name, source, facts),
+            "call" => {
+                // A callee named outright is a call; one computed (`(a or b)()`) may be anything.
+                let is_callee = is_field(field_child!(parent, "function"));
+                return if is_callee && child.id() == name.id() {
+                    Position::NotValue
+                } else {
+                    value
+                };
+            }
+            "subscript" => {
+                if is_field(field_child!(parent, "value")) || is_inside_annotation(parent) {
+                    return Position::NotValue;
+                }
+                return value;
+            }
+            "assignment" | "augmented_assignment" => {
+                return if is_field(field_child!(parent, "right")) {
+                    value
+                } else {
+                    Position::NotValue
+                };
+            }
+            "named_expression" => {
+                return if is_field(field_child!(parent, "value")) {
+                    value
+                } else {
+                    Position::NotValue
+                };
+            }
+            "default_parameter" | "typed_default_parameter" => {
+                return if is_field(field_child!(parent, "value")) {
+                    value
+                } else {
+                    Position::NotValue
+                };
+            }
+            // `for step in [fetch, build]` binds the loop variable to each name
+            // (python_bindings), so its calls are edges and the names stay followed; any other
+            // iterable's names (`[fetch] + extra`) may be called through the loop variable.
+            "for_statement" | "for_in_clause" => {
+                let is_iterable = is_field(field_child!(parent, "right"));
+                let binds_each = crate::python_bindings::literal_of_names(child, source).is_some();
+                return if is_iterable && !binds_each { value } else { Position::NotValue };
+            }
+            "raise_statement" => {
+                // `raise C` calls `C()`; `raise e from cause` keeps `cause`.
+                return if is_field(field_child!(parent, "cause")) {
+                    value
+                } else {
+                    Position::NotValue
+                };
+            }
+            "attribute"
+            | "function_definition"
+            | "class_definition"
+            | "parameters"
+            | "lambda_parameters"
+            | "typed_parameter"
+            | "type"
+            | "type_parameter"
+            | "type_alias_statement"
+            | "decorator"
+            | "import_statement"
+            | "import_from_statement"
+            | "future_import_statement"
+            | "aliased_import"
+            | "dotted_name"
+            | "relative_import"
+            | "global_statement"
+            | "nonlocal_statement"
+            | "delete_statement"
+            | "with_item"
+            | "as_pattern_target"
+            | "except_clause"
+            | "except_group_clause"
+            | "if_statement"
+            | "elif_clause"
+            | "while_statement"
+            | "if_clause"
+            | "assert_statement"
+            | "not_operator"
+            | "comparison_operator"
+            | "expression_statement"
+            | "interpolation"
+            | "match_statement"
+            | "case_clause"
+            | "case_pattern"
+            | "class_pattern"
+            | "keyword_pattern"
+            | "splat_pattern"
+            | "dict_pattern"
+            | "union_pattern" => return Position::NotValue,
+            // Returned, yielded, awaited, a lambda's body, an index, a slice, and every
+            // construct not named above.
+            _ => return value,
+        }
+        child = parent;
+    }
+    value
+}
+
+/// A call's argument: a value handed to the call, except what only inspects it
+/// (`isinstance(x, C)`), what a higher-order call is known to call (`map(f, xs)`, recorded as
+/// called), and class bases (supertypes, not values).
+fn argument_position<'tree>(
+    arguments: Node<'tree>,
+    argument: Node<'tree>,
+    name: Node<'tree>,
+    source: &str,
+    facts: &FileFacts,
+) -> Position<'tree> {
+    let Some(call) = arguments.parent().filter(|parent| parent.kind() == "call") else {
+        return Position::NotValue;
+    };
+    let function_name = field_child!(call, "function")
+        .and_then(|function| dotted_path(function, source))
+        .and_then(|path| path.last().cloned());
+    let function_name = function_name.as_deref();
+    if function_name.is_some_and(|name| PythonNameList::NonCallingFunctions.contains(name)) {
+        return Position::NotValue;
+    }
+    // `setattr(obj, "name", value)` stores `value` as `obj.name = value` would: a value kept,
+    // not one handed to outside code.
+    if function_name == Some("setattr") {
+        let is_stored = crate::python::positional_arguments(arguments)
+            .get(2)
+            .is_some_and(|stored| stored.id() == argument.id());
+        return if is_stored {
+            Position::Value { receiving_call: None }
+        } else {
+            Position::NotValue
+        };
+    }
+    // A callback handed to any other call (`Option(callback=f)`, `Thread(target=f)`) is a value
+    // too: it is called again later, by whoever keeps it.
+    if function_name.is_some_and(|name| PythonNameList::HigherOrderFunctions.contains(name))
+        && was_recorded_as_called(arguments, name, facts)
+    {
+        return Position::NotValue;
+    }
+    Position::Value { receiving_call: Some(call) }
+}
+
+/// Whether `record_function_references` recorded `name`, in this call's arguments, as called.
+fn was_recorded_as_called(arguments: Node<'_>, name: Node<'_>, facts: &FileFacts) -> bool {
+    let start = arguments.start_byte() as u32;
     facts
         .function_references
         .iter()
         .rev()
         .take_while(|reference| reference.byte >= start)
-        .filter(|reference| reference.byte < end)
-        .map(|reference| reference.byte)
-        .collect()
+        .any(|reference| reference.byte == name.start_byte() as u32)
 }
 
-/// `call`: for a call's arguments, the call's line and callee text, so an escape into an
-/// outside call is matched with the call's edge however the arguments wrap.
-fn record_values(
-    value: Node<'_>,
-    scope: tether_model::SymbolId,
-    source: &str,
-    facts: &mut FileFacts,
-    depth: u32,
-    call: Option<(u32, &str)>,
-) {
-    match value.kind() {
-        "identifier" | "attribute" => {
-            // `None`, `True` and friends are keywords in the grammar; `self.x` may hold a
-            // function as well as anything else: the resolver decides.
-            let callee = match dotted_path(value, source) {
-                Some(path) => CalleeExpr::Path(path),
-                // `machine.get_state(name).exit`: a method of a value no path names.
-                None => match (field_child!(value, "object"), field_child!(value, "attribute")) {
-                    (Some(object), Some(attribute)) => CalleeExpr::Method {
-                        receiver: value_receiver(object, source),
-                        name: text_of(attribute, source).to_string(),
-                    },
-                    _ => return,
-                },
-            };
-            let (line, text) = call.map_or_else(
-                || (line_of(value), String::new()),
-                |(line, text)| (line, text.to_string()),
-            );
-            facts.value_references.push(CallSite {
-                caller: scope,
-                callee,
-                line,
-                byte: value.start_byte() as u32,
-                text,
-            });
+/// Whether an expression lies in an annotation (`x: dict[str, Handler]`), found by climbing
+/// the expressions around it.
+fn is_inside_annotation(expression: Node<'_>) -> bool {
+    let mut node = expression;
+    for _ in 0..MAX_EXPRESSION_DEPTH {
+        let Some(parent) = node.parent() else { return false };
+        match parent.kind() {
+            "type" => return true,
+            "subscript"
+            | "attribute"
+            | "tuple"
+            | "list"
+            | "binary_operator"
+            | "generic_type"
+            | "union_type"
+            | "parenthesized_expression" => node = parent,
+            _ => return false,
         }
-        // Containers, `handler if debug else other`, `a or b`, and the concatenations and
-        // merges of containers (`BASE_STEPS + [extra]`, `HOOKS | {"b": f}`).
-        _ if depth < MAX_CONTAINER_DEPTH && holds_its_elements_as_values(value, source) => {
-            for element in value.named_children(&mut value.walk()) {
-                record_values(element, scope, source, facts, depth + 1, call);
-            }
-        }
-        "dictionary" if depth < MAX_CONTAINER_DEPTH => {
-            for pair in value.named_children(&mut value.walk()).filter(|pair| pair.kind() == "pair")
-            {
-                if let Some(element) = field_child!(pair, "value") {
-                    record_values(element, scope, source, facts, depth + 1, call);
-                }
-            }
-        }
-        _ => {}
     }
-}
-
-/// Whether an expression's value is made of its named children's values: a list, tuple or
-/// set, a conditional or `or`, a `+` or `|` (arithmetic is not looked into).
-fn holds_its_elements_as_values(value: Node<'_>, source: &str) -> bool {
-    match value.kind() {
-        "list"
-        | "tuple"
-        | "set"
-        | "expression_list"
-        | "parenthesized_expression"
-        | "pattern_list"
-        | "conditional_expression"
-        | "boolean_operator" => true,
-        "binary_operator" => field_child!(value, "operator")
-            .is_some_and(|operator| matches!(text_of(operator, source), "+" | "|")),
-        _ => false,
-    }
+    false
 }
