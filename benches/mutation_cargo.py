@@ -23,6 +23,9 @@ class CargoRunner:
         self.work, self.package = work, package
         self.environment = dict(os.environ, CARGO_TARGET_DIR=os.path.join(scratch, "target"), RUSTFLAGS="--cap-lints=warn")
         self.package_folder = None
+        # `name@version`: a dependency may be another version of the same crate (itoa's
+        # dev-dependencies pull in a newer itoa), and a bare `-p name` is then ambiguous.
+        self.spec = package
         self.roots = {}
         self.other_folders = []
 
@@ -39,6 +42,7 @@ class CargoRunner:
                 self.other_folders.append(os.path.relpath(os.path.dirname(package["manifest_path"]), self.work))
                 continue
             self.package_folder = os.path.relpath(os.path.dirname(package["manifest_path"]), self.work)
+            self.spec = f"{package['name']}@{package['version']}"
             for target in package["targets"]:
                 source = os.path.relpath(target["src_path"], os.path.dirname(package["manifest_path"]))
                 # Integration tests are crates named after their file; the others after the target.
@@ -48,7 +52,7 @@ class CargoRunner:
 
     def suite(self, only=None, timeout=1800):
         """The test ids that passed and failed; None when the code does not build."""
-        command = ["cargo", "test", "--no-fail-fast", "-p", self.package]
+        command = ["cargo", "test", "--no-fail-fast", "-p", self.spec]
         command += only if only else ["--lib", "--bins", "--tests"]
         # Cargo names each test binary on stderr and its results on stdout; merged, in order.
         output = run(["sh", "-c", '"$@" 2>&1', "sh", *command], self.work, env=self.environment, timeout=timeout)
@@ -72,7 +76,7 @@ class CargoRunner:
 
     def import_coverage(self, tether, source_root):
         """`tether coverage cargo`: every test of the targets the check runs, alone, instrumented."""
-        return run([tether, "coverage", "cargo", "-p", self.package, "--", "--lib", "--bins", "--tests"], self.work, env=self.environment, timeout=3600)
+        return run([tether, "coverage", "cargo", "-p", self.spec, "--", "--lib", "--bins", "--tests"], self.work, env=self.environment, timeout=3600)
 
     def functions(self, source_root):
         found = []
