@@ -32,6 +32,7 @@ mod python_element_stores;
 mod python_fixture_requests;
 mod python_implicit_calls;
 mod python_name_lists;
+mod python_test_classes;
 mod python_value_references;
 mod query;
 mod query_plan;

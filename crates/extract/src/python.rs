@@ -82,7 +82,10 @@ impl Lowering for PythonLowering {
         let framework = tether_model::TestFramework::python();
         let is_test = self.is_test_file
             && match kind {
-                SymbolKind::Class => framework.is_test_class_name(&name),
+                SymbolKind::Class => {
+                    framework.is_test_class_name(&name)
+                        || crate::python_test_classes::extends_a_test_case(tag.node, source, 0)
+                }
                 SymbolKind::Function => {
                     framework.is_test_function_name(&name) && parent.kind == SymbolKind::Module
                 }

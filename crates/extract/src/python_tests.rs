@@ -169,3 +169,58 @@ def run(cb, flag=default_flag):
         "#]],
     );
 }
+
+#[test]
+fn unittest_case_classes_hold_tests_whatever_their_name() {
+    let facts = extract(&SourceFile {
+        path: "tests/test_sample.py",
+        language: Language::Python,
+        module_name: "tests.test_sample",
+        text: r#"
+import unittest
+from unittest import TestCase
+
+class SampleTests(TestCase):
+    def test_counts(self):
+        pass
+    def helper(self):
+        pass
+
+class AsyncChecks(unittest.IsolatedAsyncioTestCase):
+    async def test_waits(self):
+        pass
+
+class Base(TestCase):
+    pass
+
+class Derived(Base):
+    def test_inherited_base(self):
+        pass
+
+class Helpers:
+    def test_not_collected(self):
+        pass
+"#,
+    });
+    let rendered = render_facts(&facts);
+    let symbols: Vec<&str> = rendered
+        .lines()
+        .filter(|line| {
+            line.trim_start().starts_with("class ") || line.trim_start().starts_with("method ")
+        })
+        .map(str::trim)
+        .collect();
+    expect![[r#"
+        class tests.test_sample.SampleTests 5-9 test
+        method tests.test_sample.SampleTests.test_counts 6-7 test
+        method tests.test_sample.SampleTests.helper 8-9 test
+        class tests.test_sample.AsyncChecks 11-13 test
+        method tests.test_sample.AsyncChecks.test_waits 12-13 test
+        class tests.test_sample.Base 15-16 test
+        class tests.test_sample.Derived 18-20 test
+        method tests.test_sample.Derived.test_inherited_base 19-20 test
+        class tests.test_sample.Helpers 22-24
+        method tests.test_sample.Helpers.test_not_collected 23-24
+    "#]]
+    .assert_eq(&(symbols.join("\n") + "\n"));
+}

@@ -51,6 +51,7 @@ pub struct TestFramework {
     pub test_files: Vec<FileNamePattern>,
     pub test_folders: Vec<String>,
     pub test_class_prefixes: Vec<String>,
+    pub test_class_base_suffixes: Vec<String>,
     pub test_function_prefixes: Vec<String>,
     pub shared_fixture_files: Vec<String>,
     pub fixture_decorators: Vec<String>,
@@ -82,6 +83,7 @@ impl TestFramework {
                 }
                 "test_folder" => &mut model.test_folders,
                 "test_class_prefix" => &mut model.test_class_prefixes,
+                "test_class_base_suffix" => &mut model.test_class_base_suffixes,
                 "test_function_prefix" => &mut model.test_function_prefixes,
                 "shared_fixture_file" => &mut model.shared_fixture_files,
                 "fixture_decorator" => &mut model.fixture_decorators,
@@ -136,6 +138,12 @@ impl TestFramework {
     /// Whether a class so named (in a test file) holds tests.
     pub fn is_test_class_name(&self, name: &str) -> bool {
         self.test_class_prefixes.iter().any(|prefix| name.starts_with(prefix.as_str()))
+    }
+
+    /// Whether a base class so named (its last segment) makes a class in test code hold tests
+    /// whatever the class's own name (`class SampleTests(unittest.TestCase)`).
+    pub fn is_test_class_base_name(&self, name: &str) -> bool {
+        self.test_class_base_suffixes.iter().any(|suffix| name.ends_with(suffix.as_str()))
     }
 
     /// Whether a function or method so named (in test code) is a test the framework runs.
