@@ -13,6 +13,7 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+use tether_model::IgnoringPoison;
 
 use anyhow::{bail, Context};
 use clap::Args;
@@ -166,31 +167,25 @@ fn record_every_test(
                 match record_one_test(run, &folder, setup) {
                     Ok(Some(section)) => {
                         recorded.fetch_add(1, Ordering::Relaxed);
-                        let mut report =
-                            report.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                        let mut report = report.lock().ignoring_poison();
                         let _ = report.write_all(section.as_bytes());
                     }
                     Ok(None) => {
                         stopped.fetch_add(1, Ordering::Relaxed);
                     }
-                    Err(error) => unreadable
-                        .lock()
-                        .unwrap_or_else(|poisoned| poisoned.into_inner())
-                        .push(format!("{}: {error:#}", run.name)),
+                    Err(error) => {
+                        unreadable.lock().ignoring_poison().push(format!("{}: {error:#}", run.name))
+                    }
                 }
                 let _ = std::fs::remove_dir_all(&folder);
             });
         }
     });
-    report
-        .into_inner()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .flush()
-        .context("cannot write the tracefile")?;
+    report.into_inner().ignoring_poison().flush().context("cannot write the tracefile")?;
     Ok(RecordingOutcome {
         recorded: recorded.into_inner(),
         stopped: stopped.into_inner(),
-        unreadable: unreadable.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()),
+        unreadable: unreadable.into_inner().ignoring_poison(),
         seconds: started.elapsed().as_secs_f64(),
     })
 }

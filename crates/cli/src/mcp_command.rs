@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
+use tether_model::IgnoringPoison;
 
 use anyhow::Context;
 use clap::Args;
@@ -39,7 +40,7 @@ struct SocketCaller {
 
 impl tether_mcp::DaemonCaller for SocketCaller {
     fn call(&self, request: &Request) -> Result<Answer, RpcError> {
-        let mut client = self.client.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut client = self.client.lock().ignoring_poison();
         for attempt in 0..2 {
             if client.is_none() {
                 let paths = self.repository.daemon_paths();

@@ -14,6 +14,7 @@ use std::process::{Child, ChildStdout, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
+use tether_model::IgnoringPoison;
 
 use tether_model::Deadline;
 use tether_protocol::rpc::RpcError;
@@ -48,7 +49,7 @@ impl AdHocStatements {
 
     /// A running slot, or `None` when all are taken.
     fn take_slot(&self) -> Option<RunningSlot<'_>> {
-        let mut running = self.running.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut running = self.running.lock().ignoring_poison();
         if *running >= MAX_RUNNING_AD_HOC_STATEMENTS {
             return None;
         }
@@ -64,7 +65,7 @@ struct RunningSlot<'a> {
 
 impl Drop for RunningSlot<'_> {
     fn drop(&mut self) {
-        *self.running.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) -= 1;
+        *self.running.lock().ignoring_poison() -= 1;
     }
 }
 
@@ -107,7 +108,7 @@ impl DaemonState {
         // No graph is written while the worker opens the database (a read-only open racing a
         // writer's commit fails); a new graph is written beside it and renamed over it, so
         // once open, the worker keeps reading the one it opened.
-        let no_writer = self.persist_lock.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let no_writer = self.persist_lock.lock().ignoring_poison();
         let mut worker = self.start_worker(time)?;
         feed_the_statement(&mut worker, statement);
         let output = read_the_output(worker.stdout.take().expect("stdout is piped"));

@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
+use tether_model::IgnoringPoison;
 
 use tether_query::Snapshot;
 
@@ -37,7 +38,7 @@ pub(crate) fn dirty_files(
 ) -> Vec<String> {
     let identity = (snapshot.meta.head_commit.clone(), snapshot.graph.files.len());
     {
-        let cached = cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let cached = cache.lock().ignoring_poison();
         if let Some((at, commit, files, dirty)) = &cached.checked {
             if at.elapsed() < TTL && (commit, files) == (&identity.0, &identity.1) {
                 return dirty.clone();
@@ -45,7 +46,7 @@ pub(crate) fn dirty_files(
         }
     }
     let dirty = compute(root, snapshot);
-    cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).checked =
+    cache.lock().ignoring_poison().checked =
         Some((Instant::now(), identity.0, identity.1, dirty.clone()));
     dirty
 }

@@ -10,6 +10,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
+use tether_model::IgnoringPoison;
 
 use tether_index::{build_graph_cached, BufferTexts, IndexOptions};
 use tether_model::{BufferVersion, Freshness};
@@ -81,7 +82,7 @@ impl EditorBuffers {
                 "the buffers of one connection may hold at most {MAX_BUFFER_BYTES} bytes"
             ));
         }
-        let mut totals = totals.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut totals = totals.lock().ignoring_poison();
         if self.open.is_empty() && totals.connections >= MAX_CONNECTIONS_WITH_BUFFERS {
             return Err(format!(
                 "{MAX_CONNECTIONS_WITH_BUFFERS} other connections hold editor buffers, the most the daemon keeps graphs for; close buffers there, or ask without buffers"
@@ -110,7 +111,7 @@ impl EditorBuffers {
     pub(crate) fn close(&mut self, totals: &Mutex<BufferTotals>, path: &str) -> bool {
         let Some((text, _)) = self.open.remove(path) else { return false };
         self.generation += 1;
-        let mut totals = totals.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut totals = totals.lock().ignoring_poison();
         totals.bytes -= text.len();
         if self.open.is_empty() {
             totals.connections -= 1;
@@ -131,7 +132,7 @@ impl EditorBuffers {
     /// Drops the graph built with the buffers and gives the memory it held back to the
     /// system (glibc keeps freed memory otherwise, and a graph is large).
     fn forget_graph(&mut self) {
-        let built = self.built.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner()).take();
+        let built = self.built.get_mut().ignoring_poison().take();
         if built.is_some() {
             drop(built);
             crate::memory_release::give_freed_memory_back();
@@ -153,7 +154,7 @@ impl EditorBuffers {
         state: &DaemonState,
         published: &Arc<Snapshot>,
     ) -> (Arc<Snapshot>, Arc<Mutex<DirtyFilesCache>>) {
-        let mut built = self.built.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut built = self.built.lock().ignoring_poison();
         if let Some(graph) = built.as_ref() {
             if graph.generation == self.generation && Arc::ptr_eq(&graph.published, published) {
                 return (Arc::clone(&graph.snapshot), Arc::clone(&graph.dirty_files));

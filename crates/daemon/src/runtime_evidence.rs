@@ -7,6 +7,7 @@
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
+use tether_model::IgnoringPoison;
 
 use tether_model::{EvidenceFile, RuntimeEvidence};
 use tether_protocol::rpc::RpcError;
@@ -58,7 +59,7 @@ pub(crate) fn current(
     state: &DaemonState,
     cache: &Mutex<EvidenceCache>,
 ) -> Option<Arc<RuntimeEvidence>> {
-    let mut cache = cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut cache = cache.lock().ignoring_poison();
     if !cache.loaded {
         cache.loaded = true;
         if let Ok(text) = std::fs::read_to_string(store_path(&state.paths.folder)) {
@@ -174,7 +175,7 @@ fn import_report(
         persisted: written.is_ok(),
         next: "blast {\"symbol\": NAME}: tests_affected now lists the tests recorded executing it (why: executed)".to_string(),
     };
-    let mut cache = cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut cache = cache.lock().ignoring_poison();
     cache.loaded = true;
     cache.evidence = Some(Arc::new(evidence));
     Ok(answer)

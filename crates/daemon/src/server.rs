@@ -15,6 +15,7 @@
 use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use tether_model::IgnoringPoison;
 
 use tether_model::Deadline;
 use tether_protocol::rpc::{
@@ -246,7 +247,7 @@ impl Drop for ClosesBuffers {
         let state = Arc::clone(&self.state);
         let buffers = Arc::clone(&self.buffers);
         let close = move || {
-            let mut buffers = buffers.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            let mut buffers = buffers.lock().ignoring_poison();
             buffers.close_all(&state.buffer_totals);
         };
         // A request still building this connection's graph holds the lock: wait for it off
@@ -285,7 +286,7 @@ async fn answer(
     let work = tokio::task::spawn_blocking(move || {
         let _permit = permit;
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let buffers = buffers.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            let buffers = buffers.lock().ignoring_poison();
             apply_with_buffers(&state, Some(&buffers), request, deadline)
         }))
     });
@@ -318,7 +319,7 @@ fn update_buffers(
     buffers: &Mutex<EditorBuffers>,
     request: Request,
 ) -> Result<Answer, RpcError> {
-    let mut buffers = buffers.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut buffers = buffers.lock().ignoring_poison();
     match request {
         Request::BufferUpdate { path, text, version } => {
             let relative = tether_features::repository_path(&state.paths.root, &path)

@@ -4,6 +4,7 @@
 
 use std::sync::{Arc, Condvar, Mutex, RwLock};
 use std::time::{Duration, Instant};
+use tether_model::IgnoringPoison;
 
 use tether_index::{build_graph_cached, index_meta, FactsCache, IndexError, IndexOptions};
 use tether_model::Freshness;
@@ -95,7 +96,7 @@ impl DaemonState {
 
     /// A copy of the facts cache (sharing its facts), for a build that must not change it.
     pub(crate) fn facts_cache_copy(&self) -> FactsCache {
-        self.facts_cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
+        self.facts_cache.lock().ignoring_poison().clone()
     }
 
     pub fn new(paths: DaemonPaths, store_config: StoreConfig) -> DaemonState {
@@ -130,24 +131,20 @@ impl DaemonState {
 
     /// The published snapshot, if the first build finished.
     pub fn snapshot(&self) -> Option<Arc<Snapshot>> {
-        self.snapshot.read().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
+        self.snapshot.read().ignoring_poison().clone()
     }
 
     pub fn rebuild_status(&self) -> RebuildStatus {
-        self.status.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
+        self.status.lock().ignoring_poison().clone()
     }
 
     /// Swaps the new graph in, drops what was cached about the old one, and tells subscribed
     /// connections.
     fn publish(&self, snapshot: Arc<Snapshot>) {
-        let previous = self
-            .snapshot
-            .write()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .replace(Arc::clone(&snapshot));
-        *self.freshness.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = None;
+        let previous = self.snapshot.write().ignoring_poison().replace(Arc::clone(&snapshot));
+        *self.freshness.lock().ignoring_poison() = None;
         // A graph rebuilt without a HEAD move holds other files than the last check saw.
-        self.dirty_files.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).forget();
+        self.dirty_files.lock().ignoring_poison().forget();
         if self.published.receiver_count() > 0 {
             let published = crate::published_graphs::published(previous.as_deref(), &snapshot);
             // No receiver left between the count and the send is no error.
@@ -215,8 +212,7 @@ impl DaemonState {
                 self.publish(Arc::new(Snapshot::new(graph, meta)));
                 if matches_head {
                     // Fill the facts cache so the first HEAD move re-extracts only what changed.
-                    let mut cache =
-                        self.facts_cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                    let mut cache = self.facts_cache.lock().ignoring_poison();
                     let built = build_graph_cached(
                         &IndexOptions::new(&self.paths.root),
                         &mut cache,
@@ -244,11 +240,11 @@ impl DaemonState {
     /// Rebuilds the whole graph and publishes it. One rebuild runs at a time; queries keep
     /// reading the previous snapshot meanwhile.
     pub fn rebuild(&self) -> Result<(), RebuildError> {
-        let mut cache = self.facts_cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        self.status.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).rebuilding = true;
+        let mut cache = self.facts_cache.lock().ignoring_poison();
+        self.status.lock().ignoring_poison().rebuilding = true;
         let started = Instant::now();
         let result = self.rebuild_now(&mut cache);
-        let mut status = self.status.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut status = self.status.lock().ignoring_poison();
         status.rebuilding = false;
         status.rebuilds += 1;
         status.last_seconds = Some(started.elapsed().as_secs_f64());
@@ -316,9 +312,8 @@ impl DaemonState {
         let snapshot = Arc::new(snapshot);
         self.publish(Arc::clone(&snapshot));
         let published_seconds = started.elapsed().as_secs_f64();
-        self.status.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).last_publish_seconds =
-            Some(published_seconds);
-        *self.unpersisted.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(snapshot);
+        self.status.lock().ignoring_poison().last_publish_seconds = Some(published_seconds);
+        *self.unpersisted.lock().ignoring_poison() = Some(snapshot);
         self.persist_wanted.notify_one();
         published_seconds
     }
@@ -326,10 +321,8 @@ impl DaemonState {
     /// Writes the newest published-but-unwritten graph to the database; returns whether there
     /// was one. Runs on the persister thread (and synchronously in `persist_now`).
     pub fn persist_pending(&self) -> Result<bool, RebuildError> {
-        let _one_writer = self.persist_lock.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let Some(snapshot) =
-            self.unpersisted.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take()
-        else {
+        let _one_writer = self.persist_lock.lock().ignoring_poison();
+        let Some(snapshot) = self.unpersisted.lock().ignoring_poison().take() else {
             return Ok(false);
         };
         let started = Instant::now();
@@ -344,7 +337,7 @@ impl DaemonState {
             config,
         );
         {
-            let mut status = self.status.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            let mut status = self.status.lock().ignoring_poison();
             match &written {
                 Ok(_) => {
                     if status.last_persist_error.take().is_some()
@@ -373,7 +366,7 @@ impl DaemonState {
 
     /// Whether a published graph is still waiting to be (or being) written.
     pub fn persisting(&self) -> bool {
-        if self.unpersisted.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).is_some() {
+        if self.unpersisted.lock().ignoring_poison().is_some() {
             return true;
         }
         self.persist_lock.try_lock().is_err()
@@ -386,7 +379,7 @@ impl DaemonState {
 
     /// Blocks until a graph is waiting to be persisted, or `timeout` passes.
     pub fn wait_for_persist_work(&self, timeout: Duration) {
-        let pending = self.unpersisted.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let pending = self.unpersisted.lock().ignoring_poison();
         if pending.is_none() {
             let _ = self.persist_wanted.wait_timeout(pending, timeout);
         }
@@ -399,13 +392,13 @@ impl DaemonState {
 
     /// As [`Self::dirty_files`], read now (a file was just saved): the cache is refreshed.
     pub(crate) fn dirty_files_now(&self, snapshot: &Snapshot) -> Vec<String> {
-        self.dirty_files.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).forget();
+        self.dirty_files.lock().ignoring_poison().forget();
         self.dirty_files(snapshot)
     }
 
     /// How the published graph compares with the repository now (cached briefly).
     pub fn freshness(&self, snapshot: &Snapshot) -> Freshness {
-        let mut cached = self.freshness.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut cached = self.freshness.lock().ignoring_poison();
         if let Some((at, freshness)) = cached.as_ref() {
             if at.elapsed() < FRESHNESS_TTL && freshness.indexed_commit == snapshot.meta.head_commit
             {

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use tether_model::IgnoringPoison;
 
 use tether_git::{Repository, Revision};
 use tether_memory::{Entry, TetherKind};
@@ -217,14 +218,7 @@ fn staleness(
 ) -> Arc<Vec<tether_git::CommitAuthor>> {
     let (start, end) = span.unwrap_or((0, 0));
     let key = (pin.to_string(), path.to_string(), start, end, head.clone());
-    if let Some(cached) = state
-        .caches
-        .memory
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .staleness
-        .get(&key)
-    {
+    if let Some(cached) = state.caches.memory.lock().ignoring_poison().staleness.get(&key) {
         return Arc::clone(cached);
     }
     let Some(pin) = Revision::from_object_id(pin) else { return Arc::default() };
@@ -234,12 +228,6 @@ fn staleness(
     }
     .unwrap_or_default();
     let commits = Arc::new(commits);
-    state
-        .caches
-        .memory
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .staleness
-        .insert(key, Arc::clone(&commits));
+    state.caches.memory.lock().ignoring_poison().staleness.insert(key, Arc::clone(&commits));
     commits
 }

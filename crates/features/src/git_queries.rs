@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
+use tether_model::IgnoringPoison;
 
 use crate::FeatureError;
 use tether_git::{aggregate_ownership, Blame, BlameOptions, DiffScope, GitError};
@@ -87,8 +88,7 @@ pub fn ownership(
     };
     let head = repository.head().ok().and_then(|head| head.commit);
     let lines = {
-        let mut cache =
-            state.caches.git.blame.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut cache = state.caches.git.blame.lock().ignoring_poison();
         if cache.head != head {
             cache.head = head.clone();
             cache.entries.clear();
@@ -99,8 +99,7 @@ pub fn ownership(
         Some(blame) => blame,
         None => match repository.blame(&path, start, end, options, deadline) {
             Ok(blame) => {
-                let mut cache =
-                    state.caches.git.blame.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                let mut cache = state.caches.git.blame.lock().ignoring_poison();
                 cache.entries.insert((path.clone(), start, end, options), blame.clone());
                 blame
             }
@@ -166,8 +165,7 @@ pub fn changes(
     let sides = repository.diff_sides(&scope).map_err(git_error)?;
     let diffs = repository.diff(&scope, include_whitespace, options.deadline).map_err(git_error)?;
     let changed = {
-        let mut cache =
-            state.caches.git.side_facts.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut cache = state.caches.git.side_facts.lock().ignoring_poison();
         changed_symbols(&repository, snapshot, &diffs, &sides, &mut cache, options.deadline)
             .map_err(git_error)?
     };

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
+use tether_model::IgnoringPoison;
 
 use crate::FeatureError;
 use tether_git::{Repository, Revision};
@@ -162,8 +163,7 @@ fn history(
     head: &str,
     deadline: Deadline,
 ) -> Arc<History> {
-    let cached =
-        state.caches.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).history.clone();
+    let cached = state.caches.memory.lock().ignoring_poison().history.clone();
     let history = match cached {
         Some((cached_head, history)) if cached_head == head => return history,
         Some((cached_head, history)) if is_ancestor_id(repository, &cached_head, head) => {
@@ -177,7 +177,7 @@ fn history(
         _ => History::new(repository.history_with_renames(None, deadline).unwrap_or_default()),
     };
     let history = Arc::new(history);
-    state.caches.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).history =
+    state.caches.memory.lock().ignoring_poison().history =
         Some((head.to_string(), Arc::clone(&history)));
     history
 }
@@ -201,7 +201,7 @@ pub fn memory_index(
     deadline: Deadline,
 ) -> Option<Arc<MemoryIndex>> {
     let (loaded, signature, cached) = {
-        let mut cache = state.caches.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut cache = state.caches.memory.lock().ignoring_poison();
         let loaded = cache.current(state.root, head.clone());
         let signature = cache.signature.clone().unwrap_or_default();
         (
@@ -244,8 +244,7 @@ pub fn memory_index(
         }
     }
     let index = Arc::new(MemoryIndex { loaded, by_path });
-    state.caches.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).index =
-        Some((signature, Arc::clone(&index)));
+    state.caches.memory.lock().ignoring_poison().index = Some((signature, Arc::clone(&index)));
     Some(index)
 }
 
@@ -291,12 +290,7 @@ pub fn search_memory(
     let repository_head = tether_git::discover(state.root)
         .and_then(|repository| repository.head().ok())
         .and_then(|head| head.commit);
-    let memory = state
-        .caches
-        .memory
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .current(state.root, repository_head);
+    let memory = state.caches.memory.lock().ignoring_poison().current(state.root, repository_head);
     let found = tether_memory::search(&memory.entries, query, &filters);
     let total = found.len();
     let rows: Vec<wire::MemoryHit> = found

@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
+use tether_model::IgnoringPoison;
 
 use tether_git::{CommitDiff, Repository, Revision};
 use tether_memory::TetherKind;
@@ -57,8 +58,7 @@ pub fn ensure_mapped(
     deadline: Deadline,
 ) -> Result<(), Cancelled> {
     let unmapped: Vec<&(Revision, Vec<String>)> = {
-        let mut memory =
-            state.caches.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut memory = state.caches.memory.lock().ignoring_poison();
         if !memory.pin_tethers_loaded {
             memory.pin_tethers.extend(read_store(&store_path(state.folder)));
             memory.pin_tethers_loaded = true;
@@ -75,8 +75,7 @@ pub fn ensure_mapped(
         deadline.check()?;
         let mapped = map_batch(repository, snapshot, batch, deadline)?;
         append_to_store(&store_path(state.folder), &mapped);
-        let mut memory =
-            state.caches.memory.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut memory = state.caches.memory.lock().ignoring_poison();
         memory
             .pin_tethers
             .extend(mapped.into_iter().map(|(key, tethers)| (key, Arc::new(tethers))));
@@ -94,7 +93,7 @@ pub fn tethers_of(
         .caches
         .memory
         .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .ignoring_poison()
         .pin_tethers
         .get(&(commit.to_string(), files.to_vec()))
         .cloned()

@@ -12,6 +12,7 @@
 use std::io::{self, BufRead, Read, Write};
 use std::sync::{Arc, Mutex};
 use std::thread;
+use tether_model::IgnoringPoison;
 
 use crate::editor_messages::{error_frame_body, parse_editor_frame};
 use crossbeam_channel::bounded;
@@ -114,7 +115,7 @@ pub fn connection_over(
     let writer_output = Arc::clone(&output);
     let writer = thread::spawn(move || {
         for message in from_server {
-            let mut output = writer_output.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            let mut output = writer_output.lock().ignoring_poison();
             message.write(&mut *output)?;
         }
         Ok(())
@@ -122,7 +123,7 @@ pub fn connection_over(
     let reader = thread::spawn(move || {
         let refuse = |error: &RpcError| {
             let body = error_frame_body(error);
-            let mut output = output.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            let mut output = output.lock().ignoring_poison();
             let _ = write!(output, "Content-Length: {}\r\n\r\n{body}", body.len());
             let _ = output.flush();
         };

@@ -7,13 +7,15 @@
 //! read, no tree-sitter type appears, and no JSON is written here (that happens only in the
 //! protocol crate). Everything is `Clone + Debug + PartialEq` plain data. The one reader here
 //! is of tether's own data, compiled in: the test framework's conventions
-//! (`test_framework.rs`), which extraction, resolution and queries all consult.
+//! (`test_framework.rs`), which extraction, resolution and queries all consult. The one helper
+//! is for locks whose holder panicked (`lock_poisoning.rs`), shared by every crate that locks.
 
 mod deadline;
 mod diagnostic;
 mod facts;
 mod graph;
 mod id;
+mod lock_poisoning;
 mod ownership;
 mod runtime_evidence;
 mod symbol;
@@ -33,6 +35,7 @@ pub use graph::{
     UnresolvedReason,
 };
 pub use id::{stable_hash, SymbolId};
+pub use lock_poisoning::IgnoringPoison;
 pub use ownership::{Owner, Ownership};
 pub use runtime_evidence::{EvidenceFile, RuntimeEvidence};
 pub use symbol::{Language, Span, Symbol, SymbolKind};

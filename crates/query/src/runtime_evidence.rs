@@ -3,6 +3,7 @@
 //! Evidence for a file whose content changed since it was recorded is marked stale.
 
 use std::sync::{Arc, Mutex, Weak};
+use tether_model::IgnoringPoison;
 
 use rustc_hash::FxHashMap;
 use tether_model::RuntimeEvidence;
@@ -24,7 +25,7 @@ impl Snapshot {
     /// answer's cost follows the lines it reads, not how many tests the evidence names.
     fn tests_of_contexts(&self, evidence: &Arc<RuntimeEvidence>) -> Arc<Vec<Option<SymbolIndex>>> {
         let memo = &self.evidence_tests.0;
-        let held = memo.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone();
+        let held = memo.lock().ignoring_poison().clone();
         if let Some((held, tests)) = held {
             if Weak::ptr_eq(&held, &Arc::downgrade(evidence)) {
                 return tests;
@@ -34,8 +35,7 @@ impl Snapshot {
         let tests: Arc<Vec<Option<SymbolIndex>>> = Arc::new(
             evidence.contexts.iter().map(|context| self.test_of_context(context)).collect(),
         );
-        *memo.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) =
-            Some((Arc::downgrade(evidence), Arc::clone(&tests)));
+        *memo.lock().ignoring_poison() = Some((Arc::downgrade(evidence), Arc::clone(&tests)));
         tests
     }
 
