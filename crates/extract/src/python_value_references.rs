@@ -23,15 +23,16 @@ use crate::python_name_lists::PythonNameList;
 
 /// How many enclosing expressions are climbed to find a name's position; deeper than that
 /// (machine-written code) the name counts as a value.
-const MAX_EXPRESSION_DEPTH: u32 = 64;
+const MAX_EXPRESSION_DEPTH: usize = 64;
 
 /// Where a name's value goes.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Position<'tree> {
+#[derive(Clone, PartialEq, Eq, Debug)]
+enum Position {
     /// Consumed on the spot: called, bound, tested, read through.
     NotValue,
-    /// Kept or handed on; for a call's argument, the receiving call.
-    Value { receiving_call: Option<Node<'tree>> },
+    /// Kept or handed on; for a call's argument, the receiving call's line and callee text, so
+    /// the escape is matched with the call's edge however the arguments wrap.
+    Value { receiving_call: Option<(u32, String)> },
 }
 
 /// Records `node` (an identifier or attribute) as a value reference when its position hands
@@ -42,10 +43,14 @@ pub(crate) fn lower_value_name(
     source: &str,
     facts: &mut FileFacts,
 ) {
-    if node.parent().is_some_and(|parent| parent.kind() == "attribute") {
-        return;
-    }
-    let Position::Value { receiving_call } = position_of(node, source, facts) else { return };
+    // One descent from the root gives every ancestor (`Node::parent` descends once per level).
+    let position = crate::ancestors::with_ancestors(node, |ancestors| {
+        if ancestors.first().is_some_and(|parent| parent.kind() == "attribute") {
+            return Position::NotValue;
+        }
+        position_of(node, ancestors, source, facts)
+    });
+    let Position::Value { receiving_call } = position else { return };
     let callee = match dotted_path(node, source) {
         Some(path) => CalleeExpr::Path(path),
         // `machine.get_state(name).exit`: a method of a value no path names.
@@ -57,12 +62,7 @@ pub(crate) fn lower_value_name(
             _ => return,
         },
     };
-    // An escape into a call is said at the call's line with its callee text, so it is matched
-    // with the call's edge however the arguments wrap.
-    let (line, text) = match receiving_call.and_then(|call| field_child!(call, "function")) {
-        Some(function) => (line_of(function), shorten(text_of(function, source))),
-        None => (line_of(node), String::new()),
-    };
+    let (line, text) = receiving_call.unwrap_or_else(|| (line_of(node), String::new()));
     facts.value_references.push(CallSite {
         caller: crate::python::caller_scope(node, scopes),
         callee,
@@ -72,13 +72,18 @@ pub(crate) fn lower_value_name(
     });
 }
 
-/// Climbs from `name` through the expressions that hold their parts as values (containers,
-/// operators, conditionals, splats, comprehension bodies) to the construct that decides.
-fn position_of<'tree>(name: Node<'tree>, source: &str, facts: &FileFacts) -> Position<'tree> {
+/// Climbs from `name` (its `ancestors` innermost first) through the expressions that hold
+/// their parts as values (containers, operators, conditionals, splats, comprehension bodies)
+/// to the construct that decides.
+fn position_of(
+    name: Node<'_>,
+    ancestors: &[Node<'_>],
+    source: &str,
+    facts: &FileFacts,
+) -> Position {
     let value = Position::Value { receiving_call: None };
     let mut child = name;
-    for _ in 0..MAX_EXPRESSION_DEPTH {
-        let Some(parent) = child.parent() else { return value };
+    for (level, parent) in ancestors.iter().copied().enumerate().take(MAX_EXPRESSION_DEPTH) {
         let is_field = |field: Option<Node<'_>>| field.is_some_and(|node| node.id() == child.id());
         match parent.kind() {
             "list"
@@ -115,7 +120,10 @@ fn position_of<'tree>(name: Node<'tree>, source: &str, facts: &FileFacts) -> Pos
                     return Position::NotValue;
                 }
             }
-            "argument_list" => return argument_position(parent, child, name, source, facts),
+            "argument_list" => {
+                let call = ancestors.get(level + 1).copied();
+                return argument_position(parent, call, child, name, source, facts);
+            }
             "call" => {
                 // A callee named outright is a call; one computed (`(a or b)()`) may be anything.
                 let is_callee = is_field(field_child!(parent, "function"));
@@ -126,7 +134,8 @@ fn position_of<'tree>(name: Node<'tree>, source: &str, facts: &FileFacts) -> Pos
                 };
             }
             "subscript" => {
-                if is_field(field_child!(parent, "value")) || is_inside_annotation(parent) {
+                let outer = ancestors.get(level + 1..).unwrap_or_default();
+                if is_field(field_child!(parent, "value")) || is_inside_annotation(outer) {
                     return Position::NotValue;
                 }
                 return value;
@@ -220,19 +229,21 @@ fn position_of<'tree>(name: Node<'tree>, source: &str, facts: &FileFacts) -> Pos
 /// A call's argument: a value handed to the call, except what only inspects it
 /// (`isinstance(x, C)`), what a higher-order call is known to call (`map(f, xs)`, recorded as
 /// called), and class bases (supertypes, not values).
-fn argument_position<'tree>(
-    arguments: Node<'tree>,
-    argument: Node<'tree>,
-    name: Node<'tree>,
+fn argument_position(
+    arguments: Node<'_>,
+    call: Option<Node<'_>>,
+    argument: Node<'_>,
+    name: Node<'_>,
     source: &str,
     facts: &FileFacts,
-) -> Position<'tree> {
-    let Some(call) = arguments.parent().filter(|parent| parent.kind() == "call") else {
+) -> Position {
+    let Some(function) = call
+        .filter(|parent| parent.kind() == "call")
+        .and_then(|call| field_child!(call, "function"))
+    else {
         return Position::NotValue;
     };
-    let function_name = field_child!(call, "function")
-        .and_then(|function| dotted_path(function, source))
-        .and_then(|path| path.last().cloned());
+    let function_name = dotted_path(function, source).and_then(|path| path.last().cloned());
     let function_name = function_name.as_deref();
     if function_name.is_some_and(|name| PythonNameList::NonCallingFunctions.contains(name)) {
         return Position::NotValue;
@@ -256,7 +267,9 @@ fn argument_position<'tree>(
     {
         return Position::NotValue;
     }
-    Position::Value { receiving_call: Some(call) }
+    Position::Value {
+        receiving_call: Some((line_of(function), shorten(text_of(function, source)))),
+    }
 }
 
 /// Whether `record_function_references` recorded `name`, in this call's arguments, as called.
@@ -270,13 +283,11 @@ fn was_recorded_as_called(arguments: Node<'_>, name: Node<'_>, facts: &FileFacts
         .any(|reference| reference.byte == name.start_byte() as u32)
 }
 
-/// Whether an expression lies in an annotation (`x: dict[str, Handler]`), found by climbing
-/// the expressions around it.
-fn is_inside_annotation(expression: Node<'_>) -> bool {
-    let mut node = expression;
-    for _ in 0..MAX_EXPRESSION_DEPTH {
-        let Some(parent) = node.parent() else { return false };
-        match parent.kind() {
+/// Whether an expression lies in an annotation (`x: dict[str, Handler]`), from the
+/// expressions around it (`enclosing`, innermost first).
+fn is_inside_annotation(enclosing: &[Node<'_>]) -> bool {
+    for ancestor in enclosing.iter().take(MAX_EXPRESSION_DEPTH) {
+        match ancestor.kind() {
             "type" => return true,
             "subscript"
             | "attribute"
@@ -285,7 +296,7 @@ fn is_inside_annotation(expression: Node<'_>) -> bool {
             | "binary_operator"
             | "generic_type"
             | "union_type"
-            | "parenthesized_expression" => node = parent,
+            | "parenthesized_expression" => {}
             _ => return false,
         }
     }
