@@ -1,10 +1,11 @@
 //! Locks whose holder panicked are used as they are: one request that panics while holding a
 //! cache, a snapshot or an output stream must not take every later request down with it.
 //!
-//! Every value tether keeps behind a lock is replaced whole or read whole (a published
-//! snapshot, a cache entry, a status line, a writer's buffer), so a panic cannot leave it half
-//! updated in a way a later reader would trust; where that would not hold, the code does not
-//! use this trait.
+//! What tether keeps behind locks is caches, published snapshots, status and output streams.
+//! A panic while one is held leaves at worst a stale or missing cache entry or a cut-off
+//! write, which later requests recompute or report; nothing behind a lock is a half-done
+//! transaction that a reader would trust. A lock guarding such a value must not use this
+//! trait.
 
 use std::sync::LockResult;
 
