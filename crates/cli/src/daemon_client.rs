@@ -12,7 +12,7 @@ use anyhow::Context;
 use tether_daemon::{DaemonLock, DaemonPaths};
 use tether_protocol::rpc::{call_line, parse_answer, parse_graph_published, RpcError};
 use tether_protocol::wire::{Answer, GraphPublished, StatusAnswer};
-use tether_protocol::Request;
+use tether_protocol::{Request, WireRequest};
 
 use crate::exit_codes::daemon_failure;
 
@@ -69,7 +69,7 @@ impl DaemonClient {
     }
 
     /// Asks one request; the outer error is a transport failure, the inner one the daemon's.
-    pub fn call(&mut self, request: &Request) -> anyhow::Result<Result<Answer, RpcError>> {
+    pub fn call(&mut self, request: &WireRequest) -> anyhow::Result<Result<Answer, RpcError>> {
         let id = self.next_id;
         self.next_id += 1;
         if let Err(error) = self.writer.write_all(call_line(id, request).as_bytes()) {
@@ -104,7 +104,7 @@ impl DaemonClient {
 
     /// Asks `status` or `reindex`, whose answer is the daemon's status.
     pub fn status(&mut self, request: &Request) -> anyhow::Result<StatusAnswer> {
-        match self.call(request)?.map_err(|error| daemon_failure(error.message))? {
+        match self.call(&request.clone().into())?.map_err(|error| daemon_failure(error.message))? {
             Answer::Status(status) => Ok(status),
             other => Err(daemon_failure(format!(
                 "the daemon answered {} with {other:?}",
@@ -119,8 +119,9 @@ impl DaemonClient {
         request: &Request,
     ) -> anyhow::Result<Result<Answer, RpcError>> {
         let started = Instant::now();
+        let request = WireRequest::from(request.clone());
         loop {
-            match self.call(request)? {
+            match self.call(&request)? {
                 Err(error)
                     if error.code == RpcError::NOT_READY && started.elapsed() < READY_TIMEOUT =>
                 {

@@ -8,7 +8,7 @@ use anyhow::Context;
 use clap::Args;
 use tether_daemon::{DaemonLock, DaemonPaths, DaemonState};
 use tether_protocol::wire::Answer;
-use tether_protocol::Request;
+use tether_protocol::{ConnectionRequest, Request};
 
 use crate::daemon_client::{connect_or_start, DaemonClient};
 use crate::exit_codes::daemon_failure;
@@ -203,7 +203,9 @@ pub fn run_stop(args: DaemonArgs) -> anyhow::Result<()> {
     let paths = args.repository.daemon_paths();
     match DaemonClient::connect_to(&paths) {
         Ok(mut client) => {
-            client.call(&Request::Shutdown)?.map_err(|error| daemon_failure(error.message))?;
+            client
+                .call(&ConnectionRequest::Shutdown.into())?
+                .map_err(|error| daemon_failure(error.message))?;
             for _ in 0..100 {
                 if !DaemonLock::is_held(&paths.lock) {
                     break;

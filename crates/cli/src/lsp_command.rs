@@ -8,7 +8,7 @@ use anyhow::Context;
 use crossbeam_channel::Sender;
 use tether_protocol::rpc::RpcError;
 use tether_protocol::wire::{Answer, GraphPublished};
-use tether_protocol::Request;
+use tether_protocol::{ConnectionRequest, WireRequest};
 
 use crate::daemon_client::{connect_or_start, DaemonClient};
 use crate::mcp_command::StdioServerArgs;
@@ -50,7 +50,7 @@ impl EditorSocket {
     }
 
     /// One request; a broken connection is made anew once.
-    fn call_once(&mut self, request: &Request) -> Result<Answer, RpcError> {
+    fn call_once(&mut self, request: &WireRequest) -> Result<Answer, RpcError> {
         for attempt in 0..2 {
             match self.connect()?.call(request) {
                 Ok(answer) => return answer,
@@ -71,7 +71,7 @@ impl EditorSocket {
 }
 
 impl tether_lsp::EditorDaemon for EditorSocket {
-    fn call(&mut self, request: &Request) -> Result<Answer, RpcError> {
+    fn call(&mut self, request: &WireRequest) -> Result<Answer, RpcError> {
         let started = std::time::Instant::now();
         loop {
             match self.call_once(request) {
@@ -97,7 +97,7 @@ fn forward_published_graphs(repository: RepositoryArgs, published: Sender<GraphP
     loop {
         let paths = repository.daemon_paths();
         if let Ok(mut client) = connect_or_start(&paths, &repository.serve_arguments()) {
-            if let Ok(Ok(_)) = client.call(&Request::Subscribe) {
+            if let Ok(Ok(_)) = client.call(&ConnectionRequest::Subscribe.into()) {
                 while let Ok(Some(graph)) = client.next_graph_published() {
                     if published.send(graph).is_err() {
                         return;

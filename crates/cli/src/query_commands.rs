@@ -8,7 +8,7 @@ use clap::Args;
 use tether_protocol::{
     ChangesParams, Method, RecordParams, Request, SearchMemoryParams, Subject, WalkParams,
 };
-use tether_query::{BlastOptions, PageRequest};
+use tether_query::PageRequest;
 
 use crate::current_folder_paths::{
     address_from_current_folder, folder_from_current_folder, path_from_current_folder,
@@ -18,9 +18,22 @@ use crate::next_command_hints::HintContext;
 pub(crate) use crate::query_answers::run_query;
 use crate::RepositoryArgs;
 
-/// `--depth`'s bounds, 1 to [`BlastOptions::MAX_DEPTH`].
+/// An integer option's range: the bounds the method's parameter table gives `name`.
+fn range_of<T>(method: Method, name: &str) -> clap::builder::RangedI64ValueParser<T>
+where
+    T: TryFrom<i64> + Clone + Send + Sync + 'static,
+    <T as TryFrom<i64>>::Error: Into<Box<dyn std::error::Error + Send + Sync + 'static>>,
+{
+    let (minimum, maximum) = method
+        .parameter(name)
+        .and_then(|parameter| parameter.integer_bounds())
+        .unwrap_or_else(|| panic!("{} takes no integer {name}", method.as_str()));
+    clap::builder::RangedI64ValueParser::<T>::new().range(minimum..=maximum)
+}
+
+/// `--depth`'s bounds, those of `blast`'s `depth` (1 to `BlastOptions::MAX_DEPTH`).
 fn depth_range() -> clap::builder::RangedI64ValueParser<u32> {
-    clap::value_parser!(u32).range(1..=i64::from(BlastOptions::MAX_DEPTH))
+    range_of(Method::Blast, "depth")
 }
 
 /// Options every query shares.
@@ -33,7 +46,7 @@ pub struct QueryOptions {
     #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
     /// At most this many items (1 to 200; default 20).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=PageRequest::MAX_LIMIT as u64))]
+    #[arg(long, value_parser = range_of::<u64>(Method::Lookup, "limit"))]
     pub limit: Option<u64>,
     /// Continue from a previous answer's cursor (`--cursor o:20`).
     #[arg(long)]
@@ -85,7 +98,7 @@ pub struct BlastArgs {
     #[arg(long, default_value_t = 3, value_parser = depth_range())]
     pub depth: u32,
     /// List at most this many tests (1 to 10,000; `tests_total` counts them all).
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=BlastOptions::MAX_TESTS_LIMIT as u64))]
+    #[arg(long, default_value_t = 100, value_parser = range_of::<u64>(Method::Blast, "tests_limit"))]
     pub tests_limit: u64,
     #[command(flatten)]
     pub options: QueryOptions,

@@ -87,24 +87,11 @@ pub(crate) fn apply_with_buffers(
     let features = || state.feature_context_with(view());
     match request {
         Request::Status => Ok(Answer::Status(status(state))),
-        // The server stops itself when it reads `shutdown`; a handler stops nothing.
-        Request::Shutdown => Err(RpcError::invalid_params(
-            "shutdown is carried out by the daemon's server, not by a handler",
-        )),
-        // A subscription belongs to a connection: the server keeps it.
-        Request::Subscribe => Err(RpcError::invalid_params(
-            "subscribe is carried out by the daemon's server, not by a handler",
-        )),
         Request::Reindex => {
             state.rebuild().and_then(|()| state.persist_now()).map_err(|error| {
                 RpcError::new(RpcError::INTERNAL_ERROR, format!("rebuild failed: {error}"))
             })?;
             Ok(Answer::Status(status(state)))
-        }
-        Request::BufferUpdate { .. } | Request::BufferClose { .. } => {
-            Err(RpcError::invalid_params(
-                "buffers belong to a connection: the daemon's server keeps them, not a handler",
-            ))
         }
         // The published graph, never a connection's buffers: an export is of the repository.
         Request::Export => {

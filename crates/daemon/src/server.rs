@@ -25,7 +25,7 @@ use tether_protocol::rpc::{
 use tether_protocol::wire::{
     Answer, BuffersAnswer, GraphPublished, StoppingAnswer, SubscribedAnswer,
 };
-use tether_protocol::Request;
+use tether_protocol::{BufferRequest, ConnectionRequest, Request, WireRequest};
 use tokio::io::AsyncWriteExt;
 use tokio::net::{UnixListener, UnixStream};
 use tokio::sync::{broadcast, Notify, Semaphore};
@@ -203,30 +203,33 @@ async fn connection(
             }
             Ok(call) => call,
         };
-        if call.request == Request::Shutdown {
-            if !call.id.is_notification() {
-                let stopping = Ok(Answer::Stopping(StoppingAnswer { stopping: true }));
-                writer.write_all(answer_line(&call.id, &stopping).as_bytes()).await?;
+        let request = match call.request {
+            WireRequest::Answered(request) => request,
+            WireRequest::Connection(ConnectionRequest::Shutdown) => {
+                if !call.id.is_notification() {
+                    let stopping = Ok(Answer::Stopping(StoppingAnswer { stopping: true }));
+                    writer.write_all(answer_line(&call.id, &stopping).as_bytes()).await?;
+                }
+                stop.notify_one();
+                return Ok(());
             }
-            stop.notify_one();
-            return Ok(());
-        }
-        if call.request == Request::Subscribe {
-            subscription.get_or_insert_with(|| state.subscribe());
-            if !call.id.is_notification() {
-                let subscribed = Ok(Answer::Subscribed(SubscribedAnswer { subscribed: true }));
-                writer.write_all(answer_line(&call.id, &subscribed).as_bytes()).await?;
+            WireRequest::Connection(ConnectionRequest::Subscribe) => {
+                subscription.get_or_insert_with(|| state.subscribe());
+                if !call.id.is_notification() {
+                    let subscribed = Ok(Answer::Subscribed(SubscribedAnswer { subscribed: true }));
+                    writer.write_all(answer_line(&call.id, &subscribed).as_bytes()).await?;
+                }
+                continue;
             }
-            continue;
-        }
-        if let Request::BufferUpdate { .. } | Request::BufferClose { .. } = &call.request {
-            let response = update_buffers(&state, &buffers, call.request);
-            if !call.id.is_notification() {
-                writer.write_all(answer_line(&call.id, &response).as_bytes()).await?;
+            WireRequest::Connection(ConnectionRequest::Buffer(buffer_request)) => {
+                let response = update_buffers(&state, &buffers, buffer_request);
+                if !call.id.is_notification() {
+                    writer.write_all(answer_line(&call.id, &response).as_bytes()).await?;
+                }
+                continue;
             }
-            continue;
-        }
-        let response = answer(&state, &in_flight, &buffers, call.request).await;
+        };
+        let response = answer(&state, &in_flight, &buffers, request).await;
         // A notification is carried out but never answered (JSON-RPC 2.0, section 4.1).
         if call.id.is_notification() {
             continue;
@@ -317,11 +320,11 @@ async fn answer(
 fn update_buffers(
     state: &DaemonState,
     buffers: &Mutex<EditorBuffers>,
-    request: Request,
+    request: BufferRequest,
 ) -> Result<Answer, RpcError> {
     let mut buffers = buffers.lock().ignoring_poison();
     match request {
-        Request::BufferUpdate { path, text, version } => {
+        BufferRequest::Update { path, text, version } => {
             let relative = tether_features::repository_path(&state.paths.root, &path)
                 .map_err(crate::handlers::rpc_error)?;
             if tether_model::Language::from_path(&relative).is_none() {
@@ -333,12 +336,11 @@ fn update_buffers(
                 .update(&state.buffer_totals, relative, text, version)
                 .map_err(RpcError::invalid_params)?;
         }
-        Request::BufferClose { path } => {
+        BufferRequest::Close { path } => {
             let relative = tether_features::repository_path(&state.paths.root, &path)
                 .map_err(crate::handlers::rpc_error)?;
             buffers.close(&state.buffer_totals, &relative);
         }
-        _ => return Err(RpcError::invalid_params("not a buffer request")),
     }
     let open = tether_protocol::open_buffers_wire(&buffers.versions());
     Ok(Answer::Buffers(BuffersAnswer { buffers: open }))

@@ -37,7 +37,7 @@ use crossbeam_channel::Receiver;
 use lsp_server::Connection;
 pub use tether_protocol::rpc::RpcError;
 pub use tether_protocol::wire::{Answer, GraphPublished};
-pub use tether_protocol::Request;
+pub use tether_protocol::{BufferRequest, ConnectionRequest, Request, WireRequest};
 
 pub use documents::{path_of_uri, uri_of_path};
 pub use stdio_framing::{
@@ -49,7 +49,7 @@ pub use stdio_framing::{
 pub trait EditorDaemon: Send {
     /// `Err` carries the daemon's JSON-RPC error; failing to reach the daemon is reported as
     /// one too (`INTERNAL_ERROR` with a message naming the socket).
-    fn call(&mut self, request: &Request) -> Result<Answer, RpcError>;
+    fn call(&mut self, request: &WireRequest) -> Result<Answer, RpcError>;
     /// How many connections were made so far. A new connection holds none of the buffers,
     /// so the bridge sends them again when this changes.
     fn connection_generation(&self) -> u64;

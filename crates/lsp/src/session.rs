@@ -17,7 +17,7 @@ use lsp_types::{
 };
 use tether_protocol::rpc::RpcError;
 use tether_protocol::wire::{Answer, GraphPublished};
-use tether_protocol::Request;
+use tether_protocol::{BufferRequest, Request, WireRequest};
 
 use crate::documents::{byte_offset_of_column, path_of_uri, OpenDocument, OpenDocuments};
 use crate::{EditorDaemon, LspError};
@@ -183,7 +183,8 @@ impl<'a> Session<'a> {
                 let uri = params.text_document.uri;
                 if let Some(document) = self.documents.close(&uri) {
                     if let Some(path) = self.repository_path(&document.path) {
-                        if let Err(error) = self.ask(&Request::BufferClose { path }) {
+                        let close = BufferRequest::Close { path };
+                        if let Err(error) = self.ask_about_the_connection(close.into()) {
                             tracing::warn!(message = %error.message, "closing a buffer");
                         }
                     }
@@ -204,18 +205,18 @@ impl<'a> Session<'a> {
     fn send_buffer(&mut self, uri: &Uri) {
         let Some(document) = self.documents.get(uri).cloned() else { return };
         let Some(request) = self.buffer_request(&document) else { return };
-        if let Err(error) = self.ask(&request) {
+        if let Err(error) = self.ask_about_the_connection(request.into()) {
             tracing::warn!(message = %error.message, "sending an editor buffer");
         }
     }
 
-    fn buffer_request(&mut self, document: &OpenDocument) -> Option<Request> {
+    fn buffer_request(&mut self, document: &OpenDocument) -> Option<BufferRequest> {
         let extension = document.path.extension()?.to_str()?;
         if !matches!(extension, "py" | "rs") {
             return None;
         }
         let path = self.repository_path(&document.path)?;
-        Some(Request::BufferUpdate {
+        Some(BufferRequest::Update {
             path,
             text: document.text.clone(),
             version: i64::from(document.version),
@@ -241,6 +242,15 @@ impl<'a> Session<'a> {
 
     /// [`Session::ask`] with the daemon's own error.
     pub(crate) fn ask_daemon(&mut self, request: &Request) -> Result<Answer, RpcError> {
+        self.call_daemon(&WireRequest::from(request.clone()))
+    }
+
+    /// A buffer request: this connection's buffers, sent again on a new connection too.
+    fn ask_about_the_connection(&mut self, request: WireRequest) -> Result<Answer, EditorError> {
+        self.call_daemon(&request).map_err(editor_error)
+    }
+
+    fn call_daemon(&mut self, request: &WireRequest) -> Result<Answer, RpcError> {
         let answer = self.daemon.call(request);
         let generation = self.daemon.connection_generation();
         if generation == self.generation {
@@ -250,12 +260,12 @@ impl<'a> Session<'a> {
         let buffers: Vec<OpenDocument> = self.documents.iter().cloned().collect();
         for document in &buffers {
             if let Some(buffer) = self.buffer_request(document) {
-                if let Err(error) = self.daemon.call(&buffer) {
+                if let Err(error) = self.daemon.call(&buffer.into()) {
                     tracing::warn!(message = %error.message, "sending a buffer again");
                 }
             }
         }
-        if matches!(request, Request::BufferUpdate { .. } | Request::BufferClose { .. }) {
+        if matches!(request, WireRequest::Connection(_)) {
             return answer;
         }
         self.daemon.call(request)
@@ -264,7 +274,7 @@ impl<'a> Session<'a> {
     /// The repository's root, as the daemon reports it.
     pub(crate) fn root(&mut self) -> Option<PathBuf> {
         if self.root.is_none() {
-            match self.daemon.call(&Request::Status) {
+            match self.daemon.call(&Request::Status.into()) {
                 Ok(Answer::Status(status)) => self.root = Some(PathBuf::from(status.root)),
                 Ok(_) => {}
                 Err(error) => tracing::warn!(message = %error.message, "asking the daemon's root"),

@@ -13,7 +13,7 @@ use tether_protocol::wire::{
     Answer, BlastAnswer, BuffersAnswer, Completeness, CompletenessCause, Freshness, NeighbourItem,
     NeighboursAnswer, OpenBuffer, OutlineAnswer, StatusAnswer, SymbolRef,
 };
-use tether_protocol::{Request, Subject};
+use tether_protocol::{BufferRequest, ConnectionRequest, Request, Subject, WireRequest};
 
 use crate::{EditorDaemon, GraphPublished, LspError, RpcError};
 
@@ -141,14 +141,14 @@ impl ScriptedDaemon {
 }
 
 impl EditorDaemon for ScriptedDaemon {
-    fn call(&mut self, request: &Request) -> Result<Answer, RpcError> {
+    fn call(&mut self, request: &WireRequest) -> Result<Answer, RpcError> {
         self.calls += 1;
         if self.reconnect_before_call == Some(self.calls) {
             self.generation += 1;
             self.record("reconnected".into());
         }
         match request {
-            Request::Status => Ok(Answer::Status(StatusAnswer {
+            WireRequest::Answered(Request::Status) => Ok(Answer::Status(StatusAnswer {
                 root: self.root.display().to_string(),
                 database: String::new(),
                 socket: String::new(),
@@ -164,30 +164,36 @@ impl EditorDaemon for ScriptedDaemon {
                 freshness: None,
                 census: None,
             })),
-            Request::BufferUpdate { path, text, version } => {
+            WireRequest::Connection(ConnectionRequest::Buffer(BufferRequest::Update {
+                path,
+                text,
+                version,
+            })) => {
                 self.record(format!("buffer_update {path} v{version} {}", text.lines().count()));
                 let buffers = vec![OpenBuffer { path: path.clone(), version: *version }];
                 Ok(Answer::Buffers(BuffersAnswer { buffers }))
             }
-            Request::BufferClose { path } => {
+            WireRequest::Connection(ConnectionRequest::Buffer(BufferRequest::Close { path })) => {
                 self.record(format!("buffer_close {path}"));
                 Ok(Answer::Buffers(BuffersAnswer { buffers: Vec::new() }))
             }
-            Request::Outline { path } => {
+            WireRequest::Answered(Request::Outline { path }) => {
                 self.record(format!("outline {path}"));
                 let items = self.outlines.get(path).cloned().unwrap_or_default();
                 Ok(Answer::Outline(OutlineAnswer { path: path.clone(), items, freshness: fresh() }))
             }
-            Request::Callers { symbol, .. } => {
+            WireRequest::Answered(Request::Callers { symbol, .. }) => {
                 self.record(format!("callers {symbol}"));
                 self.neighbours(symbol, &self.callers, "called_by")
             }
-            Request::Callees { symbol, .. } => {
+            WireRequest::Answered(Request::Callees { symbol, .. }) => {
                 self.record(format!("callees {symbol}"));
                 self.neighbours(symbol, &self.callees, "calls")
             }
-            Request::Imports { symbol, .. } => self.neighbours(symbol, &BTreeMap::new(), "imports"),
-            Request::Blast { subject: Subject::Symbol(id), .. } => {
+            WireRequest::Answered(Request::Imports { symbol, .. }) => {
+                self.neighbours(symbol, &BTreeMap::new(), "imports")
+            }
+            WireRequest::Answered(Request::Blast { subject: Subject::Symbol(id), .. }) => {
                 self.record(format!("blast {id}"));
                 self.subject(id)?;
                 let callers = self.callers.get(id).map_or(0, Vec::len);

@@ -269,21 +269,20 @@ async fn an_rmcp_client_lists_tools_calls_one_and_reads_a_resource_over_a_duplex
     assert!(served.is_ok(), "{served:?}");
 }
 
-/// Every argument a tool forwards is a parameter its daemon method takes (the daemon refuses
-/// names it does not know), and every required one is forwarded.
+/// Every argument a tool offers is a parameter its daemon method takes (its kind, bounds and
+/// description come from the method's table), and every required one is offered.
 #[test]
-fn every_tool_forwards_only_parameters_its_daemon_method_takes() {
+fn every_tool_offers_only_parameters_its_daemon_method_takes() {
     for tool in crate::tools::tool_catalogue() {
-        let accepted = tool.daemon_method.parameter_names();
-        for parameter in tool.parameters {
+        for name in tool.parameters.iter().chain(tool.required).chain(tool.requires_one_of) {
             assert!(
-                accepted.contains(&parameter.name),
-                "{}: {} is not a parameter of {}",
+                tool.daemon_method.parameter(name).is_some() && tool.parameters.contains(name),
+                "{}: {name} is not a parameter of {} it offers",
                 tool.name,
-                parameter.name,
                 tool.daemon_method.as_str()
             );
         }
+        assert_eq!(tool.arguments().parameters.len(), tool.parameters.len(), "{}", tool.name);
     }
 }
 

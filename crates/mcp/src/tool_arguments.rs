@@ -12,32 +12,29 @@ use serde_json::{json, Map, Value};
 use tether_protocol::rpc::RpcError;
 use tether_protocol::{Method, Request};
 
-/// What a parameter's value must be.
-#[derive(Clone, Copy, Debug)]
-pub enum ParameterKind {
-    Text,
-    Integer { minimum: i64, maximum: i64 },
-    Boolean,
-    TextList,
-    OneOf(&'static [&'static str]),
-}
+pub use tether_protocol::{Parameter, ParameterKind};
 
-/// One argument a tool accepts.
+/// One argument a tool accepts: a parameter of its daemon method (or a presentation one),
+/// and whether a call must give it.
 #[derive(Clone, Copy, Debug)]
 pub struct ParameterSpecification {
-    pub name: &'static str,
-    pub kind: ParameterKind,
+    pub parameter: Parameter,
     pub required: bool,
-    pub description: &'static str,
+}
+
+impl ParameterSpecification {
+    pub fn name(&self) -> &'static str {
+        self.parameter.name
+    }
 }
 
 /// A tool's arguments: the method's parameters it exposes, the presentation parameters
 /// (read here, never forwarded), and the names of which at least one must be given.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct ToolArguments<'tool> {
     pub tool_name: &'tool str,
     pub method: Method,
-    pub parameters: &'tool [ParameterSpecification],
+    pub parameters: Vec<ParameterSpecification>,
     pub presentation: &'tool [ParameterSpecification],
     pub requires_one_of: &'tool [&'static str],
 }
@@ -82,9 +79,9 @@ fn quoted_list(names: &[&str]) -> String {
 
 /// Why `value` is not acceptable for `parameter`, or `None` when it is.
 fn parameter_value_problem(parameter: &ParameterSpecification, value: &Value) -> Option<String> {
-    let name = parameter.name;
+    let name = parameter.name();
     let kind = json_type_name(value);
-    match parameter.kind {
+    match parameter.parameter.kind {
         ParameterKind::Text => {
             (!value.is_string()).then(|| format!("\"{name}\" must be a string, not {kind}"))
         }
@@ -127,7 +124,7 @@ pub fn cursor_offset_of(cursor: Option<&str>) -> u64 {
 
 /// The JSON schema of one parameter.
 fn parameter_schema(parameter: &ParameterSpecification) -> Value {
-    let mut schema = match parameter.kind {
+    let mut schema = match parameter.parameter.kind {
         ParameterKind::Text => json!({ "type": "string" }),
         ParameterKind::Integer { minimum, maximum } => {
             json!({ "type": "integer", "minimum": minimum, "maximum": maximum })
@@ -136,7 +133,7 @@ fn parameter_schema(parameter: &ParameterSpecification) -> Value {
         ParameterKind::TextList => json!({ "type": "array", "items": { "type": "string" } }),
         ParameterKind::OneOf(choices) => json!({ "type": "string", "enum": choices }),
     };
-    schema["description"] = json!(parameter.description);
+    schema["description"] = json!(parameter.parameter.description);
     schema
 }
 
@@ -150,12 +147,12 @@ impl ToolArguments<'_> {
     pub fn input_schema(&self) -> Map<String, Value> {
         let properties: Map<String, Value> = self
             .all_parameters()
-            .map(|parameter| (parameter.name.to_string(), parameter_schema(parameter)))
+            .map(|parameter| (parameter.name().to_string(), parameter_schema(parameter)))
             .collect();
         let required: Vec<&str> = self
             .all_parameters()
             .filter(|parameter| parameter.required)
-            .map(|parameter| parameter.name)
+            .map(ParameterSpecification::name)
             .collect();
         let mut schema = Map::new();
         schema.insert("type".to_string(), json!("object"));
@@ -186,7 +183,7 @@ impl ToolArguments<'_> {
             )));
         }
         let is_presentation =
-            |name: &str| self.presentation.iter().any(|parameter| parameter.name == name);
+            |name: &str| self.presentation.iter().any(|parameter| parameter.name() == name);
         let given = object.iter().filter(|(_, value)| !value.is_null());
         let forwarded: Map<String, Value> = given
             .clone()
@@ -215,13 +212,13 @@ impl ToolArguments<'_> {
     fn problems(&self, object: &Map<String, Value>) -> Vec<String> {
         let mut problems = Vec::new();
         for (name, value) in object {
-            match self.all_parameters().find(|parameter| parameter.name == name) {
+            match self.all_parameters().find(|parameter| parameter.name() == name) {
                 // An explicit null is treated as the argument left out.
                 Some(_) if value.is_null() => {}
                 Some(parameter) => problems.extend(parameter_value_problem(parameter, value)),
                 None => {
                     let names: Vec<&str> =
-                        self.all_parameters().map(|parameter| parameter.name).collect();
+                        self.all_parameters().map(ParameterSpecification::name).collect();
                     problems.push(format!(
                         "unknown argument \"{name}\"; {} accepts {}",
                         self.tool_name,
@@ -232,8 +229,12 @@ impl ToolArguments<'_> {
         }
         let given = |name: &str| object.get(name).is_some_and(|value| !value.is_null());
         for parameter in self.all_parameters().filter(|parameter| parameter.required) {
-            if !given(parameter.name) {
-                problems.push(format!("missing \"{}\": {}", parameter.name, parameter.description));
+            if !given(parameter.name()) {
+                problems.push(format!(
+                    "missing \"{}\": {}",
+                    parameter.name(),
+                    parameter.parameter.description
+                ));
             }
         }
         if !self.requires_one_of.is_empty() && !self.requires_one_of.iter().any(|name| given(name))

@@ -1,9 +1,11 @@
-//! The tool catalogue: each MCP tool's daemon method, description for a model, parameters
-//! (from which both the JSON input schema and the argument check are made), and paging.
+//! The tool catalogue: each MCP tool's daemon method, description for a model, the method's
+//! parameters it offers (their kinds, bounds and descriptions are the method's own table in
+//! `tether_protocol`; both the JSON input schema and the argument check are made from them),
+//! and paging.
 
 use std::sync::Arc;
 
-use crate::tool_arguments::{ParameterKind, ParameterSpecification, ToolArguments};
+use crate::tool_arguments::{Parameter, ParameterKind, ParameterSpecification, ToolArguments};
 use rmcp::model::{Tool, ToolAnnotations};
 use tether_protocol::Method;
 
@@ -22,7 +24,10 @@ pub struct ToolSpecification {
     pub title: &'static str,
     pub daemon_method: Method,
     pub description: &'static str,
-    pub parameters: &'static [ParameterSpecification],
+    /// The daemon method's parameters the tool offers, by name, in the schema's order.
+    pub parameters: &'static [&'static str],
+    /// Those of them a call must give.
+    pub required: &'static [&'static str],
     /// At least one of these must be given (`symbol` or `file`, say); empty when none is needed.
     pub requires_one_of: &'static [&'static str],
     /// Whether the daemon pages the answer's `items` with `cursor` (`o:<offset>`).
@@ -30,41 +35,18 @@ pub struct ToolSpecification {
     pub read_only: bool,
 }
 
-const fn parameter(
+const fn presentation(
     name: &'static str,
     kind: ParameterKind,
-    required: bool,
     description: &'static str,
 ) -> ParameterSpecification {
-    ParameterSpecification { name, kind, required, description }
+    ParameterSpecification { parameter: Parameter { name, kind, description }, required: false }
 }
-
-const SYMBOL_ADDRESS: &str = "The symbol: a qualified name (pkg.module.Class.method, crate::module::Type::method), a unique suffix of one at a segment boundary (Class.method; a member a base class defines is found too), path:line:column (on a call: the function called there), path:line (the innermost symbol around that line), or a 16-hex-digit id from an earlier answer.";
-const LIMIT: ParameterSpecification = parameter(
-    "limit",
-    ParameterKind::Integer { minimum: 1, maximum: 200 },
-    false,
-    "Items per page (default 20, at most 200).",
-);
-const CURSOR: ParameterSpecification = parameter(
-    "cursor",
-    ParameterKind::Text,
-    false,
-    "Where to continue: the cursor a previous answer gave (\"o:<offset>\").",
-);
-const DEPTH: ParameterSpecification = parameter(
-    "depth",
-    ParameterKind::Integer { minimum: 1, maximum: 8 },
-    false,
-    "How many dependency hops to walk (1-8, default 3).",
-);
-const ENTRY_TYPES: &[&str] =
-    &["plan", "checkpoint", "experiment", "decision", "todo", "note", "annotation"];
 
 /// The presentation arguments every tool accepts; never forwarded to the daemon.
 pub const PRESENTATION_PARAMETERS: &[ParameterSpecification] = &[
-    parameter("format", ParameterKind::OneOf(&["text", "json"]), false, "\"text\" (default): compact lines sized for a context window. \"json\": the daemon's answer as JSON."),
-    parameter("budget_tokens", ParameterKind::Integer { minimum: MINIMUM_BUDGET_TOKENS as i64, maximum: 1_000_000 }, false, "Approximate size limit of the answer in tokens (default 6000). Items past it are cut and a cursor is given to fetch the rest."),
+    presentation("format", ParameterKind::OneOf(&["text", "json"]), "\"text\" (default): compact lines sized for a context window. \"json\": the daemon's answer as JSON."),
+    presentation("budget_tokens", ParameterKind::Integer { minimum: MINIMUM_BUDGET_TOKENS as i64, maximum: 1_000_000 }, "Approximate size limit of the answer in tokens (default 6000). Items past it are cut and a cursor is given to fetch the rest."),
 ];
 
 /// Every tool, in the order they are listed.
@@ -83,13 +65,8 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
         title: "What breaks if this changes",
         daemon_method: Method::Blast,
         description: "Blast radius: everything that depends on a symbol (or on every symbol of a file), transitively through CALLS, IMPORTS, INHERITS and IMPLEMENTS. Call it BEFORE editing, renaming or deleting a symbol, to know what may break. Each item has distance (hops), severity (breaks = direct dependent through a confident edge; maybe = indirect or uncertain), confidence and the edge; tests_affected lists the tests reached. If completeness is lower_bound, the list may be missing items; the causes say why; do not conclude that nothing depends on the symbol.",
-        parameters: &[
-            parameter("symbol", ParameterKind::Text, false, SYMBOL_ADDRESS),
-            parameter("file", ParameterKind::Text, false, "A repository-relative file path: the blast of every symbol it defines (instead of symbol)."),
-            DEPTH,
-            LIMIT,
-            CURSOR,
-        ],
+        parameters: &["symbol", "file", "depth", "limit", "cursor"],
+        required: &[],
         requires_one_of: &["symbol", "file"],
         paged_by_cursor: true,
         read_only: true,
@@ -99,7 +76,8 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
         title: "Who calls this",
         daemon_method: Method::Callers,
         description: "Direct callers of a symbol: who has a CALLS edge to it, with the call site (file:line), the confidence and the resolution rule. Use it to see how a function is used before changing its signature; use blast for the transitive picture. If completeness is lower_bound, the list may be missing items; the causes say why; do not conclude that nothing calls the symbol.",
-        parameters: &[parameter("symbol", ParameterKind::Text, true, SYMBOL_ADDRESS), LIMIT, CURSOR],
+        parameters: &["symbol", "limit", "cursor"],
+        required: &["symbol"],
         requires_one_of: &[],
         paged_by_cursor: true,
         read_only: true,
@@ -109,7 +87,8 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
         title: "What this calls",
         daemon_method: Method::Callees,
         description: "Direct callees of a symbol: what it calls, with the call site, confidence and rule. Use it to understand what a function relies on. If completeness is lower_bound, the list may be missing items; the causes say why.",
-        parameters: &[parameter("symbol", ParameterKind::Text, true, SYMBOL_ADDRESS), LIMIT, CURSOR],
+        parameters: &["symbol", "limit", "cursor"],
+        required: &["symbol"],
         requires_one_of: &[],
         paged_by_cursor: true,
         read_only: true,
@@ -119,7 +98,8 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
         title: "Module imports, both ways",
         daemon_method: Method::Imports,
         description: "Imports of a module both ways: what it imports (direction imports) and who imports it (direction imported_by). Use it for module-level dependencies. If completeness is lower_bound, the list may be missing items; the causes say why; do not conclude that nothing imports the module.",
-        parameters: &[parameter("symbol", ParameterKind::Text, true, "The module: a qualified module name, a unique suffix, path:line or an id."), LIMIT, CURSOR],
+        parameters: &["symbol", "limit", "cursor"],
+        required: &["symbol"],
         requires_one_of: &[],
         paged_by_cursor: true,
         read_only: true,
@@ -129,12 +109,8 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
         title: "Find symbols by name",
         daemon_method: Method::Lookup,
         description: "Find symbols by name: exact names first, then qualified-name suffixes, name prefixes and substrings. Use it to get the id or qualified name of a symbol to pass to the other tools. Without query it answers the census of the repository (files, symbols and edges by kind).",
-        parameters: &[
-            parameter("query", ParameterKind::Text, false, "A name or part of one (compute, Class.method, my_crate::module)."),
-            parameter("folder", ParameterKind::Text, false, "Only symbols under this repository-relative folder."),
-            LIMIT,
-            CURSOR,
-        ],
+        parameters: &["query", "folder", "limit", "cursor"],
+        required: &[],
         requires_one_of: &[],
         paged_by_cursor: true,
         read_only: true,
@@ -144,15 +120,8 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
         title: "What a diff touches and breaks",
         daemon_method: Method::Changes,
         description: "The symbols a diff touches (added, modified, deleted, with lines changed) and the blast radius of them all. Use it before committing or reviewing to see what the working-tree changes, a branch (base) or a commit range may break. If completeness is lower_bound, the list may be missing items; the causes say why; do not conclude that nothing depends on the changes.",
-        parameters: &[
-            parameter("scope", ParameterKind::OneOf(&["unstaged", "staged", "all"]), false, "Which working-tree changes: unstaged, staged, or all (default)."),
-            parameter("base", ParameterKind::Text, false, "A git ref: the changes since the merge base with it (instead of scope)."),
-            parameter("range", ParameterKind::Text, false, "A commit range A..B (instead of scope)."),
-            parameter("include_whitespace", ParameterKind::Boolean, false, "Count whitespace-only hunks as changes (default false)."),
-            DEPTH,
-            LIMIT,
-            CURSOR,
-        ],
+        parameters: &["scope", "base", "range", "include_whitespace", "depth", "limit", "cursor"],
+        required: &[],
         requires_one_of: &[],
         paged_by_cursor: true,
         read_only: true,
@@ -162,13 +131,8 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
         title: "Who wrote this, whom to ask",
         daemon_method: Method::Ownership,
         description: "Who owns a symbol's lines (or a whole file): git blame aggregated by author through .mailmap, ranked by lines, with share, commits and each owner's latest commit. Use it to know whom to ask or to request review from.",
-        parameters: &[
-            parameter("symbol", ParameterKind::Text, false, SYMBOL_ADDRESS),
-            parameter("path", ParameterKind::Text, false, "A repository-relative file path (instead of symbol)."),
-            parameter("exclude_authors", ParameterKind::TextList, false, "Author names or emails to leave out (bots, mass reformatters)."),
-            parameter("follow_moves", ParameterKind::Boolean, false, "Credit moved and copied lines to who wrote them, not who moved them (git blame -w -M -C; default true)."),
-            parameter("ignore_revs_file", ParameterKind::Boolean, false, "Skip the commits .git-blame-ignore-revs lists, when the file exists (default true)."),
-        ],
+        parameters: &["symbol", "path", "exclude_authors", "follow_moves", "ignore_revs_file"],
+        required: &[],
         requires_one_of: &["symbol", "path"],
         paged_by_cursor: false,
         read_only: true,
@@ -178,10 +142,8 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
         title: "Why this exists",
         daemon_method: Method::Context,
         description: "Why a symbol or file exists: the memory entries (plans, decisions, experiments, notes) tethered to it, oldest first, each with whether the code changed since the entry was written (staleness) and whether it needs a recheck; tip is the entry to read first. Use it before changing code whose intent you do not know.",
-        parameters: &[
-            parameter("symbol", ParameterKind::Text, false, SYMBOL_ADDRESS),
-            parameter("path", ParameterKind::Text, false, "A repository-relative file path (instead of symbol)."),
-        ],
+        parameters: &["symbol", "path"],
+        required: &[],
         requires_one_of: &["symbol", "path"],
         paged_by_cursor: false,
         read_only: true,
@@ -191,15 +153,8 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
         title: "Search decisions and notes",
         daemon_method: Method::SearchMemory,
         description: "Search the memory entries (plans, decisions, experiments, notes...) by words in their title, tags and body, optionally only those tethered to a symbol or path. Use it to find earlier decisions before proposing a design.",
-        parameters: &[
-            parameter("query", ParameterKind::Text, true, "Words to search for."),
-            parameter("type", ParameterKind::OneOf(ENTRY_TYPES), false, "Only entries of this type."),
-            parameter("status", ParameterKind::OneOf(&["active", "discarded"]), false, "Only active or only discarded entries."),
-            parameter("symbol", ParameterKind::Text, false, "Only entries tethered to this symbol (same addressing as the other tools)."),
-            parameter("path", ParameterKind::Text, false, "Only entries tethered to this file."),
-            LIMIT,
-            CURSOR,
-        ],
+        parameters: &["query", "type", "status", "symbol", "path", "limit", "cursor"],
+        required: &["query"],
         requires_one_of: &[],
         paged_by_cursor: true,
         read_only: true,
@@ -209,18 +164,8 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
         title: "Record a decision or note",
         daemon_method: Method::Record,
         description: "Write a memory entry (a markdown file under .memory/, committed to git) tethered to the code it is about: pass files to commit them with it, or commit to pin an existing commit. Use it to record a decision, plan or finding that a later reader of the code should know.",
-        parameters: &[
-            parameter("type", ParameterKind::OneOf(ENTRY_TYPES), true, "The kind of entry."),
-            parameter("title", ParameterKind::Text, true, "A one-line title."),
-            parameter("body", ParameterKind::Text, false, "Markdown body: the why, alternatives rejected, caveats."),
-            parameter("parent", ParameterKind::Text, false, "The id of the entry this one belongs under (a checkpoint's plan)."),
-            parameter("files", ParameterKind::TextList, false, "Repository-relative files to commit together with the entry (not with commit)."),
-            parameter("commit", ParameterKind::Text, false, "An existing commit to pin the entry to (not with files)."),
-            parameter("tags", ParameterKind::TextList, false, "Free-form tags."),
-            parameter("supersedes", ParameterKind::TextList, false, "Ids of entries this one replaces."),
-            parameter("depends_on", ParameterKind::TextList, false, "Ids of entries this one depends on."),
-            parameter("dry_run", ParameterKind::Boolean, false, "Check the entry and say what would be committed and on which branch, writing nothing (default false)."),
-        ],
+        parameters: &["type", "title", "body", "parent", "files", "commit", "tags", "supersedes", "depends_on", "dry_run"],
+        required: &["type", "title"],
         requires_one_of: &[],
         paged_by_cursor: false,
         read_only: false,
@@ -230,10 +175,19 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
 impl ToolSpecification {
     /// Its arguments: the parameters and the presentation ones, for the schema and the check.
     pub fn arguments(&self) -> ToolArguments<'static> {
+        let parameters = self
+            .parameters
+            .iter()
+            .filter_map(|name| self.daemon_method.parameter(name))
+            .map(|parameter| ParameterSpecification {
+                parameter: *parameter,
+                required: self.required.contains(&parameter.name),
+            })
+            .collect();
         ToolArguments {
             tool_name: self.name,
             method: self.daemon_method,
-            parameters: self.parameters,
+            parameters,
             presentation: PRESENTATION_PARAMETERS,
             requires_one_of: self.requires_one_of,
         }

@@ -27,6 +27,7 @@ pub use export::{
     census_json, write_export_json, CensusDocument, ExportDocument, EXPORT_FORMAT_VERSION,
 };
 pub use requests::{
-    BlameParams, ChangesParams, Method, RecordParams, Request, SearchMemoryParams, Subject,
-    WalkParams,
+    BlameParams, BufferRequest, ChangesParams, ConnectionRequest, Method, Parameter, ParameterKind,
+    RecordParams, Request, SearchMemoryParams, Subject, WalkParams, WireRequest, ENTRY_TYPES,
+    SYMBOL_ADDRESS,
 };

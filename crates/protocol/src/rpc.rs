@@ -6,7 +6,7 @@
 use serde_json::{json, Value};
 
 use crate::wire::{AddressErrorData, Answer};
-use crate::{Method, Request};
+use crate::{Method, Request, WireRequest};
 
 /// The largest request line accepted, in bytes.
 pub const MAX_REQUEST_BYTES: usize = 1024 * 1024;
@@ -198,11 +198,11 @@ pub fn parse_request(line: &[u8]) -> Result<RpcRequest, (RequestId, RpcError)> {
     Ok(RpcRequest { id, method, params })
 }
 
-/// A request line read and its call typed: the id to answer and the parsed [`Request`].
+/// A request line read and its call typed: the id to answer and the parsed [`WireRequest`].
 #[derive(Clone, PartialEq, Debug)]
 pub struct Call {
     pub id: RequestId,
-    pub request: Request,
+    pub request: WireRequest,
 }
 
 /// Parses one request line into a typed call (JSON-RPC framing, then the method's params,
@@ -210,7 +210,7 @@ pub struct Call {
 /// error.
 pub fn parse_call(line: &[u8]) -> Result<Call, (RequestId, RpcError)> {
     let raw = parse_request(line)?;
-    match Request::parse(&raw.method, &raw.params) {
+    match WireRequest::parse(&raw.method, &raw.params) {
         Ok(request) => Ok(Call { id: raw.id, request }),
         Err(error) => Err((raw.id, error)),
     }
@@ -292,7 +292,7 @@ pub fn apply_json(
 }
 
 /// A typed request, as one line, for clients.
-pub fn call_line(id: u64, request: &Request) -> String {
+pub fn call_line(id: u64, request: &WireRequest) -> String {
     request_line(id, request.method().as_str(), request.to_params())
 }
 
