@@ -36,6 +36,8 @@ const LANGUAGE_FILES: &[&str] = &[
     "rust_namespaces.rs",
     "rust_module_files.rs",
     "rust_type_paths.rs",
+    "rust_std_wrappers.rs",
+    "rust_std_signatures.rs",
     "blanket_impls.rs",
     "outside_type_impls.rs",
     "deref_arguments.rs",

@@ -62,6 +62,8 @@ mod rust_members;
 mod rust_module_files;
 mod rust_namespaces;
 mod rust_rules;
+mod rust_std_signatures;
+mod rust_std_wrappers;
 mod rust_type_paths;
 mod structure;
 mod trait_path_calls;
