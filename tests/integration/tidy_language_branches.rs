@@ -1,67 +1,38 @@
-//! The tidy test of the resolver's shape (issue 16): shared resolver files do not branch on
-//! the language. What differs between languages is asked of `LanguageRules`
-//! (`crates/resolve/src/language_rules.rs`); files that belong to one language hold its rules.
-//! A shared file names no `Language::Python` or `Language::Rust`. It may still name an item of
-//! one language (a `python_*` table of the project index, `Wrapper::PythonList`) as often as
-//! listed, and that count only goes down: a file that names more fails, one that names fewer
-//! must lower its count, one that reaches 0 must leave the list, and no file may join it.
+//! The tidy test of the resolver's shape (issues 16, 40): the core does not branch on the
+//! language. What differs between languages is asked of `LanguageRules`
+//! (`crates/resolve/src/language_rules.rs`, the one core file that names each language's
+//! rules); each language's rules live in its own folder (`crates/resolve/src/python/`,
+//! `crates/resolve/src/rust/`), and a language's folder names nothing of another's. A core file
+//! names no `Language::Python` or `Language::Rust`. It may still name an item of one language
+//! (a `python_*` table of the project index, `Wrapper::PythonList`, a path into a language's
+//! folder) as often as listed, and that count only goes down: a file that names more fails,
+//! one that names fewer must lower its count, one that reaches 0 must leave the list, and no
+//! file may join it.
 
 use std::path::Path;
 
-/// Resolver files that belong to one language: its rules, or an idiom only it has (Rust's
-/// blanket impls, derefs and macros; Python's pytest fixtures, properties and `*args`).
-/// Adding a language adds files here; it edits none of these.
-const LANGUAGE_FILES: &[&str] = &[
-    "language_rules.rs",
-    "python_language.rs",
-    "rust_language.rs",
-    // Python.
-    "python_rules.rs",
-    "python_members.rs",
-    "python_values.rs",
-    "python_containers.rs",
-    "python_builtin_stubs.rs",
-    "python_dynamic_reads.rs",
-    "pytest_fixtures.rs",
-    "pytest_fixture_edges.rs",
-    "property_reads.rs",
-    "callback_edges.rs",
-    "builtin_results.rs",
-    "keyed_elements.rs",
-    "element_flow.rs",
-    "unpacked_arguments.rs",
-    // Rust.
-    "rust_rules.rs",
-    "rust_members.rs",
-    "rust_namespaces.rs",
-    "rust_module_files.rs",
-    "rust_type_paths.rs",
-    "rust_std_wrappers.rs",
-    "rust_std_signatures.rs",
-    "blanket_impls.rs",
-    "outside_type_impls.rs",
-    "deref_arguments.rs",
-    "deref_calls.rs",
-    "turbofish.rs",
-    "trait_path_calls.rs",
-    "macro_expansions.rs",
-    "macro_mentions.rs",
-    "macro_defined_types.rs",
-    "generic_arguments.rs",
-    "closure_arguments.rs",
-    "closure_results.rs",
-    "project_iterators.rs",
-];
+/// The languages' folders: each holds one language's rules, members, values and library
+/// models. Adding a language adds a folder (and one line in `language_rules.rs`); it edits
+/// neither of these.
+const LANGUAGE_FOLDERS: &[&str] = &["python", "rust"];
 
-/// Shared resolver files that still name items of one language, and how many times (outside
-/// tests, comments and `mod` lines): the project index's per-language tables, the value
-/// lattice's Python builtin containers, the std traits a derive implements.
+/// The one core file that names every language: where `rules_of` picks a language's rules.
+const LANGUAGE_ASSEMBLY: &str = "language_rules.rs";
+
+/// Core files that still name items of one language, and how many times (outside tests,
+/// comments and `mod` lines): the project index's per-language tables, the value lattice's
+/// Python builtin containers, the std traits a derive implements, paths into a language's
+/// folder.
 const SHARED_LANGUAGE_ITEMS: &[(&str, usize)] = &[
     ("builtins.rs", 1),
     ("call_results.rs", 1),
+    ("calls.rs", 1),
     ("container_types.rs", 5),
     ("denotation.rs", 1),
-    ("project_index.rs", 28),
+    ("lib.rs", 1),
+    ("project_index.rs", 29),
+    ("resolver.rs", 2),
+    ("value_flow.rs", 2),
     ("value_types.rs", 21),
 ];
 
@@ -93,27 +64,39 @@ fn language_mentions(code: &str) -> usize {
 }
 
 /// How many identifiers of `code` name a language: `python_…`, `rust_…`, `pytest_…`,
-/// `is_python`, and types `Python…` or `Rust…`.
+/// `is_python`, types `Python…` or `Rust…`, and paths into a language's folder
+/// (`crate::python::…`).
 fn language_item_mentions(code: &str) -> usize {
-    code.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .filter(|word| {
-            ["python_", "rust_", "pytest_"].iter().any(|prefix| word.starts_with(prefix))
-                || *word == "is_python"
-                || (["Python", "Rust"].iter().any(|prefix| word.starts_with(prefix))
-                    && word.len() > "Rust".len()
-                    && !["PythonRules", "RustRules"].contains(word))
-        })
-        .count()
+    let folder_paths: usize = LANGUAGE_FOLDERS
+        .iter()
+        .map(|folder| code.matches(&format!("crate::{folder}::")).count())
+        .sum();
+    folder_paths
+        + code
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|word| {
+                ["python_", "rust_", "pytest_"].iter().any(|prefix| word.starts_with(prefix))
+                    || *word == "is_python"
+                    || (["Python", "Rust"].iter().any(|prefix| word.starts_with(prefix))
+                        && word.len() > "Rust".len()
+                        && !["PythonRules", "RustRules"].contains(word))
+            })
+            .count()
 }
 
-/// The shared resolver files (those not in [`LANGUAGE_FILES`]) and their code.
+fn resolver_folder() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/resolve/src")
+}
+
+/// The core's files (those outside the languages' folders, but for [`LANGUAGE_ASSEMBLY`]) and
+/// their code.
 fn shared_files() -> Vec<(String, String)> {
-    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/resolve/src");
+    let folder = resolver_folder();
     let mut files: Vec<(String, String)> = std::fs::read_dir(&folder)
         .unwrap()
         .flatten()
         .map(|entry| entry.file_name().to_string_lossy().into_owned())
-        .filter(|name| name.ends_with(".rs") && !LANGUAGE_FILES.contains(&name.as_str()))
+        .filter(|name| name.ends_with(".rs") && name != LANGUAGE_ASSEMBLY)
         .map(|name| {
             let text = std::fs::read_to_string(folder.join(&name)).unwrap();
             (name, code_only(&text))
@@ -169,9 +152,8 @@ fn shared_resolver_files_name_language_items_only_less_often() {
             _ => {}
         }
     }
-    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/resolve/src");
-    let listed =
-        SHARED_LANGUAGE_ITEMS.iter().map(|(name, _)| *name).chain(LANGUAGE_FILES.iter().copied());
+    let folder = resolver_folder();
+    let listed = SHARED_LANGUAGE_ITEMS.iter().map(|(name, _)| *name).chain([LANGUAGE_ASSEMBLY]);
     for listed in listed {
         if !folder.join(listed).exists() {
             problems.push(format!("crates/resolve/src/{listed}: listed but gone"));
@@ -181,9 +163,31 @@ fn shared_resolver_files_name_language_items_only_less_often() {
 }
 
 #[test]
+fn a_language_folder_imports_nothing_from_another_language() {
+    let mut problems = Vec::new();
+    for folder in LANGUAGE_FOLDERS {
+        let path = resolver_folder().join(folder);
+        for entry in std::fs::read_dir(&path).unwrap().flatten() {
+            let text = std::fs::read_to_string(entry.path()).unwrap();
+            for other in LANGUAGE_FOLDERS.iter().filter(|other| *other != folder) {
+                if text.contains(&format!("crate::{other}::")) {
+                    problems.push(format!(
+                        "crates/resolve/src/{folder}/{}: names `crate::{other}::`; what two \
+                         languages share belongs to the core",
+                        entry.file_name().to_string_lossy()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
 fn language_item_mentions_count_identifiers_not_substrings() {
     let code = "self.index.python_conftests; Wrapper::PythonList; crate::PythonRules; trust_me";
     assert_eq!(language_item_mentions(code), 2);
+    assert_eq!(language_item_mentions("crate::rust::deref_calls::edges(); rusty::x"), 1);
     assert_eq!(language_mentions("Language::Python | Language::PythonLike"), 1);
     assert_eq!(code_only("mod python_rules;\nlet a = 1; // python_x\n").trim(), "let a = 1;");
 }

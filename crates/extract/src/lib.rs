@@ -24,34 +24,10 @@ mod ancestors;
 mod module_names;
 mod outline;
 mod python;
-mod python_annotations;
-mod python_attribute_reads_by_name;
-mod python_bindings;
-mod python_dynamic_reads;
-mod python_element_stores;
-mod python_fixture_requests;
-mod python_implicit_calls;
-mod python_name_lists;
-mod python_test_classes;
-mod python_value_references;
 mod query;
 mod query_plan;
 mod render;
 mod rust;
-mod rust_bindings;
-mod rust_field_getters;
-mod rust_implicit_calls;
-mod rust_imports;
-mod rust_item_macros;
-mod rust_macro_arguments;
-mod rust_macro_expansion;
-mod rust_macro_matching;
-mod rust_macro_models;
-mod rust_pin_projections;
-mod rust_receivers;
-mod rust_returned_functions;
-mod rust_test_macros;
-mod rust_value_references;
 
 use std::cell::RefCell;
 
@@ -200,7 +176,7 @@ pub fn extract(file: &SourceFile<'_>) -> FileFacts {
     };
     // Items inside `cfg_rt! { … }`-style wrappers parse in place once the wrappers are blanked.
     let unwrapped = match file.language {
-        Language::Rust => rust_item_macros::unwrap_item_macros(&tree, file.text, |text| {
+        Language::Rust => rust::item_macros::unwrap_item_macros(&tree, file.text, |text| {
             parse_tree(file.language, grammar, text)
         }),
         Language::Python => None,
@@ -225,7 +201,7 @@ pub fn extract(file: &SourceFile<'_>) -> FileFacts {
     });
     if file.language == Language::Rust {
         // What the file's own `macro_rules!` write in item position, swept like the file.
-        for expansion in rust_macro_expansion::item_macro_expansions(tree, text) {
+        for expansion in rust::macro_expansion::item_macro_expansions(tree, text) {
             let Some(expanded_tree) = parse_tree(file.language, grammar, &expansion.text) else {
                 continue;
             };
@@ -238,7 +214,7 @@ pub fn extract(file: &SourceFile<'_>) -> FileFacts {
                 let text = expansion.text.as_str();
                 outline::sweep(&lowering, file.path, file.module_name, &expanded_tree, &tags, text)
             });
-            rust_macro_expansion::merge_expansion(&mut facts, expanded, expansion.invocation_byte);
+            rust::macro_expansion::merge_expansion(&mut facts, expanded, expansion.invocation_byte);
         }
     }
     facts

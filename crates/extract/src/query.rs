@@ -257,8 +257,8 @@ mod tests {
     #[test]
     fn the_planned_walk_finds_what_the_query_cursor_finds() {
         for source in [
-            include_str!("rust_bindings.rs"),
-            include_str!("rust.rs"),
+            include_str!("rust/bindings.rs"),
+            include_str!("rust/mod.rs"),
             include_str!("outline.rs"),
             include_str!("query_plan.rs"),
         ] {

@@ -4,9 +4,8 @@
 //! qualified name is written, how a path resolves in a scope, a type's members, and which
 //! outside values say only that they are callable.
 //!
-//! It deliberately holds dispatch only: each language's rules stay in its own files
-//! (`python_rules`, `rust_rules`, `rust_namespaces`…), and its library knowledge in data
-//! files under `queries/`.
+//! It deliberately holds dispatch only: each language's rules stay in its own folder
+//! (`python/`, `rust/`), and its library knowledge in data files under `queries/`.
 
 use tether_model::{
     CallSite, CalleeExpr, Edge, FileFacts, Import, Language, Receiver, ResolutionRule, Symbol,
@@ -336,7 +335,7 @@ pub(crate) trait LanguageRules: Sync {
 /// The rules of `language`.
 pub(crate) fn rules_of(language: Language) -> &'static dyn LanguageRules {
     match language {
-        Language::Python => &crate::python_language::PythonRules,
-        Language::Rust => &crate::rust_language::RustRules,
+        Language::Python => &crate::python::language::PythonRules,
+        Language::Rust => &crate::rust::language::RustRules,
     }
 }

@@ -23,52 +23,18 @@
 
 mod binding_values;
 mod bindings_in_force;
-mod blanket_impls;
-mod builtin_results;
 mod builtins;
 mod call_results;
-mod callback_edges;
 mod calls;
-mod closure_arguments;
-mod closure_results;
 mod container_types;
 mod denotation;
-mod deref_arguments;
-mod deref_calls;
-mod element_flow;
-mod generic_arguments;
-mod keyed_elements;
 mod language_rules;
-mod macro_defined_types;
-mod macro_expansions;
-mod macro_mentions;
-mod outside_type_impls;
 mod project_index;
-mod project_iterators;
-mod property_reads;
-mod pytest_fixture_edges;
-mod pytest_fixtures;
-mod python_builtin_stubs;
-mod python_containers;
-mod python_dynamic_reads;
-mod python_language;
-mod python_members;
-mod python_rules;
-mod python_values;
+mod python;
 mod resolution_context;
 mod resolver;
-mod rust_language;
-mod rust_members;
-mod rust_module_files;
-mod rust_namespaces;
-mod rust_rules;
-mod rust_std_signatures;
-mod rust_std_wrappers;
-mod rust_type_paths;
+mod rust;
 mod structure;
-mod trait_path_calls;
-mod turbofish;
-mod unpacked_arguments;
 mod value_flow;
 mod value_types;
 
@@ -455,7 +421,11 @@ fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls
         };
         // (Only Rust method lookups go through `Deref`.)
         if !dereferenced.is_empty() {
-            result.edges.extend(crate::deref_calls::deref_edges(resolver, call, &dereferenced));
+            result.edges.extend(crate::rust::deref_calls::deref_edges(
+                resolver,
+                call,
+                &dereferenced,
+            ));
         }
         *result.outcomes.entry(targets.outcome()).or_default() += 1;
         if let (CallTargets::Project(bound), Some(arguments)) = (&targets, arguments) {

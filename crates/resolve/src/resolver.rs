@@ -54,7 +54,7 @@ pub(crate) struct ResolverTables<'a> {
     /// The project type each project type dereferences to (`impl Deref`'s `type Target`).
     pub deref_targets: HashMap<Sym, Sym>,
     /// Blanket impls of project traits (`impl<R: AsyncRead> AsyncReadExt for R`).
-    pub blanket_impls: Vec<crate::blanket_impls::BlanketImpl>,
+    pub blanket_impls: Vec<crate::rust::blanket_impls::BlanketImpl>,
     /// The last segment of each trait impl's trait path, project trait or not.
     pub impl_trait_names: HashMap<Sym, String>,
     /// Types a macro defines (`bitflags! { pub struct AttrFlags: u64 … }`, rust-analyzer's
@@ -246,7 +246,7 @@ impl<'a> ResolverTables<'a> {
                         impl_self_type.insert(impl_sym, type_sym);
                     }
                 } else if let Some(outside) =
-                    crate::outside_type_impls::outside_self_type(&view, scope, block, rules)
+                    crate::rust::outside_type_impls::outside_self_type(&view, scope, block, rules)
                 {
                     if let Denotation::External(path) | Denotation::Builtin(path) = &outside {
                         impls_of_outside_type.entry(path.clone()).or_default().push(impl_sym);

@@ -11,7 +11,7 @@ use tether_model::{BindingValue, Language};
 use crate::denotation::Denotation;
 use crate::project_index::Sym;
 use crate::resolver::Resolver;
-use crate::rust_std_wrappers::rust_std_wrappers as std_wrappers;
+use crate::rust::std_wrappers::rust_std_wrappers as std_wrappers;
 
 /// A std type holding values of one known element type.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -105,7 +105,7 @@ impl Wrapper {
     /// What `wrapper<inner>.name()` returns, when it is visible from the method alone.
     pub(crate) fn method_result(self, inner: &Denotation, name: &str) -> Option<Denotation> {
         if self.is_python() {
-            return crate::python_containers::python_method_result(self, inner, name);
+            return crate::python::containers::python_method_result(self, inner, name);
         }
         std_wrappers().method_result(self, inner, name)
     }

@@ -8,7 +8,7 @@
 
 use std::sync::OnceLock;
 
-const MACRO_MODELS: &str = include_str!("../../../queries/rust/macro_models.txt");
+const MACRO_MODELS: &str = include_str!("../../../../queries/rust/macro_models.txt");
 
 /// The models' rules, as the data file lists them.
 #[derive(Debug, Default, PartialEq)]

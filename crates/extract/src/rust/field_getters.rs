@@ -47,7 +47,7 @@ pub(crate) fn push_field_getters(
         let id = getter.id;
         facts.symbols.push(getter);
         if let Some(value) = field_child!(field, "type")
-            .and_then(|written| crate::rust_bindings::binding_type(written, field, source))
+            .and_then(|written| crate::rust::bindings::binding_type(written, field, source))
         {
             facts.bindings.push(Binding::everywhere(
                 id,

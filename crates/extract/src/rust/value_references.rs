@@ -75,7 +75,7 @@ fn record_field_store(
             };
             let Some(receiver) = field_child!(left, "value") else { return };
             (
-                FieldOwner::Value(crate::rust_receivers::receiver_of(receiver, source, 0)),
+                FieldOwner::Value(crate::rust::receivers::receiver_of(receiver, source, 0)),
                 field_child!(left, "field"),
                 field_child!(node, "right"),
             )

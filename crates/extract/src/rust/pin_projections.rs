@@ -23,19 +23,19 @@ pub(crate) fn push_projection_methods(
     source: &str,
     facts: &mut FileFacts,
 ) {
-    let Some(body) = crate::rust_field_getters::named_fields_body(item) else { return };
+    let Some(body) = crate::rust::field_getters::named_fields_body(item) else { return };
     let mut cursor = body.walk();
     let field_attributes: Vec<Node<'_>> =
         body.named_children(&mut cursor).filter(|child| child.kind() == "attribute_item").collect();
     let struct_name = structure.name.clone();
     let mut position = 0;
-    for (attribute, methods) in &crate::rust_macro_models::shipped_macro_models().field_projections
+    for (attribute, methods) in &crate::rust::macro_models::shipped_macro_models().field_projections
     {
         if !field_attributes.iter().any(|item| is_bare_attribute(*item, attribute, source)) {
             continue;
         }
         for name in methods {
-            let method = crate::rust_field_getters::generated_method(
+            let method = crate::rust::field_getters::generated_method(
                 structure,
                 name,
                 GENERATED_OCCURRENCE_BASE + position,

@@ -22,7 +22,7 @@
 
 use tree_sitter::{Node, Tree};
 
-use crate::rust_macro_matching::{inner_children, match_all, matchers_of, Bindings};
+use crate::rust::macro_matching::{inner_children, match_all, matchers_of, Bindings};
 
 /// Invocations expanded per file: a generated file of thousands of invocations keeps the
 /// token-tree treatment rather than multiplying its parse.

@@ -5,7 +5,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::rust_std_wrappers::{
+use crate::rust::std_wrappers::{
     Given, Held, HeldPart, RustStdWrappers, StdMethod, PRIMITIVES, RUST_WRAPPERS,
 };
 use crate::value_types::Wrapper;

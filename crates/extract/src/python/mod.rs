@@ -1,5 +1,16 @@
 //! Python lowering: classes, functions, methods and lambdas; calls, imports, bases, bindings.
 
+pub(crate) mod annotations;
+pub(crate) mod attribute_reads_by_name;
+pub(crate) mod bindings;
+pub(crate) mod dynamic_reads;
+pub(crate) mod element_stores;
+pub(crate) mod fixture_requests;
+pub(crate) mod implicit_calls;
+pub(crate) mod name_lists;
+pub(crate) mod test_classes;
+pub(crate) mod value_references;
+
 use tether_model::{
     Binding, BindingValue, CallSite, CalleeExpr, FileFacts, Import, ImportStyle, Language,
     Receiver, SupertypeRef, SymbolKind,
@@ -7,7 +18,7 @@ use tether_model::{
 use tree_sitter::Node;
 
 use crate::outline::{line_of, text_of, Lowering, NewSymbol, OpenScope, ScopeStack};
-use crate::python_annotations::{annotation_value, generator_element_path};
+use crate::python::annotations::{annotation_value, generator_element_path};
 use crate::query::{CaptureRole, DefinitionCapture, Tag};
 use crate::{
     DECORATED_BINDING, FIXTURE_BINDING, OVERLOAD_BINDING, PROPERTY_BINDING, RETURN_BINDING,
@@ -84,7 +95,7 @@ impl Lowering for PythonLowering {
             && match kind {
                 SymbolKind::Class => {
                     framework.is_test_class_name(&name)
-                        || crate::python_test_classes::extends_a_test_case(tag.node, source, 0)
+                        || crate::python::test_classes::extends_a_test_case(tag.node, source, 0)
                 }
                 SymbolKind::Function => {
                     framework.is_test_function_name(&name) && parent.kind == SymbolKind::Module
@@ -104,7 +115,7 @@ impl Lowering for PythonLowering {
         facts: &mut FileFacts,
     ) {
         if symbol.kind == SymbolKind::Class {
-            crate::python_fixture_requests::record_fixture_requests(
+            crate::python::fixture_requests::record_fixture_requests(
                 tag.node, symbol, false, source, facts,
             );
         }
@@ -169,14 +180,14 @@ impl Lowering for PythonLowering {
                 line,
             ));
         }
-        crate::python_fixture_requests::record_fixture_requests(
+        crate::python::fixture_requests::record_fixture_requests(
             tag.node, symbol, is_fixture, source, facts,
         );
         // A decorator that is not known to hand the function back as it was receives it as a
         // value (a registry, a framework route, a wrapper): the function escapes there.
         if let (Some(decorator), Some(parent)) = (first_decorator(tag.node), symbol.parent) {
             if decorators.iter().any(|name| {
-                !crate::python_name_lists::PythonNameList::TransparentDecorators.contains(name)
+                !crate::python::name_lists::PythonNameList::TransparentDecorators.contains(name)
             }) {
                 facts.value_references.push(CallSite {
                     caller: parent,
@@ -202,17 +213,17 @@ impl Lowering for PythonLowering {
                 let callee = callee_expression(callee_node, source);
                 if tag.node.kind() == "call" {
                     record_function_references(tag.node, &callee, caller, source, facts);
-                    crate::python_dynamic_reads::record_dynamic_read(
+                    crate::python::dynamic_reads::record_dynamic_read(
                         tag.node, &callee, caller, source, facts,
                     );
-                    crate::python_attribute_reads_by_name::record_attribute_read_by_name(
+                    crate::python::attribute_reads_by_name::record_attribute_read_by_name(
                         tag.node, &callee, caller, source, facts,
                     );
                     record_call_arguments(tag.node, caller, source, facts);
-                    crate::python_implicit_calls::lower_builtin_protocol_call(
+                    crate::python::implicit_calls::lower_builtin_protocol_call(
                         tag.node, &callee, caller, source, facts,
                     );
-                    crate::python_element_stores::lower_storing_call(
+                    crate::python::element_stores::lower_storing_call(
                         tag.node, &callee, caller, source, facts,
                     );
                 }
@@ -271,16 +282,16 @@ impl Lowering for PythonLowering {
                 }
             }
             CaptureRole::Binding => {
-                crate::python_bindings::lower_binding(tag.node, scopes, source, facts)
+                crate::python::bindings::lower_binding(tag.node, scopes, source, facts)
             }
             CaptureRole::Value => {
-                crate::python_value_references::lower_value_name(tag.node, scopes, source, facts)
+                crate::python::value_references::lower_value_name(tag.node, scopes, source, facts)
             }
             CaptureRole::Protocol => {
-                crate::python_implicit_calls::lower_protocol_calls(tag.node, scopes, source, facts)
+                crate::python::implicit_calls::lower_protocol_calls(tag.node, scopes, source, facts)
             }
             CaptureRole::Attribute => {
-                crate::python_implicit_calls::lower_attribute_read(tag.node, scopes, source, facts)
+                crate::python::implicit_calls::lower_attribute_read(tag.node, scopes, source, facts)
             }
             CaptureRole::Name | CaptureRole::Definition(_) | CaptureRole::LocalScope => {}
         }
@@ -398,7 +409,7 @@ fn record_function_references(
     };
     let Some(name) = name else { return };
     let is_higher_order =
-        crate::python_name_lists::PythonNameList::HigherOrderFunctions.contains(name);
+        crate::python::name_lists::PythonNameList::HigherOrderFunctions.contains(name);
     let Some(arguments) = field_child!(call, "arguments") else { return };
     for argument in arguments.named_children(&mut arguments.walk()) {
         let value = match argument.kind() {
@@ -648,7 +659,7 @@ pub(crate) fn value_receiver(node: Node<'_>, source: &str) -> Receiver {
             None => Receiver::Other,
         },
         // `b"…".decode()`: a bytes literal.
-        "string" if crate::python_bindings::is_bytes_literal(text_of(node, source)) => {
+        "string" if crate::python::bindings::is_bytes_literal(text_of(node, source)) => {
             Receiver::Path(vec!["bytes".to_string()])
         }
         // `", ".join(…)`, `[].append`: a literal's type is a builtin.
@@ -682,7 +693,7 @@ fn literal_slice(key: Node<'_>, source: &str) -> Option<(Option<i64>, Option<i64
 /// positional arguments' values (up to a few calls deep, as receivers nest).
 fn builtin_call(call: Node<'_>, function: Node<'_>, source: &str) -> Option<Receiver> {
     let path = dotted_path(function, source)?;
-    if !crate::python_name_lists::PythonNameList::BuiltinResults.contains(path.last()?) {
+    if !crate::python::name_lists::PythonNameList::BuiltinResults.contains(path.last()?) {
         return None;
     }
     let name = path.join(".");
@@ -721,7 +732,7 @@ fn lower_import(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut F
     let scope = scopes.innermost_named().id;
     let line = line_of(node);
     let visible_from = node.end_byte() as u32;
-    let branch = crate::python_bindings::conditional_branch(node);
+    let branch = crate::python::bindings::conditional_branch(node);
     let mut cursor = node.walk();
     match node.kind() {
         "import_statement" => {

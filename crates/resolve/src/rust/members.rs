@@ -103,7 +103,7 @@ impl Resolver<'_> {
         }
         // A provided method of a blanket extension trait over this trait.
         match self.blanket_method(trait_sym, name, Language::Rust) {
-            Some(denotation) => found(denotation, crate::blanket_impls::blanket_rule(rule)),
+            Some(denotation) => found(denotation, crate::rust::blanket_impls::blanket_rule(rule)),
             None => Err(UnresolvedReason::UnknownMember),
         }
     }
@@ -145,7 +145,7 @@ impl Resolver<'_> {
         }
         // A provided method of a blanket extension trait whose bound the type meets.
         match self.blanket_method(type_sym, name, Language::Rust) {
-            Some(denotation) => found(denotation, crate::blanket_impls::blanket_rule(rule)),
+            Some(denotation) => found(denotation, crate::rust::blanket_impls::blanket_rule(rule)),
             None => Err(UnresolvedReason::UnknownMember),
         }
     }

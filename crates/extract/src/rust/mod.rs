@@ -2,6 +2,21 @@
 //! supertraits and impl blocks. `use` trees are in `rust_imports.rs`, typed bindings (lets,
 //! parameters, struct fields) in `rust_bindings.rs`.
 
+pub(crate) mod bindings;
+pub(crate) mod field_getters;
+pub(crate) mod implicit_calls;
+pub(crate) mod imports;
+pub(crate) mod item_macros;
+pub(crate) mod macro_arguments;
+pub(crate) mod macro_expansion;
+pub(crate) mod macro_matching;
+pub(crate) mod macro_models;
+pub(crate) mod pin_projections;
+pub(crate) mod receivers;
+pub(crate) mod returned_functions;
+pub(crate) mod test_macros;
+pub(crate) mod value_references;
+
 use tether_model::{
     Binding, CallSite, CalleeExpr, FileFacts, ImplBlock, Language, SupertypeRef, Symbol, SymbolKind,
 };
@@ -10,7 +25,7 @@ use tree_sitter::Node;
 use crate::outline::{line_of, text_of, Lowering, NewSymbol, ScopeStack};
 use crate::python::shorten;
 use crate::query::{CaptureRole, DefinitionCapture, Tag};
-pub(crate) use crate::rust_receivers::receiver_of;
+pub(crate) use crate::rust::receivers::receiver_of;
 use crate::{PRIVATE_METHOD_BINDING, RETURN_BINDING, TYPE_ALIAS_BINDING};
 
 /// Expressions, types and use trees nested deeper than this are not followed (the facts
@@ -105,17 +120,17 @@ impl Lowering for RustLowering {
         match tag.role {
             CaptureRole::Call => lower_call(tag.node, scopes, source, facts),
             CaptureRole::Import => {
-                crate::rust_imports::lower_import(tag.node, scopes, source, facts)
+                crate::rust::imports::lower_import(tag.node, scopes, source, facts)
             }
             CaptureRole::Inherits => lower_supertraits(tag.node, scopes, source, facts),
             CaptureRole::Binding => {
-                crate::rust_bindings::lower_binding(tag.node, scopes, source, facts)
+                crate::rust::bindings::lower_binding(tag.node, scopes, source, facts)
             }
-            CaptureRole::Value => {
-                crate::rust_value_references::lower_value_positions(tag.node, scopes, source, facts)
-            }
+            CaptureRole::Value => crate::rust::value_references::lower_value_positions(
+                tag.node, scopes, source, facts,
+            ),
             CaptureRole::Protocol => {
-                crate::rust_implicit_calls::lower_protocol_calls(tag.node, scopes, source, facts)
+                crate::rust::implicit_calls::lower_protocol_calls(tag.node, scopes, source, facts)
             }
             CaptureRole::Name
             | CaptureRole::Definition(_)
@@ -132,11 +147,11 @@ impl Lowering for RustLowering {
         facts: &mut FileFacts,
     ) {
         // Only the text before the item is read when it holds no attribute.
-        let models = crate::rust_macro_models::shipped_macro_models();
+        let models = crate::rust::macro_models::shipped_macro_models();
         if models.gives_field_getters(&preceding_attribute_paths_and_arguments(tag.node, source)) {
-            crate::rust_field_getters::push_field_getters(tag.node, symbol, source, facts);
+            crate::rust::field_getters::push_field_getters(tag.node, symbol, source, facts);
         }
-        crate::rust_pin_projections::push_projection_methods(tag.node, symbol, source, facts);
+        crate::rust::pin_projections::push_projection_methods(tag.node, symbol, source, facts);
     }
 
     fn after_definition(
@@ -148,8 +163,10 @@ impl Lowering for RustLowering {
         facts: &mut FileFacts,
     ) {
         if symbol.kind == SymbolKind::Macro {
-            crate::rust_macro_arguments::record_expansion_calls(tag.node, symbol.id, source, facts);
-            crate::rust_test_macros::record_test_macro(tag.node, symbol, source, facts);
+            crate::rust::macro_arguments::record_expansion_calls(
+                tag.node, symbol.id, source, facts,
+            );
+            crate::rust::test_macros::record_test_macro(tag.node, symbol, source, facts);
             return;
         }
         if symbol.kind == SymbolKind::Method && is_private_inherent_method(tag.node) {
@@ -163,7 +180,7 @@ impl Lowering for RustLowering {
         if symbol.kind.is_callable() {
             // The declared return type, as the binding `return` of the function.
             if let Some(value) = field_child!(tag.node, "return_type").and_then(|return_type| {
-                crate::rust_bindings::binding_type(return_type, tag.node, source)
+                crate::rust::bindings::binding_type(return_type, tag.node, source)
             }) {
                 // An `async fn` returns a future of its declared type (`.await` gives it).
                 let value = match is_async(tag.node, source) {
@@ -185,7 +202,7 @@ impl Lowering for RustLowering {
                     line_of(tag.node),
                 ));
                 if returns_callable {
-                    crate::rust_returned_functions::record_returned_functions(
+                    crate::rust::returned_functions::record_returned_functions(
                         tag.node, symbol.id, source, facts,
                     );
                 }
@@ -195,7 +212,7 @@ impl Lowering for RustLowering {
         if symbol.kind == SymbolKind::TypeAlias {
             // What the alias stands for, as the binding `type` of the alias.
             if let Some(value) = field_child!(tag.node, "type")
-                .and_then(|aliased| crate::rust_bindings::binding_type(aliased, tag.node, source))
+                .and_then(|aliased| crate::rust::bindings::binding_type(aliased, tag.node, source))
             {
                 facts.bindings.push(Binding::everywhere(
                     symbol.id,
@@ -207,14 +224,14 @@ impl Lowering for RustLowering {
             return;
         }
         if matches!(symbol.kind, SymbolKind::Struct | SymbolKind::Enum) {
-            crate::rust_bindings::lower_tuple_fields_and_variants(tag.node, symbol, source, facts);
+            crate::rust::bindings::lower_tuple_fields_and_variants(tag.node, symbol, source, facts);
             return;
         }
         if symbol.kind != SymbolKind::Impl {
             return;
         }
         // `impl<L: Link> LinkedList<L>`: `L::pointers(…)` in its methods.
-        crate::rust_bindings::callables::record_generic_parameter_bounds(
+        crate::rust::bindings::callables::record_generic_parameter_bounds(
             tag.node, symbol.id, source, facts,
         );
         let Some(self_type_node) = field_child!(tag.node, "type") else { return };
@@ -223,7 +240,7 @@ impl Lowering for RustLowering {
             field_child!(tag.node, "trait").and_then(|trait_node| type_path(trait_node, source));
         // `impl<R: AsyncRead> AsyncReadExt for R`: the trait's methods reach every `AsyncRead`.
         let blanket_bound = match (self_type_node.kind(), &trait_path) {
-            ("type_identifier", Some(_)) => crate::rust_bindings::generic_parameter_bound_in_item(
+            ("type_identifier", Some(_)) => crate::rust::bindings::generic_parameter_bound_in_item(
                 text_of(self_type_node, source),
                 tag.node,
                 source,
@@ -426,13 +443,15 @@ fn lower_call(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut Fil
                 node.named_children(&mut node.walk()).find(|child| child.kind() == "token_tree")
             {
                 let name = text_of(macro_path, source).rsplit("::").next().unwrap_or_default();
-                crate::rust_macro_arguments::record_invocation_identifiers(
+                crate::rust::macro_arguments::record_invocation_identifiers(
                     caller, line, name, arguments, source, facts,
                 );
-                crate::rust_macro_arguments::calls_in_macro_arguments(
+                crate::rust::macro_arguments::calls_in_macro_arguments(
                     name, arguments, caller, source, facts, 0,
                 );
-                crate::rust_test_macros::push_macro_written_test(node, name, scopes, source, facts);
+                crate::rust::test_macros::push_macro_written_test(
+                    node, name, scopes, source, facts,
+                );
             }
         }
         _ => {}
@@ -679,7 +698,7 @@ fn lower_supertraits(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &
     }
 }
 
-const TEST_ATTRIBUTES: &str = include_str!("../../../queries/rust/test_attributes.txt");
+const TEST_ATTRIBUTES: &str = include_str!("../../../../queries/rust/test_attributes.txt");
 
 /// Whether an attribute whose path ends in `name` makes a function a test
 /// (`queries/rust/test_attributes.txt`).

@@ -5,9 +5,9 @@ use tether_model::{Binding, BindingValue, Branch, FileFacts, Receiver, SymbolKin
 use tree_sitter::Node;
 
 use crate::outline::{line_of, text_of, ScopeStack};
+use crate::python::annotations::annotation_value;
+use crate::python::name_lists::PythonNameList;
 use crate::python::{callee_expression, dotted_path, literal_type, value_receiver};
-use crate::python_annotations::annotation_value;
-use crate::python_name_lists::PythonNameList;
 use crate::{RETURN_BINDING, YIELD_BINDING};
 
 /// Lowers one `@local.definition` capture. Parameter lists, loops and `with` items are
@@ -125,7 +125,7 @@ fn lower_assignment(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &m
     }
     if left.kind() == "subscript" {
         lower_keyed_write(node, left, scopes, source, facts);
-        crate::python_element_stores::lower_subscript_store(node, left, scopes, source, facts);
+        crate::python::element_stores::lower_subscript_store(node, left, scopes, source, facts);
         return;
     }
     let Some(name_path) = dotted_path(left, source) else { return };

@@ -62,7 +62,7 @@ impl Resolver<'_> {
             .copied()
             .find(|child| self.index.symbol(*child).kind == SymbolKind::TypeAlias)?;
         let written = &self.index.bindings_named(item, crate::TYPE_ALIAS_BINDING)?.first()?.value;
-        let typed = match crate::generic_arguments::mentions_self_type_argument(written) {
+        let typed = match crate::rust::generic_arguments::mentions_self_type_argument(written) {
             true => {
                 self.method_type_with_arguments(item, iterator_impl, written, type_sym, arguments)?
             }
@@ -98,12 +98,13 @@ impl Resolver<'_> {
                     .find(|child| self.index.symbol(*child).kind == SymbolKind::TypeAlias)?;
                 let written =
                     &self.index.bindings_named(output, crate::TYPE_ALIAS_BINDING)?.first()?.value;
-                let typed = match crate::generic_arguments::mentions_self_type_argument(written) {
-                    true => self.method_type_with_arguments(
-                        output, impl_sym, written, type_sym, arguments,
-                    )?,
-                    false => self.alias_target(output)?,
-                };
+                let typed =
+                    match crate::rust::generic_arguments::mentions_self_type_argument(written) {
+                        true => self.method_type_with_arguments(
+                            output, impl_sym, written, type_sym, arguments,
+                        )?,
+                        false => self.alias_target(output)?,
+                    };
                 (typed != Denotation::UntypedLocal).then_some(typed)
             });
         let first = outputs.next()??;

@@ -14,9 +14,9 @@ use tether_model::{CallSite, CalleeExpr, FileFacts, Receiver, SymbolId};
 use tree_sitter::Node;
 
 use crate::outline::{line_of, text_of};
+use crate::python::dynamic_reads::result_may_be_called;
+use crate::python::fixture_requests::string_literal;
 use crate::python::{dotted_path, value_receiver};
-use crate::python_dynamic_reads::result_may_be_called;
-use crate::python_fixture_requests::string_literal;
 
 /// The bound method that reads an attribute by name.
 const GET_ATTRIBUTE: &str = "__getattribute__";

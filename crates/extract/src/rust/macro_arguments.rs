@@ -443,7 +443,7 @@ fn receiver_before(children: &[Node<'_>], dot: usize, source: &str) -> Receiver 
 /// macro argument.
 pub(crate) fn ready_macro_value(invocation: Node<'_>, source: &str) -> Option<Receiver> {
     let name = text_of(field_child!(invocation, "macro")?, source);
-    if !crate::rust_macro_models::shipped_macro_models().gives_ready_value(name) {
+    if !crate::rust::macro_models::shipped_macro_models().gives_ready_value(name) {
         return None;
     }
     let arguments = invocation

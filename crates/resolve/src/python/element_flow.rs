@@ -55,7 +55,7 @@ impl Resolver<'_> {
         call: &CallSite,
         path: &[String],
     ) -> Option<ParameterCall> {
-        let (container, keys) = crate::keyed_elements::split_literal_keys(path);
+        let (container, keys) = crate::python::keyed_elements::split_literal_keys(path);
         let key = match keys {
             [] => None,
             [key] => Some(key.clone()),

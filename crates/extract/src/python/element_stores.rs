@@ -15,7 +15,7 @@ use tree_sitter::Node;
 use crate::outline::{text_of, ScopeStack};
 use crate::python::{dotted_path, literal_key};
 
-const CONTAINER_STORES: &str = include_str!("../../../queries/python/container_stores.txt");
+const CONTAINER_STORES: &str = include_str!("../../../../queries/python/container_stores.txt");
 
 /// How a container method stores its arguments.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -21,7 +21,7 @@ use crate::outline::{line_of, span_of, text_of, ScopeStack};
 pub(crate) const TEST_MACRO_BINDING: &str = "test_macro";
 
 /// Marks a macro that writes tests (the calls its expansions make are recorded for every
-/// macro, see `rust_macro_arguments::record_expansion_calls`).
+/// macro, see `macro_arguments::record_expansion_calls`).
 pub(crate) fn record_test_macro(
     definition: Node<'_>,
     symbol: &Symbol,
@@ -119,7 +119,7 @@ pub(crate) fn push_macro_written_test(
         text: format!("{macro_name}!"),
     });
     // The test's own invocation: what the macro's templates call with its identifiers.
-    crate::rust_macro_arguments::record_invocation_identifiers(
+    crate::rust::macro_arguments::record_invocation_identifiers(
         id, line, macro_name, arguments, source, facts,
     );
 }

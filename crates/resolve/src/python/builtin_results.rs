@@ -21,7 +21,7 @@ use crate::resolver::Resolver;
 use crate::value_flow::{ArgumentFlow, FlowValue};
 use crate::value_types::Wrapper;
 
-const BUILTIN_RESULTS: &str = include_str!("../../../queries/python/builtin_results.txt");
+const BUILTIN_RESULTS: &str = include_str!("../../../../queries/python/builtin_results.txt");
 
 /// What a builtin gives, by argument positions.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -265,7 +265,7 @@ impl Resolver<'_> {
         let Some(parameters) = self.index.parameters_by_function.get(&target) else {
             return Vec::new();
         };
-        let slots = crate::unpacked_arguments::positional_slots(function, parameters, 0);
+        let slots = crate::python::unpacked_arguments::positional_slots(function, parameters, 0);
         let mut flows = Vec::new();
         for element in elements {
             let kind = self.index.symbol(element).kind;

@@ -27,9 +27,10 @@ use crate::language_rules::BindingUse;
 use crate::project_index::Sym;
 use crate::resolver::Resolver;
 
-const INERT_OUTSIDE_BASES: &str = include_str!("../../../queries/python/inert_outside_bases.txt");
+const INERT_OUTSIDE_BASES: &str =
+    include_str!("../../../../queries/python/inert_outside_bases.txt");
 
-const OUTSIDE_CALLERS: &str = include_str!("../../../queries/python/outside_callers.txt");
+const OUTSIDE_CALLERS: &str = include_str!("../../../../queries/python/outside_callers.txt");
 
 /// The lines of a data file in `queries/python/` that say something (not blank, not `#`).
 pub(crate) fn data_lines(text: &'static str) -> impl Iterator<Item = &'static str> {
@@ -53,7 +54,7 @@ fn outside_caller_methods(qualified_name: &str) -> Option<&'static [&'static str
     callers.get(qualified_name.replace("()", "").as_str()).map(Vec::as_slice)
 }
 
-const OUTSIDE_BASE_HOOKS: &str = include_str!("../../../queries/python/outside_base_hooks.txt");
+const OUTSIDE_BASE_HOOKS: &str = include_str!("../../../../queries/python/outside_base_hooks.txt");
 
 /// The hooks an outside method calls on its instance (`prefix*` for a prefix), by the
 /// method's qualified name (`Base.*` for every method of a base).

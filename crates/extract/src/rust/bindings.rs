@@ -608,7 +608,7 @@ fn expression_value(value: Node<'_>, source: &str) -> BindingValue {
             match field_child!(value, "macro").map(|name| text_of(name, source)) {
                 Some("vec") => BindingValue::named_type(vec!["Vec".to_string()]),
                 Some("format") => BindingValue::named_type(vec!["String".to_string()]),
-                _ => match crate::rust_macro_arguments::ready_macro_value(value, source) {
+                _ => match crate::rust::macro_arguments::ready_macro_value(value, source) {
                     Some(inner) => BindingValue::Expression(Receiver::Ready(Box::new(inner))),
                     None => BindingValue::Unknown,
                 },

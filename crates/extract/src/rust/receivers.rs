@@ -44,11 +44,11 @@ fn call_receiver(value: Node<'_>, source: &str, depth: usize) -> Receiver {
             if function.kind() == "generic_function" {
                 if let Some(arguments) = field_child!(function, "type_arguments") {
                     let arguments =
-                        crate::rust_bindings::written_type_arguments(arguments, value, source);
+                        crate::rust::bindings::written_type_arguments(arguments, value, source);
                     return Receiver::Turbofish { call, arguments };
                 }
             }
-            match crate::rust_bindings::adapters::adapted_value(&call, value, source, depth) {
+            match crate::rust::bindings::adapters::adapted_value(&call, value, source, depth) {
                 Some((returned, at)) => {
                     Receiver::Adapted { call, returned: Box::new(returned), at }
                 }
@@ -71,7 +71,7 @@ fn wrapped_receiver(value: Node<'_>, source: &str, depth: usize) -> Option<Recei
         }),
         // `ready!(self.poll_inner(cx))`: what the poll gives when ready.
         "macro_invocation" if depth < MAX_NESTING_FOLLOWED => Some(
-            crate::rust_macro_arguments::ready_macro_value(value, source)
+            crate::rust::macro_arguments::ready_macro_value(value, source)
                 .map_or(Receiver::Other, |inner| Receiver::Ready(Box::new(inner))),
         ),
         "await_expression" => Some(match value.named_child(0) {

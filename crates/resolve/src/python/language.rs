@@ -1,4 +1,4 @@
-//! Python's [`LanguageRules`]: dotted names, Python's scoping (`python_rules`), members through
+//! Python's [`LanguageRules`]: dotted names, Python's scoping (`rules`), members through
 //! the C3 linearisation, and the outside types that say only "callable"
 //! (`queries/python/opaque_callable_types.txt`).
 
@@ -17,10 +17,10 @@ use crate::project_index::{NameTables, Sym};
 use crate::resolver::Resolver;
 use crate::value_types::Wrapper;
 
-const FORWARDING_TYPES: &str = include_str!("../../../queries/python/forwarding_types.txt");
+const FORWARDING_TYPES: &str = include_str!("../../../../queries/python/forwarding_types.txt");
 
 const OPAQUE_CALLABLE_TYPES: &str =
-    include_str!("../../../queries/python/opaque_callable_types.txt");
+    include_str!("../../../../queries/python/opaque_callable_types.txt");
 
 pub(crate) struct PythonRules;
 
@@ -240,7 +240,7 @@ impl LanguageRules for PythonRules {
     }
 
     fn outside_container(&self, name: &str, _outside: &Denotation) -> Option<(Wrapper, bool)> {
-        crate::python_containers::python_container(name).map(|wrapper| (wrapper, false))
+        crate::python::containers::python_container(name).map(|wrapper| (wrapper, false))
     }
 
     fn subscripted(&self, resolver: &Resolver<'_>, value: &Denotation) -> Option<Denotation> {
@@ -248,10 +248,10 @@ impl LanguageRules for PythonRules {
     }
 
     fn file_edges(&self, resolver: &Resolver<'_>, file: &FileFacts) -> Vec<Edge> {
-        let mut edges = crate::pytest_fixture_edges::fixture_edges_of_file(resolver, file);
-        edges.extend(crate::callback_edges::escaping_instance_callbacks(resolver, file));
-        edges.extend(crate::property_reads::property_read_edges(resolver, file));
-        edges.extend(crate::python_dynamic_reads::dynamic_read_edges(resolver, file));
+        let mut edges = crate::python::pytest_fixture_edges::fixture_edges_of_file(resolver, file);
+        edges.extend(crate::python::callback_edges::escaping_instance_callbacks(resolver, file));
+        edges.extend(crate::python::property_reads::property_read_edges(resolver, file));
+        edges.extend(crate::python::dynamic_reads::dynamic_read_edges(resolver, file));
         edges
     }
 
@@ -262,7 +262,7 @@ impl LanguageRules for PythonRules {
         call: &CallSite,
         targets: &CallTargets,
     ) -> Vec<Edge> {
-        crate::callback_edges::outside_base_callbacks(resolver, caller, call, targets)
+        crate::python::callback_edges::outside_base_callbacks(resolver, caller, call, targets)
     }
 
     /// Python closures are lambdas, whose parameters callers pass (value flow).
@@ -318,14 +318,16 @@ impl LanguageRules for PythonRules {
     fn is_opaque_callable_type(&self, qualified_name: &str) -> bool {
         static TYPES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
         TYPES
-            .get_or_init(|| crate::callback_edges::data_lines(OPAQUE_CALLABLE_TYPES).collect())
+            .get_or_init(|| {
+                crate::python::callback_edges::data_lines(OPAQUE_CALLABLE_TYPES).collect()
+            })
             .contains(&qualified_name)
     }
 
     fn forwards_members(&self, qualified_type: &str) -> bool {
         static TYPES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
-        let types =
-            TYPES.get_or_init(|| crate::callback_edges::data_lines(FORWARDING_TYPES).collect());
+        let types = TYPES
+            .get_or_init(|| crate::python::callback_edges::data_lines(FORWARDING_TYPES).collect());
         types.contains(&qualified_type.strip_suffix("()").unwrap_or(qualified_type))
     }
 
@@ -338,7 +340,7 @@ impl LanguageRules for PythonRules {
     }
 
     fn builtin_call_result(&self, path: &str) -> Option<&'static str> {
-        crate::python_builtin_stubs::python_builtin_stubs().call_result(path)
+        crate::python::builtin_stubs::python_builtin_stubs().call_result(path)
     }
 
     fn instance_method(

@@ -36,7 +36,7 @@ impl Resolver<'_> {
         let Denotation::Symbol(function) = called.denotation else { return None };
         // A method call's arguments follow `self`, position 0 of the method's parameters.
         let passed = self.callback_parameter(function, argument + 1, parameter)?;
-        if crate::generic_arguments::mentions_self_type_argument(passed) {
+        if crate::rust::generic_arguments::mentions_self_type_argument(passed) {
             let impl_sym = self.index.parent(function)?;
             let typed =
                 self.method_type_with_arguments(function, impl_sym, passed, *type_sym, arguments)?;

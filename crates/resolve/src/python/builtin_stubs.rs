@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-const PYTHON_BUILTIN_STUBS: &str = include_str!("../../../queries/python/builtins.pyi");
+const PYTHON_BUILTIN_STUBS: &str = include_str!("../../../../queries/python/builtins.pyi");
 
 /// What the stub says calls give: `"len"` → `"int"`, `"str.strip"` → `"str"`, and each
 /// class (constructing it gives one of it).

@@ -15,7 +15,7 @@ use rustc_hash::FxHashMap as HashMap;
 use crate::denotation::Denotation;
 use crate::value_types::Wrapper;
 
-const RUST_STD_WRAPPERS: &str = include_str!("../../../queries/rust/std_wrappers.rs");
+const RUST_STD_WRAPPERS: &str = include_str!("../../../../queries/rust/std_wrappers.rs");
 
 /// The Rust containers the data file may declare, each by its `Wrapper::std_name`.
 pub(crate) const RUST_WRAPPERS: [Wrapper; 11] = [
@@ -149,7 +149,7 @@ pub(crate) fn rust_std_wrappers() -> &'static RustStdWrappers {
     static SHIPPED: OnceLock<RustStdWrappers> = OnceLock::new();
     SHIPPED.get_or_init(|| {
         // The shipped file is checked by a test; a broken one must not pass silently.
-        crate::rust_std_signatures::parse_rust_std_wrappers(RUST_STD_WRAPPERS)
+        crate::rust::std_signatures::parse_rust_std_wrappers(RUST_STD_WRAPPERS)
             .expect("queries/rust/std_wrappers.rs parses")
     })
 }
@@ -157,7 +157,7 @@ pub(crate) fn rust_std_wrappers() -> &'static RustStdWrappers {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rust_std_signatures::parse_rust_std_wrappers;
+    use crate::rust::std_signatures::parse_rust_std_wrappers;
 
     fn project_value() -> Denotation {
         Denotation::Instance { type_sym: 7, is_dyn: false, arguments: Vec::new() }

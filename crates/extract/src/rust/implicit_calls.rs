@@ -59,7 +59,7 @@ fn push_implicit_call(
     ) {
         return;
     }
-    let receiver = crate::rust_receivers::receiver_of(operand, source, 0);
+    let receiver = crate::rust::receivers::receiver_of(operand, source, 0);
     if receiver == tether_model::Receiver::Other {
         return;
     }

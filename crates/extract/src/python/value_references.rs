@@ -18,8 +18,8 @@ use tether_model::{CallSite, CalleeExpr, FileFacts};
 use tree_sitter::Node;
 
 use crate::outline::{line_of, text_of, ScopeStack};
+use crate::python::name_lists::PythonNameList;
 use crate::python::{dotted_path, shorten, value_receiver};
-use crate::python_name_lists::PythonNameList;
 
 /// How many enclosing expressions are climbed to find a name's position; deeper than that
 /// (machine-written code) the name counts as a value.
@@ -166,7 +166,7 @@ fn position_of(
             // iterable's names (`[fetch] + extra`) may be called through the loop variable.
             "for_statement" | "for_in_clause" => {
                 let is_iterable = is_field(field_child!(parent, "right"));
-                let binds_each = crate::python_bindings::literal_of_names(child, source).is_some();
+                let binds_each = crate::python::bindings::literal_of_names(child, source).is_some();
                 return if is_iterable && !binds_each { value } else { Position::NotValue };
             }
             "raise_statement" => {

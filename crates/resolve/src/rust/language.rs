@@ -1,4 +1,4 @@
-//! Rust's [`LanguageRules`]: `::` paths, Rust's namespaces (`rust_rules`, `rust_namespaces`),
+//! Rust's [`LanguageRules`]: `::` paths, Rust's namespaces (`rules`, `namespaces`),
 //! and members through inherent impls, trait impls and supertraits.
 
 use tether_model::{

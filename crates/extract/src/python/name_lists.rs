@@ -29,19 +29,19 @@ impl PythonNameList {
     fn text(self) -> &'static str {
         match self {
             PythonNameList::TransparentDecorators => {
-                include_str!("../../../queries/python/transparent_decorators.txt")
+                include_str!("../../../../queries/python/transparent_decorators.txt")
             }
             PythonNameList::NonCallingFunctions => {
-                include_str!("../../../queries/python/non_calling_functions.txt")
+                include_str!("../../../../queries/python/non_calling_functions.txt")
             }
             PythonNameList::HigherOrderFunctions => {
-                include_str!("../../../queries/python/higher_order_functions.txt")
+                include_str!("../../../../queries/python/higher_order_functions.txt")
             }
             PythonNameList::FunctionBinders => {
-                include_str!("../../../queries/python/function_binders.txt")
+                include_str!("../../../../queries/python/function_binders.txt")
             }
             PythonNameList::BuiltinResults => {
-                include_str!("../../../queries/python/builtin_results.txt")
+                include_str!("../../../../queries/python/builtin_results.txt")
             }
         }
     }
