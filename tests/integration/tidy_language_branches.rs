@@ -2,12 +2,12 @@
 //! language. What differs between languages is asked of `LanguageRules`
 //! (`crates/resolve/src/language_rules.rs`, the one core file that names each language's
 //! rules); each language's rules live in its own folder (`crates/resolve/src/python/`,
-//! `crates/resolve/src/rust/`), and a language's folder names nothing of another's. A core file
-//! names no `Language::Python` or `Language::Rust`. It may still name an item of one language
-//! (a `python_*` table of the project index, `Wrapper::PythonList`, a path into a language's
-//! folder) as often as listed, and that count only goes down: a file that names more fails,
-//! one that names fewer must lower its count, one that reaches 0 must leave the list, and no
-//! file may join it.
+//! `crates/resolve/src/rust/`). No core file but that one names a language's folder, and a
+//! language's folder names nothing of another's. A core file names no `Language::Python` or
+//! `Language::Rust`. It may still name an item of one language (a `python_*` table of the
+//! project index, `Wrapper::PythonList`) as often as listed, and that count only goes down: a
+//! file that names more fails, one that names fewer must lower its count, one that reaches 0
+//! must leave the list, and no file may join it.
 
 use std::path::Path;
 
@@ -21,19 +21,14 @@ const LANGUAGE_ASSEMBLY: &str = "language_rules.rs";
 
 /// Core files that still name items of one language, and how many times (outside tests,
 /// comments and `mod` lines): the project index's per-language tables, the value lattice's
-/// Python builtin containers, the std traits a derive implements, paths into a language's
-/// folder.
+/// Python builtin containers, the std traits a derive implements.
 const SHARED_LANGUAGE_ITEMS: &[(&str, usize)] = &[
     ("builtins.rs", 1),
     ("call_results.rs", 1),
-    ("calls.rs", 1),
     ("container_types.rs", 5),
     ("denotation.rs", 1),
-    ("lib.rs", 1),
-    ("project_index.rs", 29),
-    ("resolver.rs", 2),
-    ("value_flow.rs", 2),
-    ("value_types.rs", 21),
+    ("project_index.rs", 27),
+    ("value_types.rs", 15),
 ];
 
 /// `code` without comments and `mod name;` lines.
@@ -64,24 +59,17 @@ fn language_mentions(code: &str) -> usize {
 }
 
 /// How many identifiers of `code` name a language: `python_…`, `rust_…`, `pytest_…`,
-/// `is_python`, types `Python…` or `Rust…`, and paths into a language's folder
-/// (`crate::python::…`).
+/// `is_python`, and types `Python…` or `Rust…`.
 fn language_item_mentions(code: &str) -> usize {
-    let folder_paths: usize = LANGUAGE_FOLDERS
-        .iter()
-        .map(|folder| code.matches(&format!("crate::{folder}::")).count())
-        .sum();
-    folder_paths
-        + code
-            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .filter(|word| {
-                ["python_", "rust_", "pytest_"].iter().any(|prefix| word.starts_with(prefix))
-                    || *word == "is_python"
-                    || (["Python", "Rust"].iter().any(|prefix| word.starts_with(prefix))
-                        && word.len() > "Rust".len()
-                        && !["PythonRules", "RustRules"].contains(word))
-            })
-            .count()
+    code.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|word| {
+            ["python_", "rust_", "pytest_"].iter().any(|prefix| word.starts_with(prefix))
+                || *word == "is_python"
+                || (["Python", "Rust"].iter().any(|prefix| word.starts_with(prefix))
+                    && word.len() > "Rust".len()
+                    && !["PythonRules", "RustRules"].contains(word))
+        })
+        .count()
 }
 
 fn resolver_folder() -> std::path::PathBuf {
@@ -163,6 +151,26 @@ fn shared_resolver_files_name_language_items_only_less_often() {
 }
 
 #[test]
+fn the_core_imports_nothing_from_a_language_folder() {
+    let problems: Vec<String> = shared_files()
+        .into_iter()
+        .flat_map(|(name, code)| {
+            LANGUAGE_FOLDERS
+                .iter()
+                .filter(move |folder| code.contains(&format!("crate::{folder}::")))
+                .map(move |folder| {
+                    format!(
+                        "crates/resolve/src/{name}: names `crate::{folder}::`; ask \
+                         `LanguageRules` ({LANGUAGE_ASSEMBLY} is the one core file that names \
+                         a language's folder)"
+                    )
+                })
+        })
+        .collect();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
 fn a_language_folder_imports_nothing_from_another_language() {
     let mut problems = Vec::new();
     for folder in LANGUAGE_FOLDERS {
@@ -187,7 +195,6 @@ fn a_language_folder_imports_nothing_from_another_language() {
 fn language_item_mentions_count_identifiers_not_substrings() {
     let code = "self.index.python_conftests; Wrapper::PythonList; crate::PythonRules; trust_me";
     assert_eq!(language_item_mentions(code), 2);
-    assert_eq!(language_item_mentions("crate::rust::deref_calls::edges(); rusty::x"), 1);
     assert_eq!(language_mentions("Language::Python | Language::PythonLike"), 1);
     assert_eq!(code_only("mod python_rules;\nlet a = 1; // python_x\n").trim(), "let a = 1;");
 }

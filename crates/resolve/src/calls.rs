@@ -197,7 +197,7 @@ impl Resolver<'_> {
     fn indexed_collection(&self, caller: Sym, path: &[String], language: Language) -> Lookup {
         // `ops["add"]()`, `nested["basic"][1]()`: the keys' own value when the literals say
         // it, else (one key) any element.
-        let (path, keys) = crate::python::keyed_elements::split_literal_keys(path);
+        let (path, keys) = crate::argument_slots::split_literal_keys(path);
         let [name] = path else { return Err(UnresolvedReason::ComplexCallee) };
         if !keys.is_empty() {
             if let Some(value) = self.keyed_element(caller, name, &keys.concat(), language) {

@@ -8,7 +8,8 @@
 //! (`python/`, `rust/`), and its library knowledge in data files under `queries/`.
 
 use tether_model::{
-    CallSite, CalleeExpr, Edge, FileFacts, Import, Language, Receiver, ResolutionRule, Symbol,
+    CallSite, CalleeExpr, Edge, FileFacts, ImplBlock, Import, Language, Receiver, ResolutionRule,
+    Symbol,
 };
 
 use crate::CallTargets;
@@ -219,6 +220,49 @@ pub(crate) trait LanguageRules: Sync {
         targets: &CallTargets,
     ) -> Vec<Edge>;
 
+    /// The edges from a call site to the methods its resolution dereferenced through (Rust:
+    /// `deref`/`deref_mut`); a language without dereferences makes none.
+    fn dereference_edges(
+        &self,
+        resolver: &Resolver<'_>,
+        call: &CallSite,
+        dereferenced: &[Sym],
+    ) -> Vec<Edge>;
+
+    /// Whether the fixtures a file defines are a plugin's, visible to every test (Python: a
+    /// file other than a test file or conftest); false for a language without fixtures.
+    fn defines_plugin_fixtures(&self, file: &FileFacts) -> bool;
+
+    /// The outside type a trait impl is written for, when it is one (Rust: `i8`,
+    /// `std::string::String`); none for a language without impl blocks.
+    fn outside_impl_self_type(
+        &self,
+        resolver: &Resolver<'_>,
+        scope: Sym,
+        block: &ImplBlock,
+    ) -> Option<Denotation>;
+
+    /// Whether the language's std or builtins define method `name` on a container of it
+    /// (`Wrapper::has_std_method`).
+    fn container_has_method(&self, wrapper: Wrapper, name: &str) -> bool;
+
+    /// What `wrapper<inner>.name()` gives, when the method alone says (`unwrap`, `pop`).
+    fn container_method_result(
+        &self,
+        wrapper: Wrapper,
+        inner: &Denotation,
+        name: &str,
+    ) -> Option<Denotation>;
+
+    /// Whether parameter `parameter` of a closure passed to `wrapper.method(…)` gets an
+    /// element.
+    fn container_closure_parameter_is_element(
+        &self,
+        wrapper: Wrapper,
+        method: &str,
+        parameter: u32,
+    ) -> bool;
+
     /// What a closure passed to a project method receives as its parameter (Rust:
     /// `acc.add(…, |builder| …)`, or a project iterator's item for `children.map(|it| …)`).
     fn method_closure_parameter(
@@ -337,5 +381,15 @@ pub(crate) fn rules_of(language: Language) -> &'static dyn LanguageRules {
     match language {
         Language::Python => &crate::python::language::PythonRules,
         Language::Rust => &crate::rust::language::RustRules,
+    }
+}
+
+impl Wrapper {
+    /// The rules of the language whose container this is.
+    pub(crate) fn rules(self) -> &'static dyn LanguageRules {
+        match self.is_python() {
+            true => rules_of(Language::Python),
+            false => rules_of(Language::Rust),
+        }
     }
 }

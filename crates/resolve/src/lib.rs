@@ -21,6 +21,7 @@
 //! closures; no trait solving (a blanket extension trait is matched by the impls of its
 //! bound).
 
+mod argument_slots;
 mod binding_values;
 mod bindings_in_force;
 mod builtins;
@@ -419,13 +420,8 @@ fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls
             Some(arguments) => resolver.with_first_argument_impl(caller, arguments, targets),
             None => targets,
         };
-        // (Only Rust method lookups go through `Deref`.)
         if !dereferenced.is_empty() {
-            result.edges.extend(crate::rust::deref_calls::deref_edges(
-                resolver,
-                call,
-                &dereferenced,
-            ));
+            result.edges.extend(rules.dereference_edges(resolver, call, &dereferenced));
         }
         *result.outcomes.entry(targets.outcome()).or_default() += 1;
         if let (CallTargets::Project(bound), Some(arguments)) = (&targets, arguments) {

@@ -267,7 +267,9 @@ impl<'a> ScopeTables<'a> {
                 tables.imports.push(import);
                 tables.imports_by_scope.entry(scope).or_default().push(position);
             }
-            let is_plugin_file = crate::python::pytest_fixtures::is_plugin_file(file);
+            let is_plugin_file = file.language.is_some_and(|language| {
+                crate::language_rules::rules_of(language).defines_plugin_fixtures(file)
+            });
             for named in &file.fixture_names {
                 let Some(fixture) = by_id.get(&named.fixture).copied() else { continue };
                 let owner = symbols[fixture as usize].parent.and_then(|parent| by_id.get(&parent));

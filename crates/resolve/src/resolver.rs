@@ -54,7 +54,7 @@ pub(crate) struct ResolverTables<'a> {
     /// The project type each project type dereferences to (`impl Deref`'s `type Target`).
     pub deref_targets: HashMap<Sym, Sym>,
     /// Blanket impls of project traits (`impl<R: AsyncRead> AsyncReadExt for R`).
-    pub blanket_impls: Vec<crate::rust::blanket_impls::BlanketImpl>,
+    pub blanket_impls: Vec<BlanketImpl>,
     /// The last segment of each trait impl's trait path, project trait or not.
     pub impl_trait_names: HashMap<Sym, String>,
     /// Types a macro defines (`bitflags! { pub struct AttrFlags: u64 … }`, rust-analyzer's
@@ -66,6 +66,24 @@ pub(crate) struct ResolverTables<'a> {
     /// Whether a Python module's variables (`MARK_GEN = MarkGenerator()`) are its members
     /// yet: typing them needs the imports and bases, so they join only after those phases.
     pub module_variables_visible: bool,
+}
+
+/// What the generic self type of a blanket impl must implement.
+#[derive(Clone, PartialEq, Debug)]
+pub(crate) enum BlanketBound {
+    /// A project trait.
+    Project(Sym),
+    /// A trait outside the project, by its last path segment (`Stream`, `Write`).
+    Outside(String),
+    /// No bound: every type.
+    Any,
+}
+
+/// A project trait implemented for every type meeting a bound.
+#[derive(Clone, PartialEq, Debug)]
+pub(crate) struct BlanketImpl {
+    pub trait_sym: Sym,
+    pub bound: BlanketBound,
 }
 
 /// What one worker resolves through: the shared tables (read through `Deref`) and the
@@ -245,9 +263,7 @@ impl<'a> ResolverTables<'a> {
                         impls_of_type.entry(type_sym).or_default().push(impl_sym);
                         impl_self_type.insert(impl_sym, type_sym);
                     }
-                } else if let Some(outside) =
-                    crate::rust::outside_type_impls::outside_self_type(&view, scope, block, rules)
-                {
+                } else if let Some(outside) = rules.outside_impl_self_type(&view, scope, block) {
                     if let Denotation::External(path) | Denotation::Builtin(path) = &outside {
                         impls_of_outside_type.entry(path.clone()).or_default().push(impl_sym);
                     }

@@ -25,7 +25,7 @@ use tether_model::{
     SymbolKind,
 };
 
-use crate::python::unpacked_arguments::{keyword_slots, positional_slots};
+use crate::argument_slots::{keyword_slots, positional_slots};
 
 use crate::denotation::Denotation;
 use crate::language_rules::BindingUse;
@@ -406,7 +406,7 @@ impl Resolver<'_> {
         let targets = forwarded_targets(&values);
         let mut edges = Vec::new();
         for call in calls {
-            for held in crate::python::element_flow::slot_targets(&targets, &call.slot) {
+            for held in crate::argument_slots::slot_targets(&targets, &call.slot) {
                 let Some(target) = self.called_on_held(&held, call.method.as_deref()) else {
                     continue;
                 };

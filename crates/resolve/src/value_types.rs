@@ -11,7 +11,6 @@ use tether_model::{BindingValue, Language};
 use crate::denotation::Denotation;
 use crate::project_index::Sym;
 use crate::resolver::Resolver;
-use crate::rust::std_wrappers::rust_std_wrappers as std_wrappers;
 
 /// A std type holding values of one known element type.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -96,23 +95,19 @@ impl Wrapper {
         matches!(self, Wrapper::Box | Wrapper::Rc | Wrapper::Arc | Wrapper::Pin)
     }
 
-    /// Whether std defines method `name` on this wrapper (`queries/rust/std_wrappers.rs`).
+    /// Whether the language's std (or builtins) defines method `name` on this wrapper.
     pub(crate) fn has_std_method(self, name: &str) -> bool {
-        // A builtin container's methods are all the builtin's (a subclass is a class).
-        self.is_python() || std_wrappers().has_method(self, name)
+        self.rules().container_has_method(self, name)
     }
 
     /// What `wrapper<inner>.name()` returns, when it is visible from the method alone.
     pub(crate) fn method_result(self, inner: &Denotation, name: &str) -> Option<Denotation> {
-        if self.is_python() {
-            return crate::python::containers::python_method_result(self, inner, name);
-        }
-        std_wrappers().method_result(self, inner, name)
+        self.rules().container_method_result(self, inner, name)
     }
 
     /// Whether parameter `parameter` of a closure passed to `wrapper.method(…)` is an element.
     pub(crate) fn closure_parameter_is_element(self, method: &str, parameter: u32) -> bool {
-        std_wrappers().closure_parameter_is_element(self, method, parameter)
+        self.rules().container_closure_parameter_is_element(self, method, parameter)
     }
 }
 

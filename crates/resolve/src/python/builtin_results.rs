@@ -265,7 +265,7 @@ impl Resolver<'_> {
         let Some(parameters) = self.index.parameters_by_function.get(&target) else {
             return Vec::new();
         };
-        let slots = crate::python::unpacked_arguments::positional_slots(function, parameters, 0);
+        let slots = crate::argument_slots::positional_slots(function, parameters, 0);
         let mut flows = Vec::new();
         for element in elements {
             let kind = self.index.symbol(element).kind;

@@ -15,15 +15,13 @@
 //! names imported from another module (`from registry import HANDLERS`): those calls stay
 //! unresolved and counted.
 
-use std::collections::{BTreeMap, BTreeSet};
-
 use tether_model::{BindingValue, CallSite, FileFacts, Receiver, SymbolId, SymbolKind};
 
 use crate::denotation::Denotation;
 use crate::language_rules::BindingUse;
 use crate::project_index::Sym;
 use crate::resolver::Resolver;
-use crate::value_flow::{ArgumentFlow, FlowValue, ParameterCall, Slot};
+use crate::value_flow::{ArgumentFlow, ParameterCall, Slot};
 
 /// Methods whose result iterates over a container's values (`for f in table.values()`).
 const VALUE_VIEWS: [&str; 2] = ["values", "copy"];
@@ -55,7 +53,7 @@ impl Resolver<'_> {
         call: &CallSite,
         path: &[String],
     ) -> Option<ParameterCall> {
-        let (container, keys) = crate::python::keyed_elements::split_literal_keys(path);
+        let (container, keys) = crate::argument_slots::split_literal_keys(path);
         let key = match keys {
             [] => None,
             [key] => Some(key.clone()),
@@ -157,30 +155,4 @@ impl Resolver<'_> {
             }
         }
     }
-}
-
-/// What a called slot may hold: its own targets; for an element, also those stored under no
-/// key, and, read under no key, those stored under any.
-pub(crate) fn slot_targets(
-    targets: &BTreeMap<Slot, BTreeSet<FlowValue>>,
-    slot: &Slot,
-) -> BTreeSet<FlowValue> {
-    let Slot::Element { owner, name, key } = slot else {
-        return targets.get(slot).cloned().unwrap_or_default();
-    };
-    let first = Slot::Element { owner: *owner, name: name.clone(), key: None };
-    let mut found = BTreeSet::new();
-    for (stored, held) in targets.range(first..) {
-        let Slot::Element { owner: stored_owner, name: stored_name, key: stored_key } = stored
-        else {
-            break;
-        };
-        if stored_owner != owner || stored_name != name {
-            break;
-        }
-        if key.is_none() || stored_key.is_none() || stored_key == key {
-            found.extend(held.iter().cloned());
-        }
-    }
-    found
 }

@@ -99,10 +99,3 @@ impl Resolver<'_> {
         None
     }
 }
-
-/// An indexed path's container and its trailing literal keys: `nested["basic"][1]` gives
-/// `nested` and `["basic"]`, `[1]`.
-pub(crate) fn split_literal_keys(path: &[String]) -> (&[String], &[String]) {
-    let keys = path.iter().rev().take_while(|segment| segment.starts_with('[')).count();
-    path.split_at(path.len() - keys)
-}

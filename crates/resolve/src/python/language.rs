@@ -2,6 +2,7 @@
 //! the C3 linearisation, and the outside types that say only "callable"
 //! (`queries/python/opaque_callable_types.txt`).
 
+use tether_model::ImplBlock;
 use tether_model::{
     CallSite, CalleeExpr, Edge, FileFacts, Import, Language, Receiver, ResolutionRule, Symbol,
     UnresolvedReason,
@@ -263,6 +264,56 @@ impl LanguageRules for PythonRules {
         targets: &CallTargets,
     ) -> Vec<Edge> {
         crate::python::callback_edges::outside_base_callbacks(resolver, caller, call, targets)
+    }
+
+    /// A builtin container's methods are all the builtin's (a subclass is a class).
+    fn container_has_method(&self, _wrapper: Wrapper, _name: &str) -> bool {
+        true
+    }
+
+    fn container_method_result(
+        &self,
+        wrapper: Wrapper,
+        inner: &Denotation,
+        name: &str,
+    ) -> Option<Denotation> {
+        crate::python::containers::python_method_result(wrapper, inner, name)
+    }
+
+    /// Python's callables passed to a container's methods are values (value flow).
+    fn container_closure_parameter_is_element(
+        &self,
+        _wrapper: Wrapper,
+        _method: &str,
+        _parameter: u32,
+    ) -> bool {
+        false
+    }
+
+    /// Python calls go through no `Deref`.
+    fn dereference_edges(
+        &self,
+        _resolver: &Resolver<'_>,
+        _call: &CallSite,
+        _dereferenced: &[Sym],
+    ) -> Vec<Edge> {
+        Vec::new()
+    }
+
+    /// A file other than a test file or conftest: the fixtures it defines are a plugin's (a
+    /// project's own `pytest11` plugin, or a module tests import).
+    fn defines_plugin_fixtures(&self, file: &FileFacts) -> bool {
+        !crate::python::pytest_fixtures::is_pytest_file(&file.path)
+    }
+
+    /// Python has no impl blocks.
+    fn outside_impl_self_type(
+        &self,
+        _resolver: &Resolver<'_>,
+        _scope: Sym,
+        _block: &ImplBlock,
+    ) -> Option<Denotation> {
+        None
     }
 
     /// Python closures are lambdas, whose parameters callers pass (value flow).

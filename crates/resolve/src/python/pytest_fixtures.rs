@@ -154,12 +154,6 @@ impl Resolver<'_> {
     }
 }
 
-/// A Python file other than a test file or conftest: the fixtures it defines are a plugin's
-/// (a project's own `pytest11` plugin, or a module tests import).
-pub(crate) fn is_plugin_file(file: &tether_model::FileFacts) -> bool {
-    file.language == Some(Language::Python) && !is_pytest_file(&file.path)
-}
-
 /// `test_*.py`, `*_test.py` or `conftest.py` (the test framework model's test files and shared
 /// fixture files): files whose functions pytest feeds fixtures.
 pub(crate) fn is_pytest_file(path: &str) -> bool {

@@ -9,6 +9,7 @@
 
 use tether_model::{ArgumentForm, CallArgument, CallSite, Parameter, ParameterKind, SymbolId};
 
+use crate::argument_slots::{positional_slots, takes_keyword};
 use crate::project_index::Sym;
 use crate::resolver::Resolver;
 use crate::value_flow::{ArgumentFlow, FlowValue, ParameterCall, Slot};
@@ -124,50 +125,4 @@ impl Resolver<'_> {
         }
         flows
     }
-}
-
-/// Whether a parameter can be passed by keyword.
-fn takes_keyword(parameter: &Parameter) -> bool {
-    matches!(parameter.kind, ParameterKind::Positional | ParameterKind::KeywordOnly)
-}
-
-/// Where a positional argument at `position` (`self` counted) lands: the parameter there,
-/// or an element of the `*args` at or before it (that element, and any element).
-pub(crate) fn positional_slots(
-    function: SymbolId,
-    parameters: &[&Parameter],
-    position: u32,
-) -> Vec<Slot> {
-    if let Some(parameter) = parameters.iter().find(|parameter| {
-        parameter.position == position && parameter.kind == ParameterKind::Positional
-    }) {
-        return vec![Slot::Parameter { function, position: parameter.position }];
-    }
-    let rest = parameters.iter().find(|parameter| {
-        parameter.kind == ParameterKind::VarPositional && parameter.position <= position
-    });
-    match rest {
-        Some(rest) => vec![
-            Slot::Rest { function, index: Some(position - rest.position) },
-            Slot::Rest { function, index: None },
-        ],
-        None => Vec::new(),
-    }
-}
-
-/// Where a keyword argument lands: the parameter of that name, or an entry of `**kwargs`.
-pub(crate) fn keyword_slots(
-    function: SymbolId,
-    parameters: &[&Parameter],
-    keyword: &str,
-) -> Vec<Slot> {
-    if let Some(parameter) =
-        parameters.iter().find(|parameter| parameter.name == keyword && takes_keyword(parameter))
-    {
-        return vec![Slot::Parameter { function, position: parameter.position }];
-    }
-    if parameters.iter().any(|parameter| parameter.kind == ParameterKind::VarKeyword) {
-        return vec![Slot::Keyword { function, name: keyword.to_string() }];
-    }
-    Vec::new()
 }

@@ -11,25 +11,7 @@ use tether_model::{Language, ResolutionRule, SymbolKind};
 
 use crate::denotation::{from_candidates, Denotation, Resolved};
 use crate::project_index::Sym;
-use crate::resolver::Resolver;
-
-/// What the generic self type of a blanket impl must implement.
-#[derive(Clone, PartialEq, Debug)]
-pub(crate) enum BlanketBound {
-    /// A project trait.
-    Project(Sym),
-    /// A trait outside the project, by its last path segment (`Stream`, `Write`).
-    Outside(String),
-    /// No bound: every type.
-    Any,
-}
-
-/// A project trait implemented for every type meeting a bound.
-#[derive(Clone, PartialEq, Debug)]
-pub(crate) struct BlanketImpl {
-    pub trait_sym: Sym,
-    pub bound: BlanketBound,
-}
+use crate::resolver::{BlanketBound, BlanketImpl, Resolver};
 
 impl Resolver<'_> {
     /// The project's blanket impls of project traits, and the last segment of every trait

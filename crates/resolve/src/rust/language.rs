@@ -1,6 +1,7 @@
 //! Rust's [`LanguageRules`]: `::` paths, Rust's namespaces (`rules`, `namespaces`),
 //! and members through inherent impls, trait impls and supertraits.
 
+use tether_model::ImplBlock;
 use tether_model::{
     CallSite, CalleeExpr, Edge, FileFacts, Import, Language, Receiver, ResolutionRule, Symbol,
     SymbolKind,
@@ -304,6 +305,53 @@ impl LanguageRules for RustRules {
         _targets: &CallTargets,
     ) -> Vec<Edge> {
         Vec::new()
+    }
+
+    /// `queries/rust/std_wrappers.rs`.
+    fn container_has_method(&self, wrapper: Wrapper, name: &str) -> bool {
+        crate::rust::std_wrappers::rust_std_wrappers().has_method(wrapper, name)
+    }
+
+    fn container_method_result(
+        &self,
+        wrapper: Wrapper,
+        inner: &Denotation,
+        name: &str,
+    ) -> Option<Denotation> {
+        crate::rust::std_wrappers::rust_std_wrappers().method_result(wrapper, inner, name)
+    }
+
+    fn container_closure_parameter_is_element(
+        &self,
+        wrapper: Wrapper,
+        method: &str,
+        parameter: u32,
+    ) -> bool {
+        let std_wrappers = crate::rust::std_wrappers::rust_std_wrappers();
+        std_wrappers.closure_parameter_is_element(wrapper, method, parameter)
+    }
+
+    fn dereference_edges(
+        &self,
+        resolver: &Resolver<'_>,
+        call: &CallSite,
+        dereferenced: &[Sym],
+    ) -> Vec<Edge> {
+        crate::rust::deref_calls::deref_edges(resolver, call, dereferenced)
+    }
+
+    /// Rust has no fixtures.
+    fn defines_plugin_fixtures(&self, _file: &FileFacts) -> bool {
+        false
+    }
+
+    fn outside_impl_self_type(
+        &self,
+        resolver: &Resolver<'_>,
+        scope: Sym,
+        block: &ImplBlock,
+    ) -> Option<Denotation> {
+        crate::rust::outside_type_impls::outside_self_type(resolver, scope, block, self)
     }
 
     fn method_closure_parameter(
