@@ -8,6 +8,9 @@ use crate::{GitError, Repository};
 /// At most this many changed files are listed.
 const MAX_LISTED_FILES: usize = 50;
 
+/// The source files tether reads, as git pathspecs.
+const SOURCE_FILES: &[&str] = &["*.py", "*.rs"];
+
 /// One entry of `git status --porcelain=v1 -z`.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct StatusEntry {
@@ -38,32 +41,50 @@ pub fn parse_status_z(output: &[u8]) -> Vec<StatusEntry> {
     entries
 }
 
+/// Whether `git status` lists untracked files.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Untracked {
+    Listed,
+    LeftOut,
+}
+
+/// Which paths `git status` looks at.
+#[derive(Clone, Copy, Debug)]
+enum StatusPaths<'p> {
+    /// Git pathspecs (`*.py`); none for the whole tree.
+    Globs(&'p [&'p str]),
+    /// Paths taken literally, never as globs.
+    Literal(&'p [&'p str]),
+}
+
 impl Repository {
     fn status_entries(
         &self,
-        untracked: bool,
-        paths: &[&str],
-        literal: bool,
+        untracked: Untracked,
+        paths: StatusPaths<'_>,
     ) -> Result<Vec<StatusEntry>, GitError> {
         let mut command = self.git();
         command.args(&[
             "status",
             "--porcelain=v1",
             "-z",
-            if untracked { "--untracked-files=all" } else { "--untracked-files=no" },
+            match untracked {
+                Untracked::Listed => "--untracked-files=all",
+                Untracked::LeftOut => "--untracked-files=no",
+            },
         ]);
-        if literal {
-            command.literal_paths(paths);
-        } else {
-            command.args(&["--"]).args(paths);
-        }
+        match paths {
+            StatusPaths::Literal(paths) => command.literal_paths(paths),
+            StatusPaths::Globs(globs) => command.args(&["--"]).args(globs),
+        };
         Ok(parse_status_z(&command.output_bytes()?))
     }
 
     /// Tracked `.py` and `.rs` files that differ from HEAD (staged or not), or `None` when
     /// `git` is missing or fails.
     pub fn uncommitted_source_files(&self) -> Option<Vec<String>> {
-        let entries = self.status_entries(false, &["*.py", "*.rs"], false).ok()?;
+        let entries =
+            self.status_entries(Untracked::LeftOut, StatusPaths::Globs(SOURCE_FILES)).ok()?;
         let mut files: Vec<String> = entries.into_iter().map(|entry| entry.path).collect();
         files.truncate(MAX_LISTED_FILES);
         Some(files)
@@ -73,19 +94,20 @@ impl Repository {
     /// untracked. Paths are literal, never globs.
     pub fn changed_paths(&self, paths: &[String]) -> Result<Vec<String>, GitError> {
         let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
-        Ok(self.status_entries(true, &paths, true)?.into_iter().map(|entry| entry.path).collect())
+        let entries = self.status_entries(Untracked::Listed, StatusPaths::Literal(&paths))?;
+        Ok(entries.into_iter().map(|entry| entry.path).collect())
     }
 
     /// `.py` and `.rs` files that differ from HEAD in any way, untracked ones included, with
     /// their status; `None` when `git` fails.
     pub fn source_file_changes(&self) -> Option<Vec<StatusEntry>> {
-        self.status_entries(true, &["*.py", "*.rs"], false).ok()
+        self.status_entries(Untracked::Listed, StatusPaths::Globs(SOURCE_FILES)).ok()
     }
 
     /// Paths with changes staged in the index (what a commit would take now).
     pub fn staged_paths(&self) -> Result<Vec<String>, GitError> {
         Ok(self
-            .status_entries(false, &[], false)?
+            .status_entries(Untracked::LeftOut, StatusPaths::Globs(&[]))?
             .into_iter()
             .filter(|entry| !matches!(entry.code[0], b' ' | b'?'))
             .map(|entry| entry.path)

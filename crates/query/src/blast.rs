@@ -6,6 +6,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use tether_model::{Cancelled, Deadline, DeadlineTicker, EdgeKind};
 
+use crate::hidden_callers::EntryPointCallers;
 use crate::page::{Completeness, CompletenessCause, PageRequest};
 use crate::snapshot::{Snapshot, SymbolIndex};
 
@@ -354,7 +355,7 @@ impl Snapshot {
         let mut causes = self.unresolved_causes(&frontier);
         causes.sort_by_key(|cause| std::cmp::Reverse(cause.weight()));
         causes.truncate(5);
-        causes.extend(self.hidden_caller_causes(&frontier, true));
+        causes.extend(self.hidden_caller_causes(&frontier, EntryPointCallers::LeftOut));
         if walk.uncertain_edges > 0 {
             causes.push(CompletenessCause::UncertainEdges { count: walk.uncertain_edges });
         }

@@ -69,17 +69,28 @@ struct Findings {
     entry_points_count: bool,
 }
 
+/// Whether an entry point's callers from outside (a test runner, the program's start) count
+/// among the hidden callers.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum EntryPointCallers {
+    /// `callers` of an entry point: its callers are outside.
+    Counted,
+    /// `blast`: nothing in the project depends on what calls an entry point.
+    LeftOut,
+}
+
 impl Snapshot {
     /// The causes, besides unresolved calls by name, through which calls the graph does not
     /// hold may reach any of `subjects`. Entry points (tests, a program's `main`) are called
     /// from outside too, but nothing in the project depends on what calls them: a `blast`
-    /// (`for_dependents`) leaves them out, `callers` of one says so.
+    /// leaves them out, `callers` of one says so.
     pub(crate) fn hidden_caller_causes(
         &self,
         subjects: &[SymbolIndex],
-        for_dependents: bool,
+        entry_points: EntryPointCallers,
     ) -> Vec<CompletenessCause> {
-        let mut findings = Findings { entry_points_count: !for_dependents, ..Findings::default() };
+        let entry_points_count = entry_points == EntryPointCallers::Counted;
+        let mut findings = Findings { entry_points_count, ..Findings::default() };
         for subject in subjects {
             self.find_hidden_callers(*subject, &mut findings);
         }

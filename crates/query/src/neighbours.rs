@@ -2,6 +2,7 @@
 
 use tether_model::{EdgeKind, ResolutionRule};
 
+use crate::hidden_callers::EntryPointCallers;
 use crate::page::{Completeness, CompletenessCause, PageRequest, MAX_CAUSE_EXAMPLES};
 use crate::snapshot::{Snapshot, SymbolIndex};
 
@@ -141,7 +142,7 @@ impl Snapshot {
         items: &[NeighbourItem],
     ) -> Completeness {
         let mut causes = self.unresolved_causes(&[subject]);
-        causes.extend(self.hidden_caller_causes(&[subject], false));
+        causes.extend(self.hidden_caller_causes(&[subject], EntryPointCallers::Counted));
         let uncertain = items.iter().filter(|item| is_uncertain(item.rule)).count();
         if uncertain > 0 {
             causes.push(CompletenessCause::UncertainEdges { count: uncertain });

@@ -152,9 +152,21 @@ impl<'a> Resolver<'a> {
                 self.written_type(scope, path, true, &[], language)
             }
             BindingValue::Collection(elements) => crate::language_rules::rules_of(language)
-                .literal_collection(self, scope, name, elements, false),
+                .literal_collection(
+                    self,
+                    scope,
+                    name,
+                    elements,
+                    crate::language_rules::LiteralCollection::Sequence,
+                ),
             BindingValue::Mapping(elements) => crate::language_rules::rules_of(language)
-                .literal_collection(self, scope, name, elements, true),
+                .literal_collection(
+                    self,
+                    scope,
+                    name,
+                    elements,
+                    crate::language_rules::LiteralCollection::Mapping,
+                ),
             BindingValue::LiteralElement(elements) => self.functions_named(scope, elements),
             BindingValue::Unknown
             | BindingValue::GenericParameter { .. }

@@ -284,16 +284,16 @@ pub(crate) trait LanguageRules: Sync {
         parameter: u32,
     ) -> Option<Denotation>;
 
-    /// The value of a literal list (or dict, `mapping`) whose elements are names, bound to
-    /// `name` in `scope` (Python: a builtin container of those functions, with what later
-    /// writes by a literal key add).
+    /// The value of a literal list (or dict) whose elements are names, bound to `name` in
+    /// `scope` (Python: a builtin container of those functions, with what later writes by a
+    /// literal key add).
     fn literal_collection(
         &self,
         resolver: &Resolver<'_>,
         scope: Sym,
         name: &str,
         elements: &[Vec<String>],
-        mapping: bool,
+        kind: LiteralCollection,
     ) -> Option<Denotation>;
 
     /// What reading a member gives (a Python property's getter runs, giving what it returns).
@@ -374,6 +374,15 @@ pub(crate) trait LanguageRules: Sync {
         symbol: &'a Symbol,
         sym: Sym,
     );
+}
+
+/// Which literal a collection of names is written as.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum LiteralCollection {
+    /// `[f, g]`, `(f, g)`, `{f, g}`.
+    Sequence,
+    /// `{"a": f, "b": g}`.
+    Mapping,
 }
 
 /// The rules of `language`.

@@ -68,6 +68,17 @@ pub(crate) struct ResolverTables<'a> {
     pub module_variables_visible: bool,
 }
 
+/// Which imports an import pass reads again.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum PendingImports {
+    /// Those not bound to project code: bound to nothing, or to something outside.
+    NotInProject,
+    /// Those of [`PendingImports::NotInProject`] in a language whose modules hold variables.
+    NotInProjectOfModuleVariableLanguages,
+    /// Those bound to nothing at all.
+    Unbound,
+}
+
 /// What the generic self type of a blanket impl must implement.
 #[derive(Clone, PartialEq, Debug)]
 pub(crate) enum BlanketBound {
@@ -134,7 +145,7 @@ impl<'a> ResolverTables<'a> {
         resolver.resolve_impls();
         // `use crate::attrs::AttrFlags` of a type a macro defines binds once its impl stands for it.
         if !resolver.impl_only_types.is_empty() {
-            while resolver.resolve_import_pass(false, true) {}
+            while resolver.resolve_import_pass(PendingImports::Unbound) {}
             resolver.attach_impls_to_impl_only_types();
         }
         resolver.resolve_bases();
@@ -167,7 +178,7 @@ impl<'a> ResolverTables<'a> {
         }
         // Only the imports of languages with module variables can change.
         for _ in 0..IMPORT_PASSES {
-            if !self.resolve_import_pass(true, false) {
+            if !self.resolve_import_pass(PendingImports::NotInProjectOfModuleVariableLanguages) {
                 break;
             }
         }
@@ -177,17 +188,18 @@ impl<'a> ResolverTables<'a> {
     /// the previous pass's results, so the imports of a pass resolve in parallel.
     fn resolve_imports(&mut self) {
         for _ in 0..IMPORT_PASSES {
-            if !self.resolve_import_pass(false, false) {
+            if !self.resolve_import_pass(PendingImports::NotInProject) {
                 break;
             }
         }
     }
 
-    /// One pass over the imports not yet bound to project code (with `module_variables`, only
-    /// those of languages whose modules hold variables; with `only_unbound`, over those bound
-    /// to nothing at all); whether any result changed.
-    fn resolve_import_pass(&mut self, module_variables: bool, only_unbound: bool) -> bool {
+    /// One pass over the `pending` imports; whether any result changed.
+    fn resolve_import_pass(&mut self, pending: PendingImports) -> bool {
         {
+            let only_unbound = pending == PendingImports::Unbound;
+            let only_module_variables =
+                pending == PendingImports::NotInProjectOfModuleVariableLanguages;
             let pending: Vec<usize> = (0..self.index.imports.len())
                 .filter(|position| match &self.import_results[*position] {
                     None => true,
@@ -196,7 +208,7 @@ impl<'a> ResolverTables<'a> {
                     }
                 })
                 .filter(|position| {
-                    !module_variables
+                    !only_module_variables
                         || self.import_language(*position).is_some_and(|language| {
                             crate::language_rules::rules_of(language).has_module_variables()
                         })

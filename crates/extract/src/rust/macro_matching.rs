@@ -60,7 +60,7 @@ pub(crate) fn inner_children(node: Node<'_>) -> Vec<Node<'_>> {
 
 /// The matcher of a rule's left side (a delimited pattern); `None` for what is not followed.
 pub(crate) fn matchers_of(pattern: Node<'_>, source: &str) -> Option<Vec<Matcher>> {
-    let matchers = matchers_of_nodes(&inner_children(pattern), source, false)?;
+    let matchers = matchers_of_nodes(&inner_children(pattern), source, Nesting::TopLevel)?;
     let repetitions = count_repetitions(&matchers);
     (repetitions <= 1).then_some(matchers)
 }
@@ -76,11 +76,14 @@ fn count_repetitions(matchers: &[Matcher]) -> usize {
         .sum()
 }
 
-fn matchers_of_nodes(
-    nodes: &[Node<'_>],
-    source: &str,
-    in_repetition: bool,
-) -> Option<Vec<Matcher>> {
+/// Whether a pattern stands inside a `$( … )*` repetition (one level is read, not two).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Nesting {
+    TopLevel,
+    InsideRepetition,
+}
+
+fn matchers_of_nodes(nodes: &[Node<'_>], source: &str, nesting: Nesting) -> Option<Vec<Matcher>> {
     let mut matchers = Vec::new();
     for child in nodes {
         matchers.push(match child.kind() {
@@ -92,11 +95,13 @@ fn matchers_of_nodes(
                     fragment: source[fragment.byte_range()].to_string(),
                 }
             }
-            "token_repetition_pattern" if !in_repetition => repetition_of(*child, source)?,
+            "token_repetition_pattern" if nesting == Nesting::TopLevel => {
+                repetition_of(*child, source)?
+            }
             "token_repetition_pattern" => return None,
             "token_tree_pattern" => Matcher::Group {
                 delimiter: source[child.byte_range()].chars().next()?,
-                inner: matchers_of_nodes(&inner_children(*child), source, in_repetition)?,
+                inner: matchers_of_nodes(&inner_children(*child), source, nesting)?,
             },
             _ => Matcher::Literal(source[child.byte_range()].to_string()),
         });
@@ -116,7 +121,7 @@ fn repetition_of(node: Node<'_>, source: &str) -> Option<Matcher> {
     // The separator is not a node of its own: it is the text between `)` and the operator.
     let between = source[children[closing].end_byte()..children.last()?.start_byte()].trim();
     let separator = (!between.is_empty()).then(|| between.to_string());
-    let inner = matchers_of_nodes(&children[2..closing], source, true)?;
+    let inner = matchers_of_nodes(&children[2..closing], source, Nesting::InsideRepetition)?;
     Some(Matcher::Repetition { inner, separator, operator })
 }
 

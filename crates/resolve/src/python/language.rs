@@ -13,7 +13,7 @@ use crate::CallTargets;
 use crate::call_results::CalleeOutcome;
 use crate::denotation::{Denotation, Lookup, Resolved};
 use crate::language_rules::BindingUse;
-use crate::language_rules::LanguageRules;
+use crate::language_rules::{LanguageRules, LiteralCollection};
 use crate::project_index::{NameTables, Sym};
 use crate::resolver::Resolver;
 use crate::value_types::Wrapper;
@@ -348,9 +348,12 @@ impl LanguageRules for PythonRules {
         scope: Sym,
         name: &str,
         elements: &[Vec<String>],
-        mapping: bool,
+        kind: LiteralCollection,
     ) -> Option<Denotation> {
-        let wrapper = if mapping { Wrapper::PythonDict } else { Wrapper::PythonList };
+        let wrapper = match kind {
+            LiteralCollection::Mapping => Wrapper::PythonDict,
+            LiteralCollection::Sequence => Wrapper::PythonList,
+        };
         let mut paths = elements.to_vec();
         paths.extend(resolver.keyed_writes(scope, name));
         let inner = resolver.functions_named(scope, &paths)?;

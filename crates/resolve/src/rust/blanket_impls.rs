@@ -12,6 +12,7 @@ use tether_model::{Language, ResolutionRule, SymbolKind};
 use crate::denotation::{from_candidates, Denotation, Resolved};
 use crate::project_index::Sym;
 use crate::resolver::{BlanketBound, BlanketImpl, Resolver};
+use crate::rust::rules::RustPathSite;
 
 impl Resolver<'_> {
     /// The project's blanket impls of project traits, and the last segment of every trait
@@ -32,7 +33,7 @@ impl Resolver<'_> {
             let scope = self.index.parent(impl_sym).unwrap_or(impl_sym);
             let bound = match bound_path.last() {
                 None => BlanketBound::Any,
-                Some(last) => match self.rust_path(scope, bound_path, false) {
+                Some(last) => match self.rust_path(scope, bound_path, RustPathSite::Code) {
                     Ok(Resolved { denotation: Denotation::Symbol(bound_sym), .. })
                         if self.index.symbol(bound_sym).kind == SymbolKind::Trait =>
                     {

@@ -9,6 +9,7 @@ use tether_model::{BindingValue, Language};
 use crate::denotation::Denotation;
 use crate::project_index::Sym;
 use crate::resolver::Resolver;
+use crate::rust::rules::RustPathSite;
 
 impl Resolver<'_> {
     /// The arguments of an instance written `Type<arguments…>` in `scope`: each argument's
@@ -149,7 +150,12 @@ impl Resolver<'_> {
         let BindingValue::Type { path, arguments: written, .. } = &binding.value else {
             return None;
         };
-        match self.rust_path_in(alias, path, false, crate::language_rules::BindingUse::Forbidden) {
+        match self.rust_path_in(
+            alias,
+            path,
+            RustPathSite::Code,
+            crate::language_rules::BindingUse::Forbidden,
+        ) {
             Ok(crate::denotation::Resolved { denotation: Denotation::Symbol(target), .. })
                 if target == type_sym => {}
             _ => return None,
@@ -215,7 +221,7 @@ impl Resolver<'_> {
                 }) = self.rust_path_in(
                     scope,
                     path,
-                    false,
+                    RustPathSite::Code,
                     crate::language_rules::BindingUse::Forbidden,
                 ) {
                     if self.index.symbol(alias).kind == tether_model::SymbolKind::TypeAlias {

@@ -12,9 +12,10 @@ use crate::CallTargets;
 use crate::call_results::CalleeOutcome;
 use crate::denotation::{Denotation, Lookup, Resolved};
 use crate::language_rules::BindingUse;
-use crate::language_rules::LanguageRules;
+use crate::language_rules::{LanguageRules, LiteralCollection};
 use crate::project_index::{NameTables, Sym};
 use crate::resolver::Resolver;
+use crate::rust::rules::RustPathSite;
 use crate::value_types::Wrapper;
 
 pub(crate) struct RustRules;
@@ -25,7 +26,7 @@ impl LanguageRules for RustRules {
     }
 
     fn item_path(&self, resolver: &Resolver<'_>, scope: Sym, path: &[String]) -> Lookup {
-        resolver.rust_path(scope, path, false)
+        resolver.rust_path(scope, path, RustPathSite::Code)
     }
 
     fn path_in(
@@ -35,7 +36,7 @@ impl LanguageRules for RustRules {
         path: &[String],
         bindings: BindingUse,
     ) -> Lookup {
-        resolver.rust_path_in(scope, path, false, bindings)
+        resolver.rust_path_in(scope, path, RustPathSite::Code, bindings)
     }
 
     fn called_path(
@@ -178,7 +179,7 @@ impl LanguageRules for RustRules {
         if head == ["self"] {
             return resolver.rust_self_value(caller);
         }
-        resolver.rust_path_in(caller, head, false, BindingUse::Allowed).ok()
+        resolver.rust_path_in(caller, head, RustPathSite::Code, BindingUse::Allowed).ok()
     }
 
     /// `WrapperKind::Result` names a variant (a constructor of its enum): the value of a unit
@@ -228,7 +229,7 @@ impl LanguageRules for RustRules {
             return None;
         }
         let Ok(Resolved { denotation: Denotation::Symbol(type_sym), .. }) =
-            resolver.rust_path(scope, &path[..path.len() - 1], false)
+            resolver.rust_path(scope, &path[..path.len() - 1], RustPathSite::Code)
         else {
             return None;
         };
@@ -393,7 +394,7 @@ impl LanguageRules for RustRules {
         _scope: Sym,
         _name: &str,
         _elements: &[Vec<String>],
-        _mapping: bool,
+        _kind: LiteralCollection,
     ) -> Option<Denotation> {
         None
     }
@@ -462,7 +463,7 @@ impl LanguageRules for RustRules {
         scope: Sym,
         import: &Import,
     ) -> Option<Resolved> {
-        resolver.rust_path(scope, &import.path, true).ok()
+        resolver.rust_path(scope, &import.path, RustPathSite::UseDeclaration).ok()
     }
 
     fn has_module_variables(&self) -> bool {

@@ -8,6 +8,7 @@ use tether_model::Language;
 use crate::denotation::{Denotation, Resolved};
 use crate::project_index::Sym;
 use crate::resolver::{Resolver, ResolverTables};
+use crate::rust::rules::RustPathSite;
 use rustc_hash::FxHashMap as HashMap;
 
 impl Resolver<'_> {
@@ -30,7 +31,7 @@ impl Resolver<'_> {
                 continue;
             }
             let module = self.rust_module_of(impl_sym);
-            if self.rust_path(module, std::slice::from_ref(name), false).is_ok() {
+            if self.rust_path(module, std::slice::from_ref(name), RustPathSite::Code).is_ok() {
                 continue;
             }
             found.entry((module, name.clone())).or_default().push(impl_sym);
@@ -60,7 +61,7 @@ impl ResolverTables<'_> {
             }
             let scope = self.index.parent(impl_sym).unwrap_or(impl_sym);
             if let Ok(Resolved { denotation: Denotation::Symbol(stand_in), .. }) =
-                view.rust_path(scope, &block.self_type, false)
+                view.rust_path(scope, &block.self_type, RustPathSite::Code)
             {
                 if view.is_impl_only_type(stand_in) {
                     attached.push((stand_in, impl_sym));

@@ -13,6 +13,7 @@ use crate::denotation::{found, from_candidates, member_rule, Denotation, Lookup,
 use crate::language_rules::BindingUse;
 use crate::project_index::Sym;
 use crate::resolver::Resolver;
+use crate::rust::rules::RustPathSite;
 
 /// How many `use` hops a value lookup follows (re-exports of re-exports; cycles end here).
 const MAX_VALUE_IMPORT_HOPS: u32 = 8;
@@ -39,7 +40,7 @@ impl Resolver<'_> {
         // Macros have a namespace of their own: a module or function of the same name
         // (`mod panic;`) is not what `panic!` calls.
         if let Some(imported) = self
-            .rust_path(caller, path, false)
+            .rust_path(caller, path, RustPathSite::Code)
             .ok()
             .filter(|imported| self.may_name_macro(&imported.denotation))
         {
@@ -84,10 +85,10 @@ impl Resolver<'_> {
         path: &[String],
         bindings: BindingUse,
     ) -> Lookup {
-        let resolved = self.rust_path_in(scope, path, false, bindings)?;
+        let resolved = self.rust_path_in(scope, path, RustPathSite::Code, bindings)?;
         match resolved.denotation {
             Denotation::Symbol(sym) if self.index.symbol(sym).kind == SymbolKind::Module => {
-                Ok(self.rust_value_path(scope, path, false, 0).unwrap_or(resolved))
+                Ok(self.rust_value_path(scope, path, RustPathSite::Code, 0).unwrap_or(resolved))
             }
             _ => Ok(resolved),
         }
@@ -98,7 +99,7 @@ impl Resolver<'_> {
         &self,
         scope: Sym,
         path: &[String],
-        is_use: bool,
+        site: RustPathSite,
         depth: u32,
     ) -> Option<Resolved> {
         if depth > MAX_VALUE_IMPORT_HOPS {
@@ -108,7 +109,7 @@ impl Resolver<'_> {
         if prefix.is_empty() {
             return self.rust_value_name(scope, last, depth);
         }
-        let base = self.rust_path_in(scope, prefix, is_use, BindingUse::Forbidden).ok()?;
+        let base = self.rust_path_in(scope, prefix, site, BindingUse::Forbidden).ok()?;
         let Denotation::Symbol(module) = base.denotation else { return None };
         if self.index.symbol(module).kind != SymbolKind::Module {
             return None;
@@ -165,7 +166,13 @@ impl Resolver<'_> {
                     if self.index.symbol(*target).kind == SymbolKind::Module =>
                 {
                     let import_scope = self.index.sym_of(import.scope)?;
-                    self.rust_value_path(import_scope, &import.path, true, depth + 1)?.denotation
+                    self.rust_value_path(
+                        import_scope,
+                        &import.path,
+                        RustPathSite::UseDeclaration,
+                        depth + 1,
+                    )?
+                    .denotation
                 }
                 Some(resolved) => resolved.denotation.clone(),
                 None => continue,
@@ -182,13 +189,13 @@ impl Resolver<'_> {
     /// the path's prefix names (`#[macro_export]` macros live at the crate root).
     pub(crate) fn rust_qualified_macro(&self, caller: Sym, path: &[String]) -> Lookup {
         let (name, prefix) = path.split_last().ok_or(UnresolvedReason::ComplexCallee)?;
-        let direct = self.rust_path(caller, path, false);
+        let direct = self.rust_path(caller, path, RustPathSite::Code);
         if let Ok(resolved) = &direct {
             if self.may_name_macro(&resolved.denotation) {
                 return direct;
             }
         }
-        let crate_root = match self.rust_path(caller, prefix, false) {
+        let crate_root = match self.rust_path(caller, prefix, RustPathSite::Code) {
             Ok(Resolved { denotation: Denotation::Symbol(module), .. })
                 if self.index.symbol(module).kind == SymbolKind::Module =>
             {

@@ -9,18 +9,26 @@ use crate::language_rules::BindingUse;
 use crate::project_index::Sym;
 use crate::resolver::Resolver;
 
+/// Where a Rust path is written.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum RustPathSite {
+    /// In code: an unknown lowercase first segment of a longer path names an external crate.
+    Code,
+    /// In a `use` declaration: any unknown first segment names an external crate.
+    UseDeclaration,
+}
+
 impl Resolver<'_> {
-    /// Resolves a Rust path as code in `scope` sees it. `is_use` for `use` paths, whose
-    /// unknown first segment names an external crate.
-    pub(crate) fn rust_path(&self, scope: Sym, path: &[String], is_use: bool) -> Lookup {
-        self.rust_path_in(scope, path, is_use, BindingUse::Forbidden)
+    /// Resolves a Rust path as code (or a `use` declaration) in `scope` sees it.
+    pub(crate) fn rust_path(&self, scope: Sym, path: &[String], site: RustPathSite) -> Lookup {
+        self.rust_path_in(scope, path, site, BindingUse::Forbidden)
     }
 
     pub(crate) fn rust_path_in(
         &self,
         scope: Sym,
         path: &[String],
-        is_use: bool,
+        site: RustPathSite,
         bindings: BindingUse,
     ) -> Lookup {
         let path: Vec<&String> = path.iter().filter(|segment| !segment.is_empty()).collect();
@@ -51,7 +59,7 @@ impl Resolver<'_> {
             "Self" => self.rust_self_type(scope).ok_or(UnresolvedReason::UnknownName)?,
             name => match self.rust_head(scope, module, name, bindings, !rest.is_empty()) {
                 Some(resolved) => resolved,
-                None if is_use
+                None if site == RustPathSite::UseDeclaration
                     || (!rest.is_empty() && name.starts_with(|c: char| c.is_lowercase())) =>
                 {
                     // An external crate (`serde::Serialize`), or a module of one brought in by a glob.
@@ -273,7 +281,7 @@ impl Resolver<'_> {
             return None;
         }
         let Ok(Resolved { denotation: Denotation::Symbol(type_sym), .. }) =
-            self.rust_path(scope, prefix, false)
+            self.rust_path(scope, prefix, RustPathSite::Code)
         else {
             return None;
         };

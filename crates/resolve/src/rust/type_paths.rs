@@ -10,6 +10,7 @@ use tether_model::Language;
 use crate::denotation::Denotation;
 use crate::project_index::Sym;
 use crate::resolver::Resolver;
+use crate::rust::rules::RustPathSite;
 
 impl Resolver<'_> {
     /// What a type alias stands for: a project type, a wrapper, or a type outside.
@@ -26,7 +27,7 @@ impl Resolver<'_> {
         variant: &[String],
         position: u32,
     ) -> Option<Denotation> {
-        let owner = match self.rust_path(scope, variant, false).ok()?.denotation {
+        let owner = match self.rust_path(scope, variant, RustPathSite::Code).ok()?.denotation {
             Denotation::Symbol(owner) => owner,
             _ => return None,
         };
@@ -47,7 +48,7 @@ impl Resolver<'_> {
         owner_path: &[String],
         field: &str,
     ) -> Option<Denotation> {
-        let owner = match self.rust_path(scope, owner_path, false).ok()?.denotation {
+        let owner = match self.rust_path(scope, owner_path, RustPathSite::Code).ok()?.denotation {
             Denotation::Symbol(owner) => owner,
             _ => return None,
         };
