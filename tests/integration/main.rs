@@ -22,6 +22,7 @@ mod python_calls;
 mod python_values;
 mod queries;
 mod resolution_cases;
+mod runnable_test_cases;
 mod runtime_evidence;
 mod rust_calls;
 mod salsa_struct_cases;

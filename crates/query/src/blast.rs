@@ -279,18 +279,27 @@ impl Snapshot {
         seeds: &[SymbolIndex],
         evidence: Option<&std::sync::Arc<tether_model::RuntimeEvidence>>,
     ) -> Vec<AffectedTest> {
-        // A macro inside a test module is test code, not a test (the tests it writes are).
-        let is_listed_test = |index: SymbolIndex| {
-            let symbol = self.symbol(index);
-            symbol.is_test && symbol.kind != tether_model::SymbolKind::Macro
-        };
-        // A test among the seeds (the subject, or what it contains) is the first to run when
-        // it changes: listed at distance 0.
-        let mut tests: Vec<(SymbolIndex, u32, f32)> = walk
-            .reached
-            .iter()
-            .filter(|(index, _)| is_listed_test(**index))
-            .map(|(index, state)| (*index, state.distance, state.confidence))
+        // Test code reached stands for the test it runs in: a test the runner collects is
+        // listed, a function or class written inside one lists that test, and test code in no
+        // test (a helper, a test class, a macro of a test module) lists none itself (the tests
+        // calling it are reached through it). A test among the seeds (the subject, or what it
+        // contains) is the first to run when it changes: listed at distance 0.
+        let mut nearest: rustc_hash::FxHashMap<SymbolIndex, (u32, f32)> = Default::default();
+        for (index, state) in &walk.reached {
+            let Some(test) = self.enclosing_runnable_test(*index) else { continue };
+            let found = (state.distance, state.confidence);
+            nearest
+                .entry(test)
+                .and_modify(|best| {
+                    if (found.0, -found.1) < (best.0, -best.1) {
+                        *best = found;
+                    }
+                })
+                .or_insert(found);
+        }
+        let mut tests: Vec<(SymbolIndex, u32, f32)> = nearest
+            .into_iter()
+            .map(|(test, (distance, confidence))| (test, distance, confidence))
             .collect();
         if !walk.import_time.is_empty() {
             let modules: Vec<SymbolIndex> = walk.import_time.keys().copied().collect();

@@ -54,10 +54,7 @@ impl Snapshot {
                         self.symbols_in_file(file)
                             .iter()
                             .copied()
-                            .filter(|symbol| {
-                                self.symbol(*symbol).is_test
-                                    && self.symbol(*symbol).kind.is_callable()
-                            })
+                            .filter(|symbol| self.is_runnable_test(*symbol))
                             .map(|test| (test, hops)),
                     );
                 }

@@ -17,6 +17,7 @@ mod import_time;
 mod lookup;
 mod neighbours;
 mod page;
+mod runnable_tests;
 mod runtime_evidence;
 mod snapshot;
 

@@ -1,0 +1,127 @@
+//! `blast` lists only tests a runner collects (issue 41): code written inside a test reaches
+//! the test it runs in and is never listed itself; a test class, a helper method of one, a
+//! function nested in a Rust test and a method of a helper type in a test module are test
+//! code, not tests. A Rust test module reached itself is listed as the stand-in for tests a
+//! macro writes there.
+
+use tether_query::BlastOptions;
+use tether_tests::snapshot_of;
+
+fn tests_affected(fixture: &str, subject: &str) -> Vec<String> {
+    let (_directory, snapshot) = snapshot_of(fixture);
+    let subject = snapshot.resolve_address(subject).unwrap();
+    let answer = snapshot.blast_symbol(subject, BlastOptions::default()).unwrap();
+    answer
+        .tests_affected
+        .iter()
+        .map(|test| snapshot.symbol(test.index).qualified_name.clone())
+        .collect()
+}
+
+#[test]
+fn python_test_code_lists_the_test_it_runs_in_not_itself() {
+    let fixture = r#"
+        //- /pkg/__init__.py
+        //- /pkg/core.py
+        def helper(x):
+            return x + 1
+
+        def loader(x):
+            return x
+
+        class Schema:
+            def load(self, value):
+                return loader(value)
+        //- /tests/test_core.py
+        import pytest
+        from pkg.core import helper, Schema
+
+        def test_direct():
+            assert helper(1) == 2
+
+        def test_nested():
+            def inner():
+                return helper(3)
+            return inner
+
+        def test_nested_class():
+            class LocalSchema(Schema):
+                def dump(self):
+                    return helper(4)
+            return LocalSchema
+
+        class TestThing:
+            @pytest.mark.parametrize("v", [1, 2])
+            def test_param(self, v):
+                assert helper(v)
+
+            def helper_method(self):
+                return helper(9)
+
+            def test_uses_helper_method(self):
+                assert self.helper_method()
+
+        class Helper:
+            def run(self):
+                return helper(5)
+        "#;
+    assert_eq!(
+        tests_affected(fixture, "pkg.core.helper"),
+        [
+            "test_core.TestThing.test_param",
+            "test_core.test_direct",
+            "test_core.test_nested",
+            "test_core.test_nested_class",
+            "test_core.TestThing.test_uses_helper_method",
+        ]
+    );
+}
+
+#[test]
+fn rust_test_code_lists_the_test_it_runs_in_not_itself() {
+    let fixture = r#"
+        //- /Cargo.toml
+        [package]
+        name = "shapes"
+        //- /src/lib.rs
+        pub fn area(side: u32) -> u32 { side * side }
+
+        #[cfg(test)]
+        mod tests {
+            use super::area;
+
+            struct Fixture;
+
+            impl Fixture {
+                fn build(&self) -> u32 { area(2) }
+            }
+
+            #[test]
+            fn squares() {
+                assert_eq!(area(3), 9);
+            }
+
+            #[test]
+            fn nested() {
+                fn inner() -> u32 { area(4) }
+                assert_eq!(inner(), 16);
+            }
+
+            #[test]
+            fn through_a_fixture() {
+                assert_eq!(Fixture.build(), 4);
+            }
+        }
+        "#;
+    assert_eq!(
+        tests_affected(fixture, "shapes::area"),
+        // The test module, reached itself (`use super::area`), stands for tests a macro may
+        // write there that tether cannot name (`cargo test shapes::tests` runs them all).
+        [
+            "shapes::tests",
+            "shapes::tests::nested",
+            "shapes::tests::squares",
+            "shapes::tests::through_a_fixture"
+        ]
+    );
+}
