@@ -373,3 +373,33 @@ fn methods_returning_self_give_an_instance_of_their_class() {
         "#]],
     );
 }
+
+#[test]
+fn imports_by_path_reach_modules_of_folders_without_an_init() {
+    // No `__init__.py` anywhere: each module is named by its stem, yet tests run from the root
+    // import them by their path (and a `src/` layout's by the path below `src/`).
+    check(
+        r#"
+        //- /pkg/core.py
+        def helper():
+            return 1
+        //- /src/lib/tools.py
+        def tool():
+            return 2
+        //- /tests/test_core.py
+        from pkg.core import helper
+        from lib.tools import tool
+        import pkg.core as core_module
+
+        def test_helper():
+            helper()  # calls: core.helper
+            tool()  # calls: tools.tool
+            core_module.helper()  # calls: core.helper
+        "#,
+        expect![[r#"
+            test_core.test_helper -> core.helper @6 import 0.95
+            test_core.test_helper -> core.helper @8 import 0.95
+            test_core.test_helper -> tools.tool @7 import 0.95
+        "#]],
+    );
+}

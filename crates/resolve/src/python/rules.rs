@@ -365,6 +365,11 @@ impl<'a> Resolver<'a> {
                 denotation: Denotation::Namespace(head.clone()),
                 rule: ResolutionRule::Import,
             }
+        } else if let Some(module) = self.python_module_file_at(path) {
+            return Resolved {
+                denotation: Denotation::Symbol(module),
+                rule: ResolutionRule::Import,
+            };
         } else {
             return Resolved {
                 denotation: Denotation::External(path.join(".")),
@@ -384,6 +389,19 @@ impl<'a> Resolver<'a> {
             }
         }
         current
+    }
+
+    /// The project file a dotted path names from the repository's root or its `src/` folder
+    /// (`pkg.core` → `pkg/core.py` or `pkg/core/__init__.py`), when no module is named so: a
+    /// folder without `__init__.py` (a namespace package) names its modules by their stems,
+    /// yet tests run from the root import them by the path.
+    fn python_module_file_at(&self, path: &[String]) -> Option<Sym> {
+        let joined = path.join("/");
+        ["", "src/"].iter().find_map(|root| {
+            [format!("{root}{joined}.py"), format!("{root}{joined}/__init__.py")]
+                .iter()
+                .find_map(|file| self.index.file_modules_by_path.get(file.as_str()).copied())
+        })
     }
 
     /// The module a `from … import` reads from, with leading dots counted from `scope`'s module.
