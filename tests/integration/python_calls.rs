@@ -390,16 +390,19 @@ fn imports_by_path_reach_modules_of_folders_without_an_init() {
         from pkg.core import helper
         from lib.tools import tool
         import pkg.core as core_module
+        import pkg.core
 
         def test_helper():
             helper()  # calls: core.helper
             tool()  # calls: tools.tool
             core_module.helper()  # calls: core.helper
+            pkg.core.helper()  # calls: core.helper
         "#,
         expect![[r#"
-            test_core.test_helper -> core.helper @6 import 0.95
-            test_core.test_helper -> core.helper @8 import 0.95
-            test_core.test_helper -> tools.tool @7 import 0.95
+            test_core.test_helper -> core.helper @10 import 0.95
+            test_core.test_helper -> core.helper @7 import 0.95
+            test_core.test_helper -> core.helper @9 import 0.95
+            test_core.test_helper -> tools.tool @8 import 0.95
         "#]],
     );
 }

@@ -422,6 +422,11 @@ impl LanguageRules for PythonRules {
         ) {
             return Some(module);
         }
+        // `pkg.core` of a folder without `__init__.py`: the file at that path.
+        let path: Vec<String> = qualified_name.split('.').map(str::to_string).collect();
+        if let Some(module) = resolver.python_module_file_at(&path) {
+            return Some(Denotation::Symbol(module));
+        }
         resolver
             .index
             .python_module_prefixes
@@ -443,7 +448,9 @@ impl LanguageRules for PythonRules {
     }
 
     /// A package's `__init__.py`, a folder's `conftest.py`, and every prefix of the module's
-    /// dotted name (a namespace package has no file of its own).
+    /// dotted name (a namespace package has no file of its own); for a module named by its
+    /// stem below folders without `__init__.py` (`pkg/core.py` is `core`), also the folders of
+    /// its path (`pkg`), which code run from the root imports it through.
     fn index_module_file<'a>(
         &self,
         tables: &mut NameTables<'a>,
@@ -465,6 +472,19 @@ impl LanguageRules for PythonRules {
                 prefix.push('.');
             }
             prefix.push_str(segment);
+            tables.python_module_prefixes.insert(prefix.clone());
+        }
+        let within_root = file.path.strip_prefix("src/").unwrap_or(&file.path);
+        let Some((folders, _)) = within_root.rsplit_once('/') else { return };
+        if symbol.qualified_name.contains('.') {
+            return;
+        }
+        let mut prefix = String::new();
+        for folder in folders.split('/') {
+            if !prefix.is_empty() {
+                prefix.push('.');
+            }
+            prefix.push_str(folder);
             tables.python_module_prefixes.insert(prefix.clone());
         }
     }

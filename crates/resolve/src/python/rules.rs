@@ -395,7 +395,7 @@ impl<'a> Resolver<'a> {
     /// (`pkg.core` → `pkg/core.py` or `pkg/core/__init__.py`), when no module is named so: a
     /// folder without `__init__.py` (a namespace package) names its modules by their stems,
     /// yet tests run from the root import them by the path.
-    fn python_module_file_at(&self, path: &[String]) -> Option<Sym> {
+    pub(crate) fn python_module_file_at(&self, path: &[String]) -> Option<Sym> {
         let joined = path.join("/");
         ["", "src/"].iter().find_map(|root| {
             [format!("{root}{joined}.py"), format!("{root}{joined}/__init__.py")]
