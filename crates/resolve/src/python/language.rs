@@ -2,10 +2,9 @@
 //! the C3 linearisation, and the outside types that say only "callable"
 //! (`queries/python/opaque_callable_types.txt`).
 
-use tether_model::ImplBlock;
 use tether_model::{
-    CallSite, CalleeExpr, Edge, FileFacts, Import, Language, Receiver, ResolutionRule, Symbol,
-    UnresolvedReason,
+    CallSite, CalleeExpr, Edge, FileFacts, ImplBlock, Import, Language, Receiver, ResolutionRule,
+    Symbol, UnresolvedReason,
 };
 
 use crate::CallTargets;
@@ -423,8 +422,7 @@ impl LanguageRules for PythonRules {
             return Some(module);
         }
         // `pkg.core` of a folder without `__init__.py`: the file at that path.
-        let path: Vec<String> = qualified_name.split('.').map(str::to_string).collect();
-        if let Some(module) = resolver.python_module_file_at(&path) {
+        if let Some(module) = resolver.python_module_file_at(&qualified_name) {
             return Some(Denotation::Symbol(module));
         }
         resolver

@@ -365,7 +365,7 @@ impl<'a> Resolver<'a> {
                 denotation: Denotation::Namespace(head.clone()),
                 rule: ResolutionRule::Import,
             }
-        } else if let Some(module) = self.python_module_file_at(path) {
+        } else if let Some(module) = self.python_module_file_at(&path.join(".")) {
             return Resolved {
                 denotation: Denotation::Symbol(module),
                 rule: ResolutionRule::Import,
@@ -395,8 +395,8 @@ impl<'a> Resolver<'a> {
     /// (`pkg.core` → `pkg/core.py` or `pkg/core/__init__.py`), when no module is named so: a
     /// folder without `__init__.py` (a namespace package) names its modules by their stems,
     /// yet tests run from the root import them by the path.
-    pub(crate) fn python_module_file_at(&self, path: &[String]) -> Option<Sym> {
-        let joined = path.join("/");
+    pub(crate) fn python_module_file_at(&self, dotted: &str) -> Option<Sym> {
+        let joined = dotted.replace('.', "/");
         ["", "src/"].iter().find_map(|root| {
             [format!("{root}{joined}.py"), format!("{root}{joined}/__init__.py")]
                 .iter()

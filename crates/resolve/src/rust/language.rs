@@ -1,10 +1,9 @@
 //! Rust's [`LanguageRules`]: `::` paths, Rust's namespaces (`rules`, `namespaces`),
 //! and members through inherent impls, trait impls and supertraits.
 
-use tether_model::ImplBlock;
 use tether_model::{
-    CallSite, CalleeExpr, Edge, FileFacts, Import, Language, Receiver, ResolutionRule, Symbol,
-    SymbolKind,
+    CallSite, CalleeExpr, Edge, FileFacts, ImplBlock, Import, Language, Receiver, ResolutionRule,
+    Symbol, SymbolKind,
 };
 
 use crate::CallTargets;
