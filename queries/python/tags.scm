@@ -60,6 +60,22 @@
 (for_in_clause) @reference.protocol
 (comparison_operator) @reference.protocol
 (binary_operator) @reference.protocol
+(augmented_assignment) @reference.protocol
+(unary_operator) @reference.protocol
+; Truth tests call `__bool__` (or `__len__`): conditions, `assert`, `not`, `and`/`or`.
+(if_statement) @reference.protocol
+(elif_clause) @reference.protocol
+(while_statement) @reference.protocol
+(conditional_expression) @reference.protocol
+(assert_statement) @reference.protocol
+(if_clause) @reference.protocol
+(not_operator) @reference.protocol
+(boolean_operator) @reference.protocol
+; Unpacking iterates: `a, b = x`, `f(*x)`, `yield from x`; `f(**x)` reads keys and items.
+(assignment) @reference.protocol
+(list_splat) @reference.protocol
+(dictionary_splat) @reference.protocol
+(yield) @reference.protocol
 (subscript) @reference.protocol
 (interpolation) @reference.protocol
 ; `raise C` instantiates the class it names: it calls `C()`.

@@ -275,7 +275,7 @@ fn python_calls_no_call_expression_spells_out_are_reported() {
         app/registry.py:13 app.registry.Provider.__init__: lower_bound: 1 escaped as values, 14 value calls
         app/registry.py:27 app.registry.Blueprint.serve: lower_bound: 1 escaped as values, 14 value calls
         app/registry.py:33 app.registry.App.show: lower_bound: 1 unresolved sites calling "show"
-        app/registry.py:48 app/registry.py:44: lower_bound: implicit: app.registry.Settings.path: writing or deleting the attribute (a property's setter or deleter)
+        app/registry.py:48 app/registry.py:44: in the graph
         app/registry.py:56 app.registry.RawStream.readable: lower_bound: outside: app.registry.RawStream.readable: the file protocol (io.TextIOWrapper) calls it on objects handed to it
         app/registry.py:63 app.registry.__getattr__: lower_bound: implicit: app.registry.__getattr__: reading a missing attribute of the module, dir(module)
         app/protocols.py:19 app.protocols.Session.__enter__: in the graph

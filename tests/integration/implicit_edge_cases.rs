@@ -285,7 +285,7 @@ fn cls_rebound_inside_a_method_is_the_local() {
 }
 
 #[test]
-fn reading_a_property_runs_its_getter() {
+fn reading_a_property_runs_its_getter_and_writing_it_its_setter() {
     check(
         r#"
         //- /shop/__init__.py
@@ -313,7 +313,9 @@ fn reading_a_property_runs_its_getter() {
                 return self.owner.total  # calls: shop.cart.Cart.owner, shop.cart.Cart.total
 
         def reset(cart: Cart, other):
-            cart.total = 0  # calls: none
+            cart.total = 0  # calls: shop.cart.Cart.total
+            cart.total += 1  # calls: shop.cart.Cart.total
+            cart.items = []  # calls: none
             if cart.total > 1:  # calls: shop.cart.Cart.total
                 return other.total  # calls: none
             return cart.items  # calls: none
@@ -326,9 +328,12 @@ fn reading_a_property_runs_its_getter() {
             shop.cart.Cart.describe -> shop.cart.Cart.total @20 self_method 0.9
             shop.cart.Cart.describe -> shop.cart.Cart.total @21 self_method 0.9
             shop.cart.Cart.total -> <builtin>.len @9 same_scope 0.95
+            shop.cart.reset -> shop.cart.Cart.total @24 typed_receiver 0.85
             shop.cart.reset -> shop.cart.Cart.total @25 typed_receiver 0.85
+            shop.cart.reset -> shop.cart.Cart.total @25 typed_receiver 0.85
+            shop.cart.reset -> shop.cart.Cart.total @27 typed_receiver 0.85
             unresolved shop.cart.Cart shop/cart.py:11 total.setter (no_project_symbol_named)
-            unresolved shop.cart.reset shop/cart.py:26 other.total (value_reference)
+            unresolved shop.cart.reset shop/cart.py:28 other.total (value_reference)
         "#]],
     );
 }
@@ -612,6 +617,194 @@ fn a_local_named_like_a_marker_does_not_make_a_function_a_fixture() {
             conftest -> pytest.fixture @7 import 0.95
             conftest.app -> conftest.App @9 constructor 0.9
             unresolved tools.build tools.py:4 app.run (unknown_receiver_type)
+        "#]],
+    );
+}
+
+#[test]
+fn truth_tests_in_place_operators_unpacking_and_builtins_call_dunders() {
+    check(
+        r#"
+        //- /buf/__init__.py
+        //- /buf/buffer.py
+        class Buffer:
+            def __len__(self):
+                return 0
+
+            def __iadd__(self, other) -> "Buffer":
+                return self
+
+            def __neg__(self) -> "Buffer":
+                return self
+
+            def __radd__(self, other) -> "Buffer":
+                return self
+
+            def __iter__(self):
+                return self
+
+            def __bytes__(self):
+                return b""
+
+            def __str__(self):
+                return "B"
+
+        class Flag:
+            def __bool__(self):
+                return True
+
+        def use(b: Buffer, f: Flag, items):
+            if b:  # calls: buf.buffer.Buffer.__len__
+                pass
+            while not f:  # calls: buf.buffer.Flag.__bool__
+                pass
+            ok = f and b  # calls: buf.buffer.Flag.__bool__
+            if f or b:  # calls: buf.buffer.Flag.__bool__, buf.buffer.Buffer.__len__
+                pass
+            value = 1 if f else 2  # calls: buf.buffer.Flag.__bool__
+            assert b  # calls: buf.buffer.Buffer.__len__
+            kept = [x for x in items if f]  # calls: buf.buffer.Flag.__bool__
+            b += b"x"  # calls: buf.buffer.Buffer.__iadd__
+            flipped = -b  # calls: buf.buffer.Buffer.__neg__
+            total = 1 + b  # calls: buf.buffer.Buffer.__radd__
+            first, second = b  # calls: buf.buffer.Buffer.__iter__
+            raw = bytes(b)  # calls: <builtin>.bytes, buf.buffer.Buffer.__bytes__
+            print("at", b)  # calls: <builtin>.print, buf.buffer.Buffer.__str__
+            listed = list(b)  # calls: <builtin>.list, buf.buffer.Buffer.__iter__
+            if items == 1 and b is not None:  # calls: none
+                pass
+            return (x for x in [*b])  # calls: buf.buffer.Buffer.__iter__
+
+        def delegate(b: Buffer):
+            yield from b  # calls: buf.buffer.Buffer.__iter__
+        "#,
+        expect![[r#"
+            buf.buffer.delegate -> buf.buffer.Buffer.__iter__ @50 typed_receiver 0.85
+            buf.buffer.use -> <builtin>.bytes @42 same_scope 0.95
+            buf.buffer.use -> <builtin>.list @44 same_scope 0.95
+            buf.buffer.use -> <builtin>.print @43 same_scope 0.95
+            buf.buffer.use -> buf.buffer.Buffer.__bytes__ @42 typed_receiver 0.85
+            buf.buffer.use -> buf.buffer.Buffer.__iadd__ @38 typed_receiver 0.85
+            buf.buffer.use -> buf.buffer.Buffer.__iter__ @41 typed_receiver 0.85
+            buf.buffer.use -> buf.buffer.Buffer.__iter__ @44 typed_receiver 0.85
+            buf.buffer.use -> buf.buffer.Buffer.__iter__ @47 typed_receiver 0.85
+            buf.buffer.use -> buf.buffer.Buffer.__len__ @28 typed_receiver 0.85
+            buf.buffer.use -> buf.buffer.Buffer.__len__ @33 typed_receiver 0.85
+            buf.buffer.use -> buf.buffer.Buffer.__len__ @36 typed_receiver 0.85
+            buf.buffer.use -> buf.buffer.Buffer.__neg__ @39 typed_receiver 0.85
+            buf.buffer.use -> buf.buffer.Buffer.__radd__ @40 typed_receiver 0.85
+            buf.buffer.use -> buf.buffer.Buffer.__str__ @43 typed_receiver 0.85
+            buf.buffer.use -> buf.buffer.Flag.__bool__ @30 typed_receiver 0.85
+            buf.buffer.use -> buf.buffer.Flag.__bool__ @32 typed_receiver 0.85
+            buf.buffer.use -> buf.buffer.Flag.__bool__ @33 typed_receiver 0.85
+            buf.buffer.use -> buf.buffer.Flag.__bool__ @35 typed_receiver 0.85
+            buf.buffer.use -> buf.buffer.Flag.__bool__ @37 typed_receiver 0.85
+        "#]],
+    );
+}
+
+#[test]
+fn defining_a_class_calls_its_bases_metaclass_and_descriptors_hooks() {
+    check(
+        r#"
+        //- /models/__init__.py
+        //- /models/base.py
+        class Meta(type):
+            def __new__(mcs, name, bases, namespace):
+                return super().__new__(mcs, name, bases, namespace)  # calls: <builtin>.super, <builtin>.type.__new__
+
+        class Field:
+            def __set_name__(self, owner, name):
+                self.name = name
+
+        class Registered:
+            def __init_subclass__(cls, **kwargs):
+                pass
+        //- /models/user.py
+        from models.base import Field, Meta, Registered
+
+        class User(Registered, metaclass=Meta):  # calls: models.base.Registered.__init_subclass__, models.base.Meta.__new__
+            name = Field()  # calls: models.base.Field, models.base.Field.__set_name__
+            count = 0  # calls: none
+        "#,
+        expect![[r#"
+            models.base.Meta.__new__ -> <builtin>.super @3 same_scope 0.95
+            models.base.Meta.__new__ -> <builtin>.type.__new__ @3 self_method 0.9
+            models.user.User -> models.base.Field @4 constructor 0.9
+            models.user.User -> models.base.Field.__set_name__ @4 import 0.95
+            models.user.User -> models.base.Meta.__new__ @3 import 0.95
+            models.user.User -> models.base.Registered.__init_subclass__ @3 import 0.95
+        "#]],
+    );
+}
+
+#[test]
+fn type_of_a_value_is_its_class() {
+    check(
+        r#"
+        //- /shapes.py
+        class Box:
+            @classmethod
+            def build(cls):
+                return cls()  # calls: shapes.Box
+
+            def copy(self):
+                return type(self).build()  # calls: <builtin>.type, shapes.Box.build
+
+        def use(b: Box):
+            return type(b).build()  # calls: <builtin>.type, shapes.Box.build
+        "#,
+        expect![[r#"
+            shapes.Box -> <builtin>.classmethod @2 same_scope 0.95
+            shapes.Box.build -> shapes.Box @4 constructor 0.9
+            shapes.Box.copy -> <builtin>.type @7 same_scope 0.95
+            shapes.Box.copy -> shapes.Box.build @7 typed_receiver 0.85
+            shapes.use -> <builtin>.type @10 same_scope 0.95
+            shapes.use -> shapes.Box.build @10 typed_receiver 0.85
+        "#]],
+    );
+}
+
+#[test]
+fn rust_values_of_a_type_with_drop_are_dropped_by_who_makes_them() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "guards"
+        //- /src/lib.rs
+        pub struct Guard { depth: u32 }
+
+        impl Guard {
+            pub fn new() -> Self { Guard { depth: 0 } }  // calls: none
+            pub fn maybe(on: bool) -> Option<Guard> { None }  // calls: none
+            pub fn depth(&self) -> u32 { self.depth }  // calls: none
+        }
+
+        impl Drop for Guard {
+            fn drop(&mut self) {}
+        }
+
+        pub struct Plain;
+
+        impl Plain {
+            pub fn new() -> Plain { Plain }  // calls: none
+        }
+
+        pub fn work() -> u32 {
+            let guard = Guard::new();  // calls: guards::Guard::new, guards::{impl Drop for Guard}::drop
+            let plain = Plain::new();  // calls: guards::Plain::new
+            let other = Guard::maybe(true);  // calls: guards::Guard::maybe, guards::{impl Drop for Guard}::drop
+            guard.depth()  // calls: guards::Guard::depth
+        }
+        "#,
+        expect![[r#"
+            guards::work -> guards::Guard::depth @23 typed_receiver 0.85
+            guards::work -> guards::Guard::maybe @22 type_member 0.9
+            guards::work -> guards::Guard::new @20 type_member 0.9
+            guards::work -> guards::Plain::new @21 type_member 0.9
+            guards::work -> guards::{impl Drop for Guard}::drop @20 typed_receiver 0.85
+            guards::work -> guards::{impl Drop for Guard}::drop @22 typed_receiver 0.85
         "#]],
     );
 }

@@ -247,6 +247,7 @@ fn a_contains_cycle_in_a_damaged_graph_cannot_loop_a_blast() {
         span: Span::default(),
         parent: None,
         is_test: false,
+        runs_as_test: false,
     };
     let contains = |source: u64, target: u64| Edge {
         kind: EdgeKind::Contains,

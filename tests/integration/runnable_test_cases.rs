@@ -111,6 +111,14 @@ fn rust_test_code_lists_the_test_it_runs_in_not_itself() {
             fn through_a_fixture() {
                 assert_eq!(Fixture.build(), 4);
             }
+
+            // A helper: test code, but no `#[test]`, so cargo does not run it by name.
+            fn setup() -> u32 { area(5) }
+
+            #[test]
+            fn through_a_helper() {
+                assert_eq!(setup(), 25);
+            }
         }
         "#;
     assert_eq!(
@@ -121,6 +129,7 @@ fn rust_test_code_lists_the_test_it_runs_in_not_itself() {
             "shapes::tests",
             "shapes::tests::nested",
             "shapes::tests::squares",
+            "shapes::tests::through_a_helper",
             "shapes::tests::through_a_fixture"
         ]
     );

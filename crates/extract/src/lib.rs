@@ -47,6 +47,10 @@ pub const YIELD_BINDING: &str = "yield";
 /// reading the attribute gives what the method returns.
 pub const PROPERTY_BINDING: &str = "@property";
 
+/// The binding that marks a Python method as a property's setter (`@name.setter`): writing
+/// the attribute calls it.
+pub const PROPERTY_SETTER_BINDING: &str = "@property.setter";
+
 /// The binding that marks a Python function decorated as a pytest fixture (`@pytest.fixture`,
 /// `@fixture(scope=…)`): tests elsewhere may receive its value by naming it.
 pub const FIXTURE_BINDING: &str = "@fixture";

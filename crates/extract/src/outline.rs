@@ -70,6 +70,8 @@ pub(crate) struct NewSymbol<'tree> {
     /// Overrides `parent prefix + separator + name` (Rust trait impls).
     pub qualified_name: Option<String>,
     pub is_test: bool,
+    /// A test the runner collects (see `Symbol::runs_as_test`); never inherited.
+    pub runs_as_test: bool,
 }
 
 /// The per-language half of extraction.
@@ -147,6 +149,7 @@ pub(crate) fn sweep<L: Lowering>(
         },
         parent: None,
         is_test: lowering.module_is_test(),
+        runs_as_test: false,
     };
     let mut scopes = ScopeStack {
         scopes: vec![OpenScope {
@@ -193,6 +196,7 @@ pub(crate) fn sweep<L: Lowering>(
                     span: span_of(new.span_node),
                     parent: Some(parent.id),
                     is_test,
+                    runs_as_test: new.runs_as_test,
                 };
                 scopes.scopes.push(OpenScope {
                     id,

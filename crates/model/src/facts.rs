@@ -32,6 +32,8 @@ pub struct FileFacts {
     pub implicit_calls: Vec<CallSite>,
     /// Python attribute reads (`x.name`, not called or assigned): a property's getter runs.
     pub attribute_reads: Vec<CallSite>,
+    /// Python attribute writes (`x.name = v`, `x.name += v`): a property's setter runs.
+    pub attribute_writes: Vec<CallSite>,
     /// Pytest fixtures a test or fixture asks for by name (its parameters, `usefixtures`).
     pub fixture_requests: Vec<FixtureRequest>,
     /// Fixtures pytest knows by another name than their function's:

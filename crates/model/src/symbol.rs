@@ -175,4 +175,9 @@ pub struct Symbol {
     pub parent: Option<SymbolId>,
     /// A test function, a method of a test class, or an item of a `#[cfg(test)]` module.
     pub is_test: bool,
+    /// A test the runner collects and runs by name: pytest's `test…` function at a test
+    /// module's top level or `test…` method of a test class, a Rust `#[test]` function (or
+    /// one under a test attribute macro, or written by a test macro). Never a helper of a
+    /// test module, a test class, nor code nested in a test.
+    pub runs_as_test: bool,
 }

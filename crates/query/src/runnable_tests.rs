@@ -4,42 +4,21 @@
 //! an agent can run: pytest's `test…` functions at a test module's top level and `test…`
 //! methods of a test class (`queries/python/test_framework.txt`), cargo's test functions.
 //!
-//! It deliberately does not read attributes: a free function of a `#[cfg(test)]` module with
-//! no `#[test]` (a helper) is still taken as a test, because the graph does not keep which
-//! attribute made a Rust function test code. Nor does it read the project's own pytest
-//! settings (`python_functions` in `pytest.ini`): the framework's defaults are used.
+//! The extractor decides (`Symbol::runs_as_test`): a Rust free function of a `#[cfg(test)]`
+//! module with no `#[test]` is a helper, test code but not a test.
+//!
+//! It deliberately does not read the project's own pytest settings (`python_functions` in
+//! `pytest.ini`): the framework's defaults are used.
 
-use tether_model::{Language, SymbolKind, TestFramework};
+use tether_model::{Language, SymbolKind};
 
 use crate::snapshot::{Snapshot, SymbolIndex};
 
 impl Snapshot {
     /// Whether the test runner collects this symbol as a test: not a class, a lambda, a
-    /// helper method or a function written inside another function.
+    /// helper or a function written inside another function.
     pub(crate) fn is_runnable_test(&self, index: SymbolIndex) -> bool {
-        let symbol = self.symbol(index);
-        if !symbol.is_test {
-            return false;
-        }
-        let parent = symbol.parent.and_then(|parent| self.index_of(parent)).map(|p| self.symbol(p));
-        match symbol.language {
-            Language::Python => {
-                TestFramework::python().is_test_function_name(&symbol.name)
-                    && match symbol.kind {
-                        SymbolKind::Function => {
-                            parent.is_none_or(|parent| parent.kind == SymbolKind::Module)
-                        }
-                        SymbolKind::Method => parent.is_some_and(|parent| {
-                            parent.kind == SymbolKind::Class && parent.is_test
-                        }),
-                        _ => false,
-                    }
-            }
-            Language::Rust => {
-                symbol.kind == SymbolKind::Function
-                    && parent.is_none_or(|parent| !parent.kind.is_callable())
-            }
-        }
+        self.symbol(index).runs_as_test
     }
 
     /// The collected test that a reached piece of test code runs in: itself when the runner

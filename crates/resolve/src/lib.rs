@@ -65,6 +65,7 @@ pub(crate) const YIELD_BINDING: &str = "yield";
 
 /// The binding under which extraction marks a Python property's getter.
 pub(crate) const PROPERTY_BINDING: &str = "@property";
+pub(crate) const PROPERTY_SETTER_BINDING: &str = "@property.setter";
 
 /// The binding under which extraction marks a pytest fixture function.
 pub(crate) const FIXTURE_BINDING: &str = "@fixture";
@@ -221,6 +222,7 @@ pub fn interface_hash(facts: &FileFacts) -> u64 {
             &symbol.qualified_name,
             symbol.parent,
             symbol.is_test,
+            symbol.runs_as_test,
         )
             .hash(&mut hasher);
     }
@@ -519,6 +521,7 @@ pub(crate) fn outside_symbol(
             span: Default::default(),
             parent: None,
             is_test: false,
+            runs_as_test: false,
         }
     });
     id

@@ -53,6 +53,9 @@ pub(crate) struct ResolverTables<'a> {
     pub impls_of_trait: HashMap<Sym, Vec<Sym>>,
     /// The project type each project type dereferences to (`impl Deref`'s `type Target`).
     pub deref_targets: HashMap<Sym, Sym>,
+    /// The method the language calls when a value of each project type goes out of scope
+    /// (Rust's `Drop::drop`).
+    pub drop_methods: HashMap<Sym, Sym>,
     /// Blanket impls of project traits (`impl<R: AsyncRead> AsyncReadExt for R`).
     pub blanket_impls: Vec<BlanketImpl>,
     /// The last segment of each trait impl's trait path, project trait or not.
@@ -135,6 +138,7 @@ impl<'a> ResolverTables<'a> {
             outside_impl_self_type: HashMap::default(),
             impls_of_trait: HashMap::default(),
             deref_targets: HashMap::default(),
+            drop_methods: HashMap::default(),
             blanket_impls: Vec::new(),
             impl_trait_names: HashMap::default(),
             impl_only_types: HashMap::default(),
@@ -159,6 +163,7 @@ impl<'a> ResolverTables<'a> {
                 .collect()
         };
         resolver.deref_targets = deref_targets;
+        resolver.drop_methods = resolver.resolver().collect_drop_methods();
         resolver.resolve_imports_of_module_variables();
         resolver
     }

@@ -70,6 +70,7 @@ pub(crate) fn write_symbols_csv(
             "end_byte",
             "parent",
             "is_test",
+            "runs_as_test",
         ],
     )?;
     for symbol in symbols {
@@ -86,6 +87,7 @@ pub(crate) fn write_symbols_csv(
             Field::Integer(i64::from(symbol.span.end_byte)),
             symbol.parent.map_or(Field::Null, |parent| Field::Integer(parent.as_i64())),
             Field::Boolean(symbol.is_test),
+            Field::Boolean(symbol.runs_as_test),
         ])?;
     }
     TableCsv::finish("Symbol", label, writer)

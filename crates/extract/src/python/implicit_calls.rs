@@ -4,28 +4,38 @@
 //!
 //! - `with x:` calls `x.__enter__()` and `x.__exit__()` (`__aenter__`/`__aexit__` for `async
 //!   with`); `for _ in x` (and comprehensions) call `x.__iter__()`;
-//! - `a in x` calls `x.__contains__(a)`; `a == b`, `a < b`… call `a.__eq__(b)`, `a.__lt__(b)`…;
-//!   `a + b`, `a * b`… call `a.__add__(b)`, `a.__mul__(b)`…;
+//! - operators (`a + b`, `a < b`, `a in x`, `x += y`, `-x`): see `operator_calls.rs`;
+//!   truth tests (`if x:`, `not x`, `a or b`): see `truth_tests.rs`;
 //! - `x[k]` calls `x.__getitem__`, `x[k] = v` `x.__setitem__`, `del x[k]` `x.__delitem__`;
+//! - `a, b = x`, `f(*x)`, `[*x]` and `yield from x` call `x.__iter__()`; `f(**x)` calls
+//!   `x.keys()` and `x.__getitem__`;
 //! - `raise C` (`raise mod.C`, `raise C from e`) calls `C()`: a class raised is instantiated;
-//! - `len(x)`, `str(x)`, `repr(x)`, `bool(x)`, `hash(x)`, `iter(x)`, `next(x)`, `format(x)`
-//!   call `x.__len__()`…; an f-string's `{x}` calls `x.__format__` and `x.__str__` (`{x!r}`
-//!   `x.__repr__`).
+//! - builtins of `queries/python/builtin_dunder_calls.txt` call dunders of their arguments:
+//!   `len(x)` `x.__len__()`, `print(x)` `x.__str__()`, `list(x)` `x.__iter__()`; an
+//!   f-string's `{x}` calls `x.__format__` and `x.__str__` (`{x!r}` `x.__repr__`).
 //!
-//! Attribute reads (`x.name`) are recorded beside them (`FileFacts::attribute_reads`): the
-//! resolver keeps those that read a project property.
+//! Attribute reads (`x.name`, and the read of `x.name += 1`) and writes (`x.name = v`) are
+//! recorded beside them (`FileFacts::attribute_reads`, `attribute_writes`): the resolver
+//! keeps those that read or write a project property.
 //!
-//! Not lowered: reflected operators (`__radd__`), augmented assignment (`__iadd__`), unary
-//! operators, unpacking (`a, b = x`), `yield from`, and `__bool__` of a condition (`if x:`).
+//! - defining a class calls `__init_subclass__` of its bases, `__new__` and `__init__` of its
+//!   metaclass, and `__set_name__` of what its body assigns from a call (`x = Field()`): by
+//!   the class, import-time code.
+//!
+//! Not lowered: `await x` (`__await__`), descriptors' `__get__`/`__set__`, and a metaclass's
+//! `__call__` when the class is called.
 
-use tether_model::{CallSite, CalleeExpr, FileFacts, SymbolId};
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use tether_model::{CallSite, CalleeExpr, FileFacts, SymbolId, SymbolKind};
 use tree_sitter::Node;
 
 use crate::outline::{line_of, text_of, ScopeStack};
 use crate::python::{caller_scope, dotted_path, shorten, value_receiver};
 
 /// A call of `method` on the value of `operand`, at `site`'s line.
-fn push_implicit_call(
+pub(crate) fn push_implicit_call(
     operand: Node<'_>,
     method: &str,
     site: Node<'_>,
@@ -75,33 +85,6 @@ fn push_implicit_call(
     });
 }
 
-/// The dunder a binary or comparison operator calls on its left operand.
-fn operator_method(operator: &str) -> Option<&'static str> {
-    let method = match operator {
-        "==" => "__eq__",
-        "!=" => "__ne__",
-        "<" => "__lt__",
-        "<=" => "__le__",
-        ">" => "__gt__",
-        ">=" => "__ge__",
-        "+" => "__add__",
-        "-" => "__sub__",
-        "*" => "__mul__",
-        "/" => "__truediv__",
-        "//" => "__floordiv__",
-        "%" => "__mod__",
-        "**" => "__pow__",
-        "@" => "__matmul__",
-        "&" => "__and__",
-        "|" => "__or__",
-        "^" => "__xor__",
-        "<<" => "__lshift__",
-        ">>" => "__rshift__",
-        _ => return None,
-    };
-    Some(method)
-}
-
 /// Lowers one `@reference.protocol` node.
 pub(crate) fn lower_protocol_calls(
     node: Node<'_>,
@@ -139,29 +122,58 @@ pub(crate) fn lower_protocol_calls(
                 push_implicit_call(iterated, method, node, caller, source, facts);
             }
         }
-        "comparison_operator" => {
-            let operands: Vec<Node<'_>> = node.named_children(&mut node.walk()).collect();
-            let Some(operator) = field_child!(node, "operators") else { return };
-            let [left, right] = operands.as_slice() else { return };
-            match text_of(operator, source) {
-                "in" | "not in" => {
-                    push_implicit_call(*right, "__contains__", node, caller, source, facts)
-                }
-                other => {
-                    if let Some(method) = operator_method(other) {
-                        push_implicit_call(*left, method, node, caller, source, facts);
-                    }
+        "comparison_operator" | "binary_operator" | "augmented_assignment" | "unary_operator" => {
+            crate::python::operator_calls::lower_operator(node, caller, source, facts)
+        }
+        "if_statement"
+        | "elif_clause"
+        | "while_statement"
+        | "conditional_expression"
+        | "assert_statement"
+        | "if_clause"
+        | "not_operator"
+        | "boolean_operator" => {
+            crate::python::truth_tests::lower_truth_test(node, caller, source, facts)
+        }
+        "assignment" => {
+            // `a, b = x` iterates `x`.
+            let unpacks = field_child!(node, "left").is_some_and(|left| {
+                matches!(left.kind(), "pattern_list" | "tuple_pattern" | "list_pattern")
+            });
+            let right = field_child!(node, "right");
+            if let (true, Some(right)) = (unpacks, right) {
+                push_implicit_call(right, "__iter__", node, caller, source, facts);
+            }
+            // `name = Descriptor()` in a class body: defining the class calls
+            // `Descriptor.__set_name__`.
+            let class_body = scopes.innermost().kind == SymbolKind::Class;
+            let made = right.filter(|right| right.kind() == "call");
+            if let (true, Some(function)) =
+                (class_body, made.and_then(|call| field_child!(call, "function")))
+            {
+                if let Some(mut path) = dotted_path(function, source) {
+                    path.push("__set_name__".to_string());
+                    push_class_definition_call(path, node, caller, facts);
                 }
             }
         }
-        "binary_operator" => {
-            let (Some(left), Some(operator)) =
-                (field_child!(node, "left"), field_child!(node, "operator"))
-            else {
-                return;
-            };
-            if let Some(method) = operator_method(text_of(operator, source)) {
-                push_implicit_call(left, method, node, caller, source, facts);
+        // `f(*x)`, `[*x]` iterate `x`; `f(**x)` reads its keys and items.
+        "list_splat" => {
+            if let Some(value) = node.named_child(0) {
+                push_implicit_call(value, "__iter__", node, caller, source, facts);
+            }
+        }
+        "dictionary_splat" => {
+            if let Some(value) = node.named_child(0) {
+                for method in ["keys", "__getitem__"] {
+                    push_implicit_call(value, method, node, caller, source, facts);
+                }
+            }
+        }
+        // `yield from x` iterates `x`.
+        "yield" if text_of(node, source).starts_with("yield from") => {
+            if let Some(value) = node.named_child(0) {
+                push_implicit_call(value, "__iter__", node, caller, source, facts);
             }
         }
         "subscript" => {
@@ -218,7 +230,64 @@ pub(crate) fn lower_protocol_calls(
     }
 }
 
-/// `len(x)`, `str(x)`… call a dunder of their single argument.
+/// Which positional arguments of a builtin have their dunders called.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum DunderArguments {
+    /// The argument at this position (from 0).
+    At(usize),
+    /// Every positional argument (`print(a, b)`, `zip(xs, ys)`).
+    Each,
+}
+
+/// The builtins of `queries/python/builtin_dunder_calls.txt`: name as written at the call,
+/// the arguments, the methods called on them.
+fn builtin_dunder_calls() -> &'static HashMap<&'static str, (DunderArguments, Vec<&'static str>)> {
+    static TABLE: OnceLock<HashMap<&'static str, (DunderArguments, Vec<&'static str>)>> =
+        OnceLock::new();
+    TABLE.get_or_init(|| {
+        let text = include_str!("../../../../queries/python/builtin_dunder_calls.txt");
+        let mut table = HashMap::new();
+        for line in text.lines().map(str::trim) {
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let mut words = line.split_whitespace();
+            let (Some(name), Some(arguments)) = (words.next(), words.next()) else {
+                panic!("builtin_dunder_calls.txt: a line lacks its arguments: {line}");
+            };
+            let arguments = match arguments {
+                "each" => DunderArguments::Each,
+                position => DunderArguments::At(position.parse().unwrap_or_else(|_| {
+                    panic!("builtin_dunder_calls.txt: not a position: {line}")
+                })),
+            };
+            let methods: Vec<&'static str> = words.collect();
+            assert!(!methods.is_empty(), "builtin_dunder_calls.txt: no methods: {line}");
+            table.insert(name, (arguments, methods));
+        }
+        table
+    })
+}
+
+/// A call that defining a class makes (`Base.__init_subclass__`, `Meta.__new__`,
+/// `Descriptor.__set_name__`), by `caller`, the class.
+pub(crate) fn push_class_definition_call(
+    path: Vec<String>,
+    site: Node<'_>,
+    caller: SymbolId,
+    facts: &mut FileFacts,
+) {
+    facts.implicit_calls.push(CallSite {
+        caller,
+        line: line_of(site),
+        byte: site.start_byte() as u32,
+        text: shorten(&path.join(".")),
+        callee: CalleeExpr::Path(path),
+    });
+}
+
+/// `len(x)`, `str(x)`, `print(a, b)`, `list(x)`… call dunders of their arguments
+/// (`queries/python/builtin_dunder_calls.txt`).
 pub(crate) fn lower_builtin_protocol_call(
     call: Node<'_>,
     callee: &CalleeExpr,
@@ -227,54 +296,69 @@ pub(crate) fn lower_builtin_protocol_call(
     facts: &mut FileFacts,
 ) {
     let CalleeExpr::Path(path) = callee else { return };
-    let [name] = path.as_slice() else { return };
-    let method = match name.as_str() {
-        "len" => "__len__",
-        "str" => "__str__",
-        "repr" => "__repr__",
-        "bool" => "__bool__",
-        "hash" => "__hash__",
-        "iter" => "__iter__",
-        "next" => "__next__",
-        "format" => "__format__",
-        "abs" => "__abs__",
-        "reversed" => "__reversed__",
-        _ => return,
+    let found = match path.as_slice() {
+        [name] => builtin_dunder_calls().get(name.as_str()),
+        [module, name] => builtin_dunder_calls().get(format!("{module}.{name}").as_str()),
+        _ => None,
     };
+    let Some((which, methods)) = found else { return };
     let Some(arguments) = field_child!(call, "arguments") else { return };
     let mut cursor = arguments.walk();
-    let first = arguments
+    let positional = arguments
         .named_children(&mut cursor)
-        .find(|argument| !argument.kind().ends_with("comment"));
-    if let Some(argument) = first.filter(|argument| argument.kind() != "keyword_argument") {
-        push_implicit_call(argument, method, call, caller, source, facts);
+        .filter(|argument| !argument.kind().ends_with("comment"))
+        .take_while(|argument| {
+            !matches!(argument.kind(), "keyword_argument" | "list_splat" | "dictionary_splat")
+        })
+        .enumerate()
+        .filter(|(position, _)| match which {
+            DunderArguments::At(wanted) => position == wanted,
+            DunderArguments::Each => true,
+        });
+    for (_, argument) in positional {
+        for method in methods {
+            push_implicit_call(argument, method, call, caller, source, facts);
+        }
     }
 }
 
 /// An attribute read (`x.name`): recorded unless the attribute is called (the call records
-/// it), assigned or deleted, or is a decorator (`@name.setter`). Only reads of project
-/// properties become edges (the resolver's filter), so most are dropped there.
+/// it), assigned or deleted, or is a decorator (`@name.setter`); an assigned one (`x.name =
+/// v`, and `x.name += v`, which reads it too) is recorded as a write. Only reads and writes
+/// of project properties become edges (the resolver's filter), so most are dropped there.
 pub(crate) fn lower_attribute_read(
     node: Node<'_>,
     scopes: &ScopeStack,
     source: &str,
     facts: &mut FileFacts,
 ) {
+    #[derive(PartialEq)]
+    enum Access {
+        Read,
+        Write,
+        ReadAndWrite,
+        Neither,
+    }
     let Some(parent) = node.parent() else { return };
     let is_same = |other: Option<Node<'_>>| other.is_some_and(|other| other.id() == node.id());
-    let skipped = match parent.kind() {
-        "call" => is_same(field_child!(parent, "function")),
-        "assignment" | "augmented_assignment" | "for_statement" => {
-            is_same(field_child!(parent, "left"))
-        }
-        "decorator" | "delete_statement" => true,
+    let access = match parent.kind() {
+        "call" if is_same(field_child!(parent, "function")) => Access::Neither,
+        "assignment" if is_same(field_child!(parent, "left")) => Access::Write,
+        "augmented_assignment" if is_same(field_child!(parent, "left")) => Access::ReadAndWrite,
+        "for_statement" if is_same(field_child!(parent, "left")) => Access::Neither,
+        "decorator" | "delete_statement" => Access::Neither,
         // `a.b, c.d = …` are targets too.
-        "pattern_list" | "tuple_pattern" => parent
-            .parent()
-            .is_some_and(|grand| matches!(grand.kind(), "assignment" | "for_statement")),
-        _ => false,
+        "pattern_list" | "tuple_pattern" => match parent.parent().map(|grand| grand.kind()) {
+            Some("assignment") => Access::Write,
+            Some("for_statement") => Access::Neither,
+            _ => Access::Read,
+        },
+        _ => Access::Read,
     };
-    let (Some(name), false) = (field_child!(node, "attribute"), skipped) else { return };
+    let Some(name) = field_child!(node, "attribute") else { return };
+    if access == Access::Neither {
+        return;
+    }
     let callee = match dotted_path(node, source) {
         Some(path) => CalleeExpr::Path(path),
         None => match field_child!(node, "object") {
@@ -285,11 +369,20 @@ pub(crate) fn lower_attribute_read(
             None => return,
         },
     };
-    facts.attribute_reads.push(CallSite {
+    let site = CallSite {
         caller: caller_scope(node, scopes),
         callee,
         line: line_of(node),
         byte: node.start_byte() as u32,
         text: shorten(text_of(node, source)),
-    });
+    };
+    match access {
+        Access::Read => facts.attribute_reads.push(site),
+        Access::Write => facts.attribute_writes.push(site),
+        Access::ReadAndWrite => {
+            facts.attribute_reads.push(site.clone());
+            facts.attribute_writes.push(site);
+        }
+        Access::Neither => {}
+    }
 }

@@ -8,7 +8,9 @@ pub(crate) mod element_stores;
 pub(crate) mod fixture_requests;
 pub(crate) mod implicit_calls;
 pub(crate) mod name_lists;
+pub(crate) mod operator_calls;
 pub(crate) mod test_classes;
+pub(crate) mod truth_tests;
 pub(crate) mod value_references;
 
 use tether_model::{
@@ -103,7 +105,18 @@ impl Lowering for PythonLowering {
                 SymbolKind::Method => framework.is_test_function_name(&name) && parent.is_test,
                 _ => false,
             };
-        Some(NewSymbol { kind, name, span_node, child_prefix: None, qualified_name: None, is_test })
+        // pytest collects the test functions and methods (the rules above); a test class is
+        // where they are, not a test.
+        let runs_as_test = is_test && matches!(kind, SymbolKind::Function | SymbolKind::Method);
+        Some(NewSymbol {
+            kind,
+            name,
+            span_node,
+            child_prefix: None,
+            qualified_name: None,
+            is_test,
+            runs_as_test,
+        })
     }
 
     fn after_definition(
@@ -157,6 +170,14 @@ impl Lowering for PythonLowering {
             facts.bindings.push(Binding::everywhere(
                 symbol.id,
                 PROPERTY_BINDING.to_string(),
+                BindingValue::Unknown,
+                line,
+            ));
+        }
+        if symbol.kind == SymbolKind::Method && decorators.iter().any(|name| name == "setter") {
+            facts.bindings.push(Binding::everywhere(
+                symbol.id,
+                crate::PROPERTY_SETTER_BINDING.to_string(),
                 BindingValue::Unknown,
                 line,
             ));
@@ -256,7 +277,11 @@ impl Lowering for PythonLowering {
             }
             CaptureRole::Import => lower_import(tag.node, scopes, source, facts),
             CaptureRole::Inherits => {
-                if tag.node.kind() == "keyword_argument" || tag.node.kind() == "comment" {
+                if tag.node.kind() == "keyword_argument" {
+                    lower_metaclass(tag.node, scopes, source, facts);
+                    return;
+                }
+                if tag.node.kind() == "comment" {
                     return;
                 }
                 // `class FDCapture(FDCaptureBase[str])`: the generic base's class.
@@ -273,6 +298,12 @@ impl Lowering for PythonLowering {
                     // The class being defined is the innermost scope: its name precedes its bases.
                     let subtype = scopes.innermost();
                     if subtype.kind == SymbolKind::Class {
+                        // Defining a subclass calls the base's `__init_subclass__`.
+                        let mut hook = path.clone();
+                        hook.push("__init_subclass__".to_string());
+                        crate::python::implicit_calls::push_class_definition_call(
+                            hook, tag.node, subtype.id, facts,
+                        );
                         facts.supertypes.push(SupertypeRef {
                             subtype: subtype.id,
                             path,
@@ -527,6 +558,30 @@ fn record_call_arguments(
 
 /// The scope a call belongs to. Default values are evaluated where the function is defined,
 /// so a call inside a parameter list belongs to the function's enclosing scope.
+/// `class C(metaclass=Meta)`: defining `C` calls `Meta.__new__` and `Meta.__init__`.
+fn lower_metaclass(
+    argument: Node<'_>,
+    scopes: &ScopeStack<'_>,
+    source: &str,
+    facts: &mut FileFacts,
+) {
+    let (Some(name), Some(value)) =
+        (field_child!(argument, "name"), field_child!(argument, "value"))
+    else {
+        return;
+    };
+    let class = scopes.innermost();
+    if text_of(name, source) != "metaclass" || class.kind != SymbolKind::Class {
+        return;
+    }
+    let Some(path) = dotted_path(value, source) else { return };
+    for method in ["__new__", "__init__"] {
+        let mut hook = path.clone();
+        hook.push(method.to_string());
+        crate::python::implicit_calls::push_class_definition_call(hook, argument, class.id, facts);
+    }
+}
+
 pub(crate) fn caller_scope(call: Node<'_>, scopes: &ScopeStack<'_>) -> tether_model::SymbolId {
     let named = scopes.innermost_named();
     if named.kind.is_callable()

@@ -78,5 +78,6 @@ pub(crate) fn generated_method(
         span: span_of(node),
         parent: Some(structure.id),
         is_test: structure.is_test,
+        runs_as_test: false,
     }
 }

@@ -9,9 +9,12 @@
 //! - `for x in v` calls `IntoIterator::into_iter` and then `Iterator::next` on what it gives
 //!   (recorded on `v`: a project iterator's own `next`).
 //!
+//! `Drop` at the end of a scope is the resolver's (`resolve::rust::drop_calls`): it needs
+//! the called function's return type.
+//!
 //! Not lowered: `?` (`From::from` into the function's error type), `Display`/`Debug` through
-//! `format!`, `Drop` at the end of a scope, unary operators, compound assignment (`+=`), and
-//! `Ord` through `sort`/`max`/`BTreeMap` keys.
+//! `format!`, unary operators, compound assignment (`+=`), and `Ord` through
+//! `sort`/`max`/`BTreeMap` keys.
 
 use tether_model::{CallSite, CalleeExpr, FileFacts};
 use tree_sitter::Node;

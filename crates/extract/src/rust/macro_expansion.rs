@@ -263,6 +263,7 @@ pub(crate) fn merge_expansion(
         dynamic_reads,
         implicit_calls,
         attribute_reads,
+        attribute_writes,
         fixture_requests,
         fixture_names,
         call_arguments,
@@ -319,6 +320,7 @@ pub(crate) fn merge_expansion(
     facts.dynamic_reads.extend(dynamic_reads);
     facts.implicit_calls.extend(implicit_calls);
     facts.attribute_reads.extend(attribute_reads);
+    facts.attribute_writes.extend(attribute_writes);
     facts.fixture_requests.extend(fixture_requests);
     facts.fixture_names.extend(fixture_names);
     facts.call_arguments.extend(call_arguments);

@@ -113,6 +113,8 @@ impl Lowering for RustLowering {
             child_prefix,
             qualified_name: None,
             is_test: is_cfg_test || is_test_attribute,
+            // `#[test]` is for free functions; cargo runs no other.
+            runs_as_test: is_test_attribute && kind == SymbolKind::Function,
         })
     }
 

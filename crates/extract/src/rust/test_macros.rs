@@ -110,6 +110,7 @@ pub(crate) fn push_macro_written_test(
         span: span_of(invocation),
         parent: Some(module.id),
         is_test: true,
+        runs_as_test: true,
     });
     facts.calls.push(CallSite {
         caller: id,

@@ -36,6 +36,8 @@ enum BuiltinWay {
     Filtered { function: usize, iterable: usize },
     /// An instance of the class an argument names (`typing.cast(Echo, x)`).
     Instance(usize),
+    /// The class of an argument's value (`type(self)`), as `cls` is in a classmethod.
+    Class(usize),
 }
 
 fn parse_builtin_results(text: &str) -> Result<HashMap<String, BuiltinWay>, String> {
@@ -72,6 +74,7 @@ fn parse_builtin_results(text: &str) -> Result<HashMap<String, BuiltinWay>, Stri
                 BuiltinWay::Applied { function: position(2)?, iterable: position(3)? }
             }
             Some("instance") => BuiltinWay::Instance(position(2)?),
+            Some("class") => BuiltinWay::Class(position(2)?),
             Some("filtered") => {
                 BuiltinWay::Filtered { function: position(2)?, iterable: position(3)? }
             }
@@ -137,6 +140,12 @@ impl Resolver<'_> {
                             arguments: Vec::new(),
                         })
                     }
+                    _ => None,
+                }
+            }
+            BuiltinWay::Class(at) => {
+                match self.receiver_value(caller, arguments.get(at)?, language)?.denotation {
+                    Denotation::Instance { type_sym, .. } => Some(Denotation::Symbol(type_sym)),
                     _ => None,
                 }
             }

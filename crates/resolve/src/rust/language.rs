@@ -297,14 +297,15 @@ impl LanguageRules for RustRules {
         Vec::new()
     }
 
+    /// A value of a type with `impl Drop` that a call returns is dropped by the caller.
     fn call_edges(
         &self,
-        _resolver: &Resolver<'_>,
+        resolver: &Resolver<'_>,
         _caller: Sym,
-        _call: &CallSite,
-        _targets: &CallTargets,
+        call: &CallSite,
+        targets: &CallTargets,
     ) -> Vec<Edge> {
-        Vec::new()
+        crate::rust::drop_calls::drop_edges(resolver, call, targets)
     }
 
     /// `queries/rust/std_wrappers.rs`.
