@@ -629,3 +629,105 @@ fn names_in_unanalysed_macro_tokens_are_maybe_callers_and_a_named_cause() {
         );
     }
 }
+
+/// A function a program's entry reaches (`if __name__ == "__main__":`, a package's
+/// `__main__.py`, a crate's `main`) runs when a test starts the program in a subprocess, which
+/// the graph does not see: its blast is a lower bound that names the entry, never `exact`.
+#[test]
+fn what_a_program_entry_reaches_is_never_exact_in_a_blast() {
+    let fixture = r#"
+        //- /tool/__init__.py
+        //- /tool/cli.py
+        def run():
+            return 1
+
+        def only_for_tests():
+            return 2
+
+        if __name__ == "__main__":
+            run()
+        //- /tool/__main__.py
+        from tool.cli import run as start
+        from tool.report import show
+        show()
+        //- /tool/report.py
+        def show():
+            return 3
+        //- /tests/test_cli.py
+        import subprocess, sys
+        from tool.cli import only_for_tests
+
+        def test_script():
+            subprocess.run([sys.executable, "tool/cli.py"], check=True)
+
+        def test_direct():
+            assert only_for_tests() == 2
+        //- /Cargo.toml
+        [package]
+        name = "prog"
+        //- /src/main.rs
+        fn work() -> u32 { 1 }
+
+        fn main() {
+            work();
+        }
+        "#;
+    let (_directory, snapshot) = tether_tests::snapshot_of(fixture);
+    let status = |address: &str| {
+        let subject = snapshot.resolve_address(address).unwrap();
+        let answer = snapshot.blast_symbol(subject, tether_query::BlastOptions::default()).unwrap();
+        tether_tests::render_completeness(&answer.completeness)
+    };
+    expect![[r#"
+        tool.cli.run: lower_bound: outside: tool.cli.__main__ runs when the file is run as a script: a test that starts it in a subprocess is not seen | tool.__main__ runs as `python -m`: a test that starts it in a subprocess is not seen
+        tool.report.show: lower_bound: outside: tool.__main__ runs as `python -m`: a test that starts it in a subprocess is not seen
+        prog::work: lower_bound: outside: prog::main is the program's entry point: a test that runs the binary is not seen
+        tool.cli.only_for_tests: exact"#]]
+    .assert_eq(
+        &["tool.cli.run", "tool.report.show", "prog::work", "tool.cli.only_for_tests"]
+            .map(|address| format!("{address}: {}", status(address)))
+            .join("\n"),
+    );
+}
+
+/// A macro invoked where items go (an impl body) in another file writes methods the graph
+/// does not hold (the expansion is not followed): what calls them is not seen, so a blast of
+/// the macro is a lower bound naming the invocations, never `exact`.
+#[test]
+fn a_macro_writing_items_elsewhere_is_never_exact_in_a_blast() {
+    let fixture = r#"
+        //- /Cargo.toml
+        [package]
+        name = "iters"
+        //- /src/lib.rs
+        #[macro_use]
+        mod macros;
+        pub mod list;
+        //- /src/macros.rs
+        macro_rules! counting_methods {
+            () => {
+                fn count_all(&self) -> usize { self.items.len() }
+            };
+        }
+        //- /src/list.rs
+        pub struct List { items: Vec<u32> }
+
+        impl List {
+            counting_methods!();
+        }
+
+        #[cfg(test)]
+        mod tests {
+            #[test]
+            fn counts() {
+                let list = super::List { items: vec![1] };
+                assert_eq!(list.count_all(), 1);
+            }
+        }
+        "#;
+    let (_directory, snapshot) = tether_tests::snapshot_of(fixture);
+    let subject = snapshot.resolve_address("iters::macros::counting_methods").unwrap();
+    let answer = snapshot.blast_symbol(subject, tether_query::BlastOptions::default()).unwrap();
+    expect![[r#"lower_bound: 1 unanalysed mentions of "iters::macros::counting_methods""#]]
+        .assert_eq(&tether_tests::render_completeness(&answer.completeness));
+}

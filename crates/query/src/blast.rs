@@ -358,7 +358,11 @@ impl Snapshot {
             .filter(|(_, state)| state.distance < depth)
             .map(|(index, _)| *index)
             .filter(|index| {
-                self.symbol(*index).kind.is_callable() || self.symbol(*index).kind.is_type()
+                let symbol = self.symbol(*index);
+                symbol.kind.is_callable()
+                    || symbol.kind.is_type()
+                    || symbol.kind == tether_model::SymbolKind::Macro
+                    || is_script_module(symbol)
             })
             .collect();
         let mut causes = self.unresolved_causes(&frontier);
@@ -460,4 +464,11 @@ impl Snapshot {
             .filter(|child| *child != method && self.symbol(*child).name == symbol.name)
             .collect()
     }
+}
+
+/// A package's `__main__.py`: what its top level reaches runs as `python -m package`.
+fn is_script_module(symbol: &tether_model::Symbol) -> bool {
+    symbol.kind == tether_model::SymbolKind::Module
+        && symbol.language == tether_model::Language::Python
+        && symbol.name == "__main__"
 }

@@ -67,7 +67,13 @@ struct Findings {
     overridden_examples: Vec<(String, u32, String)>,
     /// Whether being an entry point (a test, `main`) is a finding.
     entry_points_count: bool,
+    /// Macros invoked where items go (an impl body, a module), each with those invocations:
+    /// what the expansion writes there is not in the graph, nor what calls it.
+    item_macros: Vec<(String, Vec<Site>)>,
 }
+
+/// A place in the code: path, line, what is written there.
+type Site = (String, u32, String);
 
 /// Whether an entry point's callers from outside (a test runner, the program's start) count
 /// among the hidden callers.
@@ -124,6 +130,13 @@ impl Snapshot {
                 examples: findings.outside.into_iter().take(MAX_CAUSE_EXAMPLES).collect(),
             });
         }
+        for (name, invocations) in findings.item_macros {
+            causes.push(CompletenessCause::UnanalysedCode {
+                name,
+                count: invocations.len(),
+                examples: invocations.into_iter().take(MAX_CAUSE_EXAMPLES).collect(),
+            });
+        }
         if findings.overridden_callers > 0 {
             causes.push(CompletenessCause::Overrides {
                 count: findings.overridden_callers,
@@ -139,6 +152,21 @@ impl Snapshot {
 
     fn find_hidden_callers(&self, subject: SymbolIndex, findings: &mut Findings) {
         let symbol = self.symbol(subject);
+        // A package's `__main__.py` runs as `python -m package`, in a test's subprocess too.
+        if symbol.kind == SymbolKind::Module
+            && symbol.language == Language::Python
+            && symbol.name == "__main__"
+        {
+            findings.outside.push(format!(
+                "{} runs as `python -m`: a test that starts it in a subprocess is not seen",
+                symbol.qualified_name
+            ));
+            return;
+        }
+        if symbol.kind == SymbolKind::Macro {
+            self.item_macro_findings(subject, findings);
+            return;
+        }
         if symbol.kind.is_outside() || !(symbol.kind.is_callable() || symbol.kind.is_type()) {
             return;
         }
@@ -165,14 +193,12 @@ impl Snapshot {
                         symbol.qualified_name
                     ));
                 }
-                // An `if __name__ == "__main__":` block runs when the file is run as a script.
-                if symbol.kind == SymbolKind::Function
-                    && in_module
-                    && name == "__main__"
-                    && findings.entry_points_count
-                {
+                // An `if __name__ == "__main__":` block runs when the file is run as a script:
+                // by a test too, in a subprocess the graph does not see (so `blast` counts it).
+                if symbol.kind == SymbolKind::Function && in_module && name == "__main__" {
                     findings.outside.push(format!(
-                        "{} runs when the file is run as a script",
+                        "{} runs when the file is run as a script: a test that starts it in a \
+                         subprocess is not seen",
                         symbol.qualified_name
                     ));
                 }
@@ -379,6 +405,29 @@ impl Snapshot {
         }
     }
 
+    /// A Rust macro invoked in item position (`iterator_methods!()` in an impl body) writes
+    /// items there; unless the invocation was expanded (same file, see
+    /// `extract::rust::macro_expansion`), those items and their callers are not in the graph,
+    /// so a change to the macro reaches callers the walk cannot see.
+    fn item_macro_findings(&self, subject: SymbolIndex, findings: &mut Findings) {
+        let symbol = self.symbol(subject);
+        let invocations: Vec<Site> = self
+            .incoming(subject, &[EdgeKind::Calls])
+            .filter(|call| !self.symbol(call.source).kind.is_callable())
+            .map(|call| {
+                let site = self.symbol(call.source);
+                (
+                    site.path.clone(),
+                    call.edge.line,
+                    format!("{}! in {}", symbol.name, site.qualified_name),
+                )
+            })
+            .collect();
+        if !invocations.is_empty() {
+            findings.item_macros.push((symbol.qualified_name.clone(), invocations));
+        }
+    }
+
     /// Decorators applied to a definition are calls from its enclosing scope on its lines: a
     /// property makes reading the attribute call it, and a method sharing a property's name
     /// (`@name.setter`, `@name.deleter`) is called by writing or deleting the attribute.
@@ -430,14 +479,16 @@ impl Snapshot {
         findings: &mut Findings,
     ) {
         let symbol = self.symbol(subject);
-        if findings.entry_points_count
-            && symbol.name == "main"
+        // A program's `main` runs when the binary does: by a test too, in a process the graph
+        // does not see (`Command::new(env!("CARGO_BIN_EXE_…"))`), so `blast` counts it.
+        if symbol.name == "main"
             && symbol.kind == SymbolKind::Function
             && parent.is_some_and(|parent| self.symbol(parent).parent.is_none())
         {
-            findings
-                .outside
-                .push(format!("{} is the program's entry point", symbol.qualified_name));
+            findings.outside.push(format!(
+                "{} is the program's entry point: a test that runs the binary is not seen",
+                symbol.qualified_name
+            ));
         }
         let Some(block) = parent.filter(|parent| self.symbol(*parent).kind == SymbolKind::Impl)
         else {
