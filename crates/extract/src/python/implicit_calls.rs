@@ -34,6 +34,15 @@ use tree_sitter::Node;
 use crate::outline::{line_of, text_of, ScopeStack};
 use crate::python::{caller_scope, dotted_path, shorten, value_receiver};
 
+/// `x` of `((x))`; `None` for empty parentheses.
+pub(crate) fn unparenthesized(node: Node<'_>) -> Option<Node<'_>> {
+    let mut node = node;
+    while node.kind() == "parenthesized_expression" {
+        node = node.named_child(0)?;
+    }
+    Some(node)
+}
+
 /// A call of `method` on the value of `operand`, at `site`'s line.
 pub(crate) fn push_implicit_call(
     operand: Node<'_>,
@@ -43,11 +52,7 @@ pub(crate) fn push_implicit_call(
     source: &str,
     facts: &mut FileFacts,
 ) {
-    let mut operand = operand;
-    while operand.kind() == "parenthesized_expression" {
-        let Some(inner) = operand.named_child(0) else { return };
-        operand = inner;
-    }
+    let Some(operand) = unparenthesized(operand) else { return };
     // A literal's methods are a builtin's.
     if matches!(
         operand.kind(),

@@ -11,7 +11,7 @@
 use tether_model::{FileFacts, SymbolId};
 use tree_sitter::Node;
 
-use crate::python::implicit_calls::push_implicit_call;
+use crate::python::implicit_calls::{push_implicit_call, unparenthesized};
 
 /// The methods a truth test calls, the fallback last.
 const TRUTH_METHODS: [&str; 2] = ["__bool__", "__len__"];
@@ -72,11 +72,7 @@ fn push_truth_test(
     source: &str,
     facts: &mut FileFacts,
 ) {
-    let mut operand = operand;
-    while operand.kind() == "parenthesized_expression" {
-        let Some(inner) = operand.named_child(0) else { return };
-        operand = inner;
-    }
+    let Some(operand) = unparenthesized(operand) else { return };
     if matches!(operand.kind(), "not_operator" | "boolean_operator" | "comparison_operator") {
         return;
     }
