@@ -10,7 +10,8 @@ false-safe count: answers that say `exact` while a really failing test is missin
 With `--with-coverage`, the suite is also run once with per-test coverage (pytest-cov
 `--cov-context=test`, imported with `tether coverage import`; Rust: `tether coverage cargo`,
 every test alone with `-C instrument-coverage`), and recall and precision are
-reported for static answers and for static + runtime evidence. With `--only-exact`, only functions whose answer says `exact` are sampled: the direct hunt for
+reported for static answers, for static + runtime evidence, and for the first tier alone
+(`tier: ran`: tests fresh evidence saw run the function). With `--only-exact`, only functions whose answer says `exact` are sampled: the direct hunt for
 false-safe answers. A missing test that passes when run alone with the mutation is state leaking between tests
 (no static graph can know it) and is not counted.
 
@@ -77,6 +78,9 @@ def check_function(runner, tether, work, function, baseline, only_exact):
     listed = [test for test in everything if "static" in test.get("why", ["static"])]
     found = {ident for ident in broken if runner.is_listed(ident, listed)}
     found_with_evidence = {ident for ident in broken if runner.is_listed(ident, everything)}
+    # The first tier: tests fresh runtime evidence saw run the function (`tier: ran`).
+    ran = [test for test in everything if in_first_tier(test)]
+    found_ran = {ident for ident in broken if runner.is_listed(ident, ran)}
     # Precision counts listed tests (one per test function, parameters folded) that really fail.
     failing_listed = runner.failing_listed(broken, listed)
     failing_listed_with_evidence = runner.failing_listed(broken, everything)
@@ -114,6 +118,10 @@ def check_function(runner, tether, work, function, baseline, only_exact):
         "failing_listed_with_evidence": failing_listed_with_evidence,
         "listed_with_evidence": len(everything),
         "found_with_evidence": len(found_with_evidence),
+        "listed_ran": len(ran),
+        "found_ran": len(found_ran),
+        "failing_listed_ran": runner.failing_listed(broken, ran),
+        "missing_ran": sorted(runner.describe(ident) for ident in broken - found_ran)[:20],
         "missing_with_evidence": sorted(runner.describe(ident) for ident in broken - found_with_evidence)[:20],
         "exact": exact,
         "missing": sorted(runner.describe(ident) for ident in missing - leaking),
@@ -121,6 +129,14 @@ def check_function(runner, tether, work, function, baseline, only_exact):
         "causes": [cause.get("kind") for cause in answer.get("completeness", {}).get("causes", [])],
         "listed_tests": listed_tests,
     }
+
+
+def in_first_tier(test):
+    """A test of the answer's first tier: `tier: ran`, or (answers from before tiers) one
+    fresh evidence saw executing the subject."""
+    if "tier" in test:
+        return test["tier"] == "ran"
+    return "executed" in test.get("why", []) and test.get("evidence") == "fresh"
 
 
 def recall_and_precision(results, found_key, listed_key, failing_listed_key):
@@ -145,6 +161,7 @@ def summarize(results):
         "failing_pairs": sum(result["broken"] for result in with_breaks),
         **recall_and_precision(results, "found", "listed", "failing_listed"),
         "with_evidence": recall_and_precision(results, "found_with_evidence", "listed_with_evidence", "failing_listed_with_evidence"),
+        "first_tier": recall_and_precision(results, "found_ran", "listed_ran", "failing_listed_ran"),
         "exact_answers": sum(1 for result in results if result["exact"]),
         "exact_answers_with_breaking_tests": sum(1 for result in with_breaks if result["exact"]),
         "false_safe": len(false_safe),
@@ -208,7 +225,7 @@ def main():
         results.append(result)
         false_safe = result["exact"] and bool(result["missing"])
         status = "exact" if result["exact"] else "lower_bound"
-        evidence = f" (with evidence {result['listed_with_evidence']} listed, {result['found_with_evidence']} found)" if arguments.with_coverage else ""
+        evidence = f" (with evidence {result['listed_with_evidence']} listed, {result['found_with_evidence']} found; ran {result['listed_ran']} listed, {result['found_ran']} found)" if arguments.with_coverage else ""
         print(f"{result['function']}: {result['broken']} break, {result['listed']} listed, {result['found']} found{evidence}, {status}{' FALSE SAFE' if false_safe else ''}", flush=True)
 
     summary = summarize(results)

@@ -24,6 +24,7 @@ mod queries;
 mod resolution_cases;
 mod runnable_test_cases;
 mod runtime_evidence;
+mod runtime_evidence_tiers;
 mod rust_calls;
 mod salsa_struct_cases;
 mod store_round_trip;

@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 use tether_protocol::wire::{
-    AffectedTest, Answer, BlastAnswer, CensusCounts, ChangedSymbol, ChangesAnswer, Completeness,
+    Answer, BlastAnswer, CensusCounts, ChangedSymbol, ChangesAnswer, Completeness,
     CompletenessCause, ContextAnswer, CoverageImportAnswer, Freshness, LookupAnswer,
     NeighboursAnswer, OwnershipAnswer, Recheck, RecordAnswer, SearchMemoryAnswer, StatusAnswer,
     SymbolOrFile,
@@ -13,9 +13,6 @@ use tether_protocol::wire::{
 use tether_protocol::Method;
 
 use crate::terminal_style::{bold, dim};
-
-/// Tests listed in text output; `--json` has them all.
-const MAX_TESTS_SHOWN: usize = 10;
 
 /// The text of `method`'s answer, ending with `next` as its hint line.
 pub fn answer_text(method: Method, answer: &Answer, next: Option<&str>) -> String {
@@ -334,24 +331,7 @@ fn blast_text(out: &mut String, blast: &BlastAnswer) {
             item.edge
         );
     }
-    let tests: Vec<String> = blast.tests_affected.iter().map(test_line).collect();
-    if tests.is_empty() {
-        let _ = writeln!(out, "tests affected: none found");
-        return;
-    }
-    let total = blast.tests_total;
-    let listed = if total > tests.len() {
-        format!(" (the first {} are listed; --tests-limit lists more)", tests.len())
-    } else {
-        String::new()
-    };
-    let _ = writeln!(out, "tests affected: {total}{listed}");
-    for test in tests.iter().take(MAX_TESTS_SHOWN) {
-        let _ = writeln!(out, "  {test}");
-    }
-    if tests.len() > MAX_TESTS_SHOWN {
-        let _ = writeln!(out, "  … {} more (--json lists them all)", tests.len() - MAX_TESTS_SHOWN);
-    }
+    crate::tests_to_run::tests_affected_text(out, blast);
 }
 
 fn context_text(out: &mut String, context: &ContextAnswer) {
@@ -493,18 +473,6 @@ fn first_example(count: usize, examples: &[String]) -> String {
 /// A list of names for people: `a, b`.
 fn names_list(names: &[String]) -> String {
     names.join(", ")
-}
-
-/// A listed test, with why when runtime evidence had a part (`executed`, `stale` evidence).
-fn test_line(test: &AffectedTest) -> String {
-    let why: Vec<&str> = test.why.iter().map(String::as_str).collect();
-    let mark = match (why.as_slice(), test.evidence.as_deref()) {
-        (["static"], _) | ([], _) => String::new(),
-        (_, Some("stale")) => format!(" [{}, evidence stale]", why.join("+")),
-        _ => format!(" [{}]", why.join("+")),
-    };
-    let symbol = &test.symbol;
-    format!("{} ({}:{}){mark}", symbol.qualified_name, symbol.path, symbol.line)
 }
 
 #[cfg(test)]

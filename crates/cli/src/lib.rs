@@ -21,6 +21,7 @@ mod query_answers;
 mod query_commands;
 mod stdout_text;
 mod terminal_style;
+mod tests_to_run;
 mod unindexed_folder_guard;
 
 use std::path::PathBuf;

@@ -20,27 +20,7 @@ use crate::stdout_text::{print_line, print_text};
 /// answer; an answer in which nothing matched ends with exit code 1.
 pub(crate) fn run_query(request: Request, options: &QueryOptions) -> anyhow::Result<()> {
     let method = request.method();
-    let repository = options.repository();
-    crate::unindexed_folder_guard::refuse_to_index_by_surprise(&repository)?;
-    let paths = repository.daemon_paths();
-    let answer: Result<Answer, RpcError> = if options.no_daemon {
-        if DaemonLock::is_held(&paths.lock) {
-            return Err(usage(
-                "a tether daemon owns this repository's database; drop --no-daemon to ask it",
-            ));
-        }
-        paths.prepare().with_context(|| format!("preparing {}", paths.folder.display()))?;
-        let _lock = DaemonLock::acquire(&paths.lock)?;
-        if let Err(error) = tether_daemon::recover_interrupted_record(&paths) {
-            anyhow::bail!("an interrupted record could not be settled: {error}");
-        }
-        let state = DaemonState::new(paths.clone(), repository.store_config());
-        state.load_or_build()?;
-        tether_daemon::handle(&state, request.clone())
-    } else {
-        let mut client = connect_or_start(&paths, &repository.serve_arguments())?;
-        client.call_when_ready(&request)?
-    };
+    let answer = ask(&request, options)?;
     match answer {
         Ok(answer) => {
             if options.json {
@@ -63,6 +43,36 @@ pub(crate) fn run_query(request: Request, options: &QueryOptions) -> anyhow::Res
     }
 }
 
+/// The answer to `request`, from the daemon (started when none runs) or, with
+/// `--no-daemon`, computed here under the database lock.
+pub(crate) fn ask(
+    request: &Request,
+    options: &QueryOptions,
+) -> anyhow::Result<Result<Answer, RpcError>> {
+    let repository = options.repository();
+    crate::unindexed_folder_guard::refuse_to_index_by_surprise(&repository)?;
+    let paths = repository.daemon_paths();
+    let answer: Result<Answer, RpcError> = if options.no_daemon {
+        if DaemonLock::is_held(&paths.lock) {
+            return Err(usage(
+                "a tether daemon owns this repository's database; drop --no-daemon to ask it",
+            ));
+        }
+        paths.prepare().with_context(|| format!("preparing {}", paths.folder.display()))?;
+        let _lock = DaemonLock::acquire(&paths.lock)?;
+        if let Err(error) = tether_daemon::recover_interrupted_record(&paths) {
+            anyhow::bail!("an interrupted record could not be settled: {error}");
+        }
+        let state = DaemonState::new(paths.clone(), repository.store_config());
+        state.load_or_build()?;
+        tether_daemon::handle(&state, request.clone())
+    } else {
+        let mut client = connect_or_start(&paths, &repository.serve_arguments())?;
+        client.call_when_ready(request)?
+    };
+    Ok(answer)
+}
+
 /// Answers that are a search with no hit: `lookup` and `search-memory` found nothing.
 fn nothing_matched(answer: &Answer) -> bool {
     match answer {
@@ -73,7 +83,7 @@ fn nothing_matched(answer: &Answer) -> bool {
 }
 
 /// The daemon's error as a typed failure, with the candidates or near names it lists.
-fn rpc_failure(error: &RpcError, in_this_process: bool) -> CliFailure {
+pub(crate) fn rpc_failure(error: &RpcError, in_this_process: bool) -> CliFailure {
     let mut message = error.message.clone();
     let data = error.address_data();
     let listed =

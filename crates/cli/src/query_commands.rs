@@ -13,7 +13,7 @@ use tether_query::PageRequest;
 use crate::current_folder_paths::{
     address_from_current_folder, folder_from_current_folder, path_from_current_folder,
 };
-use crate::exit_codes::usage;
+use crate::exit_codes::{usage, CliFailure};
 use crate::next_command_hints::HintContext;
 pub(crate) use crate::query_answers::run_query;
 use crate::RepositoryArgs;
@@ -100,6 +100,10 @@ pub struct BlastArgs {
     /// List at most this many tests (1 to 10,000; `tests_total` counts them all).
     #[arg(long, default_value_t = 100, value_parser = range_of::<u64>(Method::Blast, "tests_limit"))]
     pub tests_limit: u64,
+    /// Print only the command lines that run these tests: `ran` the first tier (tests fresh
+    /// runtime evidence saw run the subject), `all` every listed test.
+    #[arg(long, value_enum, conflicts_with = "json")]
+    pub tests: Option<crate::tests_to_run::TestsToRun>,
     #[command(flatten)]
     pub options: QueryOptions,
 }
@@ -342,7 +346,18 @@ pub fn run_blast(args: BlastArgs) -> anyhow::Result<()> {
         tests_limit: Some(args.tests_limit as usize),
         page: args.options.page()?,
     };
-    run_query(Request::Blast { subject, walk }, &args.options)
+    let request = Request::Blast { subject, walk };
+    let Some(which) = args.tests else { return run_query(request, &args.options) };
+    let answer = crate::query_answers::ask(&request, &args.options)?
+        .map_err(|error| crate::query_answers::rpc_failure(&error, args.options.no_daemon))?;
+    let tether_protocol::wire::Answer::Blast(blast) = answer else {
+        anyhow::bail!("the daemon answered a blast with another answer");
+    };
+    let root = args.options.repository().root();
+    match crate::tests_to_run::runner_command_lines(&blast, which, &root) {
+        Ok(lines) => crate::stdout_text::print_text(&format!("{}\n", lines.join("\n"))),
+        Err(why) => Err(CliFailure::NothingMatched(Some(why)).into()),
+    }
 }
 
 pub fn run_lookup(args: LookupArgs) -> anyhow::Result<()> {

@@ -89,8 +89,10 @@ pub fn blast_summary(blast: &BlastAnswer) -> String {
         Some(causes) => format!("lower bound ({causes})"),
         None => "exact".to_string(),
     };
+    // In tiers, how many tests runtime evidence saw run the subject.
+    let ran = blast.tests_ran.map(|ran| format!(" ({ran} ran it)")).unwrap_or_default();
     format!(
-        "blast of {}: {} ({} break) · {}{tests} · {completeness}",
+        "blast of {}: {} ({} break) · {}{ran}{tests} · {completeness}",
         blast.subject,
         plural(blast.total, "dependent", "dependents"),
         blast.breaks,

@@ -208,6 +208,8 @@ impl EditorDaemon for ScriptedDaemon {
                     tests_total: 1,
                     tests_truncated: false,
                     evidence_commit: None,
+                    subject_evidence: None,
+                    tests_ran: None,
                     next_cursor: None,
                     completeness: self.completeness(id),
                     freshness: fresh(),

@@ -218,21 +218,37 @@ fn blast_sections(sections: &mut TextSections, blast: &BlastAnswer) {
         "blast of {} ({} seeds, depth {}): {} dependents, {} breaks",
         blast.subject, blast.seeds, blast.depth, blast.total, blast.breaks
     ));
-    // A test only runtime evidence names says so (`executed`, `stale` evidence).
+    // A test only runtime evidence names says so (`executed`, `stale` evidence); in tiers,
+    // each test says its tier.
     let mark = |test: &AffectedTest| match (
+        test.tier.as_deref(),
         test.why.iter().any(|why| why == "static"),
         test.evidence.as_deref(),
     ) {
-        (false, Some("stale")) => " (executed, stale evidence)",
-        (false, _) => " (executed)",
+        (Some("ran"), _, _) => " [ran it]",
+        (Some(_), _, _) => " [reachable only]",
+        (None, false, Some("stale")) => " (executed, stale evidence)",
+        (None, false, _) => " (executed)",
         _ => "",
     };
     let tests = blast.tests_affected.iter().take(TESTS_LISTED_LIMIT).map(|test| {
         let symbol = &test.symbol;
         format!("  {} {}:{}{}", symbol.qualified_name, symbol.path, symbol.line, mark(test))
     });
+    let title = match (blast.tests_ran, blast.subject_evidence.as_deref()) {
+        (Some(ran), _) => format!(
+            "tests affected ({}: {ran} ran it by runtime evidence, break if the change breaks; {} reachable only, may break):",
+            blast.tests_total,
+            blast.tests_total - ran
+        ),
+        (None, Some("stale")) => format!(
+            "tests affected ({}; runtime evidence for the subject is stale, not used to split them):",
+            blast.tests_total
+        ),
+        _ => format!("tests affected ({}):", blast.tests_total),
+    };
     sections.list(CuttableList {
-        title: Some(format!("tests affected ({}):", blast.tests_total)),
+        title: Some(title),
         elements: tests.collect(),
         total: blast.tests_total,
         noun: "tests",

@@ -256,3 +256,29 @@ fn an_answer_without_a_list_renders_its_fields() {
     assert!(text.contains("file: .memory/decisions/0007.md"), "{text}");
     assert!(text.ends_with("next: context {\"symbol\": ...}"), "{text}");
 }
+
+/// With fresh runtime evidence the tests come in tiers: the title counts both, each test says
+/// its tier, the first tier first.
+#[test]
+fn tests_in_tiers_say_which_ran_the_subject() {
+    let mut answer = sample_blast_answer(1, 1, None);
+    answer["tests_affected"] = json!([
+        { "id": "7ef08205a940bc9a", "qualified_name": "tests.test_core.test_compute", "kind": "function",
+          "path": "tests/test_core.py", "line": 4, "end_line": 6, "is_test": true,
+          "why": ["static", "executed"], "evidence": "fresh", "tier": "ran" },
+        { "id": "7ef08205a940bc9b", "qualified_name": "tests.test_core.test_other", "kind": "function",
+          "path": "tests/test_core.py", "line": 9, "end_line": 11, "is_test": true,
+          "why": ["static"], "tier": "reachable" },
+    ]);
+    answer["tests_total"] = json!(2);
+    answer["subject_evidence"] = json!("fresh");
+    answer["tests_ran"] = json!(1);
+    let text = render_answer(
+        &request_for("blast", OutputFormat::Text, 6000, 0),
+        &typed_answer("blast", answer),
+    );
+    assert!(
+        text.contains("tests affected (2: 1 ran it by runtime evidence, break if the change breaks; 1 reachable only, may break):\n  tests.test_core.test_compute tests/test_core.py:4 [ran it]\n  tests.test_core.test_other tests/test_core.py:9 [reachable only]"),
+        "{text}"
+    );
+}

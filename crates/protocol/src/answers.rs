@@ -265,6 +265,9 @@ fn blast_wire(
         tests_total: answer.tests_total,
         tests_truncated: answer.tests_total > answer.tests_affected.len(),
         evidence_commit: answer.evidence_commit.clone(),
+        subject_evidence: answer.subject_evidence.map(|state| state.as_str().to_string()),
+        tests_ran: (answer.subject_evidence == Some(tether_query::SubjectEvidence::Fresh))
+            .then_some(answer.tests_ran),
         next_cursor: answer.next_cursor.clone(),
         completeness: completeness_wire(&answer.completeness),
         freshness: freshness_wire(freshness),
@@ -377,6 +380,8 @@ fn affected_test(snapshot: &Snapshot, test: &tether_query::AffectedTest) -> wire
         evidence: test.executed.map(|stale| if stale { "stale" } else { "fresh" }.to_string()),
         distance: test.static_path.map(|path| path.distance),
         confidence: test.static_path.map(|path| rounded(path.confidence)),
+        tier: test.tier.map(|tier| tier.as_str().to_string()),
+        test_id: snapshot.runner_test_id(test.index),
     }
 }
 

@@ -8,6 +8,7 @@ use tether_model::{Cancelled, Deadline, DeadlineTicker, EdgeKind};
 
 use crate::hidden_callers::EntryPointCallers;
 use crate::page::{Completeness, CompletenessCause, PageRequest};
+use crate::runtime_evidence::{SubjectEvidence, TestTier};
 use crate::snapshot::{Snapshot, SymbolIndex};
 
 /// How far and what to walk.
@@ -90,6 +91,10 @@ pub struct BlastAnswer {
     pub tests_total: usize,
     /// The commit the runtime evidence used was recorded at, when there was some.
     pub evidence_commit: Option<String>,
+    /// How runtime evidence stands for the subject; `None` when none was imported.
+    pub subject_evidence: Option<SubjectEvidence>,
+    /// How many listed tests are of the first tier (fresh evidence saw them run the subject).
+    pub tests_ran: usize,
     pub completeness: Completeness,
 }
 
@@ -102,6 +107,9 @@ pub struct AffectedTest {
     /// Runtime evidence saw it execute the subject: `Some(stale)`, stale when the subject's
     /// file changed since the evidence was recorded.
     pub executed: Option<bool>,
+    /// Its tier when fresh evidence for the subject splits the answer (`None` otherwise):
+    /// ran (seen executing the subject) or reachable only (may break).
+    pub tier: Option<TestTier>,
 }
 
 /// How a test is reached through the graph: hops from the subject and the best path's
@@ -206,8 +214,12 @@ impl Snapshot {
         let depth = options.depth.clamp(1, BlastOptions::MAX_DEPTH);
         let walk = self.walk_dependents(&seeds, depth, options.deadline)?;
         let items = self.ranked_items(&walk.reached, depth);
+        let subject_evidence =
+            options.evidence.as_ref().map(|evidence| self.subject_evidence(&seeds, evidence));
         let affected = self.affected_tests(&walk, &seeds, options.evidence.as_ref());
+        let affected = in_tiers(affected, subject_evidence);
         let tests_total = affected.len();
+        let tests_ran = affected.iter().filter(|test| test.tier == Some(TestTier::Ran)).count();
         let tests_affected: Vec<AffectedTest> =
             affected.into_iter().take(options.tests_limit).collect();
         let evidence_commit =
@@ -226,6 +238,8 @@ impl Snapshot {
             tests_affected,
             tests_total,
             evidence_commit,
+            subject_evidence,
+            tests_ran,
             completeness: Completeness::from_causes(causes),
         })
     }
@@ -323,6 +337,7 @@ impl Snapshot {
                 index,
                 static_path: Some(StaticPath { distance, confidence }),
                 executed: None,
+                tier: None,
             })
             .collect();
         if let Some(evidence) = evidence {
@@ -335,6 +350,7 @@ impl Snapshot {
                         index: test,
                         static_path: None,
                         executed: Some(stale),
+                        tier: None,
                     }),
                 }
             }
@@ -471,4 +487,24 @@ fn is_script_module(symbol: &tether_model::Symbol) -> bool {
     symbol.kind == tether_model::SymbolKind::Module
         && symbol.language == tether_model::Language::Python
         && symbol.name == "__main__"
+}
+
+/// With fresh evidence for the subject, the tests split in two tiers, each kept in its order:
+/// first those fresh evidence saw execute the subject (they break if the change breaks), then
+/// the ones only the graph reaches (they may). Otherwise one tier, as listed. No test is ever
+/// dropped: the second tier is kept whole.
+fn in_tiers(
+    mut affected: Vec<AffectedTest>,
+    subject_evidence: Option<SubjectEvidence>,
+) -> Vec<AffectedTest> {
+    if subject_evidence != Some(SubjectEvidence::Fresh) {
+        return affected;
+    }
+    for test in &mut affected {
+        test.tier =
+            Some(if test.executed == Some(false) { TestTier::Ran } else { TestTier::Reachable });
+    }
+    // A stable sort: each tier keeps the static ranking (distance, then confidence).
+    affected.sort_by_key(|test| test.tier != Some(TestTier::Ran));
+    affected
 }

@@ -26,4 +26,5 @@ pub use blast::{AffectedTest, BlastAnswer, BlastOptions, ImpactedSymbol, Severit
 pub use lookup::{LookupAnswer, LookupItem};
 pub use neighbours::{NeighbourAnswer, NeighbourItem, NeighbourKind};
 pub use page::{Completeness, CompletenessCause, PageRequest};
+pub use runtime_evidence::{SubjectEvidence, TestTier};
 pub use snapshot::{Snapshot, SymbolIndex};

@@ -48,4 +48,32 @@ impl Snapshot {
         let symbol = self.symbol(index);
         symbol.is_test && symbol.language == Language::Rust && symbol.kind == SymbolKind::Module
     }
+
+    /// The name a listed test's runner selects it by: pytest's node id (the file, then the
+    /// names inside its module: `tests/test_a.py::TestA::test_b`), or libtest's path inside
+    /// the test crate (the qualified name without the crate: `parser::tests::parses`; a test
+    /// module stands for the tests under it). `None` for a symbol that is no test.
+    pub fn runner_test_id(&self, index: SymbolIndex) -> Option<String> {
+        let symbol = self.symbol(index);
+        if !symbol.is_test {
+            return None;
+        }
+        match symbol.language {
+            Language::Python => {
+                let module = self
+                    .symbols_in_file(&symbol.path)
+                    .iter()
+                    .map(|module| self.symbol(*module))
+                    .filter(|module| module.kind == SymbolKind::Module)
+                    .min_by_key(|module| module.qualified_name.len())?;
+                let inside = symbol.qualified_name.strip_prefix(&module.qualified_name)?;
+                let inside = inside.strip_prefix('.')?;
+                Some(format!("{}::{}", symbol.path, inside.replace('.', "::")))
+            }
+            Language::Rust => {
+                let (_, inside) = symbol.qualified_name.split_once("::")?;
+                Some(inside.to_string())
+            }
+        }
+    }
 }

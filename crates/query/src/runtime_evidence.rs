@@ -10,6 +10,46 @@ use tether_model::RuntimeEvidence;
 
 use crate::snapshot::{Snapshot, SymbolIndex};
 
+/// How runtime evidence stands for a blast's subject; it decides whether the tests affected
+/// are split in tiers.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum SubjectEvidence {
+    /// Each seed's file was recorded and is unchanged since: the tests are split in tiers.
+    Fresh,
+    /// A seed's file changed since it was recorded: one tier, and the answer says so.
+    Stale,
+    /// A seed's file is not in the evidence (the coverage run did not measure it).
+    NotRecorded,
+}
+
+impl SubjectEvidence {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SubjectEvidence::Fresh => "fresh",
+            SubjectEvidence::Stale => "stale",
+            SubjectEvidence::NotRecorded => "not_recorded",
+        }
+    }
+}
+
+/// A listed test's tier, when fresh evidence splits the answer.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum TestTier {
+    /// Fresh evidence saw it execute the subject: it breaks if the change breaks.
+    Ran,
+    /// The graph reaches it but it was not seen executing the subject: it may break.
+    Reachable,
+}
+
+impl TestTier {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TestTier::Ran => "ran",
+            TestTier::Reachable => "reachable",
+        }
+    }
+}
+
 /// The phases pytest-cov appends to a test's context.
 const PHASES: [&str; 3] = ["|run", "|setup", "|teardown"];
 
@@ -39,6 +79,41 @@ impl Snapshot {
         tests
     }
 
+    /// How the evidence stands for these seeds: fresh when each seed's file was recorded and
+    /// has not changed since, stale when one changed, not recorded when one is missing from it.
+    pub(crate) fn subject_evidence(
+        &self,
+        seeds: &[SymbolIndex],
+        evidence: &RuntimeEvidence,
+    ) -> SubjectEvidence {
+        let mut paths: Vec<&str> =
+            seeds.iter().map(|seed| self.symbol(*seed).path.as_str()).collect();
+        paths.sort_unstable();
+        paths.dedup();
+        let mut state = SubjectEvidence::Fresh;
+        for path in paths {
+            match self.evidence_file_state(path, evidence) {
+                Some(true) => {}
+                Some(false) => return SubjectEvidence::Stale,
+                None => state = SubjectEvidence::NotRecorded,
+            }
+        }
+        state
+    }
+
+    /// Whether the evidence recorded `path` as it is now: `Some(true)` fresh, `Some(false)`
+    /// changed since, `None` not recorded.
+    fn evidence_file_state(&self, path: &str, evidence: &RuntimeEvidence) -> Option<bool> {
+        let recorded = evidence.files.get(path)?;
+        Some(
+            self.graph
+                .files
+                .iter()
+                .find(|record| record.path == path)
+                .is_some_and(|record| record.content_hash == recorded.content_hash),
+        )
+    }
+
     /// The tests whose recorded execution covered any line of these symbols, each once, with
     /// whether the evidence for that symbol's file is stale (the file changed since).
     pub(crate) fn tests_executing(
@@ -49,15 +124,14 @@ impl Snapshot {
         let tests_of_contexts = self.tests_of_contexts(evidence);
         let mut found: Vec<(SymbolIndex, bool)> = Vec::new();
         let mut position: FxHashMap<SymbolIndex, usize> = FxHashMap::default();
+        let mut file_states: FxHashMap<&str, Option<bool>> = FxHashMap::default();
         for symbol in symbols {
             let symbol = self.symbol(*symbol);
-            let Some(file) = evidence.files.get(&symbol.path) else { continue };
-            let stale = self
-                .graph
-                .files
-                .iter()
-                .find(|record| record.path == symbol.path)
-                .is_none_or(|record| record.content_hash != file.content_hash);
+            let fresh = *file_states
+                .entry(symbol.path.as_str())
+                .or_insert_with(|| self.evidence_file_state(&symbol.path, evidence));
+            let Some(fresh) = fresh else { continue };
+            let stale = !fresh;
             for context in evidence.contexts_executing(
                 &symbol.path,
                 symbol.span.start_line,

@@ -160,6 +160,15 @@ pub struct AffectedTest {
     /// That path's confidence (the product of its edges'); absent when only evidence names it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub confidence: Option<f64>,
+    /// `ran` (fresh runtime evidence saw it execute the subject: it breaks if the change
+    /// breaks) or `reachable` (only the graph reaches it: it may break); absent unless fresh
+    /// evidence for the subject splits the answer (`subject_evidence: fresh`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tier: Option<String>,
+    /// The name its runner selects it by: pytest's node id (`tests/test_a.py::TestA::test_b`)
+    /// or libtest's path inside its test crate (`parser::tests::parses_empty`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub test_id: Option<String>,
 }
 
 /// `blast`: what depends on the subject, transitively, and the tests affected.
@@ -179,6 +188,13 @@ pub struct BlastAnswer {
     pub tests_truncated: bool,
     /// The commit the runtime evidence in use was recorded at.
     pub evidence_commit: Option<String>,
+    /// How that evidence stands for the subject: `fresh` (its files unchanged since: the tests
+    /// are in tiers), `stale` (changed since), `not_recorded`; absent without evidence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subject_evidence: Option<String>,
+    /// How many tests are of tier `ran`; absent unless the tests are in tiers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tests_ran: Option<usize>,
     pub next_cursor: Option<String>,
     pub completeness: Completeness,
     pub freshness: Freshness,

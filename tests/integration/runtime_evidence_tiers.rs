@@ -1,0 +1,148 @@
+//! Tiers of a blast's tests: with fresh runtime evidence for the subject, the tests it saw
+//! execute the subject come first (`tier: ran`), then the ones only the graph reaches
+//! (`tier: reachable`), none dropped; stale or missing evidence leaves one tier and says why;
+//! `blast --tests ran` prints the first tier as a command line.
+
+use tether_protocol::{json, Value};
+use tether_tests::{indexed_daemon, FixtureRepository};
+
+const SHOP: &str = r#"
+//- /app/__init__.py
+//- /app/prices.py
+def discount(x):
+    return x * 0.9
+
+def total(items):
+    return sum(discount(i) for i in items)
+
+def maybe_discount(x):
+    if x:
+        return discount(x)
+    return 0
+//- /app/other.py
+def noop():
+    return 0
+//- /tests/test_prices.py
+from app.prices import total, maybe_discount
+
+def test_total():
+    assert total([10]) == 9
+
+class TestMaybe:
+    def test_zero(self):
+        assert maybe_discount(0) == 0
+"#;
+
+/// What pytest-cov records for that suite: `discount` (line 2) runs in `test_total` only;
+/// `test_zero` reaches it on the graph but takes the other branch.
+const REPORT: &str = r#"{"meta": {"version": "7.6.1", "show_contexts": true}, "files": {
+  "app/prices.py": {"executed_lines": [1, 2, 4, 5, 7, 8, 10], "contexts": {
+    "1": [""], "4": [""], "7": [""],
+    "2": ["tests/test_prices.py::test_total|run"],
+    "5": ["tests/test_prices.py::test_total|run"],
+    "8": ["tests/test_prices.py::TestMaybe::test_zero|run"],
+    "10": ["tests/test_prices.py::TestMaybe::test_zero|run"]}}
+}}"#;
+
+fn blast(state: &tether_daemon::DaemonState, symbol: &str) -> Value {
+    crate::handle_json(state, "blast", &json!({ "symbol": symbol }))
+        .unwrap_or_else(|error| panic!("blast failed: {error:?}"))
+}
+
+/// Each listed test as `test_id tier`, then the answer's `subject_evidence` and `tests_ran`.
+fn tiers_of(answer: &Value) -> (Vec<String>, Value, Value) {
+    let tests = answer["tests_affected"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|test| {
+            format!(
+                "{} {}",
+                test["test_id"].as_str().unwrap_or("-"),
+                test["tier"].as_str().unwrap_or("-")
+            )
+        })
+        .collect();
+    (tests, answer["subject_evidence"].clone(), answer["tests_ran"].clone())
+}
+
+#[test]
+fn fresh_evidence_puts_the_tests_that_ran_the_subject_first() {
+    let mut repository = FixtureRepository::new(SHOP);
+    repository.write("coverage.json", REPORT);
+    let state = indexed_daemon(&repository);
+    // Without evidence: one tier, no tier marks; each test still has its runner's id.
+    assert_eq!(
+        tiers_of(&blast(&state, "app.prices.discount")),
+        (
+            vec![
+                "tests/test_prices.py::TestMaybe::test_zero -".to_string(),
+                "tests/test_prices.py::test_total -".to_string()
+            ],
+            Value::Null,
+            Value::Null
+        )
+    );
+    crate::handle_json(&state, "coverage_import", &json!({ "file": "coverage.json" })).unwrap();
+    assert_eq!(
+        tiers_of(&blast(&state, "app.prices.discount")),
+        (
+            vec![
+                "tests/test_prices.py::test_total ran".to_string(),
+                "tests/test_prices.py::TestMaybe::test_zero reachable".to_string()
+            ],
+            json!("fresh"),
+            json!(1)
+        )
+    );
+    // A file the run did not measure: one tier, and the answer says why.
+    assert_eq!(tiers_of(&blast(&state, "app.other.noop")).1, json!("not_recorded"));
+
+    // `blast --tests ran` prints the first tier as a pytest command line; `all` both tiers.
+    let root = repository.root().to_path_buf();
+    let cli = |arguments: &[&str]| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_tether-test-cli"))
+            .args(arguments)
+            .current_dir(&root)
+            .output()
+            .unwrap();
+        (output.status.code(), String::from_utf8_lossy(&output.stdout).into_owned())
+    };
+    drop(state);
+    let imported = cli(&["coverage", "import", "--no-daemon", "coverage.json"]);
+    assert_eq!(imported.0, Some(0), "{imported:?}");
+    assert_eq!(
+        cli(&["blast", "--no-daemon", "app.prices.discount", "--tests", "ran"]),
+        (Some(0), "python -m pytest tests/test_prices.py::test_total\n".to_string())
+    );
+    assert_eq!(
+        cli(&["blast", "--no-daemon", "app.prices.discount", "--tests", "all"]),
+        (
+            Some(0),
+            "python -m pytest tests/test_prices.py::test_total tests/test_prices.py::TestMaybe::test_zero\n"
+                .to_string()
+        )
+    );
+    let (code, text) = cli(&["blast", "--no-daemon", "app.prices.discount"]);
+    assert_eq!(code, Some(0));
+    assert!(
+        text.contains("1 ran it (runtime evidence recorded at")
+            && text.contains("  ran it (break if the change breaks):\n    test_prices.test_total")
+            && text.contains("  reachable only (may break; not seen executing it):\n    test_prices.TestMaybe.test_zero"),
+        "{text}"
+    );
+
+    // The subject's file changed since the recording: one tier, said to be stale.
+    repository.write("app/prices.py", &SHOP_PRICES.replace("0.9", "0.8"));
+    repository.commit_all("a new discount");
+    let state = indexed_daemon(&repository);
+    let (tests, subject_evidence, tests_ran) = tiers_of(&blast(&state, "app.prices.discount"));
+    assert_eq!((subject_evidence, tests_ran), (json!("stale"), Value::Null));
+    assert!(tests.iter().all(|test| test.ends_with(" -")), "{tests:?}");
+    drop(state);
+    let (code, _) = cli(&["blast", "--no-daemon", "app.prices.discount", "--tests", "ran"]);
+    assert_eq!(code, Some(1), "no first tier to run: nothing matched");
+}
+
+/// `app/prices.py` as the fixture writes it.
+const SHOP_PRICES: &str = "def discount(x):\n    return x * 0.9\n\ndef total(items):\n    return sum(discount(i) for i in items)\n\ndef maybe_discount(x):\n    if x:\n        return discount(x)\n    return 0\n";
