@@ -248,6 +248,8 @@ fn a_contains_cycle_in_a_damaged_graph_cannot_loop_a_blast() {
         parent: None,
         is_test: false,
         runs_as_test: false,
+        content_hash: 0,
+        body_start_line: 0,
     };
     let contains = |source: u64, target: u64| Edge {
         kind: EdgeKind::Contains,

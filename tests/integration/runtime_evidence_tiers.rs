@@ -132,7 +132,30 @@ fn fresh_evidence_puts_the_tests_that_ran_the_subject_first() {
         "{text}"
     );
 
-    // The subject's file changed since the recording: one tier, said to be stale.
+    // An edit elsewhere in the file (a function added above, `total` changed) leaves the
+    // evidence for `discount` fresh, read at the lines it had then; `total`'s is stale.
+    let edited = format!(
+        "def first():\n    return 1\n\n{}",
+        SHOP_PRICES.replace("sum(", "max(0, sum(").replace("in items)", "in items))")
+    );
+    repository.write("app/prices.py", &edited);
+    repository.commit_all("a function above, and a new total");
+    let state = indexed_daemon(&repository);
+    assert_eq!(
+        tiers_of(&blast(&state, "app.prices.discount")),
+        (
+            vec![
+                "tests/test_prices.py::test_total ran".to_string(),
+                "tests/test_prices.py::TestMaybe::test_zero reachable".to_string()
+            ],
+            json!("fresh"),
+            json!(1)
+        )
+    );
+    assert_eq!(tiers_of(&blast(&state, "app.prices.total")).1, json!("stale"));
+    drop(state);
+
+    // The subject's own text changed since the recording: one tier, said to be stale.
     repository.write("app/prices.py", &SHOP_PRICES.replace("0.9", "0.8"));
     repository.commit_all("a new discount");
     let state = indexed_daemon(&repository);

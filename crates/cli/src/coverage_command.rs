@@ -1,7 +1,8 @@
 //! `tether coverage`: runtime evidence. `import` hands a report with per-test contexts to the
 //! daemon (coverage.py's JSON, or LCOV with `TN:` test names); `run` runs a Python test
-//! command, writes the report with coverage.py (`coverage json --show-contexts`) and imports
-//! it; `cargo` records Rust tests one by one (`cargo_coverage`). The coverage tools do the
+//! command (with `coverage_hooks`, so processes a test starts are measured under that test),
+//! writes the report with coverage.py (`coverage json --show-contexts`) and imports it;
+//! `cargo` records Rust tests one by one (`cargo_coverage`). The coverage tools do the
 //! recording; tether reads their reports.
 
 use std::path::PathBuf;
@@ -72,10 +73,12 @@ pub fn run_coverage(command: CoverageCommand) -> anyhow::Result<()> {
                 .canonicalize()
                 .with_context(|| format!("cannot open {}", args.options.repo.display()))?;
             let (program, arguments) = args.command.split_first().expect("clap requires a command");
+            let hooks = crate::coverage_hooks::ChildProcessHooks::write(&root)?;
             // A failing suite still recorded what ran: its report is imported all the same.
             let status = Command::new(program)
                 .args(arguments)
                 .current_dir(&root)
+                .envs(hooks.environment())
                 .status()
                 .with_context(|| format!("cannot run {program}"))?;
             if !status.success() {
@@ -83,10 +86,21 @@ pub fn run_coverage(command: CoverageCommand) -> anyhow::Result<()> {
                     "tether: the test command exited with {status}; importing what it recorded"
                 );
             }
+            // What processes the tests started wrote beside the suite's data, if the run did
+            // not combine it already ("no data to combine" is then the expected failure).
+            let _ = Command::new(&args.python)
+                .args(["-m", "coverage", "combine", "--append", "--quiet"])
+                .current_dir(&root)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .status();
+            drop(hooks);
             let report = root.join(".coverage.tether.json");
             let written = Command::new(&args.python)
                 .args(["-m", "coverage", "json", "--show-contexts", "-o"])
                 .arg(&report)
+                // A source gone since (a temporary file a test ran) does not stop the report.
+                .arg("--ignore-errors")
                 .current_dir(&root)
                 .status()
                 .with_context(|| format!("cannot run {} -m coverage", args.python))?;

@@ -6,6 +6,7 @@ mod cargo_coverage;
 mod census_text;
 mod completions_and_manual;
 mod coverage_command;
+mod coverage_hooks;
 mod current_folder_paths;
 mod cypher_worker_command;
 mod daemon_client;

@@ -138,7 +138,7 @@ fn import_report(
         let file = evidence
             .files
             .entry(path)
-            .or_insert_with(|| EvidenceFile { content_hash, lines: Default::default() });
+            .or_insert_with(|| EvidenceFile { content_hash, ..EvidenceFile::default() });
         for (line, contexts) in covered_file.lines {
             let ids: Vec<u32> = contexts
                 .into_iter()
@@ -154,6 +154,9 @@ fn import_report(
             merged.sort_unstable();
             merged.dedup();
         }
+    }
+    if let Some(snapshot) = state.snapshot() {
+        record_symbols(&snapshot, &mut evidence);
     }
     // A report with nothing usable keeps the evidence in force rather than emptying it.
     if evidence.files.is_empty() {
@@ -179,4 +182,28 @@ fn import_report(
     cache.loaded = true;
     cache.evidence = Some(Arc::new(evidence));
     Ok(answer)
+}
+
+/// Each recorded file's symbols as the graph holds them, when the graph holds the file as it
+/// was recorded: evidence for a symbol stays fresh while its own text is unchanged.
+fn record_symbols(snapshot: &tether_query::Snapshot, evidence: &mut RuntimeEvidence) {
+    let indexed: std::collections::HashMap<&str, u64> =
+        snapshot.graph.files.iter().map(|file| (file.path.as_str(), file.content_hash)).collect();
+    for (path, file) in &mut evidence.files {
+        if indexed.get(path.as_str()) != Some(&file.content_hash) {
+            continue;
+        }
+        file.symbols = snapshot
+            .symbols_in_file(path)
+            .iter()
+            .map(|index| snapshot.symbol(*index))
+            .filter(|symbol| symbol.content_hash != 0)
+            .map(|symbol| tether_model::RecordedSymbol {
+                qualified_name: symbol.qualified_name.clone(),
+                content_hash: symbol.content_hash,
+                first_line: symbol.body_start_line.max(symbol.span.start_line),
+                last_line: symbol.span.end_line,
+            })
+            .collect();
+    }
 }

@@ -221,7 +221,20 @@ pub fn extract(file: &SourceFile<'_>) -> FileFacts {
             rust::macro_expansion::merge_expansion(&mut facts, expanded, expansion.invocation_byte);
         }
     }
+    hash_symbol_texts(&mut facts, file.text);
     facts
+}
+
+/// Each symbol's [`Symbol::content_hash`](tether_model::Symbol): the hash of its span's
+/// bytes in the file as written (0 for a span outside them).
+fn hash_symbol_texts(facts: &mut FileFacts, text: &str) {
+    for symbol in &mut facts.symbols {
+        let span = symbol.span;
+        symbol.content_hash = text
+            .as_bytes()
+            .get(span.start_byte as usize..span.end_byte as usize)
+            .map_or(0, tether_model::stable_hash);
+    }
 }
 
 /// Parses a file and discards the tree: the floor under extraction's cost, for benchmarks.

@@ -72,6 +72,8 @@ pub(crate) struct NewSymbol<'tree> {
     pub is_test: bool,
     /// A test the runner collects (see `Symbol::runs_as_test`); never inherited.
     pub runs_as_test: bool,
+    /// See `Symbol::body_start_line`; 0 when the whole span runs when called.
+    pub body_start_line: u32,
 }
 
 /// The per-language half of extraction.
@@ -150,6 +152,8 @@ pub(crate) fn sweep<L: Lowering>(
         parent: None,
         is_test: lowering.module_is_test(),
         runs_as_test: false,
+        content_hash: 0,
+        body_start_line: 0,
     };
     let mut scopes = ScopeStack {
         scopes: vec![OpenScope {
@@ -197,6 +201,8 @@ pub(crate) fn sweep<L: Lowering>(
                     parent: Some(parent.id),
                     is_test,
                     runs_as_test: new.runs_as_test,
+                    content_hash: 0,
+                    body_start_line: new.body_start_line,
                 };
                 scopes.scopes.push(OpenScope {
                     id,

@@ -37,6 +37,6 @@ pub use graph::{
 pub use id::{stable_hash, SymbolId};
 pub use lock_poisoning::IgnoringPoison;
 pub use ownership::{Owner, Ownership};
-pub use runtime_evidence::{EvidenceFile, RuntimeEvidence};
+pub use runtime_evidence::{EvidenceFile, RecordedSymbol, RuntimeEvidence};
 pub use symbol::{Language, Span, Symbol, SymbolKind};
 pub use test_framework::{FileNamePattern, TestFramework};

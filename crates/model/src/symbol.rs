@@ -180,4 +180,12 @@ pub struct Symbol {
     /// one under a test attribute macro, or written by a test macro). Never a helper of a
     /// test module, a test class, nor code nested in a test.
     pub runs_as_test: bool,
+    /// [`crate::stable_hash`] of the symbol's source text (its span's bytes), so evidence
+    /// recorded for it can be known fresh after edits elsewhere in its file; 0 when unknown
+    /// (a target outside the repository).
+    pub content_hash: u64,
+    /// A Python function's or method's first body line: its decorators and `def` line run when
+    /// it is defined (a module's import), not when it is called, so runtime evidence for it is
+    /// read from here. 0 when the whole span runs when called (other kinds, Rust).
+    pub body_start_line: u32,
 }

@@ -1,6 +1,7 @@
 //! Runtime evidence in answers: the tests a coverage tool saw executing a symbol's lines.
 //! Evidence only adds tests to a blast; it never removes one nor makes an answer exact.
-//! Evidence for a file whose content changed since it was recorded is marked stale.
+//! Evidence for a symbol whose text changed since it was recorded is marked stale; an edit
+//! elsewhere in its file leaves it fresh, read at the lines the symbol had then.
 
 use std::sync::{Arc, Mutex, Weak};
 use tether_model::IgnoringPoison;
@@ -50,6 +51,32 @@ impl TestTier {
     }
 }
 
+/// The lines of a symbol that run when it is used, where evidence for it is read (first, last;
+/// first > last for none): a Python function's body (its decorators and `def` run when its
+/// module is imported, under whichever test imported it); none of a Python class's own (its
+/// statements run at import; its methods are read each for itself); all of anything else.
+fn lines_run_when_called(symbol: &tether_model::Symbol) -> (u32, u32) {
+    let (first, last) = (symbol.span.start_line, symbol.span.end_line);
+    if symbol.language != tether_model::Language::Python {
+        return (first, last);
+    }
+    match symbol.kind {
+        tether_model::SymbolKind::Class => (last + 1, last),
+        _ if symbol.body_start_line > first => (symbol.body_start_line.min(last), last),
+        _ => (first, last),
+    }
+}
+
+/// Whether each file's evidence was recorded from the file as it is now, asked once per answer.
+type FileStates = FxHashMap<String, bool>;
+
+/// The evidence for one symbol, and the lines (first, last) it is read at.
+enum SeedEvidence {
+    Fresh { first: u32, last: u32 },
+    Stale { first: u32, last: u32 },
+    NotRecorded,
+}
+
 /// The phases pytest-cov appends to a test's context.
 const PHASES: [&str; 3] = ["|run", "|setup", "|teardown"];
 
@@ -79,43 +106,63 @@ impl Snapshot {
         tests
     }
 
-    /// How the evidence stands for these seeds: fresh when each seed's file was recorded and
-    /// has not changed since, stale when one changed, not recorded when one is missing from it.
+    /// How the evidence stands for these seeds: fresh when each seed's evidence is (its file
+    /// unchanged since the recording, or its own text unchanged), stale when one's is not,
+    /// not recorded when one's file is missing from it.
     pub(crate) fn subject_evidence(
         &self,
         seeds: &[SymbolIndex],
         evidence: &RuntimeEvidence,
     ) -> SubjectEvidence {
-        let mut paths: Vec<&str> =
-            seeds.iter().map(|seed| self.symbol(*seed).path.as_str()).collect();
-        paths.sort_unstable();
-        paths.dedup();
+        let mut file_states = FileStates::default();
         let mut state = SubjectEvidence::Fresh;
-        for path in paths {
-            match self.evidence_file_state(path, evidence) {
-                Some(true) => {}
-                Some(false) => return SubjectEvidence::Stale,
-                None => state = SubjectEvidence::NotRecorded,
+        for seed in seeds {
+            match self.seed_evidence(*seed, evidence, &mut file_states) {
+                SeedEvidence::Fresh { .. } => {}
+                SeedEvidence::Stale { .. } => return SubjectEvidence::Stale,
+                SeedEvidence::NotRecorded => state = SubjectEvidence::NotRecorded,
             }
         }
         state
     }
 
-    /// Whether the evidence recorded `path` as it is now: `Some(true)` fresh, `Some(false)`
-    /// changed since, `None` not recorded.
-    fn evidence_file_state(&self, path: &str, evidence: &RuntimeEvidence) -> Option<bool> {
-        let recorded = evidence.files.get(path)?;
-        Some(
+    /// The evidence for one symbol and the lines to read it at: fresh at its lines when its
+    /// file is as recorded; fresh at the lines it had then when only its own text is (an edit
+    /// elsewhere in the file, which may have moved it); else stale.
+    fn seed_evidence(
+        &self,
+        seed: SymbolIndex,
+        evidence: &RuntimeEvidence,
+        file_states: &mut FileStates,
+    ) -> SeedEvidence {
+        let symbol = self.symbol(seed);
+        let Some(recorded) = evidence.files.get(&symbol.path) else {
+            return SeedEvidence::NotRecorded;
+        };
+        let file_fresh = *file_states.entry(symbol.path.clone()).or_insert_with(|| {
             self.graph
                 .files
                 .iter()
-                .find(|record| record.path == path)
-                .is_some_and(|record| record.content_hash == recorded.content_hash),
-        )
+                .find(|record| record.path == symbol.path)
+                .is_some_and(|record| record.content_hash == recorded.content_hash)
+        });
+        let (first, last) = lines_run_when_called(symbol);
+        if file_fresh {
+            return SeedEvidence::Fresh { first, last };
+        }
+        match recorded.unchanged_symbol(&symbol.qualified_name, symbol.content_hash) {
+            // Recorded from the same place: the body's first line then.
+            Some(then) => SeedEvidence::Fresh {
+                first: if first > last { then.last_line + 1 } else { then.first_line },
+                last: then.last_line,
+            },
+            None => SeedEvidence::Stale { first, last },
+        }
     }
 
     /// The tests whose recorded execution covered any line of these symbols, each once, with
-    /// whether the evidence for that symbol's file is stale (the file changed since).
+    /// whether the evidence for it is stale (the symbol's text changed since, or its file did
+    /// and the evidence kept no symbols).
     pub(crate) fn tests_executing(
         &self,
         symbols: &[SymbolIndex],
@@ -124,19 +171,16 @@ impl Snapshot {
         let tests_of_contexts = self.tests_of_contexts(evidence);
         let mut found: Vec<(SymbolIndex, bool)> = Vec::new();
         let mut position: FxHashMap<SymbolIndex, usize> = FxHashMap::default();
-        let mut file_states: FxHashMap<&str, Option<bool>> = FxHashMap::default();
-        for symbol in symbols {
-            let symbol = self.symbol(*symbol);
-            let fresh = *file_states
-                .entry(symbol.path.as_str())
-                .or_insert_with(|| self.evidence_file_state(&symbol.path, evidence));
-            let Some(fresh) = fresh else { continue };
-            let stale = !fresh;
-            for context in evidence.contexts_executing(
-                &symbol.path,
-                symbol.span.start_line,
-                symbol.span.end_line,
-            ) {
+        let mut file_states = FileStates::default();
+        for index in symbols {
+            let (first, last, stale) = match self.seed_evidence(*index, evidence, &mut file_states)
+            {
+                SeedEvidence::Fresh { first, last } => (first, last, false),
+                SeedEvidence::Stale { first, last } => (first, last, true),
+                SeedEvidence::NotRecorded => continue,
+            };
+            let path = &self.symbol(*index).path;
+            for context in evidence.contexts_executing(path, first, last) {
                 let Some(Some(test)) = tests_of_contexts.get(context as usize).copied() else {
                     continue;
                 };

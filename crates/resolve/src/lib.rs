@@ -522,6 +522,8 @@ pub(crate) fn outside_symbol(
             parent: None,
             is_test: false,
             runs_as_test: false,
+            content_hash: 0,
+            body_start_line: 0,
         }
     });
     id

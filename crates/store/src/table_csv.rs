@@ -71,6 +71,8 @@ pub(crate) fn write_symbols_csv(
             "parent",
             "is_test",
             "runs_as_test",
+            "content_hash",
+            "body_start_line",
         ],
     )?;
     for symbol in symbols {
@@ -88,6 +90,8 @@ pub(crate) fn write_symbols_csv(
             symbol.parent.map_or(Field::Null, |parent| Field::Integer(parent.as_i64())),
             Field::Boolean(symbol.is_test),
             Field::Boolean(symbol.runs_as_test),
+            Field::Integer(symbol.content_hash as i64),
+            Field::Integer(i64::from(symbol.body_start_line)),
         ])?;
     }
     TableCsv::finish("Symbol", label, writer)

@@ -108,6 +108,11 @@ impl Lowering for PythonLowering {
         // pytest collects the test functions and methods (the rules above); a test class is
         // where they are, not a test.
         let runs_as_test = is_test && matches!(kind, SymbolKind::Function | SymbolKind::Method);
+        let body_start_line = match kind {
+            SymbolKind::Function | SymbolKind::Method => field_child!(tag.node, "body")
+                .map_or(0, |body| body.start_position().row as u32 + 1),
+            _ => 0,
+        };
         Some(NewSymbol {
             kind,
             name,
@@ -116,6 +121,7 @@ impl Lowering for PythonLowering {
             qualified_name: None,
             is_test,
             runs_as_test,
+            body_start_line,
         })
     }
 

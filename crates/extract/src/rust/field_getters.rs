@@ -79,5 +79,7 @@ pub(crate) fn generated_method(
         parent: Some(structure.id),
         is_test: structure.is_test,
         runs_as_test: false,
+        content_hash: 0,
+        body_start_line: 0,
     }
 }

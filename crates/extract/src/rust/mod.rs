@@ -115,6 +115,7 @@ impl Lowering for RustLowering {
             is_test: is_cfg_test || is_test_attribute,
             // `#[test]` is for free functions; cargo runs no other.
             runs_as_test: is_test_attribute && kind == SymbolKind::Function,
+            body_start_line: 0,
         })
     }
 

@@ -111,6 +111,8 @@ pub(crate) fn push_macro_written_test(
         parent: Some(module.id),
         is_test: true,
         runs_as_test: true,
+        content_hash: 0,
+        body_start_line: 0,
     });
     facts.calls.push(CallSite {
         caller: id,
