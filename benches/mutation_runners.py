@@ -161,12 +161,12 @@ class PytestRunner:
         return True
 
     def is_listed(self, ident, listed):
-        return pytest_key(ident) in {tether_python_test_key(test) for test in listed}
+        return pytest_key(ident) in {key for test in listed for key in tether_python_test_keys(test)}
 
     def failing_listed(self, broken, listed):
         """How many listed tests (parameters folded) really fail."""
         failing = {pytest_key(ident) for ident in broken}
-        return sum(1 for test in listed if tether_python_test_key(test) in failing)
+        return sum(1 for test in listed if failing & tether_python_test_keys(test))
 
     def fails_alone(self, ident):
         _, classname, name = ident
@@ -207,6 +207,16 @@ def pytest_key(ident):
     qualified = ".".join([part for part in parts if part[:1].isupper()] + [name.split("[", 1)[0]])
     module = [part for part in parts if not part[:1].isupper()]
     return module[-1], qualified
+
+
+def tether_python_test_keys(test):
+    """A tether test's keys: one per pytest node id it gives (`test_ids`: an inherited test
+    method is collected by each test class inheriting it), else from its qualified name."""
+    keys = set()
+    for node_id in test.get("test_ids", []):
+        path, _, inside = node_id.partition("::")
+        keys.add((os.path.splitext(os.path.basename(path))[0], inside.replace("::", ".")))
+    return keys or {tether_python_test_key(test)}
 
 
 def tether_python_test_key(test):

@@ -134,3 +134,63 @@ fn rust_test_code_lists_the_test_it_runs_in_not_itself() {
         ]
     );
 }
+
+/// A test class collects the `test_…` methods it inherits, from a mixin that is no test class
+/// or from another test class, as tests of its own (pytest's `TestChild::test_x`): the base's
+/// method is listed, with each collecting class's node id; a method the class overrides is
+/// not collected from the base; a mixin's helper is no test.
+#[test]
+fn inherited_test_methods_are_listed_with_each_collecting_class() {
+    let fixture = r#"
+        //- /pkg/__init__.py
+        //- /pkg/core.py
+        def pos():
+            return 1
+        //- /tests/test_io.py
+        from unittest import TestCase
+        from pkg.core import pos
+
+        class BaseChecks:
+            def test_pos(self):
+                assert pos() == 1
+
+            def test_overridden(self):
+                assert pos()
+
+            def check_helper(self):
+                return pos()
+
+        class TestBytes(TestCase, BaseChecks):
+            def test_overridden(self):
+                assert True
+
+        class TestText(TestCase, BaseChecks):
+            pass
+
+        class TestMore(TestText):
+            def test_uses_helper(self):
+                assert self.check_helper()
+    "#;
+    let (_directory, snapshot) = snapshot_of(fixture);
+    let subject = snapshot.resolve_address("pkg.core.pos").unwrap();
+    let answer = snapshot.blast_symbol(subject, BlastOptions::default()).unwrap();
+    let listed: Vec<String> = answer
+        .tests_affected
+        .iter()
+        .map(|test| {
+            format!(
+                "{} {}",
+                snapshot.symbol(test.index).qualified_name,
+                snapshot.runner_test_ids(test.index).join(",")
+            )
+        })
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            "test_io.BaseChecks.test_overridden tests/test_io.py::TestText::test_overridden,tests/test_io.py::TestMore::test_overridden",
+            "test_io.BaseChecks.test_pos tests/test_io.py::TestBytes::test_pos,tests/test_io.py::TestText::test_pos,tests/test_io.py::TestMore::test_pos",
+            "test_io.TestMore.test_uses_helper tests/test_io.py::TestMore::test_uses_helper",
+        ]
+    );
+}

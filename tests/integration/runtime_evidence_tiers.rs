@@ -58,7 +58,14 @@ fn tiers_of(answer: &Value) -> (Vec<String>, Value, Value) {
         .map(|test| {
             format!(
                 "{} {}",
-                test["test_id"].as_str().unwrap_or("-"),
+                test["test_ids"]
+                    .as_array()
+                    .map(|ids| ids
+                        .iter()
+                        .map(|id| id.as_str().unwrap())
+                        .collect::<Vec<_>>()
+                        .join(","))
+                    .unwrap_or_else(|| "-".to_string()),
                 test["tier"].as_str().unwrap_or("-")
             )
         })
@@ -169,3 +176,48 @@ fn fresh_evidence_puts_the_tests_that_ran_the_subject_first() {
 
 /// `app/prices.py` as the fixture writes it.
 const SHOP_PRICES: &str = "def discount(x):\n    return x * 0.9\n\ndef total(items):\n    return sum(discount(i) for i in items)\n\ndef maybe_discount(x):\n    if x:\n        return discount(x)\n    return 0\n";
+
+/// pytest names an inherited test by the class that collects it
+/// (`tests/test_io.py::TestText::test_pos`): its evidence is the base method's, which is
+/// listed in the first tier with every collecting class's node id.
+#[test]
+fn evidence_of_an_inherited_test_is_its_base_methods() {
+    let fixture = r#"
+//- /pkg/__init__.py
+//- /pkg/core.py
+def pos():
+    return 1
+//- /tests/test_io.py
+from unittest import TestCase
+from pkg.core import pos
+
+class BaseChecks:
+    def test_pos(self):
+        assert pos() == 1
+
+class TestBytes(TestCase, BaseChecks):
+    pass
+
+class TestText(TestCase, BaseChecks):
+    pass
+"#;
+    let mut repository = FixtureRepository::new(fixture);
+    repository.write(
+        "coverage.json",
+        r#"{"meta": {"version": "7.6.1", "show_contexts": true}, "files": {
+  "pkg/core.py": {"executed_lines": [1, 2], "contexts": {
+    "1": [""], "2": ["tests/test_io.py::TestText::test_pos|run", "tests/test_io.py::TestBytes::test_pos|run"]}}}}"#,
+    );
+    repository.commit_all("the report");
+    let state = indexed_daemon(&repository);
+    crate::handle_json(&state, "coverage_import", &json!({ "file": "coverage.json" })).unwrap();
+    assert_eq!(
+        tiers_of(&blast(&state, "pkg.core.pos")),
+        (
+            vec!["tests/test_io.py::TestBytes::test_pos,tests/test_io.py::TestText::test_pos ran"
+                .to_string()],
+            json!("fresh"),
+            json!(1)
+        )
+    );
+}

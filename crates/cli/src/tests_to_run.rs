@@ -131,15 +131,16 @@ pub fn runner_command_lines(
     let mut python: Vec<String> = Vec::new();
     let mut cargo: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for test in chosen {
-        let Some(id) = test.test_id.clone() else { continue };
-        if test.symbol.path.ends_with(".py") {
-            if !python.contains(&id) {
-                python.push(id);
-            }
+        let listed = if test.symbol.path.ends_with(".py") {
+            &mut python
         } else if let Some(package) = cargo_package_of(root, &test.symbol.path) {
-            let ids = cargo.entry(package).or_default();
-            if !ids.contains(&id) {
-                ids.push(id);
+            cargo.entry(package).or_default()
+        } else {
+            continue;
+        };
+        for id in &test.test_ids {
+            if !listed.contains(id) {
+                listed.push(id.clone());
             }
         }
     }

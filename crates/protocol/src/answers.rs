@@ -381,7 +381,7 @@ fn affected_test(snapshot: &Snapshot, test: &tether_query::AffectedTest) -> wire
         distance: test.static_path.map(|path| path.distance),
         confidence: test.static_path.map(|path| rounded(path.confidence)),
         tier: test.tier.map(|tier| tier.as_str().to_string()),
-        test_id: snapshot.runner_test_id(test.index),
+        test_ids: snapshot.runner_test_ids(test.index),
     }
 }
 

@@ -14,6 +14,7 @@ mod blast;
 mod blast_walk;
 mod hidden_callers;
 mod import_time;
+mod inherited_tests;
 mod lookup;
 mod neighbours;
 mod page;

@@ -211,10 +211,21 @@ impl Snapshot {
             let names: Vec<&str> =
                 names.split("::").map(|name| name.split('[').next().unwrap_or(name)).collect();
             let suffix = names.join(".");
-            return self.symbols_in_file(path).iter().copied().filter(is_test).find(|index| {
+            let named = |index: &SymbolIndex, suffix: &str| {
                 let qualified = &self.symbol(*index).qualified_name;
-                qualified == &suffix || qualified.ends_with(&format!(".{suffix}"))
-            });
+                qualified == suffix || qualified.ends_with(&format!(".{suffix}"))
+            };
+            let own = self.symbols_in_file(path).iter().copied().filter(is_test);
+            if let Some(test) = own.clone().find(|index| named(index, &suffix)) {
+                return Some(test);
+            }
+            // `TestChild::test_x` inherited from a base: the base's method runs as it.
+            let (method, class) = names.split_last()?;
+            let class = class.join(".");
+            return own
+                .filter(|index| self.symbol(*index).kind == tether_model::SymbolKind::Class)
+                .filter(|index| named(index, &class))
+                .find_map(|index| self.inherited_test_method(index, method));
         }
         let segments: Vec<&str> = context.split('.').collect();
         (0..segments.len()).find_map(|start| {

@@ -87,6 +87,9 @@ pub struct Snapshot {
     /// Each runtime-evidence context's test in this graph, for the evidence last asked about
     /// (`runtime_evidence.rs`): built once per graph and evidence, not per answer.
     pub(crate) evidence_tests: crate::runtime_evidence::EvidenceTestsMemo,
+    /// The base methods test classes collect as their own tests (`inherited_tests.rs`),
+    /// found once per graph on first use.
+    pub(crate) inherited_tests: crate::inherited_tests::InheritedTestsMemo,
 }
 
 impl Snapshot {
@@ -157,6 +160,7 @@ impl Snapshot {
             skipped_files,
             census,
             evidence_tests: Default::default(),
+            inherited_tests: Default::default(),
         }
     }
 

@@ -165,10 +165,11 @@ pub struct AffectedTest {
     /// evidence for the subject splits the answer (`subject_evidence: fresh`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tier: Option<String>,
-    /// The name its runner selects it by: pytest's node id (`tests/test_a.py::TestA::test_b`)
-    /// or libtest's path inside its test crate (`parser::tests::parses_empty`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub test_id: Option<String>,
+    /// The names its runner selects it by: pytest's node id (`tests/test_a.py::TestA::test_b`;
+    /// one per test class that collects it when it is inherited from a base) or libtest's path
+    /// inside its test crate (`parser::tests::parses_empty`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub test_ids: Vec<String>,
 }
 
 /// `blast`: what depends on the subject, transitively, and the tests affected.
