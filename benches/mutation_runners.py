@@ -121,7 +121,7 @@ class PytestRunner:
         report = os.path.join(self.work, "coverage.json")
         written = run([self.python, "-m", "coverage", "json", "--show-contexts", "-o", report], self.work)
         if written.returncode != 0:
-            raise SystemExit(f"coverage json failed:\n{written.stderr[-2000:]}")
+            raise SystemExit(f"coverage json failed:\n{written.stdout[-2000:]}{written.stderr[-2000:]}")
         return report
 
     def functions(self, source_root):

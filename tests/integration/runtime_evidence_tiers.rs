@@ -221,3 +221,44 @@ class TestText(TestCase, BaseChecks):
         )
     );
 }
+
+/// A report that re-recorded some tests, imported with `merge`, replaces those tests' evidence
+/// and keeps every other test's; imported without, it replaces all of it.
+#[test]
+fn a_merged_report_replaces_only_the_tests_it_ran() {
+    let mut repository = FixtureRepository::new(SHOP);
+    repository.write("coverage.json", REPORT);
+    // `test_zero` ran again, now through `discount`; `test_total` was not run.
+    repository.write(
+        "again.json",
+        r#"{"meta": {"version": "7.6.1", "show_contexts": true}, "files": {
+  "app/prices.py": {"executed_lines": [2, 8, 9], "contexts": {
+    "2": ["tests/test_prices.py::TestMaybe::test_zero|run"],
+    "8": ["tests/test_prices.py::TestMaybe::test_zero|run"],
+    "9": ["tests/test_prices.py::TestMaybe::test_zero|run"]}}}}"#,
+    );
+    repository.commit_all("the reports");
+    let state = indexed_daemon(&repository);
+    let import = |file: &str, merge: bool| {
+        crate::handle_json(&state, "coverage_import", &json!({ "file": file, "merge": merge }))
+            .unwrap()
+    };
+    import("coverage.json", false);
+    let merged = import("again.json", true);
+    assert_eq!(
+        merged["merged"],
+        json!({ "tests_kept": 1, "tests_replaced": 1, "files_dropped": 0 })
+    );
+    assert_eq!(
+        tiers_of(&blast(&state, "app.prices.discount")).0,
+        ["tests/test_prices.py::TestMaybe::test_zero ran", "tests/test_prices.py::test_total ran"]
+    );
+    import("again.json", false);
+    assert_eq!(
+        tiers_of(&blast(&state, "app.prices.discount")).0,
+        [
+            "tests/test_prices.py::TestMaybe::test_zero ran",
+            "tests/test_prices.py::test_total reachable"
+        ]
+    );
+}

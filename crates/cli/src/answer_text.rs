@@ -201,6 +201,20 @@ fn coverage_import_text<'answer>(
             imported.files_outside_the_repository
         );
     }
+    if let Some(merged) = &imported.merged {
+        let _ = writeln!(
+            out,
+            "  merged: {} tests recorded again, {} kept from before{}",
+            merged.tests_replaced,
+            merged.tests_kept,
+            match merged.files_dropped {
+                0 => String::new(),
+                dropped => format!(
+                    "; the kept evidence of {dropped} files was dropped (recorded from content other than now)"
+                ),
+            }
+        );
+    }
     Footer::default()
 }
 

@@ -37,6 +37,10 @@ pub struct CargoCoverageArgs {
     /// component, then PATH, versioned names such as `llvm-cov-19` first).
     #[arg(long)]
     pub llvm_tools: Option<PathBuf>,
+    /// Record only these tests (libtest's paths, as `blast --tests` prints them) and merge
+    /// what they executed into the evidence kept: the other tests' evidence stays.
+    #[arg(long, num_args = 1..)]
+    pub only: Vec<String>,
     /// More arguments for `cargo test --no-run` (`--features x`, `--workspace`).
     #[arg(last = true)]
     pub cargo_args: Vec<String>,
@@ -77,7 +81,12 @@ pub fn run_cargo_coverage(args: CargoCoverageArgs) -> anyhow::Result<()> {
         .collect();
     let mut runs = Vec::new();
     for harness in &harnesses {
-        runs.extend(list_tests(harness)?.into_iter().map(|name| TestRun { harness, name }));
+        runs.extend(
+            list_tests(harness)?
+                .into_iter()
+                .filter(|name| args.only.is_empty() || args.only.contains(name))
+                .map(|name| TestRun { harness, name }),
+        );
     }
     eprintln!(
         "tether: recording coverage of {} tests in {} test executables",
@@ -114,7 +123,10 @@ pub fn run_cargo_coverage(args: CargoCoverageArgs) -> anyhow::Result<()> {
         eprintln!("tether: first unreadable profile: {first}");
     }
     let imported = run_query(
-        Request::CoverageImport { file: report_path.to_string_lossy().into_owned() },
+        Request::CoverageImport {
+            file: report_path.to_string_lossy().into_owned(),
+            merge: !args.only.is_empty(),
+        },
         &args.options,
     );
     let _ = std::fs::remove_file(&report_path);

@@ -38,6 +38,10 @@ pub struct CoverageImportArgs {
     /// The report (`coverage.json`), inside the repository (from the current folder, or
     /// absolute).
     pub file: PathBuf,
+    /// The report re-recorded some tests: replace their evidence and keep the other tests'
+    /// (by default the report replaces all the evidence).
+    #[arg(long)]
+    pub merge: bool,
     #[command(flatten)]
     pub options: QueryOptions,
 }
@@ -47,6 +51,10 @@ pub struct CoverageRunArgs {
     /// The Python whose coverage.py writes the report (the suite's own).
     #[arg(long, default_value = "python3")]
     pub python: String,
+    /// Run only these tests (pytest node ids, as `blast --tests` prints them: appended to the
+    /// command) and merge what they executed into the evidence kept.
+    #[arg(long, num_args = 1..)]
+    pub only: Vec<String>,
     /// The test command, run in the repository's folder.
     #[arg(last = true, required = true)]
     pub command: Vec<String>,
@@ -62,7 +70,10 @@ pub fn run_coverage(command: CoverageCommand) -> anyhow::Result<()> {
                 .canonicalize()
                 .map_err(|error| usage(format!("cannot read {}: {error}", args.file.display())))?;
             run_query(
-                Request::CoverageImport { file: file.to_string_lossy().into_owned() },
+                Request::CoverageImport {
+                    file: file.to_string_lossy().into_owned(),
+                    merge: args.merge,
+                },
                 &args.options,
             )
         }
@@ -77,6 +88,7 @@ pub fn run_coverage(command: CoverageCommand) -> anyhow::Result<()> {
             // A failing suite still recorded what ran: its report is imported all the same.
             let status = Command::new(program)
                 .args(arguments)
+                .args(&args.only)
                 .current_dir(&root)
                 .envs(hooks.environment())
                 .status()
@@ -108,7 +120,10 @@ pub fn run_coverage(command: CoverageCommand) -> anyhow::Result<()> {
                 bail!("`{} -m coverage json --show-contexts` failed: did the command record coverage (pytest-cov's --cov, or coverage run)?", args.python);
             }
             let imported = run_query(
-                Request::CoverageImport { file: report.to_string_lossy().into_owned() },
+                Request::CoverageImport {
+                    file: report.to_string_lossy().into_owned(),
+                    merge: !args.only.is_empty(),
+                },
                 &args.options,
             );
             let _ = std::fs::remove_file(&report);

@@ -137,12 +137,15 @@ Examples:
 pub const COVERAGE_RUN_EXAMPLES: &str = "\
 Examples:
   tether coverage run -- pytest --cov=src --cov-context=test
-  tether coverage run --python .venv/bin/python -- .venv/bin/pytest --cov=src --cov-context=test";
+  tether coverage run --python .venv/bin/python -- .venv/bin/pytest --cov=src --cov-context=test
+  # re-record some tests only (node ids, as `blast --tests all` prints them), keeping the others':
+  tether coverage run --only tests/test_core.py::test_parse -- pytest --cov=src --cov-context=test";
 
 pub const COVERAGE_CARGO_EXAMPLES: &str = "\
 Examples:
   tether coverage cargo -p my_crate
-  tether coverage cargo --jobs 2 --test-timeout 60 -- --features extra";
+  tether coverage cargo --jobs 2 --test-timeout 60 -- --features extra
+  tether coverage cargo -p my_crate --only parser::tests::parses_empty   # merged into the kept evidence";
 
 pub const MCP_EXAMPLES: &str = "\
 Examples:

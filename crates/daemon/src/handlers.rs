@@ -116,8 +116,8 @@ pub(crate) fn apply_with_buffers(
         Request::Record(params) => tether_features::record(&state.feature_context(), params)
             .map(Answer::Record)
             .map_err(rpc_error),
-        Request::CoverageImport { file } => {
-            crate::runtime_evidence::import(state, &state.evidence, &file)
+        Request::CoverageImport { file, merge } => {
+            crate::runtime_evidence::import(state, &state.evidence, &file, merge)
                 .map(Answer::CoverageImport)
         }
         Request::Context { subject } => {

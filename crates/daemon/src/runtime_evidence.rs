@@ -73,15 +73,17 @@ pub(crate) fn current(
     cache.evidence.clone()
 }
 
-/// `coverage_import {"file": PATH}`: PATH is a coverage report inside the repository. The
-/// parser's transient memory (a report's names, read and dropped) is given back afterwards,
-/// whether the report was kept or refused.
+/// `coverage_import {"file": PATH, "merge": BOOL}`: PATH is a coverage report inside the
+/// repository; with `merge`, it re-recorded some tests, whose evidence it replaces, and the
+/// other tests' evidence is kept. The parser's transient memory (a report's names, read and
+/// dropped) is given back afterwards, whether the report was kept or refused.
 pub(crate) fn import(
     state: &DaemonState,
     cache: &Mutex<EvidenceCache>,
     file: &str,
+    merge: bool,
 ) -> Result<tether_protocol::wire::CoverageImportAnswer, RpcError> {
-    let imported = import_report(state, cache, file);
+    let imported = import_report(state, cache, file, merge);
     crate::memory_release::give_freed_memory_back();
     imported
 }
@@ -90,6 +92,7 @@ fn import_report(
     state: &DaemonState,
     cache: &Mutex<EvidenceCache>,
     file: &str,
+    merge: bool,
 ) -> Result<tether_protocol::wire::CoverageImportAnswer, RpcError> {
     let relative = repository_file(&state.paths.root, file).map_err(crate::handlers::rpc_error)?;
     let full = state.paths.root.join(&relative);
@@ -164,6 +167,18 @@ fn import_report(
             "{file}: no file of the report is a file of this repository ({outside} outside or unreadable); the evidence in force is kept"
         )));
     }
+    let mut merged = None;
+    if merge {
+        if let Some(kept) = current(state, cache) {
+            let (with_kept, counts) = kept.merged_with(evidence);
+            evidence = with_kept;
+            merged = Some(tether_protocol::wire::CoverageMerge {
+                tests_kept: counts.tests_kept,
+                tests_replaced: counts.tests_replaced,
+                files_dropped: counts.files_dropped,
+            });
+        }
+    }
     let written =
         tether_features::write_atomically(&store_path(&state.paths.folder), &evidence.to_text());
     if let Err(error) = &written {
@@ -176,6 +191,7 @@ fn import_report(
         files_outside_the_repository: outside,
         commit: evidence.commit.clone(),
         persisted: written.is_ok(),
+        merged,
         next: "blast {\"symbol\": NAME}: tests_affected now lists the tests recorded executing it (why: executed)".to_string(),
     };
     let mut cache = cache.lock().ignoring_poison();

@@ -18,6 +18,7 @@ mod id;
 mod lock_poisoning;
 mod ownership;
 mod runtime_evidence;
+mod runtime_evidence_merge;
 mod symbol;
 mod test_framework;
 
@@ -38,5 +39,6 @@ pub use id::{stable_hash, SymbolId};
 pub use lock_poisoning::IgnoringPoison;
 pub use ownership::{Owner, Ownership};
 pub use runtime_evidence::{EvidenceFile, RecordedSymbol, RuntimeEvidence};
+pub use runtime_evidence_merge::MergeCounts;
 pub use symbol::{Language, Span, Symbol, SymbolKind};
 pub use test_framework::{FileNamePattern, TestFramework};

@@ -334,6 +334,8 @@ pub enum Request {
     Record(RecordParams),
     CoverageImport {
         file: String,
+        /// Merge into the evidence kept (the report re-recorded some tests).
+        merge: bool,
     },
     /// The symbols of one file, in line order (an editor's code lenses).
     Outline {
@@ -461,7 +463,12 @@ impl Request {
             Request::Context { subject } => subject.write("path", &mut params),
             Request::SearchMemory(search) => search_memory::write(search, &mut params),
             Request::Record(record) => record::write(record, &mut params),
-            Request::CoverageImport { file } => params.put("file", file.as_str()),
+            Request::CoverageImport { file, merge } => {
+                params.put("file", file.as_str());
+                if *merge {
+                    params.put("merge", true);
+                }
+            }
             Request::Outline { path } => params.put("path", path.as_str()),
             Request::Cypher { statement } => params.put("statement", statement.as_str()),
         }

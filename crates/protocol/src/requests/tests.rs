@@ -74,7 +74,8 @@ fn every_request_written_as_params_parses_back_to_itself() {
             files: vec!["a.py".into()],
             ..RecordParams::default()
         }),
-        Request::CoverageImport { file: "c.json".into() },
+        Request::CoverageImport { file: "c.json".into(), merge: false },
+        Request::CoverageImport { file: "c.json".into(), merge: true },
     ];
     for request in requests {
         let params = request.to_params();

@@ -60,7 +60,21 @@ pub struct CoverageImportAnswer {
     pub commit: Option<String>,
     /// Written to `runtime-evidence.tsv` beside the database.
     pub persisted: bool,
+    /// With `merge`: what became of the evidence kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merged: Option<CoverageMerge>,
     pub next: String,
+}
+
+/// A partial recording merged into the evidence kept (`coverage_import` with `merge`).
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct CoverageMerge {
+    /// Tests of the kept evidence the report did not run: still in force.
+    pub tests_kept: usize,
+    /// Tests the report ran again: their old evidence replaced.
+    pub tests_replaced: usize,
+    /// Files whose kept evidence was dropped: it was recorded from other content.
+    pub files_dropped: usize,
 }
 
 /// `shutdown`: the daemon stops after answering.

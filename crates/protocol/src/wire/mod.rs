@@ -15,8 +15,8 @@ mod memory_answers;
 pub use answer_lists::{JsonCut, SECONDARY_LIST_KEYS};
 pub use daemon_answers::{
     AddressCandidate, AddressErrorData, CensusAnswer, CensusCounts, CoverageImportAnswer,
-    CypherAnswer, ExportAnswer, FreshnessDocument, GraphPublished, StatusAnswer, StoppingAnswer,
-    SubscribedAnswer,
+    CoverageMerge, CypherAnswer, ExportAnswer, FreshnessDocument, GraphPublished, StatusAnswer,
+    StoppingAnswer, SubscribedAnswer,
 };
 pub use editor_answers::{BuffersAnswer, OpenBuffer, OutlineAnswer};
 pub use git_answers::{ChangedSymbol, ChangesAnswer, Owner, OwnerLatest, OwnershipAnswer};
