@@ -117,7 +117,9 @@ pub(crate) fn apply_with_buffers(
             .map(Answer::Record)
             .map_err(rpc_error),
         Request::CoverageImport { file, merge } => {
-            crate::runtime_evidence::import(state, &state.evidence, &file, merge)
+            // The graph first: the evidence keeps each recorded file's symbols as it holds them.
+            let snapshot = published()?;
+            crate::runtime_evidence::import(state, &state.evidence, &snapshot, &file, merge)
                 .map(Answer::CoverageImport)
         }
         Request::Context { subject } => {

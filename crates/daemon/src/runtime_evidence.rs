@@ -80,10 +80,11 @@ pub(crate) fn current(
 pub(crate) fn import(
     state: &DaemonState,
     cache: &Mutex<EvidenceCache>,
+    snapshot: &tether_query::Snapshot,
     file: &str,
     merge: bool,
 ) -> Result<tether_protocol::wire::CoverageImportAnswer, RpcError> {
-    let imported = import_report(state, cache, file, merge);
+    let imported = import_report(state, cache, snapshot, file, merge);
     crate::memory_release::give_freed_memory_back();
     imported
 }
@@ -91,6 +92,7 @@ pub(crate) fn import(
 fn import_report(
     state: &DaemonState,
     cache: &Mutex<EvidenceCache>,
+    snapshot: &tether_query::Snapshot,
     file: &str,
     merge: bool,
 ) -> Result<tether_protocol::wire::CoverageImportAnswer, RpcError> {
@@ -116,7 +118,7 @@ fn import_report(
         })?;
     let root =
         std::fs::canonicalize(&state.paths.root).unwrap_or_else(|_| state.paths.root.clone());
-    // HEAD now, not the graph's commit: the graph may still be building when a report arrives.
+    // HEAD now, not the graph's commit: the graph may lag behind a checkout.
     let head = tether_git::discover(&state.paths.root)
         .and_then(|repository| repository.head().ok())
         .and_then(|head| head.commit);
@@ -158,9 +160,7 @@ fn import_report(
             merged.dedup();
         }
     }
-    if let Some(snapshot) = state.snapshot() {
-        record_symbols(&snapshot, &mut evidence);
-    }
+    record_symbols(snapshot, &mut evidence);
     // A report with nothing usable keeps the evidence in force rather than emptying it.
     if evidence.files.is_empty() {
         return Err(RpcError::invalid_params(format!(
