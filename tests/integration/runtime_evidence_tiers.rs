@@ -262,3 +262,45 @@ fn a_merged_report_replaces_only_the_tests_it_ran() {
         ]
     );
 }
+
+/// `blast --tests all` on a crate: one `cargo test` line per package (the name its
+/// `Cargo.toml` gives), the tests by their path inside their test crate.
+#[test]
+fn rust_tests_print_as_one_cargo_line_per_package() {
+    let fixture = r#"
+//- /Cargo.toml
+[package]
+name = "price-rules"
+version = "0.1.0"
+edition = "2021"
+//- /src/lib.rs
+pub fn discount(x: u32) -> u32 {
+    x / 2
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn halves() {
+        assert_eq!(super::discount(4), 2);
+    }
+}
+//- /tests/outside.rs
+#[test]
+fn from_outside() {
+    assert_eq!(price_rules::discount(2), 1);
+}
+"#;
+    let repository = FixtureRepository::new(fixture);
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_tether-test-cli"))
+        .args(["blast", "--no-daemon", "price_rules::discount", "--tests", "all"])
+        .current_dir(repository.root())
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        "cargo test -p price-rules -- --exact from_outside tests::halves\n",
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

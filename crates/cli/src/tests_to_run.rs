@@ -130,10 +130,16 @@ pub fn runner_command_lines(
         .filter(|test| which == TestsToRun::All || test.tier.as_deref() == Some("ran"));
     let mut python: Vec<String> = Vec::new();
     let mut cargo: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    // A Rust test module stands for the tests a macro writes in it: selected by prefix, so
+    // its package's line cannot use `--exact`.
+    let mut by_prefix: std::collections::BTreeSet<String> = Default::default();
     for test in chosen {
         let listed = if test.symbol.path.ends_with(".py") {
             &mut python
         } else if let Some(package) = cargo_package_of(root, &test.symbol.path) {
+            if test.symbol.kind == "module" {
+                by_prefix.insert(package.clone());
+            }
             cargo.entry(package).or_default()
         } else {
             continue;
@@ -149,8 +155,9 @@ pub fn runner_command_lines(
         lines.push(format!("python -m pytest {}", shell_words(&python)));
     }
     for (package, ids) in cargo {
+        let exact = if by_prefix.contains(&package) { "" } else { "--exact " };
         lines.push(format!(
-            "cargo test -p {} -- --exact {}",
+            "cargo test -p {} -- {exact}{}",
             shell_word(&package),
             shell_words(&ids)
         ));
