@@ -81,8 +81,9 @@
 (static_item) @reference.value
 (const_item) @reference.value
 ; Operators and loops that call trait methods with no call expression: `a == b` calls
-; `PartialEq::eq`, `a + b` `Add::add`, `a[i]` `Index::index`, `for x in v` `into_iter`/`next`
-; (see rust_implicit_calls.rs).
+; `PartialEq::eq`, `a + b` `Add::add`, `a[i]` `Index::index`, `for x in v` `into_iter`/`next`,
+; `x?` `From::from` into the function's error type (see rust/implicit_calls.rs).
 (binary_expression) @reference.protocol
+(try_expression) @reference.protocol
 (index_expression) @reference.protocol
 (for_expression) @reference.protocol

@@ -808,3 +808,64 @@ fn rust_values_of_a_type_with_drop_are_dropped_by_who_makes_them() {
         "#]],
     );
 }
+
+#[test]
+fn rust_question_mark_calls_every_from_into_the_functions_error_type() {
+    // `?` converts an error with `From::from` into the function's error type: which impl runs
+    // depends on the error's type, so each `impl From<…> for Error` may be called. A `?` in a
+    // closure returns from the closure; a function returning an alias is not followed.
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "parse"
+        //- /src/lib.rs
+        pub struct Error;
+        pub struct Other;
+
+        impl From<std::io::Error> for Error {
+            fn from(error: std::io::Error) -> Error { Error }
+        }
+
+        impl From<std::fmt::Error> for Error {
+            fn from(error: std::fmt::Error) -> Error { Error }
+        }
+
+        impl From<std::io::Error> for Other {
+            fn from(error: std::io::Error) -> Other { Other }
+        }
+
+        fn read() -> Result<u32, std::io::Error> { Ok(1) }
+
+        pub fn load() -> Result<u32, Error> {
+            let n = read()?;  // calls: parse::read, parse::{impl From for Error}::from, parse::{impl From for Error}::from
+            let inner = || -> Result<u32, Other> { Ok(read()?) };  // calls: <builtin>::Ok, parse::read
+            Ok(n)
+        }
+
+        pub fn once() -> Result<u32, Other> {
+            Ok(read()?)  // calls: <builtin>::Ok, parse::read, parse::{impl From for Other}::from
+        }
+
+        pub type Aliased<T> = Result<T, Error>;
+
+        pub fn aliased() -> Aliased<u32> {
+            Ok(read()?)  // calls: <builtin>::Ok, parse::read
+        }
+        "#,
+        expect![[r#"
+            parse::aliased -> <builtin>::Ok @31 same_scope 0.95
+            parse::aliased -> parse::read @31 same_scope 0.95
+            parse::load -> <builtin>::Ok @20 same_scope 0.95
+            parse::load -> <builtin>::Ok @21 same_scope 0.95
+            parse::load -> parse::read @19 same_scope 0.95
+            parse::load -> parse::read @20 same_scope 0.95
+            parse::load -> parse::{impl From for Error}::from @19 dynamic_dispatch 0.5
+            parse::load -> parse::{impl From for Error}::from @19 dynamic_dispatch 0.5
+            parse::once -> <builtin>::Ok @25 same_scope 0.95
+            parse::once -> parse::read @25 same_scope 0.95
+            parse::once -> parse::{impl From for Other}::from @25 qualified_path 0.95
+            parse::read -> <builtin>::Ok @16 same_scope 0.95
+        "#]],
+    );
+}

@@ -7,12 +7,16 @@
 //! - `a + b`, `a - b`, `a * b`, `a / b`, `a % b`, `&`, `|`, `^`, `<<`, `>>` call `Add::add`…;
 //! - `a[i]` calls `Index::index` (`IndexMut::index_mut` when assigned to);
 //! - `for x in v` calls `IntoIterator::into_iter` and then `Iterator::next` on what it gives
-//!   (recorded on `v`: a project iterator's own `next`).
+//!   (recorded on `v`: a project iterator's own `next`);
+//! - `x?` in a function returning `Result<T, E>` calls `<E as From<_>>::from` on an error:
+//!   recorded as that trait path, which binds to every `impl From<…> for E` of the project
+//!   (which one runs depends on the error's type, not written there).
 //!
 //! `Drop` at the end of a scope is the resolver's (`resolve::rust::drop_calls`): it needs
 //! the called function's return type.
 //!
-//! Not lowered: `?` (`From::from` into the function's error type), `Display`/`Debug` through
+//! Not lowered: `?` in a closure or an async block, or in a function whose error type is not
+//! written as `Result<T, E>` (an alias such as `io::Result<T>`), `Display`/`Debug` through
 //! `format!`, unary operators, compound assignment (`+=`), and `Ord` through
 //! `sort`/`max`/`BTreeMap` keys.
 
@@ -130,6 +134,54 @@ pub(crate) fn lower_protocol_calls(
             push_implicit_call(value, "into_iter", node, scopes, source, facts);
             push_implicit_call(value, "next", node, scopes, source, facts);
         }
+        "try_expression" => push_question_mark_call(node, scopes, source, facts),
         _ => {}
     }
+}
+
+/// `x?`: on an error, `<E as From<_>>::from(error)` where the enclosing function returns
+/// `Result<T, E>` and E is written as a path. A `?` in a closure or an async block returns
+/// from that, not from the function: left alone.
+fn push_question_mark_call(
+    node: Node<'_>,
+    scopes: &ScopeStack,
+    source: &str,
+    facts: &mut FileFacts,
+) {
+    let mut current = node;
+    let function = loop {
+        let Some(parent) = current.parent() else { return };
+        match parent.kind() {
+            "function_item" => break parent,
+            "closure_expression" | "async_block" => return,
+            _ => current = parent,
+        }
+    };
+    let Some(error_type) = field_child!(function, "return_type")
+        .filter(|returned| returned.kind() == "generic_type")
+        .filter(|returned| {
+            field_child!(*returned, "type")
+                .is_some_and(|name| text_of(name, source).rsplit("::").next() == Some("Result"))
+        })
+        .and_then(|returned| field_child!(returned, "type_arguments"))
+        .filter(|arguments| arguments.named_child_count() == 2)
+        .and_then(|arguments| arguments.named_child(1))
+        .filter(|error| matches!(error.kind(), "type_identifier" | "scoped_type_identifier"))
+    else {
+        return;
+    };
+    let self_type: Vec<String> =
+        text_of(error_type, source).split("::").map(|segment| segment.trim().to_string()).collect();
+    let operand = node.named_child(0).map_or("", |operand| text_of(operand, source));
+    facts.implicit_calls.push(CallSite {
+        caller: scopes.innermost_named().id,
+        callee: CalleeExpr::TraitPath {
+            self_type,
+            trait_path: vec!["From".to_string()],
+            name: "from".to_string(),
+        },
+        line: line_of(node),
+        byte: node.start_byte() as u32,
+        text: shorten(&format!("{operand}?")),
+    });
 }

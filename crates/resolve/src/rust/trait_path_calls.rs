@@ -38,7 +38,20 @@ impl Resolver<'_> {
                     Some(Resolved { denotation: Denotation::Symbol(trait_sym), .. }) => {
                         self.trait_method_of_type(*trait_sym, type_sym, name)
                     }
-                    _ => self.outside_trait_method_of_type(trait_name, type_sym, name),
+                    _ => {
+                        // A generic outside trait may be implemented several times for one
+                        // type (`impl From<A> for E`, `impl From<B> for E`): the trait path
+                        // names no one of them, so each may be called.
+                        let methods =
+                            self.outside_trait_methods_of_type(trait_name, type_sym, name);
+                        if methods.len() > 1 {
+                            return found(
+                                Denotation::Ambiguous(methods),
+                                ResolutionRule::DynamicDispatch,
+                            );
+                        }
+                        methods.first().copied()
+                    }
                 };
                 if let Some(method) = method {
                     return found(
@@ -74,21 +87,22 @@ impl Resolver<'_> {
         })
     }
 
-    /// The method `name` of the impl of an outside trait (`Default`, `fmt::Display`) for a
-    /// project type, by the trait's last name.
-    fn outside_trait_method_of_type(
+    /// The methods `name` of the impls of an outside trait (`Default`, `fmt::Display`, each
+    /// `From<…>`) for a project type, by the trait's last name.
+    fn outside_trait_methods_of_type(
         &self,
         trait_name: &str,
         type_sym: Sym,
         name: &str,
-    ) -> Option<Sym> {
-        let impls = self.impls_of_type.get(&type_sym)?;
+    ) -> Vec<Sym> {
+        let Some(impls) = self.impls_of_type.get(&type_sym) else { return Vec::new() };
         impls
             .iter()
             .filter(|impl_sym| {
                 self.impl_trait_names.get(impl_sym).map(String::as_str) == Some(trait_name)
             })
-            .find_map(|impl_sym| self.index.children_named(*impl_sym, name).first().copied())
+            .filter_map(|impl_sym| self.index.children_named(*impl_sym, name).first().copied())
+            .collect()
     }
 
     /// A call bound to a trait's declaration (`Trait::m(x, …)`) whose first argument's type is
