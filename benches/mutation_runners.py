@@ -112,17 +112,11 @@ class PytestRunner:
         return {ident for ident in baseline for module in self.collection_failures if module and (ident[1] == module or ident[1].startswith(module + "."))}
 
     def import_coverage(self, tether, source_root):
-        """Records per-test coverage once and imports it; returns tether's run."""
-        return run([tether, "coverage", "import", self.record_coverage(source_root)], self.work, timeout=900)
-
-    def record_coverage(self, source_root):
-        """Runs the suite once with per-test contexts; returns the JSON report's path."""
-        run([self.python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", f"--cov={source_root}", "--cov-context=test", *self.extra_arguments, self.tests], self.work, timeout=1800)
-        report = os.path.join(self.work, "coverage.json")
-        written = run([self.python, "-m", "coverage", "json", "--show-contexts", "-o", report], self.work)
-        if written.returncode != 0:
-            raise SystemExit(f"coverage json failed:\n{written.stdout[-2000:]}{written.stderr[-2000:]}")
-        return report
+        """Records per-test coverage once with `tether coverage run` (the suite's own pytest
+        with pytest-cov's per-test contexts; tether's hooks attribute what a test runs in a
+        subprocess to it) and imports it; returns tether's run."""
+        pytest = [self.python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", f"--cov={source_root}", "--cov-context=test", *self.extra_arguments, self.tests]
+        return run([tether, "coverage", "run", "--python", self.python, "--", *pytest], self.work, timeout=1800)
 
     def functions(self, source_root):
         """Every function and method with a body of its own lines."""
