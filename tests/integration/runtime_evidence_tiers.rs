@@ -91,17 +91,7 @@ fn fresh_evidence_puts_the_tests_that_ran_the_subject_first() {
         )
     );
     crate::handle_json(&state, "coverage_import", &json!({ "file": "coverage.json" })).unwrap();
-    assert_eq!(
-        tiers_of(&blast(&state, "app.prices.discount")),
-        (
-            vec![
-                "tests/test_prices.py::test_total ran".to_string(),
-                "tests/test_prices.py::TestMaybe::test_zero reachable".to_string()
-            ],
-            json!("fresh"),
-            json!(1)
-        )
-    );
+    assert_eq!(tiers_of(&blast(&state, "app.prices.discount")), discount_in_tiers());
     // A file the run did not measure: one tier, and the answer says why.
     assert_eq!(tiers_of(&blast(&state, "app.other.noop")).1, json!("not_recorded"));
 
@@ -148,17 +138,7 @@ fn fresh_evidence_puts_the_tests_that_ran_the_subject_first() {
     repository.write("app/prices.py", &edited);
     repository.commit_all("a function above, and a new total");
     let state = indexed_daemon(&repository);
-    assert_eq!(
-        tiers_of(&blast(&state, "app.prices.discount")),
-        (
-            vec![
-                "tests/test_prices.py::test_total ran".to_string(),
-                "tests/test_prices.py::TestMaybe::test_zero reachable".to_string()
-            ],
-            json!("fresh"),
-            json!(1)
-        )
-    );
+    assert_eq!(tiers_of(&blast(&state, "app.prices.discount")), discount_in_tiers());
     assert_eq!(tiers_of(&blast(&state, "app.prices.total")).1, json!("stale"));
     drop(state);
 
@@ -172,6 +152,18 @@ fn fresh_evidence_puts_the_tests_that_ran_the_subject_first() {
     drop(state);
     let (code, _) = cli(&["blast", "--no-daemon", "app.prices.discount", "--tests", "ran"]);
     assert_eq!(code, Some(1), "no first tier to run: nothing matched");
+}
+
+/// `discount`'s tests in tiers with the report's evidence fresh: `test_total` ran it.
+fn discount_in_tiers() -> (Vec<String>, Value, Value) {
+    (
+        vec![
+            "tests/test_prices.py::test_total ran".to_string(),
+            "tests/test_prices.py::TestMaybe::test_zero reachable".to_string(),
+        ],
+        json!("fresh"),
+        json!(1),
+    )
 }
 
 /// `app/prices.py` as the fixture writes it.

@@ -39,6 +39,6 @@ pub use id::{stable_hash, SymbolId};
 pub use lock_poisoning::IgnoringPoison;
 pub use ownership::{Owner, Ownership};
 pub use runtime_evidence::{EvidenceFile, RecordedSymbol, RuntimeEvidence};
-pub use runtime_evidence_merge::MergeCounts;
+pub use runtime_evidence_merge::{context_without_phase, MergeCounts};
 pub use symbol::{Language, Span, Symbol, SymbolKind};
 pub use test_framework::{FileNamePattern, TestFramework};

@@ -24,8 +24,8 @@ pub struct MergeCounts {
     pub files_dropped: usize,
 }
 
-/// The test a context names: the context without its phase.
-pub fn test_of_context(context: &str) -> &str {
+/// The test a context names: the context without the phase a runner appends.
+pub fn context_without_phase(context: &str) -> &str {
     PHASES.iter().find_map(|phase| context.strip_suffix(phase)).unwrap_or(context)
 }
 
@@ -35,7 +35,7 @@ impl RuntimeEvidence {
     /// content is the same.
     pub fn merged_with(&self, recorded: RuntimeEvidence) -> (RuntimeEvidence, MergeCounts) {
         let rerun: BTreeSet<&str> =
-            recorded.contexts.iter().map(|context| test_of_context(context)).collect();
+            recorded.contexts.iter().map(|context| context_without_phase(context)).collect();
         let mut counts = MergeCounts::default();
         let mut kept_tests: BTreeSet<&str> = BTreeSet::new();
         let mut replaced_tests: BTreeSet<&str> = BTreeSet::new();
@@ -47,7 +47,7 @@ impl RuntimeEvidence {
         };
         let mut renumbered: Vec<Option<u32>> = Vec::with_capacity(self.contexts.len());
         for context in &self.contexts {
-            let test = test_of_context(context);
+            let test = context_without_phase(context);
             if rerun.contains(test) {
                 replaced_tests.insert(test);
                 renumbered.push(None);

@@ -8,7 +8,7 @@ use tether_model::{Cancelled, Deadline, DeadlineTicker, EdgeKind};
 
 use crate::hidden_callers::EntryPointCallers;
 use crate::page::{Completeness, CompletenessCause, PageRequest};
-use crate::runtime_evidence::{SubjectEvidence, TestTier};
+use crate::runtime_evidence::{FileStates, SubjectEvidence, TestTier};
 use crate::snapshot::{Snapshot, SymbolIndex};
 
 /// How far and what to walk.
@@ -214,9 +214,14 @@ impl Snapshot {
         let depth = options.depth.clamp(1, BlastOptions::MAX_DEPTH);
         let walk = self.walk_dependents(&seeds, depth, options.deadline)?;
         let items = self.ranked_items(&walk.reached, depth);
-        let subject_evidence =
-            options.evidence.as_ref().map(|evidence| self.subject_evidence(&seeds, evidence));
-        let affected = self.affected_tests(&walk, &seeds, options.evidence.as_ref());
+        // Each file's freshness is looked up once for both the subject and its tests.
+        let mut file_states = FileStates::default();
+        let subject_evidence = options
+            .evidence
+            .as_ref()
+            .map(|evidence| self.subject_evidence(&seeds, evidence, &mut file_states));
+        let affected =
+            self.affected_tests(&walk, &seeds, options.evidence.as_ref(), &mut file_states);
         let affected = in_tiers(affected, subject_evidence);
         let tests_total = affected.len();
         let tests_ran = affected.iter().filter(|test| test.tier == Some(TestTier::Ran)).count();
@@ -292,6 +297,7 @@ impl Snapshot {
         walk: &Walk,
         seeds: &[SymbolIndex],
         evidence: Option<&std::sync::Arc<tether_model::RuntimeEvidence>>,
+        file_states: &mut FileStates,
     ) -> Vec<AffectedTest> {
         // Test code reached stands for the test it runs in: a test the runner collects is
         // listed, a function or class written inside one lists that test, and test code in no
@@ -343,7 +349,7 @@ impl Snapshot {
         if let Some(evidence) = evidence {
             let listed: rustc_hash::FxHashMap<SymbolIndex, usize> =
                 affected.iter().enumerate().map(|(at, test)| (test.index, at)).collect();
-            for (test, stale) in self.tests_executing(seeds, evidence) {
+            for (test, stale) in self.tests_executing(seeds, evidence, file_states) {
                 match listed.get(&test) {
                     Some(at) => affected[*at].executed = Some(stale),
                     None => affected.push(AffectedTest {

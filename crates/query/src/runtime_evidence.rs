@@ -68,7 +68,7 @@ fn lines_run_when_called(symbol: &tether_model::Symbol) -> (u32, u32) {
 }
 
 /// Whether each file's evidence was recorded from the file as it is now, asked once per answer.
-type FileStates = FxHashMap<String, bool>;
+pub(crate) type FileStates = FxHashMap<String, bool>;
 
 /// The evidence for one symbol, and the lines (first, last) it is read at.
 enum SeedEvidence {
@@ -76,9 +76,6 @@ enum SeedEvidence {
     Stale { first: u32, last: u32 },
     NotRecorded,
 }
-
-/// The phases pytest-cov appends to a test's context.
-const PHASES: [&str; 3] = ["|run", "|setup", "|teardown"];
 
 /// Each context's test (`None`: no test of this graph), for one evidence: the evidence is
 /// held weakly, so a memo can never answer for another evidence at the same address.
@@ -113,11 +110,11 @@ impl Snapshot {
         &self,
         seeds: &[SymbolIndex],
         evidence: &RuntimeEvidence,
+        file_states: &mut FileStates,
     ) -> SubjectEvidence {
-        let mut file_states = FileStates::default();
         let mut state = SubjectEvidence::Fresh;
         for seed in seeds {
-            match self.seed_evidence(*seed, evidence, &mut file_states) {
+            match self.seed_evidence(*seed, evidence, file_states) {
                 SeedEvidence::Fresh { .. } => {}
                 SeedEvidence::Stale { .. } => return SubjectEvidence::Stale,
                 SeedEvidence::NotRecorded => state = SubjectEvidence::NotRecorded,
@@ -167,14 +164,13 @@ impl Snapshot {
         &self,
         symbols: &[SymbolIndex],
         evidence: &Arc<RuntimeEvidence>,
+        file_states: &mut FileStates,
     ) -> Vec<(SymbolIndex, bool)> {
         let tests_of_contexts = self.tests_of_contexts(evidence);
         let mut found: Vec<(SymbolIndex, bool)> = Vec::new();
         let mut position: FxHashMap<SymbolIndex, usize> = FxHashMap::default();
-        let mut file_states = FileStates::default();
         for index in symbols {
-            let (first, last, stale) = match self.seed_evidence(*index, evidence, &mut file_states)
-            {
+            let (first, last, stale) = match self.seed_evidence(*index, evidence, file_states) {
                 SeedEvidence::Fresh { first, last } => (first, last, false),
                 SeedEvidence::Stale { first, last } => (first, last, true),
                 SeedEvidence::NotRecorded => continue,
@@ -201,8 +197,7 @@ impl Snapshot {
     /// a Rust test as `tether coverage cargo` names it: the test crate's root file, then
     /// libtest's path of the test inside that crate (`src/lib.rs::glob::tests::matchrec1`).
     pub fn test_of_context(&self, context: &str) -> Option<SymbolIndex> {
-        let context =
-            PHASES.iter().find_map(|phase| context.strip_suffix(phase)).unwrap_or(context);
+        let context = tether_model::context_without_phase(context);
         let is_test = |index: &SymbolIndex| self.symbol(*index).is_test;
         if let Some((root_file, test_path)) = context.split_once(".rs::") {
             return self.rust_test_of_context(&format!("{root_file}.rs"), test_path);
