@@ -592,6 +592,60 @@ fn rust_operators_and_loops_call_the_project_impls() {
 }
 
 #[test]
+fn rust_comparing_assertions_call_the_first_arguments_eq() {
+    // `assert_eq!(a, b)` is `a == b`: indexmap's tests compare maps this way, and its
+    // `PartialEq` impl was reached by none of them.
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "money"
+        //- /src/lib.rs
+        pub struct Cents(u64);
+
+        impl PartialEq for Cents {
+            fn eq(&self, other: &Cents) -> bool { self.0 == other.0 }  // calls: none
+        }
+
+        impl Cents {
+            pub fn new(v: u64) -> Cents { Cents(v) }  // calls: money::Cents
+            pub fn half(&self) -> Cents { Cents(self.0 / 2) }  // calls: money::Cents
+        }
+
+        pub struct Wallet { pub cash: Cents }
+
+        #[test]
+        fn compares() {
+            let a = Cents::new(1);  // calls: money::Cents::new
+            let w = Wallet { cash: Cents::new(2) };  // calls: money::Cents::new
+            assert_eq!(a, Cents::new(1));  // calls: <builtin>::assert_eq!, money::Cents::new, money::{impl PartialEq for Cents}::eq
+            assert_ne!(&w.cash, &a);  // calls: <builtin>::assert_ne!, money::{impl PartialEq for Cents}::eq
+            debug_assert_eq!(a.half(), a);  // calls: <builtin>::debug_assert_eq!, money::Cents::half, money::{impl PartialEq for Cents}::eq
+            assert_eq!(a.0, 1);  // calls: <builtin>::assert_eq!
+            assert!(a == a);  // calls: <builtin>::assert!, money::{impl PartialEq for Cents}::eq
+        }
+        "#,
+        expect![[r#"
+            money::Cents::half -> money::Cents @9 constructor 0.9
+            money::Cents::new -> money::Cents @8 constructor 0.9
+            money::compares -> <builtin>::assert! @22 macro 0.9
+            money::compares -> <builtin>::assert_eq! @18 macro 0.9
+            money::compares -> <builtin>::assert_eq! @21 macro 0.9
+            money::compares -> <builtin>::assert_ne! @19 macro 0.9
+            money::compares -> <builtin>::debug_assert_eq! @20 macro 0.9
+            money::compares -> money::Cents::half @20 typed_receiver 0.85
+            money::compares -> money::Cents::new @16 type_member 0.9
+            money::compares -> money::Cents::new @17 type_member 0.9
+            money::compares -> money::Cents::new @18 type_member 0.9
+            money::compares -> money::{impl PartialEq for Cents}::eq @18 typed_receiver 0.85
+            money::compares -> money::{impl PartialEq for Cents}::eq @19 typed_receiver 0.85
+            money::compares -> money::{impl PartialEq for Cents}::eq @20 typed_receiver 0.85
+            money::compares -> money::{impl PartialEq for Cents}::eq @22 typed_receiver 0.85
+        "#]],
+    );
+}
+
+#[test]
 fn a_local_named_like_a_marker_does_not_make_a_function_a_fixture() {
     // `fixture` and `overload` are locals here, not the markers extraction records for
     // `@pytest.fixture` and `@overload`: `app` is not given the `app` fixture.

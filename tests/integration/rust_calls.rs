@@ -622,3 +622,47 @@ fn calls_on_outside_types_reach_the_project_traits_impls_for_them() {
         "#]],
     );
 }
+
+#[test]
+fn one_type_defined_under_exclusive_cfgs_is_one_type() {
+    // indexmap defines `IndexMap` twice, with a default hasher under `std` and without one
+    // otherwise; its impls are written once for the name. Both definitions are the one type
+    // its methods belong to: a call through either is not ambiguous.
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "maps"
+        //- /src/lib.rs
+        #[cfg(feature = "std")]
+        pub struct Map<K, S = u8> { keys: Vec<K>, s: S }
+        #[cfg(not(feature = "std"))]
+        pub struct Map<K, S> { keys: Vec<K>, s: S }
+        impl<K> Map<K> {
+            pub fn new() -> Self { todo!() }
+        }
+        impl<K, S> Map<K, S> {
+            pub fn insert(&mut self, key: K) {}
+            pub fn len(&self) -> usize { self.keys.len() }
+        }
+        #[cfg(test)]
+        mod tests {
+            use super::*;
+            #[test]
+            fn it_works() {
+                let mut map = Map::new();  // calls: maps::Map::new
+                map.insert(1);  // calls: maps::Map::insert
+                assert_eq!(map.len(), 1);  // calls: <builtin>::assert_eq!, maps::Map::len
+            }
+        }
+        "#,
+        expect![[r#"
+            maps::Map::len -> <builtin>::Vec::len @10 typed_receiver 0.85
+            maps::Map::new -> <builtin>::todo! @6 macro 0.9
+            maps::tests::it_works -> <builtin>::assert_eq! @19 macro 0.9
+            maps::tests::it_works -> maps::Map::insert @18 typed_receiver 0.85
+            maps::tests::it_works -> maps::Map::len @19 typed_receiver 0.85
+            maps::tests::it_works -> maps::Map::new @17 import 0.95
+        "#]],
+    );
+}

@@ -240,6 +240,20 @@ struct ScopeTables<'a> {
     python_property_names: HashSet<&'a str>,
 }
 
+/// Whether `symbol` defines again a struct, enum or union its scope already holds under that
+/// name: the same type written twice under exclusive `#[cfg]`s (indexmap's `IndexMap` with a
+/// default hasher under `std`, without one otherwise). Such a type's members live in impl
+/// blocks written once for the name, so the first definition stands for it; two definitions
+/// seen as alternatives left every impl unattached (no method of the type resolved).
+/// (Aliases, traits and functions written twice stay alternatives: they may differ.)
+fn is_alternative_definition(symbols: &[&Symbol], named: &[Sym], symbol: &Symbol) -> bool {
+    let is_data_type = |kind: SymbolKind| {
+        matches!(kind, SymbolKind::Struct | SymbolKind::Enum | SymbolKind::Union)
+    };
+    is_data_type(symbol.kind)
+        && named.iter().any(|earlier| is_data_type(symbols[*earlier as usize].kind))
+}
+
 impl<'a> ScopeTables<'a> {
     fn build(
         files: &[&'a FileFacts],
@@ -251,13 +265,15 @@ impl<'a> ScopeTables<'a> {
         for file in files {
             for symbol in &file.symbols {
                 if let Some(parent) = symbol.parent.and_then(|parent| by_id.get(&parent).copied()) {
-                    tables
+                    let named = tables
                         .children_by_name
                         .entry(parent)
                         .or_default()
                         .entry(symbol.name.as_str())
-                        .or_default()
-                        .push(sym);
+                        .or_default();
+                    if !is_alternative_definition(symbols, named, symbol) {
+                        named.push(sym);
+                    }
                 }
                 sym += 1;
             }

@@ -13,7 +13,9 @@
 //!   (which one runs depends on the error's type, not written there).
 //!
 //! `Drop` at the end of a scope is the resolver's (`resolve::rust::drop_calls`): it needs
-//! the called function's return type.
+//! the called function's return type. Comparisons written in a macro's arguments
+//! (`assert!(a == b)`, and `assert_eq!(a, b)` with the other macros the `compares-arguments`
+//! model of `queries/rust/macro_models.txt` names) are `macro_arguments`'.
 //!
 //! Not lowered: `?` in a closure or an async block, or in a function whose error type is not
 //! written as `Result<T, E>` (an alias such as `io::Result<T>`), `Display`/`Debug` through

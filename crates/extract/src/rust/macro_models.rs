@@ -1,7 +1,7 @@
 //! What common Rust macros generate or give, as data: `queries/rust/macro_models.txt` names,
 //! per model, the attribute or macro paths of the libraries that follow it (salsa's field
-//! getters, pin projections, `ready!`). The table is parsed once; a line naming an unknown
-//! model is rejected when it loads.
+//! getters, pin projections, `ready!`, `assert_eq!`). The table is parsed once; a line naming
+//! an unknown model is rejected when it loads.
 //!
 //! It deliberately models shapes, not macros: a macro whose output fits none of the models is
 //! not expanded (see `rust_item_macros` for the items `macro_rules!` bodies define).
@@ -19,6 +19,8 @@ pub(crate) struct MacroModels {
     pub(crate) field_projections: Vec<(String, Vec<String>)>,
     /// Macros (paths) whose value is what their `Poll` argument holds when ready.
     pub(crate) ready_values: Vec<Vec<String>>,
+    /// Macros (paths) that compare their first two arguments with `==`.
+    pub(crate) comparing: Vec<Vec<String>>,
 }
 
 /// Parses a models table: lines `model word…`; blank lines and `#` comments say nothing. An
@@ -45,6 +47,7 @@ pub(crate) fn parse_macro_models(text: &str) -> Result<MacroModels, String> {
                 words[1..].iter().map(|method| method.to_string()).collect(),
             )),
             "ready-value" => models.ready_values.extend(paths()),
+            "compares-arguments" => models.comparing.extend(paths()),
             _ => return Err(format!("line {}: unknown macro model `{model}`", number + 1)),
         }
     }
@@ -85,6 +88,12 @@ impl MacroModels {
     pub(crate) fn gives_ready_value(&self, name: &str) -> bool {
         path_matches(&self.ready_values, &split_path(name))
     }
+
+    /// Whether a macro written `name` (`assert_eq`, `pretty_assertions::assert_eq`) compares
+    /// its first two arguments with `==`.
+    pub(crate) fn compares_arguments(&self, name: &str) -> bool {
+        path_matches(&self.comparing, &split_path(name))
+    }
 }
 
 #[cfg(test)]
@@ -105,6 +114,9 @@ mod tests {
         assert!(models.gives_ready_value("ready"));
         assert!(models.gives_ready_value("futures::ready"));
         assert!(!models.gives_ready_value("ready_chunks"));
+        assert!(models.compares_arguments("assert_eq"));
+        assert!(models.compares_arguments("debug_assert_ne"));
+        assert!(!models.compares_arguments("assert"));
     }
 
     #[test]
