@@ -618,3 +618,62 @@ fn a_loop_over_a_literal_of_functions_calls_each_of_them() {
         "#]],
     );
 }
+
+#[test]
+fn an_attribute_only_subclasses_set_is_an_instance_of_their_nearest_common_class() {
+    // boltons' tests are a mixin of test methods on `self.spooled_flo`, which each TestCase
+    // subclass sets in `setUp` to another subclass of one base.
+    check(
+        r#"
+        //- /streams.py
+        class Stream:
+            def write(self, data):
+                return len(data)
+            def close(self):
+                pass
+        class BytesStream(Stream):
+            def write(self, data):
+                return 1
+        class TextStream(Stream):
+            pass
+        class Log:
+            def write(self, data):
+                return 0
+        //- /tests/test_streams.py
+        import unittest
+        from streams import BytesStream, TextStream, Log
+
+        class StreamTests:
+            def test_write(self):
+                self.stream.write(b"x")  # calls: streams.Stream.write
+                self.stream.close()  # calls: streams.Stream.close
+            def test_log(self):
+                self.log.write("x")  # calls: streams.Log.write
+            def test_unrelated(self):
+                self.mixed.write("x")  # calls: unresolved
+
+        class TestBytes(unittest.TestCase, StreamTests):
+            def setUp(self):
+                self.stream = BytesStream()  # calls: streams.BytesStream
+                self.log = Log()  # calls: streams.Log
+                self.mixed = Log()  # calls: streams.Log
+
+        class TestText(unittest.TestCase, StreamTests):
+            def setUp(self):
+                self.stream = TextStream()  # calls: streams.TextStream
+                self.mixed = TextStream()  # calls: streams.TextStream
+        "#,
+        expect![[r#"
+            streams.Stream.write -> <builtin>.len @3 same_scope 0.95
+            test_streams.StreamTests.test_log -> streams.Log.write @9 typed_receiver 0.85
+            test_streams.StreamTests.test_write -> streams.Stream.close @7 typed_receiver 0.85
+            test_streams.StreamTests.test_write -> streams.Stream.write @6 typed_receiver 0.85
+            test_streams.TestBytes.setUp -> streams.BytesStream @15 constructor 0.9
+            test_streams.TestBytes.setUp -> streams.Log @16 constructor 0.9
+            test_streams.TestBytes.setUp -> streams.Log @17 constructor 0.9
+            test_streams.TestText.setUp -> streams.TextStream @21 constructor 0.9
+            test_streams.TestText.setUp -> streams.TextStream @22 constructor 0.9
+            unresolved test_streams.StreamTests.test_unrelated tests/test_streams.py:11 self.mixed.write (unknown_member)
+        "#]],
+    );
+}

@@ -90,10 +90,14 @@ impl Resolver<'_> {
     /// the functions (or classes) the subclasses' attributes hold, any of which may be called;
     /// `self.Wrapper(obj)` in a base whose subclasses define a nested class or method
     /// `Wrapper` in their bodies: those (none when there are more than
-    /// [`MAX_SUBCLASS_ATTRIBUTES`] subclasses).
+    /// [`MAX_SUBCLASS_ATTRIBUTES`] subclasses). `self.stream.write(…)` in a mixin whose
+    /// subclasses set `self.stream = BytesStream()` (one in `setUp`, another `TextStream()`):
+    /// an instance of the nearest project class every such value is an instance of (so a
+    /// call of its method dispatches to the overrides, as through an annotated parameter).
     pub(crate) fn subclass_attribute_values(&self, class: Sym, name: &str) -> Option<Denotation> {
         let key = format!("self.{name}");
         let mut held = Vec::new();
+        let mut instance_types = Vec::new();
         let subclasses = self.subclasses.get(&class)?;
         // More subclasses than are read: the call stays unresolved, counted by its name.
         if subclasses.len() > MAX_SUBCLASS_ATTRIBUTES {
@@ -107,19 +111,41 @@ impl Resolver<'_> {
                 }
             }
             for binding in self.index.bindings_named(*subclass, &key).into_iter().flatten() {
-                if let Some(Denotation::Symbol(value)) =
-                    self.binding_denotation(*subclass, binding, Language::Python)
-                {
-                    let kind = self.index.symbol(value).kind;
-                    if kind.is_callable() || kind.is_type() {
-                        held.push(value);
+                match self.binding_denotation(*subclass, binding, Language::Python) {
+                    Some(Denotation::Symbol(value)) => {
+                        let kind = self.index.symbol(value).kind;
+                        if kind.is_callable() || kind.is_type() {
+                            held.push(value);
+                        }
                     }
+                    Some(Denotation::Instance { type_sym, is_dyn: false, .. }) => {
+                        instance_types.push(type_sym)
+                    }
+                    _ => {}
                 }
             }
         }
         held.sort_unstable();
         held.dedup();
+        if held.is_empty() {
+            let common = self.nearest_common_class(&instance_types)?;
+            return Some(Denotation::Instance {
+                type_sym: common,
+                is_dyn: false,
+                arguments: vec![],
+            });
+        }
         crate::denotation::from_candidates(&held)
+    }
+
+    /// The first class of the first type's linearisation that every type's linearisation
+    /// holds: the nearest project class all of them derive (none when they share none).
+    fn nearest_common_class(&self, types: &[Sym]) -> Option<Sym> {
+        let (first, others) = types.split_first()?;
+        let others: Vec<Vec<Sym>> = others.iter().map(|other| self.linearization(*other)).collect();
+        self.linearization(*first)
+            .into_iter()
+            .find(|candidate| others.iter().all(|order| order.contains(candidate)))
     }
 
     /// Reading a Python property gives what its getter returns (untyped when that is not
