@@ -181,6 +181,35 @@ fn changes_map_hunks_to_added_modified_and_deleted_symbols_then_blast() {
 }
 
 #[test]
+fn comment_only_changes_are_said_as_such_and_seed_no_blast() {
+    let repository = FixtureRepository::new(LIBRARY);
+    let state = indexed_daemon(&repository);
+    // A comment appended to the module, and one inside `parse`: no code changed.
+    repository.write(
+        "lib/core.py",
+        "def parse(text):\n    # split on blanks\n    return text.split()\n\ndef render(items):\n    return \", \".join(items)\n# c\n",
+    );
+    let answer = call(&state, "changes", json!({ "scope": "unstaged" }));
+    assert_eq!(
+        changed(&answer),
+        [
+            ("lib.core".to_string(), "comments".to_string()),
+            ("lib.core.parse".to_string(), "comments".to_string())
+        ]
+    );
+    assert_eq!(answer["tests_affected"], json!([]), "{answer}");
+    assert_eq!(answer["items"], json!([]), "{answer}");
+    // A code line beside the comment makes it a modification again.
+    repository.write(
+        "lib/core.py",
+        "def parse(text):\n    # split on commas\n    return text.split(\",\")\n\ndef render(items):\n    return \", \".join(items)\n",
+    );
+    let answer = call(&state, "changes", json!({ "scope": "unstaged" }));
+    assert_eq!(changed(&answer), [("lib.core.parse".to_string(), "modified".to_string())]);
+    assert_eq!(answer["tests_affected"].as_array().map(Vec::len), Some(1), "{answer}");
+}
+
+#[test]
 fn changes_ignore_whitespace_edits_see_deletions_and_keep_renames_whole() {
     let mut repository = FixtureRepository::new(LIBRARY);
     let first = repository.git(&["rev-parse", "HEAD"]).trim().to_string();

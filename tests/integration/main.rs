@@ -8,6 +8,7 @@ mod coverage_child_processes;
 mod crash_recovery;
 mod daemon;
 mod daemon_hostile;
+mod edge_sites;
 mod extraction_never_panics;
 mod generic_argument_cases;
 mod git_queries;

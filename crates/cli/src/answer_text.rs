@@ -102,6 +102,11 @@ fn changes_text<'answer>(
             .as_ref()
             .map(|from| format!(" (file renamed from {from})"))
             .unwrap_or_default();
+        // Comments changed at module level belong to no symbol the reader could ask about.
+        if symbol.change == "comments" && symbol.kind == "module" {
+            let _ = writeln!(out, "  comments (outside any symbol)  {}{renamed}", symbol.path);
+            continue;
+        }
         let _ = writeln!(
             out,
             "  {:<8} {}  {}:{}{renamed}",

@@ -89,12 +89,17 @@ pub fn next_command(request: &Request, answer: &Answer, context: HintContext) ->
             if params.include_whitespace {
                 words.push("--include-whitespace");
             }
-            match (&blast.next_cursor, changed.first()) {
+            // Comments alone change nothing to blast.
+            let first_code_change = changed.iter().find(|symbol| symbol.change != "comments");
+            match (&blast.next_cursor, first_code_change) {
                 (Some(cursor), _) => paged(&words, cursor),
                 (None, Some(first)) => format!(
                     "{} for one changed symbol alone",
                     command(&["blast", &first.qualified_name])
                 ),
+                (None, None) if !changed.is_empty() => {
+                    "only comments changed: nothing depends on them".to_string()
+                }
                 (None, None) => "no source changes in that scope".to_string(),
             }
         }

@@ -1,6 +1,8 @@
 //! The blast radius of a diff: hunks mapped onto symbol spans (old side for deleted and
 //! modified lines, new side for added ones, both sides parsed from the text at that side),
-//! each symbol classified as added, modified or deleted, then one blast over them all.
+//! each symbol classified as added, modified or deleted, then one blast over them all. Blank
+//! lines touch nothing; a symbol whose changed lines are all comments is listed as such
+//! (`comments`: a module's, outside any other symbol) and seeds no blast.
 
 use std::collections::BTreeMap;
 
@@ -15,6 +17,8 @@ pub enum ChangeKind {
     Added,
     Modified,
     Deleted,
+    /// Only comment lines changed in it (for a module: outside any other symbol).
+    CommentsOnly,
 }
 
 impl ChangeKind {
@@ -23,7 +27,14 @@ impl ChangeKind {
             ChangeKind::Added => "added",
             ChangeKind::Modified => "modified",
             ChangeKind::Deleted => "deleted",
+            ChangeKind::CommentsOnly => "comments",
         }
+    }
+
+    /// Whether the change can change behaviour: an added symbol has no dependents yet, and a
+    /// comment runs nothing.
+    pub fn seeds_blast(self) -> bool {
+        matches!(self, ChangeKind::Modified | ChangeKind::Deleted)
     }
 }
 
@@ -135,20 +146,68 @@ pub struct Sides<'a> {
     pub new_text: Option<&'a str>,
 }
 
-/// Which 1-based lines of a text are blank (blank lines between items touch no item); a line
-/// past the end counts as blank. Computed once per side, not once per changed line.
-struct BlankLines(Vec<bool>);
+/// What a 1-based line of a text holds, as far as a change is concerned.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum LineContent {
+    /// Blank (blank lines between items touch no item); also a line past the end.
+    Blank,
+    /// Only a line comment (`# …`, `// …`): it runs nothing.
+    Comment,
+    Code,
+}
 
-impl BlankLines {
-    fn of(text: Option<&str>) -> BlankLines {
-        BlankLines(
-            text.map(|text| text.lines().map(|line| line.trim().is_empty()).collect())
-                .unwrap_or_default(),
-        )
+/// Each line's [`LineContent`], computed once per side, not once per changed line. Comments
+/// are told by the language's line-comment prefix (a line inside a block comment counts as
+/// code: a change there still seeds a blast).
+struct SideLines(Vec<LineContent>);
+
+impl SideLines {
+    fn of(text: Option<&str>, language: Option<Language>) -> SideLines {
+        let prefix = language.map(Language::line_comment_prefix);
+        let content = |line: &str| {
+            let line = line.trim();
+            if line.is_empty() {
+                LineContent::Blank
+            } else if prefix.is_some_and(|prefix| line.starts_with(prefix)) {
+                LineContent::Comment
+            } else {
+                LineContent::Code
+            }
+        };
+        SideLines(text.map(|text| text.lines().map(content).collect()).unwrap_or_default())
     }
 
-    fn is_blank(&self, line: u32) -> bool {
-        self.0.get(line.saturating_sub(1) as usize).copied().unwrap_or(true)
+    fn content(&self, line: u32) -> LineContent {
+        self.0.get(line.saturating_sub(1) as usize).copied().unwrap_or(LineContent::Blank)
+    }
+}
+
+/// The symbols the lines of one side touch: by code lines, and by comment lines only.
+#[derive(Default)]
+struct Touched {
+    code: BTreeMap<(String, SymbolKind), u32>,
+    comments: BTreeMap<(String, SymbolKind), u32>,
+}
+
+impl Touched {
+    fn of(
+        facts: Option<&FileFacts>,
+        lines: &SideLines,
+        changed: impl Iterator<Item = u32>,
+    ) -> Touched {
+        let mut touched = Touched::default();
+        let Some(facts) = facts else { return touched };
+        for line in changed {
+            let counts = match lines.content(line) {
+                LineContent::Blank => continue,
+                LineContent::Comment => &mut touched.comments,
+                LineContent::Code => &mut touched.code,
+            };
+            if let Some(symbol) = innermost(facts, line) {
+                *counts.entry((symbol.qualified_name.clone(), symbol.kind)).or_default() += 1;
+            }
+        }
+        touched
     }
 }
 
@@ -156,29 +215,19 @@ impl BlankLines {
 pub fn classify(diff: &FileDiff, sides: &Sides<'_>, path: &str) -> Vec<ChangedSymbol> {
     let (old, new) = (sides.old, sides.new);
     let key = |symbol: &Symbol| (symbol.qualified_name.clone(), symbol.kind);
-    let mut touched_old: BTreeMap<(String, SymbolKind), u32> = BTreeMap::new();
-    let mut touched_new: BTreeMap<(String, SymbolKind), u32> = BTreeMap::new();
-    let (old_blank, new_blank) = (BlankLines::of(sides.old_text), BlankLines::of(sides.new_text));
-    for hunk in &diff.hunks {
-        if let Some(old) = old {
-            for line in (hunk.old_start..hunk.old_start.saturating_add(hunk.old_count))
-                .filter(|line| !old_blank.is_blank(*line))
-            {
-                if let Some(symbol) = innermost(old, line) {
-                    *touched_old.entry(key(symbol)).or_default() += 1;
-                }
-            }
-        }
-        if let Some(new) = new {
-            for line in (hunk.new_start..hunk.new_start.saturating_add(hunk.new_count))
-                .filter(|line| !new_blank.is_blank(*line))
-            {
-                if let Some(symbol) = innermost(new, line) {
-                    *touched_new.entry(key(symbol)).or_default() += 1;
-                }
-            }
-        }
-    }
+    let language = Language::from_path(path);
+    let old_lines = diff
+        .hunks
+        .iter()
+        .flat_map(|hunk| hunk.old_start..hunk.old_start.saturating_add(hunk.old_count));
+    let new_lines = diff
+        .hunks
+        .iter()
+        .flat_map(|hunk| hunk.new_start..hunk.new_start.saturating_add(hunk.new_count));
+    let touched_old = Touched::of(old, &SideLines::of(sides.old_text, language), old_lines);
+    let touched_new = Touched::of(new, &SideLines::of(sides.new_text, language), new_lines);
+    let (comments_old, touched_old) = (touched_old.comments, touched_old.code);
+    let (comments_new, touched_new) = (touched_new.comments, touched_new.code);
     let exists = |facts: Option<&FileFacts>, wanted: &(String, SymbolKind)| {
         facts.is_some_and(|facts| facts.symbols.iter().any(|symbol| &key(symbol) == wanted))
     };
@@ -234,6 +283,25 @@ pub fn classify(diff: &FileDiff, sides: &Sides<'_>, path: &str) -> Vec<ChangedSy
                 renamed_from: renamed_from.clone(),
             },
         );
+    }
+    // Symbols whose changed lines, on either side, are all comments.
+    for (symbol_key, lines) in comments_new.iter().chain(&comments_old) {
+        if let Some(existing) = result.get(symbol_key) {
+            if existing.change != ChangeKind::CommentsOnly {
+                continue;
+            }
+        }
+        let Some(line) = find(new, symbol_key).or_else(|| find(old, symbol_key)) else { continue };
+        let entry = result.entry(symbol_key.clone()).or_insert_with(|| ChangedSymbol {
+            qualified_name: symbol_key.0.clone(),
+            kind: symbol_key.1,
+            path: path.to_string(),
+            line,
+            change: ChangeKind::CommentsOnly,
+            lines_changed: 0,
+            renamed_from: renamed_from.clone(),
+        });
+        entry.lines_changed += lines;
     }
     result.into_values().collect()
 }

@@ -13,7 +13,7 @@ use tether_protocol::wire;
 use tether_query::{BlastOptions, Snapshot};
 
 use crate::cancelled;
-use crate::changes::{changed_symbols, ChangeKind, SideFactsCache};
+use crate::changes::{changed_symbols, SideFactsCache};
 use crate::repository_paths::repository_file;
 use crate::FeatureContext;
 
@@ -171,7 +171,7 @@ pub fn changes(
     };
     // Blast from what the graph knows of the changed symbols (added ones have no dependents yet).
     let mut seeds = Vec::new();
-    for symbol in changed.iter().filter(|symbol| symbol.change != ChangeKind::Added) {
+    for symbol in changed.iter().filter(|symbol| symbol.change.seeds_blast()) {
         seeds.extend(
             snapshot
                 .symbols_named(&symbol.qualified_name)

@@ -119,7 +119,7 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
         name: "changes",
         title: "What a diff touches and breaks",
         daemon_method: Method::Changes,
-        description: "The symbols a diff touches (added, modified, deleted, with lines changed) and the blast radius of them all. Use it before committing or reviewing to see what the working-tree changes, a branch (base) or a commit range may break. If completeness is lower_bound, the list may be missing items; the causes say why; do not conclude that nothing depends on the changes.",
+        description: "The symbols a diff touches (added, modified, deleted, or comments only, which seed no blast; with lines changed) and the blast radius of them all. Use it before committing or reviewing to see what the working-tree changes, a branch (base) or a commit range may break. If completeness is lower_bound, the list may be missing items; the causes say why; do not conclude that nothing depends on the changes.",
         parameters: &["scope", "base", "range", "include_whitespace", "depth", "limit", "cursor"],
         required: &[],
         requires_one_of: &[],

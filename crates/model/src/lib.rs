@@ -12,6 +12,7 @@
 
 mod deadline;
 mod diagnostic;
+mod edge_sites;
 mod facts;
 mod graph;
 mod id;
@@ -24,6 +25,7 @@ mod test_framework;
 
 pub use deadline::{Cancelled, Deadline, DeadlineTicker};
 pub use diagnostic::{Diagnostic, DiagnosticKind};
+pub use edge_sites::{misplaced_edge_sites, MisplacedSite};
 pub use facts::{
     ArgumentForm, AttributeParameter, Binding, BindingValue, Branch, CallArgument, CallSite,
     CalleeExpr, ElementStore, FieldOwner, FieldStore, FileFacts, FixtureName, FixtureRequest,

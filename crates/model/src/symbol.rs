@@ -25,6 +25,14 @@ impl Language {
         Language::ALL.into_iter().find(|language| language.as_str() == text)
     }
 
+    /// What starts a comment that runs to the end of the line.
+    pub fn line_comment_prefix(self) -> &'static str {
+        match self {
+            Language::Python => "#",
+            Language::Rust => "//",
+        }
+    }
+
     /// The language of a file, judged by its extension alone.
     pub fn from_path(path: &str) -> Option<Language> {
         let extension = path.rsplit_once('.').map(|(_, extension)| extension)?;

@@ -354,11 +354,14 @@ pub fn changes_answer(
     blast: &BlastAnswer,
     freshness: &Freshness,
 ) -> wire::ChangesAnswer {
-    let next = match changed.first() {
-        Some(first) => {
+    // A symbol whose code changed; comments alone change nothing to blast.
+    let first_code_change = changed.iter().find(|symbol| symbol.change != "comments");
+    let next = match (first_code_change, changed.is_empty()) {
+        (Some(first), _) => {
             format!("blast {{\"symbol\": {:?}}} for one changed symbol alone", first.qualified_name)
         }
-        None => "no source changes in that scope".to_string(),
+        (None, false) => "only comments changed: nothing depends on them".to_string(),
+        (None, true) => "no source changes in that scope".to_string(),
     };
     let blast = blast_wire(snapshot, "the diff", blast, freshness, next);
     wire::ChangesAnswer::Diff { changed, files_changed: files, blast: Box::new(blast) }

@@ -175,7 +175,8 @@ impl Snapshot {
                 distance: distance + 1,
                 previous: Some(current),
                 edge_kind: EdgeKind::Inherits,
-                site_line: self.symbol(current).span.start_line,
+                // A line of the base method's own file (the override may be in another).
+                site_line: self.symbol(overridden).span.start_line,
                 confidence: confidence * OVERRIDE_CONFIDENCE,
                 uncertain: true,
             };

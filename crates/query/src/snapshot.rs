@@ -100,6 +100,11 @@ impl Snapshot {
     }
 
     pub fn new(graph: Graph, meta: IndexMeta) -> Snapshot {
+        debug_assert!(
+            tether_model::misplaced_edge_sites(&graph).is_empty(),
+            "edges whose site is not a line of their source's file: {:?}",
+            tether_model::misplaced_edge_sites(&graph).first()
+        );
         let census = graph.census();
         let by_id: HashMap<SymbolId, SymbolIndex> = graph
             .symbols

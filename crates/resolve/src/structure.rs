@@ -88,11 +88,18 @@ pub(crate) fn structural_edges(
     for block in &index.impls {
         let Some(trait_path) = &block.trait_path else { continue };
         let Some(impl_sym) = index.sym_of(block.impl_symbol) else { continue };
-        let source = resolver
-            .impl_self_type
-            .get(&impl_sym)
-            .map(|type_sym| index.symbol(*type_sym).id)
-            .unwrap_or(block.impl_symbol);
+        let self_type =
+            resolver.impl_self_type.get(&impl_sym).map(|type_sym| index.symbol(*type_sym));
+        let source = self_type.map_or(block.impl_symbol, |self_type| self_type.id);
+        // The site is a line of the source's file: the impl's, or, for an impl written in
+        // another file than its type, the type's own line (a printed `path:line` is the
+        // source's path).
+        let line = match self_type {
+            Some(self_type) if self_type.path != index.symbol(impl_sym).path => {
+                self_type.span.start_line
+            }
+            _ => block.line,
+        };
         let scope = index.parent(impl_sym).unwrap_or(impl_sym);
         let language = index.symbol(impl_sym).language;
         let resolved = crate::language_rules::rules_of(language)
@@ -103,7 +110,7 @@ pub(crate) fn structural_edges(
                 kind: EdgeKind::Implements,
                 source,
                 target,
-                line: block.line,
+                line,
                 confidence: resolved.rule.confidence(),
                 rule: resolved.rule,
             });
