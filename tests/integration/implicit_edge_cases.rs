@@ -646,6 +646,65 @@ fn rust_comparing_assertions_call_the_first_arguments_eq() {
 }
 
 #[test]
+fn rust_format_strings_call_display_and_debug_of_their_arguments() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "money"
+        //- /src/lib.rs
+        use std::fmt;
+
+        pub struct Cents(u64);
+
+        impl fmt::Display for Cents {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { write!(f, "{}c", self.0) }  // calls: <builtin>::write!
+        }
+
+        impl fmt::Debug for Cents {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { write!(f, "Cents({})", self.0) }  // calls: <builtin>::write!
+        }
+
+        pub struct Wallet { pub cash: Cents }
+
+        impl fmt::Display for Wallet {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "wallet with {}", self.cash)  // calls: <builtin>::write!, money::{impl Display for Cents}::fmt
+            }
+        }
+
+        pub fn show(c: Cents, w: &Wallet) -> String {
+            println!("{} and {:?}", c, &c);  // calls: <builtin>::println!, money::{impl Debug for Cents}::fmt, money::{impl Display for Cents}::fmt
+            println!("{c:?} {0}", w);  // calls: <builtin>::println!, money::{impl Debug for Cents}::fmt, money::{impl Display for Wallet}::fmt
+            println!("{value}", value = c);  // calls: <builtin>::println!, money::{impl Display for Cents}::fmt
+            println!("{:x} {:>1$}", 3, 4);  // calls: <builtin>::println!
+            assert!(true, "{}", w);  // calls: <builtin>::assert!, money::{impl Display for Wallet}::fmt
+            format!("{}", w)  // calls: <builtin>::format!, money::{impl Display for Wallet}::fmt
+        }
+        "#,
+        expect![[r#"
+            money::show -> <builtin>::assert! @26 macro 0.9
+            money::show -> <builtin>::format! @27 macro 0.9
+            money::show -> <builtin>::println! @22 macro 0.9
+            money::show -> <builtin>::println! @23 macro 0.9
+            money::show -> <builtin>::println! @24 macro 0.9
+            money::show -> <builtin>::println! @25 macro 0.9
+            money::show -> money::{impl Debug for Cents}::fmt @22 typed_receiver 0.85
+            money::show -> money::{impl Debug for Cents}::fmt @23 typed_receiver 0.85
+            money::show -> money::{impl Display for Cents}::fmt @22 typed_receiver 0.85
+            money::show -> money::{impl Display for Cents}::fmt @24 typed_receiver 0.85
+            money::show -> money::{impl Display for Wallet}::fmt @23 typed_receiver 0.85
+            money::show -> money::{impl Display for Wallet}::fmt @26 typed_receiver 0.85
+            money::show -> money::{impl Display for Wallet}::fmt @27 typed_receiver 0.85
+            money::{impl Debug for Cents}::fmt -> <builtin>::write! @10 macro 0.9
+            money::{impl Display for Cents}::fmt -> <builtin>::write! @6 macro 0.9
+            money::{impl Display for Wallet}::fmt -> <builtin>::write! @17 macro 0.9
+            money::{impl Display for Wallet}::fmt -> money::{impl Display for Cents}::fmt @17 self_method 0.9
+        "#]],
+    );
+}
+
+#[test]
 fn a_local_named_like_a_marker_does_not_make_a_function_a_fixture() {
     // `fixture` and `overload` are locals here, not the markers extraction records for
     // `@pytest.fixture` and `@overload`: `app` is not given the `app` fixture.

@@ -666,3 +666,59 @@ fn one_type_defined_under_exclusive_cfgs_is_one_type() {
         "#]],
     );
 }
+
+#[test]
+fn a_test_whose_body_a_macro_invocation_passes_calls_what_that_body_calls() {
+    // indexmap's property tests: `quickcheck_limit! { fn contains(insert: Vec<u32>) -> bool
+    // { … } }` writes `#[test] fn contains()` around a `fn prop` holding the body passed.
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "maps"
+        //- /src/lib.rs
+        pub struct Map(Vec<u8>);
+        impl Map {
+            pub fn new() -> Map { Map(Vec::new()) }  // calls: <builtin>::Vec::new, maps::Map
+            pub fn insert(&mut self, key: u8) {}
+        }
+        //- /tests/quick.rs
+        use maps::Map;
+
+        macro_rules! properties {
+            ($(fn $name:ident($($arg:ident : $ty:ty),*) -> $ret:ty { $($code:tt)* })*) => {
+                $(
+                    #[test]
+                    fn $name() {
+                        fn prop($($arg: $ty),*) -> $ret {
+                            $($code)*
+                        }
+                        check(prop as fn($($ty),*) -> $ret);
+                    }
+                )*
+            };
+        }
+
+        fn check<T>(property: T) {}
+
+        // A function named like the crate: a path's first segment is never a function.
+        fn maps(keys: &[u8]) -> Map { Map::new() }  // calls: maps::Map::new
+
+        properties! {
+            fn contains(keys: Vec<u8>) -> bool {
+                let mut map = Map::new();  // calls: maps::Map::new
+                map.insert(1);  // calls: maps::Map::insert
+                true
+            }
+        }
+        "#,
+        expect![[r#"
+            maps::Map::new -> <builtin>::Vec::new @3 same_scope 0.95
+            maps::Map::new -> maps::Map @3 constructor 0.9
+            quick::contains -> maps::Map::insert @25 typed_receiver 0.85
+            quick::contains -> maps::Map::new @24 import 0.95
+            quick::maps -> maps::Map::new @20 import 0.95
+            quick::properties -> quick::check @11 same_scope 0.95
+        "#]],
+    );
+}

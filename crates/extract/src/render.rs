@@ -266,6 +266,9 @@ fn render_callee(callee: &CalleeExpr, separator: &str) -> String {
         CalleeExpr::TraitPath { self_type, trait_path, name } => {
             format!("<{} as {}>::{name}", self_type.join("::"), trait_path.join("::"))
         }
+        CalleeExpr::TraitMethod { receiver, trait_path, name } => {
+            format!("{}::{name}({})", trait_path.join("::"), render_receiver(receiver, separator))
+        }
         CalleeExpr::Alternatives(alternatives) => format!(
             "({})",
             alternatives

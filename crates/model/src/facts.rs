@@ -251,6 +251,9 @@ pub enum CalleeExpr {
     FieldValue { receiver: Receiver, field: String },
     /// A Rust qualified path: `<Type as Trait>::name(…)`, the impl of `Trait` for `Type`.
     TraitPath { self_type: Vec<String>, trait_path: Vec<String>, name: String },
+    /// A trait's method called on a value by the language, not by a written call: Rust's
+    /// `Display::fmt` of a `{}` argument of `format!` (the impl of `Trait` for the value's type).
+    TraitMethod { receiver: Receiver, trait_path: Vec<String>, name: String },
     /// One of the callees a conditional picks: Rust `(match mode { A => f, B => g })(x)`,
     /// `(if c { f } else { g })(x)`, each arm's value in source order.
     Alternatives(Vec<CalleeExpr>),

@@ -127,6 +127,12 @@ impl Resolver<'_> {
             CalleeExpr::TraitPath { self_type, trait_path, name } => {
                 self.trait_path_callee(caller, self_type, trait_path, name)
             }
+            CalleeExpr::TraitMethod { receiver, trait_path, name } => {
+                let receiver = self
+                    .receiver_value(caller, receiver, language)
+                    .ok_or(UnresolvedReason::UnknownReceiverType)?;
+                self.trait_method_of_value(caller, &receiver, trait_path, name)
+            }
             // `(self.run)(x)`: what a field holds; value flow binds it to what is stored there.
             CalleeExpr::FieldValue { .. } => Err(UnresolvedReason::ValueCall),
             // `make_prefixer(">")(line)`: what the inner call returns is called.
@@ -683,7 +689,9 @@ pub(crate) fn name_from_text(text: &str) -> String {
 pub(crate) fn callee_name(callee: &CalleeExpr) -> Option<&str> {
     match callee {
         CalleeExpr::Path(path) | CalleeExpr::Macro(path) => path.last().map(String::as_str),
-        CalleeExpr::Method { name, .. } | CalleeExpr::TraitPath { name, .. } => Some(name.as_str()),
+        CalleeExpr::Method { name, .. }
+        | CalleeExpr::TraitPath { name, .. }
+        | CalleeExpr::TraitMethod { name, .. } => Some(name.as_str()),
         CalleeExpr::Indexed(path) => path.last().map(String::as_str),
         CalleeExpr::Returned(_)
         | CalleeExpr::FieldValue { .. }

@@ -13,14 +13,14 @@
 //!   (which one runs depends on the error's type, not written there).
 //!
 //! `Drop` at the end of a scope is the resolver's (`resolve::rust::drop_calls`): it needs
-//! the called function's return type. Comparisons written in a macro's arguments
-//! (`assert!(a == b)`, and `assert_eq!(a, b)` with the other macros the `compares-arguments`
-//! model of `queries/rust/macro_models.txt` names) are `macro_arguments`'.
+//! the called function's return type. What macros' arguments call (`assert!(a == b)`,
+//! `assert_eq!(a, b)`, `format!("{}", x)`: `PartialEq::eq`, `Display::fmt`, `Debug::fmt`, as
+//! the models of `queries/rust/macro_models.txt` say) is `macro_implicit_calls`'.
 //!
 //! Not lowered: `?` in a closure or an async block, or in a function whose error type is not
-//! written as `Result<T, E>` (an alias such as `io::Result<T>`), `Display`/`Debug` through
-//! `format!`, unary operators, compound assignment (`+=`), and `Ord` through
-//! `sort`/`max`/`BTreeMap` keys.
+//! written as `Result<T, E>` (an alias such as `io::Result<T>`), `.to_string()`, derives
+//! calling their fields' impls, unary operators, compound assignment (`+=`), and `Ord`
+//! through `sort`/`max`/`BTreeMap` keys.
 
 use tether_model::{CallSite, CalleeExpr, FileFacts};
 use tree_sitter::Node;

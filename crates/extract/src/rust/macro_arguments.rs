@@ -29,9 +29,10 @@ const MAX_INVOCATION_IDENTIFIERS: usize = 32;
 /// expressions: only their first argument is scanned for calls.
 const PATTERN_MACROS: [&str; 3] = ["matches", "assert_matches", "debug_assert_matches"];
 
-/// Records the calls found in the token tree of a call of macro `macro_name`.
+/// Records the calls found in the token tree of a call of the macro written `macro_path`
+/// (`assert_eq`, `log::info`).
 pub(crate) fn calls_in_macro_arguments(
-    macro_name: &str,
+    macro_path: &str,
     token_tree: Node<'_>,
     caller: SymbolId,
     source: &str,
@@ -41,105 +42,17 @@ pub(crate) fn calls_in_macro_arguments(
     if depth > MAX_TOKEN_TREE_DEPTH {
         return;
     }
+    let macro_name = macro_path.rsplit("::").next().unwrap_or_default();
     let mut children: Vec<Node<'_>> = token_tree.children(&mut token_tree.walk()).collect();
     if PATTERN_MACROS.contains(&macro_name) {
         if let Some(comma) = children.iter().position(|child| child.kind() == ",") {
             children.truncate(comma);
         }
     }
-    if crate::rust::macro_models::shipped_macro_models().compares_arguments(macro_name) {
-        compared_first_argument(&children, caller, source, facts);
-    }
+    crate::rust::macro_implicit_calls::calls_the_macro_makes(
+        macro_path, &children, caller, source, facts,
+    );
     calls_in_tokens(&children, caller, source, facts, depth);
-}
-
-/// `left == right` (or `!=`) written in a macro's arguments (`assert!(a == b)`): an implicit
-/// call of `eq` on `left` when it is a plain operand (a name, a chain of fields or a call,
-/// borrowed or not) that starts the argument or follows `,`, `&&` or `||`, so that no operator
-/// binding tighter than `==` (`x + a == b`, `*a == b`, `n as u8 == m`) makes it something else.
-fn compared_operand(
-    children: &[Node<'_>],
-    operator: usize,
-    caller: SymbolId,
-    source: &str,
-    facts: &mut FileFacts,
-) {
-    let is_operand_token = |token: Node<'_>| {
-        (is_path_segment(token) && token.kind() != "metavariable")
-            || matches!(token.kind(), "." | "::")
-            || is_parenthesized(token, source)
-    };
-    let mut start = operator;
-    while start > 0 && is_operand_token(children[start - 1]) {
-        start -= 1;
-    }
-    let operand = &children[start..operator];
-    // Borrows before the operand (`&a == &b`) compare the same way.
-    let mut before = start;
-    while before > 0 && children[before - 1].kind() == "&" {
-        before -= 1;
-    }
-    let starts_argument = before == 0
-        || matches!(children[before - 1].kind(), "," | "&&" | "||")
-        || (before == 1 && is_delimiter(children[0], source));
-    if !starts_argument || operand.is_empty() || is_parenthesized(operand[0], source) {
-        return;
-    }
-    push_compared(operand, caller, source, facts);
-}
-
-/// Whether a token is a token tree's opening delimiter.
-fn is_delimiter(token: Node<'_>, source: &str) -> bool {
-    matches!(text_of(token, source), "(" | "[" | "{")
-}
-
-/// Records `operand.eq(…)` for the tokens of a plain operand.
-fn push_compared(operand: &[Node<'_>], caller: SymbolId, source: &str, facts: &mut FileFacts) {
-    let (Some(start), Some(last)) = (operand.first(), operand.last()) else { return };
-    let receiver = receiver_ending_at(operand, operand.len() - 1, source, 0);
-    if receiver == Receiver::Other {
-        return;
-    }
-    let written = source.get(start.start_byte()..last.end_byte()).unwrap_or_default();
-    facts.implicit_calls.push(CallSite {
-        caller,
-        callee: CalleeExpr::Method { receiver, name: "eq".to_string() },
-        line: line_of(*start),
-        byte: start.start_byte() as u32,
-        text: shorten(&format!("{written}.eq")),
-    });
-}
-
-/// `assert_eq!(left, right)` evaluates `left == right`: an implicit call of `eq` on the first
-/// argument, recorded when that argument is a name, a chain of fields or a call, borrowed or
-/// not (`&map`): then its value is what `==` is called on. Any other expression (`*x`,
-/// `a + b`, a literal, a macro) is left alone rather than guessed.
-fn compared_first_argument(
-    children: &[Node<'_>],
-    caller: SymbolId,
-    source: &str,
-    facts: &mut FileFacts,
-) {
-    // Without the delimiters: `(` … `)`.
-    let Some(inner) = children.get(1..children.len().saturating_sub(1)) else { return };
-    let end = inner.iter().position(|token| token.kind() == ",").unwrap_or(inner.len());
-    let mut first = &inner[..end];
-    while let [borrow, rest @ ..] = first {
-        if borrow.kind() != "&" {
-            break;
-        }
-        first = rest;
-    }
-    let Some(start) = first.first() else { return };
-    let is_plain = first.iter().all(|token| {
-        (is_path_segment(*token) && token.kind() != "metavariable")
-            || matches!(token.kind(), "." | "::")
-            || is_parenthesized(*token, source)
-    });
-    if !is_plain || is_parenthesized(*start, source) {
-        return;
-    }
-    push_compared(first, caller, source, facts);
 }
 
 /// Records the calls the expansions of a `macro_rules!` make, as the macro's own calls: each
@@ -213,7 +126,9 @@ fn calls_in_tokens(
             let_binding(children, index, caller, source, facts);
         }
         if matches!(node.kind(), "==" | "!=") {
-            compared_operand(children, index, caller, source, facts);
+            crate::rust::macro_implicit_calls::compared_operand(
+                children, index, caller, source, facts,
+            );
         }
         // A primitive type heads a path too (`u8::from_str_radix(…)`).
         let primitive_head = node.kind() == "primitive_type"
@@ -262,6 +177,7 @@ fn calls_in_tokens(
                 if bang.kind() == "!" && after.is_some_and(|tree| tree.kind() == "token_tree") =>
             {
                 let text = format!("{}!", segments.join("::"));
+                let macro_path = segments.join("::");
                 let name = segments.last().cloned().unwrap_or_default();
                 facts.calls.push(CallSite {
                     caller,
@@ -279,7 +195,7 @@ fn calls_in_tokens(
                         source,
                         facts,
                     );
-                    calls_in_macro_arguments(&name, tree, caller, source, facts, depth + 1);
+                    calls_in_macro_arguments(&macro_path, tree, caller, source, facts, depth + 1);
                 }
                 index = next + 2;
             }
@@ -510,7 +426,7 @@ fn after_generic_arguments(children: &[Node<'_>], open: usize) -> Option<usize> 
     None
 }
 
-fn is_path_segment(node: Node<'_>) -> bool {
+pub(crate) fn is_path_segment(node: Node<'_>) -> bool {
     matches!(node.kind(), "identifier" | "self" | "super" | "crate" | "metavariable")
 }
 
@@ -522,7 +438,7 @@ fn segment_text(node: Node<'_>, source: &str) -> String {
     }
 }
 
-fn is_parenthesized(node: Node<'_>, source: &str) -> bool {
+pub(crate) fn is_parenthesized(node: Node<'_>, source: &str) -> bool {
     node.kind() == "token_tree" && text_of(node, source).starts_with('(')
 }
 
@@ -568,7 +484,12 @@ fn receiver_before_at_depth(
 
 /// The receiver whose last token is `children[last]`: a name, a chain of fields on a name, or
 /// the result of a call.
-fn receiver_ending_at(children: &[Node<'_>], last: usize, source: &str, depth: usize) -> Receiver {
+pub(crate) fn receiver_ending_at(
+    children: &[Node<'_>],
+    last: usize,
+    source: &str,
+    depth: usize,
+) -> Receiver {
     if depth > MAX_TOKEN_TREE_DEPTH {
         return Receiver::Other;
     }

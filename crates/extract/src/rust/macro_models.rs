@@ -21,6 +21,8 @@ pub(crate) struct MacroModels {
     pub(crate) ready_values: Vec<Vec<String>>,
     /// Macros (paths) that compare their first two arguments with `==`.
     pub(crate) comparing: Vec<Vec<String>>,
+    /// Macros (paths) whose argument at the position (from 0) is a format string.
+    pub(crate) formatting: Vec<(usize, Vec<String>)>,
 }
 
 /// Parses a models table: lines `model word…`; blank lines and `#` comments say nothing. An
@@ -36,7 +38,7 @@ pub(crate) fn parse_macro_models(text: &str) -> Result<MacroModels, String> {
         let model = words.next().unwrap_or_default();
         let words: Vec<&str> = words.collect();
         let paths = || words.iter().map(|path| split_path(path)).collect::<Vec<_>>();
-        let minimum = if model == "field-projection" { 2 } else { 1 };
+        let minimum = if matches!(model, "field-projection" | "formats-arguments") { 2 } else { 1 };
         if words.len() < minimum {
             return Err(format!("line {}: `{model}` names too few words", number + 1));
         }
@@ -48,6 +50,17 @@ pub(crate) fn parse_macro_models(text: &str) -> Result<MacroModels, String> {
             )),
             "ready-value" => models.ready_values.extend(paths()),
             "compares-arguments" => models.comparing.extend(paths()),
+            "formats-arguments" => {
+                let Ok(position) = words[0].parse::<usize>() else {
+                    return Err(format!(
+                        "line {}: `formats-arguments` needs a position, not `{}`",
+                        number + 1,
+                        words[0]
+                    ));
+                };
+                let paths = words[1..].iter().map(|path| (position, split_path(path)));
+                models.formatting.extend(paths);
+            }
             _ => return Err(format!("line {}: unknown macro model `{model}`", number + 1)),
         }
     }
@@ -89,6 +102,16 @@ impl MacroModels {
         path_matches(&self.ready_values, &split_path(name))
     }
 
+    /// Where the format string of a macro written `name` is among its arguments (`format` 0,
+    /// `write` 1), if it formats.
+    pub(crate) fn format_string_position(&self, name: &str) -> Option<usize> {
+        let written = split_path(name);
+        self.formatting
+            .iter()
+            .find(|(_, path)| path_matches(std::slice::from_ref(path), &written))
+            .map(|(position, _)| *position)
+    }
+
     /// Whether a macro written `name` (`assert_eq`, `pretty_assertions::assert_eq`) compares
     /// its first two arguments with `==`.
     pub(crate) fn compares_arguments(&self, name: &str) -> bool {
@@ -117,6 +140,10 @@ mod tests {
         assert!(models.compares_arguments("assert_eq"));
         assert!(models.compares_arguments("debug_assert_ne"));
         assert!(!models.compares_arguments("assert"));
+        assert_eq!(models.format_string_position("println"), Some(0));
+        assert_eq!(models.format_string_position("writeln"), Some(1));
+        assert_eq!(models.format_string_position("log::info"), Some(0));
+        assert_eq!(models.format_string_position("matches"), None);
     }
 
     #[test]
@@ -133,6 +160,14 @@ mod tests {
         assert_eq!(
             parse_macro_models("field-projection pin\n"),
             Err("line 1: `field-projection` names too few words".to_string())
+        );
+        assert_eq!(
+            parse_macro_models("formats-arguments println\n"),
+            Err("line 1: `formats-arguments` names too few words".to_string())
+        );
+        assert_eq!(
+            parse_macro_models("formats-arguments first println\n"),
+            Err("line 1: `formats-arguments` needs a position, not `first`".to_string())
         );
     }
 }

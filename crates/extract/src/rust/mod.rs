@@ -9,6 +9,7 @@ pub(crate) mod imports;
 pub(crate) mod item_macros;
 pub(crate) mod macro_arguments;
 pub(crate) mod macro_expansion;
+pub(crate) mod macro_implicit_calls;
 pub(crate) mod macro_matching;
 pub(crate) mod macro_models;
 pub(crate) mod pin_projections;
@@ -450,7 +451,12 @@ fn lower_call(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut Fil
                     caller, line, name, arguments, source, facts,
                 );
                 crate::rust::macro_arguments::calls_in_macro_arguments(
-                    name, arguments, caller, source, facts, 0,
+                    text_of(macro_path, source),
+                    arguments,
+                    caller,
+                    source,
+                    facts,
+                    0,
                 );
                 crate::rust::test_macros::push_macro_written_test(
                     node, name, scopes, source, facts,

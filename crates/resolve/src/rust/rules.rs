@@ -113,7 +113,14 @@ impl Resolver<'_> {
                     .children_named(level, name)
                     .iter()
                     .copied()
-                    .filter(|child| self.index.symbol(*child).kind != SymbolKind::Impl)
+                    .filter(|child| {
+                        let kind = self.index.symbol(*child).kind;
+                        // A function or macro lives in another namespace than the crate,
+                        // module or type a path's head names (`fn indexmap()` beside
+                        // `use indexmap::IndexMap`).
+                        kind != SymbolKind::Impl
+                            && !(names_a_path && (kind.is_callable() || kind == SymbolKind::Macro))
+                    })
                     .collect()
             } else {
                 Vec::new()

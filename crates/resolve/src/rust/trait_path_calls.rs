@@ -66,6 +66,41 @@ impl Resolver<'_> {
         self.rust_called_path(caller, &path, BindingUse::Forbidden)
     }
 
+    /// `Trait::name` called on a value by the language (`Display::fmt` of a `{}` argument):
+    /// the method of the impl of `Trait` for the value's project type (each impl's, when an
+    /// outside generic trait is implemented several times); nothing for another value.
+    pub(crate) fn trait_method_of_value(
+        &self,
+        caller: Sym,
+        receiver: &Resolved,
+        trait_path: &[String],
+        name: &str,
+    ) -> Lookup {
+        let Denotation::Instance { type_sym, is_dyn: false, .. } = receiver.denotation else {
+            return Err(tether_model::UnresolvedReason::UnknownReceiverType);
+        };
+        let trait_resolved = self.rust_called_path(caller, trait_path, BindingUse::Forbidden).ok();
+        let methods = match trait_resolved {
+            Some(Resolved { denotation: Denotation::Symbol(trait_sym), .. })
+                if self.index.symbol(trait_sym).kind == SymbolKind::Trait =>
+            {
+                self.trait_method_of_type(trait_sym, type_sym, name).into_iter().collect()
+            }
+            _ => {
+                let trait_name = trait_path.last().map(String::as_str).unwrap_or_default();
+                self.outside_trait_methods_of_type(trait_name, type_sym, name)
+            }
+        };
+        let rule = member_rule(receiver.rule, ResolutionRule::TypedReceiver);
+        match methods.as_slice() {
+            [] => Err(tether_model::UnresolvedReason::UnknownMember),
+            [only] => found(Denotation::Symbol(*only), rule),
+            several => {
+                found(Denotation::Ambiguous(several.to_vec()), ResolutionRule::DynamicDispatch)
+            }
+        }
+    }
+
     /// The method `name` of a project trait as implemented for `type_sym`: its impl's own,
     /// else the trait's default (or a supertrait's) when the type implements the trait.
     pub(crate) fn trait_method_of_type(
