@@ -498,3 +498,25 @@ fn the_census_is_printed_as_text() {
     assert!(first.contains("edges: CALLS 3, CONTAINS 4, IMPORTS 2"), "{census:?}");
     assert!(!census.stdout.contains('{'), "{census:?}");
 }
+
+#[test]
+fn changes_group_symbols_by_file_and_list_tests_one_per_line_within_the_limit() {
+    let repository = FixtureRepository::new(APP_FIXTURE);
+    let root = repository.root();
+    repository.write(
+        "app/core.py",
+        "def compute(x):\n    return x + 2\n\ndef report(x):\n    # doubled\n    return compute(x) * 2\n",
+    );
+    repository.write("tests/test_core.py", "from app.core import report\n\ndef test_report():\n    assert report(1) == 6\n\ndef test_twice():\n    assert report(2) == 8\n");
+    let ran = tether(root, &["changes", "--no-daemon", "--tests-limit", "1"]);
+    assert_eq!(ran.code, 0, "{ran:?}");
+    let lines: Vec<&str> = ran.stdout.lines().collect();
+    let listed = |line: &str| lines.iter().position(|printed| *printed == line);
+    let file = listed("  app/core.py").unwrap_or_else(|| panic!("{ran:?}"));
+    assert_eq!(lines[file + 1], "    modified app.core.compute  line 1", "{ran:?}");
+    assert_eq!(lines[file + 2], "    comments app.core.report  line 4", "{ran:?}");
+    assert!(listed("  tests/test_core.py").is_some(), "{ran:?}");
+    let tests = listed("tests affected: 2 (the first 1 are listed; --tests-limit lists more)")
+        .unwrap_or_else(|| panic!("{ran:?}"));
+    assert!(lines[tests + 1].starts_with("  test_core."), "{ran:?}");
+}

@@ -60,8 +60,10 @@ fn record_tethers_survive_shifts_and_renames_and_report_staleness() {
         .contains("escapes"));
     assert!(refusal(&state, json!({ "type": "note", "title": "x", "files": ["/etc/hostname"] }))
         .contains("outside"));
-    assert!(refusal(&state, json!({ "type": "note", "title": "x", "files": ["lib/core.py"] }))
-        .contains("nothing to commit"));
+    // Paths are named as written, not as a debug list (`["lib/core.py"]`).
+    let unchanged =
+        refusal(&state, json!({ "type": "note", "title": "x", "files": ["lib/core.py"] }));
+    assert!(unchanged.contains("nothing to commit in lib/core.py:"), "{unchanged}");
     assert!(refusal(&state, json!({ "type": "note", "title": "x", "commit": "0123456789abcdef0123456789abcdef01234567" })).contains("no commit"));
     assert!(refusal(&state, json!({ "type": "note", "title": "x", "id": "../evil" }))
         .contains("invalid id"));

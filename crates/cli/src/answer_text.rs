@@ -96,21 +96,27 @@ fn changes_text<'answer>(
     blast: &'answer BlastAnswer,
 ) -> Footer<'answer> {
     let _ = writeln!(out, "{files_changed} files changed; changed symbols:");
+    // Grouped by file (the answer lists them by path, then line).
+    let mut current_path: Option<&str> = None;
     for symbol in changed {
-        let renamed = symbol
-            .renamed_from
-            .as_ref()
-            .map(|from| format!(" (file renamed from {from})"))
-            .unwrap_or_default();
+        if current_path != Some(symbol.path.as_str()) {
+            current_path = Some(symbol.path.as_str());
+            let renamed = symbol
+                .renamed_from
+                .as_ref()
+                .map(|from| format!(" (renamed from {from})"))
+                .unwrap_or_default();
+            let _ = writeln!(out, "  {}{renamed}", symbol.path);
+        }
         // Comments changed at module level belong to no symbol the reader could ask about.
         if symbol.change == "comments" && symbol.kind == "module" {
-            let _ = writeln!(out, "  comments (outside any symbol)  {}{renamed}", symbol.path);
+            let _ = writeln!(out, "    comments (outside any symbol)");
             continue;
         }
         let _ = writeln!(
             out,
-            "  {:<8} {}  {}:{}{renamed}",
-            symbol.change, symbol.qualified_name, symbol.path, symbol.line
+            "    {:<8} {}  line {}",
+            symbol.change, symbol.qualified_name, symbol.line
         );
     }
     let _ = writeln!(out, "impact: {} dependents, {} break", blast.total, blast.breaks);
@@ -121,10 +127,7 @@ fn changes_text<'answer>(
             item.severity, item.distance, item.confidence, item.symbol.qualified_name, item.site
         );
     }
-    let tests: Vec<&str> =
-        blast.tests_affected.iter().map(|test| test.symbol.qualified_name.as_str()).collect();
-    let tests = if tests.is_empty() { "none found".to_string() } else { tests.join(", ") };
-    let _ = writeln!(out, "tests affected: {tests}");
+    crate::tests_to_run::tests_affected_text(out, blast);
     Footer::of_blast(blast)
 }
 
@@ -370,7 +373,7 @@ fn context_text(out: &mut String, context: &ContextAnswer) {
             entry.created_at.as_deref().unwrap_or(""),
             entry.entry_type,
             entry.title,
-            entry.tether,
+            tether_text(&entry.tether),
             entry.file
         );
         let _ = writeln!(out, "      {}", entry.staleness.summary);
@@ -437,6 +440,16 @@ fn freshness_text(freshness: &Freshness) -> String {
         Some(count) => format!(", {count} source files with uncommitted changes"),
     };
     format!("indexed at {commit}{moved}{uncommitted}")
+}
+
+/// How an entry is tethered, as a reader of a context takes it: "changed" beside "the code has
+/// not changed since this entry's pin" read as a contradiction.
+fn tether_text(tether: &str) -> &str {
+    match tether {
+        "changed" => "recorded with a change to it",
+        "referenced" => "names its file",
+        other => other,
+    }
 }
 
 fn cause_text(cause: &CompletenessCause) -> String {
@@ -517,6 +530,55 @@ mod tests {
         assert_eq!(
             cause_text(&cause("from_text")),
             "2 unresolved call sites could call \"from_text\", e.g. src/lib.rs:16 from_text"
+        );
+    }
+
+    /// An entry tethered by its change to the subject is not said "changed" beside "the code
+    /// has not changed since this entry's pin".
+    #[test]
+    fn a_context_entry_says_how_it_is_tethered_without_contradicting_its_staleness() {
+        let entry = tether_protocol::wire::ContextEntry {
+            id: "split-3f2a".into(),
+            entry_type: "decision".into(),
+            title: "Split on commas".into(),
+            status: "active".into(),
+            created_at: Some("2026-12-01".into()),
+            file: ".memory/decisions/split-3f2a.md".into(),
+            tether: "changed".into(),
+            pin: "abc".into(),
+            staleness: tether_protocol::wire::EntryStaleness {
+                changed_since_pin: false,
+                commits_since: 0,
+                authors: Vec::new(),
+                summary: "the code has not changed since this entry's pin".into(),
+            },
+            needs_recheck: Recheck::Fine,
+        };
+        let context = ContextAnswer {
+            subject: tether_protocol::wire::SymbolOrFile::File { path: "lib.py".into() },
+            chain: vec![entry],
+            tip: Some("split-3f2a".into()),
+            note: None,
+            memory_problems: None,
+            freshness: tether_protocol::wire::Freshness {
+                indexed_commit: Some("abc".into()),
+                head_commit: Some("abc".into()),
+                head_branch: Some("main".into()),
+                head_moved: false,
+                uncommitted_files: Some(Vec::new()),
+                files_not_in_graph: Some(Vec::new()),
+                stale: false,
+                buffers: Vec::new(),
+            },
+            next: None,
+        };
+        let mut out = String::new();
+        context_text(&mut out, &context);
+        let first_entry = out.lines().nth(1).unwrap_or_default();
+        assert_eq!(
+            first_entry,
+            "  2026-12-01 decision   Split on commas  (recorded with a change to it, \
+             .memory/decisions/split-3f2a.md) [tip]"
         );
     }
 }

@@ -105,7 +105,7 @@ fn render_report(built: &BuiltGraph) -> String {
     for reason in UnresolvedReason::ALL {
         let mut names: BTreeMap<&str, u64> = BTreeMap::new();
         for call in graph.unresolved.iter().filter(|call| call.reason == reason) {
-            *names.entry(call.callee_name.as_str()).or_default() += 1;
+            *names.entry(reported_name(call)).or_default() += 1;
         }
         if names.is_empty() {
             continue;
@@ -131,6 +131,34 @@ fn render_report(built: &BuiltGraph) -> String {
     out
 }
 
+/// How the report names an unresolved callee: by its name, or, when it has none
+/// (`(self.f)(x)`, `thunk()()`), by its expression, never by an empty string.
+fn reported_name(call: &tether_model::UnresolvedCall) -> &str {
+    match call.callee_name.as_str() {
+        "" => call.callee_text.as_str(),
+        name => name,
+    }
+}
+
 fn join_counts<'a>(counts: impl Iterator<Item = (&'a str, u64)>) -> String {
     counts.map(|(name, count)| format!("{name} {count}")).collect::<Vec<_>>().join(" · ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unnamed_callee_is_reported_by_its_expression() {
+        let call = |name: &str, text: &str| tether_model::UnresolvedCall {
+            caller: tether_model::SymbolId::from_i64(1),
+            callee_text: text.to_string(),
+            callee_name: name.to_string(),
+            path: "app.py".to_string(),
+            line: 3,
+            reason: UnresolvedReason::ComplexCallee,
+        };
+        assert_eq!(reported_name(&call("", "(self.f)(x)")), "(self.f)(x)");
+        assert_eq!(reported_name(&call("get", "requests.get")), "get");
+    }
 }

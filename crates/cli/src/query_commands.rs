@@ -162,6 +162,9 @@ pub struct ChangesArgs {
     /// How many hops the blast walks back (1 to 8).
     #[arg(long, default_value_t = 3, value_parser = depth_range())]
     pub depth: u32,
+    /// List at most this many tests (1 to 10,000; `tests_total` counts them all).
+    #[arg(long, default_value_t = 100, value_parser = range_of::<u64>(Method::Changes, "tests_limit"))]
+    pub tests_limit: u64,
     #[command(flatten)]
     pub options: QueryOptions,
 }
@@ -321,7 +324,7 @@ pub fn run_changes(args: ChangesArgs) -> anyhow::Result<()> {
         include_whitespace: args.include_whitespace,
         walk: WalkParams {
             depth: Some(args.depth as usize),
-            tests_limit: None,
+            tests_limit: Some(args.tests_limit as usize),
             page: args.options.page()?,
         },
     });

@@ -348,7 +348,11 @@ fn files_with_changes(
         })
         .collect();
     if !unchanged.is_empty() {
-        return Err(refuse(format!("nothing to commit in {unchanged:?}: files must have changes")));
+        let named: Vec<&str> = unchanged.iter().map(|file| file.as_str()).collect();
+        return Err(refuse(format!(
+            "nothing to commit in {}: --files names files with changes to record with the entry",
+            named.join(", ")
+        )));
     }
     Ok(files)
 }

@@ -149,6 +149,20 @@ pub struct HoverFacts<'a> {
     pub ownership: Option<&'a OwnershipAnswer>,
 }
 
+/// The memory's tip as a person reads it: its type, title and date (the id is for tools).
+fn tip_line(context: &ContextAnswer) -> Option<String> {
+    let tip = context.tip.as_ref()?;
+    let Some(entry) = context.chain.iter().find(|entry| &entry.id == tip) else {
+        return Some(format!("why: {tip}"));
+    };
+    Some(format!(
+        "why: {} \"{}\" ({})",
+        entry.entry_type,
+        entry.title,
+        entry.created_at.as_deref().unwrap_or(&entry.pin)
+    ))
+}
+
 /// A hover's Markdown: the symbol, its counts (and why they are lower bounds), the memory's
 /// tip, the top owner, and whether the graph is behind the files.
 pub fn hover_markdown(facts: &HoverFacts) -> String {
@@ -164,8 +178,8 @@ pub fn hover_markdown(facts: &HoverFacts) -> String {
             break;
         }
     }
-    if let Some(tip) = facts.context.and_then(|context| context.tip.as_ref()) {
-        lines.push(format!("why: {tip}"));
+    if let Some(line) = facts.context.and_then(tip_line) {
+        lines.push(line);
     }
     if let Some(owner) = facts.ownership.and_then(|ownership| ownership.owners.first()) {
         lines.push(format!(
@@ -197,5 +211,40 @@ mod tests {
         assert_eq!(short_name("pkg.mod.Class.run"), "run");
         assert_eq!(short_name("crate::a::Type::new"), "new");
         assert_eq!(short_name("main"), "main");
+    }
+
+    #[test]
+    fn the_tip_is_read_by_its_title_not_its_id() {
+        let entry = tether_protocol::wire::ContextEntry {
+            id: "split-on-commas-3f2a".into(),
+            entry_type: "decision".into(),
+            title: "Split on commas".into(),
+            status: "active".into(),
+            created_at: Some("2026-12-01".into()),
+            file: ".memory/decisions/split-on-commas-3f2a.md".into(),
+            tether: "changed".into(),
+            pin: "abc".into(),
+            staleness: tether_protocol::wire::EntryStaleness {
+                changed_since_pin: false,
+                commits_since: 0,
+                authors: Vec::new(),
+                summary: String::new(),
+            },
+            needs_recheck: tether_protocol::wire::Recheck::Fine,
+        };
+        let subject = crate::test_support::symbol("1", "lib.parse", "function", "lib.py", (1, 2));
+        let context = ContextAnswer {
+            subject: tether_protocol::wire::SymbolOrFile::Symbol(subject),
+            chain: vec![entry],
+            tip: Some("split-on-commas-3f2a".into()),
+            note: None,
+            memory_problems: None,
+            freshness: crate::test_support::fresh(),
+            next: None,
+        };
+        assert_eq!(
+            tip_line(&context).as_deref(),
+            Some("why: decision \"Split on commas\" (2026-12-01)")
+        );
     }
 }
