@@ -194,3 +194,56 @@ fn inherited_test_methods_are_listed_with_each_collecting_class() {
         ]
     );
 }
+
+#[test]
+fn functions_passed_as_items_to_a_test_writing_macro_are_its_tests() {
+    // indexmap's property tests: `quickcheck_limit! { fn contains(…) -> bool { … } }` wraps
+    // each function in `#[test] fn $fn_name()`; libtest names the test `quick::contains`.
+    let fixture = r#"
+        //- /Cargo.toml
+        [package]
+        name = "maps"
+        //- /src/lib.rs
+        pub struct Map(Vec<u8>);
+        impl Map {
+            pub fn new() -> Map { Map(Vec::new()) }
+            pub fn insert(&mut self, key: u8) {}
+        }
+        //- /tests/quick.rs
+        use maps::Map;
+
+        macro_rules! properties {
+            ($(fn $name:ident($($arg:ident : $ty:ty),*) -> $ret:ty { $($code:tt)* })*) => {
+                $(
+                    #[test]
+                    fn $name() {
+                        fn prop($($arg: $ty),*) -> $ret {
+                            $($code)*
+                        }
+                        check(prop as fn($($ty),*) -> $ret);
+                    }
+                )*
+            };
+        }
+
+        fn check<T>(property: T) {}
+
+        fn helper(keys: &[u8]) -> Map { Map::new() }
+
+        properties! {
+            fn contains(keys: Vec<u8>) -> bool {
+                let mut map = helper(&keys);
+                map.insert(1);
+                true
+            }
+            fn empty(keys: Vec<u8>) -> bool {
+                Map::new();
+                true
+            }
+        }
+        "#;
+    assert_eq!(tests_affected(fixture, "maps::Map::insert"), ["quick::contains"]);
+    let mut tests = tests_affected(fixture, "maps::Map::new");
+    tests.sort();
+    assert_eq!(tests, ["quick::contains", "quick::empty"]);
+}

@@ -185,6 +185,8 @@ pub fn extract(file: &SourceFile<'_>) -> FileFacts {
         }),
         Language::Python => None,
     };
+    // The file as written: its macro calls, which the unwrapped parse blanks.
+    let written_tree = &tree;
     let (text, tree) = match &unwrapped {
         Some((text, tree)) => (text.as_str(), tree),
         None => (file.text, &tree),
@@ -220,6 +222,7 @@ pub fn extract(file: &SourceFile<'_>) -> FileFacts {
             });
             rust::macro_expansion::merge_expansion(&mut facts, expanded, expansion.invocation_byte);
         }
+        rust::test_macros::mark_tests_written_from_items(written_tree, file.text, &mut facts);
     }
     hash_symbol_texts(&mut facts, file.text);
     facts

@@ -98,7 +98,7 @@ fn collect_item_wrappers(
 }
 
 /// The `{ … }` token tree of a macro call whose body starts like an item.
-fn item_body<'tree>(call: Node<'tree>, source: &str) -> Option<Node<'tree>> {
+pub(crate) fn item_body<'tree>(call: Node<'tree>, source: &str) -> Option<Node<'tree>> {
     let name = field_child!(call, "macro")?;
     if &source[name.byte_range()] == "macro_rules" {
         return None;

@@ -6,9 +6,14 @@
 //! macro's expansions (scanned as token trees) are the macro's own calls. So a change that
 //! breaks what the macro's tests call reaches every test the macro wrote.
 //!
+//! A call whose body is items (indexmap's `quickcheck_limit! { fn contains(insert: Vec<u32>)
+//! -> bool { … } … }`, each wrapped in a `#[test] fn $fn_name()` by the macro) writes one test
+//! per function: the item-macro parse made each a function of the module, and each is marked a
+//! test (`mark_tests_written_from_items`).
+//!
 //! Only macros defined in the same file are followed (`macro_rules!` is textually scoped, and
-//! test macros live beside their tests); a call whose first token is not an identifier, and
-//! tests written inside `$(…)*` repetitions from several names, are not.
+//! test macros live beside their tests); a call whose first token is neither an identifier nor
+//! an item is not.
 
 use tether_model::{
     Binding, BindingValue, CallSite, CalleeExpr, FileFacts, Symbol, SymbolId, SymbolKind,
@@ -125,4 +130,69 @@ pub(crate) fn push_macro_written_test(
     crate::rust::macro_arguments::record_invocation_identifiers(
         id, line, macro_name, arguments, source, facts,
     );
+}
+
+/// Marks the functions written as items in the body of a test-writing macro's call (in
+/// `tree`, the file as written) as the tests the macro writes of them: libtest names each
+/// test by its function (`quick::contains`), and runtime evidence and blast find it so.
+pub(crate) fn mark_tests_written_from_items(
+    tree: &tree_sitter::Tree,
+    source: &str,
+    facts: &mut FileFacts,
+) {
+    let test_macros: Vec<&str> = facts
+        .symbols
+        .iter()
+        .filter(|symbol| symbol.kind == SymbolKind::Macro)
+        .filter(|symbol| {
+            facts
+                .bindings
+                .iter()
+                .any(|binding| binding.scope == symbol.id && binding.name == TEST_MACRO_BINDING)
+        })
+        .map(|symbol| symbol.name.as_str())
+        .collect();
+    if test_macros.is_empty() {
+        return;
+    }
+    let mut bodies: Vec<(u32, u32)> = Vec::new();
+    let mut containers = vec![tree.root_node()];
+    while let Some(container) = containers.pop() {
+        for child in container.named_children(&mut container.walk()) {
+            match child.kind() {
+                "macro_invocation" => {
+                    let named = field_child!(child, "macro")
+                        .is_some_and(|name| test_macros.contains(&text_of(name, source)));
+                    if let Some(body) =
+                        crate::rust::item_macros::item_body(child, source).filter(|_| named)
+                    {
+                        bodies.push((body.start_byte() as u32, body.end_byte() as u32));
+                    }
+                }
+                "mod_item" => containers.extend(field_child!(child, "body")),
+                _ => {}
+            }
+        }
+    }
+    if bodies.is_empty() {
+        return;
+    }
+    let modules: Vec<SymbolId> = facts
+        .symbols
+        .iter()
+        .filter(|symbol| symbol.kind == SymbolKind::Module)
+        .map(|symbol| symbol.id)
+        .collect();
+    for symbol in &mut facts.symbols {
+        let inside = |(start, end): &(u32, u32)| {
+            *start <= symbol.span.start_byte && symbol.span.end_byte <= *end
+        };
+        if symbol.kind == SymbolKind::Function
+            && symbol.parent.is_some_and(|parent| modules.contains(&parent))
+            && bodies.iter().any(inside)
+        {
+            symbol.is_test = true;
+            symbol.runs_as_test = true;
+        }
+    }
 }
