@@ -53,13 +53,8 @@ pub(crate) fn compared_operand(
     source: &str,
     facts: &mut FileFacts,
 ) {
-    let is_operand_token = |token: Node<'_>| {
-        (is_path_segment(token) && token.kind() != "metavariable")
-            || matches!(token.kind(), "." | "::")
-            || is_parenthesized(token, source)
-    };
     let mut start = operator;
-    while start > 0 && is_operand_token(children[start - 1]) {
+    while start > 0 && is_plain_operand_token(children[start - 1], source) {
         start -= 1;
     }
     let operand = &children[start..operator];
@@ -75,6 +70,14 @@ pub(crate) fn compared_operand(
         return;
     }
     push_trait_call(operand, TraitCall::Eq, caller, source, facts);
+}
+
+/// Whether a token may be part of a plain operand: a name (not a macro's metavariable), a
+/// `.` or `::`, or a call's parenthesized arguments.
+fn is_plain_operand_token(token: Node<'_>, source: &str) -> bool {
+    (is_path_segment(token) && token.kind() != "metavariable")
+        || matches!(token.kind(), "." | "::")
+        || is_parenthesized(token, source)
 }
 
 /// Whether a token is a token tree's opening delimiter.
@@ -106,11 +109,7 @@ fn plain_operand<'tokens, 'tree>(
         operand = rest;
     }
     let first = operand.first()?;
-    let is_plain = operand.iter().all(|token| {
-        (is_path_segment(*token) && token.kind() != "metavariable")
-            || matches!(token.kind(), "." | "::")
-            || is_parenthesized(*token, source)
-    });
+    let is_plain = operand.iter().all(|token| is_plain_operand_token(*token, source));
     if !is_plain || is_parenthesized(*first, source) {
         return None;
     }
