@@ -72,6 +72,30 @@ fn addresses_resolve_by_name_suffix_path_line_and_id_and_never_guess() {
 }
 
 #[test]
+fn similar_names_are_ranked_by_closeness_and_said_only_when_there_are_some() {
+    let (_directory, snapshot) = snapshot_of(SHOP);
+    let similar = |address: &str| match snapshot.resolve_address(address) {
+        Err(error @ AddressError::NotFound { .. }) => {
+            let AddressError::NotFound { similar, .. } = &error else { unreachable!() };
+            let names: Vec<String> =
+                similar.iter().map(|candidate| candidate.qualified_name.clone()).collect();
+            (names, tether_protocol::address_error_data(&error).0)
+        }
+        other => panic!("expected no match for {address}, got {other:?}"),
+    };
+    // A typo: within two edits of `total`, and closest to the path written.
+    let (names, message) = similar("shop.prices.totl");
+    assert_eq!(names, ["shop.prices.total"]);
+    assert!(message.ends_with("(similar names are listed)"), "{message}");
+    // Two at one edit (`tax`): the one whose path is nearer the address first.
+    assert_eq!(similar("shop.other.tix").0, ["shop.other.tax", "shop.prices.tax"]);
+    // Nothing close: the message does not promise a list.
+    let (names, message) = similar("nothing_like_it");
+    assert!(names.is_empty(), "{names:?}");
+    assert!(!message.contains("similar names"), "{message}");
+}
+
+#[test]
 fn callers_say_when_unresolved_sites_could_add_to_them() {
     let (_directory, snapshot) = snapshot_of(SHOP);
     let tax = snapshot.resolve_address("shop.prices.tax").unwrap();

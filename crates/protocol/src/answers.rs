@@ -139,7 +139,10 @@ fn address_candidate(candidate: &Candidate) -> wire::AddressCandidate {
 pub fn address_error_data(error: &AddressError) -> (String, wire::AddressErrorData) {
     match error {
         AddressError::NotFound { address, similar } => (
-            format!("no symbol matches {address:?}; try a qualified name, a unique suffix, path:line or an id (similar names are listed)"),
+            format!(
+                "no symbol matches {address:?}; try a qualified name, a unique suffix, path:line or an id{}",
+                if similar.is_empty() { "" } else { " (similar names are listed)" }
+            ),
             wire::AddressErrorData {
                 kind: "not_found".to_string(),
                 address: address.clone(),

@@ -224,21 +224,63 @@ impl Snapshot {
         Vec::new()
     }
 
+    /// Symbols named like the address's last segment, closest first: names within
+    /// [`MAX_SIMILAR_DISTANCE`] edits of it (a typo: `compte` for `compute`), then names that
+    /// contain it; ties by how close the whole qualified name is to the address.
     fn similar(&self, address: &str) -> Vec<Candidate> {
         let last = address.rsplit(['.', ':']).next().unwrap_or(address).to_lowercase();
         if last.is_empty() {
             return Vec::new();
         }
-        self.symbols()
+        let address = address.to_lowercase();
+        let mut ranked: Vec<((usize, usize, &str), SymbolIndex)> = self
+            .symbols()
             .iter()
             .enumerate()
-            .filter(|(_, symbol)| {
-                !symbol.kind.is_outside() && symbol.name.to_lowercase().contains(&last)
+            .filter(|(_, symbol)| !symbol.kind.is_outside())
+            .filter_map(|(index, symbol)| {
+                let (name, qualified) = &self.lowercase_names[index];
+                let distance = bounded_edit_distance(name, &last, MAX_SIMILAR_DISTANCE)
+                    .or_else(|| name.contains(&last).then_some(MAX_SIMILAR_DISTANCE + 1))?;
+                let path_distance = edit_distance(qualified, &address);
+                Some((
+                    (distance, path_distance, symbol.qualified_name.as_str()),
+                    index as SymbolIndex,
+                ))
             })
-            .take(MAX_CANDIDATES)
-            .map(|(index, _)| self.candidate(index as SymbolIndex))
-            .collect()
+            .collect();
+        ranked.sort_unstable();
+        ranked.into_iter().take(MAX_CANDIDATES).map(|(_, index)| self.candidate(index)).collect()
     }
+}
+
+/// The most edits (insertions, deletions, substitutions) a name may be from the one asked for
+/// to be listed as similar.
+const MAX_SIMILAR_DISTANCE: usize = 2;
+
+/// The edit distance between two strings when it is at most `bound` (computed only then: a
+/// length difference over the bound answers at once).
+fn bounded_edit_distance(a: &str, b: &str, bound: usize) -> Option<usize> {
+    if a.chars().count().abs_diff(b.chars().count()) > bound {
+        return None;
+    }
+    Some(edit_distance(a, b)).filter(|distance| *distance <= bound)
+}
+
+/// Levenshtein distance over characters, one row at a time.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, a_char) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, b_char) in b.iter().enumerate() {
+            let substitution = diagonal + usize::from(a_char != *b_char);
+            diagonal = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
+        }
+    }
+    row[b.len()]
 }
 
 /// The identifier (letters, digits, `_`) that covers the 1-based character `column` of a
