@@ -114,8 +114,9 @@ class PytestRunner:
     def import_coverage(self, tether, source_root):
         """Records per-test coverage once with `tether coverage run` (the suite's own pytest
         with pytest-cov's per-test contexts; tether's hooks attribute what a test runs in a
-        subprocess to it) and imports it; returns tether's run."""
-        pytest = [self.python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", f"--cov={source_root}", "--cov-context=test", *self.extra_arguments, self.tests]
+        subprocess to it) and imports it; returns tether's run. A module that fails to import
+        stops only its own tests, as in `suite`."""
+        pytest = [self.python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "--continue-on-collection-errors", f"--cov={source_root}", "--cov-context=test", *self.extra_arguments, self.tests]
         return run([tether, "coverage", "run", "--python", self.python, "--", *pytest], self.work, timeout=1800)
 
     def functions(self, source_root):

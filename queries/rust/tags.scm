@@ -82,8 +82,10 @@
 (const_item) @reference.value
 ; Operators and loops that call trait methods with no call expression: `a == b` calls
 ; `PartialEq::eq`, `a + b` `Add::add`, `a[i]` `Index::index`, `for x in v` `into_iter`/`next`,
-; `x?` `From::from` into the function's error type (see rust/implicit_calls.rs).
+; `x?` `From::from` into the function's error type, `*x` `Deref::deref` (see
+; rust/implicit_calls.rs).
 (binary_expression) @reference.protocol
+(unary_expression) @reference.protocol
 (try_expression) @reference.protocol
 (index_expression) @reference.protocol
 (for_expression) @reference.protocol

@@ -170,7 +170,7 @@ fn deref_to_the_type_parameter_reaches_the_argument() {
             state.release();  // calls: guards::Guard::release
             other.broadcast();  // calls: guards::{impl Deref for Guard}::deref
             (*state).broadcast();  // calls: guards::Shared::broadcast, guards::{impl Deref for Guard}::deref
-            (*state).release();  // calls: none
+            (*state).release();  // calls: guards::{impl Deref for Guard}::deref
         }
         "#,
         expect![[r#"
@@ -180,6 +180,7 @@ fn deref_to_the_type_parameter_reaches_the_argument() {
             guards::run -> guards::{impl Deref for Guard}::deref @15 typed_receiver 0.85
             guards::run -> guards::{impl Deref for Guard}::deref @17 typed_receiver 0.85
             guards::run -> guards::{impl Deref for Guard}::deref @18 typed_receiver 0.85
+            guards::run -> guards::{impl Deref for Guard}::deref @19 typed_receiver 0.85
             unresolved guards::run src/lib.rs:17 other.broadcast (unknown_member)
             unresolved guards::run src/lib.rs:19 (*state).release (unknown_receiver_type)
         "#]],

@@ -28,6 +28,7 @@ mod runnable_test_cases;
 mod runtime_evidence;
 mod runtime_evidence_tiers;
 mod rust_calls;
+mod rust_deref_display_cases;
 mod salsa_struct_cases;
 mod store_round_trip;
 mod tidy;

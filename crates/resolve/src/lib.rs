@@ -393,18 +393,26 @@ fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls
         arguments_of_call.entry((argument.caller, argument.call_byte)).or_default().push(argument);
     }
     // The language's own calls (`with`, operators, subscripts, applying what `@route("/")`
-    // returns): project targets only, and not counted among call sites.
+    // returns): project targets only, and not counted among call sites. A lookup that goes
+    // through a project `Deref` (`v[0]` on a type that derefs to a slice) calls its `deref`,
+    // whatever the target.
+    let project_derefs = resolver.index.names.contains("deref");
     for call in &file.implicit_calls {
         // Only names some project symbol has can bind; what a call returns may be anything.
         let may_bind = match &call.callee {
             CalleeExpr::Returned(_) => true,
             callee => crate::calls::callee_name(callee)
-                .is_some_and(|method| resolver.index.names.contains(method)),
+                .is_some_and(|method| project_derefs || resolver.index.names.contains(method)),
         };
         let Some(caller) = resolver.index.sym_of(call.caller).filter(|_| may_bind) else {
             continue;
         };
-        if let targets @ CallTargets::Project(_) = resolver.resolve_call(caller, call, language) {
+        let (targets, dereferenced) =
+            resolver.context.noting_dereferences(|| resolver.resolve_call(caller, call, language));
+        if !dereferenced.is_empty() {
+            result.edges.extend(rules.dereference_edges(resolver, call, &dereferenced));
+        }
+        if let targets @ CallTargets::Project(_) = targets {
             if let (CallTargets::Project(bound), Some(arguments)) =
                 (&targets, arguments_of_call.get(&(call.caller, call.byte)))
             {

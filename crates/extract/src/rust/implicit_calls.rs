@@ -17,10 +17,13 @@
 //! `assert_eq!(a, b)`, `format!("{}", x)`: `PartialEq::eq`, `Display::fmt`, `Debug::fmt`, as
 //! the models of `queries/rust/macro_models.txt` say) is `macro_implicit_calls`'.
 //!
+//! - `*x` calls `Deref::deref` (`written_derefs`);
+//! - `x.to_string()` calls `Display::fmt` of `x`'s type (std's `impl<T: Display> ToString`).
+//!
 //! Not lowered: `?` in a closure or an async block, or in a function whose error type is not
-//! written as `Result<T, E>` (an alias such as `io::Result<T>`), `.to_string()`, derives
-//! calling their fields' impls, unary operators, compound assignment (`+=`), and `Ord`
-//! through `sort`/`max`/`BTreeMap` keys.
+//! written as `Result<T, E>` (an alias such as `io::Result<T>`), derives calling their
+//! fields' impls, `-x` and `!x`, compound assignment (`+=`), and `Ord` through
+//! `sort`/`max`/`BTreeMap` keys.
 
 use tether_model::{CallSite, CalleeExpr, FileFacts};
 use tree_sitter::Node;
@@ -84,7 +87,7 @@ fn push_implicit_call(
 
 /// Whether a place expression is written to or borrowed mutably: `x[i] = v`, `x[i].f += 1`,
 /// `&mut x[i]` (through the fields and indexes it is the base of).
-fn is_mutable_place(place: Node<'_>) -> bool {
+pub(crate) fn is_mutable_place(place: Node<'_>) -> bool {
     let mut current = place;
     while let Some(parent) = current.parent() {
         let is_base = parent.named_child(0).is_some_and(|base| base.id() == current.id());
@@ -137,6 +140,9 @@ pub(crate) fn lower_protocol_calls(
             push_implicit_call(value, "next", node, scopes, source, facts);
         }
         "try_expression" => push_question_mark_call(node, scopes, source, facts),
+        "unary_expression" => {
+            crate::rust::written_derefs::push_written_deref_call(node, scopes, source, facts)
+        }
         _ => {}
     }
 }
@@ -185,5 +191,45 @@ fn push_question_mark_call(
         line: line_of(node),
         byte: node.start_byte() as u32,
         text: shorten(&format!("{operand}?")),
+    });
+}
+
+/// `x.to_string()` (no arguments): std's blanket `impl<T: Display> ToString for T` calls
+/// `Display::fmt` of `x`'s type. Recorded as that trait method on `x`; a project type with
+/// an inherent `to_string` of its own binds both.
+pub(crate) fn push_to_string_call(
+    call: Node<'_>,
+    function: Node<'_>,
+    scopes: &ScopeStack,
+    source: &str,
+    facts: &mut FileFacts,
+) {
+    if function.kind() != "field_expression" {
+        return;
+    }
+    let (Some(value), Some(field)) =
+        (field_child!(function, "value"), field_child!(function, "field"))
+    else {
+        return;
+    };
+    let no_arguments =
+        field_child!(call, "arguments").is_some_and(|arguments| arguments.named_child_count() == 0);
+    if text_of(field, source) != "to_string" || !no_arguments {
+        return;
+    }
+    let receiver = crate::rust::receivers::receiver_of(value, source, 0);
+    if receiver == tether_model::Receiver::Other {
+        return;
+    }
+    facts.implicit_calls.push(CallSite {
+        caller: scopes.innermost_named().id,
+        callee: CalleeExpr::TraitMethod {
+            receiver,
+            trait_path: vec!["Display".to_string()],
+            name: "fmt".to_string(),
+        },
+        line: line_of(call),
+        byte: call.start_byte() as u32,
+        text: shorten(&format!("Display::fmt({})", text_of(value, source))),
     });
 }

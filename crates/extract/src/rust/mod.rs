@@ -17,6 +17,7 @@ pub(crate) mod receivers;
 pub(crate) mod returned_functions;
 pub(crate) mod test_macros;
 pub(crate) mod value_references;
+pub(crate) mod written_derefs;
 
 use tether_model::{
     Binding, CallSite, CalleeExpr, FileFacts, ImplBlock, Language, SupertypeRef, Symbol, SymbolKind,
@@ -430,6 +431,7 @@ fn lower_call(node: Node<'_>, scopes: &ScopeStack, source: &str, facts: &mut Fil
                 byte: node.start_byte() as u32,
                 text: shorten(text_of(function, source)),
             });
+            crate::rust::implicit_calls::push_to_string_call(node, function, scopes, source, facts);
         }
         "macro_invocation" => {
             let Some(macro_path) = field_child!(node, "macro") else { return };
