@@ -29,6 +29,7 @@ mod runtime_evidence;
 mod runtime_evidence_tiers;
 mod rust_calls;
 mod rust_deref_display_cases;
+mod rust_derived_impl_cases;
 mod salsa_struct_cases;
 mod store_round_trip;
 mod tidy;

@@ -110,8 +110,9 @@ pub(crate) trait Lowering {
     ) {
     }
 
-    /// Called after a struct's symbol is pushed: the members an attribute macro generates for
-    /// it (salsa's field getters), pushed after their parent.
+    /// Called after a struct's, an enum's or a union's symbol is pushed: the members an
+    /// attribute macro generates for it (salsa's field getters), pushed after their parent,
+    /// and what its derives say.
     fn generated_members(
         &self,
         _tag: &Tag<'_>,
@@ -213,7 +214,8 @@ pub(crate) fn sweep<L: Lowering>(
                     is_test,
                 });
                 lowering.after_definition(tag, &symbol, &scopes, source, &mut facts);
-                if symbol.kind == SymbolKind::Struct {
+                if matches!(symbol.kind, SymbolKind::Struct | SymbolKind::Enum | SymbolKind::Union)
+                {
                     let structure = symbol.clone();
                     facts.symbols.push(symbol);
                     lowering.generated_members(tag, &structure, source, &mut facts);

@@ -60,6 +60,9 @@ pub struct FileFacts {
     pub imports: Vec<Import>,
     pub supertypes: Vec<SupertypeRef>,
     pub impls: Vec<ImplBlock>,
+    /// The std traits each Rust type derives (`#[derive(PartialEq, Clone)]`), with the types
+    /// its fields name: a derived impl calls the fields' impls.
+    pub derives: Vec<DerivedTraits>,
     pub bindings: Vec<Binding>,
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -385,6 +388,16 @@ pub struct ImplBlock {
     /// `AsyncRead` (`Some(vec![])` for an unbounded one). `None` for other impls.
     pub blanket_bound: Option<Vec<String>>,
     pub line: u32,
+}
+
+/// A Rust type's `#[derive(…)]`: the traits' last path segments (`PartialEq`, `Debug`), and
+/// every type path its fields' types name, generic arguments included (`items: Vec<Item>`
+/// gives `Vec` and `Item`; an enum's variants' fields count).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct DerivedTraits {
+    pub type_symbol: SymbolId,
+    pub traits: Vec<String>,
+    pub field_types: Vec<Vec<String>>,
 }
 
 /// A name whose type is visible in a scope: a typed parameter, an annotated or constructed

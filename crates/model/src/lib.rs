@@ -28,9 +28,9 @@ pub use diagnostic::{Diagnostic, DiagnosticKind};
 pub use edge_sites::{misplaced_edge_sites, MisplacedSite};
 pub use facts::{
     ArgumentForm, AttributeParameter, Binding, BindingValue, Branch, CallArgument, CallSite,
-    CalleeExpr, ElementStore, FieldOwner, FieldStore, FileFacts, FixtureName, FixtureRequest,
-    ImplBlock, Import, ImportStyle, MacroInvocation, Parameter, ParameterKind, Receiver,
-    SupertypeRef,
+    CalleeExpr, DerivedTraits, ElementStore, FieldOwner, FieldStore, FileFacts, FixtureName,
+    FixtureRequest, ImplBlock, Import, ImportStyle, MacroInvocation, Parameter, ParameterKind,
+    Receiver, SupertypeRef,
 };
 pub use graph::{
     BufferVersion, CallOutcome, Census, Edge, EdgeKind, FileRecord, FileStatus, Freshness, Graph,

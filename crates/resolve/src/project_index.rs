@@ -35,6 +35,7 @@ pub(crate) struct ProjectIndex<'a> {
     pub attribute_parameter_names: HashSet<&'a str>,
     pub supertypes: Vec<&'a SupertypeRef>,
     pub impls: Vec<&'a ImplBlock>,
+    pub derives: Vec<&'a tether_model::DerivedTraits>,
     /// The file module of every symbol.
     pub module_of: Vec<Sym>,
     /// Each file's module symbol by the file's path.
@@ -103,6 +104,7 @@ impl<'a> ProjectIndex<'a> {
             attribute_parameter_names,
             supertypes: files.iter().flat_map(|file| file.supertypes.iter()).collect(),
             impls: files.iter().flat_map(|file| file.impls.iter()).collect(),
+            derives: files.iter().flat_map(|file| file.derives.iter()).collect(),
             module_of,
             file_modules_by_path: by_name.file_modules_by_path,
             is_package_init: by_name.is_package_init,

@@ -56,6 +56,9 @@ pub(crate) struct ResolverTables<'a> {
     /// The method the language calls when a value of each project type goes out of scope
     /// (Rust's `Drop::drop`).
     pub drop_methods: HashMap<Sym, Sym>,
+    /// The std traits each project type derives, with the project types its fields name
+    /// (see `rust::derived_calls`).
+    pub derived_traits: HashMap<Sym, DerivedTraitsOfType>,
     /// Blanket impls of project traits (`impl<R: AsyncRead> AsyncReadExt for R`).
     pub blanket_impls: Vec<BlanketImpl>,
     /// The last segment of each trait impl's trait path, project trait or not.
@@ -69,6 +72,14 @@ pub(crate) struct ResolverTables<'a> {
     /// Whether a Python module's variables (`MARK_GEN = MarkGenerator()`) are its members
     /// yet: typing them needs the imports and bases, so they join only after those phases.
     pub module_variables_visible: bool,
+}
+
+/// What a type derives (Rust's `#[derive(…)]`): the traits, and the project types its fields
+/// name.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct DerivedTraitsOfType {
+    pub traits: Vec<String>,
+    pub field_types: Vec<Sym>,
 }
 
 /// Which imports an import pass reads again.
@@ -139,6 +150,7 @@ impl<'a> ResolverTables<'a> {
             impls_of_trait: HashMap::default(),
             deref_targets: HashMap::default(),
             drop_methods: HashMap::default(),
+            derived_traits: HashMap::default(),
             blanket_impls: Vec::new(),
             impl_trait_names: HashMap::default(),
             impl_only_types: HashMap::default(),
@@ -164,6 +176,7 @@ impl<'a> ResolverTables<'a> {
         };
         resolver.deref_targets = deref_targets;
         resolver.drop_methods = resolver.resolver().collect_drop_methods();
+        resolver.derived_traits = resolver.resolver().collect_derived_traits();
         resolver.resolve_imports_of_module_variables();
         resolver
     }

@@ -276,6 +276,7 @@ pub(crate) fn merge_expansion(
         imports,
         supertypes,
         impls,
+        derives,
         bindings,
         // Syntax errors of the filled-in text are the macro's, reported at its definition.
         diagnostics: _,
@@ -333,6 +334,7 @@ pub(crate) fn merge_expansion(
     facts.imports.extend(imports);
     facts.supertypes.extend(supertypes);
     facts.impls.extend(impls);
+    facts.derives.extend(derives);
     facts.bindings.extend(bindings);
     true
 }

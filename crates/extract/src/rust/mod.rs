@@ -3,6 +3,7 @@
 //! parameters, struct fields) in `rust_bindings.rs`.
 
 pub(crate) mod bindings;
+pub(crate) mod derives;
 pub(crate) mod field_getters;
 pub(crate) mod implicit_calls;
 pub(crate) mod imports;
@@ -153,9 +154,11 @@ impl Lowering for RustLowering {
     ) {
         // Only the text before the item is read when it holds no attribute.
         let models = crate::rust::macro_models::shipped_macro_models();
-        if models.gives_field_getters(&preceding_attribute_paths_and_arguments(tag.node, source)) {
+        let attributes = preceding_attribute_paths_and_arguments(tag.node, source);
+        if models.gives_field_getters(&attributes) {
             crate::rust::field_getters::push_field_getters(tag.node, symbol, source, facts);
         }
+        crate::rust::derives::push_derived_traits(tag.node, symbol, &attributes, source, facts);
         crate::rust::pin_projections::push_projection_methods(tag.node, symbol, source, facts);
     }
 

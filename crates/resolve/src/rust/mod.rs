@@ -7,6 +7,7 @@ pub(crate) mod closure_arguments;
 pub(crate) mod closure_results;
 pub(crate) mod deref_arguments;
 pub(crate) mod deref_calls;
+pub(crate) mod derived_calls;
 pub(crate) mod drop_calls;
 pub(crate) mod generic_arguments;
 pub(crate) mod language;

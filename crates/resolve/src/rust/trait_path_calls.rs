@@ -88,7 +88,12 @@ impl Resolver<'_> {
             }
             _ => {
                 let trait_name = trait_path.last().map(String::as_str).unwrap_or_default();
-                self.outside_trait_methods_of_type(trait_name, type_sym, name)
+                let written = self.outside_trait_methods_of_type(trait_name, type_sym, name);
+                match written.is_empty() {
+                    // `{:?}` of a type deriving `Debug`: its fields' `fmt`.
+                    true => self.derived_method_targets(type_sym, Some(trait_name), name),
+                    false => written,
+                }
             }
         };
         let rule = member_rule(receiver.rule, ResolutionRule::TypedReceiver);
@@ -124,7 +129,7 @@ impl Resolver<'_> {
 
     /// The methods `name` of the impls of an outside trait (`Default`, `fmt::Display`, each
     /// `From<…>`) for a project type, by the trait's last name.
-    fn outside_trait_methods_of_type(
+    pub(crate) fn outside_trait_methods_of_type(
         &self,
         trait_name: &str,
         type_sym: Sym,
