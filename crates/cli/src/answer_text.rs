@@ -15,7 +15,8 @@ use tether_protocol::Method;
 use crate::terminal_style::{bold, dim};
 
 /// The text of `method`'s answer, ending with `next` as its hint line.
-pub fn answer_text(method: Method, answer: &Answer, next: Option<&str>) -> String {
+/// `why` spells out every completeness cause (see `Footer::write_completeness`).
+pub fn answer_text(method: Method, answer: &Answer, next: Option<&str>, why: bool) -> String {
     let method = method.as_str();
     let mut out = String::new();
     let footer = match answer {
@@ -82,7 +83,7 @@ pub fn answer_text(method: Method, answer: &Answer, next: Option<&str>) -> Strin
             Footer::default()
         }
     };
-    Footer { next, ..footer }.write_to(&mut out);
+    Footer { next, why, ..footer }.write_to(&mut out);
     match out.split_once('\n') {
         Some((header, rest)) => format!("{}\n{rest}", bold(header)),
         None => out,
@@ -273,6 +274,7 @@ fn neighbours_text<'answer>(
         completeness: Some(&neighbours.completeness),
         freshness: Some(&neighbours.freshness),
         next: None,
+        why: false,
     }
 }
 
@@ -299,6 +301,8 @@ struct Footer<'answer> {
     completeness: Option<&'answer Completeness>,
     freshness: Option<&'answer Freshness>,
     next: Option<&'answer str>,
+    /// Spell out the causes only counted by default.
+    why: bool,
 }
 
 impl<'answer> Footer<'answer> {
@@ -308,6 +312,7 @@ impl<'answer> Footer<'answer> {
             completeness: Some(&blast.completeness),
             freshness: Some(&blast.freshness),
             next: None,
+            why: false,
         }
     }
 
@@ -316,15 +321,7 @@ impl<'answer> Footer<'answer> {
             let _ = writeln!(out, "more: --cursor {cursor}");
         }
         if let Some(completeness) = self.completeness {
-            match &completeness.causes {
-                Some(causes) if completeness.status != "exact" => {
-                    let causes: Vec<String> = causes.iter().map(cause_text).collect();
-                    let _ = writeln!(out, "complete: lower bound; {}", causes.join("; "));
-                }
-                _ => {
-                    let _ = writeln!(out, "complete: exact");
-                }
-            }
+            write_completeness(out, completeness, self.why);
         }
         if let Some(freshness) = self.freshness {
             let _ = writeln!(out, "{}", dim(&freshness_text(freshness)));
@@ -452,6 +449,35 @@ fn tether_text(tether: &str) -> &str {
     }
 }
 
+/// `complete: exact`, or `complete: lower bound` and one line per cause. Outside code that
+/// may call the subject (a decorator it is passed to, a base class outside the project) is
+/// true of many symbols and rarely what a reader looks for: counted on one line, spelled out
+/// with `--why`.
+fn write_completeness(out: &mut String, completeness: &Completeness, why: bool) {
+    let causes = match &completeness.causes {
+        Some(causes) if completeness.status != "exact" => causes,
+        _ => {
+            let _ = writeln!(out, "complete: exact");
+            return;
+        }
+    };
+    let _ = writeln!(out, "complete: lower bound");
+    let mut counted_only = 0;
+    for cause in causes {
+        match cause {
+            CompletenessCause::CalledFromOutside { count, .. } if !why => counted_only += count,
+            cause => {
+                let _ = writeln!(out, "  - {}", cause_text(cause));
+            }
+        }
+    }
+    if counted_only > 0 {
+        let ways = if counted_only == 1 { "way" } else { "ways" };
+        let _ =
+            writeln!(out, "  - outside code may call it ({counted_only} {ways}; --why lists them)");
+    }
+}
+
 fn cause_text(cause: &CompletenessCause) -> String {
     let site_example = |examples: &[tether_protocol::wire::SiteExample]| {
         examples
@@ -530,6 +556,37 @@ mod tests {
         assert_eq!(
             cause_text(&cause("from_text")),
             "2 unresolved call sites could call \"from_text\", e.g. src/lib.rs:16 from_text"
+        );
+    }
+
+    /// One line per cause; outside callers counted on one line unless `--why` asks.
+    #[test]
+    fn completeness_is_a_short_list_with_outside_callers_counted_unless_asked() {
+        let completeness = Completeness {
+            status: "lower_bound".to_string(),
+            causes: Some(vec![
+                CompletenessCause::UncertainEdges { count: 3 },
+                CompletenessCause::CalledFromOutside {
+                    count: 2,
+                    examples: vec![
+                        "passed to the outside pytest.mark.parametrize".to_string(),
+                        "extends abc.ABC, outside the project".to_string(),
+                    ],
+                },
+            ]),
+        };
+        let text = |why: bool| {
+            let mut out = String::new();
+            write_completeness(&mut out, &completeness, why);
+            out
+        };
+        assert_eq!(
+            text(false),
+            "complete: lower bound\n  - 3 edges are dynamic, ambiguous or guessed\n  - outside code may call it (2 ways; --why lists them)\n"
+        );
+        assert_eq!(
+            text(true),
+            "complete: lower bound\n  - 3 edges are dynamic, ambiguous or guessed\n  - called from outside the project: passed to the outside pytest.mark.parametrize (and 1 more)\n"
         );
     }
 

@@ -27,7 +27,9 @@ pub(crate) fn run_query(request: Request, options: &QueryOptions) -> anyhow::Res
                 print_line(&answer.to_pretty_json())?;
             } else {
                 let hint = next_command(&request, &answer, options.hint_context());
-                print_text(&crate::answer_text::answer_text(method, &answer, hint.as_deref()))?;
+                let text =
+                    crate::answer_text::answer_text(method, &answer, hint.as_deref(), options.why);
+                print_text(&text)?;
             }
             if nothing_matched(&answer) {
                 return Err(CliFailure::NothingMatched(None).into());

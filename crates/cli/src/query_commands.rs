@@ -57,6 +57,10 @@ pub struct QueryOptions {
     /// Answer in this process instead of asking the daemon (refused while a daemon runs).
     #[arg(long)]
     pub no_daemon: bool,
+    /// Spell out every cause of an incomplete answer, also those only counted by default
+    /// (outside code that may call the subject: a decorator, a base class).
+    #[arg(long)]
+    pub why: bool,
 }
 
 impl QueryOptions {

@@ -18,6 +18,7 @@
 
 mod budget;
 mod errors;
+mod output_schemas;
 mod render;
 mod render_lines;
 mod resources;

@@ -39,6 +39,8 @@ lists the candidates: tether never guesses; call again with one of their ids.
 - `IMPORTS`: a module imports another module or a symbol of it.
 - `INHERITS`: a class derives from another class.
 - `IMPLEMENTS`: a Rust type implements a trait.
+- `REFERENCES`: a function, method or class used as a value (passed, stored, returned or
+  decorated): whoever receives it may call it where no call expression names it.
 
 ## Confidence
 
@@ -53,6 +55,9 @@ Each edge carries the confidence of the rule that resolved it:
 | `dynamic_dispatch` | 0.5 | one of several implementations a dynamic call may reach |
 | `ambiguous` | 0.4 | one of several same-named targets |
 | `name_only` | 0.2 | matched by name alone |
+| `pytest_fixture` | 0.9 | a pytest test or fixture asking for a fixture (pytest calls it first) |
+| `callback` | 0.5 | outside code may call it back (a project object handed to an outside call, a method an outside base may call) |
+| `value_flow` | 0.7 | a call through a parameter, bound to a value the project's call sites pass for it |
 
 A blast item's confidence is the product along its path. Its severity is `breaks` for a
 direct dependent through a confident edge, `maybe` for anything indirect or reached through
@@ -64,14 +69,9 @@ Every dependency answer says how complete it is:
 
 - `exact`: no call site in the repository could add an item. "0 callers" with `exact` means
   nothing calls it.
-- `lower_bound`: the list may be missing items; the causes say why. Do not conclude that
-  nothing depends on the symbol. Causes:
-  - `unresolved_call_sites`: call sites of this name the resolver could not bind (they may
-    be callers too);
-  - `uncertain_edges`: dynamic, ambiguous or name-only edges on the answer's paths (their
-    items are included, as `maybe`);
-  - `unparsed_files`: files of the language that were not parsed (binary, too large,
-    unreadable).
+- `lower_bound`: the list may be missing items; the causes say why (each named by its
+  `kind`, counted, with examples; listed under "Completeness causes" below). Do not
+  conclude that nothing depends on the symbol.
 
 ## Freshness
 
@@ -137,6 +137,67 @@ pub fn daemon_resource_contents(uri: &str, answer: &Answer) -> ResourceContents 
 
 /// The contents of the schema resource.
 pub fn schema_resource_contents() -> ResourceContents {
-    ResourceContents::text(GRAPH_SCHEMA_MARKDOWN, SCHEMA_RESOURCE_URI)
+    ResourceContents::text(graph_schema_markdown(), SCHEMA_RESOURCE_URI)
         .with_mime_type("text/markdown")
+}
+
+/// The schema resource: the graph's description, then every completeness cause an answer
+/// may give, read from the answers' own schema (a cause added there is listed here).
+pub fn graph_schema_markdown() -> String {
+    let mut text = GRAPH_SCHEMA_MARKDOWN.to_string();
+    text.push_str("\n## Completeness causes\n\n");
+    for (kind, meaning) in completeness_causes() {
+        text.push_str(&format!("- `{kind}`: {meaning}\n"));
+    }
+    text
+}
+
+/// Each completeness cause's `kind` and the sentence its schema gives it.
+fn completeness_causes() -> Vec<(String, String)> {
+    let Some(schema) = tether_protocol::wire::answer_schema(tether_protocol::Method::Blast) else {
+        return Vec::new();
+    };
+    let variants = schema
+        .get("$defs")
+        .and_then(|definitions| definitions.get("CompletenessCause"))
+        .and_then(|cause| cause.get("oneOf"))
+        .and_then(|variants| variants.as_array())
+        .cloned()
+        .unwrap_or_default();
+    variants
+        .iter()
+        .filter_map(|variant| {
+            let kind = variant.pointer("/properties/kind/const")?.as_str()?;
+            let meaning = variant.get("description").and_then(|text| text.as_str()).unwrap_or("");
+            Some((kind.to_string(), meaning.split_whitespace().collect::<Vec<_>>().join(" ")))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::graph_schema_markdown;
+    use tether_model::{EdgeKind, ResolutionRule};
+
+    /// Every edge kind, every rule with its confidence, and every completeness cause the graph
+    /// and its answers use are described: adding one without describing it fails here.
+    #[test]
+    fn the_schema_resource_names_every_edge_kind_rule_and_cause() {
+        let text = graph_schema_markdown();
+        for kind in EdgeKind::ALL {
+            assert!(text.contains(&format!("- `{}`:", kind.as_str())), "{}", kind.as_str());
+        }
+        for rule in ResolutionRule::ALL {
+            // `1.0`, `0.95`: the table's way of writing a confidence.
+            let in_its_row = text.lines().any(|line| {
+                line.contains(&format!("`{}`", rule.as_str()))
+                    && line.contains(&format!("| {:?} |", rule.confidence()))
+            });
+            assert!(in_its_row, "{} with confidence {:?}", rule.as_str(), rule.confidence());
+        }
+        for kind in ["unresolved_call_sites", "escaped_value", "dirty_files", "depth_limit"] {
+            let line = text.lines().find(|line| line.starts_with(&format!("- `{kind}`: ")));
+            assert!(line.is_some_and(|line| line.len() > kind.len() + 12), "{kind}");
+        }
+    }
 }

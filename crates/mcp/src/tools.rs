@@ -45,8 +45,16 @@ const fn presentation(
 
 /// The presentation arguments every tool accepts; never forwarded to the daemon.
 pub const PRESENTATION_PARAMETERS: &[ParameterSpecification] = &[
-    presentation("format", ParameterKind::OneOf(&["text", "json"]), "\"text\" (default): compact lines sized for a context window. \"json\": the daemon's answer as JSON."),
-    presentation("budget_tokens", ParameterKind::Integer { minimum: MINIMUM_BUDGET_TOKENS as i64, maximum: 1_000_000 }, "Approximate size limit of the answer in tokens (default 6000). Items past it are cut and a cursor is given to fetch the rest."),
+    presentation(
+        "format",
+        ParameterKind::OneOf(&["text", "json"]),
+        "text (compact lines, the default) or json.",
+    ),
+    presentation(
+        "budget_tokens",
+        ParameterKind::Integer { minimum: MINIMUM_BUDGET_TOKENS as i64, maximum: 1_000_000 },
+        "Token limit (default 6000); a cursor gives the rest.",
+    ),
 ];
 
 /// Every tool, in the order they are listed.
@@ -64,7 +72,7 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
         name: "blast",
         title: "What breaks if this changes",
         daemon_method: Method::Blast,
-        description: "Blast radius: everything that depends on a symbol (or on every symbol of a file), transitively through CALLS, IMPORTS, INHERITS and IMPLEMENTS. Call it BEFORE editing, renaming or deleting a symbol, to know what may break. Each item has distance (hops), severity (breaks = direct dependent through a confident edge; maybe = indirect or uncertain), confidence and the edge; tests_affected lists the tests reached. If completeness is lower_bound, the list may be missing items; the causes say why; do not conclude that nothing depends on the symbol.",
+        description: "Blast radius: everything that depends on a symbol (or on every symbol of a file), transitively through CALLS, IMPORTS, INHERITS and IMPLEMENTS. Call it BEFORE editing, renaming or deleting a symbol, to know what may break. Items have distance (hops), severity (breaks: a direct dependent through a confident edge; maybe: indirect or uncertain), confidence and edge; tests_affected lists the tests reached. If completeness is lower_bound, items may be missing (the causes say why): never conclude that nothing depends on it.",
         parameters: &["symbol", "file", "depth", "limit", "cursor"],
         required: &[],
         requires_one_of: &["symbol", "file"],
@@ -75,7 +83,7 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
         name: "callers",
         title: "Who calls this",
         daemon_method: Method::Callers,
-        description: "Direct callers of a symbol: who has a CALLS edge to it, with the call site (file:line), the confidence and the resolution rule. Use it to see how a function is used before changing its signature; use blast for the transitive picture. If completeness is lower_bound, the list may be missing items; the causes say why; do not conclude that nothing calls the symbol.",
+        description: "Direct callers of a symbol, each with its call site (file:line), confidence and resolution rule. Use it before changing a signature; blast gives the transitive picture. If completeness is lower_bound, items may be missing (the causes say why): never conclude that nothing calls it.",
         parameters: &["symbol", "limit", "cursor"],
         required: &["symbol"],
         requires_one_of: &[],
@@ -86,7 +94,7 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
         name: "callees",
         title: "What this calls",
         daemon_method: Method::Callees,
-        description: "Direct callees of a symbol: what it calls, with the call site, confidence and rule. Use it to understand what a function relies on. If completeness is lower_bound, the list may be missing items; the causes say why.",
+        description: "Direct callees of a symbol: what it calls, with the call site, confidence and rule. Use it to understand what a function relies on. If completeness is lower_bound, items may be missing (the causes say why).",
         parameters: &["symbol", "limit", "cursor"],
         required: &["symbol"],
         requires_one_of: &[],
@@ -97,7 +105,7 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
         name: "imports",
         title: "Module imports, both ways",
         daemon_method: Method::Imports,
-        description: "Imports of a module both ways: what it imports (direction imports) and who imports it (direction imported_by). Use it for module-level dependencies. If completeness is lower_bound, the list may be missing items; the causes say why; do not conclude that nothing imports the module.",
+        description: "Imports of a module both ways: what it imports (direction imports) and who imports it (direction imported_by). Use it for module-level dependencies. If completeness is lower_bound, items may be missing (the causes say why): never conclude that nothing imports it.",
         parameters: &["symbol", "limit", "cursor"],
         required: &["symbol"],
         requires_one_of: &[],
@@ -108,7 +116,7 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
         name: "lookup",
         title: "Find symbols by name",
         daemon_method: Method::Lookup,
-        description: "Find symbols by name: exact names first, then qualified-name suffixes, name prefixes and substrings. Use it to get the id or qualified name of a symbol to pass to the other tools. Without query it answers the census of the repository (files, symbols and edges by kind).",
+        description: "Find symbols by name (exact names first, then qualified-name suffixes, prefixes, substrings) to get the ids the other tools take. Without query: the repository's census (files, symbols, edges by kind).",
         parameters: &["query", "folder", "limit", "cursor"],
         required: &[],
         requires_one_of: &[],
@@ -119,7 +127,7 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
         name: "changes",
         title: "What a diff touches and breaks",
         daemon_method: Method::Changes,
-        description: "The symbols a diff touches (added, modified, deleted, or comments only, which seed no blast; with lines changed) and the blast radius of them all. Use it before committing or reviewing to see what the working-tree changes, a branch (base) or a commit range may break. If completeness is lower_bound, the list may be missing items; the causes say why; do not conclude that nothing depends on the changes.",
+        description: "The symbols a diff touches (added, modified, deleted, or comments only, which seed no blast; with lines changed) and the blast radius of them all. Use it before committing or reviewing to see what the working-tree changes, a branch (base) or a commit range may break. If completeness is lower_bound, items may be missing (the causes say why): never conclude that nothing depends on the changes.",
         parameters: &["scope", "base", "range", "include_whitespace", "depth", "limit", "cursor"],
         required: &[],
         requires_one_of: &[],
@@ -141,7 +149,7 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
         name: "context",
         title: "Why this exists",
         daemon_method: Method::Context,
-        description: "Why a symbol or file exists: the memory entries (plans, decisions, experiments, notes) tethered to it, oldest first, each with whether the code changed since the entry was written (staleness) and whether it needs a recheck; tip is the entry to read first. Use it before changing code whose intent you do not know.",
+        description: "Why a symbol or file exists: the memory entries (plans, decisions, experiments, notes) tethered to it, oldest first, with staleness (has the code changed since) and whether each needs a recheck; tip is the one to read first. Use it before changing code whose intent you do not know.",
         parameters: &["symbol", "path"],
         required: &[],
         requires_one_of: &["symbol", "path"],
@@ -152,7 +160,7 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
         name: "search_memory",
         title: "Search decisions and notes",
         daemon_method: Method::SearchMemory,
-        description: "Search the memory entries (plans, decisions, experiments, notes...) by words in their title, tags and body, optionally only those tethered to a symbol or path. Use it to find earlier decisions before proposing a design.",
+        description: "Search memory entries (plans, decisions, experiments, notes) by words in title, tags and body, optionally only those tethered to a symbol or path: find earlier decisions before proposing a design.",
         parameters: &["query", "type", "status", "symbol", "path", "limit", "cursor"],
         required: &["query"],
         requires_one_of: &[],
@@ -193,29 +201,20 @@ impl ToolSpecification {
         }
     }
 
-    /// The description, with how paging works for the tools that page.
-    pub fn full_description(&self) -> String {
-        let mut description = self.description.to_string();
-        if self.paged_by_cursor {
-            description.push_str(" Long answers are cut to budget_tokens; the answer then says how many items remain and the cursor to fetch them.");
-        }
-        description
-    }
-
     /// The rmcp tool definition.
     pub fn to_mcp_tool(&self) -> Tool {
-        let annotations = ToolAnnotations::with_title(self.title)
-            .read_only(self.read_only)
-            .destructive(false)
-            .idempotent(self.read_only)
-            .open_world(false);
-        let tool = Tool::new(
-            self.name,
-            self.full_description(),
-            Arc::new(self.arguments().input_schema()),
-        )
-        .with_title(self.title)
-        .with_annotations(annotations);
+        // The title is the tool's own; the write hints only mean something for a tool that
+        // writes (MCP: "meaningful only when readOnlyHint == false"). How paging works is
+        // said once, in the server's instructions.
+        let annotations = match self.read_only {
+            true => ToolAnnotations::new().read_only(true),
+            false => ToolAnnotations::new().read_only(false).destructive(false).idempotent(false),
+        }
+        .open_world(false);
+        let tool =
+            Tool::new(self.name, self.description, Arc::new(self.arguments().input_schema()))
+                .with_title(self.title)
+                .with_annotations(annotations);
         match self.output_schema() {
             Some(schema) => tool.with_raw_output_schema(Arc::new(schema)),
             None => tool,
@@ -223,8 +222,10 @@ impl ToolSpecification {
     }
 
     /// The schema of the answer's `structuredContent`, for tools whose daemon answers are
-    /// typed (`protocol::wire`); generated from the same types the daemon writes.
+    /// typed (`protocol::wire`); generated from the same types the daemon writes, compact
+    /// (`output_schemas`).
     pub fn output_schema(&self) -> Option<tether_protocol::wire::AnswerSchema> {
         tether_protocol::wire::answer_schema(self.daemon_method)
+            .map(crate::output_schemas::compact_output_schema)
     }
 }

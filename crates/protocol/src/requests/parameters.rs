@@ -55,21 +55,18 @@ pub const fn parameter(
 }
 
 /// How a symbol is addressed, in every method that takes one.
-pub const SYMBOL_ADDRESS: &str = "The symbol: a qualified name (pkg.module.Class.method, crate::module::Type::method), a unique suffix of one at a segment boundary (Class.method; a member a base class defines is found too), path:line:column (on a call: the function called there), path:line (the innermost symbol around that line), or a 16-hex-digit id from an earlier answer.";
+pub const SYMBOL_ADDRESS: &str = "A qualified name or a unique suffix of one (Class.method, Type::method), path:line[:column], or an id from an answer.";
 
 pub const SYMBOL: Parameter = parameter("symbol", ParameterKind::Text, SYMBOL_ADDRESS);
 
 pub const LIMIT: Parameter = parameter(
     "limit",
     ParameterKind::Integer { minimum: 1, maximum: PageRequest::MAX_LIMIT as i64 },
-    "Items per page (default 20, at most 200).",
+    "Items per page (default 20).",
 );
 
-pub const CURSOR: Parameter = parameter(
-    "cursor",
-    ParameterKind::Text,
-    "Where to continue: the cursor a previous answer gave (\"o:<offset>\").",
-);
+pub const CURSOR: Parameter =
+    parameter("cursor", ParameterKind::Text, "The cursor a previous answer gave, to continue it.");
 
 pub const DEPTH: Parameter = parameter(
     "depth",
