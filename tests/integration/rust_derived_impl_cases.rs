@@ -9,7 +9,8 @@ use tether_tests::check;
 fn rust_derived_impls_call_their_fields_project_impls() {
     // `Row` derives its traits and holds `Inner` (derived too) which holds `Key`, whose
     // impls are written: comparing, cloning or debug-printing a row reaches `Key`'s. A
-    // derived `Clone` over fields with no project impl is std's.
+    // derived `Clone` over fields with no project impl is std's. A derived `default()` is
+    // still a value of its type (`b.add()` binds).
     check(
         r#"
         //- /Cargo.toml
@@ -41,12 +42,28 @@ fn rust_derived_impls_call_their_fields_project_impls() {
         #[derive(Clone)]
         pub struct Plain { n: u32 }
 
+        impl Default for Key {
+            fn default() -> Key { Key(0) }
+        }
+
+        #[derive(Default)]
+        pub struct Builder { key: Key }
+
+        impl Builder {
+            pub fn add(&mut self) {}
+        }
+
+        pub fn build() {
+            let mut b = Builder::default();  // calls: <builtin>::Default::default, rows::{impl Default for Key}::default
+            b.add();  // calls: rows::Builder::add
+        }
+
         pub fn same(a: Row, b: Row) -> bool {
             a == b  // calls: rows::{impl PartialEq for Key}::eq
         }
 
         pub fn copied(a: Inner) -> Inner {
-            a.clone()  // calls: rows::{impl Clone for Key}::clone
+            a.clone()  // calls: <builtin>::Clone::clone, rows::{impl Clone for Key}::clone
         }
 
         pub fn shown(a: Row) -> String {
@@ -58,13 +75,18 @@ fn rust_derived_impls_call_their_fields_project_impls() {
         }
         "#,
         expect![[r#"
-            rows::copied -> rows::{impl Clone for Key}::clone @31 typed_receiver 0.85
-            rows::plain -> <builtin>::Clone::clone @39 typed_receiver 0.85
-            rows::same -> rows::{impl PartialEq for Key}::eq @27 typed_receiver 0.85
-            rows::shown -> <builtin>::format! @35 macro 0.9
-            rows::shown -> rows::{impl Debug for Key}::fmt @35 typed_receiver 0.85
+            rows::build -> <builtin>::Default::default @38 type_member 0.9
+            rows::build -> rows::Builder::add @39 typed_receiver 0.85
+            rows::build -> rows::{impl Default for Key}::default @38 typed_receiver 0.85
+            rows::copied -> <builtin>::Clone::clone @47 typed_receiver 0.85
+            rows::copied -> rows::{impl Clone for Key}::clone @47 typed_receiver 0.85
+            rows::plain -> <builtin>::Clone::clone @55 typed_receiver 0.85
+            rows::same -> rows::{impl PartialEq for Key}::eq @43 typed_receiver 0.85
+            rows::shown -> <builtin>::format! @51 macro 0.9
+            rows::shown -> rows::{impl Debug for Key}::fmt @51 typed_receiver 0.85
             rows::{impl Clone for Key}::clone -> rows::Key @14 constructor 0.9
             rows::{impl Debug for Key}::fmt -> std::fmt::Formatter::write_str @10 typed_receiver 0.85
+            rows::{impl Default for Key}::default -> rows::Key @27 constructor 0.9
         "#]],
     );
 }

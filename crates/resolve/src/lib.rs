@@ -49,8 +49,8 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap as HashMap;
 use tether_model::{
-    CallOutcome, CalleeExpr, Edge, EdgeKind, FileFacts, Language, Symbol, SymbolId, SymbolKind,
-    UnresolvedCall, UnresolvedReason,
+    CallOutcome, CallSite, CalleeExpr, Edge, EdgeKind, FileFacts, Language, ResolutionRule, Symbol,
+    SymbolId, SymbolKind, UnresolvedCall, UnresolvedReason,
 };
 
 use crate::calls::{callee_name, CallTargets};
@@ -407,11 +407,10 @@ fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls
         let Some(caller) = resolver.index.sym_of(call.caller).filter(|_| may_bind) else {
             continue;
         };
-        let (targets, dereferenced) =
-            resolver.context.noting_dereferences(|| resolver.resolve_call(caller, call, language));
-        if !dereferenced.is_empty() {
-            result.edges.extend(rules.dereference_edges(resolver, call, &dereferenced));
-        }
+        let (targets, noted) = resolver
+            .context
+            .noting_implicit_calls(|| resolver.resolve_call(caller, call, language));
+        result.edges.extend(implicit_edges(resolver, rules, call, &noted));
         if let targets @ CallTargets::Project(_) = targets {
             if let (CallTargets::Project(bound), Some(arguments)) =
                 (&targets, arguments_of_call.get(&(call.caller, call.byte)))
@@ -423,16 +422,15 @@ fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls
     }
     for call in &file.calls {
         let Some(caller) = resolver.index.sym_of(call.caller) else { continue };
-        let (targets, dereferenced) =
-            resolver.context.noting_dereferences(|| resolver.resolve_call(caller, call, language));
+        let (targets, noted) = resolver
+            .context
+            .noting_implicit_calls(|| resolver.resolve_call(caller, call, language));
         let arguments = arguments_of_call.get(&(call.caller, call.byte));
         let targets = match arguments {
             Some(arguments) => resolver.with_first_argument_impl(caller, arguments, targets),
             None => targets,
         };
-        if !dereferenced.is_empty() {
-            result.edges.extend(rules.dereference_edges(resolver, call, &dereferenced));
-        }
+        result.edges.extend(implicit_edges(resolver, rules, call, &noted));
         *result.outcomes.entry(targets.outcome()).or_default() += 1;
         if let (CallTargets::Project(bound), Some(arguments)) = (&targets, arguments) {
             result.argument_flows.extend(resolver.argument_flows(caller, arguments, bound));
@@ -471,6 +469,34 @@ fn resolve_calls_of_file(resolver: &Resolver<'_>, file: &FileFacts) -> FileCalls
 }
 
 /// Adds the CALLS edges (and outside targets) of one bound site.
+/// The edges a call site has besides its targets: the `deref` of each project `Deref` its
+/// lookups went through, and the project methods a derived impl it reached calls (several
+/// are a dispatch: a derived `eq` stops at the first field that differs).
+fn implicit_edges(
+    resolver: &Resolver<'_>,
+    rules: &dyn crate::language_rules::LanguageRules,
+    call: &CallSite,
+    noted: &crate::resolution_context::NotedImplicitCalls,
+) -> Vec<Edge> {
+    let mut edges = Vec::new();
+    if !noted.dereferenced.is_empty() {
+        edges.extend(rules.dereference_edges(resolver, call, &noted.dereferenced));
+    }
+    let rule = match noted.derived.len() {
+        1 => ResolutionRule::TypedReceiver,
+        _ => ResolutionRule::DynamicDispatch,
+    };
+    edges.extend(noted.derived.iter().map(|method| Edge {
+        kind: EdgeKind::Calls,
+        source: call.caller,
+        target: resolver.index.symbol(*method).id,
+        line: call.line,
+        confidence: rule.confidence(),
+        rule,
+    }));
+    edges
+}
+
 fn record_targets(
     resolver: &Resolver<'_>,
     result: &mut FileCalls,

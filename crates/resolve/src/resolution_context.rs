@@ -34,6 +34,9 @@ pub(crate) struct ResolutionContext<'a> {
     bindings_being_typed: RefCell<Vec<BindingKey<'a>>>,
     /// The project types whose `Deref` the current call's method lookups went through.
     dereferenced_types: RefCell<Vec<Sym>>,
+    /// The project methods a derived impl the current call's lookups reached calls (see
+    /// `rust::derived_calls`).
+    derived_calls: RefCell<Vec<Sym>>,
 }
 
 /// A binding of the project index, with the scope it is typed in: equal when the bindings
@@ -127,13 +130,47 @@ impl<'a> ResolutionContext<'a> {
         }
     }
 
-    /// Runs `resolve` with a fresh note list and returns its result with the types noted.
-    pub(crate) fn noting_dereferences<T>(&self, resolve: impl FnOnce() -> T) -> (T, Vec<Sym>) {
-        let previous = std::mem::take(&mut *self.dereferenced_types.borrow_mut());
+    /// Notes the project methods a derived impl calls (`a == b` on a type deriving
+    /// `PartialEq`: its fields' `eq`). Not while a value is typed: `b.add()` types `b` by
+    /// resolving the `Builder::default()` it was made with, a call of another site.
+    pub(crate) fn note_derived_calls(&self, methods: &[Sym]) {
+        if self.typing_nesting.get() > 0 {
+            return;
+        }
+        let mut noted = self.derived_calls.borrow_mut();
+        for method in methods {
+            if !noted.contains(method) {
+                noted.push(*method);
+            }
+        }
+    }
+
+    /// Runs `resolve` with fresh note lists and returns its result with what was noted: the
+    /// types whose `Deref` it went through, and the methods derived impls call.
+    pub(crate) fn noting_implicit_calls<T>(
+        &self,
+        resolve: impl FnOnce() -> T,
+    ) -> (T, NotedImplicitCalls) {
+        let previous_types = std::mem::take(&mut *self.dereferenced_types.borrow_mut());
+        let previous_derived = std::mem::take(&mut *self.derived_calls.borrow_mut());
         let result = resolve();
-        let noted = std::mem::replace(&mut *self.dereferenced_types.borrow_mut(), previous);
+        let noted = NotedImplicitCalls {
+            dereferenced: std::mem::replace(
+                &mut *self.dereferenced_types.borrow_mut(),
+                previous_types,
+            ),
+            derived: std::mem::replace(&mut *self.derived_calls.borrow_mut(), previous_derived),
+        };
         (result, noted)
     }
+}
+
+/// What resolving one call site noted besides its targets.
+pub(crate) struct NotedImplicitCalls {
+    /// Project types whose `Deref` a method lookup went through.
+    pub dereferenced: Vec<Sym>,
+    /// Project methods derived impls call.
+    pub derived: Vec<Sym>,
 }
 
 /// Counts one level of call-result typing in a context while alive.

@@ -1,10 +1,11 @@
 //! Derived impls as calls: `#[derive(PartialEq)] struct Row { key: Key, cells: Vec<Cell> }`
 //! gives `Row` an `eq` no one wrote, which calls `eq` of each field: `a == b` on rows, or
 //! `assert_eq!(a, b)`, runs the project's `impl PartialEq for Key` and `for Cell`. A method
-//! of a derived trait called on a project type with no impl of its own binds to the fields'
-//! project impls of the trait, through fields whose types derive it too (a bounded number of
-//! steps), as a dispatch: a derived `eq` stops at the first field that differs, so each
-//! may be called.
+//! of a derived trait called on a project type with no impl of its own is noted (in the
+//! resolver's context) as calling the fields' project impls of the trait, through fields
+//! whose types derive it too (a bounded number of steps); the call site gets an edge to each,
+//! a dispatch when there are several (a derived `eq` stops at the first field that differs).
+//! The call's own target stays the derived std method: `Row::default()` is still a `Row`.
 //!
 //! The traits and the method each derived method calls on the fields are std's, listed in
 //! `DERIVED_METHODS`. It deliberately does not follow derive macros of other crates (serde's

@@ -125,12 +125,12 @@ impl Resolver<'_> {
             // `Enum::Variant(…)` constructs the enum (extraction records each variant).
             return found(Denotation::Symbol(type_sym), ResolutionRule::Constructor);
         }
-        // No impl the project wrote has it: a derived impl calling its fields' project
-        // impls, or a derived or blanket std trait method.
+        // No impl the project wrote has it: a derived or blanket std trait method. A derived
+        // one calls its fields' project impls, noted as calls of the site (the call itself
+        // stays std's: `Type::default()` is still a `Type`).
         let derived = self.derived_method_targets(type_sym, None, name);
-        if let Some(denotation) = from_candidates(&derived) {
-            let rule = if derived.len() > 1 { ResolutionRule::DynamicDispatch } else { rule };
-            return found(denotation, rule);
+        if !derived.is_empty() {
+            self.context.note_derived_calls(&derived);
         }
         if let Some(std_trait) = crate::builtins::rust_std_trait_of_method(name) {
             return found(Denotation::Builtin(format!("{std_trait}::{name}")), rule);

@@ -89,11 +89,12 @@ impl Resolver<'_> {
             _ => {
                 let trait_name = trait_path.last().map(String::as_str).unwrap_or_default();
                 let written = self.outside_trait_methods_of_type(trait_name, type_sym, name);
-                match written.is_empty() {
-                    // `{:?}` of a type deriving `Debug`: its fields' `fmt`.
-                    true => self.derived_method_targets(type_sym, Some(trait_name), name),
-                    false => written,
+                if written.is_empty() {
+                    // `{:?}` of a type deriving `Debug`: its fields' `fmt`, noted as calls.
+                    let derived = self.derived_method_targets(type_sym, Some(trait_name), name);
+                    self.context.note_derived_calls(&derived);
                 }
+                written
             }
         };
         let rule = member_rule(receiver.rule, ResolutionRule::TypedReceiver);
