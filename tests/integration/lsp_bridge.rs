@@ -133,7 +133,7 @@ fn an_editor_over_stdio_sees_a_saved_caller_after_the_lens_refresh() {
     let core = file_uri(&root.join("app/core.py"));
     assert_eq!(
         editor.lens_titles(&core),
-        ["2 callers · blast 5 · 1 test", "1 caller · blast 2 · 1 test"]
+        ["2 call sites · blast 5 · 1 test", "1 call site · blast 2 · 1 test"]
     );
 
     // Saved, not opened: the daemon follows the working tree and publishes a graph.
@@ -145,14 +145,14 @@ fn an_editor_over_stdio_sees_a_saved_caller_after_the_lens_refresh() {
         editor.wait_for_lens_refresh(Duration::from_secs(30)),
         "no workspace/codeLens/refresh after a save"
     );
-    assert_eq!(editor.lens_titles(&core)[0], "3 callers · blast 6 · 1 test");
+    assert_eq!(editor.lens_titles(&core)[0], "3 call sites · blast 6 · 1 test");
 
     // An unsaved buffer counts too; closing it restores the file on disk.
     let document = json!({ "uri": core, "languageId": "python", "version": 1, "text": "def compute(x):\n    return x\n" });
     editor.notify("textDocument/didOpen", json!({ "textDocument": document }));
     assert_eq!(
         editor.lens_titles(&core),
-        ["2 callers · blast 3 · 0 tests"],
+        ["2 call sites · blast 3 · 0 tests"],
         "report, and with it the only test, is gone from the buffer"
     );
     editor.notify("textDocument/didClose", json!({ "textDocument": { "uri": core } }));
@@ -208,9 +208,9 @@ fn neovims_own_lsp_client_sees_an_unsaved_caller() {
         + &String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{printed}");
     let expected = [
-        "saved: 2 callers · blast 5 · 1 test | 1 caller · blast 2 · 1 test",
+        "saved: 2 call sites · blast 5 · 1 test | 1 call site · blast 2 · 1 test",
         "item: app.core.compute",
-        "unsaved: 3 callers · blast 6 · 1 test | 1 caller · blast 2 · 1 test",
+        "unsaved: 3 call sites · blast 6 · 1 test | 1 call site · blast 2 · 1 test",
         "incoming: app.api.extra:7, app.api.handle:3, app.core.report:4",
         "done",
     ];

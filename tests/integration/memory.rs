@@ -315,3 +315,25 @@ fn a_dry_run_record_says_what_it_would_commit_and_on_which_branch_and_writes_not
     let subjects = repository.git(&["log", "-2", "--format=%s"]);
     assert_eq!(subjects, "memory: decision: Split on commas\ndecision: Split on commas\n");
 }
+
+/// A record of a diff that touches no function (a comment at the end of a file) is shown by
+/// the file, and its next hint says so: following the hint finds the entry.
+#[test]
+fn a_records_next_hint_names_a_call_that_shows_the_entry() {
+    let repository = FixtureRepository::new(TEXT_TOOLS);
+    let state = indexed_daemon(&repository);
+    let text = std::fs::read_to_string(repository.root().join("lib/core.py")).unwrap();
+    repository.write("lib/core.py", &format!("{text}# parsing stays naive: see the decision\n"));
+    let recorded = call(
+        &state,
+        "record",
+        json!({ "type": "decision", "title": "Naive parsing", "files": ["lib/core.py"] }),
+    );
+    let next = recorded["next"].as_str().unwrap();
+    assert_eq!(next, r#"context {"path": "lib/core.py"} shows this entry"#);
+    wait_for_head(&state, &repository);
+    let context = call(&state, "context", json!({ "path": "lib/core.py" }));
+    assert_eq!(chain(&context).len(), 1, "{context}");
+    let by_symbol = call(&state, "context", json!({ "symbol": "lib.core.parse" }));
+    assert_eq!(chain(&by_symbol).len(), 0, "the diff changed no function: {by_symbol}");
+}

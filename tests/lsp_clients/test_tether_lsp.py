@@ -39,9 +39,9 @@ async def client(lsp_client: LanguageClient):
     await lsp_client.shutdown_session()
 
 
-SAVED_COMPUTE = "2 callers · blast 5 · 1 test"
-SAVED_REPORT = "1 caller · blast 2 · 1 test"
-EDITED_COMPUTE = "3 callers · blast 6 · 1 test"
+SAVED_COMPUTE = "2 call sites · blast 5 · 1 test"
+SAVED_REPORT = "1 call site · blast 2 · 1 test"
+EDITED_COMPUTE = "3 call sites · blast 6 · 1 test"
 
 
 def open_document(client, path, text=None):

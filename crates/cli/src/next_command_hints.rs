@@ -194,10 +194,22 @@ pub fn next_command(request: &Request, answer: &Answer, context: HintContext) ->
         Answer::Record(record) if record.dry_run => {
             "the same command without --dry-run writes and commits it".to_string()
         }
-        Answer::Record(_) => format!(
-            "{} on a symbol those files define shows this entry",
-            command(&["context", "SYMBOL"])
-        ),
+        // The file shows the entry whatever its diff touched (a symbol shows it only when
+        // the diff changed that symbol).
+        Answer::Record(record) => match record.pinned_files.as_slice() {
+            [] => format!(
+                "{} on a file its commit changed shows this entry",
+                command(&["context", "--path", "FILE"])
+            ),
+            [only] => format!(
+                "{} shows this entry",
+                command(&["context", "--path", &path_from_here(only)])
+            ),
+            [first, ..] => format!(
+                "{} (or any file it pins) shows this entry",
+                command(&["context", "--path", &path_from_here(first)])
+            ),
+        },
         Answer::CoverageImport(_) => format!(
             "{}: its tests affected now list the tests recorded executing it",
             command(&["blast", "SYMBOL"])

@@ -189,8 +189,15 @@ pub fn record(
     } else {
         let (pin_commit, entry_commit) =
             journal_and_commit(state.folder, &repository, &root, &request, &prepared)?;
-        let next = "context {\"symbol\": ...} on a symbol those files define shows this entry";
-        (pin_commit, Some(entry_commit), next.to_string())
+        // A file the entry pins shows it whatever its diff touched; a symbol only when the
+        // diff changed it.
+        let next = match prepared.pin_files.first() {
+            Some(file) => format!("context {{\"path\": \"{file}\"}} shows this entry"),
+            None => {
+                "context {\"path\": ...} on a file its commit changed shows this entry".to_string()
+            }
+        };
+        (pin_commit, Some(entry_commit), next)
     };
     Ok(tether_protocol::wire::RecordAnswer {
         id: prepared.entry.id,

@@ -9,11 +9,6 @@ use tether_protocol::wire::{
 
 use crate::documents::{range_of_lines, range_of_name};
 
-/// The symbol kinds that get a code lens (modules and impls do not).
-pub fn has_code_lens(symbol: &SymbolRef) -> bool {
-    matches!(symbol.kind.as_str(), "function" | "method" | "class" | "struct" | "enum" | "trait")
-}
-
 /// The last segment of a qualified name (`a.b.C.run` or `a::b::run`: `run`).
 pub fn short_name(qualified_name: &str) -> &str {
     qualified_name.rsplit(['.', ':']).next().unwrap_or(qualified_name)
@@ -62,14 +57,15 @@ fn plural(count: usize, one: &str, many: &str) -> String {
     format!("{count} {}", if count == 1 { one } else { many })
 }
 
-/// A code lens's title: `3 callers · blast 12 · 4 tests`, each count `≥` when it is a lower
-/// bound.
+/// A code lens's title: `3 call sites · blast 12 · 4 tests`, each count `≥` when it is a
+/// lower bound. Call sites, not callers: a function calling twice is one item of the call
+/// hierarchy with two ranges, and two sites here.
 pub fn lens_title(callers: &NeighboursAnswer, blast: &BlastAnswer) -> String {
     let callers_bound = bound(&callers.completeness);
     let blast_bound = bound(&blast.completeness);
     format!(
         "{callers_bound}{} · blast {blast_bound}{} · {blast_bound}{}",
-        plural(callers.total, "caller", "callers"),
+        plural(callers.total, "call site", "call sites"),
         blast.total,
         plural(blast.tests_total, "test", "tests"),
     )

@@ -1,4 +1,5 @@
-//! Code lenses (`N callers · blast M · K tests` over each definition), hovers (the counts,
+//! Code lenses (`N call sites · blast M · K tests` over the definitions `lens_settings`
+//! picks), hovers (the counts,
 //! why they are lower bounds, the memory's tip, the top owner) and references (the call
 //! and import sites of the symbol under the cursor).
 
@@ -15,9 +16,8 @@ use tether_protocol::wire::{Answer, BlastAnswer, NeighboursAnswer};
 use tether_protocol::{PageRequest, Request, Subject, WalkParams};
 
 use crate::documents::{range_of_name, uri_of_path};
-use crate::editor_answers::{
-    blast_summary, has_code_lens, hover_markdown, lens_title, short_name, HoverFacts,
-};
+use crate::editor_answers::{blast_summary, hover_markdown, lens_title, short_name, HoverFacts};
+use crate::lens_settings::is_protocol_method;
 use crate::session::{editor_error, Session};
 use crate::symbol_at::unexpected;
 
@@ -33,9 +33,17 @@ impl Session<'_> {
             return Ok(EditorResult::CodeLenses(Vec::new()));
         };
         let text = self.text_of(&relative);
-        let lenses = symbols
-            .iter()
-            .filter(|symbol| has_code_lens(symbol))
+        let mut shown = Vec::new();
+        let settings = self.lens_settings.clone();
+        for symbol in symbols.iter().filter(|symbol| settings.shows(symbol)) {
+            // A dunder or a trait impl's method: only when something in the project calls it.
+            if is_protocol_method(symbol) && self.callers_total(&symbol.id)? == 0 {
+                continue;
+            }
+            shown.push(symbol);
+        }
+        let lenses = shown
+            .into_iter()
             .map(|symbol| {
                 let name = short_name(&symbol.qualified_name);
                 unresolved_code_lens(range_of_name(text.as_deref(), symbol.line, name), &symbol.id)
@@ -60,6 +68,15 @@ impl Session<'_> {
             Err(error) => return Err(editor_error(error)),
         };
         Ok(EditorResult::CodeLens(Box::new(resolved_code_lens(lens.range, title, &address))))
+    }
+
+    /// How many call sites call a symbol.
+    fn callers_total(&mut self, address: &str) -> Result<usize, EditorError> {
+        let callers = Request::Callers { symbol: address.into(), page: COUNT_ONLY };
+        match self.ask_daemon(&callers).map_err(editor_error)? {
+            Answer::Neighbours(callers) => Ok(callers.total),
+            other => Err(unexpected("callers", &other)),
+        }
     }
 
     /// A symbol's callers (a count) and blast (counts of dependents and tests).

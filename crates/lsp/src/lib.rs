@@ -5,7 +5,7 @@
 //! to the repository's daemon. Each document the editor opens, edits or closes becomes that
 //! connection's unsaved buffer (`buffer_update`, `buffer_close`), so every answer counts what
 //! is on screen, saved or not. Served: call hierarchy (the callers and callees of the symbol
-//! under the cursor), code lenses (`N callers · blast M · K tests`, `≥` when a count is a
+//! under the cursor), code lenses (`N call sites · blast M · K tests`, `≥` when a count is a
 //! lower bound), hovers (the counts and why they are lower bounds, the memory's tip, the top
 //! owner, whether the graph is behind the files) and references (call and import sites).
 //! When the daemon publishes a graph the editor is asked to refresh its lenses.
@@ -23,6 +23,7 @@ mod call_hierarchy;
 mod documents;
 mod editor_answers;
 mod editor_messages;
+mod lens_settings;
 mod lenses_and_hovers;
 mod session;
 mod stdio_framing;

@@ -48,6 +48,10 @@ pub(crate) struct Session<'a> {
     lifecycle: Lifecycle,
     refresh_supported: bool,
     next_request_id: i32,
+    /// Which symbols get a lens (`initializationOptions.lenses`).
+    pub(crate) lens_settings: crate::lens_settings::LensSettings,
+    /// What was wrong with the settings, said to the person once initialized.
+    settings_problems: Vec<String>,
 }
 
 impl<'a> Session<'a> {
@@ -62,6 +66,8 @@ impl<'a> Session<'a> {
             lifecycle: Lifecycle::WaitingForInitialize,
             refresh_supported: false,
             next_request_id: 1,
+            lens_settings: Default::default(),
+            settings_problems: Vec::new(),
         }
     }
 
@@ -131,6 +137,10 @@ impl<'a> Session<'a> {
             .and_then(|workspace| workspace.code_lens.as_ref())
             .and_then(|code_lens| code_lens.refresh_support)
             .unwrap_or(false);
+        (self.lens_settings, self.settings_problems) =
+            crate::lens_settings::LensSettings::from_initialization_options(
+                params.initialization_options.as_ref(),
+            );
         self.lifecycle = Lifecycle::Running;
         let capabilities = ServerCapabilities {
             text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
@@ -190,9 +200,15 @@ impl<'a> Session<'a> {
                     }
                 }
             }
-            EditorNotification::Initialized
-            | EditorNotification::Saved
-            | EditorNotification::Ignored => {}
+            EditorNotification::Initialized => {
+                for problem in std::mem::take(&mut self.settings_problems) {
+                    self.send(crate::editor_messages::show_message(
+                        lsp_types::MessageType::WARNING,
+                        problem,
+                    ))?;
+                }
+            }
+            EditorNotification::Saved | EditorNotification::Ignored => {}
             EditorNotification::Malformed { method, error } => {
                 tracing::warn!(%method, %error, "a notification's params did not parse");
             }

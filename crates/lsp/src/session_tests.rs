@@ -126,7 +126,7 @@ fn code_lenses_count_callers_blast_and_tests_with_lower_bounds_marked() {
         .iter()
         .map(|lens| editor.request("codeLens/resolve", lens.clone())["command"]["title"].clone())
         .collect();
-    assert_eq!(titles, ["1 caller · blast 2 · 1 test", "≥0 callers · blast ≥1 · ≥1 test"]);
+    assert_eq!(titles, ["1 call site · blast 2 · 1 test", "≥0 call sites · blast ≥1 · ≥1 test"]);
 
     let resolved = editor.request("codeLens/resolve", lenses[0].clone());
     let blast = editor.request("workspace/executeCommand", resolved["command"].clone());
@@ -137,6 +137,36 @@ fn code_lenses_count_callers_blast_and_tests_with_lower_bounds_marked() {
 
     let gone = json!({ "range": lenses[0]["range"], "data": { "symbol": "deleted" } });
     assert_eq!(editor.request("codeLens/resolve", gone)["command"]["title"], "not in the graph");
+    editor.stop().unwrap();
+}
+
+/// Kinds turned off in the settings get no lens; a dunder gets one only when something
+/// calls it; a mistake in the settings is said, and the rest applied.
+#[test]
+fn lenses_follow_the_settings_and_skip_protocol_methods_nothing_calls() {
+    let root = tempfile::tempdir().unwrap();
+    let mut daemon = scripted(root.path());
+    let point = symbol("p3", "app.Point", "class", "app.py", (1, 6));
+    let eq = symbol("e4", "app.Point.__eq__", "method", "app.py", (1, 2));
+    let hash = symbol("h5", "app.Point.__hash__", "method", "app.py", (5, 6));
+    let run = symbol("r2", "app.run", "function", "app.py", (5, 6));
+    daemon.outlines.get_mut("app.py").unwrap().extend([point, eq, hash]);
+    daemon.callers.insert("h5".into(), vec![(run, "app.py:6".into())]);
+    let options = json!({ "lenses": { "class": false, "module": true } });
+    let mut editor = Editor::start_with(daemon, options);
+    let uri = app_uri(root.path());
+    let lenses = editor.request("textDocument/codeLens", json!({ "textDocument": { "uri": uri } }));
+    let symbols: Vec<&str> = lenses
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|lens| lens["data"]["symbol"].as_str().unwrap())
+        .collect();
+    assert_eq!(symbols, ["h1", "r2", "h5"], "{lenses}");
+    let shown: Vec<&Value> =
+        editor.notifications.iter().map(|shown| &shown.params["message"]).collect();
+    assert_eq!(shown.len(), 1, "{shown:?}");
+    assert!(shown[0].as_str().unwrap().contains("unknown kind \"module\""), "{shown:?}");
     editor.stop().unwrap();
 }
 
@@ -190,7 +220,7 @@ fn hovers_and_references_answer_for_the_symbol_under_the_cursor() {
     let hover = editor.request("textDocument/hover", position(&uri, 0, 5));
     let markdown = hover["contents"]["value"].as_str().unwrap().to_string();
     assert!(markdown.starts_with("**`app.helper`** · function · `app.py:1`"), "{markdown}");
-    assert!(markdown.contains("1 caller · blast 2 · 1 test"), "{markdown}");
+    assert!(markdown.contains("1 call site · blast 2 · 1 test"), "{markdown}");
 
     let mut references = position(&uri, 0, 5);
     references["context"] = json!({ "includeDeclaration": true });

@@ -240,7 +240,12 @@ pub struct Editor {
 
 impl Editor {
     /// Starts a session over `daemon` and initializes it (with lens refresh support).
-    pub fn start(mut daemon: ScriptedDaemon) -> Editor {
+    pub fn start(daemon: ScriptedDaemon) -> Editor {
+        Editor::start_with(daemon, Value::Null)
+    }
+
+    /// Starts a session with these `initializationOptions`.
+    pub fn start_with(mut daemon: ScriptedDaemon, options: Value) -> Editor {
         let (server, client) = Connection::memory();
         let (published, published_receiver) = crossbeam_channel::unbounded();
         let session =
@@ -253,7 +258,10 @@ impl Editor {
             next_id: 1,
         };
         let capabilities = json!({ "workspace": { "codeLens": { "refreshSupport": true } } });
-        let initialized = editor.request("initialize", json!({ "capabilities": capabilities }));
+        let initialized = editor.request(
+            "initialize",
+            json!({ "capabilities": capabilities, "initializationOptions": options }),
+        );
         assert!(initialized.get("capabilities").is_some(), "{initialized}");
         editor.notify("initialized", json!({}));
         editor
