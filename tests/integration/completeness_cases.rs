@@ -30,6 +30,14 @@ def make():
 def use_made():
     return make()()  # hidden: app.values.make.inner by escaped_value
 
+def make_cast():
+    def casted():
+        return 5
+    return cast(object, casted)
+
+def use_cast():
+    return make_cast()()  # hidden: app.values.make_cast.casted by called_from_outside
+
 class Widget:
     def __init__(self, size):
         self.size = size
@@ -264,16 +272,17 @@ fn python_calls_no_call_expression_spells_out_are_reported() {
     expect![[r#"
         app/values.py:8 app.values.on_done: in the graph
         app/values.py:19 app.values.make.inner: in the graph
-        app/values.py:29 app.values.Widget.__init__: in the graph
-        app/values.py:46 app.values.plugin: in the graph
-        app/values.py:49 app.values.Widget.area: in the graph
-        app/values.py:55 app.values.background: lower_bound: outside: app.values.background may be reached by name through <builtin>.eval() at app/values.py:76 (a name or code computed at run time) | app.values.background is passed to the outside threading.Timer().start at app/values.py:55
-        app/values.py:63 app.values.rewrapped: in the graph
-        app/values.py:70 app.values.Dispatcher.on_start: lower_bound: outside: app.values.Dispatcher.on_start may be reached by name through <builtin>.getattr() at app/values.py:70 (a name or code computed at run time)
-        app/values.py:76 app.values.compute_total: lower_bound: outside: app.values.compute_total may be reached by name through <builtin>.eval() at app/values.py:76 (a name or code computed at run time)
-        app/values.py:88 app.values.late_route: lower_bound: 1 escaped as values, 14 value calls; outside: app.values.late_route may be reached by name through <builtin>.eval() at app/values.py:76 (a name or code computed at run time)
-        app/registry.py:13 app.registry.Provider.__init__: lower_bound: 1 escaped as values, 14 value calls
-        app/registry.py:27 app.registry.Blueprint.serve: lower_bound: 1 escaped as values, 14 value calls
+        app/values.py:27 app.values.make_cast.casted: lower_bound: outside: app.values.make_cast.casted is passed to the outside typing.cast at app/values.py:24
+        app/values.py:37 app.values.Widget.__init__: in the graph
+        app/values.py:54 app.values.plugin: in the graph
+        app/values.py:57 app.values.Widget.area: in the graph
+        app/values.py:63 app.values.background: lower_bound: outside: app.values.background may be reached by name through <builtin>.eval() at app/values.py:84 (a name or code computed at run time) | app.values.background is passed to the outside threading.Timer().start at app/values.py:63
+        app/values.py:71 app.values.rewrapped: in the graph
+        app/values.py:78 app.values.Dispatcher.on_start: lower_bound: outside: app.values.Dispatcher.on_start may be reached by name through <builtin>.getattr() at app/values.py:78 (a name or code computed at run time)
+        app/values.py:84 app.values.compute_total: lower_bound: outside: app.values.compute_total may be reached by name through <builtin>.eval() at app/values.py:84 (a name or code computed at run time)
+        app/values.py:96 app.values.late_route: lower_bound: 1 escaped as values, 15 value calls; outside: app.values.late_route may be reached by name through <builtin>.eval() at app/values.py:84 (a name or code computed at run time)
+        app/registry.py:13 app.registry.Provider.__init__: lower_bound: 1 escaped as values, 15 value calls
+        app/registry.py:27 app.registry.Blueprint.serve: lower_bound: 1 escaped as values, 15 value calls
         app/registry.py:33 app.registry.App.show: lower_bound: 1 unresolved sites calling "show"
         app/registry.py:48 app/registry.py:44: in the graph
         app/registry.py:56 app.registry.RawStream.readable: lower_bound: outside: app.registry.RawStream.readable: the file protocol (io.TextIOWrapper) calls it on objects handed to it
@@ -284,11 +293,11 @@ fn python_calls_no_call_expression_spells_out_are_reported() {
         app/protocols.py:22 app.protocols.Session.__iter__: in the graph
         app/overrides.py:11 app.overrides.Child.step: lower_bound: 1 overridden calls
         app/overrides.py:15 app.overrides.Handler.do_GET: lower_bound: outside: app.overrides.Handler.do_GET: its class extends http.server.BaseHTTPRequestHandler, outside the project, which may call it
-        app/loops.py:11 app.loops.fetch: lower_bound: 1 escaped as values, 14 value calls
-        app/escapes.py:27 app.escapes.in_lambda: lower_bound: 1 escaped as values, 14 value calls
-        app/escapes.py:29 app.escapes.in_comprehension: lower_bound: 1 escaped as values, 14 value calls
-        app/escapes.py:31 app.escapes.as_key: lower_bound: 1 escaped as values, 14 value calls
-        app/escapes.py:33 app.escapes.splatted: lower_bound: 1 escaped as values, 14 value calls
+        app/loops.py:11 app.loops.fetch: lower_bound: 1 escaped as values, 15 value calls
+        app/escapes.py:27 app.escapes.in_lambda: lower_bound: 1 escaped as values, 15 value calls
+        app/escapes.py:29 app.escapes.in_comprehension: lower_bound: 1 escaped as values, 15 value calls
+        app/escapes.py:31 app.escapes.as_key: lower_bound: 1 escaped as values, 15 value calls
+        app/escapes.py:33 app.escapes.splatted: lower_bound: 1 escaped as values, 15 value calls
         tests/test_values.py:3 test_values.test_wire: lower_bound: outside: test_values.test_wire is run by the test runner
     "#]]
     .assert_eq(&report);

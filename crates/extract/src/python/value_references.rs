@@ -245,6 +245,18 @@ fn argument_position(
     };
     let function_name = dotted_path(function, source).and_then(|path| path.last().cloned());
     let function_name = function_name.as_deref();
+    // `cast(T, value)` returns `value` itself: it goes wherever the call's value goes
+    // (`return cast(C, inner)` hands `inner` on), a value kept as `return inner` would be.
+    // The type argument is only read.
+    if function_name == Some("cast") {
+        let is_value = crate::python::positional_arguments(arguments)
+            .get(1)
+            .is_some_and(|value| value.id() == argument.id())
+            || keyword_name(argument, source) == Some("val");
+        if is_value {
+            return Position::Value { receiving_call: None };
+        }
+    }
     if function_name.is_some_and(|name| PythonNameList::NonCallingFunctions.contains(name)) {
         return Position::NotValue;
     }
@@ -301,4 +313,12 @@ fn is_inside_annotation(enclosing: &[Node<'_>]) -> bool {
         }
     }
     false
+}
+
+/// The keyword of a `keyword_argument` (`val` of `val=x`).
+fn keyword_name<'source>(argument: Node<'_>, source: &'source str) -> Option<&'source str> {
+    (argument.kind() == "keyword_argument")
+        .then(|| field_child!(argument, "name"))
+        .flatten()
+        .map(|name| text_of(name, source))
 }
