@@ -309,6 +309,26 @@ pub fn error_frame_body(error: &tether_protocol::rpc::RpcError) -> String {
         .to_string()
 }
 
+/// Each kind with `true`/`false` or the text of a value that is not one; `Err` with the
+/// text of `lenses` when it is not an object.
+pub type WrittenLensSettings = Result<Vec<(String, Result<bool, String>)>, String>;
+
+/// What `initializationOptions.lenses` says, as written: each kind with `true`/`false`, or
+/// the value that is not a boolean (`Err` with its text); `Err` for the whole when `lenses`
+/// is not an object. `Ok(vec![])` when there are no such settings.
+pub fn lens_settings_written(params: &InitializeParams) -> WrittenLensSettings {
+    let Some(lenses) =
+        params.initialization_options.as_ref().and_then(|options| options.get("lenses"))
+    else {
+        return Ok(Vec::new());
+    };
+    let Some(lenses) = lenses.as_object() else { return Err(lenses.to_string()) };
+    Ok(lenses
+        .iter()
+        .map(|(kind, shown)| (kind.clone(), shown.as_bool().ok_or_else(|| shown.to_string())))
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,5 +1,6 @@
 //! Which symbols get a code lens. By kind, as the editor's settings say
-//! (`initializationOptions: {"lenses": {"class": false}}`: every kind is on unless turned off);
+//! (`initializationOptions: {"lenses": {"class": false}}`, read by `editor_messages`: every
+//! kind is on unless turned off);
 //! and a method the language or a library calls by protocol (a Python dunder such as
 //! `__eq__`, a method of a Rust trait impl such as `{impl Display for T}::fmt`) only when
 //! something in the project calls it, since a lens saying "0 callers" there is noise.
@@ -7,8 +8,9 @@
 //! It deliberately reads the settings once, at `initialize`: `workspace/didChangeConfiguration`
 //! is not followed (restart the server to change them).
 
-use serde_json::Value;
 use tether_protocol::wire::SymbolRef;
+
+use crate::editor_messages::WrittenLensSettings;
 
 /// The kinds a lens can be on, in the order the settings' error lists them.
 pub const LENS_KINDS: &[&str] = &["function", "method", "class", "struct", "enum", "trait"];
@@ -20,23 +22,21 @@ pub struct LensSettings {
 }
 
 impl LensSettings {
-    /// The settings in `initializationOptions` (`lenses`: a kind to `true` or `false`), and
-    /// what is wrong with them (an unknown kind, a value that is not a boolean): each said to
-    /// the person, the rest applied.
-    pub fn from_initialization_options(options: Option<&Value>) -> (LensSettings, Vec<String>) {
+    /// The settings as `editor_messages::lens_settings_written` read them (each kind with
+    /// `true`/`false` or the text of a value that is not one; `Err` when `lenses` is not an
+    /// object), and what is wrong with them (an unknown kind, a value that is not a boolean):
+    /// each said to the person, the rest applied.
+    pub fn from_written(written: WrittenLensSettings) -> (LensSettings, Vec<String>) {
         let mut settings = LensSettings::default();
         let mut problems = Vec::new();
-        let Some(lenses) = options.and_then(|options| options.get("lenses")) else {
-            return (settings, problems);
+        let written = match written {
+            Ok(written) => written,
+            Err(value) => {
+                problems.push(format!("tether: initializationOptions.lenses must be an object of kinds to true or false, not {value}"));
+                return (settings, problems);
+            }
         };
-        let Some(lenses) = lenses.as_object() else {
-            problems.push(
-                "tether: initializationOptions.lenses must be an object of kinds to true or false"
-                    .to_string(),
-            );
-            return (settings, problems);
-        };
-        for (kind, shown) in lenses {
+        for (kind, shown) in written {
             if !LENS_KINDS.contains(&kind.as_str()) {
                 problems.push(format!(
                     "tether: initializationOptions.lenses: unknown kind {kind:?} (the kinds are {})",
@@ -44,11 +44,11 @@ impl LensSettings {
                 ));
                 continue;
             }
-            match shown.as_bool() {
-                Some(true) => {}
-                Some(false) => settings.off.push(kind.clone()),
-                None => problems.push(format!(
-                    "tether: initializationOptions.lenses.{kind} must be true or false, not {shown}"
+            match shown {
+                Ok(true) => {}
+                Ok(false) => settings.off.push(kind),
+                Err(value) => problems.push(format!(
+                    "tether: initializationOptions.lenses.{kind} must be true or false, not {value}"
                 )),
             }
         }
@@ -79,21 +79,23 @@ pub fn is_protocol_method(symbol: &SymbolRef) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn kinds_turned_off_and_mistakes_are_reported_not_fatal() {
-        let options =
-            json!({ "lenses": { "class": false, "method": true, "module": false, "trait": "no" } });
-        let (settings, problems) = LensSettings::from_initialization_options(Some(&options));
+        let written = vec![
+            ("class".to_string(), Ok(false)),
+            ("method".to_string(), Ok(true)),
+            ("module".to_string(), Ok(false)),
+            ("trait".to_string(), Err("\"no\"".to_string())),
+        ];
+        let (settings, problems) = LensSettings::from_written(Ok(written));
         assert_eq!(settings.off, ["class"]);
         assert_eq!(problems.len(), 2, "{problems:?}");
         assert!(problems[0].contains("unknown kind \"module\""), "{problems:?}");
         assert!(problems[1].contains("lenses.trait must be true or false"), "{problems:?}");
-        assert_eq!(
-            LensSettings::from_initialization_options(None),
-            (LensSettings::default(), vec![])
-        );
+        assert_eq!(LensSettings::from_written(Ok(vec![])), (LensSettings::default(), vec![]));
+        let (_, problems) = LensSettings::from_written(Err("[]".to_string()));
+        assert!(problems[0].contains("must be an object"), "{problems:?}");
     }
 
     #[test]

@@ -138,8 +138,8 @@ impl<'a> Session<'a> {
             .and_then(|code_lens| code_lens.refresh_support)
             .unwrap_or(false);
         (self.lens_settings, self.settings_problems) =
-            crate::lens_settings::LensSettings::from_initialization_options(
-                params.initialization_options.as_ref(),
+            crate::lens_settings::LensSettings::from_written(
+                crate::editor_messages::lens_settings_written(params),
             );
         self.lifecycle = Lifecycle::Running;
         let capabilities = ServerCapabilities {
