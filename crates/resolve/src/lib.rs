@@ -210,7 +210,7 @@ pub fn resolve_cached(files: &[VersionedFacts<'_>], cache: &mut ResolutionCache)
 }
 
 /// A hash of what other files' call sites can bind to in this file: its symbols (not their
-/// spans), imports, supertypes, impls and bindings. Editing inside a function body without
+/// spans), imports, supertypes, impls, derives and bindings. Editing inside a function body without
 /// touching these leaves it unchanged.
 pub fn interface_hash(facts: &FileFacts) -> u64 {
     let mut hasher = rustc_hash::FxHasher::default();
@@ -243,6 +243,10 @@ pub fn interface_hash(facts: &FileFacts) -> u64 {
     }
     for block in &facts.impls {
         (block.impl_symbol, &block.self_type, &block.trait_path).hash(&mut hasher);
+    }
+    // A derive, or a field's type under one, decides what `a == b` calls in other files.
+    for derive in &facts.derives {
+        (derive.type_symbol, &derive.traits, &derive.field_types).hash(&mut hasher);
     }
     for binding in &facts.bindings {
         (binding.scope, &binding.name, &binding.value).hash(&mut hasher);
@@ -561,4 +565,26 @@ pub(crate) fn outside_symbol(
         }
     });
     id
+}
+
+#[cfg(test)]
+mod tests {
+    use tether_model::{DerivedTraits, FileFacts, SymbolId};
+
+    /// Another file's `a == b` binds through a type's derives: editing one re-resolves them.
+    #[test]
+    fn a_derive_is_part_of_a_files_interface() {
+        let with = |traits: &[&str]| FileFacts {
+            derives: vec![DerivedTraits {
+                type_symbol: SymbolId(7),
+                traits: traits.iter().map(|name| name.to_string()).collect(),
+                field_types: vec![vec!["Key".to_string()]],
+            }],
+            ..FileFacts::default()
+        };
+        assert_ne!(
+            super::interface_hash(&with(&["PartialEq"])),
+            super::interface_hash(&with(&["PartialEq", "Hash"]))
+        );
+    }
 }
