@@ -485,6 +485,49 @@ fn a_runaway_cypher_without_a_daemon_is_stopped_at_the_time_bound() {
     assert!(took < std::time::Duration::from_secs(25), "{took:?}");
 }
 
+/// `index --report` while a daemon owns the database (the normal case: any query starts one)
+/// reports the daemon's rebuilt graph, the same census and sections as without a daemon
+/// (issue 42: it printed the daemon's status instead).
+#[test]
+fn index_report_through_a_running_daemon_reports_the_same_graph() {
+    let repository = FixtureRepository::new(APP_FIXTURE);
+    repository
+        .write("app/extra.py", "def run(handlers):\n    handlers[0]()\n    undefined_helper()\n");
+    let root = repository.root().canonicalize().unwrap();
+    let _stop_daemon = StopDaemonOnDrop(root.clone());
+    let census_lines = |text: &str| -> Vec<String> {
+        text.lines()
+            .skip(1)
+            .filter(|line| !line.starts_with("  database") && !line.starts_with("  seconds"))
+            .map(|line| line.split(" (").next().unwrap_or(line).to_string())
+            .collect()
+    };
+    let offline = tether(&root, &["index", "--report"]);
+    assert_eq!(offline.code, 0, "{offline:?}");
+    assert!(offline.stdout.contains("Top unresolved callee names, by reason:"), "{offline:?}");
+    assert!(offline.stdout.contains("undefined_helper 1"), "{offline:?}");
+    let offline_json = tether(&root, &["index", "--json"]);
+    assert_eq!(offline_json.code, 0, "{offline_json:?}");
+
+    let started = tether(&root, &["start"]);
+    assert_eq!(started.code, 0, "{started:?}");
+    let through_the_daemon = tether(&root, &["index", "--report"]);
+    assert_eq!(through_the_daemon.code, 0, "{through_the_daemon:?}");
+    assert!(
+        through_the_daemon.stdout.starts_with("The running daemon reindexed "),
+        "{through_the_daemon:?}"
+    );
+    assert_eq!(census_lines(&through_the_daemon.stdout), census_lines(&offline.stdout));
+    let json = tether(&root, &["index", "--json"]);
+    assert_eq!(json.code, 0, "{json:?}");
+    let census =
+        |text: &str| serde_json::from_str::<serde_json::Value>(text).unwrap()["census"].clone();
+    assert_eq!(census(&json.stdout), census(&offline_json.stdout));
+    assert!(census(&json.stdout)["call_outcomes"]["resolved"].as_u64() > Some(0), "{json:?}");
+    let stopped = tether(&root, &["stop"]);
+    assert_eq!(stopped.code, 0, "{stopped:?}");
+}
+
 /// The census is text for people: kinds and counts, no JSON braces.
 #[test]
 fn the_census_is_printed_as_text() {

@@ -61,6 +61,11 @@ pub fn answer_text(method: Method, answer: &Answer, next: Option<&str>, why: boo
             out.push_str(&export.document);
             Footer::default()
         }
+        Answer::IndexReport(report) => {
+            let run = crate::census_text::IndexRun::Daemon { rebuild_seconds: None };
+            out.push_str(&crate::census_text::render_census(report, &run, None));
+            Footer::default()
+        }
         Answer::Cypher(cypher) => {
             out.push_str(&crate::export_command::cypher_text(cypher));
             Footer::default()

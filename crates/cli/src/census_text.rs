@@ -1,21 +1,29 @@
-//! The human-readable census that `tether index` ends with.
+//! The human-readable census that `tether index` ends with, read from the index report
+//! (`tether_protocol::IndexReportAnswer`) whoever built the graph: this process, or the
+//! running daemon that owns the database.
 
-use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::Path;
 
-use tether_index::BuiltGraph;
-use tether_model::{CallOutcome, IndexMeta, UnresolvedReason};
+use tether_index::PhaseTimings;
+use tether_protocol::{IndexReportAnswer, IndexReportSections};
 
+/// Who built the graph the report is of, and what that run measured.
+pub enum IndexRun<'a> {
+    /// This process indexed into a fresh database.
+    Here { seconds: f64, bytes_read: u64, timings: &'a PhaseTimings },
+    /// The running daemon rebuilt its graph (it owns the database).
+    Daemon { rebuild_seconds: Option<f64> },
+}
+
+/// The census; the database's size when `database` is given.
 pub fn render_census(
-    built: &BuiltGraph,
-    meta: &IndexMeta,
-    database: &Path,
-    seconds: f64,
-    report: bool,
+    answer: &IndexReportAnswer,
+    run: &IndexRun,
+    database: Option<&Path>,
 ) -> String {
-    let graph = &built.graph;
-    let census = graph.census();
+    let census = &answer.census;
+    let meta = &answer.meta;
     let mut out = String::new();
     let head = match (&meta.head_commit, &meta.head_branch) {
         (Some(commit), Some(branch)) => {
@@ -25,33 +33,44 @@ pub fn render_census(
         (None, Some(branch)) => format!(" on {branch} (no commits yet)"),
         (None, None) => " (not a git repository)".to_string(),
     };
-    let _ = writeln!(out, "Indexed {}{head} in {seconds:.1} s", meta.root);
+    let _ = match run {
+        IndexRun::Here { seconds, .. } => {
+            writeln!(out, "Indexed {}{head} in {seconds:.1} s", meta.root)
+        }
+        IndexRun::Daemon { rebuild_seconds: Some(seconds) } => {
+            writeln!(out, "The running daemon reindexed {}{head} in {seconds:.1} s", meta.root)
+        }
+        IndexRun::Daemon { rebuild_seconds: None } => {
+            writeln!(out, "The running daemon's graph of {}{head}", meta.root)
+        }
+    };
+    let read = match run {
+        IndexRun::Here { bytes_read, .. } => {
+            format!(", {:.1} MB read", *bytes_read as f64 / 1e6)
+        }
+        IndexRun::Daemon { .. } => String::new(),
+    };
     let _ = writeln!(
         out,
-        "  files        {:>9}  ({} skipped, {:.1} MB read)",
-        census.files,
-        census.files_skipped,
-        built.bytes_read as f64 / 1e6
+        "  files        {:>9}  ({} skipped{read})",
+        census.files, census.files_skipped
     );
     let total_symbols: u64 = census.symbols_by_kind.values().sum();
     let _ = writeln!(
         out,
         "  symbols      {:>9}  {}",
         total_symbols,
-        join_counts(census.symbols_by_kind.iter().map(|(kind, count)| (kind.as_str(), *count)))
+        join_counts(&census.symbols_by_kind)
     );
     let total_edges: u64 = census.edges_by_kind.values().sum();
-    let _ = writeln!(
-        out,
-        "  edges        {:>9}  {}",
-        total_edges,
-        join_counts(census.edges_by_kind.iter().map(|(kind, count)| (kind.as_str(), *count)))
-    );
-    let total_calls: u64 = graph.call_outcomes.values().sum();
-    let shares = CallOutcome::ALL
+    let _ =
+        writeln!(out, "  edges        {:>9}  {}", total_edges, join_counts(&census.edges_by_kind));
+    let total_calls: u64 = census.call_outcomes.values().sum();
+    // In the outcomes' documented order, as shares of every call site.
+    let shares = tether_model::CallOutcome::ALL
         .iter()
         .filter_map(|outcome| {
-            let count = *graph.call_outcomes.get(outcome)?;
+            let count = *census.call_outcomes.get(outcome.as_str())?;
             Some(format!(
                 "{} {:.1}%",
                 outcome.as_str(),
@@ -60,105 +79,81 @@ pub fn render_census(
         })
         .collect::<Vec<_>>()
         .join(" · ");
-    let _ = writeln!(out, "  call sites   {total_calls:>9}  {shares}");
+    if census.call_outcomes.is_empty() && census.unresolved_calls > 0 {
+        // A graph read back from the database: outcomes are counted only when one is built.
+        let _ = writeln!(
+            out,
+            "  call sites   {:>9}  (counted when a graph is built; `tether index` builds one)",
+            "?"
+        );
+    } else {
+        let _ = writeln!(out, "  call sites   {total_calls:>9}  {shares}");
+    }
     let _ = writeln!(
         out,
         "  unresolved   {:>9}  {}",
         census.unresolved_calls,
-        join_counts(
-            graph.unresolved_reasons.iter().map(|(reason, count)| (reason.as_str(), *count))
-        )
+        join_counts(&census.unresolved_reasons)
     );
-    let mut diagnostic_kinds: BTreeMap<&str, u64> = BTreeMap::new();
-    for diagnostic in &graph.diagnostics {
-        *diagnostic_kinds.entry(diagnostic.kind.as_str()).or_default() += 1;
-    }
     let _ = writeln!(
         out,
         "  diagnostics  {:>9}  {}",
         census.diagnostics,
-        join_counts(diagnostic_kinds.into_iter())
+        join_counts(&census.diagnostics_by_kind)
     );
-    let size = std::fs::metadata(database).map(|metadata| metadata.len()).unwrap_or(0);
-    let _ = writeln!(
-        out,
-        "  database     {} ({:.1} MiB)",
-        database.display(),
-        size as f64 / (1024.0 * 1024.0)
-    );
-    let timings = &built.timings;
-    let _ = writeln!(
-        out,
-        "  seconds      walk {:.2} · parse {:.2} · resolve {:.2} · store {:.2} after resolve (+{:.2} overlapped)",
-        timings.walk_seconds, timings.parse_seconds, timings.resolve_seconds, timings.store_seconds, timings.store_overlapped_seconds
-    );
-    if report {
-        out.push_str(&render_report(built));
+    if let Some(database) = database {
+        let size = std::fs::metadata(database).map(|metadata| metadata.len()).unwrap_or(0);
+        let _ = writeln!(
+            out,
+            "  database     {} ({:.1} MiB)",
+            database.display(),
+            size as f64 / (1024.0 * 1024.0)
+        );
+    }
+    if let IndexRun::Here { timings, .. } = run {
+        let _ = writeln!(
+            out,
+            "  seconds      walk {:.2} · parse {:.2} · resolve {:.2} · store {:.2} after resolve (+{:.2} overlapped)",
+            timings.walk_seconds, timings.parse_seconds, timings.resolve_seconds, timings.store_seconds, timings.store_overlapped_seconds
+        );
+    }
+    if let Some(report) = &answer.report {
+        out.push_str(&render_report(report));
     }
     out
 }
 
-fn render_report(built: &BuiltGraph) -> String {
-    let graph = &built.graph;
+/// `--report`'s sections: the unresolved callee names by reason, then the diagnostics.
+pub fn render_report(report: &IndexReportSections) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "\nTop unresolved callee names, by reason:");
-    for reason in UnresolvedReason::ALL {
-        let mut names: BTreeMap<&str, u64> = BTreeMap::new();
-        for call in graph.unresolved.iter().filter(|call| call.reason == reason) {
-            *names.entry(reported_name(call)).or_default() += 1;
-        }
-        if names.is_empty() {
-            continue;
-        }
-        let mut ranked: Vec<(&str, u64)> = names.into_iter().collect();
-        ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-        ranked.truncate(10);
-        let _ = writeln!(out, "  {:<26} {}", reason.as_str(), join_counts(ranked.into_iter()));
+    if !report.unresolved_names.is_empty() {
+        let _ = writeln!(out, "\nTop unresolved callee names, by reason:");
     }
-    if !graph.diagnostics.is_empty() {
+    for reason in &report.unresolved_names {
+        let names = reason
+            .names
+            .iter()
+            .map(|name| format!("{} {}", name.name, name.count))
+            .collect::<Vec<_>>()
+            .join(" · ");
+        let _ = writeln!(out, "  {:<26} {names}", reason.reason);
+    }
+    if !report.diagnostics.is_empty() {
         let _ = writeln!(out, "\nDiagnostics:");
-        for diagnostic in graph.diagnostics.iter().take(50) {
+        for diagnostic in &report.diagnostics {
             let _ = writeln!(out, "  {diagnostic}");
         }
-        if graph.diagnostics.len() > 50 {
+        if report.diagnostics_omitted > 0 {
             let _ = writeln!(
                 out,
                 "  … and {} more (tether export lists them all)",
-                graph.diagnostics.len() - 50
+                report.diagnostics_omitted
             );
         }
     }
     out
 }
 
-/// How the report names an unresolved callee: by its name, or, when it has none
-/// (`(self.f)(x)`, `thunk()()`), by its expression, never by an empty string.
-fn reported_name(call: &tether_model::UnresolvedCall) -> &str {
-    match call.callee_name.as_str() {
-        "" => call.callee_text.as_str(),
-        name => name,
-    }
-}
-
-fn join_counts<'a>(counts: impl Iterator<Item = (&'a str, u64)>) -> String {
-    counts.map(|(name, count)| format!("{name} {count}")).collect::<Vec<_>>().join(" · ")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_unnamed_callee_is_reported_by_its_expression() {
-        let call = |name: &str, text: &str| tether_model::UnresolvedCall {
-            caller: tether_model::SymbolId::from_i64(1),
-            callee_text: text.to_string(),
-            callee_name: name.to_string(),
-            path: "app.py".to_string(),
-            line: 3,
-            reason: UnresolvedReason::ComplexCallee,
-        };
-        assert_eq!(reported_name(&call("", "(self.f)(x)")), "(self.f)(x)");
-        assert_eq!(reported_name(&call("get", "requests.get")), "get");
-    }
+fn join_counts(counts: &std::collections::BTreeMap<String, u64>) -> String {
+    counts.iter().map(|(name, count)| format!("{name} {count}")).collect::<Vec<_>>().join(" · ")
 }

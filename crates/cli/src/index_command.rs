@@ -10,7 +10,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use tether_index::{index_meta, IndexOptions};
 
-use crate::census_text::render_census;
+use crate::census_text::{render_census, IndexRun};
 use crate::exit_codes::daemon_failure;
 use crate::stdout_text::{print_line, print_text};
 use crate::RepositoryArgs;
@@ -39,11 +39,24 @@ pub fn run(args: IndexArgs) -> anyhow::Result<()> {
                 daemon_failure(format!("connecting to the running daemon: {error}"))
             })?;
         let status = client.status(&tether_protocol::Request::Reindex)?;
-        return print_text(&format!(
-            "the running daemon rebuilt the graph in {:.1} s\n{}",
-            status.last_rebuild_seconds.unwrap_or(0.0),
-            crate::answer_text::status_text(&status)
-        ));
+        let request = tether_protocol::Request::IndexReport { report: args.report };
+        let answer = match client.call_when_ready(&request)? {
+            Ok(tether_protocol::wire::Answer::IndexReport(answer)) => answer,
+            Ok(_) => {
+                return Err(daemon_failure("the daemon answered index_report with another answer"))
+            }
+            Err(error) => {
+                return Err(daemon_failure(format!(
+                    "the daemon could not report its graph: {}",
+                    error.message
+                )))
+            }
+        };
+        if args.json {
+            return print_line(&answer.to_json_line());
+        }
+        let run = IndexRun::Daemon { rebuild_seconds: status.last_rebuild_seconds };
+        return print_text(&render_census(&answer, &run, Some(&args.repository.database_path())));
     }
     paths.prepare().with_context(|| format!("preparing {}", paths.folder.display()))?;
     let _lock = tether_daemon::DaemonLock::acquire(&paths.lock)?;
@@ -86,10 +99,12 @@ pub fn run(args: IndexArgs) -> anyhow::Result<()> {
     }
     let built = outcome.built;
     let seconds = started.elapsed().as_secs_f64();
+    let answer = tether_protocol::index_report_answer(&built.graph, &meta, args.report);
     if args.json {
-        print_line(&tether_protocol::census_json(&built.graph.census(), Some(&built.graph), &meta))
+        print_line(&answer.to_json_line())
     } else {
-        print_text(&render_census(&built, &meta, &database, seconds, args.report))
+        let run = IndexRun::Here { seconds, bytes_read: built.bytes_read, timings: &built.timings };
+        print_text(&render_census(&answer, &run, Some(&database)))
     }
 }
 

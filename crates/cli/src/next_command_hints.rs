@@ -220,6 +220,7 @@ pub fn next_command(request: &Request, answer: &Answer, context: HintContext) ->
         | Answer::Outline(_)
         | Answer::Buffers(_)
         | Answer::Export(_)
+        | Answer::IndexReport(_)
         | Answer::Cypher(_) => return None,
     };
     Some(hint)

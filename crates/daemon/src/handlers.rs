@@ -107,6 +107,15 @@ pub(crate) fn apply_with_buffers(
             Ok(Answer::Export(wire::ExportAnswer { document }))
         }
         Request::Cypher { statement } => state.cypher(&statement, deadline).map(Answer::Cypher),
+        // The published graph, as `tether index` reports the graph it built.
+        Request::IndexReport { report } => {
+            let published = published()?;
+            Ok(Answer::IndexReport(tether_protocol::index_report_answer(
+                &published.graph,
+                &published.meta,
+                report,
+            )))
+        }
         Request::Outline { path } => {
             let snapshot = snapshot()?;
             let relative = repository_path(&state.paths.root, &path).map_err(rpc_error)?;

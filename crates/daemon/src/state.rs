@@ -193,6 +193,14 @@ impl DaemonState {
 
     /// At start-up: serve the database as it is if it matches HEAD, else rebuild.
     pub fn load_or_build(&self) -> Result<(), RebuildError> {
+        // Every publish holds the cache's lock: held from here to the publish below, a rebuild
+        // asked for meanwhile (`reindex` while the daemon starts) waits and publishes after
+        // the database's graph instead of being replaced by it; one that ran first is kept.
+        let mut cache = self.facts_cache.lock().ignoring_poison();
+        if self.snapshot().is_some() {
+            tracing::info!("a rebuild published a graph before the database was read; serving it");
+            return Ok(());
+        }
         match GraphStore::open(&self.paths.database, self.store_config) {
             Ok(store) => {
                 let started = Instant::now();
@@ -212,7 +220,6 @@ impl DaemonState {
                 self.publish(Arc::new(Snapshot::new(graph, meta)));
                 if matches_head {
                     // Fill the facts cache so the first HEAD move re-extracts only what changed.
-                    let mut cache = self.facts_cache.lock().ignoring_poison();
                     let built = build_graph_cached(
                         &IndexOptions::new(&self.paths.root),
                         &mut cache,
@@ -228,10 +235,12 @@ impl DaemonState {
                     return Ok(());
                 }
                 tracing::info!("HEAD moved while the daemon was down; rebuilding");
+                drop(cache);
                 self.rebuild().and_then(|()| self.persist_now())
             }
             Err(error) => {
                 tracing::info!(%error, "no usable database; building one");
+                drop(cache);
                 self.rebuild().and_then(|()| self.persist_now())
             }
         }

@@ -179,6 +179,7 @@ fn text_sections(tool_name: &str, answer: &Answer) -> TextSections {
         | Answer::Buffers(_)
         | Answer::Export(_)
         | Answer::Cypher(_)
+        | Answer::IndexReport(_)
         | Answer::Stopping(_) => {
             sections.line(answer.to_json_text());
         }

@@ -6,7 +6,8 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use tether_model::{Census, Graph, IndexMeta};
 
 /// Bumped when a field changes meaning or disappears (adding fields does not bump it).
@@ -15,7 +16,7 @@ pub const EXPORT_FORMAT_VERSION: u32 = 1;
 #[derive(Serialize)]
 pub struct ExportDocument<'a> {
     pub format_version: u32,
-    pub meta: MetaDocument<'a>,
+    pub meta: MetaDocument,
     pub census: CensusDocument,
     pub files: Vec<FileDocument<'a>>,
     pub symbols: Vec<SymbolDocument<'a>>,
@@ -24,28 +25,34 @@ pub struct ExportDocument<'a> {
     pub diagnostics: Vec<DiagnosticDocument<'a>>,
 }
 
-#[derive(Serialize)]
-pub struct MetaDocument<'a> {
-    pub root: &'a str,
-    pub head_commit: Option<&'a str>,
-    pub head_branch: Option<&'a str>,
+/// The index that made the graph: its root, HEAD and time.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct MetaDocument {
+    pub root: String,
+    pub head_commit: Option<String>,
+    pub head_branch: Option<String>,
     pub indexed_at_unix: i64,
-    pub tether_version: &'a str,
+    pub tether_version: String,
 }
 
-#[derive(Serialize)]
+/// The graph's counts; with the graph at hand, also how call sites ended and which kinds of
+/// diagnostics were met.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct CensusDocument {
     pub files: u64,
     pub files_skipped: u64,
-    pub symbols_by_kind: BTreeMap<&'static str, u64>,
-    pub edges_by_kind: BTreeMap<&'static str, u64>,
+    pub symbols_by_kind: BTreeMap<String, u64>,
+    pub edges_by_kind: BTreeMap<String, u64>,
     pub unresolved_calls: u64,
     pub diagnostics: u64,
     /// How call sites ended (present right after indexing; empty when read from a database).
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub call_outcomes: BTreeMap<&'static str, u64>,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub unresolved_reasons: BTreeMap<&'static str, u64>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub call_outcomes: BTreeMap<String, u64>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub unresolved_reasons: BTreeMap<String, u64>,
+    /// Diagnostics counted by kind (with the graph at hand).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub diagnostics_by_kind: BTreeMap<String, u64>,
 }
 
 #[derive(Serialize)]
@@ -109,12 +116,12 @@ impl CensusDocument {
             symbols_by_kind: census
                 .symbols_by_kind
                 .iter()
-                .map(|(kind, count)| (kind.as_str(), *count))
+                .map(|(kind, count)| (kind.as_str().to_string(), *count))
                 .collect(),
             edges_by_kind: census
                 .edges_by_kind
                 .iter()
-                .map(|(kind, count)| (kind.as_str(), *count))
+                .map(|(kind, count)| (kind.as_str().to_string(), *count))
                 .collect(),
             unresolved_calls: census.unresolved_calls,
             diagnostics: census.diagnostics,
@@ -123,7 +130,7 @@ impl CensusDocument {
                     graph
                         .call_outcomes
                         .iter()
-                        .map(|(outcome, count)| (outcome.as_str(), *count))
+                        .map(|(outcome, count)| (outcome.as_str().to_string(), *count))
                         .collect()
                 })
                 .unwrap_or_default(),
@@ -132,33 +139,30 @@ impl CensusDocument {
                     graph
                         .unresolved_reasons
                         .iter()
-                        .map(|(reason, count)| (reason.as_str(), *count))
+                        .map(|(reason, count)| (reason.as_str().to_string(), *count))
                         .collect()
+                })
+                .unwrap_or_default(),
+            diagnostics_by_kind: graph
+                .map(|graph| {
+                    let mut kinds: BTreeMap<String, u64> = BTreeMap::new();
+                    for diagnostic in &graph.diagnostics {
+                        *kinds.entry(diagnostic.kind.as_str().to_string()).or_default() += 1;
+                    }
+                    kinds
                 })
                 .unwrap_or_default(),
         }
     }
 }
 
-/// The census (with call outcomes when `graph` is given) as one line of JSON.
-pub fn census_json(census: &Census, graph: Option<&Graph>, meta: &IndexMeta) -> String {
-    #[derive(Serialize)]
-    struct Document<'a> {
-        meta: MetaDocument<'a>,
-        census: CensusDocument,
-    }
-    let document =
-        Document { meta: meta_document(meta), census: CensusDocument::new(census, graph) };
-    serde_json::to_string(&document).expect("census serializes")
-}
-
-fn meta_document(meta: &IndexMeta) -> MetaDocument<'_> {
+pub(crate) fn meta_document(meta: &IndexMeta) -> MetaDocument {
     MetaDocument {
-        root: &meta.root,
-        head_commit: meta.head_commit.as_deref(),
-        head_branch: meta.head_branch.as_deref(),
+        root: meta.root.clone(),
+        head_commit: meta.head_commit.clone(),
+        head_branch: meta.head_branch.clone(),
         indexed_at_unix: meta.indexed_at_unix,
-        tether_version: &meta.tether_version,
+        tether_version: meta.tether_version.clone(),
     }
 }
 

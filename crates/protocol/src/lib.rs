@@ -10,6 +10,7 @@
 mod answers;
 mod cypher_worker;
 mod export;
+mod index_report;
 mod requests;
 pub mod rpc;
 pub mod wire;
@@ -24,7 +25,10 @@ pub use tether_query::PageRequest;
 
 pub use cypher_worker::{CypherWorkerOutcome, CYPHER_WORKER_OPENED_LINE};
 pub use export::{
-    census_json, write_export_json, CensusDocument, ExportDocument, EXPORT_FORMAT_VERSION,
+    write_export_json, CensusDocument, ExportDocument, MetaDocument, EXPORT_FORMAT_VERSION,
+};
+pub use index_report::{
+    index_report_answer, IndexReportAnswer, IndexReportSections, NameCount, UnresolvedNames,
 };
 pub use requests::{
     BlameParams, BufferRequest, ChangesParams, ConnectionRequest, Method, Parameter, ParameterKind,

@@ -19,6 +19,7 @@ mod changes;
 mod context;
 mod coverage_import;
 mod cypher;
+mod index_report;
 mod lookup;
 mod neighbours;
 mod outline;
@@ -65,6 +66,7 @@ pub enum Method {
     Export,
     Cypher,
     Shutdown,
+    IndexReport,
 }
 
 /// One method: its wire name, its parameter table and its reader.
@@ -76,7 +78,7 @@ struct MethodSpecification {
 }
 
 /// Every method, in [`Method::ALL`]'s order (a test checks it).
-const METHODS: [MethodSpecification; 20] = [
+const METHODS: [MethodSpecification; 21] = [
     MethodSpecification {
         method: Method::Status,
         name: "status",
@@ -197,10 +199,16 @@ const METHODS: [MethodSpecification; 20] = [
         parameters: &[],
         read: |_| Ok(ConnectionRequest::Shutdown.into()),
     },
+    MethodSpecification {
+        method: Method::IndexReport,
+        name: "index_report",
+        parameters: index_report::PARAMETERS,
+        read: |params| index_report::read(params).map(WireRequest::from),
+    },
 ];
 
 impl Method {
-    pub const ALL: [Method; 20] = [
+    pub const ALL: [Method; 21] = [
         Method::Status,
         Method::Lookup,
         Method::Callers,
@@ -221,6 +229,7 @@ impl Method {
         Method::Export,
         Method::Cypher,
         Method::Shutdown,
+        Method::IndexReport,
     ];
 
     fn specification(self) -> &'static MethodSpecification {
@@ -296,6 +305,10 @@ pub enum Request {
     /// One read-only Cypher statement against the daemon's database.
     Cypher {
         statement: String,
+    },
+    /// The published graph's census; with `report`, the unresolved names and diagnostics.
+    IndexReport {
+        report: bool,
     },
     /// Without a query: the census.
     Lookup {
@@ -471,6 +484,7 @@ impl Request {
             }
             Request::Outline { path } => params.put("path", path.as_str()),
             Request::Cypher { statement } => params.put("statement", statement.as_str()),
+            Request::IndexReport { report } => index_report::write(*report, &mut params),
         }
         params.into_value()
     }
@@ -481,6 +495,7 @@ impl Request {
             Request::Reindex => Method::Reindex,
             Request::Export => Method::Export,
             Request::Cypher { .. } => Method::Cypher,
+            Request::IndexReport { .. } => Method::IndexReport,
             Request::Lookup { .. } => Method::Lookup,
             Request::Callers { .. } => Method::Callers,
             Request::Callees { .. } => Method::Callees,

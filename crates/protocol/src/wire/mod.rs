@@ -57,6 +57,7 @@ pub enum Answer {
     Buffers(BuffersAnswer),
     Export(ExportAnswer),
     Cypher(CypherAnswer),
+    IndexReport(crate::IndexReportAnswer),
     Stopping(StoppingAnswer),
 }
 
@@ -101,6 +102,7 @@ impl Answer {
             Method::BufferUpdate | Method::BufferClose => from_value(value).map(Answer::Buffers),
             Method::Export => from_value(value).map(Answer::Export),
             Method::Cypher => from_value(value).map(Answer::Cypher),
+            Method::IndexReport => from_value(value).map(Answer::IndexReport),
             Method::Shutdown => from_value(value).map(Answer::Stopping),
         };
         answer.map_err(|error| {
