@@ -16,7 +16,7 @@ pub fn run(root: &Path, runs: usize, buffer_pool_mib: u64) -> anyhow::Result<()>
     let mut files = 0usize;
     let mut bytes = 0u64;
     let mut census_line = String::new();
-    let tree = walk_tree(root);
+    let tree = walk_tree(root, &tether_index::PathExclusions::none());
     let mut parse_seconds = Vec::new();
     // Each cold index is followed by a parse-only pass, so that both see the machine in the
     // same state: the per-run ratios stay comparable while the machine drifts.

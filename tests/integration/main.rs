@@ -4,6 +4,7 @@ mod closure_argument_cases;
 mod cold_index_pipeline;
 mod command_line_conventions;
 mod completeness_cases;
+mod configuration_files;
 mod coverage_child_processes;
 mod crash_recovery;
 mod daemon;

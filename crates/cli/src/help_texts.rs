@@ -51,6 +51,18 @@ Examples:
   tether index -C ~/src/flask     # another folder (the same as `tether index ~/src/flask`)
   tether index --report --json    # the census as JSON, with the unresolved names";
 
+pub const CONFIG_EXAMPLES: &str = "\
+Examples:
+  tether config                   # every key, its value, and the file it came from
+  tether config -C ~/src/flask    # another repository's
+
+Files: .tether.toml at the repository's root, then $XDG_CONFIG_HOME/tether/config.toml
+(else ~/.config/tether/config.toml); a flag given wins over both. Keys (docs/configuration.md):
+  [index]      exclude = [\"vendor/\", \"*_pb2.py\"]   max_file_bytes = 2097152
+  [answers]    limit = 20   tests_limit = 100   budget_tokens = 6000
+  [ownership]  exclude_authors = [\"release-bot\"]   follow_moves = true   ignore_revs_file = true
+  [lsp]        lenses = { class = false }";
+
 pub const EXPORT_EXAMPLES: &str = "\
 Examples:
   tether export -o graph.json

@@ -19,9 +19,10 @@ use crate::RepositoryArgs;
 pub struct IndexArgs {
     #[command(flatten)]
     pub repository: RepositoryArgs,
-    /// Skip files larger than this many bytes (reported as diagnostics).
-    #[arg(long, default_value_t = tether_extract::DEFAULT_MAX_FILE_BYTES)]
-    pub max_file_bytes: u64,
+    /// Skip files larger than this many bytes (reported as diagnostics; default 2 MiB, or the
+    /// configuration's `index.max_file_bytes`).
+    #[arg(long)]
+    pub max_file_bytes: Option<u64>,
     /// Also report call-site outcomes by language, the top unresolved callee names and every diagnostic.
     #[arg(long)]
     pub report: bool,
@@ -62,8 +63,13 @@ pub fn run(args: IndexArgs) -> anyhow::Result<()> {
     let _lock = tether_daemon::DaemonLock::acquire(&paths.lock)?;
     let started = Instant::now();
     let root = &args.repository.root();
-    let options =
-        IndexOptions { max_file_bytes: args.max_file_bytes, ..IndexOptions::new(root.clone()) };
+    let configured =
+        IndexOptions::configured(root.clone(), crate::configured_defaults::configuration())
+            .map_err(|error| crate::exit_codes::usage(error.to_string()))?;
+    let options = IndexOptions {
+        max_file_bytes: args.max_file_bytes.unwrap_or(configured.max_file_bytes),
+        ..configured
+    };
     let bar = progress_bar();
     let progress = |done: usize, total: usize| {
         if let Some(bar) = &bar {

@@ -5,6 +5,7 @@ mod answer_text;
 mod cargo_coverage;
 mod census_text;
 mod completions_and_manual;
+mod configured_defaults;
 mod coverage_command;
 mod coverage_hooks;
 mod current_folder_paths;
@@ -124,6 +125,10 @@ enum Command {
     /// Show whether a daemon runs, and what it serves (exit code 3 when none runs).
     #[command(after_help = help::STATUS_EXAMPLES)]
     Status(daemon_commands::DaemonArgs),
+    /// Print the effective configuration (`.tether.toml`, the user's file, the defaults) and
+    /// where each value came from.
+    #[command(after_help = help::CONFIG_EXAMPLES)]
+    Config(configured_defaults::ConfigArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     #[command(after_help = help::COMPLETIONS_EXAMPLES)]
     Completions(completions_and_manual::CompletionsArgs),
@@ -252,6 +257,7 @@ fn repository_of(command: &Command) -> Option<RepositoryArgs> {
             args.options.repository()
         }
         Command::Mcp(args) | Command::Lsp(args) => args.repository(),
+        Command::Config(args) => args.repository.clone(),
         Command::Completions(_) | Command::Man(_) | Command::CypherWorker(_) => return None,
     };
     Some(repository)
@@ -260,6 +266,7 @@ fn repository_of(command: &Command) -> Option<RepositoryArgs> {
 fn run_command(command: Command) -> anyhow::Result<()> {
     if let Some(repository) = repository_of(&command) {
         repository.require_folder()?;
+        configured_defaults::load(&repository)?;
     }
     match command {
         Command::Index(args) => index_command::run(args),
@@ -289,6 +296,7 @@ fn run_command(command: Command) -> anyhow::Result<()> {
         Command::Start(args) => daemon_commands::run_start(args),
         Command::Stop(args) => daemon_commands::run_stop(args),
         Command::Status(args) => daemon_commands::run_status(args),
+        Command::Config(args) => configured_defaults::run_config(args),
         Command::Completions(args) => completions_and_manual::run_completions(args),
         Command::Man(args) => completions_and_manual::run_man(args),
     }

@@ -123,7 +123,12 @@ pub fn run(args: StdioServerArgs) -> anyhow::Result<()> {
     // Read with bounds (tether_lsp::stdio_framing), not lsp-server's reader, which trusts
     // Content-Length.
     let (connection, io_threads) = tether_lsp::stdio_connection();
-    let served = tether_lsp::serve(&connection, &mut socket, &published_receiver);
+    let served = tether_lsp::serve_configured(
+        &connection,
+        &mut socket,
+        &published_receiver,
+        &crate::configured_defaults::configuration().lenses.value,
+    );
     drop(connection);
     served.context("serving the language server protocol over stdio")?;
     io_threads.join().context("closing stdio")?;

@@ -83,6 +83,12 @@ pub fn run(args: StdioServerArgs) -> anyhow::Result<()> {
         .enable_all()
         .build()
         .context("starting the async runtime")?;
-    runtime.block_on(tether_mcp::serve_stdio(caller)).context("serving MCP over stdio")?;
+    let budget_tokens = crate::configured_defaults::configuration()
+        .budget_tokens
+        .value
+        .unwrap_or(tether_mcp::DEFAULT_BUDGET_TOKENS);
+    runtime
+        .block_on(tether_mcp::serve_stdio(caller, budget_tokens))
+        .context("serving MCP over stdio")?;
     Ok(())
 }

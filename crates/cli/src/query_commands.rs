@@ -45,7 +45,7 @@ pub struct QueryOptions {
     /// The graph database (default: inside the git directory).
     #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
-    /// At most this many items (1 to 200; default 20).
+    /// At most this many items (1 to 200; default 20, or the configuration's `answers.limit`).
     #[arg(long, value_parser = range_of::<u64>(Method::Lookup, "limit"))]
     pub limit: Option<u64>,
     /// Continue from a previous answer's cursor (`--cursor o:20`).
@@ -70,7 +70,7 @@ impl QueryOptions {
 
     /// The page `--limit` and `--cursor` ask for.
     fn page(&self) -> anyhow::Result<PageRequest> {
-        let limit = self.limit.map(|limit| limit as usize);
+        let limit = crate::configured_defaults::limit(self.limit).map(|limit| limit as usize);
         PageRequest::new(self.cursor.as_deref(), limit).map_err(usage)
     }
 
@@ -101,9 +101,10 @@ pub struct BlastArgs {
     /// How many hops to walk back (1 to 8).
     #[arg(long, default_value_t = 3, value_parser = depth_range())]
     pub depth: u32,
-    /// List at most this many tests (1 to 10,000; `tests_total` counts them all).
-    #[arg(long, default_value_t = 100, value_parser = range_of::<u64>(Method::Blast, "tests_limit"))]
-    pub tests_limit: u64,
+    /// List at most this many tests (1 to 10,000; default 100, or the configuration's
+    /// `answers.tests_limit`; `tests_total` counts them all).
+    #[arg(long, value_parser = range_of::<u64>(Method::Blast, "tests_limit"))]
+    pub tests_limit: Option<u64>,
     /// Print only the command lines that run these tests: `ran` the first tier (tests fresh
     /// runtime evidence saw run the subject), `all` every listed test.
     #[arg(long, value_enum, conflicts_with = "json")]
@@ -167,8 +168,8 @@ pub struct ChangesArgs {
     #[arg(long, default_value_t = 3, value_parser = depth_range())]
     pub depth: u32,
     /// List at most this many tests (1 to 10,000; `tests_total` counts them all).
-    #[arg(long, default_value_t = 100, value_parser = range_of::<u64>(Method::Changes, "tests_limit"))]
-    pub tests_limit: u64,
+    #[arg(long, value_parser = range_of::<u64>(Method::Changes, "tests_limit"))]
+    pub tests_limit: Option<u64>,
     #[command(flatten)]
     pub options: QueryOptions,
 }
@@ -304,9 +305,11 @@ pub fn run_record(args: RecordArgs) -> anyhow::Result<()> {
 
 pub fn run_ownership(args: OwnershipArgs) -> anyhow::Result<()> {
     let subject = symbol_or_path(&args.symbol, &args.path, "--path")?;
+    // A flag given wins; else the configuration's `ownership.*`; else on.
+    let configured = crate::configured_defaults::configuration();
     let blame = tether_protocol::BlameParams {
-        follow_moves: !args.plain_blame,
-        ignore_revs_file: !args.no_ignore_revs,
+        follow_moves: !args.plain_blame && configured.follow_moves.value.unwrap_or(true),
+        ignore_revs_file: !args.no_ignore_revs && configured.ignore_revs_file.value.unwrap_or(true),
     };
     let request =
         Request::Ownership { subject, exclude_authors: args.exclude_authors.clone(), blame };
@@ -328,7 +331,7 @@ pub fn run_changes(args: ChangesArgs) -> anyhow::Result<()> {
         include_whitespace: args.include_whitespace,
         walk: WalkParams {
             depth: Some(args.depth as usize),
-            tests_limit: Some(args.tests_limit as usize),
+            tests_limit: Some(crate::configured_defaults::tests_limit(args.tests_limit) as usize),
             page: args.options.page()?,
         },
     });
@@ -350,7 +353,7 @@ pub fn run_blast(args: BlastArgs) -> anyhow::Result<()> {
     let subject = symbol_or_path(&args.symbol, &args.file, "--file")?;
     let walk = WalkParams {
         depth: Some(args.depth as usize),
-        tests_limit: Some(args.tests_limit as usize),
+        tests_limit: Some(crate::configured_defaults::tests_limit(args.tests_limit) as usize),
         page: args.options.page()?,
     };
     let request = Request::Blast { subject, walk };

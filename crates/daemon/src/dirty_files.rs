@@ -30,11 +30,13 @@ impl DirtyFilesCache {
     }
 }
 
-/// The source files whose content is not what `snapshot` was built from, sorted.
+/// The source files whose content is not what `snapshot` was built from, sorted; files the
+/// configuration leaves out of the graph (`index.exclude`) are never counted.
 pub(crate) fn dirty_files(
     root: &Path,
     snapshot: &Snapshot,
     cache: &std::sync::Mutex<DirtyFilesCache>,
+    exclusions: &tether_config::PathExclusions,
 ) -> Vec<String> {
     let identity = (snapshot.meta.head_commit.clone(), snapshot.graph.files.len());
     {
@@ -45,7 +47,7 @@ pub(crate) fn dirty_files(
             }
         }
     }
-    let dirty = compute(root, snapshot);
+    let dirty = compute(root, snapshot, exclusions);
     cache.lock().ignoring_poison().checked =
         Some((Instant::now(), identity.0, identity.1, dirty.clone()));
     dirty
@@ -62,7 +64,11 @@ pub(crate) fn differs_on_disk(on_disk: &Path, content_hash: u64) -> bool {
     }
 }
 
-fn compute(root: &Path, snapshot: &Snapshot) -> Vec<String> {
+fn compute(
+    root: &Path,
+    snapshot: &Snapshot,
+    exclusions: &tether_config::PathExclusions,
+) -> Vec<String> {
     let Some(repository) = tether_git::discover(root) else { return Vec::new() };
     let Some(changes) = repository.source_file_changes() else { return Vec::new() };
     let indexed: HashMap<&str, u64> =
@@ -72,6 +78,9 @@ fn compute(root: &Path, snapshot: &Snapshot) -> Vec<String> {
     let mut dirty = Vec::new();
     for (position, change) in changes.iter().enumerate() {
         let path = change.path.as_str();
+        if exclusions.excludes(path, false) && !indexed.contains_key(path) {
+            continue;
+        }
         let on_disk = root.join(path);
         let differs = match indexed.get(path) {
             // Not in the graph: new, or not indexed yet (a symlink never is: the walk does not

@@ -161,7 +161,18 @@ impl EditorBuffers {
             }
         }
         let started = std::time::Instant::now();
-        let mut options = IndexOptions::new(&state.paths.root);
+        // The configuration the published graph was built with: the buffers' graph leaves out
+        // what it left out.
+        let configured = state.configuration();
+        let mut options = IndexOptions {
+            exclusions: configured.1.clone(),
+            max_file_bytes: configured
+                .0
+                .max_file_bytes
+                .value
+                .unwrap_or(tether_extract::DEFAULT_MAX_FILE_BYTES),
+            ..IndexOptions::new(&state.paths.root)
+        };
         options.buffers = BufferTexts {
             texts: self
                 .open
@@ -213,8 +224,12 @@ impl tether_features::GraphState for BufferedGraphState<'_> {
     }
 
     fn dirty_files(&self, snapshot: &Snapshot) -> Vec<String> {
-        let mut dirty =
-            crate::dirty_files::dirty_files(&self.state.paths.root, snapshot, &self.dirty_files);
+        let mut dirty = crate::dirty_files::dirty_files(
+            &self.state.paths.root,
+            snapshot,
+            &self.dirty_files,
+            &self.state.configuration().1,
+        );
         dirty.retain(|path| !self.buffers.iter().any(|buffer| &buffer.path == path));
         dirty
     }

@@ -35,16 +35,19 @@ enum TreeEvent {
     /// A source file, or something that may hold some (a removed folder), at this path.
     Changed(PathBuf),
     NewFolder(PathBuf),
+    /// `.tether.toml` was written: what the graph leaves out may have changed.
+    Configuration,
 }
 
 /// Runs until `stop` is set: rebuilds when a source file on disk differs from the graph.
 pub(crate) fn follow_tree(state: Arc<DaemonState>, stop: Arc<AtomicBool>) {
     let root = state.paths.root.clone();
     let (sender, events) = channel::<TreeEvent>();
-    let watched_root = root.clone();
+    let watching = Arc::clone(&state);
     let watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
         let Ok(event) = event else { return };
-        for tree_event in tree_events(&watched_root, &event) {
+        let configured = watching.configuration();
+        for tree_event in tree_events(&watching.paths.root, &configured.1, &event) {
             let _ = sender.send(tree_event);
         }
     });
@@ -55,7 +58,7 @@ pub(crate) fn follow_tree(state: Arc<DaemonState>, stop: Arc<AtomicBool>) {
             return;
         }
     };
-    let unwatched = watch_folders(&mut watcher, &root);
+    let unwatched = watch_folders(&mut watcher, &root, &state);
     if unwatched > 0 {
         tracing::warn!(
             unwatched,
@@ -74,15 +77,25 @@ pub(crate) fn follow_tree(state: Arc<DaemonState>, stop: Arc<AtomicBool>) {
         };
         let mut new_folders = Vec::new();
         let mut changed = Vec::new();
+        let mut configuration_written = false;
         for event in std::iter::once(first).chain(settle(&events)) {
             match event {
                 TreeEvent::NewFolder(folder) => new_folders.push(folder),
                 TreeEvent::Changed(path) => changed.push(path),
+                TreeEvent::Configuration => configuration_written = true,
             }
+        }
+        if configuration_written {
+            tracing::info!("the configuration file was written; rebuilding with it");
+            pending = state.rebuild_status().rebuilding;
+            if !pending && state.rebuild().is_err() {
+                std::thread::sleep(Duration::from_secs(1));
+            }
+            continue;
         }
         let only_these = new_folders.is_empty().then_some(changed.as_slice());
         for folder in new_folders {
-            watch_folders(&mut watcher, &folder);
+            watch_folders(&mut watcher, &folder, &state);
         }
         // After a postponed check, the files it did not look at may be dirty too.
         let paths = if pending { None } else { only_these };
@@ -166,8 +179,9 @@ fn changed_known_files(
 }
 
 /// Watches `folder` and the folders under it the walk enters; how many could not be watched.
-fn watch_folders(watcher: &mut impl Watcher, folder: &Path) -> usize {
-    tether_index::walked_folders(folder)
+fn watch_folders(watcher: &mut impl Watcher, folder: &Path, state: &DaemonState) -> usize {
+    let configured = state.configuration();
+    tether_index::walked_folders(&state.paths.root, folder, &configured.1)
         .iter()
         .filter(|folder| watcher.watch(folder, RecursiveMode::NonRecursive).is_err())
         .count()
@@ -176,7 +190,11 @@ fn watch_folders(watcher: &mut impl Watcher, folder: &Path) -> usize {
 /// The events that matter of one notification: source files and folders under `root`
 /// created, written, removed or renamed. Reads (access events), hidden paths and other files
 /// say nothing.
-fn tree_events(root: &Path, event: &notify::Event) -> Vec<TreeEvent> {
+fn tree_events(
+    root: &Path,
+    exclusions: &tether_config::PathExclusions,
+    event: &notify::Event,
+) -> Vec<TreeEvent> {
     if matches!(event.kind, EventKind::Access(_)) {
         return Vec::new();
     }
@@ -184,6 +202,13 @@ fn tree_events(root: &Path, event: &notify::Event) -> Vec<TreeEvent> {
     for path in &event.paths {
         // `.git` (and the daemon's own files there), and other hidden folders the walk skips.
         let Ok(relative) = path.strip_prefix(root) else { continue };
+        if relative == Path::new(tether_config::REPOSITORY_CONFIGURATION_FILE) {
+            found.push(TreeEvent::Configuration);
+            continue;
+        }
+        if relative.to_str().is_some_and(|relative| exclusions.excludes(relative, false)) {
+            continue;
+        }
         let is_hidden = relative.components().any(|component| {
             component.as_os_str().to_str().is_some_and(|name| name.starts_with('.'))
         });

@@ -140,7 +140,9 @@ pub(crate) fn apply_with_buffers(
                 .map(Answer::SearchMemory)
                 .map_err(rpc_error)
         }
-        Request::Ownership { subject, exclude_authors, blame } => {
+        Request::Ownership { subject, mut exclude_authors, blame } => {
+            // The configuration's authors are left out for every client, as bots are.
+            exclude_authors.extend(state.configuration().0.exclude_authors.value.iter().cloned());
             let snapshot = snapshot()?;
             let subject = match subject {
                 Subject::Symbol(symbol) => {

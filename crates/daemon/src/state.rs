@@ -30,6 +30,9 @@ pub enum RebuildError {
     Index(#[from] IndexError),
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// A configuration file is unusable: the previous graph stays published.
+    #[error(transparent)]
+    Configuration(#[from] tether_config::ConfigError),
 }
 
 /// What `status` reports about rebuilds.
@@ -71,6 +74,8 @@ pub struct DaemonState {
     pub(crate) buffer_totals: Mutex<crate::editor_buffers::BufferTotals>,
     /// Where each published graph is announced (`subscribe`).
     published: tokio::sync::broadcast::Sender<Arc<GraphPublished>>,
+    /// The configuration the last build read, with its compiled `index.exclude`.
+    configured: RwLock<Arc<(tether_config::Configuration, tether_config::PathExclusions)>>,
 }
 
 impl DaemonState {
@@ -119,7 +124,25 @@ impl DaemonState {
             ),
             buffer_totals: Default::default(),
             published: tokio::sync::broadcast::channel(PUBLISHED_BACKLOG).0,
+            configured: RwLock::new(Arc::new(Default::default())),
         }
+    }
+
+    /// The options of a build, as the configuration files say now (read again for every
+    /// build, so that an edit of `.tether.toml` applies at the next one).
+    pub(crate) fn index_options(&self) -> Result<IndexOptions, RebuildError> {
+        let configuration = tether_config::Configuration::load(&self.paths.root)?;
+        let options = IndexOptions::configured(&self.paths.root, &configuration)?;
+        *self.configured.write().ignoring_poison() =
+            Arc::new((configuration, options.exclusions.clone()));
+        Ok(options)
+    }
+
+    /// The configuration the last build read (the defaults before the first).
+    pub(crate) fn configuration(
+        &self,
+    ) -> Arc<(tether_config::Configuration, tether_config::PathExclusions)> {
+        Arc::clone(&self.configured.read().ignoring_poison())
     }
 
     /// Ad-hoc `cypher` statements run in `program cypher-worker` (default: this process's
@@ -220,11 +243,7 @@ impl DaemonState {
                 self.publish(Arc::new(Snapshot::new(graph, meta)));
                 if matches_head {
                     // Fill the facts cache so the first HEAD move re-extracts only what changed.
-                    let built = build_graph_cached(
-                        &IndexOptions::new(&self.paths.root),
-                        &mut cache,
-                        &|_, _| {},
-                    )?;
+                    let built = build_graph_cached(&self.index_options()?, &mut cache, &|_, _| {})?;
                     // Another build of tether (older rules) wrote the database: what this one
                     // extracts from the same commit is served and persisted instead.
                     if graph_fingerprint(&built.graph) != stored {
@@ -289,8 +308,7 @@ impl DaemonState {
             attempt += 1;
             let before = repository.as_ref().map(tether_git::Repository::head_stamp);
             let meta = index_meta(&self.paths.root);
-            let built =
-                build_graph_cached(&IndexOptions::new(&self.paths.root), cache, &|_, _| {})?;
+            let built = build_graph_cached(&self.index_options()?, cache, &|_, _| {})?;
             let after = repository.as_ref().map(tether_git::Repository::head_stamp);
             if before == after {
                 break (meta, built);
@@ -396,7 +414,13 @@ impl DaemonState {
 
     /// Source files whose content on disk is not what `snapshot` holds (cached briefly).
     pub(crate) fn dirty_files(&self, snapshot: &Snapshot) -> Vec<String> {
-        crate::dirty_files::dirty_files(&self.paths.root, snapshot, &self.dirty_files)
+        let configured = self.configuration();
+        crate::dirty_files::dirty_files(
+            &self.paths.root,
+            snapshot,
+            &self.dirty_files,
+            &configured.1,
+        )
     }
 
     /// As [`Self::dirty_files`], read now (a file was just saved): the cache is refreshed.

@@ -56,7 +56,7 @@ pub fn extract_project(
     check_root(root)?;
     let mut timings = PhaseTimings::default();
     let started = Instant::now();
-    let tree = walk_tree(root);
+    let tree = walk_tree(root, &options.exclusions);
     timings.walk_seconds = started.elapsed().as_secs_f64();
 
     let started = Instant::now();
@@ -65,6 +65,9 @@ pub fn extract_project(
     // Files that exist only as an editor buffer are indexed as well.
     let mut sources = tree.sources.clone();
     for path in options.buffers.texts.keys() {
+        if options.exclusions.excludes(path, false) {
+            continue;
+        }
         if let Some(language) = Language::from_path(path) {
             if !sources.iter().any(|(source, _)| source == path) {
                 sources.push((path.clone(), language));

@@ -21,6 +21,7 @@ use tether_model::{Graph, IndexMeta};
 pub use extract_project::{extract_project, ExtractedProject};
 pub use facts_cache::{CachedFile, FactsCache};
 pub use resolve_project::ResolvedProject;
+pub use tether_config::PathExclusions;
 pub use walk::{walk_tree, walked_folders, WalkedTree};
 pub use worker_pool::on_worker_pool;
 
@@ -33,15 +34,36 @@ pub struct IndexOptions {
     /// Unsaved editor buffers, read instead of those files on disk (a file that exists
     /// only as a buffer is indexed too). Empty for the graph of the working tree.
     pub buffers: BufferTexts,
+    /// Paths the configuration leaves out (`index.exclude`), beyond `.gitignore`.
+    pub exclusions: tether_config::PathExclusions,
 }
 
 impl IndexOptions {
+    /// The defaults: nothing left out but what `.gitignore` says (see
+    /// [`IndexOptions::configured`]).
     pub fn new(root: impl Into<PathBuf>) -> IndexOptions {
         IndexOptions {
             root: root.into(),
             max_file_bytes: tether_extract::DEFAULT_MAX_FILE_BYTES,
             buffers: BufferTexts::default(),
+            exclusions: tether_config::PathExclusions::none(),
         }
+    }
+
+    /// As the repository's configuration says (`index.exclude`, `index.max_file_bytes`).
+    pub fn configured(
+        root: impl Into<PathBuf>,
+        configuration: &tether_config::Configuration,
+    ) -> Result<IndexOptions, tether_config::ConfigError> {
+        let root = root.into();
+        Ok(IndexOptions {
+            exclusions: configuration.path_exclusions(&root)?,
+            max_file_bytes: configuration
+                .max_file_bytes
+                .value
+                .unwrap_or(tether_extract::DEFAULT_MAX_FILE_BYTES),
+            ..IndexOptions::new(root)
+        })
     }
 }
 

@@ -4,6 +4,7 @@
 use std::collections::HashSet;
 use std::path::Path;
 
+use tether_config::PathExclusions;
 use tether_extract::RustCrate;
 use tether_model::Language;
 
@@ -22,14 +23,20 @@ pub struct WalkedTree {
     pub unreadable: Vec<(String, String)>,
 }
 
-/// The folders under `folder` (itself included) that [`walk_tree`] enters: not ignored (the
-/// ignore files of `folder`'s parents apply too), not hidden, not behind a symlink. A watcher
-/// of the working tree watches these.
-pub fn walked_folders(folder: &Path) -> Vec<std::path::PathBuf> {
+/// The folders under `folder` (itself included, a folder of the tree at `root`) that
+/// [`walk_tree`] enters: not ignored (the ignore files of `folder`'s parents apply too), not
+/// left out by the configuration, not hidden, not behind a symlink. A watcher of the working
+/// tree watches these.
+pub fn walked_folders(
+    root: &Path,
+    folder: &Path,
+    exclusions: &PathExclusions,
+) -> Vec<std::path::PathBuf> {
     ignore::WalkBuilder::new(folder)
         .hidden(true)
         .require_git(false)
         .follow_links(false)
+        .filter_entry(left_in(root, exclusions))
         .build()
         .flatten()
         .filter(|entry| entry.file_type().is_some_and(|file_type| file_type.is_dir()))
@@ -38,11 +45,16 @@ pub fn walked_folders(folder: &Path) -> Vec<std::path::PathBuf> {
 }
 
 /// Walks `root`, honouring `.gitignore`, `.ignore` and git's exclude files even outside a
-/// git repository, skipping hidden folders and never following symlinks.
-pub fn walk_tree(root: &Path) -> WalkedTree {
+/// git repository, and the configuration's `index.exclude`, skipping hidden folders and never
+/// following symlinks.
+pub fn walk_tree(root: &Path, exclusions: &PathExclusions) -> WalkedTree {
     let mut tree = WalkedTree::default();
-    let walker =
-        ignore::WalkBuilder::new(root).hidden(true).require_git(false).follow_links(false).build();
+    let walker = ignore::WalkBuilder::new(root)
+        .hidden(true)
+        .require_git(false)
+        .follow_links(false)
+        .filter_entry(left_in(root, exclusions))
+        .build();
     let mut manifests = Vec::new();
     for entry in walker {
         let entry = match entry {
@@ -111,6 +123,24 @@ pub fn walk_tree(root: &Path) -> WalkedTree {
 }
 
 /// The path and reason of a walk error (`ignore` wraps the IO error with the path).
+/// The walk's filter: an entry the configuration leaves out is pruned, a folder with all it
+/// holds.
+fn left_in(
+    root: &Path,
+    exclusions: &PathExclusions,
+) -> impl Fn(&ignore::DirEntry) -> bool + Send + Sync + 'static {
+    let (root, exclusions) = (root.to_path_buf(), exclusions.clone());
+    move |entry| {
+        if exclusions.is_empty() {
+            return true;
+        }
+        let Ok(relative) = entry.path().strip_prefix(&root) else { return true };
+        let Some(relative) = relative.to_str() else { return true };
+        let is_folder = entry.file_type().is_some_and(|file_type| file_type.is_dir());
+        !exclusions.excludes(&relative.replace('\\', "/"), is_folder)
+    }
+}
+
 fn walk_error(root: &Path, error: &ignore::Error) -> (String, String) {
     fn path_of(error: &ignore::Error) -> Option<&Path> {
         match error {

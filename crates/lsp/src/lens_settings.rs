@@ -26,8 +26,19 @@ impl LensSettings {
     /// `true`/`false` or the text of a value that is not one; `Err` when `lenses` is not an
     /// object), and what is wrong with them (an unknown kind, a value that is not a boolean):
     /// each said to the person, the rest applied.
-    pub fn from_written(written: WrittenLensSettings) -> (LensSettings, Vec<String>) {
-        let mut settings = LensSettings::default();
+    /// `configured`: the configuration files' kinds (checked when they were read), which the
+    /// editor's settings override kind by kind.
+    pub fn from_written(
+        configured: &[(String, bool)],
+        written: WrittenLensSettings,
+    ) -> (LensSettings, Vec<String>) {
+        let mut settings = LensSettings {
+            off: configured
+                .iter()
+                .filter(|(kind, shown)| !shown && LENS_KINDS.contains(&kind.as_str()))
+                .map(|(kind, _)| kind.clone())
+                .collect(),
+        };
         let mut problems = Vec::new();
         let written = match written {
             Ok(written) => written,
@@ -45,7 +56,8 @@ impl LensSettings {
                 continue;
             }
             match shown {
-                Ok(true) => {}
+                Ok(true) => settings.off.retain(|off| *off != kind),
+                Ok(false) if settings.off.contains(&kind) => {}
                 Ok(false) => settings.off.push(kind),
                 Err(value) => problems.push(format!(
                     "tether: initializationOptions.lenses.{kind} must be true or false, not {value}"
@@ -88,14 +100,31 @@ mod tests {
             ("module".to_string(), Ok(false)),
             ("trait".to_string(), Err("\"no\"".to_string())),
         ];
-        let (settings, problems) = LensSettings::from_written(Ok(written));
+        let (settings, problems) = LensSettings::from_written(&[], Ok(written));
         assert_eq!(settings.off, ["class"]);
         assert_eq!(problems.len(), 2, "{problems:?}");
         assert!(problems[0].contains("unknown kind \"module\""), "{problems:?}");
         assert!(problems[1].contains("lenses.trait must be true or false"), "{problems:?}");
-        assert_eq!(LensSettings::from_written(Ok(vec![])), (LensSettings::default(), vec![]));
-        let (_, problems) = LensSettings::from_written(Err("[]".to_string()));
+        assert_eq!(LensSettings::from_written(&[], Ok(vec![])), (LensSettings::default(), vec![]));
+        let (_, problems) = LensSettings::from_written(&[], Err("[]".to_string()));
         assert!(problems[0].contains("must be an object"), "{problems:?}");
+    }
+
+    /// `lsp.lenses` in the configuration files turns kinds off (or on); the editor's settings
+    /// win, kind by kind.
+    #[test]
+    fn the_editor_overrides_the_configuration_kind_by_kind() {
+        let configured = [
+            ("class".to_string(), false),
+            ("trait".to_string(), false),
+            ("method".to_string(), true),
+        ];
+        let written = vec![("trait".to_string(), Ok(true)), ("struct".to_string(), Ok(false))];
+        let (settings, problems) = LensSettings::from_written(&configured, Ok(written));
+        assert_eq!(settings.off, ["class", "struct"]);
+        assert!(problems.is_empty(), "{problems:?}");
+        let (settings, _) = LensSettings::from_written(&configured, Ok(vec![]));
+        assert_eq!(settings.off, ["class", "trait"]);
     }
 
     #[test]

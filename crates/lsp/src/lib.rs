@@ -41,6 +41,7 @@ pub use tether_protocol::wire::{Answer, GraphPublished};
 pub use tether_protocol::{BufferRequest, ConnectionRequest, Request, WireRequest};
 
 pub use documents::{path_of_uri, uri_of_path};
+pub use lens_settings::LENS_KINDS;
 pub use stdio_framing::{
     connection_over, read_frame, stdio_connection, FramingError, StdioThreads, MAX_HEADER_LINES,
     MAX_HEADER_LINE_BYTES, MAX_MESSAGE_BYTES,
@@ -75,7 +76,19 @@ pub fn serve(
     daemon: &mut dyn EditorDaemon,
     published: &Receiver<GraphPublished>,
 ) -> Result<(), LspError> {
+    serve_configured(connection, daemon, published, &[])
+}
+
+/// As [`serve`], with lens kinds set on or off by the configuration files (`lsp.lenses`);
+/// the editor's `initializationOptions.lenses` win over them, kind by kind.
+pub fn serve_configured(
+    connection: &Connection,
+    daemon: &mut dyn EditorDaemon,
+    published: &Receiver<GraphPublished>,
+    configured_lenses: &[(String, bool)],
+) -> Result<(), LspError> {
     let mut session = session::Session::new(connection, daemon);
+    session.configured_lenses = configured_lenses.to_vec();
     let mut published = published.clone();
     loop {
         crossbeam_channel::select! {

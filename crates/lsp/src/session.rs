@@ -52,6 +52,8 @@ pub(crate) struct Session<'a> {
     pub(crate) lens_settings: crate::lens_settings::LensSettings,
     /// What was wrong with the settings, said to the person once initialized.
     settings_problems: Vec<String>,
+    /// The configuration files' `lsp.lenses`, which the editor's settings override.
+    pub(crate) configured_lenses: Vec<(String, bool)>,
 }
 
 impl<'a> Session<'a> {
@@ -68,6 +70,7 @@ impl<'a> Session<'a> {
             next_request_id: 1,
             lens_settings: Default::default(),
             settings_problems: Vec::new(),
+            configured_lenses: Vec::new(),
         }
     }
 
@@ -139,6 +142,7 @@ impl<'a> Session<'a> {
             .unwrap_or(false);
         (self.lens_settings, self.settings_problems) =
             crate::lens_settings::LensSettings::from_written(
+                &self.configured_lenses,
                 crate::editor_messages::lens_settings_written(params),
             );
         self.lifecycle = Lifecycle::Running;

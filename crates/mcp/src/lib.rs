@@ -47,7 +47,10 @@ pub use resources::{
     CENSUS_RESOURCE_URI, FRESHNESS_RESOURCE_URI, GRAPH_SCHEMA_MARKDOWN, SCHEMA_RESOURCE_URI,
 };
 pub use server::{TetherMcpServer, SERVER_INSTRUCTIONS};
-pub use tools::{tool_catalogue, ToolSpecification, DEFAULT_BUDGET_TOKENS};
+pub use tools::{
+    tool_catalogue, ToolSpecification, DEFAULT_BUDGET_TOKENS, MAXIMUM_BUDGET_TOKENS,
+    MINIMUM_BUDGET_TOKENS,
+};
 
 /// Asks the daemon one typed request; `Err` carries the daemon's JSON-RPC error.
 ///
@@ -69,9 +72,14 @@ pub enum McpError {
     SessionTask(String),
 }
 
-/// Serves MCP over stdin/stdout until the client disconnects.
-pub async fn serve_stdio(caller: Arc<dyn DaemonCaller>) -> Result<(), McpError> {
-    serve_transport(caller, rmcp::transport::stdio()).await
+/// Serves MCP over stdin/stdout until the client disconnects; a call without
+/// `budget_tokens` gets `default_budget_tokens`.
+pub async fn serve_stdio(
+    caller: Arc<dyn DaemonCaller>,
+    default_budget_tokens: u64,
+) -> Result<(), McpError> {
+    let server = TetherMcpServer::new(caller).with_default_budget_tokens(default_budget_tokens);
+    serve_server(server, rmcp::transport::stdio()).await
 }
 
 /// Serves MCP over any byte stream pair (stdio, a duplex pipe in tests) until it closes.
@@ -83,7 +91,18 @@ where
     Reader: tokio::io::AsyncRead + Send + Unpin + 'static,
     Writer: tokio::io::AsyncWrite + Send + Unpin + 'static,
 {
-    let running = TetherMcpServer::new(caller)
+    serve_server(TetherMcpServer::new(caller), transport).await
+}
+
+async fn serve_server<Reader, Writer>(
+    server: TetherMcpServer,
+    transport: (Reader, Writer),
+) -> Result<(), McpError>
+where
+    Reader: tokio::io::AsyncRead + Send + Unpin + 'static,
+    Writer: tokio::io::AsyncWrite + Send + Unpin + 'static,
+{
+    let running = server
         .serve(transport)
         .await
         .map_err(|error| McpError::Initialization(error.to_string()))?;

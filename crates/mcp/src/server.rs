@@ -22,7 +22,9 @@ use crate::resources::{
     daemon_resource_contents, is_known_resource, resource_daemon_request, resource_list,
     schema_resource_contents,
 };
-use crate::tools::{tool_catalogue, tool_named, DEFAULT_BUDGET_TOKENS};
+use crate::tools::{
+    tool_catalogue, tool_named, DEFAULT_BUDGET_TOKENS, MAXIMUM_BUDGET_TOKENS, MINIMUM_BUDGET_TOKENS,
+};
 use crate::DaemonCaller;
 
 /// What the model is told when the session starts.
@@ -38,11 +40,21 @@ Answers are cut to budget_tokens (default 6000, at least 300); call again with t
 #[derive(Clone)]
 pub struct TetherMcpServer {
     caller: Arc<dyn DaemonCaller>,
+    /// The budget of a call that gives no `budget_tokens`.
+    default_budget_tokens: u64,
 }
 
 impl TetherMcpServer {
     pub fn new(caller: Arc<dyn DaemonCaller>) -> TetherMcpServer {
-        TetherMcpServer { caller }
+        TetherMcpServer { caller, default_budget_tokens: DEFAULT_BUDGET_TOKENS }
+    }
+
+    /// With another default budget (the configuration's `answers.budget_tokens`), kept within
+    /// the bounds a call's own `budget_tokens` has.
+    pub fn with_default_budget_tokens(mut self, budget_tokens: u64) -> TetherMcpServer {
+        self.default_budget_tokens =
+            budget_tokens.clamp(MINIMUM_BUDGET_TOKENS, MAXIMUM_BUDGET_TOKENS);
+        self
     }
 
     /// Asks the daemon on a blocking thread (the caller may hold a synchronous socket).
@@ -89,7 +101,7 @@ impl TetherMcpServer {
             .presentation_integers
             .iter()
             .find(|(name, _)| name == "budget_tokens")
-            .map_or(DEFAULT_BUDGET_TOKENS, |(_, budget)| *budget);
+            .map_or(self.default_budget_tokens, |(_, budget)| *budget);
         let answer = match self.call_daemon(checked.request).await {
             Ok(answer) => answer,
             Err(error) => {

@@ -16,6 +16,9 @@ pub const DEFAULT_BUDGET_TOKENS: u64 = 6000;
 /// completeness and freshness, fits it as text and as JSON.
 pub const MINIMUM_BUDGET_TOKENS: u64 = 300;
 
+/// The largest budget accepted.
+pub const MAXIMUM_BUDGET_TOKENS: u64 = 1_000_000;
+
 /// One MCP tool and the daemon method it forwards to.
 #[derive(Clone, Copy, Debug)]
 pub struct ToolSpecification {
@@ -52,7 +55,10 @@ pub const PRESENTATION_PARAMETERS: &[ParameterSpecification] = &[
     ),
     presentation(
         "budget_tokens",
-        ParameterKind::Integer { minimum: MINIMUM_BUDGET_TOKENS as i64, maximum: 1_000_000 },
+        ParameterKind::Integer {
+            minimum: MINIMUM_BUDGET_TOKENS as i64,
+            maximum: MAXIMUM_BUDGET_TOKENS as i64,
+        },
         "Token limit (default 6000); a cursor gives the rest.",
     ),
 ];

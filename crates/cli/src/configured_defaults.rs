@@ -1,0 +1,154 @@
+//! The configuration files' values for this command line (`tether_config`): read once,
+//! before a command that opens a repository runs (an unusable file, or a value outside the
+//! bounds of the flag it stands for, is a usage error naming the file), and applied wherever
+//! a flag was not given. `tether config` prints them with where each came from.
+//!
+//! It deliberately holds the configuration in one process-wide cell: a command line is one
+//! command on one repository, and the values are defaults of its flags, read by the argument
+//! structs that clap builds.
+
+use std::sync::OnceLock;
+
+use clap::Args;
+use tether_config::Configuration;
+use tether_protocol::Method;
+
+use crate::exit_codes::usage;
+use crate::stdout_text::print_text;
+use crate::RepositoryArgs;
+
+static CONFIGURATION: OnceLock<Configuration> = OnceLock::new();
+
+/// Reads the repository's configuration (and the user's) and checks its values; a second
+/// call keeps the first's.
+pub fn load(repository: &RepositoryArgs) -> anyhow::Result<&'static Configuration> {
+    if let Some(configuration) = CONFIGURATION.get() {
+        return Ok(configuration);
+    }
+    let configuration =
+        Configuration::load(&repository.root()).map_err(|error| usage(error.to_string()))?;
+    check_bounds(&configuration)?;
+    Ok(CONFIGURATION.get_or_init(|| configuration))
+}
+
+/// The configuration read by [`load`] (the defaults when none was).
+pub fn configuration() -> &'static Configuration {
+    CONFIGURATION.get_or_init(Configuration::default)
+}
+
+/// `--limit`, else `answers.limit`.
+pub fn limit(given: Option<u64>) -> Option<u64> {
+    given.or(configuration().limit.value)
+}
+
+/// `--tests-limit`, else `answers.tests_limit`, else 100.
+pub fn tests_limit(given: Option<u64>) -> u64 {
+    given.or(configuration().tests_limit.value).unwrap_or(DEFAULT_TESTS_LIMIT)
+}
+
+/// `--tests-limit`'s default.
+pub const DEFAULT_TESTS_LIMIT: u64 = 100;
+
+/// A value the flags' own bounds refuse is refused here, with the file named.
+fn check_bounds(configuration: &Configuration) -> anyhow::Result<()> {
+    let within = |key: &str,
+                  value: Option<u64>,
+                  sources: &[std::path::PathBuf],
+                  method: Method,
+                  name: &str| {
+        let Some(value) = value else { return Ok(()) };
+        let bounds = method.parameter(name).and_then(|parameter| parameter.integer_bounds());
+        match bounds {
+            Some((minimum, maximum))
+                if (value as i64) < minimum
+                    || value as i64 > maximum
+                    || value > i64::MAX as u64 =>
+            {
+                Err(usage(format!(
+                    "{}: {key} = {value} is outside {minimum} to {maximum}",
+                    sources.last().map(|path| path.display().to_string()).unwrap_or_default()
+                )))
+            }
+            _ => Ok(()),
+        }
+    };
+    within(
+        "answers.limit",
+        configuration.limit.value,
+        &configuration.limit.sources,
+        Method::Lookup,
+        "limit",
+    )?;
+    within(
+        "answers.tests_limit",
+        configuration.tests_limit.value,
+        &configuration.tests_limit.sources,
+        Method::Blast,
+        "tests_limit",
+    )?;
+    for (kind, _) in &configuration.lenses.value {
+        if !tether_lsp::LENS_KINDS.contains(&kind.as_str()) {
+            return Err(usage(format!(
+                "{}: lsp.lenses: unknown kind {kind:?} (the kinds are {})",
+                configuration
+                    .lenses
+                    .sources
+                    .last()
+                    .map(|path| path.display().to_string())
+                    .unwrap_or_default(),
+                tether_lsp::LENS_KINDS.join(", ")
+            )));
+        }
+    }
+    if let Some(budget) = configuration.budget_tokens.value {
+        let (minimum, maximum) =
+            (tether_mcp::MINIMUM_BUDGET_TOKENS, tether_mcp::MAXIMUM_BUDGET_TOKENS);
+        if !(minimum..=maximum).contains(&budget) {
+            return Err(usage(format!(
+                "{}: answers.budget_tokens = {budget} is outside {minimum} to {maximum}",
+                configuration
+                    .budget_tokens
+                    .sources
+                    .last()
+                    .map(|path| path.display().to_string())
+                    .unwrap_or_default()
+            )));
+        }
+    }
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct ConfigArgs {
+    #[command(flatten)]
+    pub repository: RepositoryArgs,
+}
+
+/// `tether config`: every key, its value and where it came from.
+pub fn run_config(args: ConfigArgs) -> anyhow::Result<()> {
+    let configuration = load(&args.repository)?;
+    let mut text = String::new();
+    let user = tether_config::user_configuration_file();
+    let repository = args.repository.root().join(tether_config::REPOSITORY_CONFIGURATION_FILE);
+    for (role, path) in [("user", user.as_deref()), ("repository", Some(repository.as_path()))] {
+        let Some(path) = path else {
+            text.push_str(&format!(
+                "{role} file: none (neither XDG_CONFIG_HOME nor HOME is set)\n"
+            ));
+            continue;
+        };
+        let state = if configuration.files_read.iter().any(|read| read == path) {
+            "read"
+        } else {
+            "not found"
+        };
+        text.push_str(&format!("{role} file: {} ({state})\n", path.display()));
+    }
+    let entries = configuration.entries();
+    let width = entries.iter().map(|(key, _, _)| key.len()).max().unwrap_or(0);
+    let value_width = entries.iter().map(|(_, value, _)| value.len()).max().unwrap_or(0);
+    for (key, value, source) in entries {
+        text.push_str(&format!("{key:<width$}  {value:<value_width$}  {source}\n"));
+    }
+    print_text(&text)
+}
