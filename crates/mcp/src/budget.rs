@@ -63,7 +63,13 @@ pub struct TextSections {
     pub parts: Vec<TextPart>,
     pub items: Vec<String>,
     pub next: Option<String>,
+    /// Which parts say the answer's completeness and freshness (the same on every page).
+    pub context_parts: Vec<usize>,
 }
+
+/// What a later page says instead of completeness and freshness the first page said already.
+pub const CONTEXT_AS_ON_THE_FIRST_PAGE: &str =
+    "completeness and freshness: as on the first page (unchanged since)";
 
 impl TextSections {
     pub fn line(&mut self, line: String) {
@@ -72,6 +78,31 @@ impl TextSections {
 
     pub fn list(&mut self, list: CuttableList) {
         self.parts.push(TextPart::List(list));
+    }
+
+    /// A line of the answer's completeness or freshness.
+    pub fn context_line(&mut self, line: String) {
+        self.context_parts.push(self.parts.len());
+        self.line(line);
+    }
+
+    /// A list of the answer's completeness or freshness (its causes).
+    pub fn context_list(&mut self, list: CuttableList) {
+        self.context_parts.push(self.parts.len());
+        self.list(list);
+    }
+
+    /// Completeness and freshness said in one line, for a later page of an answer whose
+    /// first page said them and which have not changed since.
+    pub fn fold_context(&mut self) {
+        let Some(first) = self.context_parts.first().copied() else { return };
+        let mut position = 0;
+        let context = std::mem::take(&mut self.context_parts);
+        self.parts.retain(|_| {
+            position += 1;
+            !context.contains(&(position - 1))
+        });
+        self.parts.insert(first, TextPart::Line(CONTEXT_AS_ON_THE_FIRST_PAGE.to_string()));
     }
 
     fn cuttable_lists(&self) -> impl Iterator<Item = &CuttableList> {

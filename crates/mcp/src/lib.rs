@@ -19,6 +19,7 @@
 mod budget;
 mod errors;
 mod output_schemas;
+mod page_contexts;
 mod render;
 mod render_lines;
 mod resources;

@@ -32,6 +32,10 @@ pub struct RenderRequest {
     /// The offset of the page the daemon answered (the request's `o:<n>` cursor, or 0).
     pub cursor_offset: u64,
     pub paged_by_cursor: bool,
+    /// A later page whose completeness and freshness the first page of the same call said
+    /// already, unchanged: the text says so in one line instead of repeating them (the JSON
+    /// keeps them, as its schema requires).
+    pub context_unchanged: bool,
 }
 
 /// The most tests listed before "… N more tests" (the JSON lists all the daemon gives).
@@ -70,7 +74,10 @@ pub fn render_answer_showing(
     match request.format {
         OutputFormat::Json => fit_json_to_budget(answer, continuation.as_ref(), budget, most_items),
         OutputFormat::Text => {
-            let sections = text_sections(&request.tool_name, answer);
+            let mut sections = text_sections(&request.tool_name, answer);
+            if request.context_unchanged {
+                sections.fold_context();
+            }
             fit_text_to_budget(&sections, continuation.as_ref(), budget, most_items)
         }
     }
@@ -103,7 +110,7 @@ fn text_sections(tool_name: &str, answer: &Answer) -> TextSections {
         Answer::Changes(ChangesAnswer::NotARepository { changed, note, freshness }) => {
             changed_symbols(&mut sections, changed, 0);
             sections.line(format!("note: {note}"));
-            sections.line(freshness_line(freshness));
+            sections.context_line(freshness_line(freshness));
         }
         Answer::Neighbours(neighbours) => {
             let subject = symbol_line_with_id(&neighbours.subject);
@@ -111,14 +118,14 @@ fn text_sections(tool_name: &str, answer: &Answer) -> TextSections {
             sections.items.extend(neighbours.items.iter().map(neighbour_line));
             sections.parts.push(TextPart::Items);
             completeness_parts(&mut sections, &neighbours.completeness);
-            sections.line(freshness_line(&neighbours.freshness));
+            sections.context_line(freshness_line(&neighbours.freshness));
             sections.next = Some(neighbours.next.clone());
         }
         Answer::Lookup(lookup) => {
             sections.line(format!("lookup {:?}: {} matches", lookup.query, lookup.total));
             sections.items.extend(lookup.items.iter().map(symbol_line_with_id));
             sections.parts.push(TextPart::Items);
-            sections.line(freshness_line(&lookup.freshness));
+            sections.context_line(freshness_line(&lookup.freshness));
             sections.next = Some(lookup.next.clone());
         }
         Answer::SearchMemory(search) => {
@@ -128,7 +135,7 @@ fn text_sections(tool_name: &str, answer: &Answer) -> TextSections {
             ));
             sections.items.extend(search.items.iter().map(memory_hit_line));
             sections.parts.push(TextPart::Items);
-            sections.line(freshness_line(&search.freshness));
+            sections.context_line(freshness_line(&search.freshness));
             sections.next = Some(search.next.clone());
         }
         Answer::Ownership(ownership) => ownership_sections(&mut sections, ownership),
@@ -146,7 +153,7 @@ fn text_sections(tool_name: &str, answer: &Answer) -> TextSections {
             };
             sections.line(format!("symbols: {}", by_kind(&counts.symbols_by_kind)));
             sections.line(format!("edges: {}", by_kind(&counts.edges_by_kind)));
-            sections.line(freshness_line(&census.freshness));
+            sections.context_line(freshness_line(&census.freshness));
             sections.next = Some(census.next.clone());
         }
         Answer::Record(record) => {
@@ -257,16 +264,16 @@ fn blast_sections(sections: &mut TextSections, blast: &BlastAnswer) {
     sections.items.extend(blast.items.iter().map(blast_item_line));
     sections.parts.push(TextPart::Items);
     completeness_parts(sections, &blast.completeness);
-    sections.line(freshness_line(&blast.freshness));
+    sections.context_line(freshness_line(&blast.freshness));
     sections.next = Some(blast.next.clone());
 }
 
 /// Completeness: its verdict, then its causes (a list cut to fit, counted).
 fn completeness_parts(sections: &mut TextSections, completeness: &Completeness) {
-    sections.line(completeness_verdict_line(completeness));
+    sections.context_line(completeness_verdict_line(completeness));
     let causes: Vec<String> = completeness.causes.iter().flatten().map(cause_line).collect();
     let total = causes.len();
-    sections.list(CuttableList { title: None, elements: causes, total, noun: "causes" });
+    sections.context_list(CuttableList { title: None, elements: causes, total, noun: "causes" });
 }
 
 fn ownership_sections(sections: &mut TextSections, ownership: &OwnershipAnswer) {
@@ -291,7 +298,7 @@ fn ownership_sections(sections: &mut TextSections, ownership: &OwnershipAnswer) 
     if let Some(note) = &ownership.note {
         sections.line(format!("note: {note}"));
     }
-    sections.line(freshness_line(&ownership.freshness));
+    sections.context_line(freshness_line(&ownership.freshness));
     sections.next = Some(ownership.next.clone());
 }
 
@@ -318,6 +325,6 @@ fn context_sections(sections: &mut TextSections, context: &ContextAnswer) {
     if let Some(note) = &context.note {
         sections.line(format!("note: {note}"));
     }
-    sections.line(freshness_line(&context.freshness));
+    sections.context_line(freshness_line(&context.freshness));
     sections.next = context.next.clone();
 }

@@ -19,6 +19,7 @@ fn request_for(
         budget_tokens,
         cursor_offset,
         paged_by_cursor: tool_name != "ownership" && tool_name != "context",
+        context_unchanged: false,
     }
 }
 

@@ -42,11 +42,17 @@ pub struct TetherMcpServer {
     caller: Arc<dyn DaemonCaller>,
     /// The budget of a call that gives no `budget_tokens`.
     default_budget_tokens: u64,
+    /// What this session's pages said of completeness and freshness, by call.
+    contexts_said: Arc<crate::page_contexts::PageContexts>,
 }
 
 impl TetherMcpServer {
     pub fn new(caller: Arc<dyn DaemonCaller>) -> TetherMcpServer {
-        TetherMcpServer { caller, default_budget_tokens: DEFAULT_BUDGET_TOKENS }
+        TetherMcpServer {
+            caller,
+            default_budget_tokens: DEFAULT_BUDGET_TOKENS,
+            contexts_said: Default::default(),
+        }
     }
 
     /// With another default budget (the configuration's `answers.budget_tokens`), kept within
@@ -102,6 +108,7 @@ impl TetherMcpServer {
             .iter()
             .find(|(name, _)| name == "budget_tokens")
             .map_or(self.default_budget_tokens, |(_, budget)| *budget);
+        let call = crate::page_contexts::call_without_cursor(tool.name, &checked.request);
         let answer = match self.call_daemon(checked.request).await {
             Ok(answer) => answer,
             Err(error) => {
@@ -117,6 +124,7 @@ impl TetherMcpServer {
             budget_tokens,
             cursor_offset: checked.cursor_offset,
             paged_by_cursor: tool.paged_by_cursor,
+            context_unchanged: self.contexts_said.said_before(call, &answer, checked.cursor_offset),
         };
         if tool.output_schema().is_none() {
             let text = render_answer(&request, &answer);

@@ -328,3 +328,28 @@ async fn params_of_the_wrong_json_type_are_invalid_params_not_an_unknown_method(
     drop(lines);
     let _ = server_task.await;
 }
+
+/// Paging at a small budget: a later page of the same call says completeness and freshness
+/// in one line when the first page said them and they have not changed; a page of another
+/// call, never seen, says them in full (issue 42).
+#[tokio::test]
+async fn later_pages_do_not_repeat_completeness_and_freshness() {
+    let (server, _) = server_with(
+        CannedDaemonCaller::default()
+            .answering("blast", Ok(sample_blast_answer(20, 60, Some("o:20")))),
+    );
+    let page = |arguments: Value| {
+        let server = &server;
+        async move { result_text(&server.call_tool_by_name("blast", Some(arguments)).await.unwrap()) }
+    };
+    let first = page(json!({ "symbol": "compute" })).await;
+    assert!(first.contains("completeness: lower_bound"), "{first}");
+    assert!(!first.contains(crate::budget::CONTEXT_AS_ON_THE_FIRST_PAGE), "{first}");
+    let second = page(json!({ "symbol": "compute", "cursor": "o:20" })).await;
+    assert!(second.contains(crate::budget::CONTEXT_AS_ON_THE_FIRST_PAGE), "{second}");
+    assert!(!second.contains("completeness: lower_bound"), "{second}");
+    assert!(!second.contains("unresolved"), "{second}");
+    assert!(second.len() < first.len(), "{} >= {}", second.len(), first.len());
+    let unseen = page(json!({ "symbol": "report", "cursor": "o:20" })).await;
+    assert!(unseen.contains("completeness: lower_bound"), "{unseen}");
+}
