@@ -19,6 +19,7 @@ mod inference_cases;
 mod lsp_bridge;
 mod mcp;
 mod memory;
+mod newcomer_session;
 mod pin_cases;
 mod protocol_fuzz;
 mod python_calls;

@@ -95,13 +95,25 @@ pub fn answer_text(method: Method, answer: &Answer, next: Option<&str>, why: boo
     }
 }
 
+/// `1 entry`, `3 entries`: a count with its noun in the number it takes.
+fn counted(count: usize, one: &str, many: &str) -> String {
+    match count {
+        1 => format!("1 {one}"),
+        _ => format!("{count} {many}"),
+    }
+}
+
 fn changes_text<'answer>(
     out: &mut String,
     changed: &'answer [ChangedSymbol],
     files_changed: usize,
     blast: &'answer BlastAnswer,
 ) -> Footer<'answer> {
-    let _ = writeln!(out, "{files_changed} files changed; changed symbols:");
+    let _ = writeln!(
+        out,
+        "{}; changed symbols:",
+        counted(files_changed, "file changed", "files changed")
+    );
     // Grouped by file (the answer lists them by path, then line).
     let mut current_path: Option<&str> = None;
     for symbol in changed {
@@ -177,7 +189,7 @@ fn search_memory_text<'answer>(
     out: &mut String,
     search: &'answer SearchMemoryAnswer,
 ) -> Footer<'answer> {
-    let _ = writeln!(out, "{} entries match", search.total);
+    let _ = writeln!(out, "{}", counted(search.total, "entry matches", "entries match"));
     for entry in &search.items {
         let _ = writeln!(
             out,
@@ -284,7 +296,12 @@ fn neighbours_text<'answer>(
 }
 
 fn lookup_text<'answer>(out: &mut String, lookup: &'answer LookupAnswer) -> Footer<'answer> {
-    let _ = writeln!(out, "{} symbols match {:?}", lookup.total, lookup.query);
+    let _ = writeln!(
+        out,
+        "{} {:?}",
+        counted(lookup.total, "symbol matches", "symbols match"),
+        lookup.query
+    );
     for item in &lookup.items {
         let _ = writeln!(
             out,
@@ -363,7 +380,8 @@ fn context_text(out: &mut String, context: &ContextAnswer) {
         SymbolOrFile::Symbol(symbol) => symbol.qualified_name.as_str(),
         SymbolOrFile::File { path } => path.as_str(),
     };
-    let _ = writeln!(out, "context of {name}: {} entries", context.chain.len());
+    let _ =
+        writeln!(out, "context of {name}: {}", counted(context.chain.len(), "entry", "entries"));
     if let Some(note) = &context.note {
         let _ = writeln!(out, "note: {note}");
     }
@@ -439,7 +457,9 @@ fn freshness_text(freshness: &Freshness) -> String {
         if freshness.head_moved { ", HEAD has moved since: answers may be stale" } else { "" };
     let uncommitted = match freshness.uncommitted_files.as_ref().map(Vec::len) {
         Some(0) | None => String::new(),
-        Some(count) => format!(", {count} source files with uncommitted changes"),
+        Some(count) => {
+            format!(", {} with uncommitted changes", counted(count, "source file", "source files"))
+        }
     };
     format!("indexed at {commit}{moved}{uncommitted}")
 }
@@ -518,7 +538,7 @@ fn cause_text(cause: &CompletenessCause) -> String {
         }
         CompletenessCause::DepthLimit { depth, count } => format!("{count} symbols at depth {depth} have more dependents (raise --depth; tests affected count them already)"),
         CompletenessCause::DirtyFiles { count, examples } => {
-            format!("{count} source files changed on disk since the graph was built, e.g. {}", first_example(*count, examples))
+            format!("{} changed on disk since the graph was built, e.g. {}", counted(*count, "source file", "source files"), first_example(*count, examples))
         }
     }
 }

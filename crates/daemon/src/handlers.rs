@@ -256,7 +256,8 @@ fn blast(
             let languages: Vec<_> =
                 tether_model::Language::from_path(&relative).into_iter().collect();
             answer.completeness.add_dirty_files(&dirty, &languages);
-            Ok(tether_protocol::blast_answer(snapshot, &file, &answer, &freshness))
+            // Named as the repository names it, however the client wrote it.
+            Ok(tether_protocol::blast_answer(snapshot, &relative, &answer, &freshness))
         }
         Subject::Symbol(symbol) => {
             let subject = address(view, snapshot, &symbol)?;
