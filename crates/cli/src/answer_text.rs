@@ -309,6 +309,16 @@ fn lookup_text<'answer>(out: &mut String, lookup: &'answer LookupAnswer) -> Foot
             item.qualified_name, item.kind, item.path, item.line, item.id
         );
     }
+    if !lookup.similar.is_empty() {
+        let _ = writeln!(out, "similar names:");
+        for item in &lookup.similar {
+            let _ = writeln!(
+                out,
+                "  {}  {}  {}:{}",
+                item.qualified_name, item.kind, item.path, item.line
+            );
+        }
+    }
     Footer {
         next_cursor: lookup.next_cursor.as_deref(),
         freshness: Some(&lookup.freshness),

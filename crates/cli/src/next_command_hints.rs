@@ -122,7 +122,14 @@ pub fn next_command(request: &Request, answer: &Answer, context: HintContext) ->
                     let name = if shared > 1 { &first.id } else { &first.qualified_name };
                     command(&["blast", name])
                 }
-                (None, None) => "no match; try a shorter or different name".to_string(),
+                (None, None) => match lookup.similar.first() {
+                    Some(closest) => format!(
+                        "no match; the closest name is {}: {}",
+                        closest.qualified_name,
+                        command(&["blast", &closest.qualified_name])
+                    ),
+                    None => "no match; try a shorter or different name".to_string(),
+                },
             }
         }
         Answer::Census(_) => format!(

@@ -125,6 +125,10 @@ fn text_sections(tool_name: &str, answer: &Answer) -> TextSections {
             sections.line(format!("lookup {:?}: {} matches", lookup.query, lookup.total));
             sections.items.extend(lookup.items.iter().map(symbol_line_with_id));
             sections.parts.push(TextPart::Items);
+            if !lookup.similar.is_empty() {
+                let names: Vec<String> = lookup.similar.iter().map(symbol_line_with_id).collect();
+                sections.line(format!("similar names:\n{}", names.join("\n")));
+            }
             sections.context_line(freshness_line(&lookup.freshness));
             sections.next = Some(lookup.next.clone());
         }

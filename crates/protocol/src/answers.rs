@@ -278,6 +278,9 @@ fn blast_wire(
     }
 }
 
+/// The most similar names a lookup that matched nothing lists.
+const LOOKUP_SIMILAR_NAMES: usize = 5;
+
 pub fn lookup_answer(
     snapshot: &Snapshot,
     answer: &LookupAnswer,
@@ -293,10 +296,28 @@ pub fn lookup_answer(
         }
         (None, None) => "no match; try a shorter or different name".to_string(),
     };
+    // Nothing contains the name: the closest names, a typo's correction first.
+    let similar: Vec<wire::SymbolRef> = match answer.total {
+        0 => snapshot
+            .similar(&answer.query)
+            .iter()
+            .take(LOOKUP_SIMILAR_NAMES)
+            .map(|candidate| symbol_ref(snapshot, candidate.index))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let next = match similar.first() {
+        Some(closest) if answer.total == 0 => format!(
+            "no match; the closest name is {}: blast {{\"symbol\": {:?}}}",
+            closest.qualified_name, closest.qualified_name
+        ),
+        _ => next,
+    };
     wire::LookupAnswer {
         query: answer.query.clone(),
         total: answer.total,
         items: answer.items.iter().map(|item| symbol_ref(snapshot, item.index)).collect(),
+        similar,
         next_cursor: answer.next_cursor.clone(),
         freshness: freshness_wire(freshness),
         next,

@@ -227,7 +227,7 @@ impl Snapshot {
     /// Symbols named like the address's last segment, closest first: names within
     /// [`MAX_SIMILAR_DISTANCE`] edits of it (a typo: `compte` for `compute`), then names that
     /// contain it; ties by how close the whole qualified name is to the address.
-    fn similar(&self, address: &str) -> Vec<Candidate> {
+    pub fn similar(&self, address: &str) -> Vec<Candidate> {
         let last = address.rsplit(['.', ':']).next().unwrap_or(address).to_lowercase();
         if last.is_empty() {
             return Vec::new();

@@ -208,6 +208,9 @@ pub struct LookupAnswer {
     pub query: String,
     pub total: usize,
     pub items: Vec<SymbolRef>,
+    /// When nothing matches: the closest names (a typo), as the addressing error lists them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub similar: Vec<SymbolRef>,
     pub next_cursor: Option<String>,
     pub freshness: Freshness,
     pub next: String,
