@@ -10,7 +10,7 @@
 use std::sync::OnceLock;
 
 use clap::Args;
-use tether_config::Configuration;
+use tether_config::{Configuration, Setting};
 use tether_protocol::Method;
 
 use crate::exit_codes::usage;
@@ -51,69 +51,45 @@ pub const DEFAULT_TESTS_LIMIT: u64 = 100;
 
 /// A value the flags' own bounds refuse is refused here, with the file named.
 fn check_bounds(configuration: &Configuration) -> anyhow::Result<()> {
-    let within = |key: &str,
-                  value: Option<u64>,
-                  sources: &[std::path::PathBuf],
-                  method: Method,
-                  name: &str| {
-        let Some(value) = value else { return Ok(()) };
-        let bounds = method.parameter(name).and_then(|parameter| parameter.integer_bounds());
-        match bounds {
-            Some((minimum, maximum))
-                if (value as i64) < minimum
-                    || value as i64 > maximum
-                    || value > i64::MAX as u64 =>
-            {
-                Err(usage(format!(
-                    "{}: {key} = {value} is outside {minimum} to {maximum}",
-                    sources.last().map(|path| path.display().to_string()).unwrap_or_default()
-                )))
-            }
+    let outside =
+        |key: &str, setting: &Setting<Option<u64>>, (minimum, maximum): (u64, u64)| match setting
+            .value
+        {
+            Some(value) if !(minimum..=maximum).contains(&value) => Err(usage(format!(
+                "{}: {key} = {value} is outside {minimum} to {maximum}",
+                setting.deciding_file()
+            ))),
             _ => Ok(()),
-        }
+        };
+    let bounds_of = |method: Method, name: &str| {
+        let (minimum, maximum) = method
+            .parameter(name)
+            .and_then(|parameter| parameter.integer_bounds())
+            .unwrap_or_else(|| panic!("{} takes no integer {name}", method.as_str()));
+        (minimum.max(0) as u64, maximum.max(0) as u64)
     };
-    within(
-        "answers.limit",
-        configuration.limit.value,
-        &configuration.limit.sources,
-        Method::Lookup,
-        "limit",
-    )?;
-    within(
+    outside("answers.limit", &configuration.limit, bounds_of(Method::Lookup, "limit"))?;
+    outside(
         "answers.tests_limit",
-        configuration.tests_limit.value,
-        &configuration.tests_limit.sources,
-        Method::Blast,
-        "tests_limit",
+        &configuration.tests_limit,
+        bounds_of(Method::Blast, "tests_limit"),
     )?;
-    for (kind, _) in &configuration.lenses.value {
-        if !tether_lsp::LENS_KINDS.contains(&kind.as_str()) {
-            return Err(usage(format!(
-                "{}: lsp.lenses: unknown kind {kind:?} (the kinds are {})",
-                configuration
-                    .lenses
-                    .sources
-                    .last()
-                    .map(|path| path.display().to_string())
-                    .unwrap_or_default(),
-                tether_lsp::LENS_KINDS.join(", ")
-            )));
-        }
-    }
-    if let Some(budget) = configuration.budget_tokens.value {
-        let (minimum, maximum) =
-            (tether_mcp::MINIMUM_BUDGET_TOKENS, tether_mcp::MAXIMUM_BUDGET_TOKENS);
-        if !(minimum..=maximum).contains(&budget) {
-            return Err(usage(format!(
-                "{}: answers.budget_tokens = {budget} is outside {minimum} to {maximum}",
-                configuration
-                    .budget_tokens
-                    .sources
-                    .last()
-                    .map(|path| path.display().to_string())
-                    .unwrap_or_default()
-            )));
-        }
+    outside(
+        "answers.budget_tokens",
+        &configuration.budget_tokens,
+        (tether_mcp::MINIMUM_BUDGET_TOKENS, tether_mcp::MAXIMUM_BUDGET_TOKENS),
+    )?;
+    if let Some((kind, _)) = configuration
+        .lenses
+        .value
+        .iter()
+        .find(|(kind, _)| !tether_lsp::LENS_KINDS.contains(&kind.as_str()))
+    {
+        return Err(usage(format!(
+            "{}: lsp.lenses: unknown kind {kind:?} (the kinds are {})",
+            configuration.lenses.deciding_file(),
+            tether_lsp::LENS_KINDS.join(", ")
+        )));
     }
     Ok(())
 }

@@ -63,6 +63,12 @@ impl<T> Setting<T> {
         Setting { value, sources: Vec::new() }
     }
 
+    /// The file whose word is in force (the last that set it), as an error names it; empty
+    /// for a default.
+    pub fn deciding_file(&self) -> String {
+        self.sources.last().map(|path| path.display().to_string()).unwrap_or_default()
+    }
+
     /// Where the value came from, as `tether config` says it.
     pub fn source_text(&self) -> String {
         if self.sources.is_empty() {
