@@ -106,7 +106,9 @@ fn without_times(line: &str) -> String {
 
 /// Waits (up to 30 s) until the daemon's graph holds HEAD and every file on disk: what a
 /// person sees a moment after a save or a commit, whatever the machine's speed.
-fn wait_until_the_graph_is_fresh(root: &Path, user_folder: &Path) {
+/// With `committed`, also until the daemon's freshness names no uncommitted file (the working
+/// tree is committed then: git's word on it is what the answer says).
+fn wait_until_the_graph_is_fresh(root: &Path, user_folder: &Path, committed: bool) {
     let started = std::time::Instant::now();
     loop {
         let output = Command::new(env!("CARGO_BIN_EXE_tether-test-cli"))
@@ -123,6 +125,7 @@ fn wait_until_the_graph_is_fresh(root: &Path, user_folder: &Path) {
         if status.contains("\"head_moved\": false")
             && status.contains("\"files_not_in_graph\": []")
             && status.contains("\"rebuilding\": false")
+            && (!committed || status.contains("\"uncommitted_files\": []"))
         {
             return;
         }
@@ -177,10 +180,12 @@ fn a_newcomers_session_reads_well_end_to_end() {
     let root = repository.root().canonicalize().unwrap();
     let _stop_daemon = StopDaemonOnDrop(root.clone());
     let mut transcript = String::new();
+    // The working tree is committed but between the edit and the record that commits it.
+    let committed = std::cell::Cell::new(true);
     let mut tether = |arguments: &[&str]| {
         run(&root, user.path(), arguments, &mut transcript);
         // Each answer is of a graph that caught up with what the command before changed.
-        wait_until_the_graph_is_fresh(&root, user.path());
+        wait_until_the_graph_is_fresh(&root, user.path(), committed.get());
     };
     tether(&["index"]);
     tether(&["blast", "shop.prices.net"]);
@@ -194,7 +199,8 @@ fn a_newcomers_session_reads_well_end_to_end() {
         "def net(amount, rate):\n    return amount * (1 - rate)\n\ndef gross(amount, tax):\n    # rounded to cents\n    return round(amount * (1 + tax), 2)\n\ndef total(items, rate, tax):\n    return sum(gross(net(item, rate), tax) for item in items)\n",
     )
     .unwrap();
-    wait_until_the_graph_is_fresh(&root, user.path());
+    committed.set(false);
+    wait_until_the_graph_is_fresh(&root, user.path(), false);
     tether(&["changes"]);
     tether(&[
         "record",
@@ -205,6 +211,8 @@ fn a_newcomers_session_reads_well_end_to_end() {
         "--files",
         "shop/prices.py",
     ]);
+    committed.set(true);
+    wait_until_the_graph_is_fresh(&root, user.path(), true);
     tether(&["context", "shop.prices.gross"]);
     tether(&["search-memory", "cents"]);
     tether(&["config"]);
