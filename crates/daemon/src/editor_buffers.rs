@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use tether_model::IgnoringPoison;
 
-use tether_index::{build_graph_cached, BufferTexts, IndexOptions};
+use tether_index::{build_graph_cached, BufferTexts};
 use tether_model::{BufferVersion, Freshness};
 use tether_query::Snapshot;
 
@@ -161,18 +161,9 @@ impl EditorBuffers {
             }
         }
         let started = std::time::Instant::now();
-        // The configuration the published graph was built with: the buffers' graph leaves out
-        // what it left out.
-        let configured = state.configuration();
-        let mut options = IndexOptions {
-            exclusions: configured.1.clone(),
-            max_file_bytes: configured
-                .0
-                .max_file_bytes
-                .value
-                .unwrap_or(tether_extract::DEFAULT_MAX_FILE_BYTES),
-            ..IndexOptions::new(&state.paths.root)
-        };
+        // The options the published graph was built with: the buffers' graph leaves out what
+        // it left out.
+        let mut options = state.configuration().1.clone();
         options.buffers = BufferTexts {
             texts: self
                 .open
@@ -228,7 +219,7 @@ impl tether_features::GraphState for BufferedGraphState<'_> {
             &self.state.paths.root,
             snapshot,
             &self.dirty_files,
-            &self.state.configuration().1,
+            &self.state.configuration().1.exclusions,
         );
         dirty.retain(|path| !self.buffers.iter().any(|buffer| &buffer.path == path));
         dirty

@@ -47,7 +47,7 @@ pub(crate) fn follow_tree(state: Arc<DaemonState>, stop: Arc<AtomicBool>) {
     let watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
         let Ok(event) = event else { return };
         let configured = watching.configuration();
-        for tree_event in tree_events(&watching.paths.root, &configured.1, &event) {
+        for tree_event in tree_events(&watching.paths.root, &configured.1.exclusions, &event) {
             let _ = sender.send(tree_event);
         }
     });
@@ -181,7 +181,7 @@ fn changed_known_files(
 /// Watches `folder` and the folders under it the walk enters; how many could not be watched.
 fn watch_folders(watcher: &mut impl Watcher, folder: &Path, state: &DaemonState) -> usize {
     let configured = state.configuration();
-    tether_index::walked_folders(&state.paths.root, folder, &configured.1)
+    tether_index::walked_folders(&state.paths.root, folder, &configured.1.exclusions)
         .iter()
         .filter(|folder| watcher.watch(folder, RecursiveMode::NonRecursive).is_err())
         .count()

@@ -74,8 +74,8 @@ pub struct DaemonState {
     pub(crate) buffer_totals: Mutex<crate::editor_buffers::BufferTotals>,
     /// Where each published graph is announced (`subscribe`).
     published: tokio::sync::broadcast::Sender<Arc<GraphPublished>>,
-    /// The configuration the last build read, with its compiled `index.exclude`.
-    configured: RwLock<Arc<(tether_config::Configuration, tether_config::PathExclusions)>>,
+    /// The configuration the last build read, with the options it made of it.
+    configured: RwLock<Arc<(tether_config::Configuration, IndexOptions)>>,
 }
 
 impl DaemonState {
@@ -105,6 +105,7 @@ impl DaemonState {
     }
 
     pub fn new(paths: DaemonPaths, store_config: StoreConfig) -> DaemonState {
+        let defaults = IndexOptions::new(&paths.root);
         DaemonState {
             paths,
             feature_caches: Default::default(),
@@ -124,7 +125,7 @@ impl DaemonState {
             ),
             buffer_totals: Default::default(),
             published: tokio::sync::broadcast::channel(PUBLISHED_BACKLOG).0,
-            configured: RwLock::new(Arc::new(Default::default())),
+            configured: RwLock::new(Arc::new((Default::default(), defaults))),
         }
     }
 
@@ -133,15 +134,12 @@ impl DaemonState {
     pub(crate) fn index_options(&self) -> Result<IndexOptions, RebuildError> {
         let configuration = tether_config::Configuration::load(&self.paths.root)?;
         let options = IndexOptions::configured(&self.paths.root, &configuration)?;
-        *self.configured.write().ignoring_poison() =
-            Arc::new((configuration, options.exclusions.clone()));
+        *self.configured.write().ignoring_poison() = Arc::new((configuration, options.clone()));
         Ok(options)
     }
 
     /// The configuration the last build read (the defaults before the first).
-    pub(crate) fn configuration(
-        &self,
-    ) -> Arc<(tether_config::Configuration, tether_config::PathExclusions)> {
+    pub(crate) fn configuration(&self) -> Arc<(tether_config::Configuration, IndexOptions)> {
         Arc::clone(&self.configured.read().ignoring_poison())
     }
 
@@ -419,7 +417,7 @@ impl DaemonState {
             &self.paths.root,
             snapshot,
             &self.dirty_files,
-            &configured.1,
+            &configured.1.exclusions,
         )
     }
 
