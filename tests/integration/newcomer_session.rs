@@ -109,6 +109,9 @@ fn without_times(line: &str) -> String {
 /// With `committed`, also until the daemon's freshness names no uncommitted file (the working
 /// tree is committed then: git's word on it is what the answer says).
 fn wait_until_the_graph_is_fresh(root: &Path, user_folder: &Path, committed: bool) {
+    // The daemon's freshness is cached for 0.5 s: a status read sooner may be of the moment
+    // before the write or commit just made.
+    std::thread::sleep(std::time::Duration::from_millis(600));
     let started = std::time::Instant::now();
     loop {
         let output = Command::new(env!("CARGO_BIN_EXE_tether-test-cli"))
