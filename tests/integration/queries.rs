@@ -95,6 +95,137 @@ fn similar_names_are_ranked_by_closeness_and_said_only_when_there_are_some() {
     assert!(!message.contains("similar names"), "{message}");
 }
 
+/// The names a user types for what a module or a type offers: re-exports, an impl's method, a
+/// trait's default; the answer is the symbol itself, whose qualified name says which.
+const OFFERED_MEMBERS: &str = r#"
+//- /Cargo.toml
+[package]
+name = "fx"
+//- /src/lib.rs
+pub mod sync;
+pub trait Greet {
+    fn hello(&self) -> u32 { 1 }
+    fn bye(&self) -> u32 { 2 }
+}
+pub trait Wave {
+    fn hello(&self) -> u32 { 4 }
+}
+pub struct Dog;
+impl Greet for Dog {
+    fn hello(&self) -> u32 { 3 }
+}
+pub struct Cat;
+impl Greet for Cat {
+    fn hello(&self) -> u32 { 5 }
+}
+impl Wave for Cat {
+    fn hello(&self) -> u32 { 6 }
+}
+//- /src/sync/mod.rs
+mod mutex;
+pub use self::mutex::Mutex;
+//- /src/sync/mutex.rs
+pub struct Mutex;
+impl Mutex {
+    pub fn lock(&self) -> u32 { 1 }
+}
+//- /pkg/__init__.py
+from .core import Engine
+//- /pkg/core.py
+class Engine:
+    def go(self):
+        return 1
+"#;
+
+#[test]
+fn addresses_name_what_modules_reexport_and_what_types_offer() {
+    let (_directory, snapshot) = snapshot_of(OFFERED_MEMBERS);
+    let resolved = |address: &str| match snapshot.resolve_address(address) {
+        Ok(index) => snapshot.symbol(index).qualified_name.clone(),
+        Err(AddressError::Ambiguous { candidates, .. }) => {
+            let names: Vec<&str> =
+                candidates.iter().map(|candidate| candidate.qualified_name.as_str()).collect();
+            format!("ambiguous: {}", names.join(", "))
+        }
+        Err(AddressError::NotFound { .. }) => "not found".to_string(),
+    };
+    let answers: Vec<String> = [
+        "sync::Mutex",
+        "sync::Mutex::lock",
+        "fx::sync::Mutex::lock",
+        "pkg.Engine",
+        "pkg.Engine.go",
+        "Dog::hello",
+        "Dog::bye",
+        "Cat::hello",
+        "Cat::bye",
+        "sync::Mutex::unlock",
+        "pkg.Motor",
+    ]
+    .iter()
+    .map(|address| format!("{address} -> {}", resolved(address)))
+    .collect();
+    expect![[r#"
+        sync::Mutex -> fx::sync::mutex::Mutex
+        sync::Mutex::lock -> fx::sync::mutex::Mutex::lock
+        fx::sync::Mutex::lock -> fx::sync::mutex::Mutex::lock
+        pkg.Engine -> pkg.core.Engine
+        pkg.Engine.go -> pkg.core.Engine.go
+        Dog::hello -> fx::{impl Greet for Dog}::hello
+        Dog::bye -> fx::Greet::bye
+        Cat::hello -> ambiguous: fx::{impl Greet for Cat}::hello, fx::{impl Wave for Cat}::hello
+        Cat::bye -> fx::Greet::bye
+        sync::Mutex::unlock -> not found
+        pkg.Motor -> not found"#]]
+    .assert_eq(&answers.join("\n"));
+}
+
+#[test]
+fn overload_stubs_are_listed_with_the_definition_an_address_names() {
+    let (_directory, snapshot) = snapshot_of(
+        r#"
+//- /pkg/__init__.py
+//- /pkg/core.py
+import typing
+from typing import overload
+
+@overload
+def parse(x: int) -> int: ...
+@overload
+def parse(x: str) -> str: ...
+def parse(x):
+    return x
+
+class Reader:
+    @typing.overload
+    def read(self, n: int) -> bytes: ...
+    @typing.overload
+    def read(self) -> bytes: ...
+    def read(self, n=None):
+        return parse(n)
+"#,
+    );
+    for (address, line) in [("parse", 8), ("pkg.core.parse", 8), ("Reader.read", 16)] {
+        let index = snapshot.resolve_address(address).unwrap();
+        assert_eq!(snapshot.symbol(index).span.start_line, line, "{address}");
+        assert!(!snapshot.symbol(index).is_overload_stub, "{address}");
+    }
+    let answer = snapshot.lookup("parse", None, PageRequest::default());
+    let listed: Vec<String> = answer
+        .items
+        .iter()
+        .map(|item| {
+            let symbol_ref = tether_protocol::symbol_ref(&snapshot, item.index);
+            format!("{} {} :{}", symbol_ref.qualified_name, symbol_ref.kind, symbol_ref.line)
+        })
+        .collect();
+    expect![[r#"
+        pkg.core.parse function :8
+        pkg.core.parse overload :4
+        pkg.core.parse overload :6"#]]
+    .assert_eq(&listed.join("\n"));
+}
+
 #[test]
 fn callers_say_when_unresolved_sites_could_add_to_them() {
     let (_directory, snapshot) = snapshot_of(SHOP);
@@ -274,6 +405,7 @@ fn a_contains_cycle_in_a_damaged_graph_cannot_loop_a_blast() {
         runs_as_test: false,
         content_hash: 0,
         body_start_line: 0,
+        is_overload_stub: false,
     };
     let contains = |source: u64, target: u64| Edge {
         kind: EdgeKind::Contains,

@@ -74,6 +74,8 @@ pub(crate) struct NewSymbol<'tree> {
     pub runs_as_test: bool,
     /// See `Symbol::body_start_line`; 0 when the whole span runs when called.
     pub body_start_line: u32,
+    /// See `Symbol::is_overload_stub`.
+    pub is_overload_stub: bool,
 }
 
 /// The per-language half of extraction.
@@ -155,6 +157,7 @@ pub(crate) fn sweep<L: Lowering>(
         runs_as_test: false,
         content_hash: 0,
         body_start_line: 0,
+        is_overload_stub: false,
     };
     let mut scopes = ScopeStack {
         scopes: vec![OpenScope {
@@ -204,6 +207,7 @@ pub(crate) fn sweep<L: Lowering>(
                     runs_as_test: new.runs_as_test,
                     content_hash: 0,
                     body_start_line: new.body_start_line,
+                    is_overload_stub: new.is_overload_stub,
                 };
                 scopes.scopes.push(OpenScope {
                     id,

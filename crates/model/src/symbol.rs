@@ -196,4 +196,8 @@ pub struct Symbol {
     /// it is defined (a module's import), not when it is called, so runtime evidence for it is
     /// read from here. 0 when the whole span runs when called (other kinds, Rust).
     pub body_start_line: u32,
+    /// A Python `@overload` stub: a typed signature of the definition of the same name that
+    /// follows it. An address names that definition, never a stub; lookup lists the stubs
+    /// with it.
+    pub is_overload_stub: bool,
 }

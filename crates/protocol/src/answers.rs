@@ -20,7 +20,8 @@ pub fn symbol_ref(snapshot: &Snapshot, index: SymbolIndex) -> wire::SymbolRef {
     wire::SymbolRef {
         id: symbol.id.to_string(),
         qualified_name: symbol.qualified_name.clone(),
-        kind: symbol.kind.as_str().to_string(),
+        // A stub is listed as what it is: a signature of the definition of its name.
+        kind: if symbol.is_overload_stub { "overload" } else { symbol.kind.as_str() }.to_string(),
         path: symbol.path.clone(),
         line: symbol.span.start_line,
         end_line: symbol.span.end_line,

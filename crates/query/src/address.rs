@@ -1,9 +1,7 @@
 //! Addressing a symbol: by id, `path:line` (the path repository-relative or absolute), qualified
-//! name, or a unique suffix of one; `Class.member` for a member a base defines is the base's
-//! member (the answer then names the base's symbol). A name that matches several symbols
-//! returns them all; it is never guessed.
-
-use std::collections::{HashSet, VecDeque};
+//! name, or a unique suffix of one; else as a member of an owner it names (an impl's method,
+//! a module's re-export, a base's or a trait's member: `member_addresses`). A name that
+//! matches several symbols returns them all; it is never guessed.
 
 use tether_model::{EdgeKind, SymbolId, SymbolKind};
 
@@ -74,7 +72,11 @@ impl Snapshot {
             self.by_qualified_name.get(address).cloned().unwrap_or_default();
         let mut matches = if exact.is_empty() { self.suffix_matches(address) } else { exact };
         if matches.is_empty() {
-            matches = self.inherited_members(address);
+            matches = self.members_by_owner(address);
+        }
+        // `@overload` stubs describe the definition of their name: it answers, not them.
+        if matches.iter().any(|index| !self.symbol(*index).is_overload_stub) {
+            matches.retain(|index| !self.symbol(*index).is_overload_stub);
         }
         match matches.len() {
             0 => Err(AddressError::NotFound {
@@ -170,7 +172,7 @@ impl Snapshot {
     }
 
     /// Symbols whose qualified name ends with the address at a segment boundary.
-    fn suffix_matches(&self, address: &str) -> Vec<SymbolIndex> {
+    pub(crate) fn suffix_matches(&self, address: &str) -> Vec<SymbolIndex> {
         let dotted = format!(".{address}");
         let pathed = format!("::{address}");
         let mut matches: Vec<SymbolIndex> = self
@@ -185,43 +187,6 @@ impl Snapshot {
             .collect();
         matches.sort_by(|a, b| self.symbol(*a).qualified_name.cmp(&self.symbol(*b).qualified_name));
         matches
-    }
-
-    /// `Owner.member` (or `Owner::member`) where one symbol answers to `Owner` and `member` is
-    /// not its own: the members of that name of its nearest bases (breadth-first over INHERITS
-    /// and IMPLEMENTS; several only when bases at the same distance each define one).
-    fn inherited_members(&self, address: &str) -> Vec<SymbolIndex> {
-        let Some((owner, member)) = address.rsplit_once("::").or_else(|| address.rsplit_once('.'))
-        else {
-            return Vec::new();
-        };
-        let exact = self.symbols_named(owner);
-        let owners = if exact.is_empty() { self.suffix_matches(owner) } else { exact.to_vec() };
-        let [owner] = owners[..] else { return Vec::new() };
-        let mut visited = HashSet::from([owner]);
-        let mut level = VecDeque::from([owner]);
-        while !level.is_empty() {
-            let bases: Vec<SymbolIndex> = level
-                .drain(..)
-                .flat_map(|class| {
-                    self.outgoing(class, &[EdgeKind::Inherits, EdgeKind::Implements])
-                        .map(|edge| edge.target)
-                        .collect::<Vec<_>>()
-                })
-                .filter(|base| visited.insert(*base))
-                .collect();
-            let found: Vec<SymbolIndex> = bases
-                .iter()
-                .flat_map(|base| {
-                    self.children(*base).filter(|child| self.symbol(*child).name == member)
-                })
-                .collect();
-            if !found.is_empty() {
-                return found;
-            }
-            level.extend(bases);
-        }
-        Vec::new()
     }
 
     /// Symbols named like the address's last segment, closest first: names within

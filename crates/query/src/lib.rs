@@ -16,6 +16,7 @@ mod hidden_callers;
 mod import_time;
 mod inherited_tests;
 mod lookup;
+mod member_addresses;
 mod neighbours;
 mod page;
 mod runnable_tests;

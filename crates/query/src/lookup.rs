@@ -74,6 +74,12 @@ impl Snapshot {
                 .then_with(|| {
                     self.symbol(a.index).qualified_name.cmp(&self.symbol(b.index).qualified_name)
                 })
+                // A definition before the `@overload` stubs of its name, listed with it.
+                .then_with(|| {
+                    self.symbol(a.index)
+                        .is_overload_stub
+                        .cmp(&self.symbol(b.index).is_overload_stub)
+                })
         });
         let total = items.len();
         let (items, next_cursor) = page.apply(items);

@@ -223,6 +223,7 @@ pub fn interface_hash(facts: &FileFacts) -> u64 {
             symbol.parent,
             symbol.is_test,
             symbol.runs_as_test,
+            symbol.is_overload_stub,
         )
             .hash(&mut hasher);
     }
@@ -562,6 +563,7 @@ pub(crate) fn outside_symbol(
             runs_as_test: false,
             content_hash: 0,
             body_start_line: 0,
+            is_overload_stub: false,
         }
     });
     id

@@ -73,6 +73,7 @@ pub(crate) fn write_symbols_csv(
             "runs_as_test",
             "content_hash",
             "body_start_line",
+            "is_overload_stub",
         ],
     )?;
     for symbol in symbols {
@@ -92,6 +93,7 @@ pub(crate) fn write_symbols_csv(
             Field::Boolean(symbol.runs_as_test),
             Field::Integer(symbol.content_hash as i64),
             Field::Integer(i64::from(symbol.body_start_line)),
+            Field::Boolean(symbol.is_overload_stub),
         ])?;
     }
     TableCsv::finish("Symbol", label, writer)

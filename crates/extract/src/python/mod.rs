@@ -122,6 +122,8 @@ impl Lowering for PythonLowering {
             is_test,
             runs_as_test,
             body_start_line,
+            is_overload_stub: kind.is_callable()
+                && decorator_names(tag.node, source).iter().any(|name| name == "overload"),
         })
     }
 

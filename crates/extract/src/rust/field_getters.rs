@@ -81,5 +81,6 @@ pub(crate) fn generated_method(
         runs_as_test: false,
         content_hash: 0,
         body_start_line: 0,
+        is_overload_stub: false,
     }
 }

@@ -119,6 +119,7 @@ impl Lowering for RustLowering {
             // `#[test]` is for free functions; cargo runs no other.
             runs_as_test: is_test_attribute && kind == SymbolKind::Function,
             body_start_line: 0,
+            is_overload_stub: false,
         })
     }
 

@@ -118,6 +118,7 @@ pub(crate) fn push_macro_written_test(
         runs_as_test: true,
         content_hash: 0,
         body_start_line: 0,
+        is_overload_stub: false,
     });
     facts.calls.push(CallSite {
         caller: id,
