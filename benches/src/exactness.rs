@@ -92,6 +92,7 @@ fn cause_kind(cause: &CompletenessCause) -> &'static str {
     match cause {
         CompletenessCause::UnresolvedCallSites { .. } => "unresolved_call_sites",
         CompletenessCause::UnanalysedCode { .. } => "unanalysed_code",
+        CompletenessCause::UnresolvedSites { .. } => "unresolved_sites",
         CompletenessCause::UncertainEdges { .. } => "uncertain_edges",
         CompletenessCause::UnparsedFiles { .. } => "unparsed_files",
         CompletenessCause::EscapedValue { .. } => "escaped_value",

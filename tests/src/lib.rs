@@ -236,6 +236,7 @@ pub fn cause_kind(cause: &tether_query::CompletenessCause) -> &'static str {
     match cause {
         tether_query::CompletenessCause::UnresolvedCallSites { .. } => "unresolved_call_sites",
         tether_query::CompletenessCause::UnanalysedCode { .. } => "unanalysed_code",
+        tether_query::CompletenessCause::UnresolvedSites { .. } => "unresolved_sites",
         tether_query::CompletenessCause::UncertainEdges { .. } => "uncertain_edges",
         tether_query::CompletenessCause::UnparsedFiles { .. } => "unparsed_files",
         tether_query::CompletenessCause::EscapedValue { .. } => "escaped_value",
@@ -366,6 +367,9 @@ pub fn render_completeness(completeness: &tether_query::Completeness) -> String 
                     } => format!("{count} unresolved sites calling {name:?}"),
                     tether_query::CompletenessCause::UnanalysedCode { name, count, .. } => {
                         format!("{count} unanalysed mentions of {name:?}")
+                    }
+                    tether_query::CompletenessCause::UnresolvedSites { count, .. } => {
+                        format!("{count} unresolved sites")
                     }
                     tether_query::CompletenessCause::UncertainEdges { count } => {
                         format!("{count} uncertain edges")

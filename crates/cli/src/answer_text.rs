@@ -70,6 +70,10 @@ pub fn answer_text(method: Method, answer: &Answer, next: Option<&str>, why: boo
             out.push_str(&crate::export_command::cypher_text(cypher));
             Footer::default()
         }
+        Answer::Health(health) => {
+            crate::health_command::health_text(&mut out, health, why);
+            Footer { freshness: Some(&health.freshness), ..Footer::default() }
+        }
         Answer::Outline(outline) => {
             for item in &outline.items {
                 let _ = writeln!(
@@ -488,7 +492,7 @@ fn tether_text(tether: &str) -> &str {
 /// may call the subject (a decorator it is passed to, a base class outside the project) is
 /// true of many symbols and rarely what a reader looks for: counted on one line, spelled out
 /// with `--why`.
-fn write_completeness(out: &mut String, completeness: &Completeness, why: bool) {
+pub(crate) fn write_completeness(out: &mut String, completeness: &Completeness, why: bool) {
     let causes = match &completeness.causes {
         Some(causes) if completeness.status != "exact" => causes,
         _ => {
@@ -530,6 +534,9 @@ fn cause_text(cause: &CompletenessCause) -> String {
         }
         CompletenessCause::UnanalysedCode { name, count, examples } => {
             format!("{count} places the graph cannot analyse (a macro's tokens) mention {name:?} and may call it{}", site_example(examples))
+        }
+        CompletenessCause::UnresolvedSites { count, examples } => {
+            format!("{count} call sites of unknown target may hide edges{}", site_example(examples))
         }
         CompletenessCause::UncertainEdges { count } => format!("{count} edges are dynamic, ambiguous or guessed"),
         CompletenessCause::UnparsedFiles { count, .. } => format!("{count} files were not parsed"),

@@ -107,6 +107,12 @@ Examples:
   tether lookup parse --folder app     # only under app/
   tether lookup                        # the census: files, symbols and edges by kind";
 
+pub const HEALTH_EXAMPLES: &str = "\
+Examples:
+  tether health                        # the worst five of each section
+  tether health --kind cycles          # every import and call cycle, paged
+  tether health --kind coupling --folder src/app --limit 10";
+
 pub const OWNERSHIP_EXAMPLES: &str = "\
 Examples:
   tether ownership app.core.compute

@@ -14,6 +14,7 @@ mod daemon_client;
 mod daemon_commands;
 mod exit_codes;
 mod export_command;
+mod health_command;
 mod help_texts;
 mod index_command;
 mod lsp_command;
@@ -83,6 +84,10 @@ enum Command {
     /// What this module imports and who imports it.
     #[command(after_help = help::IMPORTS_EXAMPLES)]
     Imports(query_commands::SymbolQueryArgs),
+    /// Where the code is unhealthy: god objects, coupling between files, import and call
+    /// cycles; each finding at file:line, with how sure the answer is.
+    #[command(after_help = help::HEALTH_EXAMPLES)]
+    Health(health_command::HealthArgs),
     /// Find symbols by name; without a name, the census.
     #[command(after_help = help::LOOKUP_EXAMPLES)]
     Lookup(query_commands::LookupArgs),
@@ -242,6 +247,7 @@ fn repository_of(command: &Command) -> Option<RepositoryArgs> {
             args.options.repository()
         }
         Command::Lookup(args) => args.options.repository(),
+        Command::Health(args) => args.options.repository(),
         Command::Ownership(args) => args.options.repository(),
         Command::Changes(args) => args.options.repository(),
         Command::Context(args) => args.options.repository(),
@@ -284,6 +290,7 @@ fn run_command(command: Command) -> anyhow::Result<()> {
             query_commands::run_neighbours(tether_protocol::Method::Imports, args)
         }
         Command::Lookup(args) => query_commands::run_lookup(args),
+        Command::Health(args) => health_command::run_health(args),
         Command::Ownership(args) => query_commands::run_ownership(args),
         Command::Changes(args) => query_commands::run_changes(args),
         Command::Context(args) => query_commands::run_context(args),

@@ -104,6 +104,30 @@ pub fn next_command(request: &Request, answer: &Answer, context: HintContext) ->
             }
         }
         Answer::Changes(ChangesAnswer::NotARepository { .. }) => return None,
+        Answer::Health(health) => {
+            let Request::Health(asked) = request else { return None };
+            let mut words = vec!["health"];
+            if let Some(folder) = &asked.folder {
+                words.extend(["--folder", folder.as_str()]);
+            }
+            match health.sections.as_slice() {
+                [section] => {
+                    words.extend(["--kind", section.kind.as_str()]);
+                    match (&section.next_cursor, section.god_objects.first()) {
+                        (Some(cursor), _) => paged(&words, cursor),
+                        (None, Some(god)) => format!(
+                            "{} before changing it",
+                            command(&["blast", &god.symbol.qualified_name])
+                        ),
+                        (None, None) => return None,
+                    }
+                }
+                _ => format!(
+                    "{} for one section, paged",
+                    command(&[&words[..], &["--kind", "cycles"]].concat())
+                ),
+            }
+        }
         Answer::Lookup(lookup) => {
             let Request::Lookup { folder, .. } = request else { return None };
             let mut words = vec!["lookup", lookup.query.as_str()];

@@ -116,6 +116,32 @@ pub(crate) fn apply_with_buffers(
                 report,
             )))
         }
+        Request::Health(health) => {
+            // The folder as the repository names it: a link or `..` out of the tree is refused.
+            let folder = match health.folder.as_deref().map(str::trim) {
+                None | Some("") | Some(".") | Some("./") => None,
+                Some(folder) => {
+                    Some(repository_path(&state.paths.root, folder).map_err(rpc_error)?)
+                }
+            };
+            let snapshot = snapshot()?;
+            let freshness = view().freshness(&snapshot);
+            let options = tether_query::HealthOptions { folder, page: health.page };
+            let kinds = match health.kind {
+                Some(kind) => vec![kind],
+                None => tether_query::HealthKind::ALL.to_vec(),
+            };
+            let dirty = view().dirty_files(&snapshot);
+            let sections: Vec<tether_query::HealthSection> = kinds
+                .into_iter()
+                .map(|kind| {
+                    let mut section = snapshot.health(kind, &options);
+                    section.completeness.add_dirty_files(&dirty, &tether_model::Language::ALL);
+                    section
+                })
+                .collect();
+            Ok(Answer::Health(tether_protocol::health_answer(&snapshot, &sections, &freshness)))
+        }
         Request::Outline { path } => {
             let snapshot = snapshot()?;
             let relative = repository_path(&state.paths.root, &path).map_err(rpc_error)?;

@@ -108,6 +108,9 @@ pub fn causes_summary(completeness: &Completeness) -> Option<String> {
             CompletenessCause::UnresolvedCallSites { name, count, .. } => {
                 format!("{} of `{name}` unresolved", plural(*count, "call site", "call sites"))
             }
+            CompletenessCause::UnresolvedSites { count, .. } => {
+                format!("{} unresolved", plural(*count, "call site", "call sites"))
+            }
             CompletenessCause::UncertainEdges { count } => {
                 plural(*count, "uncertain edge", "uncertain edges")
             }

@@ -191,6 +191,7 @@ fn text_sections(tool_name: &str, answer: &Answer) -> TextSections {
         | Answer::Export(_)
         | Answer::Cypher(_)
         | Answer::IndexReport(_)
+        | Answer::Health(_)
         | Answer::Stopping(_) => {
             sections.line(answer.to_json_text());
         }

@@ -133,6 +133,7 @@ pub fn cause_line(cause: &CompletenessCause) -> String {
         CompletenessCause::UnresolvedCallSites { name, count, examples } if name.is_empty() => format!("  cause: {count} of its call sites could not be bound{}", site_examples(examples)),
         CompletenessCause::UnresolvedCallSites { name, count, examples } => format!("  cause: {count} call sites of {name:?} could not be bound and may be callers{}", site_examples(examples)),
         CompletenessCause::UnanalysedCode { name, count, examples } => format!("  cause: unanalysed_code — {count} places the graph cannot analyse (a macro's tokens) mention {name:?} and may call it{}", site_examples(examples)),
+        CompletenessCause::UnresolvedSites { count, examples } => format!("  cause: unresolved_sites — {count} call sites of unknown target may hide edges{}", site_examples(examples)),
         CompletenessCause::UncertainEdges { count } => format!("  cause: {count} dynamic, ambiguous or name-only edges on the paths (their items are marked maybe)"),
         CompletenessCause::UnparsedFiles { count, examples } => format!("  cause: {count} files were not parsed{}", text_examples(examples)),
         CompletenessCause::EscapedValue { count, escapes, examples, .. } => format!("  cause: escaped_value — it is used as a value ({}); {count} unresolved calls through values may call it{}", escapes_text(escapes), site_examples(examples)),

@@ -90,6 +90,9 @@ fn cause_wire(cause: &CompletenessCause) -> wire::CompletenessCause {
             count: *count,
             examples: site_examples(examples),
         },
+        CompletenessCause::UnresolvedSites { count, examples } => {
+            Wire::UnresolvedSites { count: *count, examples: site_examples(examples) }
+        }
         CompletenessCause::UncertainEdges { count } => Wire::UncertainEdges { count: *count },
         CompletenessCause::UnparsedFiles { count, examples } => {
             Wire::UnparsedFiles { count: *count, examples: examples.clone() }

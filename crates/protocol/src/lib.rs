@@ -10,6 +10,7 @@
 mod answers;
 mod cypher_worker;
 mod export;
+mod health_answer;
 mod index_report;
 mod requests;
 pub mod rpc;
@@ -27,11 +28,12 @@ pub use cypher_worker::{CypherWorkerOutcome, CYPHER_WORKER_OPENED_LINE};
 pub use export::{
     write_export_json, CensusDocument, ExportDocument, MetaDocument, EXPORT_FORMAT_VERSION,
 };
+pub use health_answer::health_answer;
 pub use index_report::{
     index_report_answer, IndexReportAnswer, IndexReportSections, NameCount, UnresolvedNames,
 };
 pub use requests::{
-    BlameParams, BufferRequest, ChangesParams, ConnectionRequest, Method, Parameter, ParameterKind,
-    RecordParams, Request, SearchMemoryParams, Subject, WalkParams, WireRequest, ENTRY_TYPES,
-    SYMBOL_ADDRESS,
+    BlameParams, BufferRequest, ChangesParams, ConnectionRequest, HealthParams, Method, Parameter,
+    ParameterKind, RecordParams, Request, SearchMemoryParams, Subject, WalkParams, WireRequest,
+    ENTRY_TYPES, HEALTH_SUMMARY_LIMIT, SYMBOL_ADDRESS,
 };

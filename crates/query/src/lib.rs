@@ -12,6 +12,10 @@
 mod address;
 mod blast;
 mod blast_walk;
+mod health;
+mod health_coupling;
+mod health_cycles;
+mod health_god_objects;
 mod hidden_callers;
 mod import_time;
 mod inherited_tests;
@@ -25,6 +29,10 @@ mod snapshot;
 
 pub use address::{AddressError, Candidate};
 pub use blast::{AffectedTest, BlastAnswer, BlastOptions, ImpactedSymbol, Severity, StaticPath};
+pub use health::{
+    CouplingPartner, Cycle, CycleGraph, CycleHop, FileCoupling, GodObject, HealthFindings,
+    HealthKind, HealthOptions, HealthSection, HealthThresholds, HeavyMember,
+};
 pub use lookup::{LookupAnswer, LookupItem};
 pub use neighbours::{NeighbourAnswer, NeighbourItem, NeighbourKind};
 pub use page::{Completeness, CompletenessCause, PageRequest};

@@ -115,6 +115,9 @@ pub enum CompletenessCause {
     /// Code the extraction does not analyse (a macro's tokens whose expansion is not
     /// followed) mentions this name `count` times: it may call the subject there.
     UnanalysedCode { name: String, count: usize, examples: Vec<(String, u32, String)> },
+    /// Call sites anywhere in the answer's scope whose target is unknown but may be project
+    /// code (`health`, which looks at every edge and not at one name's).
+    UnresolvedSites { count: usize, examples: Vec<(String, u32, String)> },
     /// Paths through dynamic dispatch, ambiguous or name-only edges (included, as `maybe`).
     UncertainEdges { count: usize },
     /// Files of this language that were not parsed at all (binary, too large, unreadable).
@@ -150,6 +153,7 @@ impl CompletenessCause {
         match self {
             CompletenessCause::UnresolvedCallSites { count, .. }
             | CompletenessCause::UnanalysedCode { count, .. }
+            | CompletenessCause::UnresolvedSites { count, .. }
             | CompletenessCause::UncertainEdges { count }
             | CompletenessCause::UnparsedFiles { count, .. }
             | CompletenessCause::EscapedValue { count, .. }

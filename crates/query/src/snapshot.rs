@@ -187,6 +187,12 @@ impl Snapshot {
         IndexedEdge { edge: &self.graph.edges[index as usize], source, target }
     }
 
+    /// The edge at a position of `graph.edges`, when both its ends are known symbols.
+    pub(crate) fn known_edge(&self, index: u32) -> Option<IndexedEdge<'_>> {
+        let (source, target) = self.edge_ends[index as usize]?;
+        Some(IndexedEdge { edge: &self.graph.edges[index as usize], source, target })
+    }
+
     pub fn index_of(&self, id: SymbolId) -> Option<SymbolIndex> {
         self.by_id.get(&id).copied()
     }

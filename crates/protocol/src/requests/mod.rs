@@ -19,6 +19,7 @@ mod changes;
 mod context;
 mod coverage_import;
 mod cypher;
+mod health;
 mod index_report;
 mod lookup;
 mod neighbours;
@@ -36,6 +37,7 @@ use tether_query::PageRequest;
 use crate::rpc::RpcError;
 pub use blast::WalkParams;
 pub use changes::ChangesParams;
+pub use health::{HealthParams, HEALTH_SUMMARY_LIMIT};
 pub use ownership::BlameParams;
 pub use parameters::{Parameter, ParameterKind, ENTRY_TYPES, SYMBOL_ADDRESS};
 pub use record::RecordParams;
@@ -67,6 +69,7 @@ pub enum Method {
     Cypher,
     Shutdown,
     IndexReport,
+    Health,
 }
 
 /// One method: its wire name, its parameter table and its reader.
@@ -78,7 +81,7 @@ struct MethodSpecification {
 }
 
 /// Every method, in [`Method::ALL`]'s order (a test checks it).
-const METHODS: [MethodSpecification; 21] = [
+const METHODS: [MethodSpecification; 22] = [
     MethodSpecification {
         method: Method::Status,
         name: "status",
@@ -205,10 +208,16 @@ const METHODS: [MethodSpecification; 21] = [
         parameters: index_report::PARAMETERS,
         read: |params| index_report::read(params).map(WireRequest::from),
     },
+    MethodSpecification {
+        method: Method::Health,
+        name: "health",
+        parameters: health::PARAMETERS,
+        read: |params| health::read(params).map(WireRequest::from),
+    },
 ];
 
 impl Method {
-    pub const ALL: [Method; 21] = [
+    pub const ALL: [Method; 22] = [
         Method::Status,
         Method::Lookup,
         Method::Callers,
@@ -230,6 +239,7 @@ impl Method {
         Method::Cypher,
         Method::Shutdown,
         Method::IndexReport,
+        Method::Health,
     ];
 
     fn specification(self) -> &'static MethodSpecification {
@@ -354,6 +364,7 @@ pub enum Request {
     Outline {
         path: String,
     },
+    Health(HealthParams),
 }
 
 /// A request about the connection it arrives on, carried out by the server holding it.
@@ -485,6 +496,7 @@ impl Request {
             Request::Outline { path } => params.put("path", path.as_str()),
             Request::Cypher { statement } => params.put("statement", statement.as_str()),
             Request::IndexReport { report } => index_report::write(*report, &mut params),
+            Request::Health(health) => health::write(health, &mut params),
         }
         params.into_value()
     }
@@ -508,6 +520,7 @@ impl Request {
             Request::Record(_) => Method::Record,
             Request::CoverageImport { .. } => Method::CoverageImport,
             Request::Outline { .. } => Method::Outline,
+            Request::Health(_) => Method::Health,
         }
     }
 }

@@ -75,6 +75,9 @@ pub enum CompletenessCause {
     /// Code the extraction does not analyse (a macro's tokens) mentions this name: it may
     /// call the subject there.
     UnanalysedCode { name: String, count: usize, examples: Vec<SiteExample> },
+    /// Call sites in the answer's scope whose target is unknown but may be project code
+    /// (`health`): each may be an edge the answer lacks.
+    UnresolvedSites { count: usize, examples: Vec<SiteExample> },
     /// Edges reached only through `maybe` links.
     UncertainEdges { count: usize },
     /// Files of the language that could not be parsed.

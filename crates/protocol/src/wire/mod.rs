@@ -10,6 +10,7 @@ mod daemon_answers;
 mod editor_answers;
 mod git_answers;
 mod graph_answers;
+mod health_answers;
 mod memory_answers;
 
 pub use answer_lists::{JsonCut, SECONDARY_LIST_KEYS};
@@ -21,6 +22,10 @@ pub use daemon_answers::{
 pub use editor_answers::{BuffersAnswer, OpenBuffer, OutlineAnswer};
 pub use git_answers::{ChangedSymbol, ChangesAnswer, Owner, OwnerLatest, OwnershipAnswer};
 pub use graph_answers::*;
+pub use health_answers::{
+    CouplingPartner, Cycle, CycleHop, FileCoupling, GodObject, HealthAnswer, HealthSection,
+    HeavyMember,
+};
 pub use memory_answers::{
     ContextAnswer, ContextEntry, EntryStaleness, MemoryHit, Recheck, RecordAnswer, RecordCommit,
     SearchMemoryAnswer,
@@ -58,6 +63,7 @@ pub enum Answer {
     Export(ExportAnswer),
     Cypher(CypherAnswer),
     IndexReport(crate::IndexReportAnswer),
+    Health(HealthAnswer),
     Stopping(StoppingAnswer),
 }
 
@@ -103,6 +109,7 @@ impl Answer {
             Method::Export => from_value(value).map(Answer::Export),
             Method::Cypher => from_value(value).map(Answer::Cypher),
             Method::IndexReport => from_value(value).map(Answer::IndexReport),
+            Method::Health => from_value(value).map(Answer::Health),
             Method::Shutdown => from_value(value).map(Answer::Stopping),
         };
         answer.map_err(|error| {

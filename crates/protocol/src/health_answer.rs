@@ -1,0 +1,117 @@
+//! `health`'s sections from the query layer, as the wire writes them.
+
+use tether_model::Freshness;
+use tether_query::{HealthFindings, HealthSection, Snapshot};
+
+use crate::answers::{completeness_wire, freshness_wire, symbol_ref};
+use crate::wire;
+
+pub fn health_answer(
+    snapshot: &Snapshot,
+    sections: &[HealthSection],
+    freshness: &Freshness,
+) -> wire::HealthAnswer {
+    let next = match sections {
+        [section] => match &section.next_cursor {
+            Some(cursor) => format!(
+                "health {{\"kind\": {:?}, \"cursor\": {cursor:?}}} for the next page",
+                section.kind.as_str()
+            ),
+            None => "blast on a finding's symbol before changing it".to_string(),
+        },
+        _ => "health {\"kind\": KIND} for one section, paged".to_string(),
+    };
+    wire::HealthAnswer {
+        sections: sections.iter().map(|section| health_section(snapshot, section)).collect(),
+        freshness: freshness_wire(freshness),
+        next,
+    }
+}
+
+fn health_section(snapshot: &Snapshot, section: &HealthSection) -> wire::HealthSection {
+    let site = |path: &str, line: u32| format!("{path}:{line}");
+    let mut wired = wire::HealthSection {
+        kind: section.kind.as_str().to_string(),
+        total: section.total,
+        god_objects: Vec::new(),
+        coupling: Vec::new(),
+        cycles: Vec::new(),
+        next_cursor: section.next_cursor.clone(),
+        completeness: completeness_wire(&section.completeness),
+    };
+    match &section.findings {
+        HealthFindings::GodObjects(found) => {
+            wired.god_objects = found
+                .iter()
+                .map(|god| wire::GodObject {
+                    symbol: symbol_ref(snapshot, god.index),
+                    members: god.members,
+                    lines: god.lines,
+                    fan_in: god.fan_in,
+                    fan_out: god.fan_out,
+                    score: god.score,
+                    drivers: god
+                        .drivers
+                        .iter()
+                        .map(|driver| {
+                            let symbol = snapshot.symbol(driver.index);
+                            wire::HeavyMember {
+                                qualified_name: symbol.qualified_name.clone(),
+                                site: site(&symbol.path, symbol.span.start_line),
+                                lines: driver.lines,
+                            }
+                        })
+                        .collect(),
+                })
+                .collect()
+        }
+        HealthFindings::Coupling(files) => {
+            wired.coupling = files
+                .iter()
+                .map(|file| wire::FileCoupling {
+                    path: file.path.clone(),
+                    module: file
+                        .module
+                        .map(|module| snapshot.symbol(module).qualified_name.clone()),
+                    afferent: file.afferent,
+                    efferent: file.efferent,
+                    instability: file.instability,
+                    partners: file
+                        .partners
+                        .iter()
+                        .map(|partner| wire::CouplingPartner {
+                            path: partner.path.clone(),
+                            outgoing: partner.outgoing,
+                            incoming: partner.incoming,
+                            mutual: partner.mutual,
+                            sites: partner
+                                .sites
+                                .iter()
+                                .map(|(path, line)| site(path, *line))
+                                .collect(),
+                        })
+                        .collect(),
+                })
+                .collect()
+        }
+        HealthFindings::Cycles(cycles) => {
+            wired.cycles = cycles
+                .iter()
+                .map(|cycle| wire::Cycle {
+                    graph: cycle.graph.as_str().to_string(),
+                    files: cycle.files,
+                    hops: cycle
+                        .hops
+                        .iter()
+                        .map(|hop| wire::CycleHop {
+                            from: hop.from.clone(),
+                            to: hop.to.clone(),
+                            site: site(&hop.from, hop.line),
+                        })
+                        .collect(),
+                })
+                .collect()
+        }
+    }
+    wired
+}

@@ -1,0 +1,96 @@
+//! `health`'s answer: one section per kind asked, each ranked, paged and with its own
+//! completeness.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{Completeness, Freshness, SymbolRef};
+
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct HealthAnswer {
+    pub sections: Vec<HealthSection>,
+    pub freshness: Freshness,
+    pub next: String,
+}
+
+/// One kind's findings, worst first. Only the list of the section's kind is present.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct HealthSection {
+    /// `god_objects`, `coupling` or `cycles`.
+    pub kind: String,
+    /// Findings in the whole section (all pages).
+    pub total: usize,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub god_objects: Vec<GodObject>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub coupling: Vec<FileCoupling>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cycles: Vec<Cycle>,
+    pub next_cursor: Option<String>,
+    pub completeness: Completeness,
+}
+
+/// A type with many members or lines that many other files are tied to.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct GodObject {
+    pub symbol: SymbolRef,
+    pub members: usize,
+    pub lines: u32,
+    /// Other files depending on it.
+    pub fan_in: usize,
+    /// Other files it depends on.
+    pub fan_out: usize,
+    /// `members × (fan_in + fan_out)`.
+    pub score: usize,
+    /// Its longest members: `qualified_name`, `site` (`path:line`), `lines`.
+    pub drivers: Vec<HeavyMember>,
+}
+
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct HeavyMember {
+    pub qualified_name: String,
+    pub site: String,
+    pub lines: u32,
+}
+
+/// A file's afferent (Ca) and efferent (Ce) coupling, its instability Ce / (Ca + Ce), and
+/// the files it shares the most edges with.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct FileCoupling {
+    pub path: String,
+    pub module: Option<String>,
+    pub afferent: usize,
+    pub efferent: usize,
+    pub instability: f32,
+    pub partners: Vec<CouplingPartner>,
+}
+
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct CouplingPartner {
+    pub path: String,
+    /// Edges from the file to the partner.
+    pub outgoing: usize,
+    /// Edges from the partner to the file.
+    pub incoming: usize,
+    pub mutual: bool,
+    /// The first sites (`path:line`), of the heavier direction first.
+    pub sites: Vec<String>,
+}
+
+/// A strongly connected component of files, with one shortest cycle through it.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct Cycle {
+    /// `imports` (module-level imports) or `calls`.
+    pub graph: String,
+    /// Files in the component.
+    pub files: usize,
+    /// `from` depends on `to` at `site` (`path:line`).
+    pub hops: Vec<CycleHop>,
+}
+
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct CycleHop {
+    pub from: String,
+    pub to: String,
+    pub site: String,
+}

@@ -1,0 +1,237 @@
+//! Code health over the graph's structure: which types do too much (`god_objects`), which
+//! files are knotted to which (`coupling`), and which modules depend on each other in a
+//! circle (`cycles`). Each section is ranked, capped and paged like every answer, locates
+//! each finding at file:line, and says how sure it is: edges the graph lacks (call sites
+//! whose target is unknown, files not parsed) may hide coupling, so a section is `exact`
+//! only when nothing could.
+//!
+//! Thresholds are data (`queries/health_thresholds.txt`), not code. Edges bound by name
+//! alone or among several candidates (`name_only`, `ambiguous`) are left out of every count,
+//! as they may link the wrong function; they are counted in the completeness instead.
+//!
+//! Deliberately not here: history (churn needs git, the daemon's job) and dead code, which
+//! needs the callers' completeness per symbol (`neighbours.rs`).
+
+use rustc_hash::FxHashSet as HashSet;
+
+use tether_model::{EdgeKind, ResolutionRule, UnresolvedReason};
+
+use crate::page::{Completeness, CompletenessCause, PageRequest, MAX_CAUSE_EXAMPLES};
+use crate::snapshot::{IndexedEdge, Snapshot, SymbolIndex};
+
+pub use crate::health_coupling::{CouplingPartner, FileCoupling};
+pub use crate::health_cycles::{Cycle, CycleGraph, CycleHop};
+pub use crate::health_god_objects::{GodObject, HeavyMember};
+
+/// A section of the health answer.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum HealthKind {
+    GodObjects,
+    Coupling,
+    Cycles,
+}
+
+impl HealthKind {
+    pub const ALL: [HealthKind; 3] =
+        [HealthKind::GodObjects, HealthKind::Coupling, HealthKind::Cycles];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HealthKind::GodObjects => "god_objects",
+            HealthKind::Coupling => "coupling",
+            HealthKind::Cycles => "cycles",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<HealthKind> {
+        HealthKind::ALL.into_iter().find(|kind| kind.as_str() == text)
+    }
+}
+
+/// What part of the graph a health section looks at, and which page of it.
+#[derive(Clone, PartialEq, Debug, Default)]
+pub struct HealthOptions {
+    /// Only findings in files under this repository-relative folder (a cycle when one of its
+    /// files is); `None` or `.` for the whole repository.
+    pub folder: Option<String>,
+    pub page: PageRequest,
+}
+
+/// The findings of one section, ranked worst first.
+#[derive(Clone, PartialEq, Debug)]
+pub enum HealthFindings {
+    GodObjects(Vec<GodObject>),
+    Coupling(Vec<FileCoupling>),
+    Cycles(Vec<Cycle>),
+}
+
+#[derive(Clone, PartialEq, Debug)]
+pub struct HealthSection {
+    pub kind: HealthKind,
+    /// Findings in the whole section (all pages).
+    pub total: usize,
+    pub findings: HealthFindings,
+    pub next_cursor: Option<String>,
+    pub completeness: Completeness,
+}
+
+/// The limits above which a finding is listed, read from `queries/health_thresholds.txt`.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct HealthThresholds {
+    pub god_object_members: usize,
+    pub god_object_lines: u32,
+    pub god_object_modules: usize,
+}
+
+impl HealthThresholds {
+    /// The thresholds the data file sets.
+    pub fn from_data_file() -> HealthThresholds {
+        let text = include_str!("../../../queries/health_thresholds.txt");
+        let value = |key: &str| -> usize {
+            text.lines()
+                .map(str::trim)
+                .filter(|line| !line.starts_with('#'))
+                .find_map(|line| line.strip_prefix(key)?.trim().parse().ok())
+                .unwrap_or_else(|| panic!("queries/health_thresholds.txt sets {key}"))
+        };
+        HealthThresholds {
+            god_object_members: value("god_object_members"),
+            god_object_lines: value("god_object_lines") as u32,
+            god_object_modules: value("god_object_modules"),
+        }
+    }
+}
+
+impl Snapshot {
+    /// One section of the health answer.
+    pub fn health(&self, kind: HealthKind, options: &HealthOptions) -> HealthSection {
+        let thresholds = HealthThresholds::from_data_file();
+        let (total, findings, next_cursor) = match kind {
+            HealthKind::GodObjects => {
+                let all = self.god_objects(options, &thresholds);
+                let total = all.len();
+                let (page, next) = options.page.apply(all);
+                (total, HealthFindings::GodObjects(page), next)
+            }
+            HealthKind::Coupling => {
+                let all = self.file_coupling(options);
+                let total = all.len();
+                let (page, next) = options.page.apply(all);
+                (total, HealthFindings::Coupling(page), next)
+            }
+            HealthKind::Cycles => {
+                let all = self.cycles(options);
+                let total = all.len();
+                let (page, next) = options.page.apply(all);
+                (total, HealthFindings::Cycles(page), next)
+            }
+        };
+        HealthSection {
+            kind,
+            total,
+            findings,
+            next_cursor,
+            completeness: self.health_completeness(options),
+        }
+    }
+
+    /// Whether a repository-relative path is in the folder a health answer looks at.
+    pub(crate) fn in_health_folder(path: &str, options: &HealthOptions) -> bool {
+        match options.folder.as_deref().map(|folder| folder.trim_end_matches('/')) {
+            None | Some("") | Some(".") => !path.is_empty(),
+            Some(folder) => path.strip_prefix(folder).is_some_and(|rest| rest.starts_with('/')),
+        }
+    }
+
+    /// The edges health counts: between two project symbols in different files, neither of
+    /// them test code (tests are meant to depend on what they test), of a kind that makes
+    /// one depend on the other, and not bound by name alone.
+    pub(crate) fn dependency_edges(&self) -> impl Iterator<Item = IndexedEdge<'_>> + '_ {
+        (0..self.graph.edges.len() as u32)
+            .filter_map(|index| self.known_edge(index))
+            .filter(|edge| DEPENDENCY_KINDS.contains(&edge.edge.kind) && !is_guess(edge.edge.rule))
+            .filter(|edge| {
+                let (source, target) = (self.symbol(edge.source), self.symbol(edge.target));
+                !source.kind.is_outside()
+                    && !target.kind.is_outside()
+                    && !source.is_test
+                    && !target.is_test
+                    && !source.path.is_empty()
+                    && source.path != target.path
+            })
+    }
+
+    /// What may hide coupling from a health answer: call sites in its folder whose target is
+    /// unknown but may be project code, guessed edges left out, files not parsed.
+    fn health_completeness(&self, options: &HealthOptions) -> Completeness {
+        let mut causes = Vec::new();
+        let hiding: Vec<_> = self
+            .unresolved()
+            .iter()
+            .filter(|site| Snapshot::in_health_folder(&site.path, options))
+            .filter(|site| {
+                matches!(
+                    site.reason,
+                    UnresolvedReason::UnknownReceiverType
+                        | UnresolvedReason::UnknownMember
+                        | UnresolvedReason::ComplexCallee
+                        | UnresolvedReason::ValueCall
+                        | UnresolvedReason::UnanalysedCode
+                )
+            })
+            .collect();
+        if !hiding.is_empty() {
+            causes.push(CompletenessCause::UnresolvedSites {
+                count: hiding.len(),
+                examples: hiding
+                    .iter()
+                    .take(MAX_CAUSE_EXAMPLES)
+                    .map(|site| (site.path.clone(), site.line, site.callee_text.clone()))
+                    .collect(),
+            });
+        }
+        let guessed = (0..self.graph.edges.len() as u32)
+            .filter_map(|index| self.known_edge(index))
+            .filter(|edge| is_guess(edge.edge.rule))
+            .filter(|edge| Snapshot::in_health_folder(&self.symbol(edge.source).path, options))
+            .count();
+        if guessed > 0 {
+            causes.push(CompletenessCause::UncertainEdges { count: guessed });
+        }
+        let unparsed: HashSet<&String> = self
+            .files_with_problems
+            .iter()
+            .filter(|path| self.skipped_files.contains(*path))
+            .filter(|path| Snapshot::in_health_folder(path, options))
+            .collect();
+        if !unparsed.is_empty() {
+            let mut examples: Vec<String> = unparsed.iter().map(|path| path.to_string()).collect();
+            examples.sort();
+            examples.truncate(MAX_CAUSE_EXAMPLES);
+            causes.push(CompletenessCause::UnparsedFiles { count: unparsed.len(), examples });
+        }
+        Completeness::from_causes(causes)
+    }
+}
+
+/// The edges by which one file depends on another.
+pub(crate) const DEPENDENCY_KINDS: [EdgeKind; 5] = [
+    EdgeKind::Calls,
+    EdgeKind::Imports,
+    EdgeKind::Inherits,
+    EdgeKind::Implements,
+    EdgeKind::References,
+];
+
+/// Edges that may link the wrong symbol: left out of health's counts.
+pub(crate) fn is_guess(rule: ResolutionRule) -> bool {
+    matches!(rule, ResolutionRule::NameOnly | ResolutionRule::Ambiguous)
+}
+
+/// The module a finding's file is: its qualified name, for the reader.
+pub(crate) fn module_of_file(snapshot: &Snapshot, path: &str) -> Option<SymbolIndex> {
+    snapshot.symbols_in_file(path).iter().copied().find(|index| {
+        let symbol = snapshot.symbol(*index);
+        symbol.kind == tether_model::SymbolKind::Module && symbol.parent.is_none()
+    })
+}

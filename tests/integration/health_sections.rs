@@ -1,0 +1,316 @@
+//! Code health over fixture graphs: god objects, coupling between files and cycles, each
+//! ranked, located and honest about what may be missing.
+
+use expect_test::expect;
+use tether_query::{HealthFindings, HealthKind, HealthOptions, PageRequest, Snapshot};
+use tether_tests::{render_completeness, snapshot_of};
+
+const APP: &str = r#"
+//- /app/__init__.py
+//- /app/alpha.py
+from app.beta import beta
+
+def alpha():
+    return beta()
+//- /app/beta.py
+from app.gamma import gamma
+
+def beta():
+    return gamma()
+//- /app/gamma.py
+from app import alpha
+
+def gamma():
+    return 1
+
+def late():
+    from app.beta import beta
+    return beta()
+//- /app/hub.py
+class Hub:
+    def method_0(self):
+        return 0
+
+    def method_1(self):
+        return 1
+
+    def method_2(self):
+        return 2
+
+    def method_3(self):
+        return 3
+
+    def method_4(self):
+        return 4
+
+    def method_5(self):
+        return 5
+
+    def method_6(self):
+        return 6
+
+    def method_7(self):
+        return 7
+
+    def method_8(self):
+        return 8
+
+    def method_9(self):
+        return 9
+
+    def method_10(self):
+        return 10
+
+    def method_11(self):
+        return 11
+
+    def method_12(self):
+        return 12
+
+    def method_13(self):
+        return 13
+
+    def method_14(self):
+        return 14
+
+    def method_15(self):
+        return 15
+
+    def method_16(self):
+        return 16
+
+    def method_17(self):
+        return 17
+
+    def method_18(self):
+        return 18
+
+    def method_19(self):
+        return 19
+
+    def method_20(self):
+        return 20
+
+    def method_21(self):
+        return 21
+
+    def method_22(self):
+        return 22
+
+    def method_23(self):
+        return 23
+
+    def method_24(self):
+        return 24
+
+class Small:
+    def small_0(self):
+        return 0
+    def small_1(self):
+        return 1
+    def small_2(self):
+        return 2
+    def small_3(self):
+        return 3
+    def small_4(self):
+        return 4
+
+//- /app/user_0.py
+from app.hub import Hub
+
+def use_0():
+    return Hub().method_0()
+//- /app/user_1.py
+from app.hub import Hub
+
+def use_1():
+    return Hub().method_1()
+//- /app/user_2.py
+from app.hub import Hub
+
+def use_2():
+    return Hub().method_2()
+//- /app/user_3.py
+from app.hub import Hub
+
+def use_3():
+    return Hub().method_3()
+//- /app/user_4.py
+from app.hub import Hub
+
+def use_4():
+    return Hub().method_4()
+//- /app/user_5.py
+from app.hub import Hub
+
+def use_5():
+    return Hub().method_5()
+//- /app/lonely.py
+from app.hub import Small
+
+def lonely():
+    return Small().small_0()
+"#;
+
+fn render(snapshot: &Snapshot, kind: HealthKind, options: &HealthOptions) -> String {
+    let section = snapshot.health(kind, options);
+    let mut lines = vec![format!(
+        "{} total {} next {:?} completeness {}",
+        section.kind.as_str(),
+        section.total,
+        section.next_cursor,
+        render_completeness(&section.completeness)
+    )];
+    match &section.findings {
+        HealthFindings::GodObjects(found) => {
+            for god in found {
+                let drivers: Vec<String> = god
+                    .drivers
+                    .iter()
+                    .map(|driver| {
+                        format!("{}:{}", snapshot.symbol(driver.index).name, driver.lines)
+                    })
+                    .collect();
+                lines.push(format!(
+                    "{} members {} lines {} in {} out {} score {} drivers {}",
+                    snapshot.symbol(god.index).qualified_name,
+                    god.members,
+                    god.lines,
+                    god.fan_in,
+                    god.fan_out,
+                    god.score,
+                    drivers.join(" ")
+                ));
+            }
+        }
+        HealthFindings::Coupling(files) => {
+            for file in files {
+                let partners: Vec<String> = file
+                    .partners
+                    .iter()
+                    .map(|partner| {
+                        let sites: Vec<String> = partner
+                            .sites
+                            .iter()
+                            .map(|(path, line)| format!("{path}:{line}"))
+                            .collect();
+                        format!(
+                            "{} out {} in {}{} at {}",
+                            partner.path,
+                            partner.outgoing,
+                            partner.incoming,
+                            if partner.mutual { " mutual" } else { "" },
+                            sites.join(",")
+                        )
+                    })
+                    .collect();
+                lines.push(format!(
+                    "{} ca {} ce {} instability {:.2} | {}",
+                    file.path,
+                    file.afferent,
+                    file.efferent,
+                    file.instability,
+                    partners.join(" | ")
+                ));
+            }
+        }
+        HealthFindings::Cycles(cycles) => {
+            for cycle in cycles {
+                let hops: Vec<String> = cycle
+                    .hops
+                    .iter()
+                    .map(|hop| format!("{}:{} -> {}", hop.from, hop.line, hop.to))
+                    .collect();
+                lines.push(format!(
+                    "{} of {} files: {}",
+                    cycle.graph.as_str(),
+                    cycle.files,
+                    hops.join(", ")
+                ));
+            }
+        }
+    }
+    lines.join("\n")
+}
+
+#[test]
+fn a_three_module_import_cycle_is_reported_once_with_its_three_hops() {
+    let (_directory, snapshot) = snapshot_of(APP);
+    expect![[r#"
+        cycles total 2 next None completeness exact
+        imports of 3 files: app/alpha.py:1 -> app/beta.py, app/beta.py:1 -> app/gamma.py, app/gamma.py:1 -> app/alpha.py
+        calls of 2 files: app/beta.py:4 -> app/gamma.py, app/gamma.py:8 -> app/beta.py"#]].assert_eq(&render(&snapshot, HealthKind::Cycles, &HealthOptions::default()));
+}
+
+#[test]
+fn a_large_class_many_modules_use_is_the_only_god_object() {
+    let (_directory, snapshot) = snapshot_of(APP);
+    expect![[r#"
+        god_objects total 1 next None completeness exact
+        app.hub.Hub members 25 lines 75 in 6 out 0 score 150 drivers method_0:2 method_1:2 method_2:2"#]]
+        .assert_eq(&render(&snapshot, HealthKind::GodObjects, &HealthOptions::default()));
+}
+
+#[test]
+fn coupling_ranks_files_by_the_files_they_are_tied_to_and_pages() {
+    let (_directory, snapshot) = snapshot_of(APP);
+    let first_page = HealthOptions {
+        folder: Some("app".to_string()),
+        page: PageRequest::new(None, Some(3)).unwrap(),
+    };
+    expect![[r#"
+        coupling total 11 next Some("o:3") completeness exact
+        app/hub.py ca 7 ce 0 instability 0.00 | app/lonely.py out 0 in 3 at app/lonely.py:1,app/lonely.py:4 | app/user_0.py out 0 in 3 at app/user_0.py:1,app/user_0.py:4 | app/user_1.py out 0 in 3 at app/user_1.py:1,app/user_1.py:4
+        app/beta.py ca 2 ce 1 instability 0.33 | app/gamma.py out 2 in 2 mutual at app/beta.py:1,app/beta.py:4,app/gamma.py:7 | app/alpha.py out 0 in 2 at app/alpha.py:1,app/alpha.py:4
+        app/gamma.py ca 1 ce 2 instability 0.67 | app/beta.py out 2 in 2 mutual at app/gamma.py:7,app/gamma.py:8,app/beta.py:1 | app/alpha.py out 1 in 0 at app/gamma.py:1"#]].assert_eq(&render(&snapshot, HealthKind::Coupling, &first_page));
+    // A folder nothing is in: nothing, and exact.
+    let elsewhere = HealthOptions { folder: Some("lib".to_string()), ..HealthOptions::default() };
+    expect!["coupling total 0 next None completeness exact"].assert_eq(&render(
+        &snapshot,
+        HealthKind::Coupling,
+        &elsewhere,
+    ));
+}
+
+#[test]
+fn health_over_the_socket_refuses_bad_kinds_folders_and_cursors_and_answers_every_section() {
+    let repository = tether_tests::FixtureRepository::new(APP);
+    let state = tether_tests::indexed_daemon(&repository);
+    let refused = |params: tether_protocol::Value| {
+        let error = crate::handle_json(&state, "health", &params).unwrap_err();
+        (error.code, error.message)
+    };
+    for params in [
+        tether_protocol::json!({"kind": "spaghetti"}),
+        tether_protocol::json!({"folder": "../elsewhere"}),
+        tether_protocol::json!({"folder": "/etc"}),
+        tether_protocol::json!({"cursor": "o:5"}),
+        tether_protocol::json!({"kind": "cycles", "cursor": "nonsense"}),
+        tether_protocol::json!({"kind": "cycles", "limit": 0}),
+        tether_protocol::json!({"kind": 7}),
+    ] {
+        let (code, message) = refused(params.clone());
+        assert_eq!(code, -32602, "{params}: {message}");
+    }
+    let answer = crate::handle_json(&state, "health", &tether_protocol::json!({})).unwrap();
+    let kinds: Vec<&str> = answer["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|section| section["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["god_objects", "coupling", "cycles"]);
+    let cycles = crate::handle_json(
+        &state,
+        "health",
+        &tether_protocol::json!({"kind": "cycles", "folder": "app", "limit": 1}),
+    )
+    .unwrap();
+    let section = &cycles["sections"][0];
+    assert_eq!(
+        (section["total"].as_u64(), section["cycles"].as_array().map(Vec::len)),
+        (Some(2), Some(1))
+    );
+    assert_eq!(section["cycles"][0]["hops"][0]["site"], "app/alpha.py:1");
+    assert_eq!(section["next_cursor"], "o:1");
+}
