@@ -153,7 +153,7 @@ def lonely():
 "#;
 
 fn render(snapshot: &Snapshot, kind: HealthKind, options: &HealthOptions) -> String {
-    let section = snapshot.health(kind, options);
+    let section = snapshot.health(Some(kind), options).remove(0);
     let mut lines = vec![format!(
         "{} total {} next {:?} completeness {}",
         section.kind.as_str(),

@@ -127,19 +127,11 @@ pub(crate) fn apply_with_buffers(
             let snapshot = snapshot()?;
             let freshness = view().freshness(&snapshot);
             let options = tether_query::HealthOptions { folder, page: health.page };
-            let kinds = match health.kind {
-                Some(kind) => vec![kind],
-                None => tether_query::HealthKind::ALL.to_vec(),
-            };
             let dirty = view().dirty_files(&snapshot);
-            let sections: Vec<tether_query::HealthSection> = kinds
-                .into_iter()
-                .map(|kind| {
-                    let mut section = snapshot.health(kind, &options);
-                    section.completeness.add_dirty_files(&dirty, &tether_model::Language::ALL);
-                    section
-                })
-                .collect();
+            let mut sections = snapshot.health(health.kind, &options);
+            for section in &mut sections {
+                section.completeness.add_dirty_files(&dirty, &tether_model::Language::ALL);
+            }
             Ok(Answer::Health(tether_protocol::health_answer(&snapshot, &sections, &freshness)))
         }
         Request::Outline { path } => {

@@ -84,8 +84,13 @@ pub struct HealthThresholds {
 }
 
 impl HealthThresholds {
-    /// The thresholds the data file sets.
+    /// The thresholds the data file sets (read once).
     pub fn from_data_file() -> HealthThresholds {
+        static THRESHOLDS: std::sync::OnceLock<HealthThresholds> = std::sync::OnceLock::new();
+        *THRESHOLDS.get_or_init(HealthThresholds::parse_data_file)
+    }
+
+    fn parse_data_file() -> HealthThresholds {
         let text = include_str!("../../../queries/health_thresholds.txt");
         let value = |key: &str| -> usize {
             text.lines()
@@ -103,8 +108,26 @@ impl HealthThresholds {
 }
 
 impl Snapshot {
-    /// One section of the health answer.
-    pub fn health(&self, kind: HealthKind, options: &HealthOptions) -> HealthSection {
+    /// The sections of a health answer: one kind's, or every kind's (`None`). What may hide
+    /// an edge is the same for every section, so it is found once.
+    pub fn health(&self, kind: Option<HealthKind>, options: &HealthOptions) -> Vec<HealthSection> {
+        let kinds = match kind {
+            Some(kind) => vec![kind],
+            None => HealthKind::ALL.to_vec(),
+        };
+        let completeness = self.health_completeness(options);
+        kinds
+            .into_iter()
+            .map(|kind| self.health_section(kind, options, completeness.clone()))
+            .collect()
+    }
+
+    fn health_section(
+        &self,
+        kind: HealthKind,
+        options: &HealthOptions,
+        completeness: Completeness,
+    ) -> HealthSection {
         let thresholds = HealthThresholds::from_data_file();
         let (total, findings, next_cursor) = match kind {
             HealthKind::GodObjects => {
@@ -126,13 +149,7 @@ impl Snapshot {
                 (total, HealthFindings::Cycles(page), next)
             }
         };
-        HealthSection {
-            kind,
-            total,
-            findings,
-            next_cursor,
-            completeness: self.health_completeness(options),
-        }
+        HealthSection { kind, total, findings, next_cursor, completeness }
     }
 
     /// Whether a repository-relative path is in the folder a health answer looks at.

@@ -40,11 +40,11 @@ pub struct FileCoupling {
 const MAX_PARTNERS: usize = 3;
 const MAX_SITES: usize = 3;
 
-/// Edges from one file to another: how many, and their sites in order.
+/// Edges from one file to another: how many, and the lines of the first file they are on.
 #[derive(Default)]
 struct FileEdges {
     count: usize,
-    sites: Vec<(String, u32)>,
+    lines: Vec<u32>,
 }
 
 impl Snapshot {
@@ -55,7 +55,7 @@ impl Snapshot {
             let to = self.symbol(edge.target).path.as_str();
             let edges = between.entry((from, to)).or_default();
             edges.count += 1;
-            edges.sites.push((from.to_string(), edge.edge.line));
+            edges.lines.push(edge.edge.line);
         }
         let mut partners_of: BTreeMap<&str, BTreeMap<&str, (usize, usize)>> = BTreeMap::new();
         for ((from, to), edges) in &between {
@@ -85,13 +85,19 @@ impl Snapshot {
                         let mut sites: Vec<(String, u32)> = Vec::new();
                         for key in heavier_first {
                             if let Some(edges) = between.get(&key) {
-                                let mut ordered = edges.sites.clone();
-                                ordered.sort();
-                                ordered.dedup();
-                                sites.extend(ordered);
+                                let mut lines = edges.lines.clone();
+                                lines.sort_unstable();
+                                lines.dedup();
+                                let room = MAX_SITES - sites.len();
+                                let from = key.0;
+                                sites.extend(
+                                    lines
+                                        .into_iter()
+                                        .take(room)
+                                        .map(|line| (from.to_string(), line)),
+                                );
                             }
                         }
-                        sites.truncate(MAX_SITES);
                         CouplingPartner {
                             path: partner.to_string(),
                             outgoing,
