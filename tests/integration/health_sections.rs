@@ -314,3 +314,38 @@ fn health_over_the_socket_refuses_bad_kinds_folders_and_cursors_and_answers_ever
     assert_eq!(section["cycles"][0]["hops"][0]["site"], "app/alpha.py:1");
     assert_eq!(section["next_cursor"], "o:1");
 }
+
+/// A Rust module using what its parent defines is how Rust is laid out, not a cycle; two
+/// sibling modules using each other are one.
+#[test]
+fn rust_children_using_their_parent_make_no_cycle_but_siblings_do() {
+    let (_directory, snapshot) = snapshot_of(
+        r#"
+//- /Cargo.toml
+[package]
+name = "knots"
+//- /src/lib.rs
+mod left;
+mod right;
+mod alone;
+pub use left::Left;
+pub struct Root;
+pub fn root() -> u32 { left::left() + alone::alone() }
+//- /src/left.rs
+use crate::right::Right;
+use crate::Root;
+pub struct Left;
+pub fn left() -> u32 { crate::right::right() }
+//- /src/right.rs
+use crate::left::Left;
+pub struct Right;
+pub fn right() -> u32 { 1 }
+//- /src/alone.rs
+use crate::Root;
+pub fn alone() -> u32 { crate::root() }
+"#,
+    );
+    expect![[r#"
+        cycles total 1 next None completeness exact
+        imports of 2 files: src/left.rs:1 -> src/right.rs, src/right.rs:1 -> src/left.rs"#]].assert_eq(&render(&snapshot, HealthKind::Cycles, &HealthOptions::default()));
+}

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 use rustc_hash::FxHashMap as HashMap;
 
-use tether_model::{EdgeKind, SymbolKind};
+use tether_model::{EdgeKind, Language, SymbolKind};
 
 use crate::health::HealthOptions;
 use crate::snapshot::Snapshot;
@@ -78,8 +78,18 @@ impl Snapshot {
 
     fn file_graph(&self, graph: CycleGraph) -> FileGraph {
         let mut files: FileGraph = BTreeMap::new();
+        let module_names: HashMap<&str, &str> = self
+            .by_path
+            .keys()
+            .filter_map(|path| {
+                let module = crate::health::module_of_file(self, path)?;
+                Some((path.as_str(), self.symbol(module).qualified_name.as_str()))
+            })
+            .collect();
+        let module_name = |path: &str| module_names.get(path).copied();
         for edge in self.dependency_edges() {
             let source = self.symbol(edge.source);
+            let target = self.symbol(edge.target);
             let counts = match graph {
                 CycleGraph::Imports => {
                     edge.edge.kind == EdgeKind::Imports && source.kind == SymbolKind::Module
@@ -89,10 +99,22 @@ impl Snapshot {
             if !counts {
                 continue;
             }
+            // A Rust module using what an enclosing module defines (`use crate::Item` in a
+            // child of lib.rs, which declares it with `mod`) is how Rust code is laid out:
+            // no import runs, and the parent's `mod` is not a dependency the child can knot.
+            if source.language == Language::Rust {
+                if let (Some(from), Some(to)) =
+                    (module_name(&source.path), module_name(&target.path))
+                {
+                    if from.strip_prefix(to).is_some_and(|rest| rest.starts_with("::")) {
+                        continue;
+                    }
+                }
+            }
             let line = files
                 .entry(source.path.clone())
                 .or_default()
-                .entry(self.symbol(edge.target).path.clone())
+                .entry(target.path.clone())
                 .or_insert(edge.edge.line);
             *line = (*line).min(edge.edge.line);
         }
