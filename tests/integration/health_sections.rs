@@ -214,6 +214,17 @@ fn render(snapshot: &Snapshot, kind: HealthKind, options: &HealthOptions) -> Str
                 ));
             }
         }
+        HealthFindings::DeadCode(found) => {
+            for dead in found {
+                lines.push(format!(
+                    "{} {} lines {} {}",
+                    dead.verdict.as_str(),
+                    snapshot.symbol(dead.index).qualified_name,
+                    dead.lines,
+                    render_completeness(&dead.completeness)
+                ));
+            }
+        }
         HealthFindings::Cycles(cycles) => {
             for cycle in cycles {
                 let hops: Vec<String> = cycle
@@ -299,7 +310,7 @@ fn health_over_the_socket_refuses_bad_kinds_folders_and_cursors_and_answers_ever
         .iter()
         .map(|section| section["kind"].as_str().unwrap())
         .collect();
-    assert_eq!(kinds, ["god_objects", "coupling", "cycles"]);
+    assert_eq!(kinds, ["god_objects", "coupling", "cycles", "dead_code"]);
     let cycles = crate::handle_json(
         &state,
         "health",
@@ -347,5 +358,54 @@ pub fn alone() -> u32 { crate::root() }
     );
     expect![[r#"
         cycles total 1 next None completeness exact
-        imports of 2 files: src/left.rs:1 -> src/right.rs, src/right.rs:1 -> src/left.rs"#]].assert_eq(&render(&snapshot, HealthKind::Cycles, &HealthOptions::default()));
+        imports of 2 files: src/left.rs:1 -> src/right.rs, src/right.rs:1 -> src/left.rs"#]]
+    .assert_eq(&render(&snapshot, HealthKind::Cycles, &HealthOptions::default()));
+}
+
+/// `dead` only when nothing could call it unseen; a function handed to a thread is used; a
+/// public name of a package may be used from outside; a helper only tests call is its own
+/// verdict.
+#[test]
+fn dead_code_is_exact_only_when_no_caller_can_hide() {
+    let (_directory, snapshot) = snapshot_of(
+        r#"
+//- /lib/__init__.py
+//- /lib/work.py
+import threading
+
+def _forgotten(x):
+    return x * 2
+
+def _worker():
+    return 1
+
+def start():
+    threading.Thread(target=_worker).start()
+
+def public_but_unused():
+    return 3
+
+def _only_for_tests():
+    return 4
+
+class _Box:
+    def __len__(self):
+        return 0
+
+    def _unused_method(self):
+        return 5
+//- /tests/test_work.py
+from lib.work import _only_for_tests
+
+def test_it():
+    assert _only_for_tests() == 4
+"#,
+    );
+    expect![[r#"
+        dead_code total 5 next None completeness exact
+        dead lib.work._forgotten lines 2 exact
+        test_only lib.work._only_for_tests lines 2 exact
+        possibly_dead lib.work._Box lines 6 lower_bound: outside: lib.work._Box is a type: annotations, signatures and calls of what it inherits may use it, which the graph does not link
+        possibly_dead lib.work.public_but_unused lines 2 lower_bound: outside: lib.work.public_but_unused is a public name: code outside the repository may use it
+        possibly_dead lib.work.start lines 2 lower_bound: outside: lib.work.start is a public name: code outside the repository may use it"#]].assert_eq(&render(&snapshot, HealthKind::DeadCode, &HealthOptions::default()));
 }

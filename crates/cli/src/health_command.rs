@@ -13,7 +13,8 @@ use crate::query_commands::QueryOptions;
 
 #[derive(Args)]
 pub struct HealthArgs {
-    /// One section, paged: god_objects, coupling or cycles (default: the worst five of each).
+    /// One section, paged: god_objects, coupling, cycles or dead_code (default: the worst
+    /// five of each).
     #[arg(long, value_parser = parse_kind)]
     pub kind: Option<HealthKind>,
     /// Only findings in files under this folder (from the current folder or the repository
@@ -52,7 +53,10 @@ pub fn run_health(args: HealthArgs) -> anyhow::Result<()> {
 /// The sections, each with its findings and its completeness.
 pub(crate) fn health_text(out: &mut String, health: &HealthAnswer, why: bool) {
     for section in &health.sections {
-        let shown = section.god_objects.len() + section.coupling.len() + section.cycles.len();
+        let shown = section.god_objects.len()
+            + section.coupling.len()
+            + section.cycles.len()
+            + section.dead_code.len();
         let _ = writeln!(out, "{}: {} found, {shown} shown", section.kind, section.total);
         for god in &section.god_objects {
             let _ = writeln!(
@@ -97,6 +101,33 @@ pub(crate) fn health_text(out: &mut String, health: &HealthAnswer, why: bool) {
             let _ = writeln!(out, "  {} cycle among {} files:", cycle.graph, cycle.files);
             for hop in &cycle.hops {
                 let _ = writeln!(out, "      {} -> {}  at {}", hop.from, hop.to, hop.site);
+            }
+        }
+        for dead in &section.dead_code {
+            let _ = writeln!(
+                out,
+                "  {:<13} {}  {}:{}  {} lines",
+                dead.verdict,
+                dead.symbol.qualified_name,
+                dead.symbol.path,
+                dead.symbol.line,
+                dead.lines
+            );
+            if dead.verdict != "dead" && why {
+                let mut causes = String::new();
+                crate::answer_text::write_completeness(&mut causes, &dead.completeness, why);
+                for line in causes.lines().skip(1) {
+                    let _ = writeln!(out, "    {line}");
+                }
+            } else if let Some(causes) =
+                dead.completeness.causes.as_ref().filter(|causes| !causes.is_empty())
+            {
+                let noun = if causes.len() == 1 { "cause" } else { "causes" };
+                let _ = writeln!(
+                    out,
+                    "      {} {noun} may hide a user (--why lists them)",
+                    causes.len()
+                );
             }
         }
         if let Some(cursor) = &section.next_cursor {

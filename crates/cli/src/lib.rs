@@ -85,7 +85,7 @@ enum Command {
     #[command(after_help = help::IMPORTS_EXAMPLES)]
     Imports(query_commands::SymbolQueryArgs),
     /// Where the code is unhealthy: god objects, coupling between files, import and call
-    /// cycles; each finding at file:line, with how sure the answer is.
+    /// cycles, dead code; each finding at file:line, with how sure the answer is.
     #[command(after_help = help::HEALTH_EXAMPLES)]
     Health(health_command::HealthArgs),
     /// Find symbols by name; without a name, the census.

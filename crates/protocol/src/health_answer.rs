@@ -36,6 +36,7 @@ fn health_section(snapshot: &Snapshot, section: &HealthSection) -> wire::HealthS
         god_objects: Vec::new(),
         coupling: Vec::new(),
         cycles: Vec::new(),
+        dead_code: Vec::new(),
         next_cursor: section.next_cursor.clone(),
         completeness: completeness_wire(&section.completeness),
     };
@@ -109,6 +110,17 @@ fn health_section(snapshot: &Snapshot, section: &HealthSection) -> wire::HealthS
                             site: site(&hop.from, hop.line),
                         })
                         .collect(),
+                })
+                .collect()
+        }
+        HealthFindings::DeadCode(found) => {
+            wired.dead_code = found
+                .iter()
+                .map(|dead| wire::DeadSymbol {
+                    symbol: symbol_ref(snapshot, dead.index),
+                    verdict: dead.verdict.as_str().to_string(),
+                    lines: dead.lines,
+                    completeness: completeness_wire(&dead.completeness),
                 })
                 .collect()
         }

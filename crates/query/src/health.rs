@@ -9,8 +9,10 @@
 //! alone or among several candidates (`name_only`, `ambiguous`) are left out of every count,
 //! as they may link the wrong function; they are counted in the completeness instead.
 //!
-//! Deliberately not here: history (churn needs git, the daemon's job) and dead code, which
-//! needs the callers' completeness per symbol (`neighbours.rs`).
+//! Dead code (`dead_code`) is said `dead` only when each symbol's callers' completeness is
+//! exact (`health_dead_code`).
+//!
+//! Deliberately not here: history (churn needs git, the daemon's job).
 
 use rustc_hash::FxHashSet as HashSet;
 
@@ -21,6 +23,7 @@ use crate::snapshot::{IndexedEdge, Snapshot, SymbolIndex};
 
 pub use crate::health_coupling::{CouplingPartner, FileCoupling};
 pub use crate::health_cycles::{Cycle, CycleGraph, CycleHop};
+pub use crate::health_dead_code::{DeadSymbol, DeadVerdict};
 pub use crate::health_god_objects::{GodObject, HeavyMember};
 
 /// A section of the health answer.
@@ -29,17 +32,19 @@ pub enum HealthKind {
     GodObjects,
     Coupling,
     Cycles,
+    DeadCode,
 }
 
 impl HealthKind {
-    pub const ALL: [HealthKind; 3] =
-        [HealthKind::GodObjects, HealthKind::Coupling, HealthKind::Cycles];
+    pub const ALL: [HealthKind; 4] =
+        [HealthKind::GodObjects, HealthKind::Coupling, HealthKind::Cycles, HealthKind::DeadCode];
 
     pub fn as_str(self) -> &'static str {
         match self {
             HealthKind::GodObjects => "god_objects",
             HealthKind::Coupling => "coupling",
             HealthKind::Cycles => "cycles",
+            HealthKind::DeadCode => "dead_code",
         }
     }
 
@@ -63,6 +68,7 @@ pub enum HealthFindings {
     GodObjects(Vec<GodObject>),
     Coupling(Vec<FileCoupling>),
     Cycles(Vec<Cycle>),
+    DeadCode(Vec<DeadSymbol>),
 }
 
 #[derive(Clone, PartialEq, Debug)]
@@ -148,6 +154,12 @@ impl Snapshot {
                 let (page, next) = options.page.apply(all);
                 (total, HealthFindings::Cycles(page), next)
             }
+            HealthKind::DeadCode => {
+                let all = self.dead_code(options);
+                let total = all.len();
+                let (page, next) = options.page.apply(all);
+                (total, HealthFindings::DeadCode(page), next)
+            }
         };
         HealthSection { kind, total, findings, next_cursor, completeness }
     }
@@ -171,11 +183,20 @@ impl Snapshot {
                 let (source, target) = (self.symbol(edge.source), self.symbol(edge.target));
                 !source.kind.is_outside()
                     && !target.kind.is_outside()
-                    && !source.is_test
-                    && !target.is_test
+                    && !self.is_test_code(edge.source)
+                    && !self.is_test_code(edge.target)
                     && !source.path.is_empty()
                     && source.path != target.path
             })
+    }
+
+    /// Test code: a test, or a Python test module itself (whose imports are the tests').
+    pub(crate) fn is_test_code(&self, index: SymbolIndex) -> bool {
+        let symbol = self.symbol(index);
+        symbol.is_test
+            || (symbol.kind == tether_model::SymbolKind::Module
+                && symbol.language == tether_model::Language::Python
+                && tether_model::TestFramework::python().is_test_file(&symbol.path))
     }
 
     /// What may hide coupling from a health answer: call sites in its folder whose target is

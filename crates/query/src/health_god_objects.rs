@@ -100,7 +100,10 @@ impl Snapshot {
                     continue;
                 }
                 let source = self.symbol(edge.source);
-                if !inside.contains(&edge.source) && !source.path.is_empty() && !source.is_test {
+                if !inside.contains(&edge.source)
+                    && !source.path.is_empty()
+                    && !self.is_test_code(edge.source)
+                {
                     callers_files.insert(source.path.as_str());
                 }
             }

@@ -15,6 +15,7 @@ mod blast_walk;
 mod health;
 mod health_coupling;
 mod health_cycles;
+mod health_dead_code;
 mod health_god_objects;
 mod hidden_callers;
 mod import_time;
@@ -30,8 +31,8 @@ mod snapshot;
 pub use address::{AddressError, Candidate};
 pub use blast::{AffectedTest, BlastAnswer, BlastOptions, ImpactedSymbol, Severity, StaticPath};
 pub use health::{
-    CouplingPartner, Cycle, CycleGraph, CycleHop, FileCoupling, GodObject, HealthFindings,
-    HealthKind, HealthOptions, HealthSection, HealthThresholds, HeavyMember,
+    CouplingPartner, Cycle, CycleGraph, CycleHop, DeadSymbol, DeadVerdict, FileCoupling, GodObject,
+    HealthFindings, HealthKind, HealthOptions, HealthSection, HealthThresholds, HeavyMember,
 };
 pub use lookup::{LookupAnswer, LookupItem};
 pub use neighbours::{NeighbourAnswer, NeighbourItem, NeighbourKind};

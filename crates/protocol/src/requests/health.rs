@@ -11,7 +11,7 @@ pub(super) const PARAMETERS: &[Parameter] = &[
     parameter(
         "kind",
         ParameterKind::Text,
-        "One section: god_objects, coupling or cycles (default: the first few of each).",
+        "One section: god_objects, coupling, cycles or dead_code (default: the first few of each).",
     ),
     parameter(
         "folder",

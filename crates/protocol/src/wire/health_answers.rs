@@ -16,7 +16,7 @@ pub struct HealthAnswer {
 /// One kind's findings, worst first. Only the list of the section's kind is present.
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct HealthSection {
-    /// `god_objects`, `coupling` or `cycles`.
+    /// `god_objects`, `coupling`, `cycles` or `dead_code`.
     pub kind: String,
     /// Findings in the whole section (all pages).
     pub total: usize,
@@ -26,6 +26,8 @@ pub struct HealthSection {
     pub coupling: Vec<FileCoupling>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cycles: Vec<Cycle>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dead_code: Vec<DeadSymbol>,
     pub next_cursor: Option<String>,
     pub completeness: Completeness,
 }
@@ -93,4 +95,15 @@ pub struct CycleHop {
     pub from: String,
     pub to: String,
     pub site: String,
+}
+
+/// A definition nothing in the project uses.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct DeadSymbol {
+    pub symbol: SymbolRef,
+    /// `dead` (exact: nothing could call it unseen), `test_only`, or `possibly_dead`.
+    pub verdict: String,
+    pub lines: u32,
+    /// Exact for `dead`; otherwise what may use it unseen.
+    pub completeness: Completeness,
 }

@@ -23,8 +23,8 @@ pub use editor_answers::{BuffersAnswer, OpenBuffer, OutlineAnswer};
 pub use git_answers::{ChangedSymbol, ChangesAnswer, Owner, OwnerLatest, OwnershipAnswer};
 pub use graph_answers::*;
 pub use health_answers::{
-    CouplingPartner, Cycle, CycleHop, FileCoupling, GodObject, HealthAnswer, HealthSection,
-    HeavyMember,
+    CouplingPartner, Cycle, CycleHop, DeadSymbol, FileCoupling, GodObject, HealthAnswer,
+    HealthSection, HeavyMember,
 };
 pub use memory_answers::{
     ContextAnswer, ContextEntry, EntryStaleness, MemoryHit, Recheck, RecordAnswer, RecordCommit,

@@ -1,0 +1,220 @@
+//! Dead code: definitions nothing in the project calls, references, imports or extends.
+//! A symbol is `dead` only when its callers' completeness is exact: no unresolved call site
+//! spells its name, no value call could reach it, no outside code (a base class, a
+//! decorator, a test runner, a library's users) may call it. Otherwise it is `possibly_dead`,
+//! with the causes. A symbol only tests use is `test_only`.
+//!
+//! Left out: tests and what runs them, entry points (`main`, a script block), `@overload`
+//! stubs, methods a trait impl must write, and what the language calls without a call
+//! expression (dunders, `Display::fmt`): they are not dead for want of callers.
+//!
+//! A type is at most `possibly_dead`: annotations and signatures name types without an
+//! edge, and a subclass is used through what it inherits (`Sub.as_view()` binds to the
+//! base's method). A public name may be used by code outside the repository: a Python name without a
+//! leading underscore in a package (a folder with `__init__.py`), and any Rust item outside
+//! a binary's `main.rs` (the graph does not record `pub`), are at most `possibly_dead`.
+
+use tether_model::{Language, SymbolKind};
+
+use crate::health::{is_guess, HealthOptions, DEPENDENCY_KINDS};
+use crate::hidden_callers::EntryPointCallers;
+use crate::page::{Completeness, CompletenessCause};
+use crate::snapshot::{Snapshot, SymbolIndex};
+
+/// What the graph can say of an unused definition.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub enum DeadVerdict {
+    /// Nothing calls it, and nothing could without the graph seeing it.
+    Dead,
+    /// Only tests use it.
+    TestOnly,
+    /// Nothing the graph sees calls it; the causes say what may.
+    PossiblyDead,
+}
+
+impl DeadVerdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DeadVerdict::Dead => "dead",
+            DeadVerdict::TestOnly => "test_only",
+            DeadVerdict::PossiblyDead => "possibly_dead",
+        }
+    }
+}
+
+#[derive(Clone, PartialEq, Debug)]
+pub struct DeadSymbol {
+    pub index: SymbolIndex,
+    pub verdict: DeadVerdict,
+    /// Lines of its definition (what deleting it removes).
+    pub lines: u32,
+    /// Exact for `dead`; the causes of a `possibly_dead`; for `test_only`, whether tests are
+    /// all its users.
+    pub completeness: Completeness,
+}
+
+impl Snapshot {
+    /// Unused definitions: `dead` first (longest first), then `test_only`, then
+    /// `possibly_dead` (fewest hidden callers first).
+    pub(crate) fn dead_code(&self, options: &HealthOptions) -> Vec<DeadSymbol> {
+        let mut found: Vec<DeadSymbol> = (0..self.symbols().len() as SymbolIndex)
+            .filter(|index| self.may_be_dead(*index, options))
+            .filter_map(|index| self.unused(index))
+            .collect();
+        // A member of an unused class is said with its class, not again on its own.
+        let listed: rustc_hash::FxHashSet<tether_model::SymbolId> =
+            found.iter().map(|dead| self.symbol(dead.index).id).collect();
+        found.retain(|dead| {
+            !self.symbol(dead.index).parent.is_some_and(|parent| listed.contains(&parent))
+        });
+        let weight = |dead: &DeadSymbol| match &dead.completeness {
+            Completeness::Exact => 0,
+            Completeness::LowerBound(causes) => causes.iter().map(|cause| cause.weight()).sum(),
+        };
+        found.sort_by(|a, b| {
+            a.verdict
+                .cmp(&b.verdict)
+                .then_with(|| weight(a).cmp(&weight(b)))
+                .then_with(|| b.lines.cmp(&a.lines))
+                .then_with(|| {
+                    self.symbol(a.index).qualified_name.cmp(&self.symbol(b.index).qualified_name)
+                })
+        });
+        found
+    }
+
+    /// A definition that is not a test, an entry point or a stub, in the folder asked about.
+    fn may_be_dead(&self, index: SymbolIndex, options: &HealthOptions) -> bool {
+        let symbol = self.symbol(index);
+        let kind_counts = matches!(
+            symbol.kind,
+            SymbolKind::Function
+                | SymbolKind::Method
+                | SymbolKind::Class
+                | SymbolKind::Struct
+                | SymbolKind::Enum
+                | SymbolKind::Union
+                | SymbolKind::Trait
+                | SymbolKind::Macro
+        );
+        kind_counts
+            && !symbol.is_test
+            && !symbol.runs_as_test
+            && !symbol.is_overload_stub
+            && !matches!(symbol.name.as_str(), "main" | "__main__")
+            && Snapshot::in_health_folder(&symbol.path, options)
+            && !self.in_trait_impl(index)
+    }
+
+    /// A method of `impl Trait for Type`: the trait requires it, used or not.
+    fn in_trait_impl(&self, index: SymbolIndex) -> bool {
+        self.symbol(index).parent.and_then(|parent| self.index_of(parent)).is_some_and(|parent| {
+            let parent = self.symbol(parent);
+            parent.kind == SymbolKind::Impl && parent.name.contains(" for ")
+        })
+    }
+
+    /// The verdict on a definition no project code outside it uses; `None` when some does.
+    fn unused(&self, index: SymbolIndex) -> Option<DeadSymbol> {
+        let inside = self.subtree(index);
+        let mut used_by_tests = false;
+        for part in &inside {
+            for edge in self.incoming(*part, &DEPENDENCY_KINDS) {
+                if inside.contains(&edge.source) || is_guess(edge.edge.rule) {
+                    continue;
+                }
+                if !self.is_test_code(edge.source) {
+                    return None;
+                }
+                used_by_tests = true;
+            }
+        }
+        // Hidden callers of the definition itself: a class's dunders are called when it is
+        // used, which is what is in question.
+        let mut causes = self.unresolved_causes(&[index]);
+        let hidden = self.hidden_caller_causes(&[index], EntryPointCallers::Counted);
+        // What the language calls by itself is not dead for want of a call expression.
+        if hidden.iter().any(|cause| matches!(cause, CompletenessCause::ImplicitInvocation { .. }))
+        {
+            return None;
+        }
+        causes.extend(hidden);
+        causes.extend(self.public_name_cause(index));
+        causes.extend(self.unlinked_type_uses_cause(index));
+        causes.extend(self.unparsed_files_cause(index));
+        let verdict = if used_by_tests {
+            DeadVerdict::TestOnly
+        } else if causes.is_empty() {
+            DeadVerdict::Dead
+        } else {
+            DeadVerdict::PossiblyDead
+        };
+        let span = self.symbol(index).span;
+        Some(DeadSymbol {
+            index,
+            verdict,
+            lines: span.end_line + 1 - span.start_line,
+            completeness: Completeness::from_causes(causes),
+        })
+    }
+
+    /// The symbol and everything it contains (a class's methods, a type's impls' methods).
+    fn subtree(&self, index: SymbolIndex) -> Vec<SymbolIndex> {
+        let mut parts = vec![index];
+        let mut next = 0;
+        while next < parts.len() {
+            let children: Vec<SymbolIndex> = self.children(parts[next]).collect();
+            parts.extend(children);
+            next += 1;
+        }
+        parts
+    }
+
+    /// A type may be used where the graph links nothing: named in an annotation or a
+    /// signature, or through what it inherits (`View.as_view()` called on a subclass binds to
+    /// the base's method). So a type is at most `possibly_dead`.
+    fn unlinked_type_uses_cause(&self, index: SymbolIndex) -> Option<CompletenessCause> {
+        let symbol = self.symbol(index);
+        matches!(
+            symbol.kind,
+            SymbolKind::Class
+                | SymbolKind::Struct
+                | SymbolKind::Enum
+                | SymbolKind::Union
+                | SymbolKind::Trait
+        )
+        .then(|| CompletenessCause::CalledFromOutside {
+            count: 1,
+            examples: vec![format!(
+                "{} is a type: annotations, signatures and calls of what it inherits may use it, which the graph does not link",
+                symbol.qualified_name
+            )],
+        })
+    }
+
+    /// Code outside the repository may use a public name: a Python name without a leading
+    /// underscore (nor one on its class) in a package, or a Rust item outside a `main.rs`.
+    fn public_name_cause(&self, index: SymbolIndex) -> Option<CompletenessCause> {
+        let symbol = self.symbol(index);
+        let public = match symbol.language {
+            Language::Python => {
+                let folder = symbol.path.rsplit_once('/').map_or("", |(folder, _)| folder);
+                let in_package = !folder.is_empty()
+                    && self.by_path.contains_key(&format!("{folder}/__init__.py"));
+                let module = crate::health::module_of_file(self, &symbol.path)
+                    .map(|module| self.symbol(module).qualified_name.as_str())
+                    .unwrap_or("");
+                let relative = symbol.qualified_name.strip_prefix(module).unwrap_or("");
+                in_package && !relative.split('.').any(|segment| segment.starts_with('_'))
+            }
+            Language::Rust => !symbol.path.ends_with("main.rs") && !symbol.path.contains("/bin/"),
+        };
+        public.then(|| CompletenessCause::CalledFromOutside {
+            count: 1,
+            examples: vec![format!(
+                "{} is a public name: code outside the repository may use it",
+                symbol.qualified_name
+            )],
+        })
+    }
+}
