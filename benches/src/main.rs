@@ -6,6 +6,7 @@ mod cold_index;
 mod daemon_client;
 mod daemon_latency;
 mod exactness;
+mod health_sections;
 mod memory_latency;
 mod soak;
 mod synthetic_corpus;
@@ -89,6 +90,13 @@ enum Command {
         /// The folder to index.
         path: PathBuf,
     },
+    /// Build a folder's graph, then time each `health` section (median of `runs`).
+    Health {
+        /// The folder to index.
+        path: PathBuf,
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+    },
     /// Cold-index a folder into a temporary database, then parse the same files only; print both.
     ColdIndex {
         /// The folder to index.
@@ -121,6 +129,7 @@ fn main() -> anyhow::Result<()> {
             soak::run(&repository, clients, garbage_clients, seconds)?
         }
         Command::Exactness { path } => exactness::run(&path)?,
+        Command::Health { path, runs } => health_sections::run(&path, runs.max(1))?,
         Command::BlastAll { path, kind, depth, deadline_seconds } => {
             blast_all::run(&path, &kind, depth, deadline_seconds)?
         }
