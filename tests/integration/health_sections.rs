@@ -394,6 +394,9 @@ class _Box:
 
     def _unused_method(self):
         return 5
+//- /conftest.py
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow")
 //- /tests/test_work.py
 from lib.work import _only_for_tests
 

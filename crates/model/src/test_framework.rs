@@ -58,6 +58,7 @@ pub struct TestFramework {
     pub fixture_name_keywords: Vec<String>,
     pub fixture_autouse_keywords: Vec<String>,
     pub fixture_request_decorators: Vec<String>,
+    pub hook_function_prefixes: Vec<String>,
 }
 
 impl TestFramework {
@@ -90,6 +91,7 @@ impl TestFramework {
                 "fixture_name_keyword" => &mut model.fixture_name_keywords,
                 "fixture_autouse_keyword" => &mut model.fixture_autouse_keywords,
                 "fixture_request_decorator" => &mut model.fixture_request_decorators,
+                "hook_function_prefix" => &mut model.hook_function_prefixes,
                 _ => return Err(format!("line {}: unknown key `{key}`", number + 1)),
             };
             list.push(value.to_string());
@@ -113,6 +115,13 @@ impl TestFramework {
         let file_name = file_name(path);
         self.test_files.iter().any(|pattern| pattern.matches(file_name))
             || self.shared_fixture_files.iter().any(|shared| shared == file_name)
+    }
+
+    /// Whether a module-level function `name` of the file at `path` is a hook the framework
+    /// calls by its name (`pytest_collection_modifyitems` in a `conftest.py`).
+    pub fn is_hook_function(&self, path: &str, name: &str) -> bool {
+        self.is_fixture_module(path)
+            && self.hook_function_prefixes.iter().any(|prefix| name.starts_with(prefix.as_str()))
     }
 
     /// Whether the file at `path` holds test code: a fixture module, or any file under a

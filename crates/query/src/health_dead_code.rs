@@ -4,7 +4,8 @@
 //! decorator, a test runner, a library's users) may call it. Otherwise it is `possibly_dead`,
 //! with the causes. A symbol only tests use is `test_only`.
 //!
-//! Left out: tests and what runs them, entry points (`main`, a script block), `@overload`
+//! Left out: tests and what runs them, entry points (`main`, a script block, a test
+//! framework's hooks: `queries/python/test_framework.txt`), `@overload`
 //! stubs, methods a trait impl must write, and what the language calls without a call
 //! expression (dunders, `Display::fmt`): they are not dead for want of callers.
 //!
@@ -102,6 +103,10 @@ impl Snapshot {
             && !symbol.runs_as_test
             && !symbol.is_overload_stub
             && !matches!(symbol.name.as_str(), "main" | "__main__")
+            && !(symbol.language == Language::Python
+                && symbol.kind == SymbolKind::Function
+                && tether_model::TestFramework::python()
+                    .is_hook_function(&symbol.path, &symbol.name))
             && Snapshot::in_health_folder(&symbol.path, options)
             && !self.in_trait_impl(index)
     }
