@@ -628,4 +628,16 @@ mod tests {
         assert_eq!(impl_trait_name("{impl<T: Clone> From<T> for Holder<T>}"), Some("From"));
         assert_eq!(impl_trait_name("{impl Wrapper}"), None);
     }
+
+    /// A builtin calls these dunders on an argument whose type the graph may not know
+    /// (`reversed(obj)`): each is implicit, or an unused-looking `__reversed__` is said dead.
+    #[test]
+    fn every_dunder_a_builtin_calls_is_an_implicit_method() {
+        let calls = include_str!("../../../queries/python/builtin_dunder_calls.txt");
+        for line in calls.lines().filter(|line| !line.starts_with('#') && !line.trim().is_empty()) {
+            for method in line.split_whitespace().skip(2) {
+                assert!(python_implicit_methods().contains_key(method), "{method} ({line})");
+            }
+        }
+    }
 }
