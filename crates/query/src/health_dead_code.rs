@@ -87,17 +87,8 @@ impl Snapshot {
     /// A definition that is not a test, an entry point or a stub, in the folder asked about.
     fn may_be_dead(&self, index: SymbolIndex, options: &HealthOptions) -> bool {
         let symbol = self.symbol(index);
-        let kind_counts = matches!(
-            symbol.kind,
-            SymbolKind::Function
-                | SymbolKind::Method
-                | SymbolKind::Class
-                | SymbolKind::Struct
-                | SymbolKind::Enum
-                | SymbolKind::Union
-                | SymbolKind::Trait
-                | SymbolKind::Macro
-        );
+        let kind_counts = symbol.kind.is_type()
+            || matches!(symbol.kind, SymbolKind::Function | SymbolKind::Method | SymbolKind::Macro);
         kind_counts
             && !symbol.is_test
             && !symbol.runs_as_test
@@ -180,14 +171,7 @@ impl Snapshot {
     /// the base's method). So a type is at most `possibly_dead`.
     fn unlinked_type_uses_cause(&self, index: SymbolIndex) -> Option<CompletenessCause> {
         let symbol = self.symbol(index);
-        matches!(
-            symbol.kind,
-            SymbolKind::Class
-                | SymbolKind::Struct
-                | SymbolKind::Enum
-                | SymbolKind::Union
-                | SymbolKind::Trait
-        )
+        symbol.kind.is_type()
         .then(|| CompletenessCause::CalledFromOutside {
             count: 1,
             examples: vec![format!(

@@ -48,14 +48,8 @@ impl Snapshot {
         let mut found: Vec<GodObject> = (0..self.symbols().len() as SymbolIndex)
             .filter(|index| {
                 let symbol = self.symbol(*index);
-                matches!(
-                    symbol.kind,
-                    SymbolKind::Class
-                        | SymbolKind::Struct
-                        | SymbolKind::Enum
-                        | SymbolKind::Union
-                        | SymbolKind::Trait
-                ) && !symbol.is_test
+                symbol.kind.is_type()
+                    && !symbol.is_test
                     && Snapshot::in_health_folder(&symbol.path, options)
             })
             .filter_map(|index| self.god_object(index, thresholds))
