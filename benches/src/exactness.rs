@@ -89,17 +89,5 @@ pub fn run(path: &Path) -> anyhow::Result<()> {
 }
 
 fn cause_kind(cause: &CompletenessCause) -> &'static str {
-    match cause {
-        CompletenessCause::UnresolvedCallSites { .. } => "unresolved_call_sites",
-        CompletenessCause::UnanalysedCode { .. } => "unanalysed_code",
-        CompletenessCause::UnresolvedSites { .. } => "unresolved_sites",
-        CompletenessCause::UncertainEdges { .. } => "uncertain_edges",
-        CompletenessCause::UnparsedFiles { .. } => "unparsed_files",
-        CompletenessCause::EscapedValue { .. } => "escaped_value",
-        CompletenessCause::ImplicitInvocation { .. } => "implicit_invocation",
-        CompletenessCause::CalledFromOutside { .. } => "called_from_outside",
-        CompletenessCause::Overrides { .. } => "overrides",
-        CompletenessCause::DepthLimit { .. } => "depth_limit",
-        CompletenessCause::DirtyFiles { .. } => "dirty_files",
-    }
+    cause.name()
 }

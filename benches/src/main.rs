@@ -90,12 +90,16 @@ enum Command {
         /// The folder to index.
         path: PathBuf,
     },
-    /// Build a folder's graph, then time each `health` section (median of `runs`).
+    /// Build a folder's graph, then time each `health` section (median of `runs`); churn
+    /// cold (history read from git), from its file (a restarted daemon) and cached.
     Health {
         /// The folder to index.
         path: PathBuf,
         #[arg(long, default_value_t = 5)]
         runs: usize,
+        /// The commits churn reads.
+        #[arg(long, default_value_t = 500)]
+        commits: usize,
     },
     /// Cold-index a folder into a temporary database, then parse the same files only; print both.
     ColdIndex {
@@ -129,7 +133,9 @@ fn main() -> anyhow::Result<()> {
             soak::run(&repository, clients, garbage_clients, seconds)?
         }
         Command::Exactness { path } => exactness::run(&path)?,
-        Command::Health { path, runs } => health_sections::run(&path, runs.max(1))?,
+        Command::Health { path, runs, commits } => {
+            health_sections::run(&path, runs.max(1), commits.max(1))?
+        }
         Command::BlastAll { path, kind, depth, deadline_seconds } => {
             blast_all::run(&path, &kind, depth, deadline_seconds)?
         }

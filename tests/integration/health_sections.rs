@@ -153,7 +153,8 @@ def lonely():
 "#;
 
 fn render(snapshot: &Snapshot, kind: HealthKind, options: &HealthOptions) -> String {
-    let section = snapshot.health(Some(kind), options).remove(0);
+    let no_history = tether_query::ChurnHistory::Unavailable { note: "no history here" };
+    let section = snapshot.health(Some(kind), options, no_history).remove(0);
     let mut lines = vec![format!(
         "{} total {} next {:?} completeness {}",
         section.kind.as_str(),
@@ -161,6 +162,7 @@ fn render(snapshot: &Snapshot, kind: HealthKind, options: &HealthOptions) -> Str
         section.next_cursor,
         render_completeness(&section.completeness)
     )];
+    lines.extend(section.note.iter().map(|note| format!("note: {note}")));
     match &section.findings {
         HealthFindings::GodObjects(found) => {
             for god in found {
@@ -240,6 +242,10 @@ fn render(snapshot: &Snapshot, kind: HealthKind, options: &HealthOptions) -> Str
                 ));
             }
         }
+        // Churn is made from history: `health_churn.rs` checks it over a repository's.
+        HealthFindings::Churn { hotspots, .. } => {
+            lines.extend(hotspots.iter().map(|hotspot| hotspot.path.clone()));
+        }
     }
     lines.join("\n")
 }
@@ -268,6 +274,7 @@ fn coupling_ranks_files_by_the_files_they_are_tied_to_and_pages() {
     let first_page = HealthOptions {
         folder: Some("app".to_string()),
         page: PageRequest::new(None, Some(3)).unwrap(),
+        ..HealthOptions::default()
     };
     expect![[r#"
         coupling total 11 next Some("o:3") completeness exact
@@ -310,7 +317,7 @@ fn health_over_the_socket_refuses_bad_kinds_folders_and_cursors_and_answers_ever
         .iter()
         .map(|section| section["kind"].as_str().unwrap())
         .collect();
-    assert_eq!(kinds, ["god_objects", "coupling", "cycles", "dead_code"]);
+    assert_eq!(kinds, ["god_objects", "coupling", "cycles", "churn", "dead_code"]);
     let cycles = crate::handle_json(
         &state,
         "health",
@@ -411,4 +418,25 @@ def test_it():
         possibly_dead lib.work._Box lines 6 lower_bound: outside: lib.work._Box is a type: annotations, signatures and calls of what it inherits may use it, which the graph does not link
         possibly_dead lib.work.public_but_unused lines 2 lower_bound: outside: lib.work.public_but_unused is a public name: code outside the repository may use it
         possibly_dead lib.work.start lines 2 lower_bound: outside: lib.work.start is a public name: code outside the repository may use it"#]].assert_eq(&render(&snapshot, HealthKind::DeadCode, &HealthOptions::default()));
+    // Runtime evidence saw `_forgotten`'s body run (line 4) and `_Box.__len__`'s (line 20):
+    // neither is listed, both are counted.
+    let mut ran = tether_model::EvidenceFile::default();
+    ran.lines.insert(4, vec![0]);
+    ran.lines.insert(20, vec![0]);
+    let evidence = tether_model::RuntimeEvidence {
+        commit: None,
+        contexts: vec!["tests/test_work.py::test_it|run".to_string()],
+        files: [("lib/work.py".to_string(), ran)].into_iter().collect(),
+    };
+    let with_evidence =
+        HealthOptions { evidence: Some(std::sync::Arc::new(evidence)), ..HealthOptions::default() };
+    // `_Box` is used, so its unused private method is now listed on its own, dead.
+    expect![[r#"
+        dead_code total 4 next None completeness exact
+        note: 2 unused-looking definitions left out: runtime evidence saw them run
+        dead lib.work._Box._unused_method lines 2 exact
+        test_only lib.work._only_for_tests lines 2 exact
+        possibly_dead lib.work.public_but_unused lines 2 lower_bound: outside: lib.work.public_but_unused is a public name: code outside the repository may use it
+        possibly_dead lib.work.start lines 2 lower_bound: outside: lib.work.start is a public name: code outside the repository may use it"#]]
+    .assert_eq(&render(&snapshot, HealthKind::DeadCode, &with_evidence));
 }

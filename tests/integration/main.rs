@@ -13,6 +13,7 @@ mod edge_sites;
 mod extraction_never_panics;
 mod generic_argument_cases;
 mod git_queries;
+mod health_churn;
 mod health_sections;
 mod hostile_inputs;
 mod implicit_edge_cases;

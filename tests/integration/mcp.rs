@@ -65,6 +65,7 @@ fn an_agent_answers_what_breaks_who_owns_and_why_through_mcp() {
                 "ownership",
                 "context",
                 "search_memory",
+                "health",
                 "record"
             ]
         );
@@ -93,6 +94,8 @@ fn an_agent_answers_what_breaks_who_owns_and_why_through_mcp() {
             ("lookup", json!({ "query": "report" })),
             ("changes", json!({ "scope": "all" })),
             ("search_memory", json!({ "query": "compute" })),
+            ("health", json!({})),
+            ("health", json!({ "kind": "cycles", "folder": "app" })),
         ] {
             let result = call(tool, value).await;
             assert_eq!(result.is_error, Some(false), "{tool}: {}", text_of(&result));
@@ -180,13 +183,19 @@ fn a_real_mcp_client_validates_structured_content_against_output_schemas() {
     let printed = run_python_client("structured_content.py", &root);
     assert!(
         printed.contains(
-            "output schemas: blast, callees, callers, changes, context, imports, lookup, ownership, search_memory"
+            "output schemas: blast, callees, callers, changes, context, health, imports, lookup, ownership, search_memory"
         ),
         "{printed}"
     );
-    for tool in ["changes", "context", "lookup", "ownership", "search_memory"] {
+    for tool in ["changes", "context", "lookup", "ownership", "search_memory", "health"] {
         assert!(printed.contains(&format!("{tool}: valid structuredContent")), "{printed}");
     }
+    // The 40 unused callers (public names of a package: possibly dead) cut to fit 300 tokens.
+    let dead_code = printed
+        .lines()
+        .find(|line| line.starts_with("health dead_code: valid structuredContent"))
+        .unwrap_or_else(|| panic!("{printed}"));
+    assert!(dead_code.ends_with("dead_code, truncated"), "{dead_code}");
     assert!(
         printed.contains("blast: valid structuredContent") && printed.contains("truncated"),
         "{printed}"

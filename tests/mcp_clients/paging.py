@@ -85,6 +85,7 @@ async def main(binary, repository, symbol):
                 "ownership": {"path": "app/many.py"},
                 "context": {"symbol": symbol},
                 "search_memory": {"query": "compute"},
+                "health": {"kind": "dead_code"},
             }
             for budget in (300, 500):
                 for name, arguments in calls.items():

@@ -25,7 +25,7 @@ async def main(binary, repository, symbol):
                 arguments = {"symbol": symbol}
                 if name in ("search_memory", "lookup"):
                     arguments = {"query": "compute"}
-                if name == "changes":
+                if name in ("changes", "health"):
                     arguments = {}
                 if name == "blast":
                     arguments["budget_tokens"] = 300  # a cut page must still conform
@@ -33,11 +33,20 @@ async def main(binary, repository, symbol):
                 if result.is_error:
                     raise SystemExit(f"{name}: tool error: {result.content}")
                 structured = result.structured_content
-                listed = next(key for key in ("items", "owners", "chain", "changed") if key in structured)
+                listed = next(key for key in ("items", "owners", "chain", "changed", "sections")
+                              if key in structured)
                 completeness = structured.get("completeness", {}).get("status", "-")
                 print(f"{name}: valid structuredContent, {len(structured[listed])} {listed}, "
                       f"completeness {completeness}"
                       + (", truncated" if "truncated" in structured else ""))
+            # One health section cut to a small budget: its findings are the list cut.
+            result = await session.call_tool("health", {"kind": "dead_code", "budget_tokens": 300})
+            if result.is_error:
+                raise SystemExit(f"health: tool error: {result.content}")
+            section = result.structured_content["sections"][0]
+            print(f"health dead_code: valid structuredContent, {len(section['dead_code'])} of "
+                  f"{section['total']} dead_code"
+                  + (", truncated" if "truncated" in result.structured_content else ""))
 
 
 if __name__ == "__main__":

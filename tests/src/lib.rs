@@ -233,19 +233,7 @@ pub fn check_hidden(fixture_text: &str) -> String {
 
 /// The protocol's name of a cause kind.
 pub fn cause_kind(cause: &tether_query::CompletenessCause) -> &'static str {
-    match cause {
-        tether_query::CompletenessCause::UnresolvedCallSites { .. } => "unresolved_call_sites",
-        tether_query::CompletenessCause::UnanalysedCode { .. } => "unanalysed_code",
-        tether_query::CompletenessCause::UnresolvedSites { .. } => "unresolved_sites",
-        tether_query::CompletenessCause::UncertainEdges { .. } => "uncertain_edges",
-        tether_query::CompletenessCause::UnparsedFiles { .. } => "unparsed_files",
-        tether_query::CompletenessCause::EscapedValue { .. } => "escaped_value",
-        tether_query::CompletenessCause::ImplicitInvocation { .. } => "implicit_invocation",
-        tether_query::CompletenessCause::CalledFromOutside { .. } => "called_from_outside",
-        tether_query::CompletenessCause::Overrides { .. } => "overrides",
-        tether_query::CompletenessCause::DepthLimit { .. } => "depth_limit",
-        tether_query::CompletenessCause::DirtyFiles { .. } => "dirty_files",
-    }
+    cause.name()
 }
 
 /// Every CALLS edge as `caller -> callee @line rule confidence`, then unresolved sites.
@@ -394,6 +382,9 @@ pub fn render_completeness(completeness: &tether_query::Completeness) -> String 
                     }
                     tether_query::CompletenessCause::DirtyFiles { count, .. } => {
                         format!("{count} dirty files")
+                    }
+                    tether_query::CompletenessCause::PartialHistory { read, asked } => {
+                        format!("{read} of {asked} commits read")
                     }
                 })
                 .collect();

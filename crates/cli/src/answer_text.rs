@@ -557,6 +557,7 @@ fn cause_text(cause: &CompletenessCause) -> String {
         CompletenessCause::DirtyFiles { count, examples } => {
             format!("{} changed on disk since the graph was built, e.g. {}", counted(*count, "source file", "source files"), first_example(*count, examples))
         }
+        CompletenessCause::PartialHistory { read, asked } => format!("only the newest {read} of {asked} commits were read in time; the rest is being read (ask again)"),
     }
 }
 

@@ -1,11 +1,14 @@
-//! `tether health`: where the code base is unhealthy (god objects, coupling, cycles), each
-//! finding at file:line, and how its answer is printed.
+//! `tether health`: where the code base is unhealthy (god objects, coupling, cycles, churn
+//! hotspots, dead code), each finding at file:line, and how its answer is printed.
 
 use std::fmt::Write;
 
 use clap::Args;
 use tether_protocol::wire::HealthAnswer;
-use tether_protocol::{HealthParams, PageRequest, Request, HEALTH_SUMMARY_LIMIT};
+use tether_protocol::{
+    HealthParams, PageRequest, Request, DEFAULT_HEALTH_COMMITS, HEALTH_SUMMARY_LIMIT,
+    MAX_HEALTH_COMMITS,
+};
 use tether_query::HealthKind;
 
 use crate::current_folder_paths::folder_from_current_folder;
@@ -13,14 +16,18 @@ use crate::query_commands::QueryOptions;
 
 #[derive(Args)]
 pub struct HealthArgs {
-    /// One section, paged: god_objects, coupling, cycles or dead_code (default: the worst
-    /// five of each).
+    /// One section, paged: god_objects, coupling, cycles, churn or dead_code (default: the
+    /// worst five of each).
     #[arg(long, value_parser = parse_kind)]
     pub kind: Option<HealthKind>,
     /// Only findings in files under this folder (from the current folder or the repository
     /// root).
     #[arg(long)]
     pub folder: Option<String>,
+    /// Churn: how many of the newest commits to read.
+    #[arg(long, default_value_t = DEFAULT_HEALTH_COMMITS as u64,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_HEALTH_COMMITS as u64))]
+    pub commits: u64,
     #[command(flatten)]
     pub options: QueryOptions,
 }
@@ -45,6 +52,7 @@ pub fn run_health(args: HealthArgs) -> anyhow::Result<()> {
     let request = Request::Health(HealthParams {
         kind: args.kind,
         folder: args.folder.as_deref().map(|folder| folder_from_current_folder(folder, &root)),
+        commits: args.commits as usize,
         page,
     });
     crate::query_answers::run_query(request, &args.options)
@@ -56,8 +64,12 @@ pub(crate) fn health_text(out: &mut String, health: &HealthAnswer, why: bool) {
         let shown = section.god_objects.len()
             + section.coupling.len()
             + section.cycles.len()
+            + section.churn.len()
             + section.dead_code.len();
         let _ = writeln!(out, "{}: {} found, {shown} shown", section.kind, section.total);
+        if let Some(note) = &section.note {
+            let _ = writeln!(out, "  note: {note}");
+        }
         for god in &section.god_objects {
             let _ = writeln!(
                 out,
@@ -103,6 +115,7 @@ pub(crate) fn health_text(out: &mut String, health: &HealthAnswer, why: bool) {
                 let _ = writeln!(out, "      {} -> {}  at {}", hop.from, hop.to, hop.site);
             }
         }
+        churn_text(out, section);
         for dead in &section.dead_code {
             let _ = writeln!(
                 out,
@@ -134,5 +147,49 @@ pub(crate) fn health_text(out: &mut String, health: &HealthAnswer, why: bool) {
             let _ = writeln!(out, "  more: --kind {} --cursor {cursor}", section.kind);
         }
         crate::answer_text::write_completeness(out, &section.completeness, why);
+    }
+}
+
+/// Churn's hotspots (each with its hottest symbols) and its change coupling pairs.
+fn churn_text(out: &mut String, section: &tether_protocol::wire::HealthSection) {
+    if let Some(commits) = section.commits_counted {
+        let _ = writeln!(out, "  over {commits} commits that changed source files:");
+    }
+    for hotspot in &section.churn {
+        let _ = writeln!(
+            out,
+            "  {}  {} commits by {} authors, +{} -{} lines; complexity {} ({} symbols, {} call sites); score {}",
+            hotspot.path,
+            hotspot.commits,
+            hotspot.authors,
+            hotspot.lines_added,
+            hotspot.lines_deleted,
+            hotspot.complexity,
+            hotspot.symbols,
+            hotspot.call_sites,
+            hotspot.score
+        );
+        for symbol in &hotspot.hottest {
+            let _ = writeln!(
+                out,
+                "      {} commits  {}  {}",
+                symbol.commits, symbol.qualified_name, symbol.site
+            );
+        }
+    }
+    if let Some(total) = section.change_coupling_total.filter(|total| *total > 0) {
+        let _ = writeln!(out, "  change coupling ({total} pairs; changed together):");
+        for pair in &section.change_coupling {
+            let _ = writeln!(
+                out,
+                "      {} + {}  {} times ({:.0}% of their commits; {} and {})",
+                pair.first,
+                pair.second,
+                pair.together,
+                pair.degree * 100.0,
+                pair.first_commits,
+                pair.second_commits
+            );
+        }
     }
 }

@@ -112,6 +112,7 @@ Examples:
   tether health                        # the worst five of each section
   tether health --kind cycles          # every import and call cycle, paged
   tether health --kind dead_code --why # unused code; why each possibly_dead may be used
+  tether health --kind churn --commits 2000  # complex files that change the most
   tether health --kind coupling --folder src/app --limit 10";
 
 pub const OWNERSHIP_EXAMPLES: &str = "\

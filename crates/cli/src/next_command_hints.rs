@@ -110,6 +110,10 @@ pub fn next_command(request: &Request, answer: &Answer, context: HintContext) ->
             if let Some(folder) = &asked.folder {
                 words.extend(["--folder", folder.as_str()]);
             }
+            let commits = asked.commits.to_string();
+            if asked.commits != tether_protocol::DEFAULT_HEALTH_COMMITS {
+                words.extend(["--commits", commits.as_str()]);
+            }
             match health.sections.as_slice() {
                 [section] => {
                     words.extend(["--kind", section.kind.as_str()]);

@@ -6,7 +6,7 @@ use tether_model::{Cancelled, Deadline};
 use tether_protocol::rpc::RpcError;
 use tether_protocol::wire::{self, Answer};
 use tether_protocol::{Request, Subject, WalkParams};
-use tether_query::{BlastOptions, NeighbourKind, Snapshot, SymbolIndex};
+use tether_query::{BlastOptions, HealthKind, NeighbourKind, Snapshot, SymbolIndex};
 
 use std::sync::Arc;
 
@@ -126,13 +126,39 @@ pub(crate) fn apply_with_buffers(
             };
             let snapshot = snapshot()?;
             let freshness = view().freshness(&snapshot);
-            let options = tether_query::HealthOptions { folder, page: health.page };
+            let options = tether_query::HealthOptions {
+                folder,
+                page: health.page,
+                evidence: crate::runtime_evidence::current(state, &state.evidence),
+            };
             let dirty = view().dirty_files(&snapshot);
-            let mut sections = snapshot.health(health.kind, &options);
-            for section in &mut sections {
+            let history = churn_history(state, &health, deadline);
+            let churn = match &history {
+                None => tether_query::ChurnHistory::Unavailable { note: "" },
+                Some(tether_features::HistoryRead::Unavailable(note)) => {
+                    tether_query::ChurnHistory::Unavailable { note }
+                }
+                Some(tether_features::HistoryRead::Read { history, read, cut_short, note }) => {
+                    tether_query::ChurnHistory::Read {
+                        history,
+                        read: *read,
+                        asked: health.commits,
+                        cut_short: *cut_short,
+                        note: note.as_deref(),
+                    }
+                }
+            };
+            let mut sections = snapshot.health(health.kind, &options, churn);
+            // Files changed on disk may hide edges; churn counts commits, which they are not.
+            for section in sections.iter_mut().filter(|section| section.kind != HealthKind::Churn) {
                 section.completeness.add_dirty_files(&dirty, &tether_model::Language::ALL);
             }
-            Ok(Answer::Health(tether_protocol::health_answer(&snapshot, &sections, &freshness)))
+            Ok(Answer::Health(tether_protocol::health_answer(
+                &snapshot,
+                &sections,
+                health.commits,
+                &freshness,
+            )))
         }
         Request::Outline { path } => {
             let snapshot = snapshot()?;
@@ -405,4 +431,36 @@ pub(crate) fn blast_options(
         evidence: crate::runtime_evidence::current(state, &state.evidence),
         tests_limit,
     })
+}
+
+/// How long churn may read history in one request: a share of the request's time (less when
+/// every section is asked for); what is left is read in the background for the next answer.
+const CHURN_READ_BUDGET: std::time::Duration = std::time::Duration::from_secs(30);
+const CHURN_READ_BUDGET_IN_SUMMARY: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The history churn reads, when the request asks for churn.
+fn churn_history(
+    state: &DaemonState,
+    health: &tether_protocol::HealthParams,
+    deadline: Deadline,
+) -> Option<tether_features::HistoryRead> {
+    let budget = match health.kind {
+        Some(HealthKind::Churn) => CHURN_READ_BUDGET,
+        None => CHURN_READ_BUDGET_IN_SUMMARY,
+        Some(_) => return None,
+    };
+    // Half of what is left of the request's time at most, so the answer is still made in it.
+    let budget = match deadline.remaining() {
+        Some(remaining) => budget.min(remaining / 2),
+        None => budget,
+    };
+    let extra_bots = state.configuration().0.exclude_authors.value.clone();
+    Some(tether_features::read_history(
+        &state.feature_caches.churn,
+        &state.paths.root,
+        &state.paths.folder,
+        health.commits,
+        &extra_bots,
+        Deadline::after(budget),
+    ))
 }

@@ -1,7 +1,8 @@
 //! tether's product features over a published graph, git and the memory: `ownership` and
 //! `changes` (`git_queries`, `changes`), `context` and `search_memory` (`memory_context`, with
 //! the pins mapped onto symbols: `pin_tethers`), and `record` (`memory_record`: validate,
-//! then journal and commit: `record_journal`). Each is a function of a [`FeatureContext`]
+//! then journal and commit: `record_journal`), and the change history `health`'s churn reads
+//! (`churn_history`, cached in `churn_history_file`). Each is a function of a [`FeatureContext`]
 //! (the repository's paths, the caches, how fresh the graph is) returning a typed answer
 //! (`protocol::wire`) or a [`FeatureError`].
 //!
@@ -9,6 +10,8 @@
 //! JSON-RPC codes (the daemon maps [`FeatureError`] to them), and it never builds the graph.
 
 mod changes;
+mod churn_history;
+mod churn_history_file;
 mod context;
 mod git_queries;
 mod memory_context;
@@ -23,6 +26,7 @@ use std::sync::Mutex;
 use tether_model::{Cancelled, Freshness};
 use tether_query::{AddressError, Snapshot};
 
+pub use churn_history::{read_history, ChurnHistoryCache, HistoryRead};
 pub use context::{context, ContextSubject};
 pub use git_queries::{changes, ownership, GitQueryCaches, OwnershipSubject};
 pub use memory_context::{memory_graph, search_memory, MemoryCache};
@@ -80,6 +84,8 @@ pub(crate) fn cancelled(_: Cancelled) -> FeatureError {
 pub struct FeatureCaches {
     pub git: GitQueryCaches,
     pub memory: Mutex<MemoryCache>,
+    /// The change history churn reads (shared with its background reader).
+    pub churn: std::sync::Arc<ChurnHistoryCache>,
 }
 
 /// What the owner of the published graph (the daemon) answers about it.

@@ -31,15 +31,7 @@ pub enum Side {
     Revision(Revision),
 }
 
-/// One changed hunk: lines `old_start..old_start+old_count` became `new_start..+new_count`.
-/// A count of 0 means a pure insertion (old) or deletion (new) after that line.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Hunk {
-    pub old_start: u32,
-    pub old_count: u32,
-    pub new_start: u32,
-    pub new_count: u32,
-}
+pub use tether_model::Hunk;
 
 /// One changed file; `None` paths are the missing side of an added or deleted file.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]

@@ -9,6 +9,7 @@
 //! through one builder (`command.rs`) that keeps user values from being read as options.
 
 mod blame;
+mod change_log;
 mod command;
 mod diff;
 mod history;
@@ -18,6 +19,7 @@ pub use blame::{
     aggregate_ownership, looks_like_bot, parse_porcelain, Blame, BlameLine, BlameOptions,
     IGNORE_REVS_FILE,
 };
+pub use change_log::parse_change_log;
 pub use command::Revision;
 pub use diff::{parse_unified_diff, CommitDiff, DiffScope, FileDiff, Hunk, Side};
 pub use history::{CommitAuthor, EMPTY_TREE};

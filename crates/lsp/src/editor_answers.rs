@@ -134,6 +134,9 @@ pub fn causes_summary(completeness: &Completeness) -> Option<String> {
             CompletenessCause::DirtyFiles { count, .. } => {
                 plural(*count, "file changed on disk", "files changed on disk")
             }
+            CompletenessCause::PartialHistory { read, asked } => {
+                format!("{read} of {asked} commits read")
+            }
         })
         .collect();
     (!parts.is_empty()).then(|| parts.join("; "))

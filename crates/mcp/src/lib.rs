@@ -21,6 +21,7 @@ mod errors;
 mod output_schemas;
 mod page_contexts;
 mod render;
+mod render_health;
 mod render_lines;
 mod resources;
 mod server;

@@ -2,8 +2,8 @@
 //! the schemas there keep the answers' shape (properties, types, required fields, the items
 //! of each list) and drop what the `tether://schema` resource says once for every answer:
 //! descriptions and titles, the parts every answer shares (completeness and freshness, typed
-//! here as plain objects), and which fields of a nested definition are required (the root's
-//! are kept). Formats JSON Schema does not define (schemars' `uint`, `uint32`, `int64`,
+//! here as plain objects), which fields of a nested definition are required (the root's
+//! are kept), and the shapes nested below the root's items (plain objects). Formats JSON Schema does not define (schemars' `uint`, `uint32`, `int64`,
 //! `double`…, which validators warn about on every call) are dropped with the `minimum: 0`
 //! they come with.
 //!
@@ -39,6 +39,13 @@ const STANDARD_FORMATS: &[&str] = &[
     "regex",
 ];
 
+/// Definitions reached through more references than this from the root are typed as plain
+/// objects: the definitions the root names keep their fields (an answer's items; for an
+/// answer of several shapes, like `lookup`'s, the shapes themselves); what they hold in
+/// turn (a health section's findings, lookup's items) is said by `tether://schema`, since
+/// the tool list is read whole into an agent's context.
+const MOST_DEFINITION_DEPTH: usize = 1;
+
 /// Keys that only describe: said once in `tether://schema`, not in every tool.
 const DESCRIBING_KEYS: &[&str] = &["description", "title", "$schema", "examples"];
 
@@ -53,6 +60,8 @@ pub(crate) fn compact_output_schema(full: AnswerSchema) -> AnswerSchema {
     else {
         unreachable!("an object stays an object")
     };
+    prune_unreferenced_definitions(&mut schema);
+    objects_below_depth(&mut schema, MOST_DEFINITION_DEPTH);
     prune_unreferenced_definitions(&mut schema);
     if let Some(Value::Object(definitions)) = schema.get_mut("$defs") {
         // A definition's fields are typed; which must be there is said at the root only.
@@ -131,6 +140,38 @@ fn with_shared_parts_as_objects(value: Value, shared: &[String]) -> Value {
     }
 }
 
+/// In the definitions `depth` references away from the root, each `$ref` becomes
+/// `{"type": "object"}`.
+fn objects_below_depth(schema: &mut Map<String, Value>, depth: usize) {
+    let Some(Value::Object(definitions)) = schema.get("$defs") else { return };
+    let mut level: Vec<String> = Vec::new();
+    for (_, value) in schema.iter().filter(|(key, _)| *key != "$defs") {
+        collect_references(value, &mut level);
+    }
+    let mut seen: Vec<String> = level.clone();
+    for _ in 1..depth {
+        let mut next = Vec::new();
+        for name in &level {
+            if let Some(definition) = definitions.get(name) {
+                collect_references(definition, &mut next);
+            }
+        }
+        next.retain(|name| !seen.contains(name));
+        next.dedup();
+        seen.extend(next.iter().cloned());
+        level = next;
+    }
+    // Every reference made in the deepest kept definitions becomes a plain object.
+    let references: Vec<String> =
+        definitions.keys().map(|name| format!("#/$defs/{name}")).collect();
+    let Some(Value::Object(definitions)) = schema.get_mut("$defs") else { return };
+    for name in &level {
+        if let Some(definition) = definitions.get_mut(name) {
+            *definition = with_shared_parts_as_objects(std::mem::take(definition), &references);
+        }
+    }
+}
+
 /// Removes the definitions no `$ref` reaches from the root any more.
 fn prune_unreferenced_definitions(schema: &mut Map<String, Value>) {
     let Some(Value::Object(definitions)) = schema.get("$defs") else { return };
@@ -197,5 +238,21 @@ mod tests {
             serde_json::json!({ "type": "integer" })
         );
         assert!(text.len() * 2 < serde_json::to_string(&full).unwrap().len());
+    }
+
+    #[test]
+    fn shapes_below_the_roots_items_are_plain_objects() {
+        let full = tether_protocol::wire::answer_schema(tether_protocol::Method::Health).unwrap();
+        let compact = compact_output_schema(full.clone());
+        // The sections keep their fields; what each section lists is a plain object.
+        let section = &compact["$defs"]["HealthSection"]["properties"];
+        assert_eq!(section["kind"], serde_json::json!({ "type": "string" }));
+        assert_eq!(
+            section["god_objects"],
+            serde_json::json!({ "type": "array", "items": { "type": "object" } })
+        );
+        let kept: Vec<&String> = compact["$defs"].as_object().unwrap().keys().collect();
+        assert_eq!(kept, ["HealthSection"]);
+        assert!(full["$defs"].get("GodObject").is_some());
     }
 }

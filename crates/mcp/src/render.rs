@@ -48,6 +48,7 @@ fn item_noun(answer: &Answer) -> &'static str {
     match answer {
         Answer::Ownership(_) => "owners",
         Answer::Context(_) => "entries",
+        Answer::Health(_) => "findings",
         _ => "items",
     }
 }
@@ -144,6 +145,7 @@ fn text_sections(tool_name: &str, answer: &Answer) -> TextSections {
         }
         Answer::Ownership(ownership) => ownership_sections(&mut sections, ownership),
         Answer::Context(context) => context_sections(&mut sections, context),
+        Answer::Health(health) => crate::render_health::health_sections(&mut sections, health),
         Answer::Census(census) => {
             let counts = &census.census;
             sections.line(format!(
@@ -191,7 +193,6 @@ fn text_sections(tool_name: &str, answer: &Answer) -> TextSections {
         | Answer::Export(_)
         | Answer::Cypher(_)
         | Answer::IndexReport(_)
-        | Answer::Health(_)
         | Answer::Stopping(_) => {
             sections.line(answer.to_json_text());
         }

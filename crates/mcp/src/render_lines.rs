@@ -142,6 +142,7 @@ pub fn cause_line(cause: &CompletenessCause) -> String {
         CompletenessCause::Overrides { count, examples } => format!("  cause: overrides — {count} calls of the base method it overrides may dispatch to it{}", site_examples(examples)),
         CompletenessCause::DepthLimit { depth, count } => format!("  cause: depth_limit — {count} symbols at depth {depth} have more dependents; raise depth to list them (tests_affected already counts them)"),
         CompletenessCause::DirtyFiles { count, examples } => format!("  cause: dirty_files — {count} source files changed on disk since the graph was built; callers may hide there{}", text_examples(examples)),
+        CompletenessCause::PartialHistory { read, asked } => format!("  cause: partial_history — only the newest {read} of {asked} commits were read in time; the rest is being read (call again)"),
     }
 }
 

@@ -231,6 +231,7 @@ async fn an_rmcp_client_lists_tools_calls_one_and_reads_a_resource_over_a_duplex
             "ownership",
             "context",
             "search_memory",
+            "health",
             "record"
         ]
     );

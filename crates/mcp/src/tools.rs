@@ -51,7 +51,7 @@ pub const PRESENTATION_PARAMETERS: &[ParameterSpecification] = &[
     presentation(
         "format",
         ParameterKind::OneOf(&["text", "json"]),
-        "text (compact lines, the default) or json.",
+        "Default text (compact lines).",
     ),
     presentation(
         "budget_tokens",
@@ -59,7 +59,7 @@ pub const PRESENTATION_PARAMETERS: &[ParameterSpecification] = &[
             minimum: MINIMUM_BUDGET_TOKENS as i64,
             maximum: MAXIMUM_BUDGET_TOKENS as i64,
         },
-        "Token limit (default 6000); a cursor gives the rest.",
+        "Token limit (default 6000).",
     ),
 ];
 
@@ -169,6 +169,17 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
         description: "Search memory entries (plans, decisions, experiments, notes) by words in title, tags and body, optionally only those tethered to a symbol or path: find earlier decisions before proposing a design.",
         parameters: &["query", "type", "status", "symbol", "path", "limit", "cursor"],
         required: &["query"],
+        requires_one_of: &[],
+        paged_by_cursor: true,
+        read_only: true,
+    },
+    ToolSpecification {
+        name: "health",
+        title: "Where the code is unhealthy",
+        daemon_method: Method::Health,
+        description: "Where the code is unhealthy, worst first, at file:line: god_objects (big types many files use), coupling (files tied to many others), cycles (import/call cycles, every hop), churn (complex files changed in many recent commits; files changed together), dead_code (dead only when nothing could call it unseen; else test_only or possibly_dead with causes). Use it before planning a refactor or deleting code. Without kind: the worst 5 of each.",
+        parameters: &["kind", "folder", "commits", "limit", "cursor"],
+        required: &[],
         requires_one_of: &[],
         paged_by_cursor: true,
         read_only: true,

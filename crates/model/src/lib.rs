@@ -10,6 +10,7 @@
 //! (`test_framework.rs`), which extraction, resolution and queries all consult. The one helper
 //! is for locks whose holder panicked (`lock_poisoning.rs`), shared by every crate that locks.
 
+mod change_history;
 mod deadline;
 mod diagnostic;
 mod edge_sites;
@@ -23,6 +24,7 @@ mod runtime_evidence_merge;
 mod symbol;
 mod test_framework;
 
+pub use change_history::{ChangeHistory, ChangedCommit, ChangedFile, Hunk};
 pub use deadline::{Cancelled, Deadline, DeadlineTicker};
 pub use diagnostic::{Diagnostic, DiagnosticKind};
 pub use edge_sites::{misplaced_edge_sites, MisplacedSite};

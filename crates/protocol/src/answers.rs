@@ -126,6 +126,9 @@ fn cause_wire(cause: &CompletenessCause) -> wire::CompletenessCause {
         CompletenessCause::DirtyFiles { count, examples } => {
             Wire::DirtyFiles { count: *count, examples: examples.clone() }
         }
+        CompletenessCause::PartialHistory { read, asked } => {
+            Wire::PartialHistory { read: *read, asked: *asked }
+        }
     }
 }
 

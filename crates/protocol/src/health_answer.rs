@@ -9,10 +9,15 @@ use crate::wire;
 pub fn health_answer(
     snapshot: &Snapshot,
     sections: &[HealthSection],
+    commits: usize,
     freshness: &Freshness,
 ) -> wire::HealthAnswer {
     let next = match sections {
         [section] => match &section.next_cursor {
+            // The next page of churn ranks the same history only with the same commits.
+            Some(cursor) if section.kind == tether_query::HealthKind::Churn => format!(
+                "health {{\"kind\": \"churn\", \"commits\": {commits}, \"cursor\": {cursor:?}}} for the next page"
+            ),
             Some(cursor) => format!(
                 "health {{\"kind\": {:?}, \"cursor\": {cursor:?}}} for the next page",
                 section.kind.as_str()
@@ -36,9 +41,14 @@ fn health_section(snapshot: &Snapshot, section: &HealthSection) -> wire::HealthS
         god_objects: Vec::new(),
         coupling: Vec::new(),
         cycles: Vec::new(),
+        churn: Vec::new(),
+        change_coupling: Vec::new(),
+        change_coupling_total: None,
+        commits_counted: None,
         dead_code: Vec::new(),
         next_cursor: section.next_cursor.clone(),
         completeness: completeness_wire(&section.completeness),
+        note: section.note.clone(),
     };
     match &section.findings {
         HealthFindings::GodObjects(found) => {
@@ -112,6 +122,54 @@ fn health_section(snapshot: &Snapshot, section: &HealthSection) -> wire::HealthS
                         .collect(),
                 })
                 .collect()
+        }
+        HealthFindings::Churn {
+            hotspots,
+            change_coupling,
+            change_coupling_total,
+            commits_counted,
+        } => {
+            wired.churn = hotspots
+                .iter()
+                .map(|hotspot| wire::ChurnHotspot {
+                    path: hotspot.path.clone(),
+                    commits: hotspot.commits,
+                    authors: hotspot.authors,
+                    lines_added: hotspot.lines_added,
+                    lines_deleted: hotspot.lines_deleted,
+                    last_changed_unix: hotspot.last_changed,
+                    complexity: hotspot.complexity,
+                    symbols: hotspot.symbols,
+                    call_sites: hotspot.call_sites,
+                    lines: hotspot.lines,
+                    score: hotspot.score,
+                    hottest: hotspot
+                        .hottest
+                        .iter()
+                        .map(|churn| {
+                            let symbol = snapshot.symbol(churn.symbol);
+                            wire::SymbolChurn {
+                                qualified_name: symbol.qualified_name.clone(),
+                                site: site(&symbol.path, symbol.span.start_line),
+                                commits: churn.commits,
+                            }
+                        })
+                        .collect(),
+                })
+                .collect();
+            wired.change_coupling = change_coupling
+                .iter()
+                .map(|pair| wire::ChangeCoupling {
+                    first: pair.first.clone(),
+                    second: pair.second.clone(),
+                    together: pair.together,
+                    first_commits: pair.first_commits,
+                    second_commits: pair.second_commits,
+                    degree: pair.degree,
+                })
+                .collect();
+            wired.change_coupling_total = Some(*change_coupling_total);
+            wired.commits_counted = Some(*commits_counted);
         }
         HealthFindings::DeadCode(found) => {
             wired.dead_code = found

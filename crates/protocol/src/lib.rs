@@ -35,5 +35,5 @@ pub use index_report::{
 pub use requests::{
     BlameParams, BufferRequest, ChangesParams, ConnectionRequest, HealthParams, Method, Parameter,
     ParameterKind, RecordParams, Request, SearchMemoryParams, Subject, WalkParams, WireRequest,
-    ENTRY_TYPES, HEALTH_SUMMARY_LIMIT, SYMBOL_ADDRESS,
+    DEFAULT_HEALTH_COMMITS, ENTRY_TYPES, HEALTH_SUMMARY_LIMIT, MAX_HEALTH_COMMITS, SYMBOL_ADDRESS,
 };

@@ -1,6 +1,7 @@
 //! Code health over the graph's structure: which types do too much (`god_objects`), which
-//! files are knotted to which (`coupling`), and which modules depend on each other in a
-//! circle (`cycles`). Each section is ranked, capped and paged like every answer, locates
+//! files are knotted to which (`coupling`), which modules depend on each other in a
+//! circle (`cycles`), and, with the change history the daemon reads, which complex files
+//! change the most (`churn`). Each section is ranked, capped and paged like every answer, locates
 //! each finding at file:line, and says how sure it is: edges the graph lacks (call sites
 //! whose target is unknown, files not parsed) may hide coupling, so a section is `exact`
 //! only when nothing could.
@@ -12,15 +13,16 @@
 //! Dead code (`dead_code`) is said `dead` only when each symbol's callers' completeness is
 //! exact (`health_dead_code`).
 //!
-//! Deliberately not here: history (churn needs git, the daemon's job).
+//! Deliberately not here: reading history (churn is handed the history; git is the daemon's).
 
 use rustc_hash::FxHashSet as HashSet;
 
-use tether_model::{EdgeKind, ResolutionRule, UnresolvedReason};
+use tether_model::{ChangeHistory, EdgeKind, ResolutionRule, UnresolvedReason};
 
 use crate::page::{Completeness, CompletenessCause, PageRequest, MAX_CAUSE_EXAMPLES};
 use crate::snapshot::{IndexedEdge, Snapshot, SymbolIndex};
 
+pub use crate::health_churn::{ChangeCoupling, ChurnFindings, ChurnHotspot, SymbolChurn};
 pub use crate::health_coupling::{CouplingPartner, FileCoupling};
 pub use crate::health_cycles::{Cycle, CycleGraph, CycleHop};
 pub use crate::health_dead_code::{DeadSymbol, DeadVerdict};
@@ -32,20 +34,25 @@ pub enum HealthKind {
     GodObjects,
     Coupling,
     Cycles,
+    Churn,
     DeadCode,
 }
 
 impl HealthKind {
-    pub const ALL: [HealthKind; 4] =
-        [HealthKind::GodObjects, HealthKind::Coupling, HealthKind::Cycles, HealthKind::DeadCode];
+    pub const ALL: [HealthKind; 5] = [
+        HealthKind::GodObjects,
+        HealthKind::Coupling,
+        HealthKind::Cycles,
+        HealthKind::Churn,
+        HealthKind::DeadCode,
+    ];
+
+    /// Their names, in the order of [`HealthKind::ALL`] (the order the enum declares them).
+    pub const NAMES: [&'static str; 5] =
+        ["god_objects", "coupling", "cycles", "churn", "dead_code"];
 
     pub fn as_str(self) -> &'static str {
-        match self {
-            HealthKind::GodObjects => "god_objects",
-            HealthKind::Coupling => "coupling",
-            HealthKind::Cycles => "cycles",
-            HealthKind::DeadCode => "dead_code",
-        }
+        HealthKind::NAMES[self as usize]
     }
 
     pub fn parse(text: &str) -> Option<HealthKind> {
@@ -60,6 +67,8 @@ pub struct HealthOptions {
     /// files is); `None` or `.` for the whole repository.
     pub folder: Option<String>,
     pub page: PageRequest,
+    /// The runtime evidence in force: a symbol it saw run is never dead.
+    pub evidence: Option<std::sync::Arc<tether_model::RuntimeEvidence>>,
 }
 
 /// The findings of one section, ranked worst first.
@@ -68,6 +77,14 @@ pub enum HealthFindings {
     GodObjects(Vec<GodObject>),
     Coupling(Vec<FileCoupling>),
     Cycles(Vec<Cycle>),
+    /// A page of hotspots; the change coupling pairs are the first few, counted.
+    Churn {
+        hotspots: Vec<ChurnHotspot>,
+        change_coupling: Vec<ChangeCoupling>,
+        change_coupling_total: usize,
+        /// Commits of the history read that changed a file the graph holds.
+        commits_counted: usize,
+    },
     DeadCode(Vec<DeadSymbol>),
 }
 
@@ -79,7 +96,29 @@ pub struct HealthSection {
     pub findings: HealthFindings,
     pub next_cursor: Option<String>,
     pub completeness: Completeness,
+    /// What the reader should know about how the section was made (churn without history).
+    pub note: Option<String>,
 }
+
+/// The history churn reads, as the daemon could read it.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum ChurnHistory<'h> {
+    /// The newest commits of HEAD's history (those by bots left out), `asked` of them wanted
+    /// and `read` read: fewer when the history is shorter, or when reading it was
+    /// `cut_short` by the request's time.
+    Read {
+        history: &'h ChangeHistory,
+        read: usize,
+        asked: usize,
+        cut_short: bool,
+        note: Option<&'h str>,
+    },
+    /// No history to read (not a git repository, no commit): why.
+    Unavailable { note: &'h str },
+}
+
+/// At most this many change coupling pairs are listed (the section pages its hotspots).
+pub const CHANGE_COUPLING_LISTED: usize = 10;
 
 /// The limits above which a finding is listed, read from `queries/health_thresholds.txt`.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -87,6 +126,10 @@ pub struct HealthThresholds {
     pub god_object_members: usize,
     pub god_object_lines: u32,
     pub god_object_modules: usize,
+    pub churn_min_commits: usize,
+    pub change_coupling_min_commits: usize,
+    pub change_coupling_min_percent: usize,
+    pub change_coupling_max_files: usize,
 }
 
 impl HealthThresholds {
@@ -109,14 +152,23 @@ impl HealthThresholds {
             god_object_members: value("god_object_members"),
             god_object_lines: value("god_object_lines") as u32,
             god_object_modules: value("god_object_modules"),
+            churn_min_commits: value("churn_min_commits"),
+            change_coupling_min_commits: value("change_coupling_min_commits"),
+            change_coupling_min_percent: value("change_coupling_min_percent"),
+            change_coupling_max_files: value("change_coupling_max_files"),
         }
     }
 }
 
 impl Snapshot {
     /// The sections of a health answer: one kind's, or every kind's (`None`). What may hide
-    /// an edge is the same for every section, so it is found once.
-    pub fn health(&self, kind: Option<HealthKind>, options: &HealthOptions) -> Vec<HealthSection> {
+    /// an edge is the same for every structural section, so it is found once.
+    pub fn health(
+        &self,
+        kind: Option<HealthKind>,
+        options: &HealthOptions,
+        history: ChurnHistory,
+    ) -> Vec<HealthSection> {
         let kinds = match kind {
             Some(kind) => vec![kind],
             None => HealthKind::ALL.to_vec(),
@@ -124,17 +176,55 @@ impl Snapshot {
         let completeness = self.health_completeness(options);
         kinds
             .into_iter()
-            .map(|kind| self.health_section(kind, options, completeness.clone()))
+            .map(|kind| self.health_section(kind, options, history, completeness.clone()))
             .collect()
+    }
+
+    /// The churn section: hotspots paged, the first change coupling pairs, and whether the
+    /// history read is all that was asked for.
+    fn churn_section(&self, options: &HealthOptions, history: ChurnHistory) -> HealthSection {
+        let thresholds = HealthThresholds::from_data_file();
+        let (findings, note, causes) = match history {
+            ChurnHistory::Unavailable { note } => {
+                (ChurnFindings::default(), Some(note.to_string()), Vec::new())
+            }
+            ChurnHistory::Read { history, read, asked, cut_short, note } => {
+                let causes = match cut_short {
+                    true => vec![CompletenessCause::PartialHistory { read, asked }],
+                    false => Vec::new(),
+                };
+                (self.churn(history, options, &thresholds), note.map(str::to_string), causes)
+            }
+        };
+        let total = findings.hotspots.len();
+        let (hotspots, next_cursor) = options.page.apply(findings.hotspots);
+        let change_coupling_total = findings.change_coupling.len();
+        let mut change_coupling = findings.change_coupling;
+        change_coupling.truncate(CHANGE_COUPLING_LISTED);
+        HealthSection {
+            kind: HealthKind::Churn,
+            total,
+            findings: HealthFindings::Churn {
+                hotspots,
+                change_coupling,
+                change_coupling_total,
+                commits_counted: findings.commits_counted,
+            },
+            next_cursor,
+            completeness: Completeness::from_causes(causes),
+            note,
+        }
     }
 
     fn health_section(
         &self,
         kind: HealthKind,
         options: &HealthOptions,
+        history: ChurnHistory,
         completeness: Completeness,
     ) -> HealthSection {
         let thresholds = HealthThresholds::from_data_file();
+        let mut note = None;
         let (total, findings, next_cursor) = match kind {
             HealthKind::GodObjects => {
                 let all = self.god_objects(options, &thresholds);
@@ -155,13 +245,19 @@ impl Snapshot {
                 (total, HealthFindings::Cycles(page), next)
             }
             HealthKind::DeadCode => {
-                let all = self.dead_code(options);
+                let (all, seen_running) = self.dead_code(options);
+                if seen_running > 0 {
+                    note = Some(format!(
+                        "{seen_running} unused-looking definitions left out: runtime evidence saw them run"
+                    ));
+                }
                 let total = all.len();
                 let (page, next) = options.page.apply(all);
                 (total, HealthFindings::DeadCode(page), next)
             }
+            HealthKind::Churn => return self.churn_section(options, history),
         };
-        HealthSection { kind, total, findings, next_cursor, completeness }
+        HealthSection { kind, total, findings, next_cursor, completeness, note }
     }
 
     /// Whether a repository-relative path is in the folder a health answer looks at.

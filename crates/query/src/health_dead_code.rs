@@ -9,6 +9,9 @@
 //! stubs, methods a trait impl must write, and what the language calls without a call
 //! expression (dunders, `Display::fmt`): they are not dead for want of callers.
 //!
+//! A definition runtime evidence saw run (any evidence, fresh or not: it ran once) is never
+//! listed; how many were left out so is counted.
+//!
 //! A type is at most `possibly_dead`: annotations and signatures name types without an
 //! edge, and a subclass is used through what it inherits (`Sub.as_view()` binds to the
 //! base's method). A public name may be used by code outside the repository: a Python name without a
@@ -56,11 +59,23 @@ pub struct DeadSymbol {
 
 impl Snapshot {
     /// Unused definitions: `dead` first (longest first), then `test_only`, then
-    /// `possibly_dead` (fewest hidden callers first).
-    pub(crate) fn dead_code(&self, options: &HealthOptions) -> Vec<DeadSymbol> {
+    /// `possibly_dead` (fewest hidden callers first); and how many unused-looking ones
+    /// runtime evidence saw run.
+    pub(crate) fn dead_code(&self, options: &HealthOptions) -> (Vec<DeadSymbol>, usize) {
+        let mut seen_running = 0;
+        let mut file_states = crate::runtime_evidence::FileStates::default();
         let mut found: Vec<DeadSymbol> = (0..self.symbols().len() as SymbolIndex)
             .filter(|index| self.may_be_dead(*index, options))
             .filter_map(|index| self.unused(index))
+            .filter(|dead| {
+                let ran = options.evidence.as_deref().is_some_and(|evidence| {
+                    self.subtree(dead.index)
+                        .iter()
+                        .any(|part| self.ran_at_runtime(*part, evidence, &mut file_states))
+                });
+                seen_running += usize::from(ran);
+                !ran
+            })
             .collect();
         // A member of an unused class is said with its class, not again on its own.
         let listed: rustc_hash::FxHashSet<tether_model::SymbolId> =
@@ -81,7 +96,7 @@ impl Snapshot {
                     self.symbol(a.index).qualified_name.cmp(&self.symbol(b.index).qualified_name)
                 })
         });
-        found
+        (found, seen_running)
     }
 
     /// A definition that is not a test, an entry point or a stub, in the folder asked about.

@@ -13,6 +13,7 @@ mod address;
 mod blast;
 mod blast_walk;
 mod health;
+mod health_churn;
 mod health_coupling;
 mod health_cycles;
 mod health_dead_code;
@@ -31,8 +32,9 @@ mod snapshot;
 pub use address::{AddressError, Candidate};
 pub use blast::{AffectedTest, BlastAnswer, BlastOptions, ImpactedSymbol, Severity, StaticPath};
 pub use health::{
-    CouplingPartner, Cycle, CycleGraph, CycleHop, DeadSymbol, DeadVerdict, FileCoupling, GodObject,
-    HealthFindings, HealthKind, HealthOptions, HealthSection, HealthThresholds, HeavyMember,
+    ChangeCoupling, ChurnHistory, ChurnHotspot, CouplingPartner, Cycle, CycleGraph, CycleHop,
+    DeadSymbol, DeadVerdict, FileCoupling, GodObject, HealthFindings, HealthKind, HealthOptions,
+    HealthSection, HealthThresholds, HeavyMember, SymbolChurn, CHANGE_COUPLING_LISTED,
 };
 pub use lookup::{LookupAnswer, LookupItem};
 pub use neighbours::{NeighbourAnswer, NeighbourItem, NeighbourKind};

@@ -145,9 +145,30 @@ pub enum CompletenessCause {
     /// Source files whose content on disk is not what the graph holds (edited, added or
     /// deleted since it was built): callers may hide there until the graph reflects them.
     DirtyFiles { count: usize, examples: Vec<String> },
+    /// Churn read only the newest `read` of the `asked` commits before its time ran out (the
+    /// rest is being read for the next answer).
+    PartialHistory { read: usize, asked: usize },
 }
 
 impl CompletenessCause {
+    /// The protocol's name of the cause's kind.
+    pub fn name(&self) -> &'static str {
+        match self {
+            CompletenessCause::UnresolvedCallSites { .. } => "unresolved_call_sites",
+            CompletenessCause::UnanalysedCode { .. } => "unanalysed_code",
+            CompletenessCause::UnresolvedSites { .. } => "unresolved_sites",
+            CompletenessCause::UncertainEdges { .. } => "uncertain_edges",
+            CompletenessCause::UnparsedFiles { .. } => "unparsed_files",
+            CompletenessCause::EscapedValue { .. } => "escaped_value",
+            CompletenessCause::ImplicitInvocation { .. } => "implicit_invocation",
+            CompletenessCause::CalledFromOutside { .. } => "called_from_outside",
+            CompletenessCause::Overrides { .. } => "overrides",
+            CompletenessCause::DepthLimit { .. } => "depth_limit",
+            CompletenessCause::DirtyFiles { .. } => "dirty_files",
+            CompletenessCause::PartialHistory { .. } => "partial_history",
+        }
+    }
+
     /// How much the cause may hide, for ranking causes (the largest first).
     pub fn weight(&self) -> usize {
         match self {
@@ -162,6 +183,7 @@ impl CompletenessCause {
             | CompletenessCause::Overrides { count, .. }
             | CompletenessCause::DepthLimit { count, .. }
             | CompletenessCause::DirtyFiles { count, .. } => *count,
+            CompletenessCause::PartialHistory { read, asked } => asked.saturating_sub(*read),
         }
     }
 }

@@ -157,6 +157,23 @@ impl Snapshot {
         }
     }
 
+    /// Whether the evidence recorded a line of the symbol running, read at the lines the
+    /// symbol had when it was recorded (stale evidence at today's: it ran once).
+    pub(crate) fn ran_at_runtime(
+        &self,
+        index: SymbolIndex,
+        evidence: &RuntimeEvidence,
+        file_states: &mut FileStates,
+    ) -> bool {
+        let (first, last) = match self.seed_evidence(index, evidence, file_states) {
+            SeedEvidence::Fresh { first, last } | SeedEvidence::Stale { first, last } => {
+                (first, last)
+            }
+            SeedEvidence::NotRecorded => return false,
+        };
+        !evidence.contexts_executing(&self.symbol(index).path, first, last).is_empty()
+    }
+
     /// The tests whose recorded execution covered any line of these symbols, each once, with
     /// whether the evidence for it is stale (the symbol's text changed since, or its file did
     /// and the evidence kept no symbols).

@@ -1,4 +1,5 @@
-//! `health`: where the code base is unhealthy: god objects, coupling between files, cycles.
+//! `health`: where the code base is unhealthy: god objects, coupling between files, cycles,
+//! churn hotspots, dead code.
 //! One kind at a time pages through it; without a kind, every kind's worst few.
 
 use tether_query::{HealthKind, PageRequest};
@@ -10,17 +11,27 @@ use crate::rpc::RpcError;
 pub(super) const PARAMETERS: &[Parameter] = &[
     parameter(
         "kind",
-        ParameterKind::Text,
-        "One section: god_objects, coupling, cycles or dead_code (default: the first few of each).",
+        ParameterKind::OneOf(&HealthKind::NAMES),
+        "One section, paged (default: the worst few of each).",
     ),
     parameter(
         "folder",
         ParameterKind::Text,
         "Only findings in files under this repository-relative folder.",
     ),
+    parameter(
+        "commits",
+        ParameterKind::Integer { minimum: 1, maximum: MAX_HEALTH_COMMITS as i64 },
+        "Churn: how many of the newest commits to read (default 500).",
+    ),
     LIMIT,
     CURSOR,
 ];
+
+/// The commits churn reads when none are asked for.
+pub const DEFAULT_HEALTH_COMMITS: usize = 500;
+/// The most commits churn may be asked to read.
+pub const MAX_HEALTH_COMMITS: usize = 100_000;
 
 /// Findings per section when every section is asked for and no limit is given.
 pub const HEALTH_SUMMARY_LIMIT: usize = 5;
@@ -31,6 +42,8 @@ pub struct HealthParams {
     /// One section, or `None` for every section's first page.
     pub kind: Option<HealthKind>,
     pub folder: Option<String>,
+    /// Churn: the newest commits to read.
+    pub commits: usize,
     pub page: PageRequest,
 }
 
@@ -57,7 +70,16 @@ pub(super) fn read(params: &ParamsReader) -> Result<Request, RpcError> {
             page.limit = HEALTH_SUMMARY_LIMIT;
         }
     }
-    Ok(Request::Health(HealthParams { kind, folder: params.owned_text("folder")?, page }))
+    let commits = match params.count("commits")? {
+        None => DEFAULT_HEALTH_COMMITS,
+        Some(commits) if (1..=MAX_HEALTH_COMMITS).contains(&commits) => commits,
+        Some(commits) => {
+            return Err(RpcError::invalid_params(format!(
+                "\"commits\" must be from 1 to {MAX_HEALTH_COMMITS}; {commits} is out of range"
+            )))
+        }
+    };
+    Ok(Request::Health(HealthParams { kind, folder: params.owned_text("folder")?, commits, page }))
 }
 
 pub(super) fn write(health: &HealthParams, params: &mut ParamsWriter) {
@@ -65,5 +87,8 @@ pub(super) fn write(health: &HealthParams, params: &mut ParamsWriter) {
         params.put("kind", kind.as_str());
     }
     params.put_text("folder", &health.folder);
+    if health.commits != DEFAULT_HEALTH_COMMITS {
+        params.put("commits", health.commits);
+    }
     params.put_page(&health.page);
 }

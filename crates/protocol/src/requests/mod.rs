@@ -37,7 +37,7 @@ use tether_query::PageRequest;
 use crate::rpc::RpcError;
 pub use blast::WalkParams;
 pub use changes::ChangesParams;
-pub use health::{HealthParams, HEALTH_SUMMARY_LIMIT};
+pub use health::{HealthParams, DEFAULT_HEALTH_COMMITS, HEALTH_SUMMARY_LIMIT, MAX_HEALTH_COMMITS};
 pub use ownership::BlameParams;
 pub use parameters::{Parameter, ParameterKind, ENTRY_TYPES, SYMBOL_ADDRESS};
 pub use record::RecordParams;

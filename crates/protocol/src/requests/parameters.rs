@@ -66,7 +66,7 @@ pub const LIMIT: Parameter = parameter(
 );
 
 pub const CURSOR: Parameter =
-    parameter("cursor", ParameterKind::Text, "The cursor a previous answer gave, to continue it.");
+    parameter("cursor", ParameterKind::Text, "From the previous page's answer.");
 
 pub const DEPTH: Parameter = parameter(
     "depth",

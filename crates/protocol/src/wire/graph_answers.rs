@@ -99,6 +99,9 @@ pub enum CompletenessCause {
     DepthLimit { depth: u32, count: usize },
     /// Source files with uncommitted changes the graph has not seen.
     DirtyFiles { count: usize, examples: Vec<String> },
+    /// Churn read only the newest `read` of the `asked` commits in the request's time; the
+    /// rest is being read for the next answer.
+    PartialHistory { read: usize, asked: usize },
 }
 
 /// One item of `callers`, `callees` or `imports`.

@@ -13,7 +13,7 @@ mod graph_answers;
 mod health_answers;
 mod memory_answers;
 
-pub use answer_lists::{JsonCut, SECONDARY_LIST_KEYS};
+pub use answer_lists::{JsonCut, HEALTH_LIST_KEYS, SECONDARY_LIST_KEYS};
 pub use daemon_answers::{
     AddressCandidate, AddressErrorData, CensusAnswer, CensusCounts, CoverageImportAnswer,
     CoverageMerge, CypherAnswer, ExportAnswer, FreshnessDocument, GraphPublished, StatusAnswer,
@@ -23,8 +23,8 @@ pub use editor_answers::{BuffersAnswer, OpenBuffer, OutlineAnswer};
 pub use git_answers::{ChangedSymbol, ChangesAnswer, Owner, OwnerLatest, OwnershipAnswer};
 pub use graph_answers::*;
 pub use health_answers::{
-    CouplingPartner, Cycle, CycleHop, DeadSymbol, FileCoupling, GodObject, HealthAnswer,
-    HealthSection, HeavyMember,
+    ChangeCoupling, ChurnHotspot, CouplingPartner, Cycle, CycleHop, DeadSymbol, FileCoupling,
+    GodObject, HealthAnswer, HealthSection, HeavyMember, SymbolChurn,
 };
 pub use memory_answers::{
     ContextAnswer, ContextEntry, EntryStaleness, MemoryHit, Recheck, RecordAnswer, RecordCommit,
@@ -148,6 +148,7 @@ pub fn answer_schema(method: crate::Method) -> Option<AnswerSchema> {
         Method::SearchMemory => schemars::schema_for!(SearchMemoryAnswer),
         Method::Lookup => schemars::schema_for!(LookupOrCensus),
         Method::Changes => schemars::schema_for!(ChangesAnswer),
+        Method::Health => schemars::schema_for!(HealthAnswer),
         // `record` writes, and the daemon's own methods are not tools.
         _ => return None,
     };
