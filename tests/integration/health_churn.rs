@@ -27,6 +27,12 @@ def pair():
 //- /app/cool.py
 def cool():
     return 0
+//- /tests/test_hot.py
+from app.old_hot import busy
+
+
+def test_busy():
+    assert busy() >= 0
 "#;
 
 fn hot_file(round: u32) -> String {
@@ -34,7 +40,8 @@ fn hot_file(round: u32) -> String {
 }
 
 /// Twelve commits change `busy` (six before its file is renamed, six after), pair.py changes
-/// with the first six; a bot changes cool.py fifteen times, a person once.
+/// with the first six, its test with the last six; a bot changes cool.py fifteen times, a
+/// person once.
 fn repository_with_history() -> FixtureRepository {
     let mut repository = FixtureRepository::new(FIXTURE);
     for round in 1..=6 {
@@ -47,6 +54,14 @@ fn repository_with_history() -> FixtureRepository {
     repository.commit_all("rename");
     for round in 7..=12 {
         repository.write("app/hot.py", &hot_file(round));
+        // Tests change with what they test: never a hotspot, never change-coupled, helpers
+        // of a test module included.
+        repository.write(
+            "tests/test_hot.py",
+            &format!(
+                "from app.hot import busy\n\n\ndef expected():\n    return {round}\n\n\ndef test_busy():\n    assert busy() == expected()\n"
+            ),
+        );
         repository.commit_all(&format!("busy {round}"));
     }
     for round in 1..=15 {

@@ -165,10 +165,15 @@ impl Snapshot {
         ChurnFindings { hotspots, change_coupling, commits_counted }
     }
 
-    /// A file churn counts: one the graph holds that is not test code.
+    /// A file churn counts: one the graph holds that is not test code (a test module, or a
+    /// file of tests only).
     fn is_churn_file(&self, path: &str) -> bool {
         let symbols = self.symbols_in_file(path);
-        !symbols.is_empty() && !symbols.iter().all(|index| self.is_test_code(*index))
+        let test_module = crate::health::module_of_file(self, path)
+            .is_some_and(|module| self.is_test_code(module));
+        !symbols.is_empty()
+            && !test_module
+            && !symbols.iter().all(|index| self.is_test_code(*index))
     }
 
     /// The innermost symbols of HEAD's `path` that the hunks' new lines (carried to HEAD
