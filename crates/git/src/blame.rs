@@ -159,9 +159,11 @@ pub fn looks_like_bot(author: &str, email: &str, extra: &[String]) -> bool {
         "greenkeeper",
         "snyk-bot",
         "pre-commit-ci",
-        "bors",
     ];
+    // `bors` is a whole name: people are called Borsos.
+    let bors = author == "bors" || author.starts_with("bors[") || email.starts_with("bors@");
     patterns.iter().any(|pattern| author.contains(pattern) || email.contains(pattern))
+        || bors
         || author.ends_with(" bot")
         || author.ends_with("-bot")
         || email.starts_with("bot@")
@@ -253,6 +255,25 @@ summary Version of a.py from a.py
 filename a.py
 \tline four
 ";
+
+    #[test]
+    fn bots_are_told_from_people_with_similar_names() {
+        assert!(looks_like_bot("bors", "bors@rust-lang.org", &[]));
+        assert!(looks_like_bot(
+            "dependabot[bot]",
+            "49699333+dependabot[bot]@users.noreply.github.com",
+            &[]
+        ));
+        assert!(looks_like_bot(
+            "The rustc-josh-sync Cronjob Bot",
+            "github-actions@github.com",
+            &[]
+        ));
+        // rust-analyzer's history: a person whose name holds "bors".
+        assert!(!looks_like_bot("Arpad Borsos", "swatinem@swatinem.de", &[]));
+        assert!(!looks_like_bot("Ann", "ann@example.com", &[]));
+        assert!(looks_like_bot("Ann", "ann@example.com", &["ann@example.com".to_string()]));
+    }
 
     #[test]
     fn porcelain_lines_aggregate_into_owners_without_bots_or_uncommitted_lines() {
