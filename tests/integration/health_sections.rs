@@ -369,6 +369,31 @@ pub fn alone() -> u32 { crate::root() }
     .assert_eq(&render(&snapshot, HealthKind::Cycles, &HealthOptions::default()));
 }
 
+/// Cargo's places for tests (`tests/`, a `tests.rs` file) are test code: a helper there that
+/// uses the library couples nothing (`queries/rust/test_framework.txt`).
+#[test]
+fn rust_integration_tests_and_their_helpers_are_test_code() {
+    let (_directory, snapshot) = snapshot_of(
+        r#"
+//- /Cargo.toml
+[package]
+name = "shelf"
+//- /src/lib.rs
+pub mod store;
+pub fn shelve() -> u32 { store::keep() }
+//- /src/store.rs
+pub fn keep() -> u32 { 1 }
+//- /tests/common/mod.rs
+pub fn setup() -> u32 { shelf::shelve() + shelf::store::keep() }
+"#,
+    );
+    expect![[r#"
+        coupling total 2 next None completeness exact
+        src/lib.rs ca 0 ce 1 instability 1.00 | src/store.rs out 1 in 0 at src/lib.rs:2
+        src/store.rs ca 1 ce 0 instability 0.00 | src/lib.rs out 0 in 1 at src/lib.rs:2"#]]
+    .assert_eq(&render(&snapshot, HealthKind::Coupling, &HealthOptions::default()));
+}
+
 /// `dead` only when nothing could call it unseen; a function handed to a thread is used; a
 /// public name of a package may be used from outside; a helper only tests call is its own
 /// verdict.

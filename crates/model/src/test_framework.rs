@@ -3,6 +3,9 @@
 //! renamed, applied and found. Extraction, resolution and queries ask this model instead of
 //! naming pytest in code. The shipped file is parsed once; unknown keys are rejected.
 //!
+//! Cargo's places for test code are the same kind of data (`queries/rust/test_framework.txt`:
+//! only its file keys apply).
+//!
 //! Not modelled: `pytest.ini`/`pyproject.toml` settings (`python_files`, `testpaths`), which
 //! would make the model per project.
 
@@ -10,6 +13,7 @@ use std::sync::OnceLock;
 
 const SHIPPED_PYTHON_TEST_FRAMEWORK: &str =
     include_str!("../../../queries/python/test_framework.txt");
+const SHIPPED_RUST_TEST_FRAMEWORK: &str = include_str!("../../../queries/rust/test_framework.txt");
 
 /// A file name pattern with at most one `*` (`test_*.py`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -109,6 +113,23 @@ impl TestFramework {
         })
     }
 
+    /// The shipped model of a language's test framework.
+    pub fn of(language: crate::Language) -> &'static TestFramework {
+        match language {
+            crate::Language::Python => TestFramework::python(),
+            crate::Language::Rust => TestFramework::rust(),
+        }
+    }
+
+    /// The shipped Rust model (Cargo's places for tests: file keys only).
+    pub fn rust() -> &'static TestFramework {
+        static SHIPPED: OnceLock<TestFramework> = OnceLock::new();
+        SHIPPED.get_or_init(|| {
+            TestFramework::parse(SHIPPED_RUST_TEST_FRAMEWORK)
+                .expect("queries/rust/test_framework.txt parses")
+        })
+    }
+
     /// Whether the file at `path` (relative, `/`-separated) is a module whose functions the
     /// framework feeds fixtures: a test file or a shared fixture file.
     pub fn is_fixture_module(&self, path: &str) -> bool {
@@ -179,6 +200,17 @@ fn file_name(path: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_shipped_rust_model_names_cargos_places_for_tests() {
+        let rust = TestFramework::of(crate::Language::Rust);
+        assert!(rust.is_test_file("tests/quick.rs"));
+        assert!(rust.is_test_file("crates/app/tests/common/mod.rs"));
+        assert!(rust.is_test_file("src/map/tests.rs"));
+        assert!(!rust.is_test_file("src/map.rs"));
+        assert!(!rust.is_test_file("src/tests_helpers.rs"));
+        assert!(!rust.is_test_file("tests.rs.orig"));
+    }
 
     #[test]
     fn the_shipped_model_names_pytests_conventions() {

@@ -286,13 +286,14 @@ impl Snapshot {
             })
     }
 
-    /// Test code: a test, or a Python test module itself (whose imports are the tests').
+    /// Test code: a test, or anything in a test file (a Python test module and its helpers,
+    /// a Rust file of a `tests/` folder or a `tests.rs`; the test frameworks' data files say
+    /// which).
     pub(crate) fn is_test_code(&self, index: SymbolIndex) -> bool {
         let symbol = self.symbol(index);
         symbol.is_test
-            || (symbol.kind == tether_model::SymbolKind::Module
-                && symbol.language == tether_model::Language::Python
-                && tether_model::TestFramework::python().is_test_file(&symbol.path))
+            || (!symbol.path.is_empty()
+                && tether_model::TestFramework::of(symbol.language).is_test_file(&symbol.path))
     }
 
     /// What may hide coupling from a health answer: call sites in its folder whose target is
