@@ -5,22 +5,13 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use tether_index::{build_graph, IndexOptions};
 use tether_model::{Deadline, SymbolKind};
-use tether_query::{BlastOptions, Snapshot};
+use tether_query::BlastOptions;
 
 pub fn run(path: &Path, kind: &str, depth: u32, deadline_seconds: u64) -> anyhow::Result<()> {
     let kind =
         SymbolKind::parse(kind).ok_or_else(|| anyhow::anyhow!("unknown symbol kind {kind:?}"))?;
-    let started = Instant::now();
-    let graph = build_graph(&IndexOptions::new(path), &|_, _| {})?.graph;
-    let snapshot = Snapshot::new(graph, tether_index::index_meta(path));
-    println!(
-        "graph         {} symbols, {} edges ({:.1} s)",
-        snapshot.symbols().len(),
-        snapshot.graph.edges.len(),
-        started.elapsed().as_secs_f64()
-    );
+    let snapshot = crate::folder_snapshot::snapshot_of_folder(path)?;
     let subjects: Vec<u32> = snapshot
         .symbols()
         .iter()

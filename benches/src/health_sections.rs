@@ -8,20 +8,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tether_features::{read_history, ChurnHistoryCache, HistoryRead};
-use tether_index::{build_graph, IndexOptions};
 use tether_model::Deadline;
 use tether_query::{ChurnHistory, HealthKind, HealthOptions, HealthSection, Snapshot};
 
 pub fn run(path: &Path, runs: usize, commits: usize) -> anyhow::Result<()> {
-    let started = Instant::now();
-    let graph = build_graph(&IndexOptions::new(path), &|_, _| {})?.graph;
-    let snapshot = Snapshot::new(graph, tether_index::index_meta(path));
-    println!(
-        "graph         {} symbols, {} edges ({:.1} s)",
-        snapshot.symbols().len(),
-        snapshot.graph.edges.len(),
-        started.elapsed().as_secs_f64()
-    );
+    let snapshot = crate::folder_snapshot::snapshot_of_folder(path)?;
     let options = HealthOptions::default();
     let no_history = ChurnHistory::Unavailable { note: "timed separately" };
     for kind in HealthKind::ALL.into_iter().filter(|kind| *kind != HealthKind::Churn) {

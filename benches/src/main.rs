@@ -6,6 +6,7 @@ mod cold_index;
 mod daemon_client;
 mod daemon_latency;
 mod exactness;
+mod folder_snapshot;
 mod health_sections;
 mod memory_latency;
 mod soak;
