@@ -82,7 +82,11 @@ def main():
     tether = os.path.abspath(arguments.tether)
     scratch = tempfile.mkdtemp(prefix="tether-dead-code-")
     work = os.path.join(scratch, "repo")
-    shutil.copytree(arguments.repo, work, symlinks=True, ignore=shutil.ignore_patterns(".git/tether"))
+    # tether's own state (a database, a live daemon's socket) is not the project's.
+    def tether_state(folder, names):
+        return ["tether"] if os.path.basename(folder) == ".git" else []
+
+    shutil.copytree(arguments.repo, work, symlinks=True, ignore=tether_state)
     language = "rust" if arguments.cargo_package else "python"
     if language == "rust":
         runner = CargoRunner(work, scratch, arguments.cargo_package)

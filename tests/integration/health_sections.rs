@@ -465,3 +465,148 @@ def test_it():
         possibly_dead lib.work.start lines 2 lower_bound: outside: lib.work.start is a public name: code outside the repository may use it"#]]
     .assert_eq(&render(&snapshot, HealthKind::DeadCode, &with_evidence));
 }
+
+/// A Rust item its modifier keeps in its crate (`pub(crate)`, no modifier) can be `dead`: the
+/// crate is all the code that may name it. A `pub` item, what is as visible as a `pub` trait,
+/// an exported macro and a function the linker names are at most `possibly_dead`.
+#[test]
+fn rust_items_kept_in_their_crate_can_be_dead() {
+    let (_directory, snapshot) = snapshot_of(
+        r#"
+//- /Cargo.toml
+[package]
+name = "shelf"
+//- /src/lib.rs
+mod store;
+
+fn forgotten() -> u32 { 1 }
+
+pub(crate) fn crate_only_unused() -> u32 { 2 }
+
+pub fn api_unused() -> u32 { 3 }
+
+fn used() -> u32 { 4 }
+
+pub fn entry() -> u32 { used() + store::Shelf::new().size() }
+
+#[no_mangle]
+extern "C" fn linked_by_name() -> u32 { 5 }
+
+macro_rules! local_macro {
+    () => { 6 };
+}
+
+#[macro_export]
+macro_rules! exported_macro {
+    () => { 7 };
+}
+
+// Used only to wrap items: the call the wrapper makes is a use.
+macro_rules! wrap_items {
+    ($($item:item)*) => { $($item)* };
+}
+
+wrap_items! {
+    fn wrapped_and_unused() -> u32 { 13 }
+}
+
+fn tested_only() -> u32 { 8 }
+
+// A private trait's method is called through an impl (`<u32 as Spec>::spec` binds to it).
+trait Spec {
+    fn spec(x: u32) -> Self;
+}
+
+impl Spec for u32 {
+    fn spec(x: u32) -> u32 { x }
+}
+
+pub fn specialised() -> u32 { <u32 as Spec>::spec(1) }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn it_works() { assert_eq!(super::tested_only(), 8); }
+}
+//- /src/store.rs
+pub struct Shelf;
+
+impl Shelf {
+    pub fn new() -> Shelf { Shelf }
+    pub fn size(&self) -> u32 { 0 }
+    fn unused_helper(&self) -> u32 { 9 }
+    pub fn unused_api(&self) -> u32 { 10 }
+}
+
+pub trait Visible {
+    fn provided(&self) -> u32 { 11 }
+}
+//- /benches/bench.rs
+#![feature(test)]
+extern crate test;
+
+#[bench]
+fn shelving(b: &mut test::Bencher) { b.iter(|| 12) }
+"#,
+    );
+    expect![[r#"
+        dead_code total 13 next None completeness exact
+        dead shelf::local_macro lines 3 exact
+        dead shelf::crate_only_unused lines 1 exact
+        dead shelf::forgotten lines 1 exact
+        dead shelf::store::Shelf::unused_helper lines 1 exact
+        dead shelf::wrapped_and_unused lines 1 exact
+        test_only shelf::tested_only lines 1 exact
+        possibly_dead shelf::exported_macro lines 3 lower_bound: outside: shelf::exported_macro is a public name: code outside the repository may use it
+        possibly_dead shelf::api_unused lines 1 lower_bound: outside: shelf::api_unused is a public name: code outside the repository may use it
+        possibly_dead shelf::entry lines 1 lower_bound: outside: shelf::entry is a public name: code outside the repository may use it
+        possibly_dead shelf::linked_by_name lines 1 lower_bound: outside: shelf::linked_by_name is a public name: code outside the repository may use it
+        possibly_dead shelf::specialised lines 1 lower_bound: outside: shelf::specialised is a public name: code outside the repository may use it
+        possibly_dead shelf::store::Shelf::unused_api lines 1 lower_bound: outside: shelf::store::Shelf::unused_api is a public name: code outside the repository may use it
+        possibly_dead shelf::store::Visible lines 3 lower_bound: outside: shelf::store::Visible is a public name: code outside the repository may use it; outside: shelf::store::Visible is a type: annotations, signatures and calls of what it inherits may use it, which the graph does not link"#]]
+    .assert_eq(&render(&snapshot, HealthKind::DeadCode, &HealthOptions::default()));
+}
+
+/// What the packaging declares (a console script, a plugin module's hooks) is called from
+/// outside by name: left out of dead code and counted; a packaging file that cannot be read
+/// is said in the note, and the rest still counts.
+#[test]
+fn packaging_entry_points_are_never_dead() {
+    let (directory, snapshot) = snapshot_of(
+        r#"
+//- /pyproject.toml
+[project]
+name = "tool"
+[project.scripts]
+tool = "tool.cli:_run"
+[project.entry-points.pytest11]
+tool = "tool._plugin"
+//- /setup.py/README
+a folder named like a packaging file
+//- /tool/__init__.py
+//- /tool/cli.py
+def _run():
+    return _helper()
+
+def _helper():
+    return 1
+
+def _forgotten():
+    return 2
+//- /tool/_plugin.py
+def _pytest_hook_by_name(config):
+    return config
+"#,
+    );
+    let packaging = tether_features::declared_entry_points(directory.path());
+    let options = HealthOptions {
+        entry_points: packaging.targets,
+        entry_point_problems: packaging.problems,
+        ..HealthOptions::default()
+    };
+    expect![[r#"
+        dead_code total 1 next None completeness exact
+        note: 2 unused-looking definitions left out: the packaging declares them entry points; setup.py: not a regular file; not read
+        dead tool.cli._forgotten lines 2 exact"#]]
+    .assert_eq(&render(&snapshot, HealthKind::DeadCode, &options));
+}

@@ -415,9 +415,12 @@ fn rust_items_inside_brace_macros_are_definitions() {
         }
         "#,
         expect![[r#"
+            rt -> rt::cfg_rt @3 macro 0.9
             rt::run -> rt::task::Handle::current @8 type_member 0.9
             rt::run -> rt::task::Handle::id @8 typed_receiver 0.85
             rt::run -> rt::task::spawn @7 import 0.95
+            rt::task -> rt::cfg_rt @1 macro 0.9
+            rt::task::{impl Handle} -> rt::cfg_rt @7 macro 0.9
         "#]],
     );
 }

@@ -48,6 +48,7 @@ fn pinned_self_and_pin_projections() {
         }
         "#,
         expect![[r#"
+            timer -> pin_project_lite::pin_project @4 import 0.95
             timer::AsyncWrite::poll_write_all -> timer::AsyncWrite::poll_write @24 self_method 0.9
             timer::Sleep::poll_inner -> timer::Entry::poll_elapsed @18 typed_receiver 0.85
             timer::Sleep::poll_inner -> timer::Sleep::project_ref @18 self_method 0.9

@@ -406,6 +406,7 @@ fn a_contains_cycle_in_a_damaged_graph_cannot_loop_a_blast() {
         content_hash: 0,
         body_start_line: 0,
         is_overload_stub: false,
+        visibility: tether_model::Visibility::Undeclared,
     };
     let contains = |source: u64, target: u64| Edge {
         kind: EdgeKind::Contains,

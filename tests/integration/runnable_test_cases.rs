@@ -247,3 +247,27 @@ fn functions_passed_as_items_to_a_test_writing_macro_are_its_tests() {
     tests.sort();
     assert_eq!(tests, ["quick::contains", "quick::empty"]);
 }
+
+/// A test whose last attribute carries a comment (arrayvec's `#[cfg_attr(miri, ignore)] //
+/// Miri is too slow`) is still a test.
+#[test]
+fn a_comment_after_a_tests_attribute_keeps_it_a_test() {
+    let fixture = r#"
+        //- /Cargo.toml
+        [package]
+        name = "chars"
+        //- /src/lib.rs
+        pub fn encode(c: char) -> u32 { c as u32 }
+
+        #[test]
+        #[cfg_attr(miri, ignore)] // Miri is too slow
+        fn test_encode() { assert_eq!(encode('a'), 97); }
+
+        #[test] // a plain comment
+        fn test_again() { assert_eq!(encode('b'), 98); }
+    "#;
+    assert_eq!(
+        tests_affected(fixture, "chars::encode"),
+        ["chars::test_again", "chars::test_encode"]
+    );
+}

@@ -623,6 +623,39 @@ fn calls_on_outside_types_reach_the_project_traits_impls_for_them() {
     );
 }
 
+/// A trait impl for a smart pointer to a project type (indexmap's `impl IntoIterator for
+/// Box<Slice<T>>`): `self.into_entries()` derefs to the pointee, which the impl's path does
+/// not keep. It is never linked to a made-up `Box::into_entries`: it stays unresolved (a
+/// hidden caller of every `into_entries`), while the pointer's own methods are std's.
+#[test]
+fn self_calls_in_an_impl_for_a_pointer_to_a_project_type_are_not_the_pointers() {
+    check(
+        r#"
+        //- /Cargo.toml
+        [package]
+        name = "slices"
+        //- /src/lib.rs
+        pub struct Slice<T> { items: Vec<T> }
+        impl<T> Slice<T> {
+            pub(crate) fn into_entries(self: Box<Self>) -> Vec<T> { self.items }
+        }
+        impl<T> IntoIterator for Box<Slice<T>> {
+            type Item = T;
+            type IntoIter = std::vec::IntoIter<T>;
+            fn into_iter(self) -> Self::IntoIter {
+                let copy = self.clone();  // calls: <builtin>::Box::clone
+                self.into_entries().into_iter()  // calls: unresolved
+            }
+        }
+        "#,
+        expect![[r#"
+            slices::{impl IntoIterator for Box}::into_iter -> <builtin>::Box::clone @9 typed_receiver 0.85
+            unresolved slices::{impl IntoIterator for Box}::into_iter src/lib.rs:10 self.into_entries (unknown_receiver_type)
+            unresolved slices::{impl IntoIterator for Box}::into_iter src/lib.rs:10 self.into_entries().into_iter (unknown_receiver_type)
+        "#]],
+    );
+}
+
 #[test]
 fn one_type_defined_under_exclusive_cfgs_is_one_type() {
     // indexmap defines `IndexMap` twice, with a default hasher under `std` and without one
@@ -715,6 +748,7 @@ fn a_test_whose_body_a_macro_invocation_passes_calls_what_that_body_calls() {
         expect![[r#"
             maps::Map::new -> <builtin>::Vec::new @3 same_scope 0.95
             maps::Map::new -> maps::Map @3 constructor 0.9
+            quick -> quick::properties @22 macro 0.9
             quick::contains -> maps::Map::insert @25 typed_receiver 0.85
             quick::contains -> maps::Map::new @24 import 0.95
             quick::maps -> maps::Map::new @20 import 0.95

@@ -126,10 +126,14 @@ pub(crate) fn apply_with_buffers(
             };
             let snapshot = snapshot()?;
             let freshness = view().freshness(&snapshot);
+            // Read at each request: a few kilobytes, and never stale.
+            let packaging = tether_features::declared_entry_points(&state.paths.root);
             let options = tether_query::HealthOptions {
                 folder,
                 page: health.page,
                 evidence: crate::runtime_evidence::current(state, &state.evidence),
+                entry_points: packaging.targets,
+                entry_point_problems: packaging.problems,
             };
             let dirty = view().dirty_files(&snapshot);
             let history = churn_history(state, &health, deadline);

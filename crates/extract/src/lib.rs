@@ -188,7 +188,7 @@ pub fn extract(file: &SourceFile<'_>) -> FileFacts {
     // The file as written: its macro calls, which the unwrapped parse blanks.
     let written_tree = &tree;
     let (text, tree) = match &unwrapped {
-        Some((text, tree)) => (text.as_str(), tree),
+        Some((text, tree, _)) => (text.as_str(), tree),
         None => (file.text, &tree),
     };
     let (tags, depth) = query.tags(tree, text.as_bytes());
@@ -223,6 +223,9 @@ pub fn extract(file: &SourceFile<'_>) -> FileFacts {
             rust::macro_expansion::merge_expansion(&mut facts, expanded, expansion.invocation_byte);
         }
         rust::test_macros::mark_tests_written_from_items(written_tree, file.text, &mut facts);
+        if let Some((_, _, wrapper_calls)) = unwrapped {
+            rust::item_macros::push_wrapper_calls(wrapper_calls, &mut facts);
+        }
     }
     hash_symbol_texts(&mut facts, file.text);
     facts

@@ -76,6 +76,8 @@ pub(crate) struct NewSymbol<'tree> {
     pub body_start_line: u32,
     /// See `Symbol::is_overload_stub`.
     pub is_overload_stub: bool,
+    /// See `Symbol::visibility`.
+    pub visibility: tether_model::Visibility,
 }
 
 /// The per-language half of extraction.
@@ -158,6 +160,7 @@ pub(crate) fn sweep<L: Lowering>(
         content_hash: 0,
         body_start_line: 0,
         is_overload_stub: false,
+        visibility: tether_model::Visibility::Undeclared,
     };
     let mut scopes = ScopeStack {
         scopes: vec![OpenScope {
@@ -208,6 +211,7 @@ pub(crate) fn sweep<L: Lowering>(
                     content_hash: 0,
                     body_start_line: new.body_start_line,
                     is_overload_stub: new.is_overload_stub,
+                    visibility: new.visibility,
                 };
                 scopes.scopes.push(OpenScope {
                     id,

@@ -16,6 +16,7 @@ mod context;
 mod git_queries;
 mod memory_context;
 mod memory_record;
+mod packaging_entry_points;
 mod pin_tethers;
 mod record_journal;
 mod repository_paths;
@@ -31,6 +32,9 @@ pub use context::{context, ContextSubject};
 pub use git_queries::{changes, ownership, GitQueryCaches, OwnershipSubject};
 pub use memory_context::{memory_graph, search_memory, MemoryCache};
 pub use memory_record::{record, recover_interrupted_record};
+pub use packaging_entry_points::{
+    declared_entry_points, DeclaredEntryPoints, MAX_PACKAGING_FILE_BYTES,
+};
 pub use record_journal::write_atomically;
 pub use repository_paths::{repository_file, repository_path};
 

@@ -23,6 +23,7 @@ mod runtime_evidence;
 mod runtime_evidence_merge;
 mod symbol;
 mod test_framework;
+mod visibility;
 
 pub use change_history::{ChangeHistory, ChangedCommit, ChangedFile, Hunk};
 pub use deadline::{Cancelled, Deadline, DeadlineTicker};
@@ -46,3 +47,4 @@ pub use runtime_evidence::{EvidenceFile, RecordedSymbol, RuntimeEvidence};
 pub use runtime_evidence_merge::{context_without_phase, MergeCounts};
 pub use symbol::{Language, Span, Symbol, SymbolKind};
 pub use test_framework::{FileNamePattern, TestFramework};
+pub use visibility::Visibility;

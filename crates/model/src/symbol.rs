@@ -200,4 +200,7 @@ pub struct Symbol {
     /// follows it. An address names that definition, never a stub; lookup lists the stubs
     /// with it.
     pub is_overload_stub: bool,
+    /// What its own modifier declares (Rust); [`crate::Visibility::Undeclared`] for Python
+    /// and outside targets.
+    pub visibility: crate::Visibility,
 }

@@ -69,6 +69,11 @@ pub struct HealthOptions {
     pub page: PageRequest,
     /// The runtime evidence in force: a symbol it saw run is never dead.
     pub evidence: Option<std::sync::Arc<tether_model::RuntimeEvidence>>,
+    /// What the project's packaging declares as entry points, as dotted names (`pkg.cli.main`
+    /// for `pkg.cli:main`; a module for a plugin naming one): never dead.
+    pub entry_points: Vec<String>,
+    /// Packaging files that could not be read, said in the dead code section's note.
+    pub entry_point_problems: Vec<String>,
 }
 
 /// The findings of one section, ranked worst first.
@@ -245,11 +250,23 @@ impl Snapshot {
                 (total, HealthFindings::Cycles(page), next)
             }
             HealthKind::DeadCode => {
-                let (all, seen_running) = self.dead_code(options);
-                if seen_running > 0 {
-                    note = Some(format!(
-                        "{seen_running} unused-looking definitions left out: runtime evidence saw them run"
+                let (all, left_out) = self.dead_code(options);
+                let mut said = Vec::new();
+                if left_out.seen_running > 0 {
+                    said.push(format!(
+                        "{} unused-looking definitions left out: runtime evidence saw them run",
+                        left_out.seen_running
                     ));
+                }
+                if left_out.entry_points > 0 {
+                    said.push(format!(
+                        "{} unused-looking definitions left out: the packaging declares them entry points",
+                        left_out.entry_points
+                    ));
+                }
+                said.extend(options.entry_point_problems.iter().cloned());
+                if !said.is_empty() {
+                    note = Some(said.join("; "));
                 }
                 let total = all.len();
                 let (page, next) = options.page.apply(all);

@@ -4,9 +4,10 @@
 //! decorator, a test runner, a library's users) may call it. Otherwise it is `possibly_dead`,
 //! with the causes. A symbol only tests use is `test_only`.
 //!
-//! Left out: tests and what runs them, entry points (`main`, a script block, a test
-//! framework's hooks: `queries/python/test_framework.txt`), `@overload`
-//! stubs, methods a trait impl must write, and what the language calls without a call
+//! Left out: tests, benchmarks and what runs them, entry points (`main`, a script block, a
+//! test framework's hooks: `queries/python/test_framework.txt`; what the packaging declares,
+//! handed in as [`HealthOptions::entry_points`]), `@overload` stubs, methods a trait impl must
+//! write and the methods of an implemented trait, and what the language calls without a call
 //! expression (dunders, `Display::fmt`): they are not dead for want of callers.
 //!
 //! A definition runtime evidence saw run (any evidence, fresh or not: it ran once) is never
@@ -14,9 +15,10 @@
 //!
 //! A type is at most `possibly_dead`: annotations and signatures name types without an
 //! edge, and a subclass is used through what it inherits (`Sub.as_view()` binds to the
-//! base's method). A public name may be used by code outside the repository: a Python name without a
-//! leading underscore in a package (a folder with `__init__.py`), and any Rust item outside
-//! a binary's `main.rs` (the graph does not record `pub`), are at most `possibly_dead`.
+//! base's method). A public name may be used by code outside the repository: a Python name
+//! without a leading underscore in a package (a folder with `__init__.py`), and a Rust item
+//! declared `pub` (or as visible as a `pub` trait) outside a binary's `main.rs` or `src/bin/`,
+//! are at most `possibly_dead`; `pub(crate)` and private Rust items can be `dead`.
 
 use tether_model::{Language, SymbolKind};
 
@@ -57,23 +59,39 @@ pub struct DeadSymbol {
     pub completeness: Completeness,
 }
 
+/// Unused-looking definitions left out of the dead code section, counted for its note.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub(crate) struct DeadCodeLeftOut {
+    /// Runtime evidence saw them run.
+    pub seen_running: usize,
+    /// The packaging declares them entry points (console scripts, plugins).
+    pub entry_points: usize,
+}
+
 impl Snapshot {
     /// Unused definitions: `dead` first (longest first), then `test_only`, then
-    /// `possibly_dead` (fewest hidden callers first); and how many unused-looking ones
-    /// runtime evidence saw run.
-    pub(crate) fn dead_code(&self, options: &HealthOptions) -> (Vec<DeadSymbol>, usize) {
-        let mut seen_running = 0;
+    /// `possibly_dead` (fewest hidden callers first); and how many unused-looking ones were
+    /// left out, and why.
+    pub(crate) fn dead_code(&self, options: &HealthOptions) -> (Vec<DeadSymbol>, DeadCodeLeftOut) {
+        let mut left_out = DeadCodeLeftOut::default();
         let mut file_states = crate::runtime_evidence::FileStates::default();
+        let entry_points: rustc_hash::FxHashSet<&str> =
+            options.entry_points.iter().map(String::as_str).collect();
         let mut found: Vec<DeadSymbol> = (0..self.symbols().len() as SymbolIndex)
             .filter(|index| self.may_be_dead(*index, options))
             .filter_map(|index| self.unused(index))
+            .filter(|dead| {
+                let declared = self.is_declared_entry_point(dead.index, &entry_points);
+                left_out.entry_points += usize::from(declared);
+                !declared
+            })
             .filter(|dead| {
                 let ran = options.evidence.as_deref().is_some_and(|evidence| {
                     self.subtree(dead.index)
                         .iter()
                         .any(|part| self.ran_at_runtime(*part, evidence, &mut file_states))
                 });
-                seen_running += usize::from(ran);
+                left_out.seen_running += usize::from(ran);
                 !ran
             })
             .collect();
@@ -96,7 +114,31 @@ impl Snapshot {
                     self.symbol(a.index).qualified_name.cmp(&self.symbol(b.index).qualified_name)
                 })
         });
-        (found, seen_running)
+        (found, left_out)
+    }
+
+    /// A Python definition the packaging names (`pkg.cli.main`), or one at the top level of a
+    /// module it names (a plugin module's hooks are called by name).
+    fn is_declared_entry_point(
+        &self,
+        index: SymbolIndex,
+        entry_points: &rustc_hash::FxHashSet<&str>,
+    ) -> bool {
+        let symbol = self.symbol(index);
+        if symbol.language != Language::Python || entry_points.is_empty() {
+            return false;
+        }
+        if entry_points.contains(symbol.qualified_name.as_str()) {
+            return true;
+        }
+        let parent = symbol
+            .parent
+            .and_then(|parent| self.index_of(parent))
+            .map(|parent| self.symbol(parent));
+        parent.is_some_and(|parent| {
+            parent.kind == SymbolKind::Module
+                && entry_points.contains(parent.qualified_name.as_str())
+        })
     }
 
     /// A definition that is not a test, an entry point or a stub, in the folder asked about.
@@ -127,6 +169,9 @@ impl Snapshot {
 
     /// The verdict on a definition no project code outside it uses; `None` when some does.
     fn unused(&self, index: SymbolIndex) -> Option<DeadSymbol> {
+        if self.is_method_of_an_implemented_trait(index) {
+            return None;
+        }
         let inside = self.subtree(index);
         let mut used_by_tests = false;
         for part in &inside {
@@ -169,6 +214,19 @@ impl Snapshot {
         })
     }
 
+    /// A method a trait declares, when some type implements the trait: every impl is written
+    /// against it (smallvec's `SpecFrom::spec_from` is called as `<Self as
+    /// SpecFrom>::spec_from`, which binds to an impl's method), so it is not dead for want of
+    /// callers of its own.
+    fn is_method_of_an_implemented_trait(&self, index: SymbolIndex) -> bool {
+        let Some(parent) = self.symbol(index).parent.and_then(|parent| self.index_of(parent))
+        else {
+            return false;
+        };
+        self.symbol(parent).kind == SymbolKind::Trait
+            && self.incoming(parent, &[tether_model::EdgeKind::Implements]).next().is_some()
+    }
+
     /// The symbol and everything it contains (a class's methods, a type's impls' methods).
     fn subtree(&self, index: SymbolIndex) -> Vec<SymbolIndex> {
         let mut parts = vec![index];
@@ -197,7 +255,8 @@ impl Snapshot {
     }
 
     /// Code outside the repository may use a public name: a Python name without a leading
-    /// underscore (nor one on its class) in a package, or a Rust item outside a `main.rs`.
+    /// underscore (nor one on its class) in a package, or a Rust item its modifier does not
+    /// keep in its crate, outside a binary's `main.rs` or `src/bin/`.
     fn public_name_cause(&self, index: SymbolIndex) -> Option<CompletenessCause> {
         let symbol = self.symbol(index);
         let public = match symbol.language {
@@ -211,7 +270,12 @@ impl Snapshot {
                 let relative = symbol.qualified_name.strip_prefix(module).unwrap_or("");
                 in_package && !relative.split('.').any(|segment| segment.starts_with('_'))
             }
-            Language::Rust => !symbol.path.ends_with("main.rs") && !symbol.path.contains("/bin/"),
+            // A crate-local item can be named by its crate only, which the graph sees whole.
+            Language::Rust => {
+                !symbol.path.ends_with("main.rs")
+                    && !symbol.path.contains("/bin/")
+                    && !symbol.visibility.is_crate_local()
+            }
         };
         public.then(|| CompletenessCause::CalledFromOutside {
             count: 1,

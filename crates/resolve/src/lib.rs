@@ -564,6 +564,7 @@ pub(crate) fn outside_symbol(
             content_hash: 0,
             body_start_line: 0,
             is_overload_stub: false,
+            visibility: tether_model::Visibility::Undeclared,
         }
     });
     id

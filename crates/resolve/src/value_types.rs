@@ -241,7 +241,7 @@ impl Resolver<'_> {
 
 /// A std wrapper whose element type is not visible: its std methods are still known, but
 /// what they unwrap is an untyped value (never a value "of the std world").
-fn unknown_element(wrapper: Wrapper) -> Denotation {
+pub(crate) fn unknown_element(wrapper: Wrapper) -> Denotation {
     Denotation::Wrapped { wrapper, inner: Box::new(Denotation::UntypedLocal) }
 }
 

@@ -3,6 +3,7 @@
 use tether_model::{
     Census, Diagnostic, DiagnosticKind, Edge, EdgeKind, FileRecord, FileStatus, Graph, IndexMeta,
     Language, ResolutionRule, Span, Symbol, SymbolId, SymbolKind, UnresolvedCall, UnresolvedReason,
+    Visibility,
 };
 
 use crate::{GraphStore, StoreError};
@@ -86,7 +87,7 @@ impl GraphStore {
             });
         }
         let symbol_statement = "MATCH (s:Symbol) RETURN s.id, s.kind, s.name, s.qualified_name, s.path, s.language, \
-             s.start_line, s.end_line, s.start_byte, s.end_byte, s.parent, s.is_test, s.runs_as_test, s.content_hash, s.body_start_line, s.is_overload_stub ORDER BY s.path, s.start_byte, s.qualified_name";
+             s.start_line, s.end_line, s.start_byte, s.end_byte, s.parent, s.is_test, s.runs_as_test, s.content_hash, s.body_start_line, s.is_overload_stub, s.visibility ORDER BY s.path, s.start_byte, s.qualified_name";
         for row in self.rows(symbol_statement)? {
             graph.symbols.push(Symbol {
                 id: SymbolId::from_i64(integer(&row, 0).ok_or_else(|| corrupt("symbol id"))?),
@@ -111,6 +112,9 @@ impl GraphStore {
                 content_hash: integer(&row, 13).unwrap_or(0) as u64,
                 body_start_line: integer(&row, 14).unwrap_or(0) as u32,
                 is_overload_stub: matches!(row.get(15), Some(lbug::Value::Bool(true))),
+                // An empty field may be read back as NULL: both are `Undeclared`.
+                visibility: Visibility::parse(&text(&row, 16).unwrap_or_default())
+                    .ok_or_else(|| corrupt("symbol visibility"))?,
             });
         }
         for kind in EdgeKind::ALL {

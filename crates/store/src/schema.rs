@@ -12,15 +12,15 @@ use tether_model::EdgeKind;
 
 use crate::{GraphStore, StoreError};
 
-/// The version this build reads and writes (10: `Symbol.is_overload_stub`; a graph of 9 lacks
-/// the column and is rebuilt).
-pub const SCHEMA_VERSION: u32 = 10;
+/// The version this build reads and writes (11: `Symbol.visibility`; a graph of 10 lacks the
+/// column and is rebuilt).
+pub const SCHEMA_VERSION: u32 = 11;
 
 pub(crate) const NODE_TABLES: &[&str] = &[
     "CREATE NODE TABLE Meta(key STRING, value STRING, PRIMARY KEY(key))",
     "CREATE NODE TABLE File(path STRING, language STRING, size_bytes INT64, content_hash INT64, status STRING, PRIMARY KEY(path))",
     "CREATE NODE TABLE Symbol(id INT64, kind STRING, name STRING, qualified_name STRING, path STRING, language STRING, \
-     start_line INT64, end_line INT64, start_byte INT64, end_byte INT64, parent INT64, is_test BOOLEAN, runs_as_test BOOLEAN, content_hash INT64, body_start_line INT64, is_overload_stub BOOLEAN, PRIMARY KEY(id))",
+     start_line INT64, end_line INT64, start_byte INT64, end_byte INT64, parent INT64, is_test BOOLEAN, runs_as_test BOOLEAN, content_hash INT64, body_start_line INT64, is_overload_stub BOOLEAN, visibility STRING, PRIMARY KEY(id))",
     "CREATE NODE TABLE UnresolvedCall(id INT64, caller INT64, callee_text STRING, callee_name STRING, path STRING, \
      line INT64, reason STRING, PRIMARY KEY(id))",
     "CREATE NODE TABLE Diagnostic(id INT64, path STRING, line INT64, kind STRING, message STRING, PRIMARY KEY(id))",

@@ -74,6 +74,7 @@ pub(crate) fn write_symbols_csv(
             "content_hash",
             "body_start_line",
             "is_overload_stub",
+            "visibility",
         ],
     )?;
     for symbol in symbols {
@@ -94,6 +95,7 @@ pub(crate) fn write_symbols_csv(
             Field::Integer(symbol.content_hash as i64),
             Field::Integer(i64::from(symbol.body_start_line)),
             Field::Boolean(symbol.is_overload_stub),
+            Field::Text(symbol.visibility.as_str()),
         ])?;
     }
     TableCsv::finish("Symbol", label, writer)

@@ -124,6 +124,7 @@ impl Lowering for PythonLowering {
             body_start_line,
             is_overload_stub: kind.is_callable()
                 && decorator_names(tag.node, source).iter().any(|name| name == "overload"),
+            visibility: tether_model::Visibility::Undeclared,
         })
     }
 

@@ -82,5 +82,7 @@ pub(crate) fn generated_method(
         content_hash: 0,
         body_start_line: 0,
         is_overload_stub: false,
+        // Generated getters are as visible as their struct (salsa's are `pub`).
+        visibility: structure.visibility,
     }
 }

@@ -7,6 +7,10 @@
 //! Only brace-delimited calls in item position whose body starts like an item are unwrapped
 //! (`cfg_if! { if … }` and `lazy_static! { static ref … }` bodies are not items), and the
 //! unwrapped parse is kept only when it has no more syntax errors than the original.
+//!
+//! A blanked wrapper is still a call of its macro: each is returned as a [`WrapperCall`], made
+//! by the module, impl or trait the wrapper sits in (a `macro_rules!` used only to wrap items
+//! is used).
 
 use tree_sitter::{Node, Tree};
 
@@ -33,21 +37,33 @@ const ITEM_STARTS: [&str; 16] = [
     "macro_rules",
 ];
 
-/// The text with item-wrapping macro calls blanked and its tree, when the file has any;
-/// `None` leaves the original parse as it is.
+/// A wrapper's call of its macro, which blanking removes from the parse.
+#[derive(Clone, PartialEq, Debug)]
+pub(crate) struct WrapperCall {
+    /// The macro's path as written (`cfg_rt`, `crate::cfg_rt`).
+    pub path: Vec<String>,
+    /// `name!`, as a call site's text.
+    pub text: String,
+    pub line: u32,
+    pub byte: u32,
+}
+
+/// The text with item-wrapping macro calls blanked, its tree and the wrappers' calls, when the
+/// file has any; `None` leaves the original parse as it is.
 pub(crate) fn unwrap_item_macros(
     tree: &Tree,
     text: &str,
     parse: impl Fn(&str) -> Option<Tree>,
-) -> Option<(String, Tree)> {
-    let mut current: Option<(String, Tree)> = None;
+) -> Option<(String, Tree, Vec<WrapperCall>)> {
+    let mut current: Option<(String, Tree, Vec<WrapperCall>)> = None;
     for _ in 0..MAX_UNWRAP_ROUNDS {
         let (source, root) = match &current {
-            Some((source, tree)) => (source.as_str(), tree.root_node()),
+            Some((source, tree, _)) => (source.as_str(), tree.root_node()),
             None => (text, tree.root_node()),
         };
         let mut wrappers = Vec::new();
-        collect_item_wrappers(root, source, &mut wrappers, 0);
+        let mut calls = Vec::new();
+        collect_item_wrappers(root, source, &mut wrappers, &mut calls, 0);
         if wrappers.is_empty() {
             break;
         }
@@ -61,7 +77,9 @@ pub(crate) fn unwrap_item_macros(
         if error_count(reparsed.root_node()) > error_count(root) {
             break;
         }
-        current = Some((unwrapped, reparsed));
+        let mut all_calls = current.map(|(_, _, earlier)| earlier).unwrap_or_default();
+        all_calls.extend(calls);
+        current = Some((unwrapped, reparsed, all_calls));
     }
     current
 }
@@ -72,6 +90,7 @@ fn collect_item_wrappers(
     container: Node<'_>,
     source: &str,
     wrappers: &mut Vec<(usize, usize)>,
+    calls: &mut Vec<WrapperCall>,
     depth: usize,
 ) {
     if depth > 16 {
@@ -84,12 +103,23 @@ fn collect_item_wrappers(
                 if let Some(body) = item_body(child, source) {
                     wrappers.push((child.start_byte(), body.start_byte() + 1));
                     wrappers.push((body.end_byte() - 1, child.end_byte()));
+                    let name = field_child!(child, "macro");
+                    if let Some((name, path)) = name
+                        .and_then(|name| Some((name, crate::rust::path_segments(name, source, 0)?)))
+                    {
+                        calls.push(WrapperCall {
+                            path,
+                            text: format!("{}!", &source[name.byte_range()]),
+                            line: child.start_position().row as u32 + 1,
+                            byte: child.start_byte() as u32,
+                        });
+                    }
                 }
             }
             // Items inside inline modules, impls and traits may be wrapped too.
             "mod_item" | "impl_item" | "trait_item" => {
                 if let Some(body) = field_child!(child, "body") {
-                    collect_item_wrappers(body, source, wrappers, depth + 1);
+                    collect_item_wrappers(body, source, wrappers, calls, depth + 1);
                 }
             }
             _ => {}
@@ -137,6 +167,32 @@ fn blank(bytes: &mut [u8], start: usize, end: usize) {
         if *byte != b'\n' {
             *byte = b' ';
         }
+    }
+}
+
+/// Records each wrapper's call of its macro, made by the innermost module, impl or trait
+/// holding it.
+pub(crate) fn push_wrapper_calls(calls: Vec<WrapperCall>, facts: &mut tether_model::FileFacts) {
+    use tether_model::SymbolKind;
+    for call in calls {
+        let caller = facts
+            .symbols
+            .iter()
+            .filter(|symbol| {
+                matches!(symbol.kind, SymbolKind::Module | SymbolKind::Impl | SymbolKind::Trait)
+                    && symbol.span.start_byte <= call.byte
+                    && call.byte < symbol.span.end_byte.max(symbol.span.start_byte + 1)
+            })
+            .min_by_key(|symbol| symbol.span.end_byte - symbol.span.start_byte)
+            .map(|symbol| symbol.id);
+        let Some(caller) = caller else { continue };
+        facts.calls.push(tether_model::CallSite {
+            caller,
+            callee: tether_model::CalleeExpr::Macro(call.path),
+            line: call.line,
+            byte: call.byte,
+            text: call.text,
+        });
     }
 }
 

@@ -18,6 +18,7 @@ pub(crate) mod receivers;
 pub(crate) mod returned_functions;
 pub(crate) mod test_macros;
 pub(crate) mod value_references;
+pub(crate) mod visibility;
 pub(crate) mod written_derefs;
 
 use tether_model::{
@@ -109,17 +110,27 @@ impl Lowering for RustLowering {
             && attributes
                 .iter()
                 .any(|(path, _)| path.last().is_some_and(|last| is_test_attribute_name(last)));
+        // `#[bench]` (libtest's benchmarks): code `cargo bench` runs by name, not a test
+        // `cargo test` runs, and never dead for want of callers.
+        let is_bench = matches!(kind, SymbolKind::Function)
+            && attributes.iter().any(|(path, _)| path.len() == 1 && path[0] == "bench");
         Some(NewSymbol {
             kind,
             name,
             span_node: item,
             child_prefix,
             qualified_name: None,
-            is_test: is_cfg_test || is_test_attribute,
+            is_test: is_cfg_test || is_test_attribute || is_bench,
             // `#[test]` is for free functions; cargo runs no other.
             runs_as_test: is_test_attribute && kind == SymbolKind::Function,
             body_start_line: 0,
             is_overload_stub: false,
+            visibility: crate::rust::visibility::declared_visibility(
+                kind,
+                item,
+                &attributes,
+                source,
+            ),
         })
     }
 
@@ -339,11 +350,15 @@ fn text_before_ends_with_attribute(before: &str) -> bool {
             continue;
         }
         let line_start = rest.rfind('\n').map_or(0, |newline| newline + 1);
-        if rest[line_start..].trim_start().starts_with("//") {
+        let line = &rest[line_start..];
+        if line.trim_start().starts_with("//") {
             rest = rest[..line_start].trim_end();
             continue;
         }
-        return rest.ends_with(']');
+        // `#[cfg_attr(miri, ignore)] // Miri is too slow`: a comment after the attribute.
+        let before_a_comment =
+            line.match_indices("//").any(|(at, _)| line[..at].trim_end().ends_with(']'));
+        return rest.ends_with(']') || before_a_comment;
     }
 }
 

@@ -119,6 +119,7 @@ pub(crate) fn push_macro_written_test(
         content_hash: 0,
         body_start_line: 0,
         is_overload_stub: false,
+        visibility: tether_model::Visibility::Private,
     });
     facts.calls.push(CallSite {
         caller: id,

@@ -27,7 +27,20 @@ pub(crate) fn outside_self_type(
         return None;
     }
     match rules.item_path(resolver, scope, &block.self_type).ok()?.denotation {
-        outside @ (Denotation::External(_) | Denotation::Builtin(_)) => Some(outside),
+        outside @ (Denotation::External(_) | Denotation::Builtin(_)) => {
+            // `impl IntoIterator for Box<Slice<T>>`: `self.into_entries()` derefs to the
+            // pointee, whose type the impl block's path (generic arguments dropped) does not
+            // keep. The pointer's own methods stay std's; any other is not known.
+            let pointer = block
+                .self_type
+                .last()
+                .and_then(|name| crate::value_types::Wrapper::named(name))
+                .filter(|wrapper| wrapper.is_pointer());
+            Some(match pointer {
+                Some(wrapper) => crate::value_types::unknown_element(wrapper),
+                None => outside,
+            })
+        }
         _ => None,
     }
 }
