@@ -403,6 +403,7 @@ fn dead_code_is_exact_only_when_no_caller_can_hide() {
         r#"
 //- /lib/__init__.py
 //- /lib/work.py
+import sys
 import threading
 
 def _forgotten(x):
@@ -426,6 +427,20 @@ class _Box:
 
     def _unused_method(self):
         return 5
+
+class _Hook:
+    def __init__(self, path):
+        self.path = path
+
+    def find_spec(self, name):
+        return None
+
+    @classmethod
+    def register(cls):
+        sys.path_hooks.append(cls)
+
+def install():
+    _Hook.register()
 //- /conftest.py
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow")
@@ -437,17 +452,20 @@ def test_it():
 "#,
     );
     expect![[r#"
-        dead_code total 5 next None completeness exact
+        dead_code total 8 next None completeness exact
         dead lib.work._forgotten lines 2 exact
         test_only lib.work._only_for_tests lines 2 exact
         possibly_dead lib.work._Box lines 6 lower_bound: outside: lib.work._Box is a type: annotations, signatures and calls of what it inherits may use it, which the graph does not link
+        possibly_dead lib.work._Hook.__init__ lines 2 lower_bound: outside: its class lib.work._Hook is never instantiated in the project: the code that makes its instances may call it
+        possibly_dead lib.work._Hook.find_spec lines 2 lower_bound: outside: its class lib.work._Hook is never instantiated in the project: the code that makes its instances may call it
+        possibly_dead lib.work.install lines 2 lower_bound: outside: lib.work.install is a public name: code outside the repository may use it
         possibly_dead lib.work.public_but_unused lines 2 lower_bound: outside: lib.work.public_but_unused is a public name: code outside the repository may use it
         possibly_dead lib.work.start lines 2 lower_bound: outside: lib.work.start is a public name: code outside the repository may use it"#]].assert_eq(&render(&snapshot, HealthKind::DeadCode, &HealthOptions::default()));
-    // Runtime evidence saw `_forgotten`'s body run (line 4) and `_Box.__len__`'s (line 20):
+    // Runtime evidence saw `_forgotten`'s body run (line 5) and `_Box.__len__`'s (line 21):
     // neither is listed, both are counted.
     let mut ran = tether_model::EvidenceFile::default();
-    ran.lines.insert(4, vec![0]);
-    ran.lines.insert(20, vec![0]);
+    ran.lines.insert(5, vec![0]);
+    ran.lines.insert(21, vec![0]);
     let evidence = tether_model::RuntimeEvidence {
         commit: None,
         contexts: vec!["tests/test_work.py::test_it|run".to_string()],
@@ -455,12 +473,16 @@ def test_it():
     };
     let with_evidence =
         HealthOptions { evidence: Some(std::sync::Arc::new(evidence)), ..HealthOptions::default() };
-    // `_Box` is used, so its unused private method is now listed on its own, dead.
+    // `_Box` is used, so its unused private method is now listed on its own; never
+    // instantiated in the project, its instances' maker may call it.
     expect![[r#"
-        dead_code total 4 next None completeness exact
+        dead_code total 7 next None completeness exact
         note: 2 unused-looking definitions left out: runtime evidence saw them run
-        dead lib.work._Box._unused_method lines 2 exact
         test_only lib.work._only_for_tests lines 2 exact
+        possibly_dead lib.work._Box._unused_method lines 2 lower_bound: outside: its class lib.work._Box is never instantiated in the project: the code that makes its instances may call it
+        possibly_dead lib.work._Hook.__init__ lines 2 lower_bound: outside: its class lib.work._Hook is never instantiated in the project: the code that makes its instances may call it
+        possibly_dead lib.work._Hook.find_spec lines 2 lower_bound: outside: its class lib.work._Hook is never instantiated in the project: the code that makes its instances may call it
+        possibly_dead lib.work.install lines 2 lower_bound: outside: lib.work.install is a public name: code outside the repository may use it
         possibly_dead lib.work.public_but_unused lines 2 lower_bound: outside: lib.work.public_but_unused is a public name: code outside the repository may use it
         possibly_dead lib.work.start lines 2 lower_bound: outside: lib.work.start is a public name: code outside the repository may use it"#]]
     .assert_eq(&render(&snapshot, HealthKind::DeadCode, &with_evidence));
@@ -512,6 +534,28 @@ wrap_items! {
 
 fn tested_only() -> u32 { 8 }
 
+// Written twice under exclusive cfgs: the call binds to both, ambiguously, which is not proof.
+#[cfg(unix)]
+fn per_platform() -> u32 { 14 }
+#[cfg(not(unix))]
+fn per_platform() -> u32 { 15 }
+
+pub fn platform() -> u32 { per_platform() }
+
+#[cfg_attr(not(test), no_mangle)]
+extern "C" fn linked_outside_tests() -> u32 { 16 }
+
+// An attribute macro may register it (pyo3's `#[pyfunction]`).
+#[pyfunction]
+fn registered_by_a_macro() -> u32 { 17 }
+
+// serde's derive calls it, named in a string.
+pub struct Config {
+    #[serde(default = "default_port")]
+    port: u16,
+}
+fn default_port() -> u16 { 80 }
+
 // A private trait's method is called through an impl (`<u32 as Spec>::spec` binds to it).
 trait Spec {
     fn spec(x: u32) -> Self;
@@ -550,20 +594,27 @@ fn shelving(b: &mut test::Bencher) { b.iter(|| 12) }
 "#,
     );
     expect![[r#"
-        dead_code total 13 next None completeness exact
+        dead_code total 20 next None completeness lower_bound: 1 unresolved sites; 3 uncertain edges
         dead shelf::local_macro lines 3 exact
         dead shelf::crate_only_unused lines 1 exact
         dead shelf::forgotten lines 1 exact
         dead shelf::store::Shelf::unused_helper lines 1 exact
-        dead shelf::wrapped_and_unused lines 1 exact
         test_only shelf::tested_only lines 1 exact
         possibly_dead shelf::exported_macro lines 3 lower_bound: outside: shelf::exported_macro is a public name: code outside the repository may use it
         possibly_dead shelf::api_unused lines 1 lower_bound: outside: shelf::api_unused is a public name: code outside the repository may use it
         possibly_dead shelf::entry lines 1 lower_bound: outside: shelf::entry is a public name: code outside the repository may use it
         possibly_dead shelf::linked_by_name lines 1 lower_bound: outside: shelf::linked_by_name is a public name: code outside the repository may use it
+        possibly_dead shelf::linked_outside_tests lines 1 lower_bound: outside: shelf::linked_outside_tests is a public name: code outside the repository may use it
+        possibly_dead shelf::per_platform lines 1 lower_bound: 1 uncertain edges
+        possibly_dead shelf::per_platform lines 1 lower_bound: 1 uncertain edges
+        possibly_dead shelf::platform lines 1 lower_bound: outside: shelf::platform is a public name: code outside the repository may use it
+        possibly_dead shelf::registered_by_a_macro lines 1 lower_bound: outside: shelf::registered_by_a_macro is written inside a macro call or under an attribute macro the graph does not expand: the macro may use it
         possibly_dead shelf::specialised lines 1 lower_bound: outside: shelf::specialised is a public name: code outside the repository may use it
         possibly_dead shelf::store::Shelf::unused_api lines 1 lower_bound: outside: shelf::store::Shelf::unused_api is a public name: code outside the repository may use it
-        possibly_dead shelf::store::Visible lines 3 lower_bound: outside: shelf::store::Visible is a public name: code outside the repository may use it; outside: shelf::store::Visible is a type: annotations, signatures and calls of what it inherits may use it, which the graph does not link"#]]
+        possibly_dead shelf::wrapped_and_unused lines 1 lower_bound: outside: shelf::wrapped_and_unused is written inside a macro call or under an attribute macro the graph does not expand: the macro may use it
+        possibly_dead shelf::Config lines 4 lower_bound: outside: shelf::Config is a public name: code outside the repository may use it; outside: shelf::Config is a type: annotations, signatures and calls of what it inherits may use it, which the graph does not link
+        possibly_dead shelf::store::Visible lines 3 lower_bound: outside: shelf::store::Visible is a public name: code outside the repository may use it; outside: shelf::store::Visible is a type: annotations, signatures and calls of what it inherits may use it, which the graph does not link
+        possibly_dead shelf::default_port lines 1 lower_bound: 1 unanalysed mentions of "default_port"; 1 uncertain edges"#]]
     .assert_eq(&render(&snapshot, HealthKind::DeadCode, &HealthOptions::default()));
 }
 
@@ -607,6 +658,6 @@ def _pytest_hook_by_name(config):
     expect![[r#"
         dead_code total 1 next None completeness exact
         note: 2 unused-looking definitions left out: the packaging declares them entry points; setup.py: not a regular file; not read
-        dead tool.cli._forgotten lines 2 exact"#]]
+        possibly_dead tool.cli._forgotten lines 2 lower_bound: outside: the packaging may declare it an entry point: setup.py: not a regular file; not read"#]]
     .assert_eq(&render(&snapshot, HealthKind::DeadCode, &options));
 }

@@ -26,9 +26,24 @@ fn fixture_graph() -> tether_model::Graph {
         def broken(:
         //- /bin.py
         "\x00"
+        //- /Cargo.toml
+        [package]
+        name = "shelf"
+        //- /src/lib.rs
+        pub fn public() {}
+        pub(crate) fn in_crate() {}
+        fn private() {}
+        #[pyfunction]
+        fn registered() {}
         "#,
     );
     let (_directory, mut graph) = graph_of(&fixture);
+    // Every visibility is stored, so a dropped or shifted column cannot read back equal.
+    let mut visibilities: Vec<&str> =
+        graph.symbols.iter().map(|symbol| symbol.visibility.as_str()).collect();
+    visibilities.sort_unstable();
+    visibilities.dedup();
+    assert_eq!(visibilities, ["", "crate", "macro", "private", "pub"]);
     graph.call_outcomes.clear();
     graph.unresolved_reasons.clear();
     graph

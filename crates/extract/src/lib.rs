@@ -223,6 +223,11 @@ pub fn extract(file: &SourceFile<'_>) -> FileFacts {
             rust::macro_expansion::merge_expansion(&mut facts, expanded, expansion.invocation_byte);
         }
         rust::test_macros::mark_tests_written_from_items(written_tree, file.text, &mut facts);
+        rust::attribute_strings::record_attribute_string_mentions(
+            written_tree.root_node(),
+            file.text,
+            &mut facts,
+        );
         if let Some((_, _, wrapper_calls)) = unwrapped {
             rust::item_macros::push_wrapper_calls(wrapper_calls, &mut facts);
         }

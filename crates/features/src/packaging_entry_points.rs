@@ -7,8 +7,9 @@
 //! `pkg.plugin`, is the module).
 //!
 //! Only the repository's root is read, each file at most [`MAX_PACKAGING_FILE_BYTES`] and only
-//! when it is a regular file; a file that cannot be read or parsed is a problem, never an
-//! error: the entry points found elsewhere still count. It does not run `setup.py`: entry
+//! when it is a regular file inside the repository (links resolved); a file that cannot be
+//! read or parsed is a problem, never an error: the entry points found elsewhere still count,
+//! and `health` keeps Python definitions from `dead` while a problem stands. It does not run `setup.py`: entry
 //! points it computes are not seen.
 
 use std::io::Read;
@@ -30,7 +31,7 @@ pub struct DeclaredEntryPoints {
 pub fn declared_entry_points(root: &Path) -> DeclaredEntryPoints {
     let mut declared = DeclaredEntryPoints::default();
     let mut read = |name: &str, parse: fn(&str, &mut Vec<String>) -> Result<(), String>| {
-        match read_small_file(&root.join(name)) {
+        match read_small_file(root, name) {
             Ok(None) => {}
             Ok(Some(text)) => {
                 if let Err(problem) = parse(&text, &mut declared.targets) {
@@ -48,13 +49,28 @@ pub fn declared_entry_points(root: &Path) -> DeclaredEntryPoints {
     declared
 }
 
-/// The file's text; `None` when there is no such file.
-fn read_small_file(path: &Path) -> Result<Option<String>, String> {
-    let metadata = match std::fs::metadata(path) {
-        Ok(metadata) => metadata,
+/// The file's text; `None` when there is no such file. A link must resolve inside `root`;
+/// the file is opened without blocking and checked on the open handle, so a FIFO or a device
+/// swapped in after the check cannot hold the request.
+fn read_small_file(root: &Path, name: &str) -> Result<Option<String>, String> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let path = root.join(name);
+    match std::fs::symlink_metadata(&path) {
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(error) => return Err(error.to_string()),
-    };
+        Ok(_) => {}
+    }
+    let resolved = path.canonicalize().map_err(|error| error.to_string())?;
+    let root = root.canonicalize().map_err(|error| error.to_string())?;
+    if !resolved.starts_with(&root) {
+        return Err("a link out of the repository; not read".to_string());
+    }
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
+        .open(&resolved)
+        .map_err(|error| error.to_string())?;
+    let metadata = file.metadata().map_err(|error| error.to_string())?;
     if !metadata.is_file() {
         return Err("not a regular file; not read".to_string());
     }
@@ -62,8 +78,8 @@ fn read_small_file(path: &Path) -> Result<Option<String>, String> {
         return Err(format!("{} bytes, over {MAX_PACKAGING_FILE_BYTES}; not read", metadata.len()));
     }
     let mut text = String::new();
-    std::fs::File::open(path)
-        .and_then(|file| file.take(MAX_PACKAGING_FILE_BYTES).read_to_string(&mut text))
+    file.take(MAX_PACKAGING_FILE_BYTES)
+        .read_to_string(&mut text)
         .map_err(|error| error.to_string())?;
     Ok(Some(text))
 }
@@ -233,6 +249,25 @@ other = { reference = "tool.other:go", type = "console" }
         assert_eq!(found.problems.len(), 2, "{:?}", found.problems);
         assert!(found.problems[0].starts_with("pyproject.toml: "), "{:?}", found.problems);
         assert_eq!(found.problems[1], "setup.py: not a regular file; not read");
+    }
+
+    #[test]
+    fn a_link_out_of_the_repository_is_not_followed() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(
+            outside.path().join("pyproject.toml"),
+            "[project.scripts]\nx = \"x:main\"\n",
+        )
+        .unwrap();
+        let folder = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(
+            outside.path().join("pyproject.toml"),
+            folder.path().join("pyproject.toml"),
+        )
+        .unwrap();
+        let found = declared_entry_points(folder.path());
+        assert!(found.targets.is_empty());
+        assert_eq!(found.problems, ["pyproject.toml: a link out of the repository; not read"]);
     }
 
     #[test]

@@ -21,11 +21,20 @@ pub enum Visibility {
     /// Rust without a modifier (its module and the module's descendants), and anything
     /// defined inside a function body.
     Private,
+    /// Written inside a macro call's item body (`wrap! { fn f() … }`) or under an attribute
+    /// macro tether does not expand (`#[pyfunction]`): what the macro makes of it, and who
+    /// may name it, is not known.
+    MacroWritten,
 }
 
 impl Visibility {
-    pub const ALL: [Visibility; 4] =
-        [Visibility::Undeclared, Visibility::Public, Visibility::Crate, Visibility::Private];
+    pub const ALL: [Visibility; 5] = [
+        Visibility::Undeclared,
+        Visibility::Public,
+        Visibility::Crate,
+        Visibility::Private,
+        Visibility::MacroWritten,
+    ];
 
     /// The stored spelling (`""` for undeclared).
     pub fn as_str(self) -> &'static str {
@@ -34,6 +43,7 @@ impl Visibility {
             Visibility::Public => "pub",
             Visibility::Crate => "crate",
             Visibility::Private => "private",
+            Visibility::MacroWritten => "macro",
         }
     }
 

@@ -95,6 +95,23 @@ impl Snapshot {
                 !ran
             })
             .collect();
+        // A packaging file that could not be read may declare any Python definition an entry
+        // point.
+        if let Some(problem) = options.entry_point_problems.first() {
+            for dead in found.iter_mut().filter(|dead| {
+                dead.verdict == DeadVerdict::Dead
+                    && self.symbol(dead.index).language == Language::Python
+            }) {
+                dead.verdict = DeadVerdict::PossiblyDead;
+                dead.completeness =
+                    Completeness::from_causes(vec![CompletenessCause::CalledFromOutside {
+                        count: 1,
+                        examples: vec![format!(
+                            "the packaging may declare it an entry point: {problem}"
+                        )],
+                    }]);
+            }
+        }
         // A member of an unused class is said with its class, not again on its own.
         let listed: rustc_hash::FxHashSet<tether_model::SymbolId> =
             found.iter().map(|dead| self.symbol(dead.index).id).collect();
@@ -174,9 +191,16 @@ impl Snapshot {
         }
         let inside = self.subtree(index);
         let mut used_by_tests = false;
+        // An ambiguous or name-only edge (`imp()` bound to both `#[cfg(unix)] fn imp` and
+        // `#[cfg(not(unix))] fn imp`) may be a real use: not proof of one, nor of none.
+        let mut guessed = 0;
         for part in &inside {
             for edge in self.incoming(*part, &DEPENDENCY_KINDS) {
-                if inside.contains(&edge.source) || is_guess(edge.edge.rule) {
+                if inside.contains(&edge.source) {
+                    continue;
+                }
+                if is_guess(edge.edge.rule) {
+                    guessed += 1;
                     continue;
                 }
                 if !self.is_test_code(edge.source) {
@@ -188,6 +212,9 @@ impl Snapshot {
         // Hidden callers of the definition itself: a class's dunders are called when it is
         // used, which is what is in question.
         let mut causes = self.unresolved_causes(&[index]);
+        if guessed > 0 {
+            causes.push(CompletenessCause::UncertainEdges { count: guessed });
+        }
         let hidden = self.hidden_caller_causes(&[index], EntryPointCallers::Counted);
         // What the language calls by itself is not dead for want of a call expression.
         if hidden.iter().any(|cause| matches!(cause, CompletenessCause::ImplicitInvocation { .. }))
@@ -195,6 +222,7 @@ impl Snapshot {
             return None;
         }
         causes.extend(hidden);
+        causes.extend(self.escaped_class_causes(index));
         causes.extend(self.public_name_cause(index));
         causes.extend(self.unlinked_type_uses_cause(index));
         causes.extend(self.unparsed_files_cause(index));
@@ -225,6 +253,43 @@ impl Snapshot {
         };
         self.symbol(parent).kind == SymbolKind::Trait
             && self.incoming(parent, &[tether_model::EdgeKind::Implements]).next().is_some()
+    }
+
+    /// A method of a class used as a value (`sys.path_hooks.append(cls)`): whoever holds the
+    /// class, or an instance of it, may call the method where the graph cannot see it.
+    fn escaped_class_causes(&self, index: SymbolIndex) -> Vec<CompletenessCause> {
+        let symbol = self.symbol(index);
+        let class = symbol.parent.and_then(|parent| self.index_of(parent));
+        let Some(class) = class.filter(|class| {
+            symbol.kind == SymbolKind::Method && self.symbol(*class).kind == SymbolKind::Class
+        }) else {
+            return Vec::new();
+        };
+        let mut causes: Vec<CompletenessCause> = self
+            .hidden_caller_causes(&[class], EntryPointCallers::Counted)
+            .into_iter()
+            .filter(|cause| matches!(cause, CompletenessCause::EscapedValue { .. }))
+            .collect();
+        // Used, yet never instantiated here nor subclassed: its instances are made by code
+        // the class is handed to (`sys.path_hooks.append(cls)`), which calls their methods.
+        let class_parts: Vec<SymbolIndex> = std::iter::once(class)
+            .chain(self.children(class).filter(|child| self.symbol(*child).name == "__init__"))
+            .collect();
+        let instantiated = class_parts.iter().any(|part| {
+            self.incoming(*part, &[tether_model::EdgeKind::Calls])
+                .any(|edge| !is_guess(edge.edge.rule) && !class_parts.contains(&edge.source))
+        });
+        let subclassed = self.incoming(class, &[tether_model::EdgeKind::Inherits]).next().is_some();
+        if symbol.language == Language::Python && !instantiated && !subclassed {
+            causes.push(CompletenessCause::CalledFromOutside {
+                count: 1,
+                examples: vec![format!(
+                    "its class {} is never instantiated in the project: the code that makes its instances may call it",
+                    self.symbol(class).qualified_name
+                )],
+            });
+        }
+        causes
     }
 
     /// The symbol and everything it contains (a class's methods, a type's impls' methods).
@@ -272,17 +337,20 @@ impl Snapshot {
             }
             // A crate-local item can be named by its crate only, which the graph sees whole.
             Language::Rust => {
-                !symbol.path.ends_with("main.rs")
-                    && !symbol.path.contains("/bin/")
-                    && !symbol.visibility.is_crate_local()
+                let file_name = symbol.path.rsplit('/').next().unwrap_or("");
+                let in_binary = file_name == "main.rs"
+                    || symbol.path.starts_with("src/bin/")
+                    || symbol.path.contains("/src/bin/");
+                !in_binary && !symbol.visibility.is_crate_local()
             }
+        };
+        let why = match symbol.visibility {
+            tether_model::Visibility::MacroWritten => "is written inside a macro call or under an attribute macro the graph does not expand: the macro may use it",
+            _ => "is a public name: code outside the repository may use it",
         };
         public.then(|| CompletenessCause::CalledFromOutside {
             count: 1,
-            examples: vec![format!(
-                "{} is a public name: code outside the repository may use it",
-                symbol.qualified_name
-            )],
+            examples: vec![format!("{} {why}", symbol.qualified_name)],
         })
     }
 }

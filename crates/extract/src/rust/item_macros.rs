@@ -46,6 +46,8 @@ pub(crate) struct WrapperCall {
     pub text: String,
     pub line: u32,
     pub byte: u32,
+    /// Where the call ends: the definitions between are macro-written.
+    pub end_byte: u32,
 }
 
 /// The text with item-wrapping macro calls blanked, its tree and the wrappers' calls, when the
@@ -112,6 +114,7 @@ fn collect_item_wrappers(
                             text: format!("{}!", &source[name.byte_range()]),
                             line: child.start_position().row as u32 + 1,
                             byte: child.start_byte() as u32,
+                            end_byte: child.end_byte() as u32,
                         });
                     }
                 }
@@ -171,9 +174,16 @@ fn blank(bytes: &mut [u8], start: usize, end: usize) {
 }
 
 /// Records each wrapper's call of its macro, made by the innermost module, impl or trait
-/// holding it.
+/// holding it, and marks the definitions inside it macro-written: the macro may do anything
+/// with them (quickcheck's `quickcheck! { fn prop(…) … }` wraps each in a test).
 pub(crate) fn push_wrapper_calls(calls: Vec<WrapperCall>, facts: &mut tether_model::FileFacts) {
     use tether_model::SymbolKind;
+    for symbol in &mut facts.symbols {
+        let start = symbol.span.start_byte;
+        if calls.iter().any(|call| call.byte < start && start < call.end_byte) {
+            symbol.visibility = tether_model::Visibility::MacroWritten;
+        }
+    }
     for call in calls {
         let caller = facts
             .symbols

@@ -2,6 +2,7 @@
 //! supertraits and impl blocks. `use` trees are in `rust_imports.rs`, typed bindings (lets,
 //! parameters, struct fields) in `rust_bindings.rs`.
 
+pub(crate) mod attribute_strings;
 pub(crate) mod bindings;
 pub(crate) mod derives;
 pub(crate) mod field_getters;
