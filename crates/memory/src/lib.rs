@@ -29,6 +29,10 @@ mod scalar;
 mod search;
 mod timestamp;
 mod tip;
+mod trace;
+mod trace_file;
+mod trace_recheck;
+mod trace_rules;
 
 pub use entry::{Entry, EntryStatus, EntryType, Pin};
 pub use load::{load_entries, MemoryLoad};
@@ -42,6 +46,10 @@ pub use render::render_entry;
 pub use search::{search, SearchFilters};
 pub use timestamp::{parse_timestamp, TimestampKey};
 pub use tip::{tip, TetherKind};
+pub use trace::{trace_file_path, EvidenceRef, FindingType, Trace, TraceSteps, TRACE_FOLDER};
+pub use trace_file::{parse_trace, render_trace};
+pub use trace_recheck::{trace_recheck, PremiseChange, TraceRecheck, UnknownReason};
+pub use trace_rules::{check_new_traces, TraceRefusal, MAX_SUBJECT_CHARS, MAX_TRACE_TEXT_CHARS};
 
 #[cfg(test)]
 mod test_support;

@@ -19,12 +19,17 @@ pub struct MemoryLoad {
 /// Parses `(path, text)` pairs. A file with an error is reported and skipped; the others
 /// load with their warnings. When two files share an id, the later one in `files` is
 /// reported as an error and skipped. References (`parent`, `supersedes`, `depends_on`,
-/// `related`) to ids no loaded entry has are reported as warnings.
+/// `related`) to ids no loaded entry has are reported as warnings. Trace files
+/// (`.memory/traces/`) are left out.
 pub fn load_entries(files: &[(String, String)]) -> MemoryLoad {
     let mut load = MemoryLoad::default();
     let mut path_of_id: HashMap<String, String> = HashMap::new();
     let mut reference_lines_per_entry = Vec::new();
     for (path, text) in files {
+        // Traces are not entries: `crate::parse_trace` reads them.
+        if path.starts_with(&format!(".memory/{}/", crate::trace::TRACE_FOLDER)) {
+            continue;
+        }
         let parsed = match parse_entry_with_lines(path, text) {
             Ok(parsed) => parsed,
             Err(problem) => {

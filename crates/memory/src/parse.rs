@@ -212,16 +212,16 @@ impl EntryFields {
 }
 
 /// Turns raw front-matter values into typed ones, with errors at the right lines.
-struct FieldReader<'a> {
-    path: &'a str,
+pub(crate) struct FieldReader<'a> {
+    pub(crate) path: &'a str,
 }
 
 impl FieldReader<'_> {
-    fn error(&self, line: u32, message: impl Into<String>) -> EntryProblem {
+    pub(crate) fn error(&self, line: u32, message: impl Into<String>) -> EntryProblem {
         EntryProblem::error(self.path, line, message)
     }
 
-    fn optional_scalar(&self, field: &RawField) -> Result<Option<String>, EntryProblem> {
+    pub(crate) fn optional_scalar(&self, field: &RawField) -> Result<Option<String>, EntryProblem> {
         match &field.value {
             RawValue::Null => Ok(None),
             RawValue::Scalar(value) => Ok(Some(value.clone())),
@@ -230,14 +230,14 @@ impl FieldReader<'_> {
         }
     }
 
-    fn required_scalar(&self, field: &RawField) -> Result<String, EntryProblem> {
+    pub(crate) fn required_scalar(&self, field: &RawField) -> Result<String, EntryProblem> {
         self.optional_scalar(field)?.ok_or_else(|| {
             self.error(field.line, format!("missing value for required field `{}`", field.key))
         })
     }
 
     /// A list of plain values with the line of each (the key's line for inline lists).
-    fn scalar_list(&self, field: &RawField) -> Result<Vec<(String, u32)>, EntryProblem> {
+    pub(crate) fn scalar_list(&self, field: &RawField) -> Result<Vec<(String, u32)>, EntryProblem> {
         let items = match &field.value {
             RawValue::Null => return Ok(Vec::new()),
             RawValue::Scalar(_) => {
