@@ -1,4 +1,4 @@
-//! Test helpers: a minimal valid [`Entry`] to vary in tests.
+//! Test helpers: a minimal valid [`Entry`] and trace to vary in tests.
 
 use crate::entry::{Entry, EntryStatus, EntryType};
 
@@ -27,4 +27,33 @@ pub(crate) fn with_links(mut entry: Entry, supersedes: &[&str], depends_on: &[&s
     entry.supersedes = supersedes.iter().map(|id| id.to_string()).collect();
     entry.depends_on = depends_on.iter().map(|id| id.to_string()).collect();
     entry
+}
+
+/// A valid `state` trace about `subject`, observed at `observed_at`, with one-line steps, one
+/// artifact and no evidence or links.
+pub(crate) fn sample_trace(id: &str, subject: &str, observed_at: &str) -> crate::trace::Trace {
+    crate::trace::Trace {
+        id: id.to_string(),
+        subject: subject.to_string(),
+        finding_type: crate::trace::FindingType::State,
+        steps: crate::trace::TraceSteps {
+            situation: "the build is red".to_string(),
+            rationale: "a dependency moved".to_string(),
+            action: "pinned it".to_string(),
+            outcome: "green".to_string(),
+        },
+        observed_at: observed_at.to_string(),
+        recorded_at: "2026-12-07T12:00:00Z".to_string(),
+        artifacts: vec!["Cargo.toml".to_string()],
+        run_id: None,
+        agent_id: None,
+        subagent_id: None,
+        evidence: Vec::new(),
+        evidence_refs: Vec::new(),
+        supersedes: Vec::new(),
+        resolves: Vec::new(),
+        depends_on: Vec::new(),
+        operation_id: None,
+        path: crate::trace::trace_file_path(id),
+    }
 }

@@ -250,37 +250,14 @@ mod tests {
     use super::*;
     use crate::entry::{EntryStatus, EntryType};
     use crate::test_support::{sample_entry, with_links};
-    use crate::trace::{trace_file_path, FindingType, TraceSteps};
 
     fn ids(listed: &[&str]) -> Vec<String> {
         listed.iter().map(|id| id.to_string()).collect()
     }
 
     fn trace(id: &str, depends_on: &[&str]) -> Trace {
-        Trace {
-            id: id.to_string(),
-            subject: String::new(),
-            finding_type: FindingType::State,
-            steps: TraceSteps {
-                situation: String::new(),
-                rationale: String::new(),
-                action: String::new(),
-                outcome: String::new(),
-            },
-            observed_at: String::new(),
-            recorded_at: String::new(),
-            artifacts: Vec::new(),
-            run_id: None,
-            agent_id: None,
-            subagent_id: None,
-            evidence: Vec::new(),
-            evidence_refs: Vec::new(),
-            supersedes: Vec::new(),
-            resolves: Vec::new(),
-            depends_on: ids(depends_on),
-            operation_id: None,
-            path: trace_file_path(id),
-        }
+        let plain = crate::test_support::sample_trace(id, "a subject", "2026-12-07T10:00:00Z");
+        Trace { depends_on: ids(depends_on), ..plain }
     }
 
     fn superseding(id: &str, superseded: &[&str]) -> Trace {

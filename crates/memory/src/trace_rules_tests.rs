@@ -4,33 +4,9 @@
 use std::collections::HashSet;
 
 use super::*;
-use crate::trace::{trace_file_path, TraceSteps};
 
 fn trace(id: &str, subject: &str, observed_at: &str) -> Trace {
-    Trace {
-        id: id.to_string(),
-        subject: subject.to_string(),
-        finding_type: FindingType::State,
-        steps: TraceSteps {
-            situation: "the build is red".to_string(),
-            rationale: "a dependency moved".to_string(),
-            action: "pinned it".to_string(),
-            outcome: "green".to_string(),
-        },
-        observed_at: observed_at.to_string(),
-        recorded_at: "2026-12-07T12:00:00Z".to_string(),
-        artifacts: vec!["Cargo.toml".to_string()],
-        run_id: None,
-        agent_id: None,
-        subagent_id: None,
-        evidence: Vec::new(),
-        evidence_refs: Vec::new(),
-        supersedes: Vec::new(),
-        resolves: Vec::new(),
-        depends_on: Vec::new(),
-        operation_id: None,
-        path: trace_file_path(id),
-    }
+    crate::test_support::sample_trace(id, subject, observed_at)
 }
 
 fn cited(source_id: &str, locator: &str, summary: &str) -> EvidenceRef {
