@@ -31,6 +31,7 @@ mod timestamp;
 mod tip;
 mod trace;
 mod trace_file;
+mod trace_operations;
 mod trace_recheck;
 mod trace_rules;
 
@@ -48,6 +49,7 @@ pub use timestamp::{parse_timestamp, TimestampKey};
 pub use tip::{tip, TetherKind};
 pub use trace::{trace_file_path, EvidenceRef, FindingType, Trace, TraceSteps, TRACE_FOLDER};
 pub use trace_file::{parse_trace, render_trace};
+pub use trace_operations::{operation_replay, OperationReplay};
 pub use trace_recheck::{trace_recheck, PremiseChange, TraceRecheck, UnknownReason};
 pub use trace_rules::{check_new_traces, TraceRefusal, MAX_SUBJECT_CHARS, MAX_TRACE_TEXT_CHARS};
 
