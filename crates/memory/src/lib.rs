@@ -32,6 +32,7 @@ mod tip;
 mod trace;
 mod trace_file;
 mod trace_operations;
+mod trace_recall;
 mod trace_recheck;
 mod trace_rules;
 
@@ -50,6 +51,7 @@ pub use tip::{tip, TetherKind};
 pub use trace::{trace_file_path, EvidenceRef, FindingType, Trace, TraceSteps, TRACE_FOLDER};
 pub use trace_file::{parse_trace, render_trace};
 pub use trace_operations::{operation_replay, OperationReplay};
+pub use trace_recall::{recall, Recall, RecallReason, RecallRequest, RecalledTrace};
 pub use trace_recheck::{trace_recheck, PremiseChange, TraceRecheck, UnknownReason};
 pub use trace_rules::{check_new_traces, TraceRefusal, MAX_SUBJECT_CHARS, MAX_TRACE_TEXT_CHARS};
 
