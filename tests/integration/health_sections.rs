@@ -439,8 +439,13 @@ class _Hook:
     def register(cls):
         sys.path_hooks.append(cls)
 
+class _SuffixHook(_Hook):
+    def find_spec(self, name):
+        return name
+
 def install():
     _Hook.register()
+    _SuffixHook.register()
 //- /conftest.py
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow")
@@ -452,13 +457,14 @@ def test_it():
 "#,
     );
     expect![[r#"
-        dead_code total 8 next None completeness exact
+        dead_code total 9 next None completeness exact
         dead lib.work._forgotten lines 2 exact
         test_only lib.work._only_for_tests lines 2 exact
         possibly_dead lib.work._Box lines 6 lower_bound: outside: lib.work._Box is a type: annotations, signatures and calls of what it inherits may use it, which the graph does not link
-        possibly_dead lib.work._Hook.__init__ lines 2 lower_bound: outside: its class lib.work._Hook is never instantiated in the project: the code that makes its instances may call it
-        possibly_dead lib.work._Hook.find_spec lines 2 lower_bound: outside: its class lib.work._Hook is never instantiated in the project: the code that makes its instances may call it
-        possibly_dead lib.work.install lines 2 lower_bound: outside: lib.work.install is a public name: code outside the repository may use it
+        possibly_dead lib.work._SuffixHook lines 3 lower_bound: outside: lib.work._SuffixHook is a type: annotations, signatures and calls of what it inherits may use it, which the graph does not link
+        possibly_dead lib.work.install lines 3 lower_bound: outside: lib.work.install is a public name: code outside the repository may use it
+        possibly_dead lib.work._Hook.__init__ lines 2 lower_bound: outside: neither its class lib.work._Hook nor a subclass is instantiated in the project: the code that makes its instances may call it
+        possibly_dead lib.work._Hook.find_spec lines 2 lower_bound: outside: neither its class lib.work._Hook nor a subclass is instantiated in the project: the code that makes its instances may call it
         possibly_dead lib.work.public_but_unused lines 2 lower_bound: outside: lib.work.public_but_unused is a public name: code outside the repository may use it
         possibly_dead lib.work.start lines 2 lower_bound: outside: lib.work.start is a public name: code outside the repository may use it"#]].assert_eq(&render(&snapshot, HealthKind::DeadCode, &HealthOptions::default()));
     // Runtime evidence saw `_forgotten`'s body run (line 5) and `_Box.__len__`'s (line 21):
@@ -476,13 +482,14 @@ def test_it():
     // `_Box` is used, so its unused private method is now listed on its own; never
     // instantiated in the project, its instances' maker may call it.
     expect![[r#"
-        dead_code total 7 next None completeness exact
+        dead_code total 8 next None completeness exact
         note: 2 unused-looking definitions left out: runtime evidence saw them run
         test_only lib.work._only_for_tests lines 2 exact
-        possibly_dead lib.work._Box._unused_method lines 2 lower_bound: outside: its class lib.work._Box is never instantiated in the project: the code that makes its instances may call it
-        possibly_dead lib.work._Hook.__init__ lines 2 lower_bound: outside: its class lib.work._Hook is never instantiated in the project: the code that makes its instances may call it
-        possibly_dead lib.work._Hook.find_spec lines 2 lower_bound: outside: its class lib.work._Hook is never instantiated in the project: the code that makes its instances may call it
-        possibly_dead lib.work.install lines 2 lower_bound: outside: lib.work.install is a public name: code outside the repository may use it
+        possibly_dead lib.work._SuffixHook lines 3 lower_bound: outside: lib.work._SuffixHook is a type: annotations, signatures and calls of what it inherits may use it, which the graph does not link
+        possibly_dead lib.work.install lines 3 lower_bound: outside: lib.work.install is a public name: code outside the repository may use it
+        possibly_dead lib.work._Box._unused_method lines 2 lower_bound: outside: neither its class lib.work._Box nor a subclass is instantiated in the project: the code that makes its instances may call it
+        possibly_dead lib.work._Hook.__init__ lines 2 lower_bound: outside: neither its class lib.work._Hook nor a subclass is instantiated in the project: the code that makes its instances may call it
+        possibly_dead lib.work._Hook.find_spec lines 2 lower_bound: outside: neither its class lib.work._Hook nor a subclass is instantiated in the project: the code that makes its instances may call it
         possibly_dead lib.work.public_but_unused lines 2 lower_bound: outside: lib.work.public_but_unused is a public name: code outside the repository may use it
         possibly_dead lib.work.start lines 2 lower_bound: outside: lib.work.start is a public name: code outside the repository may use it"#]]
     .assert_eq(&render(&snapshot, HealthKind::DeadCode, &with_evidence));

@@ -270,21 +270,37 @@ impl Snapshot {
             .into_iter()
             .filter(|cause| matches!(cause, CompletenessCause::EscapedValue { .. }))
             .collect();
-        // Used, yet never instantiated here nor subclassed: its instances are made by code
-        // the class is handed to (`sys.path_hooks.append(cls)`), which calls their methods.
-        let class_parts: Vec<SymbolIndex> = std::iter::once(class)
-            .chain(self.children(class).filter(|child| self.symbol(*child).name == "__init__"))
+        // Used, yet neither it nor a subclass is instantiated here: its instances are made by
+        // code the class is handed to (`sys.path_hooks.append(cls)`), which calls their
+        // methods.
+        let mut family = vec![class];
+        let mut next = 0;
+        while next < family.len() && family.len() < 1_000 {
+            let subclasses: Vec<SymbolIndex> = self
+                .incoming(family[next], &[tether_model::EdgeKind::Inherits])
+                .map(|edge| edge.source)
+                .filter(|subclass| !family.contains(subclass))
+                .collect();
+            family.extend(subclasses);
+            next += 1;
+        }
+        let constructors: Vec<SymbolIndex> = family
+            .iter()
+            .flat_map(|member| {
+                std::iter::once(*member).chain(
+                    self.children(*member).filter(|child| self.symbol(*child).name == "__init__"),
+                )
+            })
             .collect();
-        let instantiated = class_parts.iter().any(|part| {
+        let instantiated = constructors.iter().any(|part| {
             self.incoming(*part, &[tether_model::EdgeKind::Calls])
-                .any(|edge| !is_guess(edge.edge.rule) && !class_parts.contains(&edge.source))
+                .any(|edge| !is_guess(edge.edge.rule) && !constructors.contains(&edge.source))
         });
-        let subclassed = self.incoming(class, &[tether_model::EdgeKind::Inherits]).next().is_some();
-        if symbol.language == Language::Python && !instantiated && !subclassed {
+        if symbol.language == Language::Python && !instantiated {
             causes.push(CompletenessCause::CalledFromOutside {
                 count: 1,
                 examples: vec![format!(
-                    "its class {} is never instantiated in the project: the code that makes its instances may call it",
+                    "neither its class {} nor a subclass is instantiated in the project: the code that makes its instances may call it",
                     self.symbol(class).qualified_name
                 )],
             });

@@ -1,11 +1,12 @@
-//! Functions named in attribute strings: serde's `#[serde(default = "default_port")]`,
+//! Functions named in attributes: serde's `#[serde(default = "default_port")]`,
 //! `serialize_with = "as_hex"`, `skip_serializing_if = "Option::is_none"`, `with =
 //! "humantime_serde"` (whose `serialize` and `deserialize` it calls). A derive macro calls
-//! them where the graph cannot see it, so each name is recorded as a mention of the
-//! attribute (a `MacroInvocation`): its definitions are then never proven unused.
+//! them where the graph cannot see it, and clap's `#[arg(value_parser = parse_millis)]`,
+//! so each name is recorded as a mention of the attribute (a `MacroInvocation`): its
+//! definitions are then never proven unused.
 //!
-//! Only `key = "path"` pairs whose string is a Rust path are read; `doc` and `cfg`
-//! attributes are not (their strings are prose and feature names).
+//! Only `key = "path"` and `key = path` pairs are read; `doc` and `cfg` attributes are not
+//! (their strings are prose and feature names).
 
 use tether_model::{FileFacts, MacroInvocation};
 use tree_sitter::Node;
@@ -105,6 +106,22 @@ fn named_paths(text: &str) -> Vec<String> {
             names.extend(["serialize".to_string(), "deserialize".to_string()]);
         }
     }
+    // Outside strings: `key = path` (clap's `value_parser = parse_millis`).
+    for outside in pieces.iter().step_by(2) {
+        for (at, _) in outside.match_indices('=') {
+            let after = outside[at + 1..].trim_start();
+            let path: String = after
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+                .collect();
+            let starts_like_a_name = path.starts_with(|c: char| c.is_alphabetic() || c == '_');
+            if starts_like_a_name && !matches!(path.as_str(), "true" | "false") {
+                if let Some(last) = path.rsplit("::").next().filter(|last| !last.is_empty()) {
+                    names.push(last.to_string());
+                }
+            }
+        }
+    }
     names.sort_unstable();
     names.dedup();
     names
@@ -127,5 +144,12 @@ mod tests {
         );
         assert!(named_paths(r#"#[error("a = \"{0}\"")]"#).is_empty());
         assert!(named_paths(r#"#[serde(rename = "two words")]"#).is_empty());
+        assert_eq!(
+            named_paths(
+                r#"#[arg(long, hide = true, value_parser = parse_millis, default_value = "a b")]"#
+            ),
+            ["parse_millis"]
+        );
+        assert_eq!(named_paths("#[arg(value_parser = crate::cli::parse_size)]"), ["parse_size"]);
     }
 }
