@@ -126,8 +126,13 @@ pub(crate) fn apply_with_buffers(
             };
             let snapshot = snapshot()?;
             let freshness = view().freshness(&snapshot);
-            // Read at each request: a few kilobytes, and never stale.
-            let packaging = tether_features::declared_entry_points(&state.paths.root);
+            // Read at each request that has a dead code section: a few kilobytes, never stale.
+            let packaging = match health.kind {
+                None | Some(HealthKind::DeadCode) => {
+                    tether_features::declared_entry_points(&state.paths.root)
+                }
+                Some(_) => tether_features::DeclaredEntryPoints::default(),
+            };
             let options = tether_query::HealthOptions {
                 folder,
                 page: health.page,

@@ -238,6 +238,25 @@ pub(crate) fn sweep<L: Lowering>(
     facts
 }
 
+/// The smallest of the file's symbols whose span holds `byte` and that `kind_counts`
+/// accepts: who makes a call written where no sweep scope is open (a blanked wrapper, an
+/// attribute).
+pub(crate) fn innermost_symbol_at(
+    symbols: &[tether_model::Symbol],
+    byte: u32,
+    kind_counts: impl Fn(tether_model::SymbolKind) -> bool,
+) -> Option<tether_model::SymbolId> {
+    symbols
+        .iter()
+        .filter(|symbol| {
+            kind_counts(symbol.kind)
+                && symbol.span.start_byte <= byte
+                && byte < symbol.span.end_byte.max(symbol.span.start_byte + 1)
+        })
+        .min_by_key(|symbol| symbol.span.end_byte - symbol.span.start_byte)
+        .map(|symbol| symbol.id)
+}
+
 /// The span of a node: 1-based inclusive lines and its byte range.
 pub(crate) fn span_of(node: Node<'_>) -> Span {
     Span {

@@ -151,15 +151,7 @@ fn check_supersession(
     }
     let observed = parse_timestamp(&trace.observed_at);
     for earlier_id in &trace.supersedes {
-        let Some(earlier) = known.get(earlier_id.as_str()) else {
-            return Err(("supersedes", format!("`{earlier_id}` is not a trace")));
-        };
-        if earlier.subject != trace.subject {
-            return Err((
-                "supersedes",
-                format!("`{earlier_id}` is about `{}`, not `{}`", earlier.subject, trace.subject),
-            ));
-        }
+        let earlier = same_subject_trace(trace, earlier_id, known, "supersedes")?;
         if earlier.finding_type != FindingType::State {
             return Err((
                 "supersedes",
@@ -192,17 +184,28 @@ fn check_resolution(
         return Err(("resolves", "a resolution must carry evidence".to_string()));
     }
     for settled_id in &trace.resolves {
-        let Some(settled) = known.get(settled_id.as_str()) else {
-            return Err(("resolves", format!("`{settled_id}` is not a trace")));
-        };
-        if settled.subject != trace.subject {
-            return Err((
-                "resolves",
-                format!("`{settled_id}` is about `{}`, not `{}`", settled.subject, trace.subject),
-            ));
-        }
+        same_subject_trace(trace, settled_id, known, "resolves")?;
     }
     Ok(())
+}
+
+/// The known trace `id` that `trace` names in `field`, when it is about the same subject.
+fn same_subject_trace<'a>(
+    trace: &Trace,
+    id: &str,
+    known: &HashMap<&str, &'a Trace>,
+    field: &'static str,
+) -> Result<&'a Trace, (&'static str, String)> {
+    let Some(named) = known.get(id).copied() else {
+        return Err((field, format!("`{id}` is not a trace")));
+    };
+    if named.subject != trace.subject {
+        return Err((
+            field,
+            format!("`{id}` is about `{}`, not `{}`", named.subject, trace.subject),
+        ));
+    }
+    Ok(named)
 }
 
 /// One non-empty line of at most `max_chars` characters.

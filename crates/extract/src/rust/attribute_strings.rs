@@ -11,7 +11,7 @@
 use tether_model::{FileFacts, MacroInvocation};
 use tree_sitter::Node;
 
-use crate::outline::line_of;
+use crate::outline::{innermost_symbol_at, line_of};
 
 /// Records the paths named in attribute strings of the file.
 pub(crate) fn record_attribute_string_mentions(
@@ -40,16 +40,7 @@ pub(crate) fn record_attribute_string_mentions(
             continue;
         }
         let byte = attribute.start_byte() as u32;
-        let caller = facts
-            .symbols
-            .iter()
-            .filter(|symbol| {
-                symbol.span.start_byte <= byte
-                    && byte < symbol.span.end_byte.max(symbol.span.start_byte + 1)
-            })
-            .min_by_key(|symbol| symbol.span.end_byte - symbol.span.start_byte)
-            .map(|symbol| symbol.id);
-        let Some(caller) = caller else { continue };
+        let Some(caller) = innermost_symbol_at(&facts.symbols, byte, |_| true) else { continue };
         facts.macro_invocations.push(MacroInvocation {
             caller,
             line: line_of(attribute),

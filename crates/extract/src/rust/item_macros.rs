@@ -185,16 +185,9 @@ pub(crate) fn push_wrapper_calls(calls: Vec<WrapperCall>, facts: &mut tether_mod
         }
     }
     for call in calls {
-        let caller = facts
-            .symbols
-            .iter()
-            .filter(|symbol| {
-                matches!(symbol.kind, SymbolKind::Module | SymbolKind::Impl | SymbolKind::Trait)
-                    && symbol.span.start_byte <= call.byte
-                    && call.byte < symbol.span.end_byte.max(symbol.span.start_byte + 1)
-            })
-            .min_by_key(|symbol| symbol.span.end_byte - symbol.span.start_byte)
-            .map(|symbol| symbol.id);
+        let caller = crate::outline::innermost_symbol_at(&facts.symbols, call.byte, |kind| {
+            matches!(kind, SymbolKind::Module | SymbolKind::Impl | SymbolKind::Trait)
+        });
         let Some(caller) = caller else { continue };
         facts.calls.push(tether_model::CallSite {
             caller,
