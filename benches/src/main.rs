@@ -11,6 +11,7 @@ mod health_sections;
 mod memory_latency;
 mod soak;
 mod synthetic_corpus;
+mod trace_latency;
 
 use std::path::PathBuf;
 
@@ -57,6 +58,10 @@ enum Command {
         /// Write the generated repository here (an empty or missing folder) and keep it.
         #[arg(long)]
         keep: Option<PathBuf>,
+        /// Instead of `context`: record this many traces over 200 subjects (one
+        /// `record_trace` call and commit each) and measure `recall`.
+        #[arg(long)]
+        traces: Option<usize>,
     },
     /// Build a folder's graph, then blast every symbol of one kind under a deadline: the
     /// slowest blast, p50, p99, how many ran past the deadline, peak RSS.
@@ -146,8 +151,8 @@ fn main() -> anyhow::Result<()> {
         Command::Daemon { repository, queries } => {
             daemon_latency::run(&repository, queries.max(10))?
         }
-        Command::Memory { commits, entries, queries, keep } => {
-            memory_latency::run(commits.max(2), entries, queries.max(10), keep.as_deref())?
+        Command::Memory { commits, entries, queries, keep, traces } => {
+            memory_latency::run(commits.max(2), entries, queries.max(10), keep.as_deref(), traces)?
         }
     }
     Ok(())

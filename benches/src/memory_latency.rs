@@ -20,6 +20,7 @@ pub fn run(
     entries: usize,
     queries: usize,
     keep: Option<&Path>,
+    traces: Option<usize>,
 ) -> anyhow::Result<()> {
     let scratch = tempfile::tempdir()?;
     let root = match keep {
@@ -76,6 +77,9 @@ pub fn run(
     )?;
     println!("repository    {commits} commits, {entries} entries, {MODULES} modules (generated in {:.1} s)", started.elapsed().as_secs_f64());
 
+    if let Some(traces) = traces {
+        return crate::trace_latency::run(&root, traces, queries);
+    }
     let paths = DaemonPaths::new(&root, &root.join(".git/tether/graph.lbug"));
     paths.prepare()?;
     let started = Instant::now();

@@ -2,7 +2,7 @@
 //! spread-out moments, and the next run must recover: the index completes and matches HEAD,
 //! no scratch folder or engine side file of a killed build is left, and a record is either
 //! committed whole (the files' commit, then the entry pinned to it) or not at all, with
-//! nothing left staged. The number of runs is bounded for CI; the delays come from a fixed
+//! nothing left staged; a batch of traces likewise. The number of runs is bounded for CI; the delays come from a fixed
 //! seed, so a failure reproduces.
 
 use std::path::Path;
@@ -220,6 +220,64 @@ fn a_record_killed_at_any_point_is_committed_whole_or_not_at_all() {
         outcomes.push(entry_committed);
     }
     // The first and last runs make sure both endings occur.
+    assert!(outcomes.contains(&true) && outcomes.contains(&false), "{outcomes:?}");
+}
+
+/// A batch of three traces killed at any moment is one commit with all three, or nothing:
+/// no trace file left behind, nothing staged; retried under its operation ids it is
+/// recorded once.
+#[test]
+fn a_batch_of_traces_killed_at_any_point_is_committed_whole_or_not_at_all() {
+    let mut moments = Moments(0x7ace_5eed);
+    let mut outcomes = Vec::new();
+    for run in 0..6u64 {
+        let repository = FixtureRepository::new(APP_FIXTURE);
+        let traces: Vec<String> = (0..3)
+            .map(|index| {
+                format!(
+                    r#"{{"subject": "ci/build@linux", "situation": "run {run} step {index}", "rationale": "r", "action": "a", "outcome": "o", "observed_at": "2026-12-07T10:00:0{index}Z", "operation_id": "op-{run}-{index}"}}"#
+                )
+            })
+            .collect();
+        let batch = repository.root().join("batch.json");
+        std::fs::write(&batch, format!("[{}]", traces.join(","))).unwrap();
+        let command = || {
+            tether(
+                repository.root(),
+                &["record-trace", "--no-daemon", "--json-file", batch.to_str().unwrap()],
+            )
+        };
+        let delay = match run {
+            0 => 5,
+            5 => 10_000,
+            _ => 50 + moments.next_millis(1_200),
+        };
+        run_and_kill_after(command(), delay);
+        let paths = tether_daemon::DaemonPaths::new(
+            repository.root(),
+            &repository.root().join(".git/tether/graph.lbug"),
+        );
+        if tether_daemon::recover_interrupted_record(&paths).is_err() {
+            let _ = std::fs::remove_file(repository.root().join(".git/index.lock"));
+            tether_daemon::recover_interrupted_record(&paths)
+                .expect("an interrupted batch is settled once git's lock is gone");
+        }
+        assert_eq!(repository.git(&["diff", "--cached", "--name-only"]), "", "run {run}: staged");
+        let committed =
+            repository.git(&["ls-tree", "-r", "--name-only", "HEAD", "--", ".memory/traces"]);
+        let count = committed.lines().count();
+        assert!(count == 0 || count == 3, "run {run}: {count} of 3 traces committed");
+        let untracked =
+            repository.git(&["status", "--porcelain", "--untracked-files=all", "--", ".memory"]);
+        assert_eq!(untracked, "", "run {run}: a trace file was left uncommitted");
+        // The retry: recorded once, whether the first attempt got through or not.
+        let mut retry = command();
+        assert!(retry.status().unwrap().success(), "run {run}: the retry failed");
+        let committed =
+            repository.git(&["ls-tree", "-r", "--name-only", "HEAD", "--", ".memory/traces"]);
+        assert_eq!(committed.lines().count(), 3, "run {run}: the retry recorded it once");
+        outcomes.push(count == 3);
+    }
     assert!(outcomes.contains(&true) && outcomes.contains(&false), "{outcomes:?}");
 }
 

@@ -346,7 +346,19 @@ fn bad_requests_get_errors_and_the_connection_stays_usable() {
 /// `NAME.response.json`. `UPDATE_GOLDEN=1` rewrites the answers.
 #[test]
 fn golden_requests_get_golden_responses() {
-    let repository = FixtureRepository::new(APP_FIXTURE);
+    let mut repository = FixtureRepository::new(APP_FIXTURE);
+    // Two traces of one subject, the newer superseding the older (`recall`'s golden files).
+    for (id, hour, outcome, supersedes) in
+        [("report-red", 9, "red: 3 != 4", "[]"), ("report-green", 11, "green", "[report-red]")]
+    {
+        repository.write(
+            &format!(".memory/traces/{id}.md"),
+            &format!(
+                "---\nid: {id}\ntype: trace\nsubject: tests/test_core.py::test_report@linux\nfinding_type: state\nsituation: test_report checked\nrationale: CI reported it\naction: ran pytest tests/test_core.py\noutcome: \"{outcome}\"\nobserved_at: 2026-12-07T{hour:02}:00:00Z\nrecorded_at: 2026-12-07T{hour:02}:00:05Z\nartifacts: [tests/test_core.py, app.core.report]\nevidence: [pytest output]\nsupersedes: {supersedes}\n---\n\ntest_report checked → …\n"
+            ),
+        );
+    }
+    repository.commit_all("two traces");
     let daemon = RunningDaemon::start(repository.root());
     let mut client = daemon.client();
     let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/protocol");

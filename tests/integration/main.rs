@@ -38,6 +38,7 @@ mod salsa_struct_cases;
 mod store_round_trip;
 mod tidy;
 mod tidy_language_branches;
+mod traces;
 mod value_flow_corpus;
 mod value_shape_cases;
 

@@ -66,7 +66,9 @@ fn an_agent_answers_what_breaks_who_owns_and_why_through_mcp() {
                 "context",
                 "search_memory",
                 "health",
-                "record"
+                "record",
+                "record_trace",
+                "recall"
             ]
         );
 
@@ -154,12 +156,17 @@ fn python_mcp_sdk() -> std::path::PathBuf {
 /// Runs a script of `tests/mcp_clients` with the SDK against `tether mcp` on `root` (about
 /// `app.core.compute`); its output, after checking that it succeeded.
 fn run_python_client(script: &str, root: &std::path::Path) -> String {
+    run_python_client_with(script, root, "app.core.compute")
+}
+
+/// As `run_python_client`, with another third argument.
+fn run_python_client_with(script: &str, root: &std::path::Path, argument: &str) -> String {
     let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp_clients").join(script);
     let output = std::process::Command::new(python_mcp_sdk())
         .arg(script)
         .arg(env!("CARGO_BIN_EXE_tether-test-cli"))
         .arg(root)
-        .arg("app.core.compute")
+        .arg(argument)
         .output()
         .unwrap();
     let printed = String::from_utf8_lossy(&output.stdout).into_owned()
@@ -241,4 +248,31 @@ fn a_real_mcp_client_pages_a_large_blast_within_its_budget_and_sees_every_item_o
     assert!(pages_at(300) < 187, "{printed}");
     assert!(printed.contains("every tool fits budget_tokens 300"), "{printed}");
     assert!(printed.contains("every tool fits budget_tokens 500"), "{printed}");
+}
+
+/// An agent session bound to a subject (`tether mcp --subject`) records a trace, is refused
+/// one about another subject, retries safely under its operation id, and recalls it, all
+/// through the official Python SDK.
+#[test]
+fn a_real_mcp_client_records_and_recalls_traces_bound_to_its_subject() {
+    let repository = FixtureRepository::new(APP_FIXTURE);
+    let root = repository.root().to_path_buf();
+    let _stop_daemon = StopDaemonOnDrop(root.clone());
+    let subject = "tests/test_core.py::test_report@linux";
+    let printed = run_python_client_with("traces.py", &root, subject);
+    for expected in [
+        "record_trace read only: False",
+        "recall read only: True",
+        "recorded: tests-test-core-py-test-report-linux subject tests/test_core.py::test_report@linux",
+        "other subject refused: True",
+        "differs from the session's subject",
+        "replayed: True tests-test-core-py-test-report-linux",
+        "recall text: recall anchors tests/test_core.py::test_report@linux: 1 traces, complete",
+        "recall json: 1 complete",
+        "recall at 300 tokens: False True",
+        "recall without query or anchors: True",
+    ] {
+        assert!(printed.contains(expected), "{expected:?} in:\n{printed}");
+    }
+    assert_eq!(repository.git(&["rev-list", "--count", "HEAD"]).trim(), "2", "one trace commit");
 }

@@ -39,6 +39,14 @@ pub fn answer_text(method: Method, answer: &Answer, next: Option<&str>, why: boo
         Answer::SearchMemory(search) => search_memory_text(&mut out, search),
         Answer::CoverageImport(imported) => coverage_import_text(&mut out, imported),
         Answer::Record(record) => record_text(&mut out, record),
+        Answer::RecordTrace(recorded) => {
+            out.push_str(&recorded.text());
+            Footer::default()
+        }
+        Answer::Recall(recall) => {
+            out.push_str(&recall.text());
+            Footer::default()
+        }
         Answer::Neighbours(neighbours) => neighbours_text(&mut out, method, neighbours),
         Answer::Census(census) => {
             let _ = writeln!(out, "{}", census_line(&census.census));

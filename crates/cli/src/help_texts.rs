@@ -142,6 +142,19 @@ Examples:
   tether record --type decision --title \"Split on commas\" --body \"Because…\" --files app/core.py
   tether record --type note --title \"Why the retry\" --body-file note.md --commit 1a2b3c4";
 
+pub const RECORD_TRACE_EXAMPLES: &str = "\
+Examples:
+  tether record-trace --subject 'tests/test_io.py::test_read@linux' --situation 'test_read fails on CI' \\
+      --rationale 'the fixture path is relative' --action 'made it absolute' --outcome 'green locally' \\
+      --artifact tests/test_io.py --evidence 'pytest -k test_read: 1 passed'
+  tether record-trace --json-file traces.json   # a batch (with evidence_refs), one commit";
+
+pub const RECALL_EXAMPLES: &str = "\
+Examples:
+  tether recall 'test_read fixture'
+  tether recall --anchor tests/test_io.py --max-depth 3
+  tether recall --anchor 'tests/test_io.py::test_read@linux' --json";
+
 pub const COVERAGE_EXAMPLES: &str = "\
 Examples:
   tether coverage import coverage.json

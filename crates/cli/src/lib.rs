@@ -25,6 +25,7 @@ mod query_commands;
 mod stdout_text;
 mod terminal_style;
 mod tests_to_run;
+mod trace_commands;
 mod unindexed_folder_guard;
 
 use std::path::PathBuf;
@@ -107,13 +108,21 @@ enum Command {
     /// Write a memory entry, commit it, and pin it (to --files committed now, or --commit).
     #[command(after_help = help::RECORD_EXAMPLES)]
     Record(query_commands::RecordArgs),
+    /// Record a trace (what was seen, why, what was done, what came of it) with its
+    /// evidence, committed under .memory/traces/; a batch from --json-file is one commit.
+    #[command(after_help = help::RECORD_TRACE_EXAMPLES)]
+    RecordTrace(trace_commands::RecordTraceArgs),
+    /// The traces bearing on words or anchors, current findings first, with what
+    /// superseded or settled them and whether a premise changed.
+    #[command(after_help = help::RECALL_EXAMPLES)]
+    Recall(trace_commands::RecallArgs),
     /// Runtime evidence: record or import per-test coverage (coverage.py, or Rust tests run
     /// one by one), so blast lists the tests seen executing a symbol.
     #[command(subcommand, after_help = help::COVERAGE_EXAMPLES)]
     Coverage(coverage_command::CoverageCommand),
     /// Serve MCP over stdio for an agent, forwarding every tool call to the daemon.
     #[command(after_help = help::MCP_EXAMPLES)]
-    Mcp(mcp_command::StdioServerArgs),
+    Mcp(mcp_command::McpArgs),
     /// Serve the Language Server Protocol over stdio for an editor: call hierarchy, code
     /// lenses, hovers and references from the daemon, with the unsaved buffers counted.
     #[command(after_help = help::LSP_EXAMPLES)]
@@ -253,6 +262,8 @@ fn repository_of(command: &Command) -> Option<RepositoryArgs> {
         Command::Context(args) => args.options.repository(),
         Command::SearchMemory(args) => args.options.repository(),
         Command::Record(args) => args.options.repository(),
+        Command::RecordTrace(args) => args.options.repository(),
+        Command::Recall(args) => args.options.repository(),
         Command::Coverage(coverage_command::CoverageCommand::Import(args)) => {
             args.options.repository()
         }
@@ -262,7 +273,8 @@ fn repository_of(command: &Command) -> Option<RepositoryArgs> {
         Command::Coverage(coverage_command::CoverageCommand::Cargo(args)) => {
             args.options.repository()
         }
-        Command::Mcp(args) | Command::Lsp(args) => args.repository(),
+        Command::Mcp(args) => args.server.repository(),
+        Command::Lsp(args) => args.repository(),
         Command::Config(args) => args.repository.clone(),
         Command::Completions(_) | Command::Man(_) | Command::CypherWorker(_) => return None,
     };
@@ -296,6 +308,8 @@ fn run_command(command: Command) -> anyhow::Result<()> {
         Command::Context(args) => query_commands::run_context(args),
         Command::SearchMemory(args) => query_commands::run_search_memory(args),
         Command::Record(args) => query_commands::run_record(args),
+        Command::RecordTrace(args) => trace_commands::run_record_trace(args),
+        Command::Recall(args) => trace_commands::run_recall(args),
         Command::Coverage(command) => coverage_command::run_coverage(command),
         Command::Mcp(args) => mcp_command::run(args),
         Command::Lsp(args) => lsp_command::run(args),

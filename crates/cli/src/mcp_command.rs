@@ -25,6 +25,17 @@ pub struct StdioServerArgs {
     pub db: Option<PathBuf>,
 }
 
+/// `tether mcp`: the stdio server's arguments, and a subject bound to the session.
+#[derive(Args)]
+pub struct McpArgs {
+    #[command(flatten)]
+    pub server: StdioServerArgs,
+    /// Bind this session to a trace subject: a `record_trace` without a subject takes it,
+    /// and one naming another subject is refused.
+    #[arg(long)]
+    pub subject: Option<String>,
+}
+
 impl StdioServerArgs {
     pub fn repository(&self) -> RepositoryArgs {
         RepositoryArgs::of_folder(self.repo.clone(), self.db.clone())
@@ -35,11 +46,23 @@ impl StdioServerArgs {
 /// when the connection breaks.
 struct SocketCaller {
     repository: RepositoryArgs,
+    /// The session's trace subject (`--subject`), sent with every `record_trace`.
+    subject: Option<String>,
     client: Mutex<Option<DaemonClient>>,
 }
 
 impl tether_mcp::DaemonCaller for SocketCaller {
     fn call(&self, request: &Request) -> Result<Answer, RpcError> {
+        let bound;
+        let request = match (request, &self.subject) {
+            (Request::RecordTrace(params), Some(subject)) => {
+                let mut params = params.clone();
+                params.session_subject = Some(subject.clone());
+                bound = Request::RecordTrace(params);
+                &bound
+            }
+            _ => request,
+        };
         let mut client = self.client.lock().ignoring_poison();
         for attempt in 0..2 {
             if client.is_none() {
@@ -76,8 +99,16 @@ impl tether_mcp::DaemonCaller for SocketCaller {
     }
 }
 
-pub fn run(args: StdioServerArgs) -> anyhow::Result<()> {
-    let caller = Arc::new(SocketCaller { repository: args.repository(), client: Mutex::new(None) });
+pub fn run(args: McpArgs) -> anyhow::Result<()> {
+    let subject = args.subject.map(|subject| subject.trim().to_string());
+    if subject.as_deref().is_some_and(str::is_empty) {
+        return Err(crate::exit_codes::usage("--subject is empty"));
+    }
+    let caller = Arc::new(SocketCaller {
+        repository: args.server.repository(),
+        subject,
+        client: Mutex::new(None),
+    });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -245,6 +245,53 @@ pub fn next_command(request: &Request, answer: &Answer, context: HintContext) ->
                 command(&["context", "--path", &path_from_here(first)])
             ),
         },
+        Answer::RecordTrace(recorded) if recorded.dry_run => {
+            "the same command without --dry-run writes and commits them".to_string()
+        }
+        Answer::RecordTrace(recorded) => match recorded.traces.first() {
+            Some(first) => format!(
+                "{} shows it with what it supersedes and depends on",
+                command(&["recall", "--anchor", &first.id])
+            ),
+            None => return None,
+        },
+        Answer::Recall(recall) if recall.left_out > 0 => {
+            let Request::Recall(asked) = request else { return None };
+            let more = (asked.max_nodes * 2).min(tether_protocol::MAX_RECALL_NODES).to_string();
+            let budget =
+                (asked.token_budget * 2).min(tether_protocol::MAX_RECALL_TOKENS).to_string();
+            let mut words = vec!["recall"];
+            if let Some(query) = &asked.query {
+                words.push(query.as_str());
+            }
+            for anchor in &asked.anchors {
+                words.extend(["--anchor", anchor.as_str()]);
+            }
+            words.extend(["--max-nodes", more.as_str(), "--token-budget", budget.as_str()]);
+            format!("{} for the {} left out", command(&words), recall.left_out)
+        }
+        Answer::Recall(recall) => match recall.traces.first() {
+            Some(first) => match first.artifacts.first() {
+                Some(artifact)
+                    if artifact.contains('/')
+                        || artifact.ends_with(".py")
+                        || artifact.ends_with(".rs") =>
+                {
+                    format!(
+                        "{} for the code its first trace is about",
+                        command(&["context", "--path", artifact])
+                    )
+                }
+                Some(symbol) => format!(
+                    "{} for the code its first trace is about",
+                    command(&["context", symbol])
+                ),
+                None => return None,
+            },
+            None => {
+                "no trace matches: fewer words, or --anchor a path, subject or trace id".to_string()
+            }
+        },
         Answer::CoverageImport(_) => format!(
             "{}: its tests affected now list the tests recorded executing it",
             command(&["blast", "SYMBOL"])

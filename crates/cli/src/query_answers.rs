@@ -80,6 +80,7 @@ fn nothing_matched(answer: &Answer) -> bool {
     match answer {
         Answer::Lookup(lookup) => lookup.total == 0,
         Answer::SearchMemory(search) => search.total == 0,
+        Answer::Recall(recall) => recall.traces.is_empty(),
         _ => false,
     }
 }

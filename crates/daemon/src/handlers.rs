@@ -178,6 +178,14 @@ pub(crate) fn apply_with_buffers(
         Request::Record(params) => tether_features::record(&state.feature_context(), params)
             .map(Answer::Record)
             .map_err(rpc_error),
+        Request::RecordTrace(params) => {
+            tether_features::record_trace(&state.feature_context(), params)
+                .map(Answer::RecordTrace)
+                .map_err(rpc_error)
+        }
+        Request::Recall(params) => {
+            Ok(Answer::Recall(tether_features::recall_traces(&state.feature_context(), params)))
+        }
         Request::CoverageImport { file, merge } => {
             // The graph first: the evidence keeps each recorded file's symbols as it holds them.
             let snapshot = published()?;

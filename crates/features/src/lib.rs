@@ -20,6 +20,10 @@ mod packaging_entry_points;
 mod pin_tethers;
 mod record_journal;
 mod repository_paths;
+mod trace_journal;
+mod trace_recall_answer;
+mod trace_record;
+mod trace_store;
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -37,6 +41,9 @@ pub use packaging_entry_points::{
 };
 pub use record_journal::write_atomically;
 pub use repository_paths::{repository_file, repository_path};
+pub use trace_recall_answer::recall_traces;
+pub use trace_record::record_trace;
+pub use trace_store::{LoadedTraces, TraceCache, MAX_TRACE_FILE_BYTES};
 
 /// Why a feature could not answer.
 #[derive(Clone, Debug)]
@@ -90,6 +97,8 @@ pub struct FeatureCaches {
     pub memory: Mutex<MemoryCache>,
     /// The change history churn reads (shared with its background reader).
     pub churn: std::sync::Arc<ChurnHistoryCache>,
+    /// The traces, read from `.memory/traces/`.
+    pub traces: TraceCache,
 }
 
 /// What the owner of the published graph (the daemon) answers about it.

@@ -50,7 +50,7 @@ fn inside_repository(root: &Path, path: &str) -> Result<String, FeatureError> {
 
 /// `.memory` and the entry's type folder must be real folders (or not exist yet): a link
 /// there would make `record` write outside the repository.
-fn check_memory_folders(root: &Path, entry_path: &str) -> Result<(), FeatureError> {
+pub(crate) fn check_memory_folders(root: &Path, entry_path: &str) -> Result<(), FeatureError> {
     let mut folder = root.to_path_buf();
     let parts: Vec<&str> = entry_path.split('/').collect();
     for part in &parts[..parts.len().saturating_sub(1)] {
@@ -147,11 +147,14 @@ fn read_request(params: tether_protocol::RecordParams) -> Result<RecordRequest, 
 pub fn recover_interrupted_record(root: &Path, folder: &Path) -> Result<(), String> {
     let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let Some(repository) = tether_git::discover(&root) else { return Ok(()) };
-    if !record_journal::journal_path(folder).exists() {
+    if !record_journal::journal_path(folder).exists()
+        && !crate::trace_journal::journal_path(folder).exists()
+    {
         return Ok(());
     }
     let _lock = record_lock(folder)?;
-    record_journal::recover(&repository, &root, folder)
+    record_journal::recover(&repository, &root, folder).map_err(|error| error.to_string())?;
+    crate::trace_journal::recover(&repository, &root, folder)
         .map(|_| ())
         .map_err(|error| error.to_string())
 }
@@ -224,7 +227,7 @@ fn entry_message(request: &RecordRequest) -> String {
 
 /// One record at a time, across processes (the lock is held while the file stays open); an
 /// interrupted record is settled first.
-fn lock_records(
+pub(crate) fn lock_records(
     folder: &Path,
     repository: &tether_git::Repository,
     root: &Path,
@@ -232,6 +235,9 @@ fn lock_records(
     let lock = record_lock(folder).map_err(internal)?;
     record_journal::recover(repository, root, folder)
         .map_err(|error| internal(format!("settling an interrupted record failed: {error}")))?;
+    crate::trace_journal::recover(repository, root, folder).map_err(|error| {
+        internal(format!("settling an interrupted batch of traces failed: {error}"))
+    })?;
     Ok(lock)
 }
 
@@ -435,7 +441,7 @@ fn repository_files_of(repository: &tether_git::Repository, commit: &str) -> Vec
 }
 
 /// Now, as an RFC 3339 UTC timestamp to the second (`2026-11-30T05:00:00Z`).
-fn timestamp() -> String {
+pub(crate) fn timestamp() -> String {
     let now = jiff::Timestamp::now();
     jiff::Timestamp::from_second(now.as_second()).unwrap_or(now).to_string()
 }

@@ -120,7 +120,7 @@ pub(crate) enum Recovery {
 
 /// The commit a message made right after `after`, if HEAD's own history shows it: HEAD or
 /// HEAD's parent has that message and `after` as its parent.
-fn commit_made_after(
+pub(crate) fn commit_made_after(
     repository: &Repository,
     after: Option<&str>,
     message: &str,

@@ -164,6 +164,28 @@ impl Repository {
             .succeeds()
     }
 
+    /// Whether HEAD's tree holds each of these paths (one `git cat-file --batch-check`);
+    /// a path with a line break is never there.
+    pub fn paths_at_head(&self, paths: &[String]) -> Result<Vec<bool>, GitError> {
+        if paths.is_empty() {
+            return Ok(Vec::new());
+        }
+        let request: String =
+            paths.iter().map(|path| format!("HEAD:{}\n", path.replace('\n', " "))).collect();
+        let output =
+            self.git().args(&["cat-file", "--batch-check"]).input(request.into_bytes()).output()?;
+        let mut answers: Vec<bool> = output
+            .lines()
+            .map(|line| !line.ends_with(" missing") && !line.ends_with(" ambiguous"))
+            .collect();
+        answers.resize(paths.len(), false);
+        Ok(paths
+            .iter()
+            .zip(answers)
+            .map(|(path, there)| there && !path.contains(['\n', '\r']))
+            .collect())
+    }
+
     /// Stages exactly these paths (literal, never globs) and commits only them with a
     /// message; returns the new commit. Whatever else the user had staged stays staged and
     /// out of the commit.

@@ -49,6 +49,7 @@ fn item_noun(answer: &Answer) -> &'static str {
         Answer::Ownership(_) => "owners",
         Answer::Context(_) => "entries",
         Answer::Health(_) => "findings",
+        Answer::Recall(_) => "traces",
         _ => "items",
     }
 }
@@ -183,6 +184,21 @@ fn text_sections(tool_name: &str, answer: &Answer) -> TextSections {
                 sections.line(format!("pinned_files: {}", record.pinned_files.join(", ")));
             }
             sections.next = Some(record.next.clone());
+        }
+        Answer::RecordTrace(recorded) => {
+            sections.line(recorded.text().trim_end().to_string());
+            sections.next = Some(recorded.next.clone());
+        }
+        Answer::Recall(recall) => {
+            sections.line(recall.heading());
+            sections
+                .items
+                .extend(recall.traces.iter().map(|trace| trace.text().trim_end().to_string()));
+            sections.parts.push(TextPart::Items);
+            for line in recall.closing_lines() {
+                sections.line(line);
+            }
+            sections.next = Some(recall.next.clone());
         }
         // Not tools' answers; shown whole.
         Answer::Status(_)

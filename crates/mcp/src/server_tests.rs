@@ -216,7 +216,9 @@ async fn an_rmcp_client_lists_tools_calls_one_and_reads_a_resource_over_a_duplex
     // The whole list is read into an agent's context: compact, and with no format a
     // validator rejects (schemars' `uint`).
     let listed = serde_json::to_string(&tools).expect("tools/list serializes");
-    assert!(listed.len() < 25_000, "tools/list is {} bytes", listed.len());
+    // 13 tools, 29.4 KB on 2026-12-07 (docs/mcp.md has the sizes by tool): the cap went from
+    // 25 to 30 KB when the traces' two tools came, so that a third is a decision again.
+    assert!(listed.len() < 30_000, "tools/list is {} bytes", listed.len());
     assert!(!listed.contains("\"format\":\"uint") && !listed.contains("\"format\":\"int"));
     let names: Vec<&str> = tools.tools.iter().map(|tool| tool.name.as_ref()).collect();
     assert_eq!(
@@ -232,7 +234,9 @@ async fn an_rmcp_client_lists_tools_calls_one_and_reads_a_resource_over_a_duplex
             "context",
             "search_memory",
             "health",
-            "record"
+            "record",
+            "record_trace",
+            "recall"
         ]
     );
     let blast = &tools.tools[0];

@@ -104,6 +104,11 @@ fn parameter_value_problem(parameter: &ParameterSpecification, value: &Value) ->
             }
             None => Some(format!("\"{name}\" must be an array of strings, not {kind}")),
         },
+        ParameterKind::ObjectList(_) => match value.as_array() {
+            Some(items) if items.iter().all(Value::is_object) => None,
+            Some(_) => Some(format!("\"{name}\" must be an array of objects; one element is not")),
+            None => Some(format!("\"{name}\" must be an array of objects, not {kind}")),
+        },
         ParameterKind::OneOf(choices) => match value.as_str() {
             Some(text) if choices.contains(&text) => None,
             Some(text) => {
@@ -124,7 +129,30 @@ pub fn cursor_offset_of(cursor: Option<&str>) -> u64 {
 
 /// The JSON schema of one parameter.
 fn parameter_schema(parameter: &ParameterSpecification) -> Value {
-    let mut schema = match parameter.parameter.kind {
+    kind_schema(&parameter.parameter)
+}
+
+/// The JSON schema of a parameter's kind, with its description; a list of objects nests
+/// its fields' schemas.
+fn kind_schema(parameter: &Parameter) -> Value {
+    let mut schema = match parameter.kind {
+        ParameterKind::ObjectList(object) => {
+            let properties: Map<String, Value> = object
+                .fields
+                .iter()
+                .map(|field| (field.name.to_string(), kind_schema(field)))
+                .collect();
+            json!({
+                "type": "array",
+                "maxItems": object.most,
+                "items": {
+                    "type": "object",
+                    "properties": properties,
+                    "required": object.required,
+                    "additionalProperties": false,
+                },
+            })
+        }
         ParameterKind::Text => json!({ "type": "string" }),
         ParameterKind::Integer { minimum, maximum } => {
             json!({ "type": "integer", "minimum": minimum, "maximum": maximum })
@@ -133,7 +161,7 @@ fn parameter_schema(parameter: &ParameterSpecification) -> Value {
         ParameterKind::TextList => json!({ "type": "array", "items": { "type": "string" } }),
         ParameterKind::OneOf(choices) => json!({ "type": "string", "enum": choices }),
     };
-    schema["description"] = json!(parameter.parameter.description);
+    schema["description"] = json!(parameter.description);
     schema
 }
 

@@ -195,6 +195,28 @@ const TOOL_CATALOGUE: &[ToolSpecification] = &[
         paged_by_cursor: false,
         read_only: false,
     },
+    ToolSpecification {
+        name: "record_trace",
+        title: "Record what was seen and done",
+        daemon_method: Method::RecordTrace,
+        description: "Record traces (situation, rationale, action, outcome: one line each) about a narrow subject, with evidence, committed under .memory/traces/ as one commit. Use it after observing a failure, testing a hypothesis or making a fix, so the next session can pick the thread up. A newer state finding with evidence may supersede older ones of its subject; pass an operation_id so a retry returns the first ids.",
+        parameters: &["traces", "dry_run"],
+        required: &["traces"],
+        requires_one_of: &[],
+        paged_by_cursor: false,
+        read_only: false,
+    },
+    ToolSpecification {
+        name: "recall",
+        title: "What earlier sessions found",
+        daemon_method: Method::Recall,
+        description: "Traces bearing on words or anchors (paths, symbols, subjects, trace or run ids), with what they depend on, supersede or resolve; current findings first. Call it before working on a failure or a file, to pick up where earlier sessions stopped. If completeness is incomplete, read_next names what was left out.",
+        parameters: &["query", "anchors", "max_nodes", "max_depth", "token_budget"],
+        required: &[],
+        requires_one_of: &["query", "anchors"],
+        paged_by_cursor: false,
+        read_only: true,
+    },
 ];
 
 impl ToolSpecification {

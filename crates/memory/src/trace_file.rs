@@ -93,6 +93,15 @@ pub fn parse_trace(path: &str, text: &str) -> Result<(Trace, Vec<EntryProblem>),
         }
         references.insert(key, ids);
     }
+    for key in ["observed_at", "recorded_at"] {
+        let value = required(key)?;
+        if crate::timestamp::parse_timestamp(&value).is_none() {
+            return Err(reader.error(
+                line_of(&fields, key),
+                format!("`{key}` {value:?} is not an RFC 3339 time (2026-12-07T10:00:00Z)"),
+            ));
+        }
+    }
     let mut take = |key: &str| references.remove(key).unwrap_or_default();
     let trace = Trace {
         id,

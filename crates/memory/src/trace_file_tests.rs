@@ -125,3 +125,14 @@ fn malformed_traces_are_refused_at_their_line() {
         "14: duplicate key `run_id` (first on line 13)"
     );
 }
+
+#[test]
+fn a_time_that_is_not_rfc_3339_is_an_error_at_its_line() {
+    let text = render_trace(&sample_trace("t"))
+        .replace("observed_at: 2026-12-07T10:00:00Z", "observed_at: 2026-12-07T9:00:00Z");
+    let problem = parse_trace(".memory/traces/t.md", &text).unwrap_err();
+    assert_eq!(
+        problem.to_string(),
+        ".memory/traces/t.md:10: `observed_at` \"2026-12-07T9:00:00Z\" is not an RFC 3339 time (2026-12-07T10:00:00Z)"
+    );
+}

@@ -33,7 +33,10 @@ pub use index_report::{
     index_report_answer, IndexReportAnswer, IndexReportSections, NameCount, UnresolvedNames,
 };
 pub use requests::{
-    BlameParams, BufferRequest, ChangesParams, ConnectionRequest, HealthParams, Method, Parameter,
-    ParameterKind, RecordParams, Request, SearchMemoryParams, Subject, WalkParams, WireRequest,
-    DEFAULT_HEALTH_COMMITS, ENTRY_TYPES, HEALTH_SUMMARY_LIMIT, MAX_HEALTH_COMMITS, SYMBOL_ADDRESS,
+    BlameParams, BufferRequest, ChangesParams, ConnectionRequest, EvidenceRefParams, HealthParams,
+    Method, ObjectFields, Parameter, ParameterKind, RecallParams, RecordParams, RecordTraceParams,
+    Request, SearchMemoryParams, Subject, TraceParams, WalkParams, WireRequest,
+    DEFAULT_HEALTH_COMMITS, ENTRY_TYPES, HEALTH_SUMMARY_LIMIT, MAX_EVIDENCE_REFS,
+    MAX_HEALTH_COMMITS, MAX_RECALL_DEPTH, MAX_RECALL_NODES, MAX_RECALL_TOKENS,
+    MAX_TRACES_PER_BATCH, SYMBOL_ADDRESS,
 };

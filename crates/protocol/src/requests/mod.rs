@@ -26,7 +26,9 @@ mod neighbours;
 mod outline;
 mod ownership;
 mod parameters;
+mod recall;
 mod record;
+mod record_trace;
 mod search_memory;
 #[cfg(test)]
 mod tests;
@@ -39,8 +41,12 @@ pub use blast::WalkParams;
 pub use changes::ChangesParams;
 pub use health::{HealthParams, DEFAULT_HEALTH_COMMITS, HEALTH_SUMMARY_LIMIT, MAX_HEALTH_COMMITS};
 pub use ownership::BlameParams;
-pub use parameters::{Parameter, ParameterKind, ENTRY_TYPES, SYMBOL_ADDRESS};
+pub use parameters::{ObjectFields, Parameter, ParameterKind, ENTRY_TYPES, SYMBOL_ADDRESS};
+pub use recall::{RecallParams, MAX_RECALL_DEPTH, MAX_RECALL_NODES, MAX_RECALL_TOKENS};
 pub use record::RecordParams;
+pub use record_trace::{
+    EvidenceRefParams, RecordTraceParams, TraceParams, MAX_EVIDENCE_REFS, MAX_TRACES_PER_BATCH,
+};
 pub use search_memory::SearchMemoryParams;
 
 use parameters::{ParamsReader, ParamsWriter};
@@ -70,6 +76,8 @@ pub enum Method {
     Shutdown,
     IndexReport,
     Health,
+    RecordTrace,
+    Recall,
 }
 
 /// One method: its wire name, its parameter table and its reader.
@@ -81,7 +89,7 @@ struct MethodSpecification {
 }
 
 /// Every method, in [`Method::ALL`]'s order (a test checks it).
-const METHODS: [MethodSpecification; 22] = [
+const METHODS: [MethodSpecification; 24] = [
     MethodSpecification {
         method: Method::Status,
         name: "status",
@@ -214,10 +222,22 @@ const METHODS: [MethodSpecification; 22] = [
         parameters: health::PARAMETERS,
         read: |params| health::read(params).map(WireRequest::from),
     },
+    MethodSpecification {
+        method: Method::RecordTrace,
+        name: "record_trace",
+        parameters: record_trace::PARAMETERS,
+        read: |params| record_trace::read(params).map(WireRequest::from),
+    },
+    MethodSpecification {
+        method: Method::Recall,
+        name: "recall",
+        parameters: recall::PARAMETERS,
+        read: |params| recall::read(params).map(WireRequest::from),
+    },
 ];
 
 impl Method {
-    pub const ALL: [Method; 22] = [
+    pub const ALL: [Method; 24] = [
         Method::Status,
         Method::Lookup,
         Method::Callers,
@@ -240,6 +260,8 @@ impl Method {
         Method::Shutdown,
         Method::IndexReport,
         Method::Health,
+        Method::RecordTrace,
+        Method::Recall,
     ];
 
     fn specification(self) -> &'static MethodSpecification {
@@ -365,6 +387,10 @@ pub enum Request {
         path: String,
     },
     Health(HealthParams),
+    /// A batch of traces, written and committed as one commit.
+    RecordTrace(RecordTraceParams),
+    /// The traces that bear on a question.
+    Recall(RecallParams),
 }
 
 /// A request about the connection it arrives on, carried out by the server holding it.
@@ -497,6 +523,8 @@ impl Request {
             Request::Cypher { statement } => params.put("statement", statement.as_str()),
             Request::IndexReport { report } => index_report::write(*report, &mut params),
             Request::Health(health) => health::write(health, &mut params),
+            Request::RecordTrace(record) => record_trace::write(record, &mut params),
+            Request::Recall(recall) => recall::write(recall, &mut params),
         }
         params.into_value()
     }
@@ -521,6 +549,8 @@ impl Request {
             Request::CoverageImport { .. } => Method::CoverageImport,
             Request::Outline { .. } => Method::Outline,
             Request::Health(_) => Method::Health,
+            Request::RecordTrace(_) => Method::RecordTrace,
+            Request::Recall(_) => Method::Recall,
         }
     }
 }

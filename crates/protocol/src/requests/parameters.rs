@@ -24,6 +24,17 @@ pub enum ParameterKind {
     TextList,
     /// One of these words.
     OneOf(&'static [&'static str]),
+    /// A list of objects, each with these fields (a batch of traces, a trace's evidence).
+    ObjectList(&'static ObjectFields),
+}
+
+/// The fields of each object of an [`ParameterKind::ObjectList`], and those each must have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ObjectFields {
+    pub fields: &'static [Parameter],
+    pub required: &'static [&'static str],
+    /// At most this many objects in the list.
+    pub most: usize,
 }
 
 /// One named parameter of a method.
@@ -206,11 +217,62 @@ impl<'a> ParamsReader<'a> {
         }
     }
 
+    /// A list of objects, each read strictly against `fields` (unknown names refused); the
+    /// errors of an element name it (`traces[1].subject`).
+    pub fn objects(
+        &self,
+        name: &str,
+        fields: &ObjectFields,
+    ) -> Result<Vec<ParamsReader<'a>>, RpcError> {
+        let items = match self.get(name) {
+            None => return Ok(Vec::new()),
+            Some(Value::Array(items)) => items,
+            Some(_) => {
+                return Err(RpcError::invalid_params(format!(
+                    "\"{name}\" must be a list of objects"
+                )))
+            }
+        };
+        if items.len() > fields.most {
+            return Err(RpcError::invalid_params(format!(
+                "\"{name}\" holds {} objects; at most {} are taken at once",
+                items.len(),
+                fields.most
+            )));
+        }
+        items
+            .iter()
+            .enumerate()
+            .map(|(index, item)| {
+                let element = format!("{name}[{index}]");
+                if !item.is_object() {
+                    return Err(RpcError::invalid_params(format!(
+                        "\"{element}\" must be an object"
+                    )));
+                }
+                let reader = ParamsReader::new(&element, fields.fields, item)?;
+                for required in fields.required {
+                    if reader.get(required).is_none() {
+                        return Err(RpcError::invalid_params(format!(
+                            "\"{element}.{required}\" is missing"
+                        )));
+                    }
+                }
+                Ok(reader)
+            })
+            .collect()
+    }
+
     /// `cursor` and `limit` as a page.
     pub fn page(&self) -> Result<PageRequest, RpcError> {
         PageRequest::new(self.text("cursor")?, self.count("limit")?)
             .map_err(RpcError::invalid_params)
     }
+}
+
+/// An element's error, naming the element (`traces[1]: "subject" must be a string`).
+pub fn prefixed(element: &str, error: RpcError) -> RpcError {
+    RpcError { message: format!("{element}: {}", error.message), ..error }
 }
 
 /// A call's named parameters as a client writes them: absent values are left out.

@@ -76,6 +76,33 @@ fn every_request_written_as_params_parses_back_to_itself() {
         }),
         Request::CoverageImport { file: "c.json".into(), merge: false },
         Request::CoverageImport { file: "c.json".into(), merge: true },
+        Request::RecordTrace(RecordTraceParams {
+            traces: vec![TraceParams {
+                subject: Some("ci/build@linux".into()),
+                situation: Some("red".into()),
+                rationale: Some("why".into()),
+                action: Some("did".into()),
+                outcome: Some("green".into()),
+                observed_at: Some("2026-12-07T10:00:00Z".into()),
+                artifacts: vec!["a.py".into()],
+                evidence_refs: vec![EvidenceRefParams {
+                    source_id: "ci-1".into(),
+                    locator: "https://ci/1".into(),
+                    revision: Some("abc".into()),
+                    observed_at: "2026-12-07T09:00:00Z".into(),
+                    summary: "the log".into(),
+                }],
+                operation_id: Some("op-1".into()),
+                ..TraceParams::default()
+            }],
+            session_subject: Some("s".into()),
+            dry_run: true,
+        }),
+        Request::Recall(RecallParams {
+            query: Some("build red".into()),
+            anchors: vec!["a.py".into()],
+            ..RecallParams::default()
+        }),
     ];
     for request in requests {
         let params = request.to_params();
@@ -126,4 +153,69 @@ fn unknown_names_wrong_types_and_missing_subjects_are_refused() {
     assert!(refused("lookup", json!({"cursor": "zz"})).contains("invalid cursor"));
     assert!(refused("frobnicate", json!({}))
         .starts_with("-32601 unknown method \"frobnicate\"; methods: status, lookup"));
+}
+
+#[test]
+fn traces_are_read_strictly_down_to_their_evidence() {
+    let trace = json!({"situation": "s", "rationale": "r", "action": "a", "outcome": "o",
+        "observed_at": "2026-12-07T10:00:00Z"});
+    assert!(WireRequest::parse("record_trace", &json!({"traces": [trace]})).is_ok());
+    assert_eq!(
+        refused("record_trace", json!({"traces": []})),
+        "-32602 \"traces\" is empty: give one trace or more"
+    );
+    assert_eq!(
+        refused("record_trace", json!({"traces": [{"situation": "s"}]})),
+        "-32602 \"traces[0].rationale\" is missing"
+    );
+    let mut extra = trace.clone();
+    extra["sbject"] = json!("x");
+    assert!(refused("record_trace", json!({"traces": [trace, extra]}))
+        .starts_with("-32602 traces[1] does not take \"sbject\"; it takes subject"));
+    let mut wrong = trace.clone();
+    wrong["artifacts"] = json!("a.py");
+    assert_eq!(
+        refused("record_trace", json!({"traces": [wrong]})),
+        "-32602 traces[0]: \"artifacts\" must be a list of strings"
+    );
+    let mut cited = trace.clone();
+    cited["evidence_refs"] = json!([{"source_id": "x", "locator": "l", "observed_at": "t",
+        "summary": 3}]);
+    assert_eq!(
+        refused("record_trace", json!({"traces": [cited]})),
+        "-32602 traces[0].evidence_refs[0]: \"summary\" must be a string"
+    );
+    let many: Vec<Value> = (0..=MAX_TRACES_PER_BATCH).map(|_| trace.clone()).collect();
+    assert_eq!(
+        refused("record_trace", json!({"traces": many})),
+        "-32602 \"traces\" holds 101 objects; at most 100 are taken at once"
+    );
+    assert_eq!(
+        refused("record_trace", json!({"traces": ["x"]})),
+        "-32602 \"traces[0]\" must be an object"
+    );
+}
+
+#[test]
+fn recall_needs_words_or_anchors_and_keeps_its_bounds() {
+    assert_eq!(
+        refused("recall", json!({"anchors": [" "]})),
+        "-32602 give a \"query\" (words) or \"anchors\" (trace ids, subjects, paths, run ids)"
+    );
+    assert_eq!(
+        refused("recall", json!({"query": "x", "max_nodes": 0})),
+        "-32602 \"max_nodes\" must be from 1 to 1000; 0 is out of range"
+    );
+    assert_eq!(
+        refused("recall", json!({"query": "x", "max_nodes": 1001})),
+        "-32602 \"max_nodes\" must be from 1 to 1000; 1001 is out of range"
+    );
+    assert_eq!(
+        refused("recall", json!({"query": "x", "token_budget": 0})),
+        "-32602 \"token_budget\" must be from 1 to 100000; 0 is out of range"
+    );
+    let Ok(Request::Recall(recall)) = Request::parse("recall", &json!({"query": " x "})) else {
+        panic!()
+    };
+    assert_eq!((recall.query.as_deref(), recall.max_nodes, recall.max_depth), (Some("x"), 20, 2));
 }

@@ -95,6 +95,7 @@ impl Answer {
             Answer::Ownership(ownership) => Some(("owners", ownership.owners.len())),
             Answer::Context(context) => Some(("chain", context.chain.len())),
             Answer::Health(health) => health.only_section()?.findings_list(),
+            Answer::Recall(recall) => Some(("traces", recall.traces.len())),
             _ => None,
         }
     }

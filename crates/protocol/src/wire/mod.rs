@@ -12,6 +12,8 @@ mod git_answers;
 mod graph_answers;
 mod health_answers;
 mod memory_answers;
+mod trace_answers;
+mod trace_text;
 
 pub use answer_lists::{JsonCut, HEALTH_LIST_KEYS, SECONDARY_LIST_KEYS};
 pub use daemon_answers::{
@@ -29,6 +31,9 @@ pub use health_answers::{
 pub use memory_answers::{
     ContextAnswer, ContextEntry, EntryStaleness, MemoryHit, Recheck, RecordAnswer, RecordCommit,
     SearchMemoryAnswer,
+};
+pub use trace_answers::{
+    EvidenceCitation, RecallAnswer, RecalledTraceItem, RecordTraceAnswer, RecordedTrace,
 };
 
 use schemars::JsonSchema;
@@ -64,6 +69,8 @@ pub enum Answer {
     Cypher(CypherAnswer),
     IndexReport(crate::IndexReportAnswer),
     Health(HealthAnswer),
+    RecordTrace(RecordTraceAnswer),
+    Recall(RecallAnswer),
     Stopping(StoppingAnswer),
 }
 
@@ -110,6 +117,8 @@ impl Answer {
             Method::Cypher => from_value(value).map(Answer::Cypher),
             Method::IndexReport => from_value(value).map(Answer::IndexReport),
             Method::Health => from_value(value).map(Answer::Health),
+            Method::RecordTrace => from_value(value).map(Answer::RecordTrace),
+            Method::Recall => from_value(value).map(Answer::Recall),
             Method::Shutdown => from_value(value).map(Answer::Stopping),
         };
         answer.map_err(|error| {
