@@ -45,7 +45,7 @@ pub fn run(root: &Path, traces: usize, queries: usize) -> anyhow::Result<()> {
             "situation": format!("test_value of module {} checked in round {round}", index % SUBJECTS),
             "rationale": "the nightly run reported it",
             "action": format!("ran pytest tests/test_m{}.py", index % SUBJECTS),
-            "outcome": if round % 2 == 0 { "red: an off-by-one" } else { "green after the fix" },
+            "outcome": if round.is_multiple_of(2) { "red: an off-by-one" } else { "green after the fix" },
             "observed_at": format!("2026-12-07T{:02}:{:02}:00Z", round % 24, (index / 60) % 60),
             "artifacts": [format!("app/m{}.py", index % SUBJECTS)],
             "operation_id": format!("bench-{index}"),
