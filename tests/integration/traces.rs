@@ -121,6 +121,22 @@ fn traces_keep_the_deepagents_rules_and_write_nothing_when_refused() {
     assert_eq!(item["recheck"]["status"], "needs_recheck", "{recalled}");
     assert_eq!(item["recheck"]["path"], json!([conclusion, red, green]));
 
+    // `context` of a symbol an artifact names lists its traces, current first.
+    let context = call(&state, "context", json!({ "symbol": "app.core.report" }));
+    // (The batch's second trace names no artifact.)
+    assert_eq!(context["traces_total"], 2, "{context}");
+    assert_eq!(context["traces"][0]["id"], green.as_str());
+    assert_eq!(context["traces"][0]["artifact"], "app.core.report");
+    let statuses: Vec<&str> = context["traces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses, ["current", "superseded"]);
+    let untouched = call(&state, "context", json!({ "symbol": "app.core.compute" }));
+    assert!(untouched.get("traces").is_none(), "{untouched}");
+
     // Recall: the current finding before the one it superseded, both linked.
     let recalled = call(&state, "recall", json!({ "anchors": [SUBJECT], "max_depth": 0 }));
     let order: Vec<(String, String)> = recalled["traces"]

@@ -432,6 +432,29 @@ fn context_text(out: &mut String, context: &ContextAnswer) {
     for problem in context.memory_problems.iter().flatten() {
         let _ = writeln!(out, "  problem: {problem}");
     }
+    if context.traces_total > 0 {
+        let _ = writeln!(out, "{}:", counted(context.traces_total, "trace", "traces"));
+        for trace in &context.traces {
+            let _ = writeln!(
+                out,
+                "  {} [{}] {}: {}  ({}, {})",
+                trace.observed_at,
+                trace.status,
+                trace.subject,
+                trace.outcome,
+                trace.artifact,
+                trace.id
+            );
+        }
+        if context.traces_total > context.traces.len() {
+            let _ = writeln!(
+                out,
+                "  … {} more: tether recall --anchor {}",
+                context.traces_total - context.traces.len(),
+                context.traces.first().map_or("PATH", |trace| trace.artifact.as_str())
+            );
+        }
+    }
 }
 
 /// The daemon's status, a line per fact.
@@ -668,6 +691,8 @@ mod tests {
             tip: Some("split-3f2a".into()),
             note: None,
             memory_problems: None,
+            traces: Vec::new(),
+            traces_total: 0,
             freshness: tether_protocol::wire::Freshness {
                 indexed_commit: Some("abc".into()),
                 head_commit: Some("abc".into()),

@@ -80,6 +80,8 @@ pub fn context(
             tip: None,
             note: Some("not a git repository: entries cannot be tethered".to_string()),
             memory_problems: None,
+            traces: Vec::new(),
+            traces_total: 0,
             freshness,
             next: None,
         });
@@ -99,6 +101,17 @@ pub fn context(
             context_row(&memory.entries, entry, *kind, commit, &later)
         })
         .collect();
+    let loaded_traces = state.caches.traces.current(state.root);
+    let module = module_name_of(snapshot, &target.path);
+    let trace_target = crate::trace_tethers::TraceTarget {
+        path: &target.path,
+        qualified_name: match &subject {
+            ContextSubject::Symbol(index) => Some(snapshot.symbol(*index).qualified_name.as_str()),
+            ContextSubject::File(_) => Some(module.as_str()),
+        },
+    };
+    let (traces, traces_total) =
+        crate::trace_tethers::traces_about(&loaded_traces.traces, &trace_target);
     let next = match &tip {
         Some(id) => format!(
             "read {} for the decision behind it; ownership {{...}} for whom to ask",
@@ -112,6 +125,8 @@ pub fn context(
         tip,
         note: None,
         memory_problems: Some(memory.problems.iter().map(|problem| problem.to_string()).collect()),
+        traces,
+        traces_total,
         freshness,
         next: Some(next),
     })

@@ -24,6 +24,7 @@ mod trace_journal;
 mod trace_recall_answer;
 mod trace_record;
 mod trace_store;
+mod trace_tethers;
 
 use std::path::Path;
 use std::sync::Mutex;

@@ -97,10 +97,12 @@ pub struct MemoryIndex {
 }
 
 /// The `.memory/**/*.md` files of a repository (repository-relative paths, sorted) and a
-/// signature of their names, sizes and modification times. Nothing is read.
+/// signature of their names, sizes and modification times. Nothing is read. The traces'
+/// folder is left out: traces are not entries (`trace_store` reads them).
 pub fn memory_file_names(root: &Path) -> (Vec<String>, u64) {
     let mut files = Vec::new();
     let mut stamps = Vec::new();
+    let traces = root.join(".memory").join(tether_memory::TRACE_FOLDER);
     let mut stack = vec![root.join(".memory")];
     while let Some(folder) = stack.pop() {
         let Ok(read) = std::fs::read_dir(&folder) else { continue };
@@ -108,7 +110,9 @@ pub fn memory_file_names(root: &Path) -> (Vec<String>, u64) {
             let Ok(file_type) = entry.file_type() else { continue };
             let path = entry.path();
             if file_type.is_dir() {
-                stack.push(path);
+                if path != traces {
+                    stack.push(path);
+                }
             } else if file_type.is_file()
                 && path.extension().is_some_and(|extension| extension == "md")
             {

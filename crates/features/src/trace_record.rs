@@ -143,7 +143,8 @@ pub fn record_trace(
         FeatureError::refused("not a git repository: traces are committed to git")
     })?;
     let _lock = crate::memory_record::lock_records(state.folder, &repository, &root)?;
-    let existing = crate::trace_store::read_traces_now(&root);
+    // Read under the lock: the cache checks every file's stamp first.
+    let existing = state.caches.traces.current(&root);
     let branch = repository.head().ok().and_then(|head| head.branch);
     if let OperationReplay::Replay { trace_ids } =
         tether_memory::operation_replay(&batch, &existing.traces)

@@ -241,6 +241,8 @@ mod tests {
             tip: Some("split-on-commas-3f2a".into()),
             note: None,
             memory_problems: None,
+            traces: Vec::new(),
+            traces_total: 0,
             freshness: crate::test_support::fresh(),
             next: None,
         };

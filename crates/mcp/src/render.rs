@@ -347,6 +347,29 @@ fn context_sections(sections: &mut TextSections, context: &ContextAnswer) {
     if let Some(note) = &context.note {
         sections.line(format!("note: {note}"));
     }
+    if context.traces_total > 0 {
+        let traces: Vec<String> = context
+            .traces
+            .iter()
+            .map(|trace| {
+                format!(
+                    "  {} [{}] {}: {} ({}, {})",
+                    trace.observed_at,
+                    trace.status,
+                    trace.subject,
+                    trace.outcome,
+                    trace.artifact,
+                    trace.id
+                )
+            })
+            .collect();
+        sections.list(CuttableList {
+            title: Some(format!("traces ({}; recall gives them whole):", context.traces_total)),
+            total: context.traces_total,
+            elements: traces,
+            noun: "traces",
+        });
+    }
     sections.context_line(freshness_line(&context.freshness));
     sections.next = context.next.clone();
 }

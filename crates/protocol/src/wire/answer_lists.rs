@@ -28,8 +28,8 @@ pub struct JsonCut {
 /// The lists of an answer that may be cut besides its main one, in the order a client should
 /// keep them when it cannot keep all; `causes` are those of its `completeness`, the file lists
 /// those of its `freshness`.
-pub const SECONDARY_LIST_KEYS: [&str; 5] =
-    ["tests_affected", "causes", "changed", "uncommitted_files", "files_not_in_graph"];
+pub const SECONDARY_LIST_KEYS: [&str; 6] =
+    ["tests_affected", "causes", "changed", "uncommitted_files", "files_not_in_graph", "traces"];
 
 /// The lists of `health`'s sections, each under the section of the same `kind` and named like
 /// it: the main list when one section is asked for, secondary lists when several are.

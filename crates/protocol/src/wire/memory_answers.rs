@@ -59,9 +59,34 @@ pub struct ContextAnswer {
     /// Malformed entries, `path:line: message`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory_problems: Option<Vec<String>>,
+    /// Traces whose artifacts name it (current first, then newer): at most 10.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub traces: Vec<ContextTrace>,
+    /// How many traces name it in all (more than `traces` lists when above 10).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub traces_total: usize,
     pub freshness: Freshness,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next: Option<String>,
+}
+
+fn is_zero(count: &usize) -> bool {
+    *count == 0
+}
+
+/// A trace tied to a `context` subject by one of its artifacts.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct ContextTrace {
+    pub id: String,
+    pub subject: String,
+    /// `current`, `superseded` or `resolved`.
+    pub status: String,
+    pub finding_type: String,
+    pub outcome: String,
+    pub observed_at: String,
+    /// The artifact naming the subject.
+    pub artifact: String,
+    pub file: String,
 }
 
 /// One entry `search_memory` found.

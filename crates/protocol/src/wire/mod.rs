@@ -29,8 +29,8 @@ pub use health_answers::{
     GodObject, HealthAnswer, HealthSection, HeavyMember, SymbolChurn,
 };
 pub use memory_answers::{
-    ContextAnswer, ContextEntry, EntryStaleness, MemoryHit, Recheck, RecordAnswer, RecordCommit,
-    SearchMemoryAnswer,
+    ContextAnswer, ContextEntry, ContextTrace, EntryStaleness, MemoryHit, Recheck, RecordAnswer,
+    RecordCommit, SearchMemoryAnswer,
 };
 pub use trace_answers::{
     EvidenceCitation, RecallAnswer, RecalledTraceItem, RecordTraceAnswer, RecordedTrace,
