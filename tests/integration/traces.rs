@@ -69,6 +69,10 @@ fn traces_keep_the_deepagents_rules_and_write_nothing_when_refused() {
     assert!(refusal(&state, one(both)).starts_with("traces[0].id: not with operation_id"));
     let bound = json!({ "traces": [trace("other@linux", 9, "red")], "session_subject": SUBJECT });
     assert!(refusal(&state, bound).contains("differs from the session's subject"));
+    let bulky = with(trace(SUBJECT, 9, "red"), "evidence", json!(vec!["e".repeat(4000); 70]));
+    assert!(refusal(&state, one(bulky)).starts_with("traces[0]: its file would be"));
+    let control = with(trace(SUBJECT, 9, "red"), "outcome", json!("red\u{1e}file 3 .env"));
+    assert!(refusal(&state, one(control)).contains("control character"));
     assert!(!repository.root().join(".memory").exists(), "a refused batch writes nothing");
     assert_eq!(commits(&repository), before);
 
@@ -82,6 +86,14 @@ fn traces_keep_the_deepagents_rules_and_write_nothing_when_refused() {
                 "session_subject": SUBJECT }),
     );
     let red = ids(&batch)[0].clone();
+    // An entry cannot take a trace's id (`depends_on` names either).
+    let taken = crate::handle_json(
+        &state,
+        "record",
+        &json!({ "type": "note", "title": "x", "id": red, "commit": "HEAD" }),
+    )
+    .unwrap_err();
+    assert!(taken.message.contains("exists already"), "{}", taken.message);
     assert_eq!(ids(&batch).len(), 2);
     assert_eq!(commits(&repository), before + 1, "one commit for the batch");
     assert_eq!(
@@ -207,6 +219,44 @@ fn an_operation_id_replays_and_one_source_is_one_source() {
     );
     // The locator is a repository path: tether says whether it exists at HEAD, no more.
     assert_eq!(recalled["traces"][0]["evidence_refs"][0]["exists_at_head"], true);
+    // The database holds them beside the code graph: four steps joined in order, one
+    // Evidence node cited twice with each trace's own summary, ABOUT the symbols named.
+    // (HEAD moved with each batch: the rebuild a daemon's follower runs, then its write.)
+    state.rebuild().expect("rebuild");
+    state.persist_now().expect("persist");
+    let store = tether_store::GraphStore::open(
+        &repository.root().join(".git/tether/graph.lbug"),
+        tether_store::StoreConfig { buffer_pool_bytes: 128 << 20, max_threads: 1 },
+    )
+    .unwrap();
+    let (_, rows) = store
+        .query_as_text(
+            "MATCH (t:Trace)-[:HAS_STEP]->(s:TraceStep)-[:LED_TO]->(:TraceStep)-[:JUSTIFIED]->(:TraceStep)-[:PRODUCED]->(o:TraceStep) \
+             RETURN t.subject, s.text, o.text ORDER BY t.subject",
+        )
+        .unwrap();
+    assert_eq!(
+        rows,
+        [
+            ["ci/build@linux", "test_report checked at 9:00", "the build is red"],
+            [SUBJECT, "test_report checked at 9:00", "red on CI"],
+        ]
+    );
+    let (_, rows) = store
+        .query_as_text("MATCH (t:Trace)-[c:CITES]->(e:Evidence) RETURN e.source_id, c.summary ORDER BY c.summary")
+        .unwrap();
+    assert_eq!(
+        rows,
+        [["ci-run-8812", "the build log's last line"], ["ci-run-8812", "the failing assertion"]]
+    );
+    let (_, rows) = store.query_as_text("MATCH (e:Evidence) RETURN count(*)").unwrap();
+    assert_eq!(rows, [["1"]]);
+    let (_, rows) = store
+        .query_as_text("MATCH (t:Trace)-[a:ABOUT]->(s:Symbol) WHERE t.subject = 'tests/test_core.py::test_report@linux' RETURN a.artifact, s.qualified_name ORDER BY a.artifact")
+        .unwrap();
+    assert_eq!(rows, [["app.core.report", "app.core.report"], ["tests/test_core.py", "test_core"]]);
+    drop(store);
+
     // The daemon restarted reads the same files: the replay still holds.
     drop(state);
     let state = indexed_daemon(&repository);

@@ -32,7 +32,8 @@ pub struct RecordTraceArgs {
     /// `state` (a newer observation with evidence may supersede it) or `explanation`.
     #[arg(long, default_value = "state", value_parser = ["state", "explanation"])]
     pub finding_type: String,
-    /// When it was observed, RFC 3339 (default: now).
+    /// When it was observed, RFC 3339 (default: now; required with --operation-id, so that a
+    /// retry is the same request).
     #[arg(long)]
     pub observed_at: Option<String>,
     /// A repository path or symbol the trace is about (repeatable).
@@ -61,7 +62,10 @@ pub struct RecordTraceArgs {
     pub agent_id: Option<String>,
     /// A batch instead of flags: the JSON of `record_trace`'s parameters, or a list of
     /// traces (`-` reads standard input). Evidence references are given this way.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["situation", "rationale", "action", "outcome"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = [
+        "situation", "rationale", "action", "outcome", "finding_type", "observed_at", "artifacts", "evidence",
+        "supersedes", "resolves", "depends_on", "operation_id", "run_id", "agent_id",
+    ])]
     pub json_file: Option<PathBuf>,
     /// Check the traces and print what would be written, writing nothing.
     #[arg(long)]
@@ -106,6 +110,11 @@ pub fn run_record_trace(args: RecordTraceArgs) -> anyhow::Result<()> {
             params.session_subject = args.subject.clone();
             params.dry_run |= args.dry_run;
             params
+        }
+        None if args.operation_id.is_some() && args.observed_at.is_none() => {
+            return Err(usage(
+                "--operation-id needs --observed-at: a retry is the same request only with the same time",
+            ))
         }
         None => RecordTraceParams {
             traces: vec![TraceParams {

@@ -102,12 +102,18 @@ pub fn context(
         })
         .collect();
     let loaded_traces = state.caches.traces.current(state.root);
-    let module = module_name_of(snapshot, &target.path);
-    let trace_target = crate::trace_tethers::TraceTarget {
-        path: &target.path,
-        qualified_name: match &subject {
-            ContextSubject::Symbol(index) => Some(snapshot.symbol(*index).qualified_name.as_str()),
-            ContextSubject::File(_) => Some(module.as_str()),
+    let trace_target = match &subject {
+        ContextSubject::Symbol(index) => crate::trace_tethers::TraceTarget::Symbol {
+            path: &target.path,
+            qualified_name: snapshot.symbol(*index).qualified_name.as_str(),
+        },
+        ContextSubject::File(path) => crate::trace_tethers::TraceTarget::File {
+            path,
+            qualified_names: snapshot
+                .symbols_in_file(path)
+                .iter()
+                .map(|index| snapshot.symbol(*index).qualified_name.as_str())
+                .collect(),
         },
     };
     let (traces, traces_total) =

@@ -325,14 +325,16 @@ pub fn search_memory(
 /// The memory graph to store beside a snapshot's code graph: entries, their links, and their
 /// tethers resolved to the snapshot's symbols (`referenced` ones to the file's module).
 pub fn memory_graph(state: &FeatureContext, snapshot: &Snapshot) -> tether_model::MemoryGraph {
+    let traces =
+        crate::trace_tethers::trace_graph(&state.caches.traces.current(state.root), snapshot);
     let Some(repository) = tether_git::discover(state.root) else {
-        return Default::default();
+        return tether_model::MemoryGraph { traces, ..Default::default() };
     };
     let head = repository.head().ok().and_then(|head| head.commit);
     let Some(index) = memory_index(state, &repository, snapshot, &head, Deadline::none()) else {
-        return Default::default();
+        return tether_model::MemoryGraph { traces, ..Default::default() };
     };
-    let mut graph = tether_model::MemoryGraph::default();
+    let mut graph = tether_model::MemoryGraph { traces, ..Default::default() };
     for entry in &index.loaded.entries {
         graph.entries.push(tether_model::MemoryEntryRecord {
             id: entry.id.clone(),

@@ -275,18 +275,19 @@ fn prepare_entry(
     let existing = tether_memory::load_entries(&existing_files);
     let existing_ids: HashSet<String> =
         existing.entries.iter().map(|entry| entry.id.clone()).collect();
+    // A trace's id is taken too: `depends_on` names either.
+    let taken: HashSet<String> =
+        existing_ids.iter().cloned().chain(crate::trace_store::trace_file_ids(root)).collect();
     let id = match &request.id {
         Some(id) => {
             tether_memory::validate_id(id)
                 .map_err(|problem| refuse(format!("invalid id {id:?}: {problem}")))?;
-            if existing_ids.contains(id) {
-                return Err(refuse(format!("an entry with id {id:?} exists already")));
+            if taken.contains(id) {
+                return Err(refuse(format!("an entry or trace with id {id:?} exists already")));
             }
             id.clone()
         }
-        None => {
-            tether_memory::unique_id(&tether_memory::slugify_title(&request.title), &existing_ids)
-        }
+        None => tether_memory::unique_id(&tether_memory::slugify_title(&request.title), &taken),
     };
     let files = files_with_changes(request, repository, root)?;
     let pinned_commit = match &request.commit {

@@ -26,41 +26,51 @@ pub(crate) struct TraceJournal {
     pub files: Vec<(String, String)>,
 }
 
-const HEADER: &str = "tether-trace-journal 1";
-/// Separates the files' texts (a trace file never holds this line: its lines are front
-/// matter, one-line fields, and the steps joined by arrows).
-const FILE_MARK: &str = "\u{1e}tether-trace-file ";
+const HEADER: &str = "tether-trace-journal 2";
 
 impl TraceJournal {
+    /// The header lines, then per file `file <bytes> <path>` and exactly that many bytes of
+    /// text: no text a caller writes can be read as another file.
     fn render(&self) -> String {
         let mut text =
             format!("{HEADER}\nhead_before {}\n", self.head_before.as_deref().unwrap_or("-"));
-        text.push_str(&format!("message {}\n", self.message));
+        text.push_str(&format!("message {}\n", self.message.replace(['\n', '\r'], " ")));
         for (path, body) in &self.files {
-            text.push_str(&format!("{FILE_MARK}{path}\n{body}"));
-            if !body.ends_with('\n') {
-                text.push('\n');
-            }
+            text.push_str(&format!("file {} {path}\n{body}", body.len()));
         }
         text
     }
 
+    /// The journal as written, or `None` when it is not one: a path that is not a trace
+    /// file's (`.memory/traces/<id>.md`) makes the whole journal unreadable, so recovery
+    /// never removes anything else.
     fn parse(text: &str) -> Option<TraceJournal> {
-        let mut parts = text.split(FILE_MARK);
-        let mut lines = parts.next()?.lines();
-        if lines.next()? != HEADER {
+        let mut rest = text;
+        let mut line = || -> Option<&str> {
+            let (first, after) = rest.split_once('\n')?;
+            rest = after;
+            Some(first)
+        };
+        if line()? != HEADER {
             return None;
         }
-        let head = lines.next()?.strip_prefix("head_before ")?;
-        let message = lines.next()?.strip_prefix("message ")?.to_string();
+        let head = line()?.strip_prefix("head_before ")?;
+        let message = line()?.strip_prefix("message ")?.to_string();
         let mut journal = TraceJournal {
             head_before: (head != "-").then(|| head.to_string()),
             message,
             files: Vec::new(),
         };
-        for part in parts {
-            let (path, body) = part.split_once('\n')?;
+        while !rest.is_empty() {
+            let (header, after) = rest.split_once('\n')?;
+            let (length, path) = header.strip_prefix("file ")?.split_once(' ')?;
+            let length: usize = length.parse().ok()?;
+            let body = after.get(..length)?;
+            if !is_trace_file_path(path) {
+                return None;
+            }
             journal.files.push((path.to_string(), body.to_string()));
+            rest = &after[length..];
         }
         (!journal.files.is_empty()).then_some(journal)
     }
@@ -68,6 +78,13 @@ impl TraceJournal {
     pub fn paths(&self) -> Vec<String> {
         self.files.iter().map(|(path, _)| path.clone()).collect()
     }
+}
+
+/// `.memory/traces/<id>.md` with a valid id: the only files a batch writes.
+fn is_trace_file_path(path: &str) -> bool {
+    path.strip_prefix(&format!(".memory/{}/", tether_memory::TRACE_FOLDER))
+        .and_then(|name| name.strip_suffix(".md"))
+        .is_some_and(|id| tether_memory::validate_id(id).is_ok())
 }
 
 /// Where the journal lives: beside the record journal.
@@ -106,26 +123,54 @@ pub fn write_and_commit(
     Ok(commit.to_string())
 }
 
-/// Unstages and removes the batch's files that no commit holds. An error (git's index
-/// locked) leaves the rest for a retry: the caller keeps the journal.
+/// Unstages and removes the batch's files that no commit holds and that hold the batch's
+/// own text (a file someone else put there meanwhile is left alone), with the temporary
+/// files a killed writer may have left beside them. An error (git's index locked) leaves
+/// the rest for a retry: the caller keeps the journal.
 pub fn roll_back(
     repository: &Repository,
     root: &Path,
     journal: &TraceJournal,
 ) -> std::io::Result<()> {
-    let untracked: Vec<String> =
-        journal.paths().into_iter().filter(|path| !repository.is_tracked(path)).collect();
-    if untracked.is_empty() {
-        return Ok(());
+    let ours: Vec<String> = journal
+        .files
+        .iter()
+        .filter(|(path, text)| {
+            !repository.is_tracked(path)
+                && std::fs::read_to_string(root.join(path)).is_ok_and(|found| found == *text)
+        })
+        .map(|(path, _)| path.clone())
+        .collect();
+    if !ours.is_empty() {
+        repository.unstage_paths(&ours).map_err(std::io::Error::other)?;
     }
-    repository.unstage_paths(&untracked).map_err(std::io::Error::other)?;
-    for path in &untracked {
+    for path in &ours {
         match std::fs::remove_file(root.join(path)) {
             Err(error) if error.kind() != std::io::ErrorKind::NotFound => return Err(error),
             _ => {}
         }
     }
+    for path in journal.paths() {
+        remove_temporary_files_of(&root.join(path));
+    }
     Ok(())
+}
+
+/// Removes `.<name>.tmp-<pid>` beside `path` (what `write_new_file` writes first).
+fn remove_temporary_files_of(path: &Path) {
+    let (Some(folder), Some(name)) =
+        (path.parent(), path.file_name().and_then(|name| name.to_str()))
+    else {
+        return;
+    };
+    let prefix = format!(".{name}.tmp-");
+    let Ok(read) = std::fs::read_dir(folder) else { return };
+    for entry in read.flatten() {
+        let is_ours = entry.file_name().to_str().is_some_and(|file| file.starts_with(&prefix));
+        if is_ours && entry.file_type().is_ok_and(|kind| kind.is_file()) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// How an interrupted batch was settled.
@@ -186,7 +231,21 @@ mod tests {
         assert_eq!(TraceJournal::parse(&journal.render()), Some(journal.clone()));
         let unborn = TraceJournal { head_before: None, ..journal };
         assert_eq!(TraceJournal::parse(&unborn.render()), Some(unborn));
-        assert_eq!(TraceJournal::parse("tether-trace-journal 1\nhead_before -\nmessage m\n"), None);
+        assert_eq!(TraceJournal::parse("tether-trace-journal 2\nhead_before -\nmessage m\n"), None);
         assert_eq!(TraceJournal::parse("garbage"), None);
+        // A file outside the traces' folder makes the journal unreadable: never removed.
+        let outside = TraceJournal {
+            head_before: None,
+            message: "m".into(),
+            files: vec![(".env".into(), "x".into())],
+        };
+        assert_eq!(TraceJournal::parse(&outside.render()), None);
+        // Text that looks like a journal line stays text.
+        let tricky = TraceJournal {
+            head_before: None,
+            message: "m".into(),
+            files: vec![(".memory/traces/a.md".into(), "x\nfile 3 .env\nabc\n".into())],
+        };
+        assert_eq!(TraceJournal::parse(&tricky.render()), Some(tricky));
     }
 }

@@ -109,13 +109,16 @@ fn evidence_paths_at_head(
     }
 }
 
-/// A relative path without a scheme, spaces, `..` or a line break.
+/// A relative file path: a folder or an extension, no scheme or `:` (a test id, a
+/// `path:line`, `log:x`), no spaces, no `..`. Other locators (`ci-run-8812`) get no answer.
 fn looks_like_repository_path(locator: &str) -> bool {
+    let file_name = locator.rsplit('/').next().unwrap_or(locator);
     !locator.is_empty()
-        && !locator.contains("://")
+        && !locator.contains(':')
         && !locator.starts_with('/')
         && !locator.contains(char::is_whitespace)
-        && !locator.split('/').any(|part| part == ".." || part.is_empty())
+        && (locator.contains('/') || file_name.contains('.'))
+        && !locator.split('/').any(|part| part == ".." || part == "." || part.is_empty())
 }
 
 fn trace_recheck_on_wire(recheck: TraceRecheck) -> Recheck {
@@ -195,5 +198,27 @@ fn item(
         run_id: trace.run_id.clone(),
         agent_id: trace.agent_id.clone(),
         subagent_id: trace.subagent_id.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn only_file_paths_are_looked_up_at_head() {
+        for path in ["tests/test_core.py", "README.md", "src/a/b.rs", "docs/x"] {
+            assert!(super::looks_like_repository_path(path), "{path}");
+        }
+        for other in [
+            "ci-run-8812",
+            "tests/test_x.py::test_y",
+            "src/a.py:12",
+            "log:build.txt",
+            "https://ci/1",
+            "../x.py",
+            "/etc/passwd",
+            "a b.py",
+        ] {
+            assert!(!super::looks_like_repository_path(other), "{other}");
+        }
     }
 }

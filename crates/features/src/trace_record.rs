@@ -174,6 +174,19 @@ pub fn record_trace(
     tether_memory::check_new_traces(&batch, &existing.traces, &entry_ids)
         .map_err(|refusal| FeatureError::refused(refusal.to_string()))?;
     check_files_are_free(&root, &batch, &existing.file_ids)?;
+    let texts: Vec<String> = batch.iter().map(tether_memory::render_trace).collect();
+    for (position, text) in texts.iter().enumerate() {
+        if text.len() as u64 > crate::trace_store::MAX_TRACE_FILE_BYTES {
+            return Err(refuse(
+                format!("traces[{position}]"),
+                format!(
+                    "its file would be {} bytes; a trace file holds at most {} (fewer or shorter evidence strings and artifacts)",
+                    text.len(),
+                    crate::trace_store::MAX_TRACE_FILE_BYTES
+                ),
+            ));
+        }
+    }
     let traces: Vec<RecordedTrace> = batch.iter().map(recorded).collect();
     let first = batch.first().map(|trace| trace.subject.clone()).unwrap_or_default();
     let next = format!("recall {{\"anchors\": [{first:?}]}} shows them");
@@ -190,10 +203,7 @@ pub fn record_trace(
     let journal = TraceJournal {
         head_before: repository.resolve_commit("HEAD"),
         message: batch_message(&batch),
-        files: batch
-            .iter()
-            .map(|trace| (trace.path.clone(), tether_memory::render_trace(trace)))
-            .collect(),
+        files: batch.iter().map(|trace| trace.path.clone()).zip(texts).collect(),
     };
     let commit = journal_and_commit(state.folder, &repository, &root, &journal)?;
     Ok(RecordTraceAnswer {

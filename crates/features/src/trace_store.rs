@@ -115,7 +115,26 @@ fn signature_of(files: &[(String, Stamp)]) -> u64 {
 fn read_trace(root: &Path, name: &str) -> Result<(Trace, Vec<EntryProblem>), EntryProblem> {
     let text = read_trace_file(&root.join(name))
         .map_err(|problem| EntryProblem::error(name, 1, problem))?;
-    tether_memory::parse_trace(name, &text)
+    let (trace, warnings) = tether_memory::parse_trace(name, &text)?;
+    let stem = Path::new(name).file_stem().and_then(|stem| stem.to_str()).unwrap_or_default();
+    if trace.id != stem {
+        return Err(EntryProblem::error(
+            name,
+            2,
+            format!("id `{}` is not the file's name (`{stem}.md`)", trace.id),
+        ));
+    }
+    Ok((trace, warnings))
+}
+
+/// The ids the trace files take (their names), read or not: an entry cannot take one.
+pub fn trace_file_ids(root: &Path) -> HashSet<String> {
+    trace_files(root)
+        .into_iter()
+        .filter_map(|(name, _)| {
+            Path::new(&name).file_stem().and_then(|stem| stem.to_str()).map(str::to_string)
+        })
+        .collect()
 }
 
 /// A regular file's text, at most [`MAX_TRACE_FILE_BYTES`], opened without following a

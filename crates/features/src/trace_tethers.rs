@@ -1,6 +1,7 @@
 //! The traces tied to a symbol or file through their `artifacts` (issue 44), for `context`:
 //! an artifact naming the file, the symbol's qualified name (or a member of it), or, for a
-//! file, any symbol of its module. Current findings first, then newer observations; the
+//! file, the qualified name of a symbol the file defines (so a package's `__init__.py` or a
+//! crate's `lib.rs` is not about every name below it). Current findings first, then newer observations; the
 //! first [`MOST_CONTEXT_TRACES`] are listed, the rest counted.
 //!
 //! Artifacts are the strings the trace was recorded with: a file renamed since, or a symbol
@@ -15,24 +16,27 @@ use tether_protocol::wire::ContextTrace;
 pub const MOST_CONTEXT_TRACES: usize = 10;
 
 /// What an artifact may name to tie a trace to the subject.
-pub(crate) struct TraceTarget<'a> {
-    pub path: &'a str,
-    /// The symbol's qualified name, or the file's module name (whose members count).
-    pub qualified_name: Option<&'a str>,
+pub(crate) enum TraceTarget<'a> {
+    /// A symbol in its file: its qualified name, or a member of it (`Class.method`).
+    Symbol { path: &'a str, qualified_name: &'a str },
+    /// A file: its path, or the qualified name of a symbol it defines.
+    File { path: &'a str, qualified_names: HashSet<&'a str> },
 }
 
 impl TraceTarget<'_> {
     fn names(&self, artifact: &str) -> bool {
-        if artifact == self.path {
-            return true;
+        match self {
+            TraceTarget::Symbol { path, qualified_name } => {
+                artifact == *path
+                    || artifact == *qualified_name
+                    || artifact
+                        .strip_prefix(qualified_name)
+                        .is_some_and(|rest| rest.starts_with('.') || rest.starts_with("::"))
+            }
+            TraceTarget::File { path, qualified_names } => {
+                artifact == *path || qualified_names.contains(artifact)
+            }
         }
-        let Some(name) = self.qualified_name else { return false };
-        if artifact == name {
-            return true;
-        }
-        artifact
-            .strip_prefix(name)
-            .is_some_and(|rest| rest.starts_with('.') || rest.starts_with("::"))
     }
 }
 
@@ -84,6 +88,76 @@ pub(crate) fn traces_about(traces: &[Trace], target: &TraceTarget) -> (Vec<Conte
     (listed, total)
 }
 
+/// The traces as the database stores them (`tether_model::TraceGraph`): an artifact is
+/// `ABOUT` a symbol when it names one symbol's qualified name exactly, or a file of the graph
+/// (then its module); a name several symbols share ties to none of them.
+pub(crate) fn trace_graph(
+    loaded: &crate::LoadedTraces,
+    snapshot: &tether_query::Snapshot,
+) -> tether_model::TraceGraph {
+    use tether_model::{CitationRecord, EvidenceRecord, TraceAboutRecord, TraceRecord};
+    let mut graph = tether_model::TraceGraph::default();
+    for trace in &loaded.traces {
+        let text = |value: &Option<String>| value.clone().unwrap_or_default();
+        graph.traces.push(TraceRecord {
+            id: trace.id.clone(),
+            subject: trace.subject.clone(),
+            finding_type: trace.finding_type.as_str().to_string(),
+            situation: trace.steps.situation.clone(),
+            rationale: trace.steps.rationale.clone(),
+            action: trace.steps.action.clone(),
+            outcome: trace.steps.outcome.clone(),
+            observed_at: trace.observed_at.clone(),
+            recorded_at: trace.recorded_at.clone(),
+            path: trace.path.clone(),
+            run_id: text(&trace.run_id),
+            agent_id: text(&trace.agent_id),
+            subagent_id: text(&trace.subagent_id),
+            operation_id: text(&trace.operation_id),
+        });
+        for (kind, targets) in [
+            ("TRACE_SUPERSEDES", &trace.supersedes),
+            ("RESOLVES", &trace.resolves),
+            ("TRACE_DEPENDS_ON", &trace.depends_on),
+            ("TRACE_DEPENDS_ON_ENTRY", &trace.depends_on),
+        ] {
+            graph
+                .links
+                .extend(targets.iter().map(|target| (kind, trace.id.clone(), target.clone())));
+        }
+        for reference in &trace.evidence_refs {
+            graph.evidence.push(EvidenceRecord {
+                source_id: reference.source_id.clone(),
+                locator: reference.locator.clone(),
+                revision: reference.revision.clone().unwrap_or_default(),
+                observed_at: reference.observed_at.clone(),
+            });
+            graph.citations.push(CitationRecord {
+                trace_id: trace.id.clone(),
+                source_id: reference.source_id.clone(),
+                summary: reference.summary.clone(),
+            });
+        }
+        for artifact in &trace.artifacts {
+            let named = match snapshot.symbols_named(artifact) {
+                [only] => Some(*only),
+                _ => snapshot.symbols_in_file(artifact).iter().copied().find(|index| {
+                    let symbol = snapshot.symbol(*index);
+                    symbol.kind == tether_model::SymbolKind::Module && symbol.parent.is_none()
+                }),
+            };
+            if let Some(index) = named {
+                graph.about.push(TraceAboutRecord {
+                    trace_id: trace.id.clone(),
+                    symbol: snapshot.symbol(index).id,
+                    artifact: artifact.clone(),
+                });
+            }
+        }
+    }
+    graph
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,7 +203,8 @@ mod tests {
         let ids = |target: TraceTarget| -> Vec<(String, String)> {
             traces_about(&traces, &target).0.into_iter().map(|t| (t.id, t.status)).collect()
         };
-        let file = TraceTarget { path: "app/core.py", qualified_name: Some("app.core") };
+        let names = HashSet::from(["app.core", "app.core.Parser", "app.core.Parser.parse"]);
+        let file = TraceTarget::File { path: "app/core.py", qualified_names: names };
         assert_eq!(
             ids(file),
             [
@@ -138,7 +213,7 @@ mod tests {
                 ("older".into(), "superseded".into())
             ]
         );
-        let class = TraceTarget { path: "app/core.py", qualified_name: Some("app.core.Parser") };
+        let class = TraceTarget::Symbol { path: "app/core.py", qualified_name: "app.core.Parser" };
         assert_eq!(
             ids(class),
             [("newer".into(), "current".into()), ("older".into(), "superseded".into())]

@@ -182,14 +182,35 @@ fn holds_every_word(trace: &Trace, words: &[String]) -> bool {
 }
 
 /// About how many tokens the trace's text takes in an answer.
+/// Everything an answer writes of it counts: the steps, subject, id, artifacts, evidence
+/// and each citation (source, locator, revision, time, summary), plus the field names.
 fn trace_tokens(trace: &Trace) -> usize {
     let steps: usize = trace.steps.named().iter().map(|(_, step)| step.len()).sum();
+    let texts = |values: &[String]| values.iter().map(|value| value.len() + 4).sum::<usize>();
+    let citations: usize = trace
+        .evidence_refs
+        .iter()
+        .map(|reference| {
+            reference.source_id.len()
+                + reference.locator.len()
+                + reference.revision.as_ref().map_or(0, String::len)
+                + reference.observed_at.len()
+                + reference.summary.len()
+                + 40
+        })
+        .sum();
     (trace.subject.len()
         + trace.id.len()
         + steps
-        + trace.artifacts.iter().map(String::len).sum::<usize>())
+        + texts(&trace.artifacts)
+        + texts(&trace.evidence)
+        + texts(&trace.supersedes)
+        + texts(&trace.resolves)
+        + texts(&trace.depends_on)
+        + citations
+        + 2 * trace.path.len()
+        + 160)
         / 4
-        + 8
 }
 
 #[cfg(test)]

@@ -216,6 +216,11 @@ fn check_line(field: &str, value: &str, max_chars: usize) -> Result<(), String> 
     if value.contains(['\n', '\r']) {
         return Err(format!("`{field}` must be one line"));
     }
+    if let Some(control) =
+        value.chars().find(|character| character.is_control() && *character != '\t')
+    {
+        return Err(format!("`{field}` holds the control character U+{:04X}", u32::from(control)));
+    }
     let length = value.chars().count();
     if length > max_chars {
         return Err(format!("`{field}` has {length} characters, over {max_chars}"));

@@ -168,3 +168,13 @@ fn malformed_fields_are_refused_by_name() {
     premises.depends_on = vec!["known".to_string(), "a-decision".to_string()];
     accepted(&[premises], &existing);
 }
+
+#[test]
+fn a_control_character_in_a_line_is_refused() {
+    let mut trace = trace("t", "s@linux", "2026-12-07T10:00:00Z");
+    trace.steps.outcome = "x\u{1e}tether-trace-file .env".to_string();
+    assert_eq!(
+        check_new_traces(&[trace], &[], &HashSet::new()).unwrap_err().to_string(),
+        "traces[0].outcome: `outcome` holds the control character U+001E"
+    );
+}

@@ -476,6 +476,8 @@ pub struct MemoryGraph {
     /// (kind: `PARENT`, `SUPERSEDES`, `DEPENDS_ON` or `RELATED`; from id; to id).
     pub links: Vec<(&'static str, String, String)>,
     pub tethers: Vec<TetherRecord>,
+    /// The traces, their steps, evidence and links (`.memory/traces/`).
+    pub traces: crate::TraceGraph,
 }
 
 /// One entry's searchable fields (the body stays in its Markdown file, `path`).

@@ -23,6 +23,7 @@ mod runtime_evidence;
 mod runtime_evidence_merge;
 mod symbol;
 mod test_framework;
+mod trace_records;
 mod visibility;
 
 pub use change_history::{ChangeHistory, ChangedCommit, ChangedFile, Hunk};
@@ -47,4 +48,7 @@ pub use runtime_evidence::{EvidenceFile, RecordedSymbol, RuntimeEvidence};
 pub use runtime_evidence_merge::{context_without_phase, MergeCounts};
 pub use symbol::{Language, Span, Symbol, SymbolKind};
 pub use test_framework::{FileNamePattern, TestFramework};
+pub use trace_records::{
+    CitationRecord, EvidenceRecord, TraceAboutRecord, TraceGraph, TraceRecord,
+};
 pub use visibility::Visibility;

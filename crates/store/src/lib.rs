@@ -20,6 +20,7 @@ mod load;
 mod read;
 mod schema;
 mod table_csv;
+mod trace_csv;
 
 use std::path::{Path, PathBuf};
 

@@ -237,6 +237,9 @@ impl GraphStore {
             }));
         }
         jobs.push(Box::new(|directory| table_csv::write_memory_csvs(graph, memory, directory)));
+        jobs.push(Box::new(|directory| {
+            crate::trace_csv::write_trace_csvs(graph, memory, directory)
+        }));
         self.copy_tables(scratch, jobs, stats)?;
         let started = Instant::now();
         self.write_meta(meta)?;

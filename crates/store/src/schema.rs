@@ -4,17 +4,20 @@
 //! `Symbol`, `UnresolvedCall`, `Diagnostic`, `Entry` (the memory graph). Rel tables between
 //! symbols: `CONTAINS`, `CALLS`, `IMPORTS`, `INHERITS`, `IMPLEMENTS`, `REFERENCES`, all with `line`,
 //! `confidence` and `rule`; between entries: `PARENT`, `SUPERSEDES`, `DEPENDS_ON`, `RELATED`;
-//! from entries to symbols: `TETHER` (`kind`, `pin`). The code graph's rel tables store the
-//! forward direction only.
+//! from entries to symbols: `TETHER` (`kind`, `pin`). The traces (`crate::trace_csv`):
+//! `Trace`, `TraceStep`, `Evidence` nodes; `HAS_STEP`, `LED_TO`, `JUSTIFIED`, `PRODUCED`
+//! between a trace and its steps; `TRACE_SUPERSEDES`, `RESOLVES`, `TRACE_DEPENDS_ON` between
+//! traces, `TRACE_DEPENDS_ON_ENTRY` to entries, `CITES` (`summary`) to evidence, `ABOUT`
+//! (`artifact`) to symbols. The code graph's rel tables store the forward direction only.
 //! ARCHITECTURE.md documents each column.
 
 use tether_model::EdgeKind;
 
 use crate::{GraphStore, StoreError};
 
-/// The version this build reads and writes (11: `Symbol.visibility`; a graph of 10 lacks the
-/// column and is rebuilt).
-pub const SCHEMA_VERSION: u32 = 11;
+/// The version this build reads and writes (12: the traces' tables; a graph of 11 lacks them
+/// and is rebuilt).
+pub const SCHEMA_VERSION: u32 = 12;
 
 pub(crate) const NODE_TABLES: &[&str] = &[
     "CREATE NODE TABLE Meta(key STRING, value STRING, PRIMARY KEY(key))",
@@ -25,6 +28,10 @@ pub(crate) const NODE_TABLES: &[&str] = &[
      line INT64, reason STRING, PRIMARY KEY(id))",
     "CREATE NODE TABLE Diagnostic(id INT64, path STRING, line INT64, kind STRING, message STRING, PRIMARY KEY(id))",
     "CREATE NODE TABLE Entry(id STRING, type STRING, title STRING, status STRING, created_at STRING, path STRING, PRIMARY KEY(id))",
+    "CREATE NODE TABLE Trace(id STRING, subject STRING, finding_type STRING, observed_at STRING, recorded_at STRING, path STRING, \
+     run_id STRING, agent_id STRING, subagent_id STRING, operation_id STRING, PRIMARY KEY(id))",
+    "CREATE NODE TABLE TraceStep(id STRING, kind STRING, text STRING, PRIMARY KEY(id))",
+    "CREATE NODE TABLE Evidence(source_id STRING, locator STRING, revision STRING, observed_at STRING, PRIMARY KEY(source_id))",
 ];
 
 /// The memory graph's rel tables: links between entries, and tethers to symbols.
@@ -34,6 +41,16 @@ pub(crate) const MEMORY_REL_TABLES: &[&str] = &[
     "CREATE REL TABLE DEPENDS_ON(FROM Entry TO Entry)",
     "CREATE REL TABLE RELATED(FROM Entry TO Entry)",
     "CREATE REL TABLE TETHER(FROM Entry TO Symbol, kind STRING, pin STRING)",
+    "CREATE REL TABLE HAS_STEP(FROM Trace TO TraceStep)",
+    "CREATE REL TABLE LED_TO(FROM TraceStep TO TraceStep)",
+    "CREATE REL TABLE JUSTIFIED(FROM TraceStep TO TraceStep)",
+    "CREATE REL TABLE PRODUCED(FROM TraceStep TO TraceStep)",
+    "CREATE REL TABLE TRACE_SUPERSEDES(FROM Trace TO Trace)",
+    "CREATE REL TABLE RESOLVES(FROM Trace TO Trace)",
+    "CREATE REL TABLE TRACE_DEPENDS_ON(FROM Trace TO Trace)",
+    "CREATE REL TABLE TRACE_DEPENDS_ON_ENTRY(FROM Trace TO Entry)",
+    "CREATE REL TABLE CITES(FROM Trace TO Evidence, summary STRING)",
+    "CREATE REL TABLE ABOUT(FROM Trace TO Symbol, artifact STRING)",
 ];
 
 /// The rel table of an edge kind: its name is the kind's own (`CALLS`). Only the forward

@@ -21,7 +21,11 @@ pub(crate) struct TableCsv {
 }
 
 impl TableCsv {
-    fn finish(table: &'static str, label: &str, writer: CsvWriter) -> Result<TableCsv, StoreError> {
+    pub(crate) fn finish(
+        table: &'static str,
+        label: &str,
+        writer: CsvWriter,
+    ) -> Result<TableCsv, StoreError> {
         let (path, rows) = writer.finish()?;
         Ok(TableCsv { table, label: label.to_string(), path, rows })
     }
