@@ -21,10 +21,12 @@ mod entry;
 mod front_matter;
 mod load;
 mod parse;
+mod plan_completeness;
 mod problem;
 mod recheck;
 mod record;
 mod render;
+mod research_tree;
 mod scalar;
 mod search;
 mod timestamp;
@@ -39,12 +41,17 @@ mod trace_rules;
 pub use entry::{Entry, EntryStatus, EntryType, Pin};
 pub use load::{load_entries, MemoryLoad};
 pub use parse::parse_entry;
+pub use plan_completeness::{
+    completeness_weights, mean_of_leaves, phase_signals, plan_completeness, CompletenessWeights,
+    PhaseSignals,
+};
 pub use problem::{EntryProblem, Severity};
 pub use recheck::{needs_recheck, RecheckVerdict};
 pub use record::{
     entry_file_path, slugify_title, unique_id, validate_id, validate_new_entry, InvalidId,
 };
 pub use render::render_entry;
+pub use research_tree::{check_new_parent, research_tree, PlanLevel, ResearchTree};
 pub use search::{search, SearchFilters};
 pub use timestamp::{parse_timestamp, TimestampKey};
 pub use tip::{tip, TetherKind};
