@@ -21,6 +21,7 @@ mod entry;
 mod front_matter;
 mod load;
 mod parse;
+mod plan_brief;
 mod plan_completeness;
 mod problem;
 mod recheck;
@@ -41,6 +42,7 @@ mod trace_rules;
 pub use entry::{Entry, EntryStatus, EntryType, Pin};
 pub use load::{load_entries, MemoryLoad};
 pub use parse::parse_entry;
+pub use plan_brief::{brief, open_phases, subtree_signature, Brief, MOST_CENTRAL};
 pub use plan_completeness::{
     completeness_weights, mean_of_leaves, phase_signals, plan_completeness, CompletenessWeights,
     PhaseSignals,
