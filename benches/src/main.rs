@@ -9,6 +9,7 @@ mod exactness;
 mod folder_snapshot;
 mod health_sections;
 mod memory_latency;
+mod research_tree_latency;
 mod soak;
 mod synthetic_corpus;
 mod trace_latency;
@@ -62,6 +63,10 @@ enum Command {
         /// `record_trace` call and commit each) and measure `recall`.
         #[arg(long)]
         traces: Option<usize>,
+        /// Instead of `context`: write this many entries as a research tree (a project, 10
+        /// subprojects of 5 phases) and measure `tree`, `open_phases` and `brief`.
+        #[arg(long, conflicts_with = "traces")]
+        tree: Option<usize>,
     },
     /// Build a folder's graph, then blast every symbol of one kind under a deadline: the
     /// slowest blast, p50, p99, how many ran past the deadline, peak RSS.
@@ -151,9 +156,14 @@ fn main() -> anyhow::Result<()> {
         Command::Daemon { repository, queries } => {
             daemon_latency::run(&repository, queries.max(10))?
         }
-        Command::Memory { commits, entries, queries, keep, traces } => {
-            memory_latency::run(commits.max(2), entries, queries.max(10), keep.as_deref(), traces)?
-        }
+        Command::Memory { commits, entries, queries, keep, traces, tree } => memory_latency::run(
+            commits.max(2),
+            entries,
+            queries.max(10),
+            keep.as_deref(),
+            traces,
+            tree,
+        )?,
     }
     Ok(())
 }

@@ -21,6 +21,7 @@ pub fn run(
     queries: usize,
     keep: Option<&Path>,
     traces: Option<usize>,
+    tree: Option<usize>,
 ) -> anyhow::Result<()> {
     let scratch = tempfile::tempdir()?;
     let root = match keep {
@@ -37,6 +38,9 @@ pub fn run(
         .filter_map(|line| line.split_once(' ').map(|(_, sha)| sha.to_string()))
         .collect();
     git(&root, &["checkout", "-q", "-f", "main"])?;
+    if let Some(tree) = tree {
+        return crate::research_tree_latency::run(&root, tree, queries);
+    }
     // Entries pinned to evenly spread commits, each naming the module that commit changed.
     let step = (commits / entries.max(1)).max(1);
     for entry in 0..entries {
@@ -226,7 +230,7 @@ fn module_text(module: usize, version: usize) -> String {
     text
 }
 
-fn git(directory: &Path, arguments: &[&str]) -> anyhow::Result<()> {
+pub(crate) fn git(directory: &Path, arguments: &[&str]) -> anyhow::Result<()> {
     let status = Command::new("git")
         .arg("-C")
         .arg(directory)

@@ -358,7 +358,21 @@ fn golden_requests_get_golden_responses() {
             ),
         );
     }
-    repository.commit_all("two traces");
+    // A small research tree (`tree`, `open_phases`, `brief`'s golden files).
+    for (folder, id, kind, parent, extra) in [
+        ("plans", "app", "plan", "", ""),
+        ("plans", "reports", "plan", "parent: app\n", ""),
+        ("plans", "doubling", "plan", "parent: reports\n", ""),
+        ("experiments", "try-shift", "experiment", "parent: doubling\n", ""),
+        ("decisions", "multiply", "decision", "parent: doubling\n", "supersedes: [try-shift]\n"),
+        ("todos", "test-negatives", "todo", "parent: doubling\n", ""),
+    ] {
+        repository.write(
+            &format!(".memory/{folder}/{id}.md"),
+            &format!("---\nid: {id}\ntype: {kind}\ntitle: Title of {id}\nstatus: active\n{parent}created_at: 2026-12-01T00:00:00Z\nupdated_at: 2026-12-01T00:00:00Z\n{extra}---\nBody.\n"),
+        );
+    }
+    repository.commit_all("two traces and a research tree");
     let daemon = RunningDaemon::start(repository.root());
     let mut client = daemon.client();
     let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/protocol");

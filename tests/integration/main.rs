@@ -27,6 +27,7 @@ mod protocol_fuzz;
 mod python_calls;
 mod python_values;
 mod queries;
+mod research_tree;
 mod resolution_cases;
 mod runnable_test_cases;
 mod runtime_evidence;

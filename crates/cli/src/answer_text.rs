@@ -47,6 +47,18 @@ pub fn answer_text(method: Method, answer: &Answer, next: Option<&str>, why: boo
             out.push_str(&recall.text());
             Footer::default()
         }
+        Answer::Tree(tree) => {
+            crate::research_tree_commands::tree_text(&mut out, tree);
+            Footer { next_cursor: tree.next_cursor.as_deref(), ..Footer::default() }
+        }
+        Answer::OpenPhases(open) => {
+            crate::research_tree_commands::open_phases_text(&mut out, open);
+            Footer { next_cursor: open.next_cursor.as_deref(), ..Footer::default() }
+        }
+        Answer::Brief(brief) => {
+            crate::research_tree_commands::brief_text(&mut out, brief);
+            Footer::default()
+        }
         Answer::Neighbours(neighbours) => neighbours_text(&mut out, method, neighbours),
         Answer::Census(census) => {
             let _ = writeln!(out, "{}", census_line(&census.census));

@@ -155,6 +155,21 @@ Examples:
   tether recall --anchor tests/test_io.py --max-depth 3
   tether recall --anchor 'tests/test_io.py::test_read@linux' --json";
 
+pub const TREE_EXAMPLES: &str = "\
+Examples:
+  tether tree
+  tether tree --plans-only
+  tether tree --include-discarded --limit 200";
+
+pub const OPEN_PHASES_EXAMPLES: &str = "\
+Examples:
+  tether open-phases";
+
+pub const BRIEF_EXAMPLES: &str = "\
+Examples:
+  tether brief my-project
+  tether brief parser-rewrite --json";
+
 pub const COVERAGE_EXAMPLES: &str = "\
 Examples:
   tether coverage import coverage.json

@@ -22,6 +22,7 @@ mod mcp_command;
 mod next_command_hints;
 mod query_answers;
 mod query_commands;
+mod research_tree_commands;
 mod stdout_text;
 mod terminal_style;
 mod tests_to_run;
@@ -116,6 +117,17 @@ enum Command {
     /// superseded or settled them and whether a premise changed.
     #[command(after_help = help::RECALL_EXAMPLES)]
     Recall(trace_commands::RecallArgs),
+    /// The research tree: the project, its subprojects and phases with their completeness,
+    /// and the entries under them (the tree's problems named).
+    #[command(after_help = help::TREE_EXAMPLES)]
+    Tree(research_tree_commands::TreeArgs),
+    /// The active phases not complete yet, least complete first.
+    #[command(after_help = help::OPEN_PHASES_EXAMPLES)]
+    OpenPhases(research_tree_commands::OpenPhasesArgs),
+    /// A deterministic summary of an entry's subtree: children, concluding checkpoint, types
+    /// below, open threads, last activity, completeness, the most linked entries.
+    #[command(after_help = help::BRIEF_EXAMPLES)]
+    Brief(research_tree_commands::BriefArgs),
     /// Runtime evidence: record or import per-test coverage (coverage.py, or Rust tests run
     /// one by one), so blast lists the tests seen executing a symbol.
     #[command(subcommand, after_help = help::COVERAGE_EXAMPLES)]
@@ -264,6 +276,9 @@ fn repository_of(command: &Command) -> Option<RepositoryArgs> {
         Command::Record(args) => args.options.repository(),
         Command::RecordTrace(args) => args.options.repository(),
         Command::Recall(args) => args.options.repository(),
+        Command::Tree(args) => args.options.repository(),
+        Command::OpenPhases(args) => args.options.repository(),
+        Command::Brief(args) => args.options.repository(),
         Command::Coverage(coverage_command::CoverageCommand::Import(args)) => {
             args.options.repository()
         }
@@ -310,6 +325,9 @@ fn run_command(command: Command) -> anyhow::Result<()> {
         Command::Record(args) => query_commands::run_record(args),
         Command::RecordTrace(args) => trace_commands::run_record_trace(args),
         Command::Recall(args) => trace_commands::run_recall(args),
+        Command::Tree(args) => research_tree_commands::run_tree(args),
+        Command::OpenPhases(args) => research_tree_commands::run_open_phases(args),
+        Command::Brief(args) => research_tree_commands::run_brief(args),
         Command::Coverage(command) => coverage_command::run_coverage(command),
         Command::Mcp(args) => mcp_command::run(args),
         Command::Lsp(args) => lsp_command::run(args),

@@ -292,6 +292,25 @@ pub fn next_command(request: &Request, answer: &Answer, context: HintContext) ->
                 "no trace matches: fewer words, or --anchor a path, subject or trace id".to_string()
             }
         },
+        Answer::Tree(tree) => match (&tree.next_cursor, &tree.project) {
+            (Some(cursor), _) => paged(&["tree"], cursor),
+            (None, Some(project)) => {
+                format!("{} summarises the project", command(&["brief", project]))
+            }
+            (None, None) => format!(
+                "{} makes the project",
+                command(&["record", "--type", "plan", "--title", "TITLE", "--commit", "HEAD"])
+            ),
+        },
+        Answer::OpenPhases(open) => match (&open.next_cursor, open.items.first()) {
+            (Some(cursor), _) => paged(&["open-phases"], cursor),
+            (None, Some(first)) => format!("{} says what it holds", command(&["brief", &first.id])),
+            (None, None) => return None,
+        },
+        Answer::Brief(brief) => match brief.central.first() {
+            Some(first) => format!("{} for its most linked entry", command(&["brief", &first.id])),
+            None => format!("{} shows where it stands", command(&["tree"])),
+        },
         Answer::CoverageImport(_) => format!(
             "{}: its tests affected now list the tests recorded executing it",
             command(&["blast", "SYMBOL"])

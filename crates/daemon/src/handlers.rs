@@ -186,6 +186,16 @@ pub(crate) fn apply_with_buffers(
         Request::Recall(params) => {
             Ok(Answer::Recall(tether_features::recall_traces(&state.feature_context(), params)))
         }
+        Request::Tree(params) => Ok(Answer::Tree(tether_features::research_tree_answer(
+            &state.feature_context(),
+            params,
+        ))),
+        Request::OpenPhases { page } => Ok(Answer::OpenPhases(
+            tether_features::open_phases_answer(&state.feature_context(), page),
+        )),
+        Request::Brief { id } => tether_features::brief_answer(&state.feature_context(), &id)
+            .map(Answer::Brief)
+            .map_err(rpc_error),
         Request::CoverageImport { file, merge } => {
             // The graph first: the evidence keeps each recorded file's symbols as it holds them.
             let snapshot = published()?;

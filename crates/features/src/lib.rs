@@ -20,6 +20,7 @@ mod packaging_entry_points;
 mod pin_tethers;
 mod record_journal;
 mod repository_paths;
+mod research_tree_answers;
 mod trace_journal;
 mod trace_recall_answer;
 mod trace_record;
@@ -42,6 +43,9 @@ pub use packaging_entry_points::{
 };
 pub use record_journal::write_atomically;
 pub use repository_paths::{repository_file, repository_path};
+pub use research_tree_answers::{
+    brief_answer, open_phases_answer, research_tree_answer, BriefCache,
+};
 pub use trace_recall_answer::recall_traces;
 pub use trace_record::record_trace;
 pub use trace_store::{LoadedTraces, TraceCache, MAX_TRACE_FILE_BYTES};
@@ -100,6 +104,8 @@ pub struct FeatureCaches {
     pub churn: std::sync::Arc<ChurnHistoryCache>,
     /// The traces, read from `.memory/traces/`.
     pub traces: TraceCache,
+    /// Briefs, by entry and subtree signature.
+    pub briefs: BriefCache,
 }
 
 /// What the owner of the published graph (the daemon) answers about it.

@@ -325,6 +325,9 @@ fn prepare_entry(
         path: entry_path.clone(),
     };
     check_references(&entry, &existing_ids)?;
+    // The research tree's levels: one project, plans under the project or a subproject.
+    tether_memory::check_new_parent(&existing.entries, entry.entry_type, entry.parent.as_deref())
+        .map_err(|problem| refuse(format!("parent: {problem}")))?;
     check_memory_folders(root, &entry_path)?;
     if root.join(&entry_path).exists() {
         return Err(refuse(format!("{entry_path} exists already")));

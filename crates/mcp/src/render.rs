@@ -200,8 +200,11 @@ fn text_sections(tool_name: &str, answer: &Answer) -> TextSections {
             }
             sections.next = Some(recall.next.clone());
         }
-        // Not tools' answers; shown whole.
-        Answer::Status(_)
+        // Not tools' answers (yet); shown whole.
+        Answer::Tree(_)
+        | Answer::OpenPhases(_)
+        | Answer::Brief(_)
+        | Answer::Status(_)
         | Answer::CoverageImport(_)
         | Answer::Subscribed(_)
         | Answer::Outline(_)

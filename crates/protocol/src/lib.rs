@@ -35,7 +35,7 @@ pub use index_report::{
 pub use requests::{
     BlameParams, BufferRequest, ChangesParams, ConnectionRequest, EvidenceRefParams, HealthParams,
     Method, ObjectFields, Parameter, ParameterKind, RecallParams, RecordParams, RecordTraceParams,
-    Request, SearchMemoryParams, Subject, TraceParams, WalkParams, WireRequest,
+    Request, SearchMemoryParams, Subject, TraceParams, TreeParams, WalkParams, WireRequest,
     DEFAULT_HEALTH_COMMITS, ENTRY_TYPES, HEALTH_SUMMARY_LIMIT, MAX_EVIDENCE_REFS,
     MAX_HEALTH_COMMITS, MAX_RECALL_DEPTH, MAX_RECALL_NODES, MAX_RECALL_TOKENS,
     MAX_TRACES_PER_BATCH, SYMBOL_ADDRESS,

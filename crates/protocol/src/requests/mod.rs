@@ -29,6 +29,7 @@ mod parameters;
 mod recall;
 mod record;
 mod record_trace;
+mod research_tree;
 mod search_memory;
 #[cfg(test)]
 mod tests;
@@ -47,6 +48,7 @@ pub use record::RecordParams;
 pub use record_trace::{
     EvidenceRefParams, RecordTraceParams, TraceParams, MAX_EVIDENCE_REFS, MAX_TRACES_PER_BATCH,
 };
+pub use research_tree::TreeParams;
 pub use search_memory::SearchMemoryParams;
 
 use parameters::{ParamsReader, ParamsWriter};
@@ -78,6 +80,9 @@ pub enum Method {
     Health,
     RecordTrace,
     Recall,
+    Tree,
+    OpenPhases,
+    Brief,
 }
 
 /// One method: its wire name, its parameter table and its reader.
@@ -89,7 +94,7 @@ struct MethodSpecification {
 }
 
 /// Every method, in [`Method::ALL`]'s order (a test checks it).
-const METHODS: [MethodSpecification; 24] = [
+const METHODS: [MethodSpecification; 27] = [
     MethodSpecification {
         method: Method::Status,
         name: "status",
@@ -234,10 +239,28 @@ const METHODS: [MethodSpecification; 24] = [
         parameters: recall::PARAMETERS,
         read: |params| recall::read(params).map(WireRequest::from),
     },
+    MethodSpecification {
+        method: Method::Tree,
+        name: "tree",
+        parameters: research_tree::TREE_PARAMETERS,
+        read: |params| research_tree::read_tree(params).map(WireRequest::from),
+    },
+    MethodSpecification {
+        method: Method::OpenPhases,
+        name: "open_phases",
+        parameters: research_tree::OPEN_PHASES_PARAMETERS,
+        read: |params| research_tree::read_open_phases(params).map(WireRequest::from),
+    },
+    MethodSpecification {
+        method: Method::Brief,
+        name: "brief",
+        parameters: research_tree::BRIEF_PARAMETERS,
+        read: |params| research_tree::read_brief(params).map(WireRequest::from),
+    },
 ];
 
 impl Method {
-    pub const ALL: [Method; 24] = [
+    pub const ALL: [Method; 27] = [
         Method::Status,
         Method::Lookup,
         Method::Callers,
@@ -262,6 +285,9 @@ impl Method {
         Method::Health,
         Method::RecordTrace,
         Method::Recall,
+        Method::Tree,
+        Method::OpenPhases,
+        Method::Brief,
     ];
 
     fn specification(self) -> &'static MethodSpecification {
@@ -391,6 +417,16 @@ pub enum Request {
     RecordTrace(RecordTraceParams),
     /// The traces that bear on a question.
     Recall(RecallParams),
+    /// The research tree, paged.
+    Tree(TreeParams),
+    /// The active phases not complete, least complete first.
+    OpenPhases {
+        page: PageRequest,
+    },
+    /// A subtree's summary.
+    Brief {
+        id: String,
+    },
 }
 
 /// A request about the connection it arrives on, carried out by the server holding it.
@@ -525,6 +561,9 @@ impl Request {
             Request::Health(health) => health::write(health, &mut params),
             Request::RecordTrace(record) => record_trace::write(record, &mut params),
             Request::Recall(recall) => recall::write(recall, &mut params),
+            Request::Tree(tree) => research_tree::write_tree(tree, &mut params),
+            Request::OpenPhases { page } => params.put_page(page),
+            Request::Brief { id } => params.put("id", id.as_str()),
         }
         params.into_value()
     }
@@ -551,6 +590,9 @@ impl Request {
             Request::Health(_) => Method::Health,
             Request::RecordTrace(_) => Method::RecordTrace,
             Request::Recall(_) => Method::Recall,
+            Request::Tree(_) => Method::Tree,
+            Request::OpenPhases { .. } => Method::OpenPhases,
+            Request::Brief { .. } => Method::Brief,
         }
     }
 }

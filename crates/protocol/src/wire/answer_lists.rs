@@ -96,6 +96,8 @@ impl Answer {
             Answer::Context(context) => Some(("chain", context.chain.len())),
             Answer::Health(health) => health.only_section()?.findings_list(),
             Answer::Recall(recall) => Some(("traces", recall.traces.len())),
+            Answer::Tree(tree) => Some(("items", tree.items.len())),
+            Answer::OpenPhases(open) => Some(("items", open.items.len())),
             _ => None,
         }
     }
@@ -117,6 +119,8 @@ impl Answer {
             Answer::Lookup(lookup) => Some(lookup.total),
             Answer::SearchMemory(search) => Some(search.total),
             Answer::Health(health) => Some(health.only_section()?.total),
+            Answer::Tree(tree) => Some(tree.total),
+            Answer::OpenPhases(open) => Some(open.total),
             _ => None,
         }
     }
@@ -130,6 +134,8 @@ impl Answer {
             Answer::Lookup(lookup) => lookup.next_cursor.as_deref(),
             Answer::SearchMemory(search) => search.next_cursor.as_deref(),
             Answer::Health(health) => health.only_section()?.next_cursor.as_deref(),
+            Answer::Tree(tree) => tree.next_cursor.as_deref(),
+            Answer::OpenPhases(open) => open.next_cursor.as_deref(),
             _ => None,
         }
     }

@@ -12,6 +12,7 @@ mod git_answers;
 mod graph_answers;
 mod health_answers;
 mod memory_answers;
+mod research_answers;
 mod trace_answers;
 mod trace_text;
 
@@ -32,6 +33,7 @@ pub use memory_answers::{
     ContextAnswer, ContextEntry, ContextTrace, EntryStaleness, MemoryHit, Recheck, RecordAnswer,
     RecordCommit, SearchMemoryAnswer,
 };
+pub use research_answers::{BriefAnswer, BriefEntry, OpenPhasesAnswer, TreeAnswer, TreeNode};
 pub use trace_answers::{
     EvidenceCitation, RecallAnswer, RecalledTraceItem, RecordTraceAnswer, RecordedTrace,
 };
@@ -71,6 +73,9 @@ pub enum Answer {
     Health(HealthAnswer),
     RecordTrace(RecordTraceAnswer),
     Recall(RecallAnswer),
+    Tree(TreeAnswer),
+    OpenPhases(OpenPhasesAnswer),
+    Brief(BriefAnswer),
     Stopping(StoppingAnswer),
 }
 
@@ -119,6 +124,9 @@ impl Answer {
             Method::Health => from_value(value).map(Answer::Health),
             Method::RecordTrace => from_value(value).map(Answer::RecordTrace),
             Method::Recall => from_value(value).map(Answer::Recall),
+            Method::Tree => from_value(value).map(Answer::Tree),
+            Method::OpenPhases => from_value(value).map(Answer::OpenPhases),
+            Method::Brief => from_value(value).map(Answer::Brief),
             Method::Shutdown => from_value(value).map(Answer::Stopping),
         };
         answer.map_err(|error| {
