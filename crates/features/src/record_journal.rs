@@ -98,12 +98,24 @@ pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
 }
 
 pub fn write(folder: &Path, journal: &RecordJournal) -> std::io::Result<()> {
-    std::fs::create_dir_all(folder)?;
-    write_atomically(&journal_path(folder), &journal.render())
+    write_journal(&journal_path(folder), &journal.render())
 }
 
 pub fn remove(folder: &Path) -> std::io::Result<()> {
-    match std::fs::remove_file(journal_path(folder)) {
+    remove_if_present(&journal_path(folder))
+}
+
+/// Writes a journal (its folder made first), atomically.
+pub(crate) fn write_journal(path: &Path, text: &str) -> std::io::Result<()> {
+    if let Some(folder) = path.parent() {
+        std::fs::create_dir_all(folder)?;
+    }
+    write_atomically(path, text)
+}
+
+/// Removes a file; one that is not there is fine.
+pub(crate) fn remove_if_present(path: &Path) -> std::io::Result<()> {
+    match std::fs::remove_file(path) {
         Err(error) if error.kind() != std::io::ErrorKind::NotFound => Err(error),
         _ => Ok(()),
     }

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use tether_git::Repository;
 
-use crate::record_journal::{commit_made_after, write_atomically, write_new_file};
+use crate::record_journal::{commit_made_after, remove_if_present, write_journal, write_new_file};
 
 /// One batch of traces being recorded.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
@@ -93,15 +93,11 @@ pub fn journal_path(folder: &Path) -> PathBuf {
 }
 
 pub fn write(folder: &Path, journal: &TraceJournal) -> std::io::Result<()> {
-    std::fs::create_dir_all(folder)?;
-    write_atomically(&journal_path(folder), &journal.render())
+    write_journal(&journal_path(folder), &journal.render())
 }
 
 pub fn remove(folder: &Path) -> std::io::Result<()> {
-    match std::fs::remove_file(journal_path(folder)) {
-        Err(error) if error.kind() != std::io::ErrorKind::NotFound => Err(error),
-        _ => Ok(()),
-    }
+    remove_if_present(&journal_path(folder))
 }
 
 /// Writes the batch's files and commits them as one commit; the journal is written first.
@@ -145,10 +141,7 @@ pub fn roll_back(
         repository.unstage_paths(&ours).map_err(std::io::Error::other)?;
     }
     for path in &ours {
-        match std::fs::remove_file(root.join(path)) {
-            Err(error) if error.kind() != std::io::ErrorKind::NotFound => return Err(error),
-            _ => {}
-        }
+        remove_if_present(&root.join(path))?;
     }
     for path in journal.paths() {
         remove_temporary_files_of(&root.join(path));
