@@ -267,7 +267,7 @@ fn a_real_mcp_client_records_and_recalls_traces_bound_to_its_subject() {
         "other subject refused: True",
         "differs from the session's subject",
         "replayed: True tests-test-core-py-test-report-linux",
-        "recall text: recall anchors tests/test_core.py::test_report@linux: 1 traces, complete",
+        "recall text: recall anchors tests/test_core.py::test_report@linux: 1 trace, complete",
         "recall json: 1 complete",
         "recall at 300 tokens: False True",
         "recall without query or anchors: True",

@@ -99,6 +99,15 @@ pub(crate) fn open_phases_text(out: &mut String, open: &OpenPhasesAnswer) {
     }
 }
 
+/// `1 entry`, `3 entries`.
+fn plural(count: usize, one: &str, many: &str) -> String {
+    if count == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{count} {many}")
+    }
+}
+
 fn entry_text(entry: &BriefEntry) -> String {
     format!("{} [{}, {}] {}", entry.id, entry.entry_type, entry.status, entry.title)
 }
@@ -114,10 +123,10 @@ pub(crate) fn brief_text(out: &mut String, brief: &BriefAnswer) {
         brief.types_below.iter().map(|(kind, count)| format!("{kind} {count}")).collect();
     let _ = writeln!(
         out,
-        "  {} entries below ({}); {} open threads; last activity {}",
-        brief.size,
+        "  {} below ({}); {}; last activity {}",
+        plural(brief.size, "entry", "entries"),
         if types.is_empty() { "none".to_string() } else { types.join(", ") },
-        brief.open_threads,
+        plural(brief.open_threads, "open thread", "open threads"),
         brief.last_activity.as_deref().unwrap_or("unknown")
     );
     if let Some(checkpoint) = &brief.concluding_checkpoint {

@@ -17,10 +17,36 @@ use crate::{FeatureContext, FeatureError};
 /// The most briefs kept; past it the cache starts again.
 const MOST_CACHED_BRIEFS: usize = 512;
 
-/// Briefs made, by entry id, with the subtree signature they were made from.
+/// Briefs made, by entry id, with the subtree signature they were made from; and the tree
+/// and scores of the entries last loaded (the memory cache hands out the same `Arc` until a
+/// file changes).
 #[derive(Default)]
 pub struct BriefCache {
     briefs: Mutex<HashMap<String, (u64, BriefAnswer)>>,
+    tree: Mutex<Option<ScoredTree>>,
+}
+
+/// The tree of one load of the entries, with every placed plan's completeness.
+#[derive(Clone)]
+struct ScoredTree {
+    loaded: Arc<LoadedMemory>,
+    tree: Arc<ResearchTree>,
+    scores: Arc<HashMap<usize, f64>>,
+}
+
+/// The entries now, their tree and scores (made again only when the entries were reloaded).
+fn scored_tree(state: &FeatureContext) -> ScoredTree {
+    let loaded = entries_now(state);
+    let mut cached =
+        state.caches.briefs.tree.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(scored) = cached.as_ref().filter(|scored| Arc::ptr_eq(&scored.loaded, &loaded)) {
+        return scored.clone();
+    }
+    let tree = tether_memory::research_tree(&loaded.entries);
+    let scores = tether_memory::plan_completeness(&loaded.entries, &tree);
+    let scored = ScoredTree { loaded, tree: Arc::new(tree), scores: Arc::new(scores) };
+    *cached = Some(scored.clone());
+    scored
 }
 
 fn entries_now(state: &FeatureContext) -> Arc<LoadedMemory> {
@@ -36,25 +62,21 @@ fn rounded(score: f64) -> f64 {
 /// Children in the order a reader wants them: plans first, then by creation, then by id.
 fn ordered_children(entries: &[Entry], tree: &ResearchTree, position: usize) -> Vec<usize> {
     let mut children = tree.children_of(position).to_vec();
-    children.sort_by(|a, b| {
-        let (a, b) = (&entries[*a], &entries[*b]);
-        (b.entry_type == EntryType::Plan)
-            .cmp(&(a.entry_type == EntryType::Plan))
-            .then_with(|| {
-                tether_memory::parse_timestamp(a.created_at.as_deref().unwrap_or(""))
-                    .cmp(&tether_memory::parse_timestamp(b.created_at.as_deref().unwrap_or("")))
-            })
-            .then_with(|| a.id.cmp(&b.id))
+    children.sort_by_cached_key(|child| {
+        let entry = &entries[*child];
+        (
+            entry.entry_type != EntryType::Plan,
+            tether_memory::parse_timestamp(entry.created_at.as_deref().unwrap_or("")),
+            entry.id.clone(),
+        )
     });
     children
 }
 
 /// `tree` (see the module's doc): depth first from the project, then the other roots.
 pub fn research_tree_answer(state: &FeatureContext, params: TreeParams) -> TreeAnswer {
-    let loaded = entries_now(state);
+    let ScoredTree { loaded, tree, scores } = scored_tree(state);
     let entries = &loaded.entries;
-    let tree = tether_memory::research_tree(entries);
-    let scores = tether_memory::plan_completeness(entries, &tree);
     let shown = |position: usize| {
         let entry = &entries[position];
         (params.include_discarded || entry.status == EntryStatus::Active)
@@ -133,11 +155,9 @@ fn node(
 
 /// `open_phases`: the active phases not complete, least complete first.
 pub fn open_phases_answer(state: &FeatureContext, page: PageRequest) -> OpenPhasesAnswer {
-    let loaded = entries_now(state);
+    let ScoredTree { loaded, tree, scores } = scored_tree(state);
     let entries = &loaded.entries;
-    let tree = tether_memory::research_tree(entries);
-    let scores = tether_memory::plan_completeness(entries, &tree);
-    let rows: Vec<TreeNode> = tether_memory::open_phases(entries, &tree)
+    let rows: Vec<TreeNode> = tether_memory::open_phases(entries, &tree, &scores)
         .into_iter()
         .map(|(position, _)| {
             let children = tree.children_of(position).len();
@@ -165,12 +185,11 @@ fn brief_entry(entry: &Entry) -> BriefEntry {
 
 /// `brief` of entry `id`: from the cache when its subtree's signature is unchanged.
 pub fn brief_answer(state: &FeatureContext, id: &str) -> Result<BriefAnswer, FeatureError> {
-    let loaded = entries_now(state);
+    let ScoredTree { loaded, tree, scores } = scored_tree(state);
     let entries = &loaded.entries;
     let position = entries.iter().position(|entry| entry.id == id).ok_or_else(|| {
         FeatureError::refused(format!("no entry has the id {id:?}: tree lists the entries"))
     })?;
-    let tree = tether_memory::research_tree(entries);
     let signature = tether_memory::subtree_signature(entries, &tree, position);
     let cache = &state.caches.briefs;
     if let Some((cached_signature, answer)) =
@@ -180,7 +199,7 @@ pub fn brief_answer(state: &FeatureContext, id: &str) -> Result<BriefAnswer, Fea
             return Ok(BriefAnswer { cached: true, ..answer.clone() });
         }
     }
-    let brief = tether_memory::brief(entries, &tree, position);
+    let brief = tether_memory::brief(entries, &tree, &scores, position);
     let answer = BriefAnswer {
         entry: brief_entry(&entries[position]),
         level: brief.level.map(|level| level.as_str().to_string()),

@@ -149,17 +149,22 @@ pub fn roll_back(
     Ok(())
 }
 
-/// Removes `.<name>.tmp-<pid>` beside `path` (what `write_new_file` writes first).
+/// Removes the temporary files `write_new_file` writes beside `path` before linking it.
 fn remove_temporary_files_of(path: &Path) {
     let (Some(folder), Some(name)) =
         (path.parent(), path.file_name().and_then(|name| name.to_str()))
     else {
         return;
     };
-    let prefix = format!(".{name}.tmp-");
+    // `write_new_file` writes `.<name>.tmp-<pid>` through `write_atomically`, which writes
+    // `..<name>.tmp-<pid>.tmp-<pid>` first: either may be left.
+    let prefixes = [format!(".{name}.tmp-"), format!("..{name}.tmp-")];
     let Ok(read) = std::fs::read_dir(folder) else { return };
     for entry in read.flatten() {
-        let is_ours = entry.file_name().to_str().is_some_and(|file| file.starts_with(&prefix));
+        let is_ours = entry
+            .file_name()
+            .to_str()
+            .is_some_and(|file| prefixes.iter().any(|prefix| file.starts_with(prefix.as_str())));
         if is_ours && entry.file_type().is_ok_and(|kind| kind.is_file()) {
             let _ = std::fs::remove_file(entry.path());
         }

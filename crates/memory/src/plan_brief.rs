@@ -10,7 +10,8 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::entry::{Entry, EntryStatus, EntryType};
-use crate::plan_completeness::{completeness_weights, phase_signals, plan_completeness};
+#[cfg(doc)]
+use crate::plan_completeness::plan_completeness;
 use crate::research_tree::{PlanLevel, ResearchTree};
 use crate::timestamp::parse_timestamp;
 
@@ -56,8 +57,14 @@ fn activity(entry: &Entry) -> Option<&str> {
     entry.updated_at.as_deref().or(entry.created_at.as_deref())
 }
 
-/// The brief of the entry at `root`.
-pub fn brief(entries: &[Entry], tree: &ResearchTree, root: usize) -> Brief {
+/// The brief of the entry at `root`; `scores` are [`plan_completeness`]'s, made once for
+/// the tree.
+pub fn brief(
+    entries: &[Entry],
+    tree: &ResearchTree,
+    scores: &HashMap<usize, f64>,
+    root: usize,
+) -> Brief {
     let below = subtree(tree, root);
     let members: HashSet<&str> =
         below.iter().map(|&position| entries[position].id.as_str()).collect();
@@ -98,10 +105,7 @@ pub fn brief(entries: &[Entry], tree: &ResearchTree, root: usize) -> Brief {
         .max_by_key(|stamp| parse_timestamp(stamp))
         .map(str::to_string);
     let level = tree.levels.get(&root).copied();
-    let completeness = level.map(|level| match level {
-        PlanLevel::Phase => phase_signals(entries, tree, root).score(&completeness_weights()),
-        _ => plan_completeness(entries, tree).get(&root).copied().unwrap_or(0.0),
-    });
+    let completeness = level.map(|_| scores.get(&root).copied().unwrap_or(0.0));
     Brief {
         children: tree.children_of(root).to_vec(),
         concluding_checkpoint,
@@ -183,9 +187,13 @@ pub fn subtree_signature(entries: &[Entry], tree: &ResearchTree, root: usize) ->
 }
 
 /// The active phases (placed in the tree, under active plans) whose completeness is below 1,
-/// least complete first (then in the entries' order), with their scores.
-pub fn open_phases(entries: &[Entry], tree: &ResearchTree) -> Vec<(usize, f64)> {
-    let scores = plan_completeness(entries, tree);
+/// least complete first (then in the entries' order), with their scores (`scores` are
+/// [`plan_completeness`]'s).
+pub fn open_phases(
+    entries: &[Entry],
+    tree: &ResearchTree,
+    scores: &HashMap<usize, f64>,
+) -> Vec<(usize, f64)> {
     let parent_of = |position: usize| {
         entries[position]
             .parent

@@ -2,6 +2,7 @@
 //! checkpoint active only, centrality by links, a signature that moves with any change below.
 
 use super::*;
+use crate::plan_completeness::plan_completeness;
 use crate::research_tree::research_tree;
 use crate::test_support::sample_entry;
 
@@ -51,7 +52,8 @@ fn id(entries: &[Entry], position: usize) -> &str {
 fn a_brief_summarises_a_subtree_with_the_same_score_as_the_tree() {
     let entries = entries();
     let tree = research_tree(&entries);
-    let phase = brief(&entries, &tree, 2);
+    let scores = plan_completeness(&entries, &tree);
+    let phase = brief(&entries, &tree, &scores, 2);
     let children: Vec<&str> = phase.children.iter().map(|p| id(&entries, *p)).collect();
     assert_eq!(children, ["tried", "decided", "old-checkpoint", "later-note"]);
     assert_eq!(phase.concluding_checkpoint, None, "the only checkpoint is discarded");
@@ -61,11 +63,10 @@ fn a_brief_summarises_a_subtree_with_the_same_score_as_the_tree() {
     );
     assert_eq!(phase.open_threads, 0, "the experiment is superseded by the decision");
     assert_eq!(phase.last_activity.as_deref(), Some("2026-12-06T00:00:00Z"));
-    let scores = plan_completeness(&entries, &tree);
     assert_eq!(phase.completeness, Some(scores[&2]));
     let central: Vec<&str> = phase.central.iter().map(|p| id(&entries, *p)).collect();
     assert_eq!(central, ["decided", "later-note", "tried"]);
-    let project = brief(&entries, &tree, 0);
+    let project = brief(&entries, &tree, &scores, 0);
     assert_eq!(project.completeness, Some(scores[&0]));
     assert_eq!(project.concluding_checkpoint.map(|p| id(&entries, p)), Some("concluded"));
     assert_eq!(project.size, entries.len() - 1);
@@ -75,12 +76,17 @@ fn a_brief_summarises_a_subtree_with_the_same_score_as_the_tree() {
 fn open_phases_are_the_active_incomplete_ones_least_complete_first() {
     let mut entries = entries();
     let tree = research_tree(&entries);
-    let open: Vec<(&str, f64)> =
-        open_phases(&entries, &tree).into_iter().map(|(p, s)| (id(&entries, p), s)).collect();
+    let open: Vec<(&str, f64)> = open_phases(&entries, &tree, &plan_completeness(&entries, &tree))
+        .into_iter()
+        .map(|(p, s)| (id(&entries, p), s))
+        .collect();
     assert_eq!(open, [("phase-b", 0.0), ("phase-a", 0.5)]);
     entries[1].status = EntryStatus::Discarded; // the subproject
     let tree = research_tree(&entries);
-    assert!(open_phases(&entries, &tree).is_empty(), "phases under a discarded plan are not open");
+    assert!(
+        open_phases(&entries, &tree, &plan_completeness(&entries, &tree)).is_empty(),
+        "phases under a discarded plan are not open"
+    );
 }
 
 #[test]

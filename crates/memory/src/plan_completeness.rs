@@ -73,12 +73,25 @@ impl PhaseSignals {
 /// The signals of the phase at `phase` (a position in `entries`): its active entries,
 /// descending through active entries below it.
 pub fn phase_signals(entries: &[Entry], tree: &ResearchTree, phase: usize) -> PhaseSignals {
-    let is_active = |position: usize| entries[position].status == EntryStatus::Active;
-    let superseded_by_active: HashSet<&str> = entries
+    phase_signals_with(entries, tree, phase, &superseded_by_active(entries))
+}
+
+/// The ids some active entry supersedes.
+fn superseded_by_active(entries: &[Entry]) -> HashSet<&str> {
+    entries
         .iter()
         .filter(|entry| entry.status == EntryStatus::Active)
         .flat_map(|entry| entry.supersedes.iter().map(String::as_str))
-        .collect();
+        .collect()
+}
+
+fn phase_signals_with(
+    entries: &[Entry],
+    tree: &ResearchTree,
+    phase: usize,
+    superseded_by_active: &HashSet<&str>,
+) -> PhaseSignals {
+    let is_active = |position: usize| entries[position].status == EntryStatus::Active;
     let mut active = Vec::new();
     let mut stack: Vec<usize> = tree.children_of(phase).to_vec();
     let mut seen = HashSet::new();
@@ -133,22 +146,26 @@ pub fn mean_of_leaves(scores: &[f64]) -> f64 {
 }
 
 /// Every placed plan's completeness, by position: a phase its own score, a container the
-/// mean of the leaf phases below it through active plans.
+/// mean of the leaf phases below it through active plans. Each phase is scored once.
 pub fn plan_completeness(entries: &[Entry], tree: &ResearchTree) -> HashMap<usize, f64> {
     let weights = completeness_weights();
-    let mut scores = HashMap::new();
+    let superseded = superseded_by_active(entries);
+    let mut scores: HashMap<usize, f64> = tree
+        .levels
+        .iter()
+        .filter(|(_, level)| **level == PlanLevel::Phase)
+        .map(|(&phase, _)| {
+            (phase, phase_signals_with(entries, tree, phase, &superseded).score(&weights))
+        })
+        .collect();
     for (&plan, &level) in &tree.levels {
-        let score = match level {
-            PlanLevel::Phase => phase_signals(entries, tree, plan).score(&weights),
-            PlanLevel::Project | PlanLevel::Subproject => {
-                let leaves: Vec<f64> = leaf_phases_below(entries, tree, plan)
-                    .into_iter()
-                    .map(|phase| phase_signals(entries, tree, phase).score(&weights))
-                    .collect();
-                mean_of_leaves(&leaves)
-            }
-        };
-        scores.insert(plan, score);
+        if level != PlanLevel::Phase {
+            let leaves: Vec<f64> = leaf_phases_below(entries, tree, plan)
+                .into_iter()
+                .map(|phase| scores.get(&phase).copied().unwrap_or(0.0))
+                .collect();
+            scores.insert(plan, mean_of_leaves(&leaves));
+        }
     }
     scores
 }

@@ -59,12 +59,11 @@ impl RecallAnswer {
         if !self.anchors.is_empty() {
             asked.push(format!("anchors {}", self.anchors.join(", ")));
         }
-        format!(
-            "recall {}: {} traces, {}",
-            asked.join(" and "),
-            self.traces.len(),
-            self.completeness
-        )
+        let count = match self.traces.len() {
+            1 => "1 trace".to_string(),
+            count => format!("{count} traces"),
+        };
+        format!("recall {}: {count}, {}", asked.join(" and "), self.completeness)
     }
 
     /// What the limits left out, and the trace files that could not be read.
