@@ -65,20 +65,7 @@ pub fn run(
             format!("---\nid: entry-{entry}\ntype: {kind}\ntitle: Why module {module} works this way ({entry})\nstatus: active\ncreated_at: 2026-01-01T00:00:00Z\nupdated_at: 2026-01-01T00:00:00Z\ntags: [module{module}]\npins:\n  - commit: {}\n    files: [app/m{module}.py]\n{depends}{supersedes}---\nBody of entry {entry}.\n", shas[commit_index]),
         )?;
     }
-    git(&root, &["add", "-A"])?;
-    git(
-        &root,
-        &[
-            "-c",
-            "user.name=bench",
-            "-c",
-            "user.email=bench@example.com",
-            "commit",
-            "-q",
-            "-m",
-            "entries",
-        ],
-    )?;
+    commit_all(&root, "entries")?;
     println!("repository    {commits} commits, {entries} entries, {MODULES} modules (generated in {:.1} s)", started.elapsed().as_secs_f64());
 
     if let Some(traces) = traces {
@@ -230,7 +217,14 @@ fn module_text(module: usize, version: usize) -> String {
     text
 }
 
-pub(crate) fn git(directory: &Path, arguments: &[&str]) -> anyhow::Result<()> {
+/// Stages everything and commits it as the benchmark's author.
+pub(crate) fn commit_all(directory: &Path, message: &str) -> anyhow::Result<()> {
+    git(directory, &["add", "-A"])?;
+    let author = ["-c", "user.name=bench", "-c", "user.email=bench@example.com"];
+    git(directory, &[&author[..], &["commit", "-q", "-m", message]].concat())
+}
+
+fn git(directory: &Path, arguments: &[&str]) -> anyhow::Result<()> {
     let status = Command::new("git")
         .arg("-C")
         .arg(directory)

@@ -65,20 +65,7 @@ pub fn run(root: &Path, entries: usize, queries: usize) -> anyhow::Result<()> {
         };
         write(&format!("{kind}s"), &id, entry(&id, kind, Some(phase), &extra, index))?;
     }
-    crate::memory_latency::git(root, &["add", "-A"])?;
-    crate::memory_latency::git(
-        root,
-        &[
-            "-c",
-            "user.name=bench",
-            "-c",
-            "user.email=bench@example.com",
-            "commit",
-            "-q",
-            "-m",
-            "tree",
-        ],
-    )?;
+    crate::memory_latency::commit_all(root, "tree")?;
     let paths = DaemonPaths::new(root, &root.join(".git/tether/graph.lbug"));
     paths.prepare()?;
     let state = DaemonState::new(paths, tether_store::StoreConfig::default());

@@ -447,16 +447,7 @@ fn context_text(out: &mut String, context: &ContextAnswer) {
     if context.traces_total > 0 {
         let _ = writeln!(out, "{}:", counted(context.traces_total, "trace", "traces"));
         for trace in &context.traces {
-            let _ = writeln!(
-                out,
-                "  {} [{}] {}: {}  ({}, {})",
-                trace.observed_at,
-                trace.status,
-                trace.subject,
-                trace.outcome,
-                trace.artifact,
-                trace.id
-            );
+            let _ = writeln!(out, "  {}", trace.line());
         }
         if context.traces_total > context.traces.len() {
             let _ = writeln!(

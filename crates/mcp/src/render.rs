@@ -351,21 +351,8 @@ fn context_sections(sections: &mut TextSections, context: &ContextAnswer) {
         sections.line(format!("note: {note}"));
     }
     if context.traces_total > 0 {
-        let traces: Vec<String> = context
-            .traces
-            .iter()
-            .map(|trace| {
-                format!(
-                    "  {} [{}] {}: {} ({}, {})",
-                    trace.observed_at,
-                    trace.status,
-                    trace.subject,
-                    trace.outcome,
-                    trace.artifact,
-                    trace.id
-                )
-            })
-            .collect();
+        let traces: Vec<String> =
+            context.traces.iter().map(|trace| format!("  {}", trace.line())).collect();
         sections.list(CuttableList {
             title: Some(format!("traces ({}; recall gives them whole):", context.traces_total)),
             total: context.traces_total,

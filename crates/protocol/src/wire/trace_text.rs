@@ -4,7 +4,19 @@
 
 use std::fmt::Write;
 
-use super::{EvidenceCitation, RecallAnswer, RecalledTraceItem, Recheck, RecordTraceAnswer};
+use super::{
+    ContextTrace, EvidenceCitation, RecallAnswer, RecalledTraceItem, Recheck, RecordTraceAnswer,
+};
+
+impl ContextTrace {
+    /// One line: when, status, subject, outcome, and the artifact and id tying it.
+    pub fn line(&self) -> String {
+        format!(
+            "{} [{}] {}: {}  ({}, {})",
+            self.observed_at, self.status, self.subject, self.outcome, self.artifact, self.id
+        )
+    }
+}
 
 impl RecordTraceAnswer {
     pub fn text(&self) -> String {
